@@ -1,0 +1,92 @@
+# xdplab build. Everything generated goes to build/.
+#   make            build build/xdplab
+#   make demo       deps, build, run the lab table (xdplab lab run)
+#   make check      deps, build, unit and end-to-end tests
+#   make unit       unit tests only (cmocka, no root needed)
+#   make e2e        end-to-end tests only (root, veth lab)
+#   make bench      lab run with more repetitions, JSON saved under bench/
+
+CC       ?= gcc
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+BUILD    := build
+ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+MULTIARCH:= $(shell $(CC) -print-multiarch 2>/dev/null)
+
+PKGS     := libbpf libxdp libpcap jansson libmnl
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -pthread \
+	    -Iinclude -I$(BUILD) -D_GNU_SOURCE
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lxdp -lpcap -ljansson -lmnl -lelf -lz) -lpthread -lm
+
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude \
+	      -I/usr/include/$(MULTIARCH) -Wall -Wno-unused-value
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
+SKELS    := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+
+LIB_SRCS := $(wildcard src/lib/*.c)
+CMD_SRCS := $(wildcard src/cmd/*.c)
+LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRCS))
+CMD_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(CMD_SRCS))
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all deps demo check unit e2e bench clean
+.SECONDARY: $(BPF_OBJS)
+
+all: $(BUILD)/xdplab
+
+deps:
+	@./scripts/deps.sh
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard include/xdplab/*_shared.h) include/xdplab/bpf_helpers_local.h | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@
+
+$(BUILD)/lib/%.o: src/lib/%.c $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/cmd/%.o: src/cmd/%.c $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libxdplab.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(BUILD)/xdplab: $(CMD_OBJS) $(BUILD)/libxdplab.a
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libxdplab.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+unit: $(UNIT_BINS)
+	@./tests/unit/run.sh $(UNIT_BINS)
+
+e2e: $(BUILD)/xdplab
+	@./tests/e2e/run.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@./tests/unit/run.sh $(UNIT_BINS)
+	@./tests/e2e/run.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	./$(BUILD)/xdplab lab run --json $(BUILD)/lab-results.json
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@./scripts/bench.sh
+
+clean:
+	rm -rf $(BUILD)

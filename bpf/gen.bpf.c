@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live-frames traffic generator: run by BPF_PROG_RUN with
+ * BPF_F_TEST_XDP_LIVE_FRAMES (kernel 5.18, commit b530e9e1063e "bpf: Add
+ * "live packet" mode for XDP in BPF_PROG_RUN"), it redirects the frame out
+ * of ifindex_out. With nr_flows > 1 it rewrites the UDP source port and the
+ * UDP checksum from a table that user space precomputed; live-frame pages
+ * keep their data between runs, so each write is absolute, not incremental.
+ */
+#include "xdplab/bpf_helpers_local.h"
+#include "xdplab/gen_shared.h"
+
+const volatile __u32 ifindex_out = 0;
+const volatile __u32 nr_flows = 1;
+/* Set by user space to check that live frames work without sending:
+ * the program then drops and counts nothing. */
+volatile __u32 dry_run = 0;
+/* Offsets of the UDP source port and checksum in the template frame. */
+const volatile __u32 sport_off = 34;
+const volatile __u32 csum_off = 40;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XL_GEN_MAX_FLOWS);
+	__type(key, __u32);
+	__type(value, struct xl_gen_flow);
+} flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xl_gen_cpu);
+} gen_state SEC(".maps");
+
+SEC("xdp")
+int xdp_gen_redirect(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct xl_gen_cpu *st;
+	__u32 key = 0;
+
+	if (dry_run)
+		return XDP_DROP;
+	st = bpf_map_lookup_elem(&gen_state, &key);
+	if (!st)
+		return XDP_ABORTED;
+	if (nr_flows > 1) {
+		struct xl_gen_flow *fl;
+		__u32 idx = st->next;
+
+		if (++st->next >= nr_flows)
+			st->next = 0;
+		fl = bpf_map_lookup_elem(&flows, &idx);
+		if (!fl)
+			return XDP_ABORTED;
+		if (data + sport_off + 2 > data_end ||
+		    data + csum_off + 2 > data_end)
+			return XDP_ABORTED;
+		*(__u16 *)(data + sport_off) = fl->src_port;
+		*(__u16 *)(data + csum_off) = fl->udp_csum;
+	}
+	st->frames++;
+	return bpf_redirect(ifindex_out, 0);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file attach.h
+ * Attaching XDP programs through bpf_link (so even a SIGKILLed xdplab leaves
+ * nothing attached: the kernel detaches when the last link fd closes), and
+ * finding or removing what holds an interface.
+ */
+#ifndef XDPLAB_ATTACH_H
+#define XDPLAB_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/** Attach modes: native (driver, XDP_DRV) or generic (skb, XDP_SKB). */
+enum xl_xdp_mode {
+	XL_MODE_NATIVE = 0,
+	XL_MODE_SKB = 1,
+};
+
+/** xl_xdp_mode_name() - "native" or "skb". */
+const char *xl_xdp_mode_name(enum xl_xdp_mode mode);
+
+/**
+ * xl_xdp_attach() - attach @prog_fd to @ifindex (current netns) in @mode
+ * through BPF_LINK_CREATE; never replaces an attached program.
+ * @ifname: for messages only.
+ * Return: the link fd (owned by the caller; close() detaches), or -errno.
+ * On -EBUSY/-EEXIST an error naming the holder (program name and id, and
+ * the pid of the process holding its link if one is found) is logged.
+ */
+int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
+		  enum xl_xdp_mode mode);
+
+/**
+ * struct xl_xdp_holder - what holds XDP on an interface.
+ * @prog_id: attached program id (0: nothing attached).
+ * @prog_name: its name ("" if unknown).
+ * @mode: "native", "skb" or "offload".
+ * @link_id: the bpf_link's id, 0 for a legacy (netlink) attach.
+ * @pid: a process holding the link fd (0 if none found, e.g. pinned).
+ * @comm: that process's name.
+ */
+struct xl_xdp_holder {
+	unsigned int prog_id;
+	char prog_name[64];
+	const char *mode;
+	unsigned int link_id;
+	int pid;
+	char comm[32];
+};
+
+/**
+ * xl_xdp_holder() - find what is attached to @ifindex (current netns).
+ * Scans /proc/PID/fdinfo for the link. Return: 0 (holder->prog_id 0 when
+ * nothing is attached) or -errno from netlink.
+ */
+int xl_xdp_holder(int ifindex, struct xl_xdp_holder *holder);
+
+/**
+ * xl_xdp_holder_describe() - one phrase for messages, e.g.
+ * "program xdp_bench_action (id 42, native, link 7 held by pid 1234 xdplab)".
+ */
+void xl_xdp_holder_describe(const struct xl_xdp_holder *h, char *buf,
+			    size_t len);
+
+/**
+ * xl_xdp_cleanup() - remove xdplab's programs from @ifindex: force-detach a
+ * link (BPF_LINK_DETACH, even if another process holds it or it is pinned)
+ * or a legacy attach, when the program's name starts with "xdp_bench",
+ * "xdp_gen", "xl_" or "xdp_xsk"/"xdp_redir" (ours).
+ * @all: also remove programs that are not ours.
+ * Return: number of programs removed (0 or 1), -EPERM when the attached
+ * program is not ours and !@all, or -errno.
+ */
+int xl_xdp_cleanup(int ifindex, bool all);
+
+#endif /* XDPLAB_ATTACH_H */

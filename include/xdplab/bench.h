@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file bench.h
+ * The XDP benchmarks (drop, pass, tx): the bench.bpf.c program loaded with
+ * its action and packet operation, attached through a bpf_link, and its
+ * per-CPU counters read and summed in user space.
+ */
+#ifndef XDPLAB_BENCH_H
+#define XDPLAB_BENCH_H
+
+#include "xdplab/attach.h"
+#include "xdplab/bench_shared.h"
+
+/** Most CPUs whose counters are kept. */
+#define XL_MAX_CPUS 256
+
+/**
+ * struct xl_bench_opts - one benchmark program.
+ * @action: XDP_DROP, XDP_PASS or XDP_TX.
+ * @op: the packet operation.
+ * @ifname: the interface (current netns); @mode: native or skb.
+ */
+struct xl_bench_opts {
+	int action;
+	enum xl_pkt_op op;
+	const char *ifname;
+	enum xl_xdp_mode mode;
+};
+
+struct xl_bench;
+
+/**
+ * xl_bench__create() - load and attach. Return: the benchmark (free with
+ * xl_bench__destroy(), which detaches), or NULL with errno: ENODEV (no such
+ * interface), EBUSY (another program is attached; message names it),
+ * EPERM (no BPF permission), or another load/attach errno.
+ */
+struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts);
+
+/**
+ * xl_bench__read() - sum the per-CPU records into @total and, when
+ * @per_cpu is not NULL, copy each CPU's record (array of xl_bench_ncpus()).
+ * Return: 0 or -errno.
+ */
+int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
+		   struct xl_bench_rec *per_cpu);
+
+/** xl_bench__ifindex() - the interface the program is attached to. */
+int xl_bench__ifindex(const struct xl_bench *b);
+
+/** xl_bench__destroy() - detach (close the link) and free. NULL is fine. */
+void xl_bench__destroy(struct xl_bench *b);
+
+/** xl_bench_ncpus() - possible CPUs (size of the per-CPU arrays). */
+int xl_bench_ncpus(void);
+
+/** xl_pkt_op_name() - "no-touch", "read-data", "parse-ip", "swap-macs". */
+const char *xl_pkt_op_name(enum xl_pkt_op op);
+
+/** xl_pkt_op_parse() - the op named @s, or -EINVAL. */
+int xl_pkt_op_parse(const char *s);
+
+/** xl_xdp_action_name() - "XDP_DROP" etc.; "XDP_?" out of range. */
+const char *xl_xdp_action_name(int action);
+
+#endif /* XDPLAB_BENCH_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file bench_shared.h
+ * Layout shared by bpf/bench.bpf.c and user space: the packet operations and
+ * the per-CPU counter record of the XDP benchmarks (drop, pass, tx).
+ * Compiles under clang -target bpf and gcc.
+ */
+#ifndef XDPLAB_BENCH_SHARED_H
+#define XDPLAB_BENCH_SHARED_H
+
+#include <linux/types.h>
+
+/** What the benchmark program does to each frame before its action. */
+enum xl_pkt_op {
+	XL_OP_NO_TOUCH = 0,  /**< touch nothing: the pure action cost */
+	XL_OP_READ_DATA = 1, /**< read the Ethernet header (dst, src, type) */
+	XL_OP_PARSE_IP = 2,  /**< parse VLAN tags, IPv4/IPv6 to the L4 header */
+	XL_OP_SWAP_MACS = 3, /**< write: swap source and destination MAC */
+	XL_OP__COUNT,
+};
+
+/** Number of XDP actions counted (XDP_ABORTED .. XDP_REDIRECT). */
+#define XL_XDP_ACTIONS 5
+
+/**
+ * struct xl_bench_rec - one CPU's counters (a value of the per-CPU array
+ * "bench_stats", key 0). Written only by the CPU that owns it, read by user
+ * space summing all CPUs: no atomics in the fast path.
+ * @rx_packets: frames seen by the program.
+ * @rx_bytes: bytes of those frames (data_end - data).
+ * @actions: frames per returned action, indexed by XDP action value.
+ * @errors: frames the packet operation could not handle (too short for the
+ *          Ethernet header, or not parseable IP for parse-ip); they still
+ *          get the configured action.
+ */
+struct xl_bench_rec {
+	__u64 rx_packets;
+	__u64 rx_bytes;
+	__u64 actions[XL_XDP_ACTIONS];
+	__u64 errors;
+} __attribute__((aligned(64)));
+
+#endif /* XDPLAB_BENCH_SHARED_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file bpf_helpers_local.h
+ * Small helpers shared by the BPF programs in bpf/ (BPF side only): bounded
+ * header parsing that the verifier accepts. Kernel UAPI headers only, so the
+ * build does not depend on the build host's kernel.
+ */
+#ifndef XDPLAB_BPF_HELPERS_LOCAL_H
+#define XDPLAB_BPF_HELPERS_LOCAL_H
+
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#ifndef ETH_P_8021AD
+#define ETH_P_8021AD 0x88A8
+#endif
+
+/** struct xl_vlan_hdr - an 802.1Q/802.1ad tag after the MAC addresses. */
+struct xl_vlan_hdr {
+	__be16 tci;
+	__be16 encap_proto;
+};
+
+/**
+ * xl_parse_l4() - walk Ethernet, up to 2 VLAN tags and IPv4 or IPv6 (with
+ * up to 4 extension headers) to the L4 header.
+ * @data, @data_end: the frame.
+ * @l4_proto: out, IP protocol of the L4 header.
+ * Return: offset of the L4 header in bytes, or -1 if the frame is not
+ * IPv4/IPv6 or is truncated.
+ */
+static __always_inline int xl_parse_l4(void *data, void *data_end,
+				       __u8 *l4_proto)
+{
+	struct ethhdr *eth = data;
+	void *pos = data + sizeof(*eth);
+	__u16 proto;
+	int i;
+
+	if (pos > data_end)
+		return -1;
+	proto = eth->h_proto;
+#pragma unroll
+	for (i = 0; i < 2; i++) {
+		struct xl_vlan_hdr *vh = pos;
+
+		if (proto != bpf_htons(ETH_P_8021Q) &&
+		    proto != bpf_htons(ETH_P_8021AD))
+			break;
+		if ((void *)(vh + 1) > data_end)
+			return -1;
+		proto = vh->encap_proto;
+		pos = vh + 1;
+	}
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *iph = pos;
+		int hlen;
+
+		if ((void *)(iph + 1) > data_end)
+			return -1;
+		hlen = iph->ihl * 4;
+		if (hlen < (int)sizeof(*iph) || pos + hlen > data_end)
+			return -1;
+		*l4_proto = iph->protocol;
+		return pos + hlen - data;
+	}
+	if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6h = pos;
+		__u8 nexthdr;
+
+		if ((void *)(ip6h + 1) > data_end)
+			return -1;
+		nexthdr = ip6h->nexthdr;
+		pos = ip6h + 1;
+#pragma unroll
+		for (i = 0; i < 4; i++) {
+			__u8 *ext = pos;
+
+			if (nexthdr != IPPROTO_HOPOPTS &&
+			    nexthdr != IPPROTO_ROUTING &&
+			    nexthdr != IPPROTO_DSTOPTS &&
+			    nexthdr != IPPROTO_FRAGMENT)
+				break;
+			if ((void *)(ext + 8) > data_end)
+				return -1;
+			nexthdr = ext[0];
+			pos = nexthdr == IPPROTO_FRAGMENT ? ext + 8 :
+							     ext + (ext[1] + 1) * 8;
+		}
+		if (pos > data_end)
+			return -1;
+		*l4_proto = nexthdr;
+		return pos - data;
+	}
+	return -1;
+}
+
+#endif /* XDPLAB_BPF_HELPERS_LOCAL_H */

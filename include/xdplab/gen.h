@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file gen.h
+ * The traffic generator: engine "live" (BPF_PROG_RUN with
+ * BPF_F_TEST_XDP_LIVE_FRAMES redirecting out of the interface, kernel 5.18+)
+ * and engine "packet" (AF_PACKET, PACKET_QDISC_BYPASS, sendmmsg batches),
+ * single or many flows, any frame size, pcap replay, rate limiting.
+ */
+#ifndef XDPLAB_GEN_H
+#define XDPLAB_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xdplab/pkt.h"
+
+/** Generator engines. */
+enum xl_gen_engine {
+	XL_ENGINE_LIVE = 0,   /**< BPF_PROG_RUN live frames + bpf_redirect */
+	XL_ENGINE_PACKET = 1, /**< AF_PACKET + PACKET_QDISC_BYPASS + sendmmsg */
+};
+
+/** xl_gen_engine_name() - "live" or "packet". */
+const char *xl_gen_engine_name(enum xl_gen_engine e);
+
+/** Most generator threads. */
+#define XL_GEN_MAX_THREADS 64
+
+/**
+ * struct xl_gen_opts - what to send.
+ * @engine: the engine; XL_ENGINE_LIVE falls back to packet (with a notice)
+ *          when live frames are unavailable, unless @engine_forced.
+ * @ifname: interface to send out of, in the namespace @netns_fd (or the
+ *          current one when @netns_fd < 0).
+ * @spec: the template frame (addresses, ports, size in bytes).
+ * @flows: number of UDP source ports, spec.src_port .. +flows-1 (1..65536).
+ * @rate_pps: total frames per second over all threads; 0 = as fast as possible.
+ * @count: total frames to send over all threads; 0 = no limit.
+ * @duration_ns: stop after this long; 0 = no limit.
+ * @threads: sending threads (1..XL_GEN_MAX_THREADS), pinned to CPUs
+ *           @first_cpu, @first_cpu+1, ... modulo the online CPUs; @first_cpu
+ *           < 0 leaves them unpinned.
+ * @pcap_path: replay this capture's frames in order instead of @spec
+ *             (packet engine); once when neither @count nor @duration_ns is set.
+ */
+struct xl_gen_opts {
+	enum xl_gen_engine engine;
+	bool engine_forced;
+	const char *ifname;
+	int netns_fd;
+	struct xl_pkt_spec spec;
+	uint32_t flows;
+	uint64_t rate_pps;
+	uint64_t count;
+	uint64_t duration_ns;
+	int threads;
+	int first_cpu;
+	const char *pcap_path;
+};
+
+/**
+ * struct xl_gen_stats - totals so far, summed over threads.
+ * @sent: frames handed to the kernel (live: redirected by the program;
+ *        packet: accepted by sendmmsg).
+ * @bytes: their bytes (without FCS).
+ * @xmit_errors: frames the device failed to transmit (veth:
+ *        tx_queue_*_xdp_xmit_errors delta; 0 where unknown).
+ * @pcap_frames: frames read from the capture; @pcap_oversize: skipped as
+ *        larger than MTU+14; @pcap_runt: skipped as shorter than the 14-byte
+ *        Ethernet header; @pcap_short: sent though shorter than 60 bytes.
+ */
+struct xl_gen_stats {
+	uint64_t sent;
+	uint64_t bytes;
+	uint64_t xmit_errors;
+	uint64_t pcap_frames;
+	uint64_t pcap_oversize;
+	uint64_t pcap_runt;
+	uint64_t pcap_short;
+};
+
+struct xl_gen;
+
+/**
+ * xl_gen__create() - validate, resolve the interface, build the frames,
+ * load the BPF program (live) or open the sockets (packet). Nothing is sent.
+ * Return: a generator (free with xl_gen__destroy()) or NULL with errno set:
+ * ENODEV (no such interface), EINVAL (bad option, message logged),
+ * EMSGSIZE (size above MTU+14), EPERM (no BPF/raw socket permission),
+ * ENOENT/EBADF (pcap missing/not readable as pcap), EPROTO (pcap link type
+ * not Ethernet), ENOMSG (pcap has no sendable frame).
+ */
+struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts);
+
+/** xl_gen__engine() - the engine actually in use after any fallback. */
+enum xl_gen_engine xl_gen__engine(const struct xl_gen *gen);
+
+/**
+ * xl_gen__preflight() - for the live engine on veth: send a few frames and
+ * check the device's xdp_xmit_errors counter; frames redirected into a veth
+ * whose peer has no NAPI (no XDP program, GRO off) are all dropped.
+ * Return: 0 (fine or not veth), -ENETUNREACH with the fix logged.
+ * The probe frames are not counted in the stats.
+ */
+int xl_gen__preflight(struct xl_gen *gen);
+
+/** xl_gen__start() - start the sending threads. Return 0 or -errno. */
+int xl_gen__start(struct xl_gen *gen);
+
+/** xl_gen__stop() - ask the threads to stop (async-signal-safe). */
+void xl_gen__stop(struct xl_gen *gen);
+
+/** xl_gen__done() - true once every thread has finished (count/duration reached, stopped or failed). */
+bool xl_gen__done(const struct xl_gen *gen);
+
+/**
+ * xl_gen__join() - wait for the threads. Return: 0, or the first thread
+ * error (-errno, e.g. -ENXIO when the interface vanished).
+ */
+int xl_gen__join(struct xl_gen *gen);
+
+/** xl_gen__read() - the totals so far (callable while running). */
+void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *stats);
+
+/** xl_gen__destroy() - stop, join, free everything. NULL is fine. */
+void xl_gen__destroy(struct xl_gen *gen);
+
+/**
+ * xl_gen_flow_csum() - UDP checksum of @frame (built by xl_pkt_build from
+ * @spec) with its source port replaced by @src_port (host order).
+ * Return: the checksum, network byte order.
+ */
+uint16_t xl_gen_flow_csum(const struct xl_pkt_spec *spec, uint16_t src_port);
+
+#endif /* XDPLAB_GEN_H */

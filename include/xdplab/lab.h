@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file lab.h
+ * The veth lab: a veth pair whose generator end lives in one network
+ * namespace and whose device-under-test (DUT) end lives in another, with
+ * fixed MACs and addresses from the benchmarking ranges 198.18.0.0/15
+ * (RFC 2544) and 2001:2::/48 (RFC 5180), only on those veths.
+ *
+ * Names are unique per process and per lab ("xl<pid><letter>"), so two runs
+ * or two tests never collide. Every lab created is registered and destroyed
+ * by xl_lab__destroy(), or at exit() by an atexit handler; a lab left by a
+ * SIGKILLed process is removed by the next xl_lab_sweep() (its pid is dead).
+ * Links and namespaces are made with iproute2 (`ip`), as the guide asks.
+ */
+#ifndef XDPLAB_LAB_H
+#define XDPLAB_LAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+/** The two ends of the lab. */
+enum xl_lab_side {
+	XL_LAB_GEN = 0, /**< the traffic generator's end */
+	XL_LAB_DUT = 1, /**< the device under test's end */
+};
+
+/**
+ * How the DUT's receive NAPI is placed (see docs/lab.md for the figures).
+ * veth schedules the peer's NAPI on the sender's CPU by default.
+ */
+enum xl_wiring {
+	/** NAPI in softirq on the generator's CPU: never overflows the veth
+	 * ring, but generator and DUT share one core. */
+	XL_WIRING_SOFTIRQ = 0,
+	/** threaded NAPI (GRO on, so it survives attach/detach), its kthread
+	 * pinned to another CPU than the generator's. */
+	XL_WIRING_THREADED = 1,
+};
+
+/** xl_wiring_name() - "softirq" or "threaded". */
+const char *xl_wiring_name(enum xl_wiring w);
+
+/**
+ * struct xl_lab_opts - how to build a lab.
+ * @queues: RX/TX queues per veth end (1..64; 0 means 1).
+ * @manual: a lab made by `xdplab lab setup`, which outlives its process:
+ *          its tag starts with "xlm" and xl_lab_sweep() leaves it alone.
+ */
+struct xl_lab_opts {
+	int queues;
+	bool manual;
+};
+
+/**
+ * struct xl_lab - one lab. Filled by xl_lab__create(); owned by the caller,
+ * who must call xl_lab__destroy() (also run at exit for every live lab).
+ * Index arrays by enum xl_lab_side.
+ * @tag: unique name prefix, e.g. "xl4242a".
+ * @ns: namespace names under /run/netns, e.g. "xl4242a-gen".
+ * @ifname: veth names, e.g. "xl4242ag" (generator) and "xl4242ad" (DUT).
+ * @ifindex: the veths' ifindexes, each in its own namespace.
+ * @mac: fixed MACs 02:58:4c:00:00:01 (gen) and 02:58:4c:00:00:02 (DUT).
+ * @ip4: 198.18.0.1 (gen) and 198.18.0.2 (DUT), prefix /24.
+ * @ip6: 2001:2::1 and 2001:2::2, prefix /64; only the DUT end has its
+ *       address: IPv6 is off at the generator end, so the kernel sends
+ *       nothing there (no RS, MLD or DAD) and counts stay exact.
+ * @ns_fd: open fds of the namespaces; @root_ns_fd: the creator's netns.
+ * @queues: queues per veth end.
+ * @wiring: the current wiring; @napi_cpu: where the DUT's NAPI kthread is
+ *          pinned (threaded), -1 otherwise.
+ */
+struct xl_lab {
+	char tag[12];
+	char ns[2][32];
+	char ifname[2][IF_NAMESIZE];
+	int ifindex[2];
+	uint8_t mac[2][6];
+	struct in_addr ip4[2];
+	struct in6_addr ip6[2];
+	int ns_fd[2];
+	int root_ns_fd;
+	int queues;
+	enum xl_wiring wiring;
+	int napi_cpu;
+	bool live;
+};
+
+/**
+ * xl_lab__create() - create namespaces, the veth pair, addresses; bring
+ * everything up. On failure everything made so far is removed.
+ * Return: 0, or -errno (-ENOENT: iproute2 missing, -EPERM: not root,
+ * -EINVAL: bad options); the cause is logged in one line.
+ */
+int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts);
+
+/**
+ * xl_lab__open() - fill @lab for an existing lab made by `lab setup`, from
+ * its @tag. Return: 0, -ENOENT if there is no such lab, or -errno.
+ */
+int xl_lab__open(struct xl_lab *lab, const char *tag);
+
+/**
+ * xl_lab__destroy() - delete the namespaces (which deletes the veths) and
+ * close fds. Safe on a zeroed or already destroyed lab. Async-signal
+ * unsafe: call it from normal control flow, not from a signal handler.
+ */
+void xl_lab__destroy(struct xl_lab *lab);
+
+/**
+ * xl_lab__release() - forget @lab without deleting it (a manual lab made by
+ * `xdplab lab setup` outlives the process): unregister it from the exit
+ * handler and close its fds.
+ */
+void xl_lab__release(struct xl_lab *lab);
+
+/**
+ * xl_lab__enter() - move the calling THREAD into the namespace of @side
+ * (setns is per thread). Return: 0 or -errno.
+ */
+int xl_lab__enter(const struct xl_lab *lab, enum xl_lab_side side);
+
+/** xl_lab__leave() - move the calling thread back to the creator's netns. */
+int xl_lab__leave(const struct xl_lab *lab);
+
+/**
+ * xl_lab__socket() - a socket(domain, type, 0) created in the namespace of
+ * @side (for ethtool ioctls, AF_PACKET), without moving the caller.
+ * Return: fd (caller closes) or -errno.
+ */
+int xl_lab__socket(const struct xl_lab *lab, enum xl_lab_side side, int domain,
+		   int type);
+
+/**
+ * xl_lab__wire() - set the DUT's NAPI placement.
+ * @napi_cpu: CPU for the NAPI kthread(s) in XL_WIRING_THREADED (ignored in
+ *            softirq mode).
+ * Threaded mode turns GRO on at the DUT end and writes
+ * /sys/class/net/DEV/threaded, then pins every "napi/DEV-*" kthread.
+ * Return: 0, or -errno (-EOPNOTSUPP: threaded NAPI unavailable).
+ */
+int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu);
+
+/**
+ * xl_lab__napi_pid() - pid of the DUT end's NAPI kthread (threaded wiring),
+ * re-pinned to lab->napi_cpu if it changed. Return: pid or 0.
+ */
+int xl_lab__napi_pid(struct xl_lab *lab);
+
+/**
+ * xl_lab__exec() - run `ip netns exec <ns of side> argv...` and wait.
+ * Return: the command's exit status (0..255), or -errno if it could not run.
+ * Its stderr is logged at INFO level when it fails.
+ */
+int xl_lab__exec(const struct xl_lab *lab, enum xl_lab_side side,
+		 char *const argv[]);
+
+/**
+ * xl_lab_sweep() - remove the namespaces of labs whose creating process is
+ * dead (left by SIGKILL); manual labs are kept.
+ * Return: number of namespaces removed, or -errno.
+ */
+int xl_lab_sweep(void);
+
+/**
+ * xl_lab_remove_all() - remove every xdplab lab namespace, manual ones too
+ * (`xdplab lab teardown --all`, `xdplab cleanup --labs`). Return: number removed.
+ */
+int xl_lab_remove_all(void);
+
+/**
+ * xl_run_cmd() - run argv (PATH lookup) and wait; stdout discarded, the
+ * first line of stderr copied into @errline (may be NULL).
+ * Return: exit status, or -errno if it could not be started.
+ */
+int xl_run_cmd(char *const argv[], char *errline, size_t errlen);
+
+#endif /* XDPLAB_LAB_H */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file log.h
+ * The one place the library prints: diagnostics go to stderr, never stdout.
+ * Results travel back to commands as structs; only src/cmd prints them.
+ */
+#ifndef XDPLAB_LOG_H
+#define XDPLAB_LOG_H
+
+/** Verbosity levels; a message is printed when its level <= the current one. */
+enum xl_log_level {
+	XL_LOG_ERROR = 0,
+	XL_LOG_WARN = 1,
+	XL_LOG_INFO = 2,
+	XL_LOG_DEBUG = 3,
+};
+
+/**
+ * xl_log_set_level() - set the verbosity (default XL_LOG_WARN; -v gives
+ * INFO, -vv DEBUG). Also routes libbpf's messages through xl_log, one level
+ * lower than libbpf's own (its warnings become INFO). Not thread-safe; call
+ * before starting threads.
+ */
+void xl_log_set_level(enum xl_log_level level);
+
+/** xl_log_get_level() - the current verbosity. */
+enum xl_log_level xl_log_get_level(void);
+
+/**
+ * xl_log() - print one line "xdplab: <msg>" to stderr when @level is
+ * enabled. A trailing newline is added if @fmt has none. Thread-safe
+ * (one fprintf per line).
+ */
+void xl_log(enum xl_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define xl_err(...) xl_log(XL_LOG_ERROR, __VA_ARGS__)
+#define xl_warn(...) xl_log(XL_LOG_WARN, __VA_ARGS__)
+#define xl_info(...) xl_log(XL_LOG_INFO, __VA_ARGS__)
+#define xl_dbg(...) xl_log(XL_LOG_DEBUG, __VA_ARGS__)
+
+#endif /* XDPLAB_LOG_H */

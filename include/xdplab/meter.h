@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file meter.h
+ * One measurement window of an XDP benchmark: our per-CPU counters, the
+ * DUT CPU's busy share and CPU time (from /proc), the generator's sent
+ * count, and the veth's own XDP counters (ethtool) as an independent check.
+ * Method: see docs/lab.md ("validity").
+ */
+#ifndef XDPLAB_METER_H
+#define XDPLAB_METER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xdplab/bench.h"
+#include "xdplab/gen.h"
+#include "xdplab/sysstat.h"
+
+/**
+ * struct xl_meter - what to sample. Not owned: the caller keeps these alive.
+ * @bench: the benchmark's counters (required).
+ * @gen: the generator, or NULL (its sent count is then not reported).
+ * @napi_cpu: the CPU whose busy share decides validity; -1: the CPU that
+ *            processed most packets in the window (from the per-CPU counters).
+ * @napi_pid: threaded-NAPI kthread (its run time is the CPU cost), 0: none
+ *            (the NAPI CPU's softirq time is used).
+ * @eth_sock/@ifname: a socket in the DUT's netns and the DUT interface for
+ *            the ethtool cross-check; @eth_sock < 0 disables it.
+ * @queues: DUT queues whose rx_queue_N_xdp_packets are summed (1..16).
+ */
+struct xl_meter {
+	struct xl_bench *bench;
+	struct xl_gen *gen;
+	int napi_cpu;
+	int napi_pid;
+	int eth_sock;
+	const char *ifname;
+	int queues;
+};
+
+/** struct xl_meter_sample - raw counters at one instant. */
+struct xl_meter_sample {
+	uint64_t t_ns;
+	struct xl_bench_rec total;
+	struct xl_bench_rec per_cpu[XL_MAX_CPUS];
+	struct xl_cpu_times cpu[XL_MAX_CPUS];
+	uint64_t napi_runtime_ns;
+	uint64_t gen_sent;
+	uint64_t gen_xmit_errors;
+	uint64_t eth_xdp_packets;
+	bool eth_ok;
+};
+
+/**
+ * struct xl_meter_window - what happened between two samples.
+ * @ns: window length in ns. @packets/@bytes/@errors: our counts.
+ * @actions: frames per XDP action. @pps/@err_pps: rates per second.
+ * @ns_per_pkt: 1e9 / pps.
+ * @napi_cpu: the CPU judged; @cpu_busy: its busy share 0..1.
+ * @cpu_ns_per_pkt: DUT CPU time per packet in ns (kthread run time, or the
+ *   CPU's softirq time when NAPI runs in softirq), 0 if no packets.
+ * @gen_pps: generator's sent rate (0 without a generator);
+ *   @gen_xmit_errors: frames the generator's device failed to transmit.
+ * @eth_packets: the kernel's count (rx_queue_*_xdp_packets delta);
+ *   @disagreement: |ours - kernel's| / max; @eth_ok: the check ran.
+ * @generator_bound: @cpu_busy < XL_SATURATED_SHARE.
+ * @counter_mismatch: @disagreement > XL_COUNTER_TOLERANCE.
+ */
+struct xl_meter_window {
+	uint64_t ns;
+	uint64_t packets, bytes, errors;
+	uint64_t actions[XL_XDP_ACTIONS];
+	double pps, err_pps, ns_per_pkt;
+	int napi_cpu;
+	double cpu_busy, cpu_ns_per_pkt;
+	double gen_pps;
+	uint64_t gen_xmit_errors;
+	uint64_t eth_packets;
+	double disagreement;
+	bool eth_ok;
+	bool generator_bound, counter_mismatch;
+};
+
+/** xl_meter_sample() - take a sample now. Return: 0 or -errno (counters unreadable). */
+int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s);
+
+/** xl_meter_window() - compute the window from @a (earlier) to @b. */
+void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
+		     const struct xl_meter_sample *b, struct xl_meter_window *w);
+
+#endif /* XDPLAB_METER_H */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file netlink.h
+ * Link facts over rtnetlink (libmnl): MTU, queues, kind, the veth peer and
+ * its XDP state, also for a peer in another namespace (IFLA_TARGET_NETNSID).
+ */
+#ifndef XDPLAB_NETLINK_H
+#define XDPLAB_NETLINK_H
+
+#include <stdint.h>
+#include <net/if.h>
+
+/**
+ * struct xl_link_info - what RTM_GETLINK says of one link.
+ * @ifindex: the link; @name: its name.
+ * @mtu: MTU in bytes; @rx_queues/@tx_queues: queue counts.
+ * @kind: IFLA_INFO_KIND ("veth", ...; "" for a physical device).
+ * @peer_ifindex: IFLA_LINK (veth: the peer's ifindex in its namespace), 0 if none.
+ * @peer_netnsid: IFLA_LINK_NETNSID of the peer, -1 when in the same namespace.
+ * @xdp_attached: XDP_ATTACHED_* (0 none, 1 native, 2 skb, 3 hw, 4 multi).
+ * @xdp_prog_id: the attached program's id, 0 if none.
+ * @up: IFF_UP set. @mac: IFLA_ADDRESS (zero if none).
+ */
+struct xl_link_info {
+	int ifindex;
+	char name[IF_NAMESIZE];
+	uint32_t mtu;
+	uint32_t rx_queues, tx_queues;
+	char kind[16];
+	int peer_ifindex;
+	int peer_netnsid;
+	int xdp_attached;
+	uint32_t xdp_prog_id;
+	int up;
+	uint8_t mac[6];
+};
+
+/**
+ * xl_link_get() - RTM_GETLINK for @ifindex.
+ * @netnsid: -1 for the caller's namespace, else a peer netnsid as given by
+ *           xl_link_info.peer_netnsid (IFLA_TARGET_NETNSID, kernel 4.20+).
+ * Return: 0, -ENODEV when there is no such link, or -errno.
+ */
+int xl_link_get(int ifindex, int netnsid, struct xl_link_info *info);
+
+#endif /* XDPLAB_NETLINK_H */

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file pkt.h
+ * Packet building, parsing and checksums (user space).
+ *
+ * Frames are Ethernet II without FCS. All multi-byte fields written into a
+ * frame are in network byte order; all sizes are in bytes.
+ */
+#ifndef XDPLAB_PKT_H
+#define XDPLAB_PKT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+/** Smallest frame we build, without FCS (bytes): Ethernet minimum 64 - 4. */
+#define XL_PKT_MIN_SIZE 60
+/** Largest frame the builder accepts (bytes); callers bound it by MTU+14. */
+#define XL_PKT_MAX_SIZE 9216
+#define XL_ETH_HLEN 14
+
+/**
+ * struct xl_pkt_spec - what to build: addresses, ports, size.
+ * @src_mac/@dst_mac: Ethernet addresses (6 bytes each).
+ * @ipv6: false for IPv4/UDP, true for IPv6/UDP.
+ * @src_ip4/@dst_ip4: IPv4 addresses, network byte order (used when !ipv6).
+ * @src_ip6/@dst_ip6: IPv6 addresses (used when ipv6).
+ * @src_port/@dst_port: UDP ports, host byte order.
+ * @size: frame size in bytes without FCS, XL_PKT_MIN_SIZE..XL_PKT_MAX_SIZE;
+ *        must also hold the headers (IPv6: 62 bytes).
+ * @ttl: IPv4 TTL / IPv6 hop limit (0 means 64).
+ */
+struct xl_pkt_spec {
+	uint8_t src_mac[6];
+	uint8_t dst_mac[6];
+	bool ipv6;
+	struct in_addr src_ip4, dst_ip4;
+	struct in6_addr src_ip6, dst_ip6;
+	uint16_t src_port, dst_port;
+	uint32_t size;
+	uint8_t ttl;
+};
+
+/**
+ * xl_pkt_build() - write an Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frame.
+ * @spec: what to build (not kept).
+ * @buf: caller-owned output, at least @spec->size bytes.
+ * @buf_len: size of @buf in bytes.
+ *
+ * The payload is filled with a deterministic pattern (byte i of the UDP
+ * payload = i & 0xff). The IPv4 header checksum and the UDP checksum (over
+ * the IPv4 or IPv6 pseudo-header, RFC 768 / RFC 8200 8.1) are correct.
+ *
+ * Return: frame length in bytes (= spec->size) on success; -EINVAL if the
+ * size is out of range or cannot hold the headers; -ENOSPC if @buf_len is
+ * smaller than spec->size.
+ */
+int xl_pkt_build(const struct xl_pkt_spec *spec, void *buf, size_t buf_len);
+
+/**
+ * xl_csum_partial() - ones' complement sum of @len bytes (RFC 1071), folded
+ * to 16 bits but not inverted; @sum is a previous partial result (0 to start).
+ * Works for any alignment and odd lengths. Return: the 16-bit partial sum in
+ * the byte order of the data (as the kernel's csum_partial).
+ */
+uint16_t xl_csum_partial(const void *data, size_t len, uint32_t sum);
+
+/**
+ * xl_csum_ipv4() - IPv4 header checksum of @ihl_bytes bytes at @iph (the
+ * checksum field must be zero or is included as is). Return: the value to
+ * store in the header's checksum field, in network byte order.
+ */
+uint16_t xl_csum_ipv4(const void *iph, size_t ihl_bytes);
+
+/**
+ * xl_csum_udp4() - UDP checksum over the IPv4 pseudo-header and @udp_len
+ * bytes of UDP header + payload (the checksum field inside must be zero).
+ * Addresses in network byte order. Return: the value to store, network byte
+ * order; 0 is transmitted as 0xffff (RFC 768).
+ */
+uint16_t xl_csum_udp4(uint32_t saddr, uint32_t daddr, const void *udp,
+		      size_t udp_len);
+
+/** xl_csum_udp6() - as xl_csum_udp4() for the IPv6 pseudo-header. */
+uint16_t xl_csum_udp6(const struct in6_addr *saddr, const struct in6_addr *daddr,
+		      const void *udp, size_t udp_len);
+
+/**
+ * struct xl_pkt_info - what xl_pkt_parse() found.
+ * @l3_proto: Ethertype of the network header after VLAN tags (host order),
+ *            or 0 if the frame ended first.
+ * @vlans: number of 802.1Q/802.1ad tags skipped (at most 2 are parsed).
+ * @l3_off/@l4_off: offsets in bytes from the frame start (0 if absent).
+ * @l4_proto: IP protocol / IPv6 next header of the L4 header (after IPv6
+ *            extension headers hop-by-hop, routing, fragment, dest-opts).
+ * @src_port/@dst_port: UDP/TCP ports, host order (0 if not UDP/TCP).
+ * @ip_csum_ok/@l4_csum_ok: for IPv4, the header checksum verified; for UDP
+ *           (v4/v6) the UDP checksum verified (a zero IPv4 UDP checksum
+ *           counts as ok).
+ */
+struct xl_pkt_info {
+	uint16_t l3_proto;
+	uint8_t vlans;
+	uint8_t l4_proto;
+	uint16_t l3_off, l4_off;
+	uint16_t src_port, dst_port;
+	bool ip_csum_ok, l4_csum_ok;
+};
+
+/**
+ * xl_pkt_parse() - parse Ethernet, up to 2 VLAN tags, IPv4/IPv6 (with
+ * extension headers) and the UDP/TCP ports of a frame, never reading past
+ * @len. Malformed or truncated frames are reported, never read beyond.
+ *
+ * Return: 0 when an L4 header was found; -EPROTONOSUPPORT when the frame is
+ * well formed but not IPv4/IPv6 (info->l3_proto says what it is);
+ * -EBADMSG when truncated or malformed (info holds what was parsed so far).
+ */
+int xl_pkt_parse(const void *frame, size_t len, struct xl_pkt_info *info);
+
+/**
+ * xl_mac_parse() - parse "aa:bb:cc:dd:ee:ff" into 6 bytes.
+ * Return: 0, or -EINVAL if @s is not six colon-separated hex bytes.
+ */
+int xl_mac_parse(const char *s, uint8_t mac[6]);
+
+/** xl_mac_format() - write "aa:bb:cc:dd:ee:ff" into @out (>= 18 bytes). */
+void xl_mac_format(const uint8_t mac[6], char *out);
+
+#endif /* XDPLAB_PKT_H */

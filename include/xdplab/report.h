@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file report.h
+ * Lab results: one row per benchmark x size, its repetitions, the derived
+ * figures (median Mpps, ns/packet, validity), the netdev-style table and
+ * the JSON document described in docs/results.md.
+ */
+#ifndef XDPLAB_REPORT_H
+#define XDPLAB_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "xdplab/stats.h"
+
+/** Most repetitions per row. */
+#define XL_MAX_REPS 32
+/** JSON schema name written in every results file. */
+#define XL_RESULTS_SCHEMA "xdplab.lab-results/1"
+
+/**
+ * struct xl_rep_result - one repetition of one row.
+ * @ns: window length in ns. @packets: frames counted by the benchmark.
+ * @pps: @packets per second. @gen_pps: frames/s the generator sent.
+ * @gen_xmit_errors: frames the generator's veth failed to transmit (ring full).
+ * @cpu_busy: busy share 0..1 of the judged CPU. @cpu_ns_per_pkt: CPU time
+ * per packet in ns. @eth_packets: the kernel's own count (ethtool), valid if
+ * @eth_ok. @disagreement: |packets - eth_packets| / max.
+ */
+struct xl_rep_result {
+	uint64_t ns, packets, gen_xmit_errors, eth_packets;
+	double pps, gen_pps, cpu_busy, cpu_ns_per_pkt, disagreement;
+	bool eth_ok;
+};
+
+/**
+ * struct xl_row_result - one row of the lab table.
+ * @name: "drop/no-touch", "pass", "tx", "gen-ceiling"...
+ * @kind: "xdp" or "gen". @action: "XDP_DROP"...; @op: packet operation name.
+ * @mode: "native"/"skb". @size: frame size in bytes (no FCS).
+ * @wiring: "threaded"/"softirq"; @napi_cpu/@gen_cpu: CPUs used (-1 none).
+ * @engine: generator engine. @judged: what the validity rule looked at
+ * ("dut-cpu" or "gen-cpu").
+ * @note: why the row has no figure ("" when it has one).
+ * @reps/@nreps: repetitions.
+ * Derived by xl_row_finish(): @mpps (median/min/max in Mpps), @ns_per_pkt
+ * (1e3 / median Mpps), @cpu_busy, @cpu_ns_per_pkt, @gen_mpps (medians),
+ * @disagreement (largest), @valid (@cpu_busy >= XL_SATURATED_SHARE),
+ * @mismatch (@disagreement > XL_COUNTER_TOLERANCE), @xmit_errors (sum).
+ */
+struct xl_row_result {
+	char name[32];
+	const char *kind, *action, *op, *mode, *wiring, *engine, *judged;
+	uint32_t size;
+	int napi_cpu, gen_cpu;
+	char note[96];
+	int nreps;
+	struct xl_rep_result reps[XL_MAX_REPS];
+	struct xl_summary mpps;
+	double ns_per_pkt, cpu_busy, cpu_ns_per_pkt, gen_mpps, disagreement;
+	uint64_t xmit_errors;
+	bool valid, mismatch;
+};
+
+/** xl_row_finish() - compute the derived fields of @r from its reps. */
+void xl_row_finish(struct xl_row_result *r);
+
+/** xl_row_verdict() - "valid", "generator-bound", "ceiling" or "n/a". */
+const char *xl_row_verdict(const struct xl_row_result *r);
+
+/**
+ * xl_report_table() - print the rows as a fixed-column table to @out
+ * (caller's stream), with the wiring and method in a header.
+ */
+void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
+		     const char *header);
+
+/**
+ * struct xl_report_meta - what the JSON says about the run.
+ * @reps: repetitions per row; @seconds/@warmup: window and warm-up (s);
+ * @git: commit ("" unknown); @lab_tag: the lab's tag.
+ */
+struct xl_report_meta {
+	int reps;
+	double seconds, warmup;
+	const char *git;
+	const char *lab_tag;
+};
+
+/**
+ * xl_report_json() - write the rows as JSON (schema XL_RESULTS_SCHEMA,
+ * docs/results.md) to @path. Return: 0 or -errno (-EIO: write failed).
+ */
+int xl_report_json(const char *path, const struct xl_report_meta *meta,
+		   const struct xl_row_result *rows, int n);
+
+#endif /* XDPLAB_REPORT_H */

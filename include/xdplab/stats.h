@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file stats.h
+ * Rate arithmetic, repetition summaries and number formatting. Pure
+ * functions, unit-tested; no I/O.
+ */
+#ifndef XDPLAB_STATS_H
+#define XDPLAB_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** DUT CPU busy share below which a row is "generator-bound". */
+#define XL_SATURATED_SHARE 0.95
+/** Disagreement with the kernel's own counter above which a row is marked. */
+#define XL_COUNTER_TOLERANCE 0.005
+
+/**
+ * xl_rate() - events per second: @delta events over @ns nanoseconds.
+ * Return: 0.0 when @ns is 0.
+ */
+double xl_rate(uint64_t delta, uint64_t ns);
+
+/**
+ * xl_ns_per_pkt() - 1e9 / @pps: the time budget per packet in ns.
+ * Return: 0.0 when @pps <= 0 (no packets: no figure).
+ */
+double xl_ns_per_pkt(double pps);
+
+/**
+ * struct xl_summary - a summary of repetitions.
+ * @median: the median (mean of the middle two for an even count).
+ * @min/@max: extremes. @n: number of values.
+ */
+struct xl_summary {
+	double median, min, max;
+	size_t n;
+};
+
+/**
+ * xl_summarize() - median, min and max of @n values (not modified).
+ * Return: the summary; all zero when @n is 0.
+ */
+struct xl_summary xl_summarize(const double *vals, size_t n);
+
+/**
+ * xl_disagreement() - relative difference |a - b| / max(a, b), 0..1; 0 when
+ * both are 0. Used to compare our count with the kernel's.
+ */
+double xl_disagreement(uint64_t a, uint64_t b);
+
+/**
+ * xl_fmt_thousands() - @v with ',' between groups of three digits
+ * ("12,345,678") into @buf of @len bytes. Return: @buf.
+ */
+char *xl_fmt_thousands(uint64_t v, char *buf, size_t len);
+
+#endif /* XDPLAB_STATS_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file sysstat.h
+ * Independent measurements from the kernel: CPU time per CPU (/proc/stat),
+ * a task's run time (/proc/PID/schedstat), the threaded-NAPI kthread of a
+ * device, and a device's ethtool statistics (SIOCETHTOOL, as `ethtool -S`).
+ */
+#ifndef XDPLAB_SYSSTAT_H
+#define XDPLAB_SYSSTAT_H
+
+#include <stdint.h>
+
+/**
+ * struct xl_cpu_times - one CPU's cumulative times from /proc/stat, in ns
+ * (converted from USER_HZ ticks, so resolution is 1e9/USER_HZ ns).
+ * @busy: user+nice+system+irq+softirq+steal+guest.
+ * @softirq: the softirq share (where softirq-mode NAPI runs).
+ * @total: busy + idle + iowait.
+ */
+struct xl_cpu_times {
+	uint64_t busy;
+	uint64_t softirq;
+	uint64_t total;
+};
+
+/**
+ * xl_cpu_times_read() - read CPU @cpu's line of /proc/stat.
+ * Return: 0, -ENOENT if that CPU has no line (offline or out of range), or
+ * -errno from reading /proc/stat.
+ */
+int xl_cpu_times_read(int cpu, struct xl_cpu_times *t);
+
+/**
+ * xl_cpu_busy_share() - busy share of a CPU between two samples, 0.0..1.0
+ * (0 when no time passed).
+ */
+double xl_cpu_busy_share(const struct xl_cpu_times *a,
+			 const struct xl_cpu_times *b);
+
+/**
+ * xl_task_runtime_ns() - total CPU time of task @pid in ns (first field of
+ * /proc/PID/schedstat: ns resolution). Return: ns, or 0 if unreadable.
+ */
+uint64_t xl_task_runtime_ns(int pid);
+
+/**
+ * xl_napi_kthread_pid() - pid of the threaded-NAPI kthread "napi/IFNAME-ID"
+ * of @ifname (the name is matched as far as the kernel's 15-byte comm keeps
+ * it). Return: pid, or 0 when the device has no NAPI kthread.
+ */
+int xl_napi_kthread_pid(const char *ifname);
+
+/** xl_task_set_cpu() - pin task @pid (0: the caller's thread) to @cpu. Return 0 or -errno. */
+int xl_task_set_cpu(int pid, int cpu);
+
+/** Most ethtool statistics names asked for at once. */
+#define XL_ETHTOOL_MAX_NAMES 16
+
+/**
+ * xl_ethtool_stats() - read named counters of @ifname through SIOCETHTOOL
+ * ETHTOOL_GSTRINGS/ETHTOOL_GSTATS, the source `ethtool -S` prints.
+ * @sock_fd: any socket in the device's netns (ioctl is resolved there).
+ * @names: @n counter names (n <= XL_ETHTOOL_MAX_NAMES).
+ * @vals: out, @n values; a name the driver does not have reads as UINT64_MAX.
+ * Return: number of names found, or -errno (-ENODEV: no such device,
+ * -EOPNOTSUPP: the driver has no statistics).
+ */
+int xl_ethtool_stats(int sock_fd, const char *ifname, const char *const names[],
+		     uint64_t vals[], int n);
+
+#endif /* XDPLAB_SYSSTAT_H */

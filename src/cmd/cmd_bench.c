@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* xdplab drop|pass|tx: XDP benchmarks in the manner of xdp-bench. */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "cmd.h"
+#include "xdplab/bench.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+
+enum { O_OP, O_MODE, O_INTERVAL, O_DURATION, O_EXTENDED, O_NETNS };
+
+static const struct xl_opt bench_opts[] = {
+	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", O_OP },
+	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB)", O_MODE },
+	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
+	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION },
+	{ "extended", 'e', NULL, "also print a row per CPU", O_EXTENDED },
+	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS },
+};
+
+struct bench_args {
+	struct xl_cmd_spec spec;
+	struct xl_bench_opts o;
+	uint64_t interval_ns, duration_ns;
+	bool extended;
+	const char *netns;
+};
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const ops[] = { "no-touch", "read-data", "parse-ip", "swap-macs", NULL };
+	static const char *const modes[] = { "native", "skb", NULL };
+	struct bench_args *a = ctx;
+	int r;
+
+	switch (id) {
+	case O_OP:
+		r = xl_parse_choice(&a->spec, "--packet-operation", arg, ops);
+		a->o.op = r;
+		return r < 0 ? r : 0;
+	case O_MODE:
+		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
+		a->o.mode = r;
+		return r < 0 ? r : 0;
+	case O_INTERVAL:
+		return xl_parse_seconds(&a->spec, "--interval", arg, 0.1, 60, &a->interval_ns);
+	case O_DURATION:
+		return xl_parse_seconds(&a->spec, "--duration", arg, 0, 86400 * 365, &a->duration_ns);
+	case O_EXTENDED:
+		a->extended = true;
+		return 0;
+	case O_NETNS:
+		a->netns = arg;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void print_window(const struct xl_meter_window *w, double t, int action)
+{
+	char b1[32], b2[32];
+
+	printf("%8.3f s  %-8s rx/s %12s  err/s %s  ns/packet %.1f  cpu%d busy %.1f%%  cpu-ns/packet %.1f\n",
+	       t, xl_xdp_action_name(action) + 4, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
+	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt,
+	       w->napi_cpu, w->cpu_busy * 100, w->cpu_ns_per_pkt);
+}
+
+static void print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
+		       uint64_t ns)
+{
+	int i, n = xl_bench_ncpus();
+
+	for (i = 0; i < n; i++) {
+		uint64_t d = b->per_cpu[i].rx_packets - a->per_cpu[i].rx_packets;
+		uint64_t e = b->per_cpu[i].errors - a->per_cpu[i].errors;
+		char b1[32], b2[32];
+
+		if (!d && !e)
+			continue;
+		printf("            cpu%-3d rx/s %12s  err/s %s  busy %.1f%%\n", i,
+		       xl_fmt_thousands((uint64_t)xl_rate(d, ns), b1, sizeof(b1)),
+		       xl_fmt_thousands((uint64_t)xl_rate(e, ns), b2, sizeof(b2)),
+		       xl_cpu_busy_share(&a->cpu[i], &b->cpu[i]) * 100);
+	}
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static struct xl_meter_sample first, prev, cur;
+	struct bench_args a = { .interval_ns = 1000000000ull };
+	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_meter_window w;
+	struct xl_bench *b;
+	uint64_t start, next;
+	const char *ifname;
+	char summary[128];
+	int idx, i, ret = XL_EXIT_OK;
+
+	a.o.action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
+	snprintf(summary, sizeof(summary), "Attach an %s benchmark program to IFACE and print rx/s, err/s, ns/packet.",
+		 xl_xdp_action_name(a.o.action));
+	a.spec = (struct xl_cmd_spec){ argv[0], "IFACE", summary, bench_opts,
+				       sizeof(bench_opts) / sizeof(bench_opts[0]) };
+	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc - 1) {
+		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
+						      "one IFACE expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	ifname = argv[idx];
+	if (a.netns) {
+		char path[300];
+		int fd;
+
+		snprintf(path, sizeof(path), "/run/netns/%s", a.netns);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+			xl_usage_error(&a.spec, "--netns: no namespace '%s'", a.netns);
+			return XL_EXIT_USAGE;
+		}
+		close(fd);
+	}
+	if (!if_nametoindex(ifname)) {
+		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
+		return XL_EXIT_USAGE;
+	}
+	a.o.ifname = ifname;
+	b = xl_bench__create(&a.o);
+	if (!b)
+		return errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	m.bench = b;
+	m.ifname = ifname;
+	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	m.napi_pid = xl_napi_kthread_pid(ifname);
+	fprintf(stderr, "xdplab: %s on %s (%s mode), packet operation %s; Ctrl-C to stop\n",
+		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
+		xl_pkt_op_name(a.o.op));
+	if (xl_meter_sample(&m, &first)) {
+		ret = XL_EXIT_RUNTIME;
+		goto out;
+	}
+	prev = first;
+	start = xl_now_ns();
+	next = start + a.interval_ns;
+	while (!xl_stop_requested) {
+		uint64_t now = xl_now_ns(), end = a.duration_ns ? start + a.duration_ns : 0;
+		uint64_t wake = end && end < next ? end : next;
+
+		if (now < wake) {
+			/* Wake every 100 ms to notice a vanished interface quickly. */
+			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
+			if (!if_indextoname(xl_bench__ifindex(b), (char[IF_NAMESIZE]){ 0 })) {
+				xl_err("interface %s vanished during the run", ifname);
+				ret = XL_EXIT_RUNTIME;
+				break;
+			}
+			continue;
+		}
+		if (xl_meter_sample(&m, &cur)) {
+			ret = XL_EXIT_RUNTIME;
+			break;
+		}
+		m.napi_pid = m.napi_pid ? m.napi_pid : xl_napi_kthread_pid(ifname);
+		xl_meter_window(&m, &prev, &cur, &w);
+		print_window(&w, (now - start) / 1e9, a.o.action);
+		if (a.extended)
+			print_cpus(&prev, &cur, w.ns);
+		prev = cur;
+		next += a.interval_ns;
+		if (end && now >= end)
+			break;
+	}
+	if (xl_meter_sample(&m, &cur) == 0) {
+		xl_meter_window(&m, &first, &cur, &w);
+		printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
+		       (unsigned long long)w.packets, (unsigned long long)w.bytes,
+		       (unsigned long long)w.errors, w.ns / 1e9);
+		for (i = 0; i < XL_XDP_ACTIONS; i++)
+			printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w.actions[i]);
+		printf("\n");
+		if (w.eth_ok)
+			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
+			       (unsigned long long)w.eth_packets, w.disagreement * 100);
+	}
+out:
+	if (m.eth_sock >= 0)
+		close(m.eth_sock);
+	xl_bench__destroy(b);
+	return ret;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* xdplab cleanup: remove what an older or killed xdplab left behind. */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "xdplab/attach.h"
+#include "xdplab/lab.h"
+#include "xdplab/log.h"
+
+enum { O_ALL, O_LABS };
+
+static const struct xl_opt cleanup_opts[] = {
+	{ "all", 'a', NULL, "also remove an XDP program that is not xdplab's", O_ALL },
+	{ "labs", 'l', NULL, "remove every xdplab lab namespace (manual ones too); IFACE optional", O_LABS },
+};
+
+static const struct xl_cmd_spec cleanup_spec = {
+	"cleanup", "[IFACE]",
+	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link) and remove labs left by killed runs.",
+	cleanup_opts, sizeof(cleanup_opts) / sizeof(cleanup_opts[0]),
+};
+
+struct cleanup_args {
+	bool all, labs;
+};
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	struct cleanup_args *a = ctx;
+
+	if (id == O_ALL)
+		a->all = true;
+	else
+		a->labs = true;
+	return 0;
+}
+
+int cmd_cleanup(int argc, char **argv)
+{
+	struct cleanup_args a = { 0 };
+	struct xl_xdp_holder h;
+	int idx, ifindex, n, ret = XL_EXIT_OK;
+	char desc[256];
+
+	idx = xl_opts_parse(&cleanup_spec, argc, argv, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx < argc - 1 || (idx == argc && !a.labs)) {
+		xl_usage_error(&cleanup_spec, idx == argc ? "missing IFACE (or give --labs)" :
+							 "one IFACE expected");
+		return XL_EXIT_USAGE;
+	}
+	n = a.labs ? xl_lab_remove_all() : xl_lab_sweep();
+	if (n > 0)
+		printf("removed %d lab namespace(s)\n", n);
+	if (idx == argc)
+		return XL_EXIT_OK;
+	ifindex = if_nametoindex(argv[idx]);
+	if (!ifindex) {
+		xl_usage_error(&cleanup_spec, "interface '%s': no such interface", argv[idx]);
+		return XL_EXIT_USAGE;
+	}
+	if (!xl_xdp_holder(ifindex, &h) && h.prog_id)
+		xl_xdp_holder_describe(&h, desc, sizeof(desc));
+	n = xl_xdp_cleanup(ifindex, a.all);
+	if (n == 0) {
+		printf("%s: no XDP program attached\n", argv[idx]);
+	} else if (n > 0) {
+		printf("%s: detached %s\n", argv[idx], desc);
+	} else if (n == -EPERM) {
+		xl_err("%s: %s is not xdplab's; pass --all to remove it anyway", argv[idx], desc);
+		ret = XL_EXIT_RUNTIME;
+	} else {
+		xl_err("%s: cannot detach: %s", argv[idx], strerror(-n));
+		ret = XL_EXIT_RUNTIME;
+	}
+	return ret;
+}

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* xdplab lab setup|teardown|run: the veth lab and the lab table. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+
+#include "cmd.h"
+#include "xdplab/bench.h"
+#include "xdplab/lab.h"
+#include "xdplab/labrun.h"
+#include "xdplab/log.h"
+#include "xdplab/pkt.h"
+#include "xdplab/report.h"
+
+#define MAX_SIZES 8
+#define MAX_ROWS 64
+
+/* ---- lab setup / teardown ---- */
+
+enum { O_QUEUES, O_ALL };
+
+static const struct xl_opt setup_opts[] = {
+	{ "queues", 'q', "N", "RX/TX queues per veth end, 1..64 (default 1)", O_QUEUES },
+};
+static const struct xl_cmd_spec setup_spec = {
+	"lab setup", "", "Create a lab that stays until 'xdplab lab teardown TAG' and print its names.",
+	setup_opts, 1,
+};
+static const struct xl_opt teardown_opts[] = {
+	{ "all", 'a', NULL, "remove every xdplab lab", O_ALL },
+};
+static const struct xl_cmd_spec teardown_spec = {
+	"lab teardown", "TAG|--all", "Remove a lab made by 'xdplab lab setup' (its namespaces and veths).",
+	teardown_opts, 1,
+};
+
+static int on_setup_opt(int id, const char *arg, void *ctx)
+{
+	uint64_t v;
+	int r = xl_parse_u64(&setup_spec, "--queues", arg, 1, 64, &v);
+
+	*(int *)ctx = v;
+	return r;
+}
+
+static int lab_setup(int argc, char **argv)
+{
+	struct xl_lab_opts lo = { .queues = 1, .manual = true };
+	struct xl_lab lab;
+	char ip[2][INET_ADDRSTRLEN], mac[2][18];
+	int idx, s;
+
+	idx = xl_opts_parse(&setup_spec, argc, argv, on_setup_opt, &lo.queues);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc) {
+		xl_usage_error(&setup_spec, "unexpected argument '%s'", argv[idx]);
+		return XL_EXIT_USAGE;
+	}
+	if (xl_lab__create(&lab, &lo))
+		return XL_EXIT_RUNTIME;
+	for (s = 0; s < 2; s++) {
+		inet_ntop(AF_INET, &lab.ip4[s], ip[s], sizeof(ip[s]));
+		xl_mac_format(lab.mac[s], mac[s]);
+	}
+	printf("lab %s\n", lab.tag);
+	printf("gen %s netns %s %s %s\n", lab.ifname[0], lab.ns[0], ip[0], mac[0]);
+	printf("dut %s netns %s %s %s\n", lab.ifname[1], lab.ns[1], ip[1], mac[1]);
+	xl_lab__release(&lab);
+	return XL_EXIT_OK;
+}
+
+static int on_teardown_opt(int id, const char *arg, void *ctx)
+{
+	*(bool *)ctx = true;
+	return 0;
+}
+
+static int lab_teardown(int argc, char **argv)
+{
+	struct xl_lab lab;
+	bool all = false;
+	int idx;
+
+	idx = xl_opts_parse(&teardown_spec, argc, argv, on_teardown_opt, &all);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (all) {
+		printf("removed %d lab namespace(s)\n", xl_lab_remove_all());
+		return XL_EXIT_OK;
+	}
+	if (idx != argc - 1) {
+		xl_usage_error(&teardown_spec, "one TAG expected (as printed by 'xdplab lab setup'), or --all");
+		return XL_EXIT_USAGE;
+	}
+	if (xl_lab__open(&lab, argv[idx])) {
+		xl_usage_error(&teardown_spec, "no lab '%s'", argv[idx]);
+		return XL_EXIT_USAGE;
+	}
+	lab.live = true;
+	xl_lab__destroy(&lab);
+	printf("removed lab %s\n", argv[idx]);
+	return XL_EXIT_OK;
+}
+
+/* ---- lab run ---- */
+
+enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
+       R_NAPI_CPU };
+
+static const struct xl_opt run_opts[] = {
+	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
+	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 2)", R_SECONDS },
+	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.5)", R_WARMUP },
+	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
+	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx)", R_ROWS },
+	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
+	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
+	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
+	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", R_NAPI_CPU },
+	{ "json", 'j', "FILE", "also write the results as JSON (docs/results.md)", R_JSON },
+};
+static const struct xl_cmd_spec run_spec = {
+	"lab run", "", "Set up a lab, measure every row with repetitions, print the table, tear down.",
+	run_opts, sizeof(run_opts) / sizeof(run_opts[0]),
+};
+
+static const char *const all_rows[] = { "gen-ceiling", "drop/no-touch", "drop/read-data",
+					"drop/parse-ip", "drop/swap-macs", "pass", "tx", NULL };
+
+struct run_args {
+	struct xl_labrun_opts o;
+	uint32_t sizes[MAX_SIZES];
+	int nsizes;
+	bool rows[8];
+	int wiring;
+	int mode;
+	const char *json;
+};
+
+static int parse_sizes(struct run_args *a, const char *arg)
+{
+	char buf[256], *tok, *save;
+	uint64_t v;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	a->nsizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (a->nsizes == MAX_SIZES)
+			return xl_usage_error(&run_spec, "--sizes: at most %d sizes", MAX_SIZES);
+		if (xl_parse_u64(&run_spec, "--sizes", tok, XL_PKT_MIN_SIZE, 1514, &v))
+			return -EINVAL;
+		a->sizes[a->nsizes++] = v;
+	}
+	return a->nsizes ? 0 : xl_usage_error(&run_spec, "--sizes: empty list");
+}
+
+static int parse_rows(struct run_args *a, const char *arg)
+{
+	char buf[512], *tok, *save;
+	int i;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	memset(a->rows, 0, sizeof(a->rows));
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		i = xl_parse_choice(&run_spec, "--rows", tok, all_rows);
+		if (i < 0)
+			return i;
+		a->rows[i] = true;
+	}
+	return 0;
+}
+
+static int on_run_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const wirings[] = { "softirq", "threaded", NULL };
+	static const char *const modes[] = { "native", "skb", NULL };
+	struct run_args *a = ctx;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t v;
+	int r;
+
+	switch (id) {
+	case R_REPS:
+		r = xl_parse_u64(&run_spec, "--reps", arg, 1, XL_MAX_REPS, &v);
+		a->o.reps = v;
+		return r;
+	case R_SECONDS:
+		return xl_parse_seconds(&run_spec, "--seconds", arg, 0.2, 60, &a->o.seconds_ns);
+	case R_WARMUP:
+		return xl_parse_seconds(&run_spec, "--warmup", arg, 0, 10, &a->o.warmup_ns);
+	case R_SIZES:
+		return parse_sizes(a, arg);
+	case R_ROWS:
+		return parse_rows(a, arg);
+	case R_WIRING:
+		a->wiring = xl_parse_choice(&run_spec, "--wiring", arg, wirings);
+		return a->wiring < 0 ? a->wiring : 0;
+	case R_MODE:
+		a->mode = xl_parse_choice(&run_spec, "--mode", arg, modes);
+		return a->mode < 0 ? a->mode : 0;
+	case R_GEN_CPU:
+		r = xl_parse_u64(&run_spec, "--gen-cpu", arg, 0, ncpu - 1, &v);
+		a->o.gen_cpu = v;
+		return r;
+	case R_NAPI_CPU:
+		r = xl_parse_u64(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, &v);
+		a->o.napi_cpu = v;
+		return r;
+	case R_JSON:
+		a->json = arg;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const char *git_commit(void)
+{
+	static char buf[64];
+	FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
+
+	buf[0] = '\0';
+	if (p) {
+		if (fgets(buf, sizeof(buf), p))
+			buf[strcspn(buf, "\n")] = '\0';
+		pclose(p);
+	}
+	return buf;
+}
+
+static int lab_run(int argc, char **argv)
+{
+	static struct xl_row_result rows[MAX_ROWS];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct run_args a = {
+		.o = { .reps = 3, .seconds_ns = 2000000000ull, .warmup_ns = 500000000ull,
+		       .gen_cpu = 0, .napi_cpu = (int)ncpu - 1, .stop = &xl_stop_requested },
+		.sizes = { 64, 1500 }, .nsizes = 2, .wiring = ncpu > 1 ? XL_WIRING_THREADED :
+									 XL_WIRING_SOFTIRQ,
+	};
+	struct xl_lab_opts lo = { .queues = 1 };
+	struct xl_report_meta meta;
+	struct xl_lab lab;
+	char header[512];
+	int idx, i, s, n = 0, err = 0, ret = XL_EXIT_OK;
+
+	for (i = 0; all_rows[i]; i++)
+		a.rows[i] = true;
+	idx = xl_opts_parse(&run_spec, argc, argv, on_run_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc) {
+		xl_usage_error(&run_spec, "unexpected argument '%s'", argv[idx]);
+		return XL_EXIT_USAGE;
+	}
+	if (a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
+		xl_usage_error(&run_spec, "--napi-cpu %d equals --gen-cpu: threaded wiring needs two CPUs (or --wiring softirq)",
+			       a.o.napi_cpu);
+		return XL_EXIT_USAGE;
+	}
+	if (xl_lab__create(&lab, &lo))
+		return XL_EXIT_RUNTIME;
+	err = xl_lab__wire(&lab, a.wiring, a.o.napi_cpu);
+	if (err) {
+		xl_warn("threaded NAPI unavailable; measuring with softirq wiring");
+		xl_lab__wire(&lab, XL_WIRING_SOFTIRQ, -1);
+	}
+	snprintf(header, sizeof(header),
+		 "xdplab lab run: lab %s, %ld CPUs; wiring %s (%s), generator: live frames, 1 thread on CPU%d;\n"
+		 "%d reps x %.1f s after %.1f s warm-up, medians; 'valid' needs the judged CPU >= %.0f%% busy; "
+		 "check = our count vs the veth's rx_queue_0_xdp_packets",
+		 lab.tag, ncpu, xl_wiring_name(lab.wiring),
+		 lab.wiring == XL_WIRING_THREADED ? "DUT NAPI kthread pinned away from the generator" :
+						    "DUT NAPI in softirq on the generator's CPU",
+		 a.o.gen_cpu, a.o.reps, a.o.seconds_ns / 1e9, a.o.warmup_ns / 1e9,
+		 XL_SATURATED_SHARE * 100);
+	fprintf(stderr, "%s\n", header);
+	for (s = 0; s < a.nsizes && !err; s++) {
+		for (i = 0; all_rows[i] && n < MAX_ROWS; i++) {
+			const char *r = all_rows[i];
+
+			if (!a.rows[i])
+				continue;
+			fprintf(stderr, "xdplab: measuring %s at %u bytes...\n", r, a.sizes[s]);
+			if (!strcmp(r, "gen-ceiling"))
+				err = xl_labrun_ceiling(&lab, &a.o, a.sizes[s], &rows[n]);
+			else if (!strncmp(r, "drop/", 5))
+				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
+						    a.mode, a.sizes[s], &rows[n]);
+			else
+				err = xl_labrun_xdp(&lab, &a.o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
+						    XL_OP_NO_TOUCH, a.mode, a.sizes[s], &rows[n]);
+			n++;
+			if (err == -EINTR)
+				break;
+			if (err) {
+				xl_err("row %s at %u bytes failed: %s", r, a.sizes[s], rows[n - 1].note);
+				ret = XL_EXIT_RUNTIME;
+				err = 0;
+			}
+		}
+	}
+	if (err == -EINTR) {
+		xl_err("interrupted; partial results follow");
+		ret = XL_EXIT_RUNTIME;
+	}
+	xl_report_table(stdout, rows, n, header);
+	if (a.json) {
+		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,
+						.warmup = a.o.warmup_ns / 1e9, .git = git_commit(),
+						.lab_tag = lab.tag };
+		if (xl_report_json(a.json, &meta, rows, n)) {
+			xl_err("cannot write --json %s", a.json);
+			ret = XL_EXIT_RUNTIME;
+		} else {
+			fprintf(stderr, "xdplab: results written to %s\n", a.json);
+		}
+	}
+	xl_lab__destroy(&lab);
+	return ret;
+}
+
+int cmd_lab(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		FILE *f = argc < 2 ? stderr : stdout;
+
+		fprintf(f, "Usage: xdplab lab setup|teardown|run [options]\n"
+			   "  setup      create a lab that stays (prints its tag and names)\n"
+			   "  teardown   remove a lab: TAG, or --all\n"
+			   "  run        the lab table: every XDP row at each size, repetitions, medians\n"
+			   "'xdplab lab SUB --help' for options.\n");
+		return argc < 2 ? XL_EXIT_USAGE : XL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "setup"))
+		return lab_setup(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "teardown"))
+		return lab_teardown(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return lab_run(argc - 1, argv + 1);
+	fprintf(stderr, "xdplab lab: unknown subcommand '%s' (accepted: setup, teardown, run)\n",
+		argv[1]);
+	return XL_EXIT_USAGE;
+}

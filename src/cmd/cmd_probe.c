@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* xdplab probe: pre-flight facts about an interface and this kernel, each with a verdict. */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <linux/if_xdp.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <linux/capability.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bench.skel.h"
+#include "cmd.h"
+#include "xdplab/attach.h"
+#include "xdplab/netlink.h"
+
+enum { O_NETNS };
+
+static const struct xl_opt probe_opts[] = {
+	{ "netns", 0, "NAME", "look at IFACE in network namespace /run/netns/NAME", O_NETNS },
+};
+
+static const struct xl_cmd_spec probe_spec = {
+	"probe", "IFACE",
+	"Print the pre-flight facts (native XDP, ndo_xdp_xmit, zero-copy, MTU, queues, memlock, BTF, kernel) with a verdict each.",
+	probe_opts, 1,
+};
+
+static int fails;
+
+static void row(const char *verdict, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void row(const char *verdict, const char *what, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	printf("%-5s %-18s %s\n", verdict, what, buf);
+	if (!strcmp(verdict, "FAIL"))
+		fails++;
+}
+
+/* Try to attach a trivial program in @mode through a link, then detach. */
+static int try_attach(int prog_fd, int ifindex, enum xl_xdp_mode mode, struct xl_xdp_holder *h)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts);
+	int fd;
+
+	opts.flags = mode == XL_MODE_SKB ? 2 /* XDP_FLAGS_SKB_MODE */ : 4 /* XDP_FLAGS_DRV_MODE */;
+	fd = bpf_link_create(prog_fd, ifindex, BPF_XDP, &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int cap_has(int cap)
+{
+	char line[256];
+	unsigned long long eff = 0;
+	FILE *fp = fopen("/proc/self/status", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(fp);
+	return !!(eff & (1ULL << cap));
+}
+
+static void on_netns(const char *name)
+{
+	char path[300];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		setns(fd, CLONE_NEWNET);
+		close(fd);
+	}
+}
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "/run/netns/%s", arg);
+	if (access(path, F_OK))
+		return xl_usage_error(&probe_spec, "--netns: no namespace '%s'", arg);
+	*(const char **)ctx = arg;
+	return 0;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	const char *netns = NULL, *ifname;
+	struct xl_link_info li, peer;
+	struct xl_xdp_holder h;
+	struct utsname u;
+	struct rlimit rl;
+	struct bench *skel;
+	int idx, ifindex, err, xsk;
+
+	idx = xl_opts_parse(&probe_spec, argc, argv, on_opt, &netns);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc - 1) {
+		xl_usage_error(&probe_spec, "one IFACE expected (see --help)");
+		return XL_EXIT_USAGE;
+	}
+	ifname = argv[idx];
+	if (netns)
+		on_netns(netns);
+	ifindex = if_nametoindex(ifname);
+	if (!ifindex || xl_link_get(ifindex, -1, &li)) {
+		xl_usage_error(&probe_spec, "interface '%s': no such interface", ifname);
+		return XL_EXIT_USAGE;
+	}
+	uname(&u);
+	row("info", "kernel", "%s %s", u.release, u.machine);
+	row(access("/sys/kernel/btf/vmlinux", R_OK) ? "WARN" : "ok", "BTF",
+	    access("/sys/kernel/btf/vmlinux", R_OK) ? "no /sys/kernel/btf/vmlinux: CO-RE tracepoint programs cannot load" :
+						      "/sys/kernel/btf/vmlinux present");
+	row("info", "interface", "%s ifindex %d kind %s, %s", ifname, ifindex,
+	    li.kind[0] ? li.kind : "physical", li.up ? "up" : "DOWN");
+	row(li.mtu <= 3498 ? "ok" : "WARN", "MTU", "%u bytes (frames up to %u bytes)%s", li.mtu,
+	    li.mtu + 14, li.mtu <= 3498 ? "" : ": above one 4 KiB page, XDP needs multi-buffer");
+	row("info", "queues", "%u rx, %u tx", li.rx_queues, li.tx_queues);
+	err = xl_xdp_holder(ifindex, &h);
+	if (!err && h.prog_id) {
+		char desc[256];
+
+		xl_xdp_holder_describe(&h, desc, sizeof(desc));
+		row("WARN", "XDP attached", "%s", desc);
+	} else {
+		row("ok", "XDP attached", "nothing attached");
+	}
+	skel = bench__open_and_load();
+	if (!skel) {
+		row("FAIL", "BPF", "cannot load an XDP program: %s (needs root, or CAP_BPF + CAP_NET_ADMIN)",
+		    strerror(errno));
+	} else {
+		row("ok", "BPF", "XDP programs load; JIT %s",
+		    access("/proc/sys/net/core/bpf_jit_enable", R_OK) ? "unknown" : "available");
+		if (!h.prog_id) {
+			err = try_attach(bpf_program__fd(skel->progs.xdp_bench_action), ifindex,
+					 XL_MODE_NATIVE, &h);
+			row(err ? "WARN" : "ok", "native XDP", err ? "no: %s (use --mode skb)" : "yes (XDP_DRV attach works)%s",
+			    err ? strerror(-err) : "");
+			err = try_attach(bpf_program__fd(skel->progs.xdp_bench_action), ifindex,
+					 XL_MODE_SKB, &h);
+			row(err ? "WARN" : "ok", "generic XDP", err ? "no: %s" : "yes (XDP_SKB attach works)%s",
+			    err ? strerror(-err) : "");
+		} else {
+			row("info", "native XDP", "not tried: a program is attached");
+		}
+		bench__destroy(skel);
+	}
+	if (!strcmp(li.kind, "veth")) {
+		row("info", "ndo_xdp_xmit", "veth: yes, when the peer has a NAPI (XDP program or GRO on)");
+		if (li.peer_ifindex && !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer))
+			row(peer.xdp_attached ? "ok" : "WARN", "veth peer", "%s %s%s", peer.name,
+			    peer.xdp_attached ? "has an XDP program: redirected frames are received" :
+						"has no XDP program: redirected frames are dropped unless GRO is on",
+			    li.peer_netnsid >= 0 ? " (other namespace)" : "");
+		row("info", "zero-copy", "no: veth has no AF_XDP zero-copy (copy mode only)");
+	} else {
+		row("info", "ndo_xdp_xmit", "depends on the driver (see 'ethtool -i %s')", ifname);
+	}
+	xsk = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	row(xsk >= 0 ? "ok" : "WARN", "AF_XDP", xsk >= 0 ? "sockets available" : "no AF_XDP sockets: %s",
+	    strerror(errno));
+	if (xsk >= 0)
+		close(xsk);
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	{
+		struct rlimit want = { RLIM_INFINITY, RLIM_INFINITY };
+		int raise_ok = !setrlimit(RLIMIT_MEMLOCK, &want);
+
+		setrlimit(RLIMIT_MEMLOCK, &rl);
+		if (rl.rlim_cur == RLIM_INFINITY)
+			row("ok", "memlock", "unlimited");
+		else
+			row(raise_ok || cap_has(CAP_IPC_LOCK) ? "ok" : "WARN", "memlock",
+			    "%llu KiB%s%s", (unsigned long long)rl.rlim_cur / 1024,
+			    raise_ok ? ", can be raised" : ", cannot be raised (no CAP_SYS_RESOURCE)",
+			    cap_has(CAP_IPC_LOCK) ? "; CAP_IPC_LOCK held: UMEM size not limited by it" : "");
+	}
+	row(cap_has(CAP_SYS_ADMIN) || cap_has(39 /* CAP_BPF */) ? "ok" : "FAIL", "capabilities",
+	    "CAP_BPF/CAP_SYS_ADMIN %s, CAP_NET_ADMIN %s", cap_has(CAP_SYS_ADMIN) || cap_has(39) ? "yes" : "no",
+	    cap_has(CAP_NET_ADMIN) ? "yes" : "no");
+	printf("%s\n", fails ? "verdict: FAIL" : "verdict: ok");
+	return fails ? XL_EXIT_RUNTIME : XL_EXIT_OK;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* xdplab: the command table. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "xdplab/log.h"
+
+volatile sig_atomic_t xl_stop_requested;
+
+static void on_stop(int sig)
+{
+	xl_stop_requested = sig;
+}
+
+void xl_sig_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+uint64_t xl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int xl_sleep_ns(uint64_t ns)
+{
+	uint64_t end = xl_now_ns() + ns;
+
+	while (!xl_stop_requested) {
+		uint64_t now = xl_now_ns();
+		struct timespec ts;
+
+		if (now >= end)
+			return 0;
+		ts.tv_sec = (end - now) / 1000000000ull;
+		ts.tv_nsec = (end - now) % 1000000000ull;
+		nanosleep(&ts, NULL);
+	}
+	return 1;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "lab", cmd_lab, "veth lab: setup, teardown, run (the lab table)" },
+	{ "gen", cmd_gen, "traffic generator (live frames or AF_PACKET, pcap replay)" },
+	{ "drop", cmd_bench, "XDP_DROP benchmark with a packet operation" },
+	{ "pass", cmd_bench, "XDP_PASS benchmark with a packet operation" },
+	{ "tx", cmd_bench, "XDP_TX benchmark with a packet operation" },
+	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
+	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: xdplab [-v|-vv] COMMAND [options] [ARGS]\n\nCommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'xdplab COMMAND --help' for a command's options.\n"
+		   "Exit status: 0 success, 1 runtime failure, 2 usage error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	int level = XL_LOG_WARN;
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	argc--;
+	argv++;
+	while (argc && (!strcmp(argv[0], "-v") || !strcmp(argv[0], "-vv"))) {
+		level += argv[0][2] ? 2 : 1;
+		argc--;
+		argv++;
+	}
+	xl_log_set_level(level > XL_LOG_DEBUG ? XL_LOG_DEBUG : level);
+	if (!argc) {
+		usage(stderr);
+		return XL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "help")) {
+		usage(stdout);
+		return XL_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[0], commands[i].name)) {
+			xl_sig_install();
+			return commands[i].fn(argc, argv);
+		}
+	fprintf(stderr, "xdplab: unknown command '%s' (accepted: lab, gen, drop, pass, tx, probe, cleanup)\n",
+		argv[0]);
+	return XL_EXIT_USAGE;
+}

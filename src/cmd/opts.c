@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Option tables -> getopt_long, exact matching, duplicates, --help. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdplab/opts.h"
+
+#define MAX_OPTS 64
+
+int xl_usage_error(const struct xl_cmd_spec *spec, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "xdplab %s: ", spec->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
+void xl_opts_help(const struct xl_cmd_spec *spec)
+{
+	size_t i;
+
+	printf("Usage: xdplab %s [options]%s%s\n%s\n\nOptions:\n", spec->name,
+	       spec->args && *spec->args ? " " : "", spec->args ? spec->args : "",
+	       spec->summary);
+	for (i = 0; i < spec->n_opts; i++) {
+		const struct xl_opt *o = &spec->opts[i];
+		char left[64];
+
+		if (o->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
+				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		printf("  %-28s %s\n", left, o->help);
+	}
+	printf("  %-28s %s\n", "-h, --help", "show this help");
+}
+
+/* The option word as typed must name the option in full (no abbreviation). */
+static bool typed_in_full(const char *word, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (word[0] != '-' || word[1] != '-')
+		return true; /* short option */
+	return !strncmp(word + 2, name, n) && (word[2 + n] == '\0' || word[2 + n] == '=');
+}
+
+int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
+		  xl_opt_handler handler, void *ctx)
+{
+	struct option lopts[MAX_OPTS + 2];
+	char sopts[MAX_OPTS * 2 + 4] = ":h";
+	int seen[MAX_OPTS] = { 0 };
+	size_t i, s = strlen(sopts);
+	int c, idx, err;
+
+	if (spec->n_opts > MAX_OPTS)
+		return -E2BIG;
+	for (i = 0; i < spec->n_opts; i++) {
+		lopts[i].name = spec->opts[i].name;
+		lopts[i].has_arg = spec->opts[i].arg ? required_argument : no_argument;
+		lopts[i].flag = NULL;
+		lopts[i].val = 256 + (int)i;
+		if (spec->opts[i].short_name) {
+			sopts[s++] = spec->opts[i].short_name;
+			if (spec->opts[i].arg)
+				sopts[s++] = ':';
+		}
+	}
+	lopts[i] = (struct option){ "help", no_argument, NULL, 'h' };
+	lopts[i + 1] = (struct option){ 0 };
+	sopts[s] = '\0';
+
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int before = optind;
+
+		idx = -1;
+		c = getopt_long(argc, argv, sopts, lopts, &idx);
+		if (c == -1)
+			break;
+		if (c == 'h') {
+			xl_opts_help(spec);
+			return XL_OPTS_HELP;
+		}
+		if (c == '?')
+			return xl_usage_error(spec, "unknown option '%s' (see 'xdplab %s --help')",
+					      argv[optind - 1], spec->name);
+		if (c == ':')
+			return xl_usage_error(spec, "option '%s' needs a value",
+					      argv[optind - 1]);
+		if (c >= 256) {
+			i = c - 256;
+		} else {
+			for (i = 0; i < spec->n_opts; i++)
+				if (spec->opts[i].short_name == c)
+					break;
+			if (i == spec->n_opts)
+				return xl_usage_error(spec, "unknown option '-%c'", c);
+		}
+		if (idx >= 0 && !typed_in_full(argv[before], spec->opts[i].name))
+			return xl_usage_error(spec, "unknown option '%s' (did you mean --%s?)",
+					      argv[before], spec->opts[i].name);
+		if (seen[i]++ && !spec->opts[i].repeatable)
+			return xl_usage_error(spec, "option --%s given twice",
+					      spec->opts[i].name);
+		err = handler(spec->opts[i].id, optarg, ctx);
+		if (err)
+			return err;
+	}
+	return optind;
+}
+
+int xl_parse_u64(const struct xl_cmd_spec *spec, const char *opt,
+		 const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!arg || !isdigit((unsigned char)arg[0]))
+		goto out_nan;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end)
+		goto out_nan;
+	if (errno == ERANGE || v < min || v > max)
+		return xl_usage_error(spec, "%s: '%s' is out of range (accepted: %llu..%llu)",
+				      opt, arg, (unsigned long long)min,
+				      (unsigned long long)max);
+	*out = v;
+	return 0;
+out_nan:
+	return xl_usage_error(spec, "%s: '%s' is not a whole number (accepted: %llu..%llu)",
+			      opt, arg ? arg : "", (unsigned long long)min,
+			      (unsigned long long)max);
+}
+
+int xl_parse_seconds(const struct xl_cmd_spec *spec, const char *opt,
+		     const char *arg, double min, double max, uint64_t *out_ns)
+{
+	char *end;
+	double v;
+
+	if (!arg || !(isdigit((unsigned char)arg[0]) || arg[0] == '.'))
+		goto out_nan;
+	v = strtod(arg, &end);
+	if (*end || !isfinite(v))
+		goto out_nan;
+	if (v < min || v > max)
+		return xl_usage_error(spec, "%s: '%s' is out of range (accepted: %g..%g seconds)",
+				      opt, arg, min, max);
+	*out_ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+out_nan:
+	return xl_usage_error(spec, "%s: '%s' is not a number of seconds (accepted: %g..%g)",
+			      opt, arg ? arg : "", min, max);
+}
+
+int xl_parse_choice(const struct xl_cmd_spec *spec, const char *opt,
+		    const char *arg, const char *const choices[])
+{
+	char list[256] = "";
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (!strcmp(arg, choices[i]))
+			return i;
+	for (i = 0; choices[i]; i++) {
+		if (i)
+			strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+		strncat(list, choices[i], sizeof(list) - strlen(list) - 1);
+	}
+	return xl_usage_error(spec, "%s: '%s' is not accepted (accepted: %s)", opt,
+			      arg, list);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* XDP attach through bpf_link, and finding/removing what holds an interface. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/if_link.h>
+
+#include "xdplab/attach.h"
+#include "xdplab/log.h"
+
+const char *xl_xdp_mode_name(enum xl_xdp_mode mode)
+{
+	return mode == XL_MODE_SKB ? "skb" : "native";
+}
+
+/* Search every process's fdinfo for "link_id:\t<id>"; first match wins. */
+static int find_link_holder(unsigned int link_id, char *comm, size_t len)
+{
+	char path[300], line[128], want[32];
+	struct dirent *p, *f;
+	DIR *proc, *fds;
+	int found = 0;
+
+	snprintf(want, sizeof(want), "link_id:\t%u\n", link_id);
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while (!found && (p = readdir(proc))) {
+		int pid = atoi(p->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
+		fds = opendir(path);
+		if (!fds)
+			continue;
+		while (!found && (f = readdir(fds))) {
+			FILE *fp;
+
+			if (f->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid,
+				 f->d_name);
+			fp = fopen(path, "r");
+			if (!fp)
+				continue;
+			while (fgets(line, sizeof(line), fp))
+				if (!strcmp(line, want)) {
+					found = pid;
+					break;
+				}
+			fclose(fp);
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+	if (found) {
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", found);
+		comm[0] = '\0';
+		fp = fopen(path, "r");
+		if (fp) {
+			if (fgets(comm, len, fp))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(fp);
+		}
+	}
+	return found;
+}
+
+/* The XDP link whose program is @prog_id, or 0 (legacy attach). */
+static unsigned int find_xdp_link(unsigned int prog_id)
+{
+	__u32 id = 0;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		struct bpf_link_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_link_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    info.type == BPF_LINK_TYPE_XDP && info.prog_id == prog_id) {
+			close(fd);
+			return id;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+int xl_xdp_holder(int ifindex, struct xl_xdp_holder *h)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd, err;
+
+	memset(h, 0, sizeof(*h));
+	h->mode = "";
+	err = bpf_xdp_query(ifindex, 0, &q);
+	if (err)
+		return err;
+	if (q.attach_mode == XDP_ATTACHED_NONE)
+		return 0;
+	h->prog_id = q.drv_prog_id ? q.drv_prog_id :
+		     q.skb_prog_id ? q.skb_prog_id : q.hw_prog_id ? q.hw_prog_id : q.prog_id;
+	h->mode = q.drv_prog_id ? "native" : q.skb_prog_id ? "skb" : "offload";
+	fd = bpf_prog_get_fd_by_id(h->prog_id);
+	if (fd >= 0) {
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			snprintf(h->prog_name, sizeof(h->prog_name), "%s",
+				 info.name);
+		close(fd);
+	}
+	h->link_id = find_xdp_link(h->prog_id);
+	if (h->link_id)
+		h->pid = find_link_holder(h->link_id, h->comm, sizeof(h->comm));
+	return 0;
+}
+
+void xl_xdp_holder_describe(const struct xl_xdp_holder *h, char *buf,
+			    size_t len)
+{
+	int n;
+
+	n = snprintf(buf, len, "program %s (id %u, %s", h->prog_name[0] ? h->prog_name : "?",
+		     h->prog_id, h->mode);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (h->link_id && h->pid)
+		snprintf(buf + n, len - n, ", link %u held by pid %d %s)",
+			 h->link_id, h->pid, h->comm);
+	else if (h->link_id)
+		snprintf(buf + n, len - n, ", link %u held by no process: pinned?)",
+			 h->link_id);
+	else
+		snprintf(buf + n, len - n, ", attached without a link)");
+}
+
+int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
+		  enum xl_xdp_mode mode)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts);
+	struct xl_xdp_holder h;
+	char desc[256];
+	int fd, err;
+
+	opts.flags = mode == XL_MODE_SKB ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
+	fd = bpf_link_create(prog_fd, ifindex, BPF_XDP, &opts);
+	if (fd >= 0)
+		return fd;
+	err = -errno;
+	if ((err == -EBUSY || err == -EEXIST) && !xl_xdp_holder(ifindex, &h) &&
+	    h.prog_id) {
+		xl_xdp_holder_describe(&h, desc, sizeof(desc));
+		xl_err("cannot attach XDP (%s mode) on %s: %s (%s is attached; "
+		       "stop its owner or run 'xdplab cleanup %s')",
+		       xl_xdp_mode_name(mode), ifname, strerror(-err), desc, ifname);
+	} else if (err == -EOPNOTSUPP && mode == XL_MODE_NATIVE) {
+		xl_err("cannot attach XDP on %s: native mode not supported by its driver (try --mode skb)",
+		       ifname);
+	} else {
+		xl_err("cannot attach XDP (%s mode) on %s: %s", xl_xdp_mode_name(mode),
+		       ifname, strerror(-err));
+	}
+	return err;
+}
+
+static bool is_ours(const char *name)
+{
+	static const char *const prefixes[] = { "xdp_bench", "xdp_gen", "xl_",
+						"xdp_xsk", "xdp_redir" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+int xl_xdp_cleanup(int ifindex, bool all)
+{
+	struct xl_xdp_holder h;
+	int err, fd;
+
+	err = xl_xdp_holder(ifindex, &h);
+	if (err)
+		return err;
+	if (!h.prog_id)
+		return 0;
+	if (!all && !is_ours(h.prog_name))
+		return -EPERM;
+	if (h.link_id) {
+		fd = bpf_link_get_fd_by_id(h.link_id);
+		if (fd < 0)
+			return -errno;
+		err = bpf_link_detach(fd) ? -errno : 0;
+		close(fd);
+		return err ? err : 1;
+	}
+	err = bpf_xdp_detach(ifindex, !strcmp(h.mode, "skb") ? XDP_FLAGS_SKB_MODE :
+				      XDP_FLAGS_DRV_MODE, NULL);
+	return err ? err : 1;
+}

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The traffic generator. This is product code (the fast path), so it is our
+ * own: engine "live" drives BPF_PROG_RUN in live-frames mode (kernel commit
+ * b530e9e1063e, 5.18), the fastest software generator on Linux; engine
+ * "packet" is AF_PACKET with PACKET_QDISC_BYPASS and sendmmsg, which works on
+ * any kernel and replays captures in order.
+ *
+ * Threads claim frames from a shared budget one chunk at a time (one atomic
+ * per chunk, never per frame); each thread's counters live in its own cache
+ * line and are read by the main thread with relaxed loads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sched.h>
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "gen.skel.h"
+#include "xdplab/gen.h"
+#include "xdplab/gen_shared.h"
+#include "xdplab/log.h"
+#include "xdplab/netlink.h"
+#include "xdplab/pcapfile.h"
+#include "xdplab/sysstat.h"
+
+/*
+ * Frames per BPF_PROG_RUN call. Every live-frames call swaps the XDP
+ * dispatcher (bpf_prog_change_xdp -> synchronize_rcu, milliseconds), so
+ * calls must be long: each is sized to ~LIVE_CALL_NS at the rate the
+ * previous call reached, between LIVE_CHUNK_MIN and LIVE_CHUNK_MAX, and
+ * never past the --duration deadline.
+ */
+#define LIVE_CHUNK_MIN 4096
+#define LIVE_CHUNK_MAX (1u << 22)
+#define LIVE_CALL_NS 200000000ull
+#define PKT_BATCH 64
+
+struct gen_thread {
+	struct xl_gen *gen;
+	pthread_t tid;
+	int idx;
+	int cpu;
+	int sock;
+	uint64_t sent;
+	uint64_t bytes;
+	uint64_t pcap_pos;
+	double est_pps;
+	int err;
+	int done;
+} __attribute__((aligned(64)));
+
+struct xl_gen {
+	struct xl_gen_opts o;
+	enum xl_gen_engine engine;
+	int ifindex;
+	uint32_t mtu;
+	uint8_t frame[XL_PKT_MAX_SIZE];
+	uint32_t frame_len;
+	uint32_t sport_off, csum_off;
+	struct xl_gen_flow *flows;
+	struct gen *skel;
+	struct xl_frames pcap;
+	int64_t remaining;
+	bool counted;
+	int stop;
+	uint64_t start_ns, deadline_ns;
+	bool is_veth;
+	int stat_sock;
+	uint64_t xmit_err_base;
+	int nthreads;
+	bool started;
+	struct gen_thread th[];
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+const char *xl_gen_engine_name(enum xl_gen_engine e)
+{
+	return e == XL_ENGINE_PACKET ? "packet" : "live";
+}
+
+uint16_t xl_gen_flow_csum(const struct xl_pkt_spec *spec, uint16_t src_port)
+{
+	uint8_t buf[XL_PKT_MAX_SIZE];
+	struct xl_pkt_spec s = *spec;
+	size_t off;
+
+	s.src_port = src_port;
+	if (xl_pkt_build(&s, buf, sizeof(buf)) < 0)
+		return 0;
+	off = XL_ETH_HLEN + (s.ipv6 ? 40 : 20) + 6;
+	return *(uint16_t *)(buf + off);
+}
+
+/* Run cb in the generator's namespace (if any) on the calling thread. */
+static int enter_ns(const struct xl_gen *gen)
+{
+	if (gen->o.netns_fd < 0)
+		return 0;
+	return setns(gen->o.netns_fd, CLONE_NEWNET) ? -errno : 0;
+}
+
+static uint64_t read_xmit_errors(struct xl_gen *gen)
+{
+	static const char *const names[] = { "tx_queue_0_xdp_xmit_errors",
+					     "peer_tx_drops" };
+	uint64_t v[2];
+
+	if (!gen->is_veth || gen->stat_sock < 0)
+		return 0;
+	if (xl_ethtool_stats(gen->stat_sock, gen->o.ifname, names, v, 1) < 1)
+		return 0;
+	return v[0];
+}
+
+/* Take up to @want frames from the shared --count budget. */
+static uint64_t claim(struct xl_gen *gen, uint64_t want)
+{
+	int64_t cur = __atomic_load_n(&gen->remaining, __ATOMIC_RELAXED);
+	int64_t take;
+
+	if (!gen->counted)
+		return want;
+	do {
+		if (cur <= 0)
+			return 0;
+		take = cur < (int64_t)want ? cur : (int64_t)want;
+	} while (!__atomic_compare_exchange_n(&gen->remaining, &cur, cur - take, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return take;
+}
+
+static void unclaim(struct xl_gen *gen, uint64_t n)
+{
+	if (gen->counted && n)
+		__atomic_fetch_add(&gen->remaining, n, __ATOMIC_RELAXED);
+}
+
+static int send_live(struct gen_thread *t, uint64_t n)
+{
+	struct xl_gen *gen = t->gen;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = gen->frame,
+		    .data_size_in = gen->frame_len, .repeat = (__u32)n,
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(gen->skel->progs.xdp_gen_redirect),
+				   &opts))
+		return -errno;
+	return (int)n;
+}
+
+/* Send up to @n frames with sendmmsg; return frames accepted or -errno. */
+static int send_packet(struct gen_thread *t, uint64_t n)
+{
+	struct xl_gen *gen = t->gen;
+	static __thread uint8_t bufs[PKT_BATCH][XL_PKT_MAX_SIZE]
+		__attribute__((aligned(64)));
+	static __thread bool filled;
+	struct mmsghdr msgs[PKT_BATCH];
+	struct iovec iov[PKT_BATCH];
+	uint64_t flow = t->sent;
+	int i, cnt = n > PKT_BATCH ? PKT_BATCH : (int)n, ret;
+
+	memset(msgs, 0, sizeof(msgs));
+	for (i = 0; i < cnt; i++) {
+		if (gen->pcap.n) {
+			size_t k = (t->pcap_pos + i) % gen->pcap.n;
+
+			iov[i].iov_base = gen->pcap.data + gen->pcap.off[k];
+			iov[i].iov_len = gen->pcap.len[k];
+		} else {
+			if (!filled)
+				memcpy(bufs[i], gen->frame, gen->frame_len);
+			if (gen->flows) {
+				const struct xl_gen_flow *f =
+					&gen->flows[(flow + i) % gen->o.flows];
+
+				memcpy(bufs[i] + gen->sport_off, &f->src_port, 2);
+				memcpy(bufs[i] + gen->csum_off, &f->udp_csum, 2);
+			}
+			iov[i].iov_base = bufs[i];
+			iov[i].iov_len = gen->frame_len;
+		}
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	if (!gen->pcap.n && cnt == PKT_BATCH)
+		filled = true;
+	ret = sendmmsg(t->sock, msgs, cnt, 0);
+	if (ret < 0) {
+		if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
+			return 0;
+		return -errno;
+	}
+	for (i = 0; i < ret; i++)
+		t->bytes += iov[i].iov_len;
+	t->pcap_pos += ret;
+	return ret;
+}
+
+static void *gen_thread_main(void *arg)
+{
+	struct gen_thread *t = arg;
+	struct xl_gen *gen = t->gen;
+	uint64_t rate = gen->o.rate_pps / gen->nthreads;
+	sigset_t all;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (gen->o.rate_pps && !rate)
+		rate = 1;
+	err = enter_ns(gen);
+	if (err)
+		goto out;
+	if (t->cpu >= 0)
+		xl_task_set_cpu(0, t->cpu);
+
+	while (!__atomic_load_n(&gen->stop, __ATOMIC_RELAXED)) {
+		uint64_t now = now_ns(), want = PKT_BATCH, take, t0;
+		int n;
+
+		if (gen->deadline_ns && now >= gen->deadline_ns)
+			break;
+		if (gen->engine == XL_ENGINE_LIVE) {
+			double w = t->est_pps * LIVE_CALL_NS / 1e9;
+
+			if (gen->deadline_ns && t->est_pps > 0 &&
+			    t->est_pps * (gen->deadline_ns - now) / 1e9 < w)
+				w = t->est_pps * (gen->deadline_ns - now) / 1e9;
+			want = w < LIVE_CHUNK_MIN ? LIVE_CHUNK_MIN :
+			       w > LIVE_CHUNK_MAX ? LIVE_CHUNK_MAX : (uint64_t)w;
+		}
+		if (rate) {
+			/* Pacing: frames due since start minus frames sent. */
+			double due = (double)rate * (now - gen->start_ns) / 1e9 -
+				     (double)t->sent;
+
+			if (due < 1.0) {
+				double wait = (1.0 - due) / rate * 1e9;
+				struct timespec ts = { 0, wait > 1e6 ? 1000000 :
+							  (long)(wait < 2e4 ? 20000 : wait) };
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			if ((uint64_t)due < want)
+				want = (uint64_t)due;
+		}
+		if (gen->pcap.n && !gen->counted && !gen->deadline_ns) {
+			/* Replay once: stop at the end of the capture. */
+			uint64_t left = gen->pcap.n - t->sent;
+
+			if (!left)
+				break;
+			if (left < want)
+				want = left;
+		}
+		take = claim(gen, want);
+		if (!take)
+			break;
+		t0 = now_ns();
+		n = gen->engine == XL_ENGINE_LIVE ? send_live(t, take) :
+						    send_packet(t, take);
+		if (n > 0 && take >= LIVE_CHUNK_MIN)
+			t->est_pps = n * 1e9 / (double)(now_ns() - t0 + 1);
+		if (n < 0) {
+			unclaim(gen, take);
+			err = n;
+			break;
+		}
+		unclaim(gen, take - n);
+		if (gen->engine == XL_ENGINE_LIVE)
+			__atomic_store_n(&t->bytes, t->bytes + (uint64_t)n * gen->frame_len,
+					 __ATOMIC_RELAXED);
+		__atomic_store_n(&t->sent, t->sent + n, __ATOMIC_RELAXED);
+	}
+out:
+	t->err = err;
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int setup_flows(struct xl_gen *gen)
+{
+	uint32_t i;
+
+	gen->sport_off = XL_ETH_HLEN + (gen->o.spec.ipv6 ? 40 : 20);
+	gen->csum_off = gen->sport_off + 6;
+	if (gen->o.flows <= 1)
+		return 0;
+	gen->flows = calloc(gen->o.flows, sizeof(*gen->flows));
+	if (!gen->flows)
+		return -ENOMEM;
+	for (i = 0; i < gen->o.flows; i++) {
+		uint16_t port = gen->o.spec.src_port + i;
+
+		gen->flows[i].src_port = htons(port);
+		gen->flows[i].udp_csum = xl_gen_flow_csum(&gen->o.spec, port);
+	}
+	return 0;
+}
+
+static int setup_live(struct xl_gen *gen)
+{
+	uint32_t i;
+	int err;
+
+	gen->skel = gen__open();
+	if (!gen->skel)
+		return -errno;
+	gen->skel->rodata->ifindex_out = gen->ifindex;
+	gen->skel->rodata->nr_flows = gen->o.flows;
+	gen->skel->rodata->sport_off = gen->sport_off;
+	gen->skel->rodata->csum_off = gen->csum_off;
+	err = gen__load(gen->skel);
+	if (err)
+		return err;
+	for (i = 0; gen->flows && i < gen->o.flows; i++) {
+		err = bpf_map_update_elem(bpf_map__fd(gen->skel->maps.flows), &i,
+					  &gen->flows[i], BPF_ANY);
+		if (err)
+			return -errno;
+	}
+	/* Check live frames work here without sending anything. */
+	gen->skel->bss->dry_run = 1;
+	{
+		struct gen_thread probe = { .gen = gen };
+
+		err = send_live(&probe, 1);
+	}
+	gen->skel->bss->dry_run = 0;
+	return err < 0 ? err : 0;
+}
+
+static int setup_packet(struct gen_thread *t, int ifindex)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = 0,
+				   .sll_ifindex = ifindex };
+	int one = 1, fd, err;
+
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* PACKET_QDISC_BYPASS: straight to the driver, as pktgen does. */
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	t->sock = fd;
+	return 0;
+}
+
+/* Facts about the interface, in the generator's namespace. */
+static int resolve_iface(struct xl_gen *gen)
+{
+	struct xl_link_info li;
+	int err;
+
+	gen->ifindex = if_nametoindex(gen->o.ifname);
+	if (!gen->ifindex) {
+		xl_err("interface %s: no such interface", gen->o.ifname);
+		return -ENODEV;
+	}
+	err = xl_link_get(gen->ifindex, -1, &li);
+	if (err)
+		return err;
+	gen->mtu = li.mtu;
+	gen->is_veth = !strcmp(li.kind, "veth");
+	gen->stat_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	return 0;
+}
+
+struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
+{
+	int nthreads = opts->threads > 0 ? opts->threads : 1;
+	int err, i, cur_ns = -1;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct xl_gen *gen;
+
+	gen = calloc(1, sizeof(*gen) + nthreads * sizeof(gen->th[0]));
+	if (!gen)
+		return NULL;
+	gen->o = *opts;
+	gen->nthreads = nthreads;
+	gen->stat_sock = -1;
+	gen->engine = opts->pcap_path ? XL_ENGINE_PACKET : opts->engine;
+	if (!gen->o.flows)
+		gen->o.flows = 1;
+	for (i = 0; i < nthreads; i++) {
+		gen->th[i].est_pps = 4e6;
+		gen->th[i].gen = gen;
+		gen->th[i].idx = i;
+		gen->th[i].sock = -1;
+		gen->th[i].cpu = opts->first_cpu < 0 ? -1 : (opts->first_cpu + i) % ncpu;
+	}
+	if (opts->netns_fd >= 0) {
+		cur_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+		if (cur_ns < 0 || enter_ns(gen)) {
+			err = -errno;
+			goto out_err;
+		}
+	}
+	err = resolve_iface(gen);
+	if (err)
+		goto out_err;
+	if (opts->pcap_path) {
+		err = xl_frames_load_pcap(opts->pcap_path, gen->mtu + XL_ETH_HLEN,
+					  &gen->pcap);
+		if (err)
+			goto out_err;
+		if (!gen->pcap.n) {
+			xl_err("--pcap %s: no frame can be sent (%llu read, %llu longer than MTU+14=%u, %llu shorter than 14 bytes)",
+			       opts->pcap_path, (unsigned long long)gen->pcap.read,
+			       (unsigned long long)gen->pcap.oversize, gen->mtu + XL_ETH_HLEN,
+			       (unsigned long long)gen->pcap.runt);
+			err = -ENOMSG;
+			goto out_err;
+		}
+	} else {
+		if (opts->spec.size > gen->mtu + XL_ETH_HLEN) {
+			xl_err("--size %u is above the MTU of %s plus 14 (accepted: %u..%u)",
+			       opts->spec.size, opts->ifname, XL_PKT_MIN_SIZE,
+			       gen->mtu + XL_ETH_HLEN);
+			err = -EMSGSIZE;
+			goto out_err;
+		}
+		err = xl_pkt_build(&gen->o.spec, gen->frame, sizeof(gen->frame));
+		if (err < 0)
+			goto out_err;
+		gen->frame_len = err;
+		err = setup_flows(gen);
+		if (err)
+			goto out_err;
+	}
+	if (gen->engine == XL_ENGINE_LIVE) {
+		err = setup_live(gen);
+		if (err) {
+			if (opts->engine_forced) {
+				xl_err("engine live unavailable on %s: %s (needs BPF_F_TEST_XDP_LIVE_FRAMES, kernel 5.18+, and frames up to a page)",
+				       opts->ifname, strerror(-err));
+				goto out_err;
+			}
+			xl_warn("engine live unavailable (%s); using engine packet (AF_PACKET)",
+				strerror(-err));
+			gen__destroy(gen->skel);
+			gen->skel = NULL;
+			gen->engine = XL_ENGINE_PACKET;
+		}
+	}
+	if (gen->engine == XL_ENGINE_PACKET) {
+		for (i = 0; i < nthreads; i++) {
+			err = setup_packet(&gen->th[i], gen->ifindex);
+			if (err) {
+				xl_err("cannot open an AF_PACKET socket on %s: %s",
+				       opts->ifname, strerror(-err));
+				goto out_err;
+			}
+		}
+	}
+	gen->xmit_err_base = read_xmit_errors(gen);
+	if (cur_ns >= 0) {
+		setns(cur_ns, CLONE_NEWNET);
+		close(cur_ns);
+	}
+	return gen;
+out_err:
+	if (cur_ns >= 0) {
+		setns(cur_ns, CLONE_NEWNET);
+		close(cur_ns);
+	}
+	xl_gen__destroy(gen);
+	errno = -err;
+	return NULL;
+}
+
+enum xl_gen_engine xl_gen__engine(const struct xl_gen *gen)
+{
+	return gen->engine;
+}
+
+int xl_gen__preflight(struct xl_gen *gen)
+{
+	struct xl_link_info me, peer;
+	int err, cur_ns = -1;
+
+	if (gen->engine != XL_ENGINE_LIVE || !gen->is_veth)
+		return 0;
+	if (gen->o.netns_fd >= 0) {
+		cur_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+		enter_ns(gen);
+	}
+	err = xl_link_get(gen->ifindex, -1, &me);
+	if (!err)
+		err = xl_link_get(me.peer_ifindex, me.peer_netnsid, &peer);
+	if (cur_ns >= 0) {
+		setns(cur_ns, CLONE_NEWNET);
+		close(cur_ns);
+	}
+	if (err) {
+		xl_info("cannot read the veth peer of %s: %s", gen->o.ifname, strerror(-err));
+		return 0;
+	}
+	if (peer.xdp_attached)
+		return 0;
+	xl_warn("the veth peer of %s (%s) has no XDP program: frames redirected into a veth are dropped unless the peer has a NAPI (attach one, e.g. 'xdplab drop %s', or 'ethtool -K %s gro on')",
+		gen->o.ifname, peer.name, peer.name, peer.name);
+	return -ENETUNREACH;
+}
+
+int xl_gen__start(struct xl_gen *gen)
+{
+	int i, err;
+
+	gen->counted = gen->o.count > 0;
+	gen->remaining = gen->o.count;
+	gen->start_ns = now_ns();
+	gen->deadline_ns = gen->o.duration_ns ? gen->start_ns + gen->o.duration_ns : 0;
+	for (i = 0; i < gen->nthreads; i++) {
+		err = pthread_create(&gen->th[i].tid, NULL, gen_thread_main, &gen->th[i]);
+		if (err) {
+			xl_gen__stop(gen);
+			for (i--; i >= 0; i--)
+				pthread_join(gen->th[i].tid, NULL);
+			return -err;
+		}
+	}
+	gen->started = true;
+	return 0;
+}
+
+void xl_gen__stop(struct xl_gen *gen)
+{
+	__atomic_store_n(&gen->stop, 1, __ATOMIC_RELAXED);
+}
+
+bool xl_gen__done(const struct xl_gen *gen)
+{
+	int i;
+
+	for (i = 0; i < gen->nthreads; i++)
+		if (!__atomic_load_n(&gen->th[i].done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+int xl_gen__join(struct xl_gen *gen)
+{
+	int i, err = 0;
+
+	if (!gen->started)
+		return 0;
+	for (i = 0; i < gen->nthreads; i++) {
+		pthread_join(gen->th[i].tid, NULL);
+		if (!err)
+			err = gen->th[i].err;
+	}
+	gen->started = false;
+	return err;
+}
+
+void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < gen->nthreads; i++) {
+		s->sent += __atomic_load_n(&gen->th[i].sent, __ATOMIC_RELAXED);
+		s->bytes += __atomic_load_n(&gen->th[i].bytes, __ATOMIC_RELAXED);
+	}
+	s->xmit_errors = read_xmit_errors(gen) - gen->xmit_err_base;
+	s->pcap_frames = gen->pcap.read;
+	s->pcap_oversize = gen->pcap.oversize;
+	s->pcap_runt = gen->pcap.runt;
+	s->pcap_short = gen->pcap.short_frames;
+}
+
+void xl_gen__destroy(struct xl_gen *gen)
+{
+	int i;
+
+	if (!gen)
+		return;
+	xl_gen__stop(gen);
+	xl_gen__join(gen);
+	for (i = 0; i < gen->nthreads; i++)
+		if (gen->th[i].sock >= 0)
+			close(gen->th[i].sock);
+	if (gen->stat_sock >= 0)
+		close(gen->stat_sock);
+	gen__destroy(gen->skel);
+	xl_frames_free(&gen->pcap);
+	free(gen->flows);
+	free(gen);
+}

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The veth lab: namespaces and a veth pair made with iproute2, removed on
+ * every exit path (explicit destroy, atexit, or the next sweep after a
+ * SIGKILL). Threaded-NAPI wiring follows ../shared/notes/lab-facts.md: GRO
+ * keeps a persistent NAPI so the kthread and its pinning survive XDP
+ * attach/detach.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "xdplab/lab.h"
+#include "xdplab/log.h"
+#include "xdplab/sysstat.h"
+
+extern char **environ;
+
+#define NETNS_DIR "/run/netns"
+#define MAX_LABS 8
+
+static struct xl_lab *live_labs[MAX_LABS];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static int next_letter;
+
+const char *xl_wiring_name(enum xl_wiring w)
+{
+	return w == XL_WIRING_THREADED ? "threaded" : "softirq";
+}
+
+int xl_run_cmd(char *const argv[], char *errline, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status, err;
+	char buf[512];
+	ssize_t n;
+	pid_t pid;
+
+	if (errline && errlen)
+		errline[0] = '\0';
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (err) {
+		close(pipefd[0]);
+		return -err;
+	}
+	n = read(pipefd[0], buf, sizeof(buf) - 1);
+	/* Drain the rest so the child never blocks on a full pipe. */
+	{
+		char scratch[256];
+
+		while (read(pipefd[0], scratch, sizeof(scratch)) > 0)
+			;
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (errline && errlen && n > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(errline, errlen, "%s", buf);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* Run argv; on failure log "what: stderr line" at ERROR (or INFO if quiet). */
+static int run(bool quiet, char *const argv[])
+{
+	char errline[256];
+	int ret = xl_run_cmd(argv, errline, sizeof(errline));
+
+	if (ret == -ENOENT)
+		xl_err("cannot run '%s': not installed (run scripts/deps.sh)", argv[0]);
+	else if (ret)
+		xl_log(quiet ? XL_LOG_INFO : XL_LOG_ERROR, "'%s %s %s %s' failed: %s",
+		       argv[0], argv[1], argv[2] ? argv[2] : "",
+		       argv[2] && argv[3] ? argv[3] : "", errline[0] ? errline : "(no message)");
+	return ret;
+}
+
+int xl_lab__exec(const struct xl_lab *lab, enum xl_lab_side side,
+		 char *const argv[])
+{
+	char *full[32] = { "ip", "netns", "exec", (char *)lab->ns[side] };
+	int i;
+
+	for (i = 0; argv[i] && i < 27; i++)
+		full[4 + i] = argv[i];
+	full[4 + i] = NULL;
+	return run(true, full);
+}
+
+static void registry_add(struct xl_lab *lab)
+{
+	int i;
+
+	pthread_mutex_lock(&live_lock);
+	for (i = 0; i < MAX_LABS; i++)
+		if (!live_labs[i]) {
+			live_labs[i] = lab;
+			break;
+		}
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void registry_del(struct xl_lab *lab)
+{
+	int i;
+
+	pthread_mutex_lock(&live_lock);
+	for (i = 0; i < MAX_LABS; i++)
+		if (live_labs[i] == lab)
+			live_labs[i] = NULL;
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void destroy_all_at_exit(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_LABS; i++)
+		if (live_labs[i])
+			xl_lab__destroy(live_labs[i]);
+}
+
+static void del_netns(const char *name)
+{
+	char *argv[] = { "ip", "netns", "del", (char *)name, NULL };
+
+	run(true, argv);
+}
+
+static void fill_addresses(struct xl_lab *lab)
+{
+	static const uint8_t mac[2][6] = { { 0x02, 0x58, 0x4c, 0, 0, 1 },
+					   { 0x02, 0x58, 0x4c, 0, 0, 2 } };
+
+	memcpy(lab->mac, mac, sizeof(mac));
+	inet_pton(AF_INET, "198.18.0.1", &lab->ip4[XL_LAB_GEN]);
+	inet_pton(AF_INET, "198.18.0.2", &lab->ip4[XL_LAB_DUT]);
+	inet_pton(AF_INET6, "2001:2::1", &lab->ip6[XL_LAB_GEN]);
+	inet_pton(AF_INET6, "2001:2::2", &lab->ip6[XL_LAB_DUT]);
+}
+
+static int open_fds(struct xl_lab *lab)
+{
+	char path[64];
+	int s;
+
+	lab->root_ns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (lab->root_ns_fd < 0)
+		return -errno;
+	for (s = 0; s < 2; s++) {
+		snprintf(path, sizeof(path), NETNS_DIR "/%s", lab->ns[s]);
+		lab->ns_fd[s] = open(path, O_RDONLY | O_CLOEXEC);
+		if (lab->ns_fd[s] < 0)
+			return -errno;
+	}
+	for (s = 0; s < 2; s++) {
+		int err = xl_lab__enter(lab, s);
+
+		if (err)
+			return err;
+		lab->ifindex[s] = if_nametoindex(lab->ifname[s]);
+		xl_lab__leave(lab);
+		if (!lab->ifindex[s])
+			return -ENODEV;
+	}
+	return 0;
+}
+
+static void set_names(struct xl_lab *lab)
+{
+	snprintf(lab->ns[XL_LAB_GEN], sizeof(lab->ns[0]), "%s-gen", lab->tag);
+	snprintf(lab->ns[XL_LAB_DUT], sizeof(lab->ns[0]), "%s-dut", lab->tag);
+	snprintf(lab->ifname[XL_LAB_GEN], IF_NAMESIZE, "%sg", lab->tag);
+	snprintf(lab->ifname[XL_LAB_DUT], IF_NAMESIZE, "%sd", lab->tag);
+}
+
+int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts)
+{
+	char q[8], macs[2][18];
+	int queues = opts && opts->queues ? opts->queues : 1;
+	int err, s, letter;
+
+	memset(lab, 0, sizeof(*lab));
+	lab->ns_fd[0] = lab->ns_fd[1] = lab->root_ns_fd = -1;
+	lab->napi_cpu = -1;
+	if (queues < 1 || queues > 64) {
+		xl_err("lab: --queues %d is out of range (accepted: 1..64)", queues);
+		return -EINVAL;
+	}
+	xl_lab_sweep();
+	letter = __atomic_fetch_add(&next_letter, 1, __ATOMIC_RELAXED) % 26;
+	snprintf(lab->tag, sizeof(lab->tag), "%s%d%c", opts && opts->manual ? "xlm" : "xl",
+		 (int)getpid(), 'a' + letter);
+	set_names(lab);
+	fill_addresses(lab);
+	lab->queues = queues;
+	snprintf(q, sizeof(q), "%d", queues);
+	for (s = 0; s < 2; s++)
+		snprintf(macs[s], sizeof(macs[s]), "02:58:4c:00:00:%02x", s + 1);
+
+	{
+		char *a1[] = { "ip", "netns", "add", lab->ns[0], NULL };
+		char *a2[] = { "ip", "netns", "add", lab->ns[1], NULL };
+
+		err = run(false, a1);
+		if (err)
+			goto out_err;
+		lab->live = true;
+		registry_add(lab);
+		static bool atexit_done;
+		if (!atexit_done) {
+			atexit(destroy_all_at_exit);
+			atexit_done = true;
+		}
+		err = run(false, a2);
+		if (err)
+			goto out_err;
+	}
+	{
+		/* A quiet generator end: no IPv6 on it, so no router
+		 * solicitations, MLD or DAD frames mix with the counted ones. */
+		char *argv[] = { "ip", "netns", "exec", lab->ns[XL_LAB_GEN], "sysctl", "-qw",
+				 "net.ipv6.conf.default.disable_ipv6=1",
+				 "net.ipv6.conf.all.disable_ipv6=1", NULL };
+
+		err = run(false, argv);
+		if (err)
+			goto out_err;
+	}
+	{
+		char *argv[] = { "ip", "link", "add", "name", lab->ifname[0], "netns", lab->ns[0],
+				 "address", macs[0], "numtxqueues", q, "numrxqueues", q,
+				 "type", "veth", "peer", "name", lab->ifname[1],
+				 "netns", lab->ns[1], "address", macs[1],
+				 "numtxqueues", q, "numrxqueues", q, NULL };
+
+		err = run(false, argv);
+		if (err)
+			goto out_err;
+	}
+	for (s = 0; s < 2; s++) {
+		char ip4[INET_ADDRSTRLEN], ip6[INET6_ADDRSTRLEN];
+		char a4[32], a6[64];
+
+		inet_ntop(AF_INET, &lab->ip4[s], ip4, sizeof(ip4));
+		inet_ntop(AF_INET6, &lab->ip6[s], ip6, sizeof(ip6));
+		snprintf(a4, sizeof(a4), "%s/24", ip4);
+		snprintf(a6, sizeof(a6), "%s/64", ip6);
+		{
+			char *c1[] = { "ip", "-n", lab->ns[s], "addr", "add", a4, "dev", lab->ifname[s], NULL };
+			char *c2[] = { "ip", "-n", lab->ns[s], "addr", "add", a6, "dev", lab->ifname[s], "nodad", NULL };
+			char *c3[] = { "ip", "-n", lab->ns[s], "link", "set", "lo", "up", NULL };
+			char *c4[] = { "ip", "-n", lab->ns[s], "link", "set", lab->ifname[s], "up", NULL };
+
+			if ((err = run(false, c1)) ||
+			    (s == XL_LAB_DUT && (err = run(false, c2))) ||
+			    (err = run(false, c3)) || (err = run(false, c4)))
+				goto out_err;
+		}
+	}
+	err = open_fds(lab);
+	if (err) {
+		xl_err("lab %s: cannot open its namespaces: %s", lab->tag, strerror(-err));
+		goto out_destroy;
+	}
+	xl_info("lab %s: %s (%s) <-> %s (%s), %d queue(s)", lab->tag,
+		lab->ifname[0], lab->ns[0], lab->ifname[1], lab->ns[1], queues);
+	return 0;
+out_err:
+	if (err > 0)
+		err = geteuid() ? -EPERM : -EIO;
+out_destroy:
+	xl_lab__destroy(lab);
+	return err;
+}
+
+int xl_lab__open(struct xl_lab *lab, const char *tag)
+{
+	char path[64];
+	int err;
+
+	memset(lab, 0, sizeof(*lab));
+	lab->ns_fd[0] = lab->ns_fd[1] = lab->root_ns_fd = -1;
+	lab->napi_cpu = -1;
+	if (strlen(tag) >= sizeof(lab->tag) - 1 || strncmp(tag, "xl", 2))
+		return -ENOENT;
+	snprintf(lab->tag, sizeof(lab->tag), "%s", tag);
+	set_names(lab);
+	fill_addresses(lab);
+	lab->queues = 1;
+	snprintf(path, sizeof(path), NETNS_DIR "/%s", lab->ns[0]);
+	if (access(path, F_OK))
+		return -ENOENT;
+	err = open_fds(lab);
+	if (err) {
+		xl_lab__destroy(lab);
+		return err;
+	}
+	return 0;
+}
+
+void xl_lab__destroy(struct xl_lab *lab)
+{
+	int s;
+
+	if (!lab)
+		return;
+	registry_del(lab);
+	for (s = 0; s < 2; s++) {
+		if (lab->ns_fd[s] >= 0)
+			close(lab->ns_fd[s]);
+		lab->ns_fd[s] = -1;
+	}
+	if (lab->root_ns_fd >= 0)
+		close(lab->root_ns_fd);
+	lab->root_ns_fd = -1;
+	if (lab->tag[0] && lab->live) {
+		/* Deleting the namespaces deletes the veth pair with them. */
+		for (s = 0; s < 2; s++)
+			del_netns(lab->ns[s]);
+	}
+	lab->live = false;
+}
+
+void xl_lab__release(struct xl_lab *lab)
+{
+	lab->live = false;
+	xl_lab__destroy(lab);
+}
+
+int xl_lab__enter(const struct xl_lab *lab, enum xl_lab_side side)
+{
+	return setns(lab->ns_fd[side], CLONE_NEWNET) ? -errno : 0;
+}
+
+int xl_lab__leave(const struct xl_lab *lab)
+{
+	return setns(lab->root_ns_fd, CLONE_NEWNET) ? -errno : 0;
+}
+
+int xl_lab__socket(const struct xl_lab *lab, enum xl_lab_side side, int domain,
+		   int type)
+{
+	int fd, err;
+
+	err = xl_lab__enter(lab, side);
+	if (err)
+		return err;
+	fd = socket(domain, type | SOCK_CLOEXEC, 0);
+	err = fd < 0 ? -errno : 0;
+	xl_lab__leave(lab);
+	return fd < 0 ? err : fd;
+}
+
+int xl_lab__napi_pid(struct xl_lab *lab)
+{
+	int pid;
+
+	if (lab->wiring != XL_WIRING_THREADED)
+		return 0;
+	pid = xl_napi_kthread_pid(lab->ifname[XL_LAB_DUT]);
+	if (pid && lab->napi_cpu >= 0)
+		xl_task_set_cpu(pid, lab->napi_cpu);
+	return pid;
+}
+
+int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu)
+{
+	const char *dev = lab->ifname[XL_LAB_DUT];
+	char cmd[128];
+	int err;
+
+	snprintf(cmd, sizeof(cmd), "echo %d > /sys/class/net/%s/threaded",
+		 wiring == XL_WIRING_THREADED, dev);
+	if (wiring == XL_WIRING_THREADED) {
+		char *gro[] = { "ethtool", "-K", (char *)dev, "gro", "on", NULL };
+		char *thr[] = { "sh", "-c", cmd, NULL };
+
+		err = xl_lab__exec(lab, XL_LAB_DUT, gro);
+		if (!err)
+			err = xl_lab__exec(lab, XL_LAB_DUT, thr);
+		if (err) {
+			xl_err("lab %s: cannot make the NAPI of %s threaded (ethtool -K gro on, /sys/class/net/%s/threaded)",
+			       lab->tag, dev, dev);
+			return err < 0 ? err : -EOPNOTSUPP;
+		}
+		lab->wiring = wiring;
+		lab->napi_cpu = napi_cpu;
+		if (!xl_lab__napi_pid(lab)) {
+			xl_err("lab %s: no napi/%s kthread after enabling threaded NAPI",
+			       lab->tag, dev);
+			return -EOPNOTSUPP;
+		}
+		return 0;
+	}
+	{
+		char *thr[] = { "sh", "-c", cmd, NULL };
+		char *gro[] = { "ethtool", "-K", (char *)dev, "gro", "off", NULL };
+
+		/* Turning threaded off needs a NAPI instance too; ignore ENOTSUP. */
+		xl_lab__exec(lab, XL_LAB_DUT, thr);
+		xl_lab__exec(lab, XL_LAB_DUT, gro);
+	}
+	lab->wiring = XL_WIRING_SOFTIRQ;
+	lab->napi_cpu = -1;
+	return 0;
+}
+
+/* Parse "xl<pid><letter>-gen|dut"; return pid, or 0 if not an auto lab. */
+static int lab_ns_pid(const char *name)
+{
+	const char *p = name + 2;
+	char *end;
+	long pid;
+
+	if (strncmp(name, "xl", 2) || !(*p >= '0' && *p <= '9'))
+		return 0;
+	pid = strtol(p, &end, 10);
+	if (end == p || !(*end >= 'a' && *end <= 'z') ||
+	    (strcmp(end + 1, "-gen") && strcmp(end + 1, "-dut")))
+		return 0;
+	return (int)pid;
+}
+
+static bool is_lab_ns(const char *name)
+{
+	return lab_ns_pid(name) > 0 ||
+	       (!strncmp(name, "xlm", 3) && (strstr(name, "-gen") || strstr(name, "-dut")));
+}
+
+static int sweep(bool all)
+{
+	struct dirent *d;
+	int removed = 0;
+	DIR *dir = opendir(NETNS_DIR);
+
+	if (!dir)
+		return errno == ENOENT ? 0 : -errno;
+	while ((d = readdir(dir))) {
+		int pid = lab_ns_pid(d->d_name);
+
+		if (all ? !is_lab_ns(d->d_name) :
+			  (pid <= 0 || pid == getpid() ||
+			   !(kill(pid, 0) && errno == ESRCH)))
+			continue;
+		xl_info("removing lab namespace %s%s", d->d_name,
+			all ? "" : " (its process is gone)");
+		del_netns(d->d_name);
+		removed++;
+	}
+	closedir(dir);
+	return removed;
+}
+
+int xl_lab_sweep(void)
+{
+	return sweep(false);
+}
+
+int xl_lab_remove_all(void)
+{
+	return sweep(true);
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Measuring lab rows. The method (docs/lab.md): warm up, then one window
+ * per repetition in which we read our per-CPU counters, the DUT CPU's busy
+ * share and CPU time, the generator's sent count and the veth's own XDP
+ * counter; medians over repetitions, since the VM is shared and noisy.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "xdplab/bench.h"
+#include "xdplab/gen.h"
+#include "xdplab/labrun.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/sysstat.h"
+
+static void sleep_ns(uint64_t ns, volatile sig_atomic_t *stop)
+{
+	while (ns && !(stop && *stop)) {
+		uint64_t step = ns > 50000000ull ? 50000000ull : ns;
+		struct timespec ts = { step / 1000000000ull, step % 1000000000ull };
+
+		nanosleep(&ts, NULL);
+		ns -= step;
+	}
+}
+
+static struct xl_bench *attach_dut(struct xl_lab *lab, int action, enum xl_pkt_op op,
+				   enum xl_xdp_mode mode)
+{
+	struct xl_bench_opts bo = { .action = action, .op = op,
+				    .ifname = lab->ifname[XL_LAB_DUT], .mode = mode };
+	struct xl_bench *b;
+	int err;
+
+	err = xl_lab__enter(lab, XL_LAB_DUT);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	b = xl_bench__create(&bo);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return b;
+}
+
+static struct xl_gen *make_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			       uint32_t size)
+{
+	struct xl_gen_opts go = {
+		.engine = XL_ENGINE_LIVE, .engine_forced = false,
+		.ifname = lab->ifname[XL_LAB_GEN], .netns_fd = lab->ns_fd[XL_LAB_GEN],
+		.flows = 1, .threads = 1, .first_cpu = o->gen_cpu,
+		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
+			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
+	};
+
+	memcpy(go.spec.src_mac, lab->mac[XL_LAB_GEN], 6);
+	memcpy(go.spec.dst_mac, lab->mac[XL_LAB_DUT], 6);
+	return xl_gen__create(&go);
+}
+
+static void row_init(struct xl_row_result *row, struct xl_lab *lab,
+		     const struct xl_labrun_opts *o, uint32_t size, enum xl_xdp_mode mode)
+{
+	memset(row, 0, sizeof(*row));
+	row->kind = "xdp";
+	row->size = size;
+	row->mode = xl_xdp_mode_name(mode);
+	row->wiring = xl_wiring_name(lab->wiring);
+	row->napi_cpu = lab->wiring == XL_WIRING_THREADED ? lab->napi_cpu : o->gen_cpu;
+	row->gen_cpu = o->gen_cpu;
+	row->engine = "live";
+	row->judged = "dut-cpu";
+}
+
+/* One measured run of @reps windows; @ceiling judges the generator CPU. */
+static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int action,
+		   enum xl_pkt_op op, enum xl_xdp_mode mode, uint32_t size,
+		   bool ceiling, struct xl_row_result *row)
+{
+	static struct xl_meter_sample a, b;
+	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = lab->queues,
+			      .ifname = lab->ifname[XL_LAB_DUT] };
+	struct xl_meter_window w;
+	struct xl_bench *bench;
+	struct xl_gen *gen;
+	int rep, err = 0;
+
+	for (rep = 0; rep < o->reps; rep++) {
+		struct xl_cpu_times g0, g1;
+
+		if (o->stop && *o->stop)
+			return -EINTR;
+		bench = attach_dut(lab, action, op, mode);
+		if (!bench) {
+			err = -errno;
+			snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
+			return err;
+		}
+		gen = make_gen(lab, o, size);
+		if (!gen) {
+			err = -errno;
+			snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+			xl_bench__destroy(bench);
+			return err;
+		}
+		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
+		m.bench = bench;
+		m.gen = gen;
+		m.napi_pid = xl_lab__napi_pid(lab);
+		m.napi_cpu = row->napi_cpu;
+		m.eth_sock = xl_lab__socket(lab, XL_LAB_DUT, AF_INET, SOCK_DGRAM);
+		err = xl_gen__start(gen);
+		if (!err) {
+			sleep_ns(o->warmup_ns, o->stop);
+			/* The NAPI kthread may be new after attach: find and pin it. */
+			m.napi_pid = xl_lab__napi_pid(lab);
+			xl_cpu_times_read(o->gen_cpu, &g0);
+			err = xl_meter_sample(&m, &a);
+			sleep_ns(o->seconds_ns, o->stop);
+			if (!err)
+				err = xl_meter_sample(&m, &b);
+			xl_cpu_times_read(o->gen_cpu, &g1);
+			xl_gen__stop(gen);
+			if (!err)
+				err = xl_gen__join(gen);
+		}
+		if (m.eth_sock >= 0)
+			close(m.eth_sock);
+		xl_gen__destroy(gen);
+		xl_bench__destroy(bench);
+		if (err) {
+			snprintf(row->note, sizeof(row->note), "measurement failed: %s", strerror(-err));
+			return err;
+		}
+		if (o->stop && *o->stop)
+			return -EINTR;
+		xl_meter_window(&m, &a, &b, &w);
+		row->reps[rep] = (struct xl_rep_result){
+			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
+			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
+			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
+			.eth_ok = w.eth_ok, .disagreement = w.disagreement,
+		};
+		if (ceiling) {
+			row->reps[rep].pps = w.gen_pps;
+			row->reps[rep].cpu_busy = xl_cpu_busy_share(&g0, &g1);
+		}
+		row->nreps = rep + 1;
+		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, size,
+		       rep, row->reps[rep].pps / 1e6, w.gen_pps / 1e6, row->reps[rep].cpu_busy * 100);
+	}
+	xl_row_finish(row);
+	return 0;
+}
+
+int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action,
+		  enum xl_pkt_op op, enum xl_xdp_mode mode, uint32_t size,
+		  struct xl_row_result *row)
+{
+	row_init(row, lab, o, size, mode);
+	row->action = xl_xdp_action_name(action);
+	row->op = xl_pkt_op_name(op);
+	if (action == XDP_DROP)
+		snprintf(row->name, sizeof(row->name), "drop/%s", row->op);
+	else
+		snprintf(row->name, sizeof(row->name), "%s",
+			 action == XDP_PASS ? "pass" : action == XDP_TX ? "tx" : "?");
+	return measure(lab, o, action, op, mode, size, false, row);
+}
+
+int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		      uint32_t size, struct xl_row_result *row)
+{
+	row_init(row, lab, o, size, XL_MODE_NATIVE);
+	row->kind = "gen";
+	row->judged = "gen-cpu";
+	snprintf(row->name, sizeof(row->name), "gen-ceiling");
+	return measure(lab, o, XDP_DROP, XL_OP_NO_TOUCH, XL_MODE_NATIVE, size, true, row);
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Diagnostics to stderr, with libbpf's and libxdp's chatter demoted a level. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "xdplab/log.h"
+
+static enum xl_log_level cur_level = XL_LOG_WARN;
+
+static void vlog(enum xl_log_level level, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	size_t n;
+
+	if (level > cur_level)
+		return;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	fprintf(stderr, "xdplab: %s\n", buf);
+}
+
+void xl_log(enum xl_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	enum xl_log_level l = level == LIBBPF_WARN ? XL_LOG_INFO : XL_LOG_DEBUG;
+
+	if (l <= cur_level) {
+		fputs("xdplab: libbpf: ", stderr);
+		vfprintf(stderr, fmt, ap);
+	}
+	return 0;
+}
+
+static int libxdp_print(enum libxdp_print_level level, const char *fmt,
+			va_list ap)
+{
+	enum xl_log_level l = level == LIBXDP_WARN ? XL_LOG_INFO : XL_LOG_DEBUG;
+
+	if (l <= cur_level) {
+		fputs("xdplab: libxdp: ", stderr);
+		vfprintf(stderr, fmt, ap);
+	}
+	return 0;
+}
+
+void xl_log_set_level(enum xl_log_level level)
+{
+	cur_level = level;
+	libbpf_set_print(libbpf_print);
+	libxdp_set_print(libxdp_print);
+}
+
+enum xl_log_level xl_log_get_level(void)
+{
+	return cur_level;
+}

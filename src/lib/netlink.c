@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* RTM_GETLINK through libmnl: the facts gen, probe and the lab check. */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include "xdplab/netlink.h"
+
+static int parse_xdp(const struct nlattr *nest, struct xl_link_info *info)
+{
+	struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case IFLA_XDP_ATTACHED:
+			info->xdp_attached = mnl_attr_get_u8(a);
+			break;
+		case IFLA_XDP_PROG_ID:
+			info->xdp_prog_id = mnl_attr_get_u32(a);
+			break;
+		}
+	}
+	return 0;
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct xl_link_info *info = data;
+	struct ifinfomsg *ifm = mnl_nlmsg_get_payload(nlh);
+	struct nlattr *a, *b;
+
+	info->ifindex = ifm->ifi_index;
+	info->up = !!(ifm->ifi_flags & IFF_UP);
+	mnl_attr_for_each(a, nlh, sizeof(*ifm)) {
+		switch (mnl_attr_get_type(a)) {
+		case IFLA_IFNAME:
+			snprintf(info->name, sizeof(info->name), "%s", mnl_attr_get_str(a));
+			break;
+		case IFLA_ADDRESS:
+			if (mnl_attr_get_payload_len(a) == 6)
+				memcpy(info->mac, mnl_attr_get_payload(a), 6);
+			break;
+		case IFLA_MTU:
+			info->mtu = mnl_attr_get_u32(a);
+			break;
+		case IFLA_NUM_RX_QUEUES:
+			info->rx_queues = mnl_attr_get_u32(a);
+			break;
+		case IFLA_NUM_TX_QUEUES:
+			info->tx_queues = mnl_attr_get_u32(a);
+			break;
+		case IFLA_LINK:
+			info->peer_ifindex = mnl_attr_get_u32(a);
+			break;
+		case IFLA_LINK_NETNSID:
+			info->peer_netnsid = (int)mnl_attr_get_u32(a);
+			break;
+		case IFLA_XDP:
+			parse_xdp(a, info);
+			break;
+		case IFLA_LINKINFO:
+			mnl_attr_for_each_nested(b, a)
+				if (mnl_attr_get_type(b) == IFLA_INFO_KIND)
+					snprintf(info->kind, sizeof(info->kind), "%s",
+						 mnl_attr_get_str(b));
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int xl_link_get(int ifindex, int netnsid, struct xl_link_info *info)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifm;
+	unsigned int seq = time(NULL), portid;
+	int ret, err = 0;
+
+	memset(info, 0, sizeof(*info));
+	info->peer_netnsid = -1;
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = seq;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_index = ifindex;
+	if (netnsid >= 0)
+		mnl_attr_put_u32(nlh, IFLA_TARGET_NETNSID, netnsid);
+
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		err = -errno;
+		goto out_close;
+	}
+	portid = mnl_socket_get_portid(nl);
+	ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	if (ret < 0) {
+		err = -errno;
+		goto out_close;
+	}
+	ret = mnl_cb_run(buf, ret, seq, portid, link_cb, info);
+	if (ret < 0)
+		err = errno == ENODEV || errno == ENOENT ? -ENODEV : -errno;
+out_close:
+	mnl_socket_close(nl);
+	return err;
+}

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * pkt.c - build Ethernet/IPv4/UDP and Ethernet/IPv6/UDP frames, parse frames
+ * down to the L4 ports, Internet checksums (RFC 1071), MAC address strings.
+ *
+ * Every header field is read and written byte by byte (or with memcpy), so no
+ * buffer needs any alignment. Pure libc, no allocation, no global state: all
+ * functions are safe to call from any thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xdplab/pkt.h"
+
+/* Ethertypes (host order): IPv4, IPv6, 802.1Q C-tag, 802.1ad S-tag. */
+enum { XL_ET_IPV4 = 0x0800, XL_ET_IPV6 = 0x86dd,
+       XL_ET_VLAN = 0x8100, XL_ET_QINQ = 0x88a8 };
+
+/* Header sizes in bytes (IPv4 and TCP without options). */
+enum { XL_VLAN_HLEN = 4, XL_IP4_HLEN = 20, XL_IP6_HLEN = 40,
+       XL_UDP_HLEN = 8, XL_TCP_HLEN = 20, XL_IP6_EXT_MIN = 8 };
+
+/* VLAN tags skipped (see struct xl_pkt_info); IPv6 extension headers
+ * walked before the frame is called malformed. */
+#define XL_MAX_VLANS 2
+#define XL_IP6_MAX_EXT 8
+
+static uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+/*
+ * Add @len bytes at @p to the running ones' complement accumulator @acc.
+ * Words are loaded in host order: RFC 1071 section 2(B) shows the sum is
+ * byte-order independent, so the folded result is in the data's byte order.
+ * 32-bit words fold to the same 16-bit sum since 2^16 == 1 (mod 2^16 - 1).
+ * A 64-bit accumulator cannot overflow below 16 GiB of data.
+ */
+static uint64_t csum_add(const void *data, size_t len, uint64_t acc)
+{
+	const uint8_t *p = data;
+	uint32_t w32;
+	uint16_t w16;
+
+	for (; len >= 4; p += 4, len -= 4) {
+		memcpy(&w32, p, sizeof(w32));
+		acc += w32;
+	}
+	if (len >= 2) {
+		memcpy(&w16, p, sizeof(w16));
+		acc += w16;
+		p += 2;
+		len -= 2;
+	}
+	if (len) {
+		/* Odd trailing byte: pad with a zero byte after it. */
+		const uint8_t last[2] = { p[0], 0 };
+
+		memcpy(&w16, last, sizeof(w16));
+		acc += w16;
+	}
+	return acc;
+}
+
+static uint16_t csum_fold(uint64_t acc)
+{
+	while (acc >> 16)
+		acc = (acc & 0xffff) + (acc >> 16);
+	return (uint16_t)acc;
+}
+
+/*
+ * Sum of an IPv4 or IPv6 pseudo-header (@alen = 4 or 16 bytes per address).
+ * The tail is always written in the IPv6 form (32-bit length, 3 zero bytes,
+ * protocol): as 16-bit words it sums to len_hi + len_lo + proto, which for
+ * a 16-bit length equals the IPv4 form (zero, protocol, 16-bit length).
+ */
+static uint64_t pseudo_sum(const void *saddr, const void *daddr, size_t alen,
+			   uint8_t proto, uint32_t len)
+{
+	uint8_t tail[8] = { 0 };
+	uint64_t acc;
+
+	put_be16(tail, len >> 16);
+	put_be16(tail + 2, len & 0xffff);
+	tail[7] = proto;
+	acc = csum_add(saddr, alen, 0);
+	acc = csum_add(daddr, alen, acc);
+	return csum_add(tail, sizeof(tail), acc);
+}
+
+/* Final UDP checksum: invert, and send a computed 0 as 0xffff (RFC 768). */
+static uint16_t udp_csum_final(uint64_t acc)
+{
+	uint16_t csum = (uint16_t)~csum_fold(acc);
+
+	return csum ? csum : 0xffff;
+}
+
+uint16_t xl_csum_partial(const void *data, size_t len, uint32_t sum)
+{
+	return csum_fold(csum_add(data, len, sum));
+}
+
+uint16_t xl_csum_ipv4(const void *iph, size_t ihl_bytes)
+{
+	return (uint16_t)~xl_csum_partial(iph, ihl_bytes, 0);
+}
+
+uint16_t xl_csum_udp4(uint32_t saddr, uint32_t daddr, const void *udp,
+		      size_t udp_len)
+{
+	uint64_t acc = pseudo_sum(&saddr, &daddr, 4, IPPROTO_UDP, udp_len);
+
+	return udp_csum_final(csum_add(udp, udp_len, acc));
+}
+
+uint16_t xl_csum_udp6(const struct in6_addr *saddr,
+		      const struct in6_addr *daddr, const void *udp,
+		      size_t udp_len)
+{
+	uint64_t acc = pseudo_sum(saddr, daddr, 16, IPPROTO_UDP, udp_len);
+
+	return udp_csum_final(csum_add(udp, udp_len, acc));
+}
+
+int xl_pkt_build(const struct xl_pkt_spec *spec, void *buf, size_t buf_len)
+{
+	size_t l3_hlen, udp_len, i;
+	uint8_t *eth = buf, *ip, *udp, ttl;
+	uint16_t csum;
+
+	if (!spec || !buf)
+		return -EINVAL;
+	l3_hlen = spec->ipv6 ? XL_IP6_HLEN : XL_IP4_HLEN;
+	if (spec->size < XL_PKT_MIN_SIZE || spec->size > XL_PKT_MAX_SIZE ||
+	    spec->size < XL_ETH_HLEN + l3_hlen + XL_UDP_HLEN)
+		return -EINVAL;
+	if (buf_len < spec->size)
+		return -ENOSPC;
+
+	ip = eth + XL_ETH_HLEN;
+	udp = ip + l3_hlen;
+	udp_len = spec->size - XL_ETH_HLEN - l3_hlen;
+	ttl = spec->ttl ? spec->ttl : 64;
+
+	memcpy(eth, spec->dst_mac, 6);
+	memcpy(eth + 6, spec->src_mac, 6);
+	put_be16(eth + 12, spec->ipv6 ? XL_ET_IPV6 : XL_ET_IPV4);
+
+	if (spec->ipv6) {
+		/* Version 6, traffic class 0, flow label 0. */
+		memset(ip, 0, 4);
+		ip[0] = 0x60;
+		put_be16(ip + 4, udp_len);
+		ip[6] = IPPROTO_UDP;
+		ip[7] = ttl;
+		memcpy(ip + 8, &spec->src_ip6, 16);
+		memcpy(ip + 24, &spec->dst_ip6, 16);
+	} else {
+		/* Version 4, IHL 5, TOS 0, ID 0, no flags, no fragment. */
+		memset(ip, 0, XL_IP4_HLEN);
+		ip[0] = 0x45;
+		put_be16(ip + 2, l3_hlen + udp_len);
+		ip[8] = ttl;
+		ip[9] = IPPROTO_UDP;
+		memcpy(ip + 12, &spec->src_ip4, 4);
+		memcpy(ip + 16, &spec->dst_ip4, 4);
+		csum = xl_csum_ipv4(ip, XL_IP4_HLEN);
+		memcpy(ip + 10, &csum, 2);
+	}
+
+	put_be16(udp, spec->src_port);
+	put_be16(udp + 2, spec->dst_port);
+	put_be16(udp + 4, udp_len);
+	put_be16(udp + 6, 0);
+	for (i = 0; i < udp_len - XL_UDP_HLEN; i++)
+		udp[XL_UDP_HLEN + i] = i & 0xff;
+
+	if (spec->ipv6)
+		csum = xl_csum_udp6(&spec->src_ip6, &spec->dst_ip6, udp,
+				    udp_len);
+	else
+		csum = xl_csum_udp4(spec->src_ip4.s_addr, spec->dst_ip4.s_addr,
+				    udp, udp_len);
+	memcpy(udp + 6, &csum, 2);
+	return (int)spec->size;
+}
+
+/*
+ * What the L4 parser needs from the network layer: the pseudo-header
+ * addresses (@alen bytes each) and whether the L4 segment is whole (not a
+ * fragment, so its length and checksum can be checked) and whether the
+ * pseudo-header destination is known (an IPv6 routing header with segments
+ * left hides the final destination, RFC 8200 section 8.1).
+ */
+struct l4_ctx {
+	const uint8_t *saddr, *daddr;
+	size_t alen;
+	bool fragment;
+	bool daddr_unknown;
+};
+
+/* Parse the L4 header at @off; @end is where the IP payload ends. */
+static int parse_l4(const uint8_t *p, size_t off, size_t end,
+		    const struct l4_ctx *c, struct xl_pkt_info *info)
+{
+	const uint8_t *l4 = p + off;
+	size_t avail = end - off, seg_len, hlen;
+	uint8_t proto = info->l4_proto;
+
+	info->l4_off = off;
+	if (proto != IPPROTO_UDP && proto != IPPROTO_TCP)
+		return 0;
+	if (avail < (proto == IPPROTO_UDP ? XL_UDP_HLEN : XL_TCP_HLEN))
+		return -EBADMSG;
+	info->src_port = get_be16(l4);
+	info->dst_port = get_be16(l4 + 2);
+
+	if (proto == IPPROTO_UDP) {
+		seg_len = get_be16(l4 + 4);
+		if (!c->fragment && (seg_len < XL_UDP_HLEN || seg_len > avail))
+			return -EBADMSG;
+	} else {
+		hlen = (size_t)(l4[12] >> 4) * 4;
+		if (hlen < XL_TCP_HLEN || hlen > avail)
+			return -EBADMSG;
+		seg_len = avail;
+	}
+
+	if (c->fragment || c->daddr_unknown)
+		return 0;
+	if (proto == IPPROTO_UDP && get_be16(l4 + 6) == 0) {
+		/* None sent: fine over IPv4 (RFC 768), not over IPv6 (8200). */
+		info->l4_csum_ok = c->alen == 4;
+		return 0;
+	}
+	info->l4_csum_ok = csum_fold(csum_add(l4, seg_len,
+					      pseudo_sum(c->saddr, c->daddr,
+							 c->alen, proto,
+							 seg_len))) == 0xffff;
+	return 0;
+}
+
+static int parse_ipv4(const uint8_t *p, size_t off, size_t len,
+		      struct xl_pkt_info *info)
+{
+	const uint8_t *ip = p + off;
+	size_t avail = len - off, ihl, tot_len;
+	struct l4_ctx c = { .saddr = ip + 12, .daddr = ip + 16, .alen = 4 };
+	uint16_t frag;
+
+	if (avail < XL_IP4_HLEN || ip[0] >> 4 != 4)
+		return -EBADMSG;
+	ihl = (size_t)(ip[0] & 0x0f) * 4;
+	if (ihl < XL_IP4_HLEN || ihl > avail)
+		return -EBADMSG;
+	info->ip_csum_ok = xl_csum_partial(ip, ihl, 0) == 0xffff;
+	info->l4_proto = ip[9];
+
+	/* Bytes past the total length are Ethernet padding. */
+	tot_len = get_be16(ip + 2);
+	if (tot_len < ihl || tot_len > avail)
+		return -EBADMSG;
+
+	/* A non-first fragment carries no L4 header: l4_off stays 0. */
+	frag = get_be16(ip + 6);
+	if (frag & 0x1fff)
+		return 0;
+	c.fragment = frag & 0x2000; /* more fragments */
+	return parse_l4(p, off + ihl, off + tot_len, &c, info);
+}
+
+static bool ip6_is_ext(uint8_t nh)
+{
+	return nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
+	       nh == IPPROTO_FRAGMENT || nh == IPPROTO_DSTOPTS;
+}
+
+static int parse_ipv6(const uint8_t *p, size_t off, size_t len,
+		      struct xl_pkt_info *info)
+{
+	const uint8_t *ip = p + off, *eh;
+	struct l4_ctx c = { .saddr = ip + 8, .daddr = ip + 24, .alen = 16 };
+	size_t end, hlen;
+	uint16_t frag;
+	uint8_t nh;
+	int n;
+
+	if (len - off < XL_IP6_HLEN || ip[0] >> 4 != 6)
+		return -EBADMSG;
+	info->ip_csum_ok = true; /* IPv6 has no header checksum to fail */
+	end = off + XL_IP6_HLEN + get_be16(ip + 4);
+	if (end > len)
+		return -EBADMSG;
+	nh = ip[6];
+	off += XL_IP6_HLEN;
+
+	for (n = 0; ip6_is_ext(nh); n++) {
+		eh = p + off;
+		/* Hop-by-hop is only allowed right after the IPv6 header. */
+		if (n == XL_IP6_MAX_EXT || (nh == IPPROTO_HOPOPTS && n > 0))
+			return -EBADMSG;
+		if (end - off < XL_IP6_EXT_MIN)
+			return -EBADMSG;
+		/* Length in 8-byte units, not counting the first 8 bytes. */
+		hlen = nh == IPPROTO_FRAGMENT ? 8 : ((size_t)eh[1] + 1) * 8;
+		if (hlen > end - off)
+			return -EBADMSG;
+		if (nh == IPPROTO_ROUTING && eh[3] != 0)
+			c.daddr_unknown = true; /* segments left */
+		if (nh == IPPROTO_FRAGMENT) {
+			frag = get_be16(eh + 2);
+			if (frag & 0xfff8) {
+				/* Non-first fragment: no L4 header here. */
+				info->l4_proto = eh[0];
+				return 0;
+			}
+			/* An atomic fragment (M = 0) is a whole packet. */
+			c.fragment = frag & 1;
+		}
+		nh = eh[0];
+		off += hlen;
+	}
+	info->l4_proto = nh;
+	if (nh == IPPROTO_NONE)
+		return 0;
+	return parse_l4(p, off, end, &c, info);
+}
+
+int xl_pkt_parse(const void *frame, size_t len, struct xl_pkt_info *info)
+{
+	const uint8_t *p = frame;
+	size_t off = XL_ETH_HLEN;
+	uint16_t proto;
+
+	memset(info, 0, sizeof(*info));
+	if (!frame || len < XL_ETH_HLEN)
+		return -EBADMSG;
+	proto = get_be16(p + 12);
+	while ((proto == XL_ET_VLAN || proto == XL_ET_QINQ) &&
+	       info->vlans < XL_MAX_VLANS) {
+		if (len - off < XL_VLAN_HLEN)
+			return -EBADMSG;
+		/* Tag: 16-bit TCI, then the next Ethertype. */
+		proto = get_be16(p + off + 2);
+		off += XL_VLAN_HLEN;
+		info->vlans++;
+	}
+	info->l3_proto = proto;
+	info->l3_off = off;
+
+	switch (proto) {
+	case XL_ET_IPV4:
+		return parse_ipv4(p, off, len, info);
+	case XL_ET_IPV6:
+		return parse_ipv6(p, off, len, info);
+	default:
+		return -EPROTONOSUPPORT;
+	}
+}
+
+static int hex_digit(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+int xl_mac_parse(const char *s, uint8_t mac[6])
+{
+	uint8_t tmp[6];
+	int i, hi, lo;
+
+	if (!s || !mac)
+		return -EINVAL;
+	for (i = 0; i < 6; i++) {
+		/* Exactly two hex digits; s[1] is read only if s[0] != '\0'. */
+		hi = hex_digit(s[0]);
+		if (hi < 0)
+			return -EINVAL;
+		lo = hex_digit(s[1]);
+		if (lo < 0)
+			return -EINVAL;
+		tmp[i] = (uint8_t)(hi << 4 | lo);
+		if (s[2] != (i < 5 ? ':' : '\0'))
+			return -EINVAL;
+		s += 3;
+	}
+	memcpy(mac, tmp, sizeof(tmp));
+	return 0;
+}
+
+void xl_mac_format(const uint8_t mac[6], char *out)
+{
+	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1],
+		 mac[2], mac[3], mac[4], mac[5]);
+}

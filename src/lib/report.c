@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Lab results: derived figures, the table, the JSON document (jansson). */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include <jansson.h>
+
+#include "xdplab/report.h"
+
+void xl_row_finish(struct xl_row_result *r)
+{
+	double v[XL_MAX_REPS];
+	int i;
+
+	r->xmit_errors = 0;
+	r->disagreement = 0;
+	r->mismatch = false;
+	if (!r->nreps)
+		return;
+#define MEDIAN_OF(field) ({ for (i = 0; i < r->nreps; i++) v[i] = r->reps[i].field; \
+			    xl_summarize(v, r->nreps).median; })
+	for (i = 0; i < r->nreps; i++)
+		v[i] = r->reps[i].pps / 1e6;
+	r->mpps = xl_summarize(v, r->nreps);
+	r->ns_per_pkt = r->mpps.median > 0 ? 1e3 / r->mpps.median : 0;
+	r->cpu_busy = MEDIAN_OF(cpu_busy);
+	r->cpu_ns_per_pkt = MEDIAN_OF(cpu_ns_per_pkt);
+	r->gen_mpps = MEDIAN_OF(gen_pps) / 1e6;
+#undef MEDIAN_OF
+	for (i = 0; i < r->nreps; i++) {
+		r->xmit_errors += r->reps[i].gen_xmit_errors;
+		if (r->reps[i].eth_ok && r->reps[i].disagreement > r->disagreement)
+			r->disagreement = r->reps[i].disagreement;
+	}
+	r->mismatch = r->disagreement > XL_COUNTER_TOLERANCE;
+	r->valid = r->cpu_busy >= XL_SATURATED_SHARE;
+}
+
+const char *xl_row_verdict(const struct xl_row_result *r)
+{
+	if (!r->nreps)
+		return "n/a";
+	if (!strcmp(r->kind, "gen"))
+		return "ceiling";
+	return r->valid ? "valid" : "generator-bound";
+}
+
+void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
+		     const char *header)
+{
+	int i;
+
+	if (header)
+		fprintf(out, "%s\n", header);
+	fprintf(out, "%-15s %5s %-7s %-9s %21s %9s %8s %9s %8s %7s  %s\n", "benchmark",
+		"size", "mode", "wiring", "Mpps median (min-max)", "ns/packet",
+		"DUT CPU", "CPU ns/p", "gen Mpps", "check", "verdict");
+	for (i = 0; i < n; i++) {
+		const struct xl_row_result *r = &rows[i];
+		char mpps[40], check[16];
+
+		if (!r->nreps) {
+			fprintf(out, "%-15s %5u %-7s %-9s %21s  %s\n", r->name, r->size, r->mode,
+				r->wiring ? r->wiring : "-", "-", r->note[0] ? r->note : "n/a");
+			continue;
+		}
+		snprintf(mpps, sizeof(mpps), "%.2f (%.2f-%.2f)", r->mpps.median, r->mpps.min,
+			 r->mpps.max);
+		if (!strcmp(r->kind, "gen"))
+			snprintf(check, sizeof(check), "-");
+		else
+			snprintf(check, sizeof(check), "%s%.1f%%", r->mismatch ? "!" : "",
+				 r->disagreement * 100);
+		fprintf(out, "%-15s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s\n",
+			r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
+			r->cpu_busy * 100, r->cpu_ns_per_pkt, r->gen_mpps, check,
+			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "",
+			r->note[0] ? r->note : "");
+	}
+}
+
+static json_t *row_json(const struct xl_row_result *r)
+{
+	json_t *o = json_object(), *reps = json_array();
+	int i;
+
+	json_object_set_new(o, "name", json_string(r->name));
+	json_object_set_new(o, "kind", json_string(r->kind));
+	json_object_set_new(o, "action", r->action ? json_string(r->action) : json_null());
+	json_object_set_new(o, "packet_operation", r->op ? json_string(r->op) : json_null());
+	json_object_set_new(o, "mode", json_string(r->mode));
+	json_object_set_new(o, "size", json_integer(r->size));
+	json_object_set_new(o, "wiring", json_string(r->wiring ? r->wiring : ""));
+	json_object_set_new(o, "napi_cpu", json_integer(r->napi_cpu));
+	json_object_set_new(o, "gen_cpu", json_integer(r->gen_cpu));
+	json_object_set_new(o, "gen_engine", json_string(r->engine ? r->engine : ""));
+	json_object_set_new(o, "judged_cpu", json_string(r->judged ? r->judged : ""));
+	json_object_set_new(o, "verdict", json_string(xl_row_verdict(r)));
+	json_object_set_new(o, "note", json_string(r->note));
+	if (r->nreps) {
+		json_object_set_new(o, "mpps", json_pack("{s:f,s:f,s:f}", "median", r->mpps.median,
+							 "min", r->mpps.min, "max", r->mpps.max));
+		json_object_set_new(o, "ns_per_pkt", json_real(r->ns_per_pkt));
+		json_object_set_new(o, "cpu_busy", json_real(r->cpu_busy));
+		json_object_set_new(o, "cpu_ns_per_pkt", json_real(r->cpu_ns_per_pkt));
+		json_object_set_new(o, "gen_mpps", json_real(r->gen_mpps));
+		json_object_set_new(o, "gen_xmit_errors", json_integer(r->xmit_errors));
+		json_object_set_new(o, "counter_disagreement", json_real(r->disagreement));
+		json_object_set_new(o, "counter_mismatch", json_boolean(r->mismatch));
+		json_object_set_new(o, "valid", json_boolean(r->valid));
+	} else {
+		json_object_set_new(o, "mpps", json_null());
+		json_object_set_new(o, "valid", json_false());
+	}
+	for (i = 0; i < r->nreps; i++) {
+		const struct xl_rep_result *p = &r->reps[i];
+
+		json_array_append_new(reps, json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:I,s:o,s:f}",
+			"ns", (json_int_t)p->ns, "packets", (json_int_t)p->packets,
+			"pps", p->pps, "gen_pps", p->gen_pps, "cpu_busy", p->cpu_busy,
+			"cpu_ns_per_pkt", p->cpu_ns_per_pkt,
+			"gen_xmit_errors", (json_int_t)p->gen_xmit_errors,
+			"eth_packets", p->eth_ok ? json_integer(p->eth_packets) : json_null(),
+			"counter_disagreement", p->disagreement));
+	}
+	json_object_set_new(o, "reps", reps);
+	return o;
+}
+
+int xl_report_json(const char *path, const struct xl_report_meta *meta,
+		   const struct xl_row_result *rows, int n)
+{
+	json_t *doc = json_object(), *arr = json_array();
+	char date[32];
+	struct utsname u;
+	time_t now = time(NULL);
+	int i, err;
+
+	uname(&u);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_object_set_new(doc, "schema", json_string(XL_RESULTS_SCHEMA));
+	json_object_set_new(doc, "date", json_string(date));
+	json_object_set_new(doc, "git", json_string(meta->git ? meta->git : ""));
+	json_object_set_new(doc, "machine", json_pack("{s:s,s:s,s:i}", "kernel", u.release,
+						       "arch", u.machine, "cpus",
+						       (int)sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(doc, "config", json_pack("{s:i,s:f,s:f,s:f,s:f}", "reps", meta->reps,
+						      "seconds", meta->seconds, "warmup",
+						      meta->warmup, "saturated_share",
+						      XL_SATURATED_SHARE, "counter_tolerance",
+						      XL_COUNTER_TOLERANCE));
+	json_object_set_new(doc, "lab", json_string(meta->lab_tag ? meta->lab_tag : ""));
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, row_json(&rows[i]));
+	json_object_set_new(doc, "rows", arr);
+	err = json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) ? -EIO : 0;
+	json_decref(doc);
+	return err;
+}

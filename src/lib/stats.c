@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Rate arithmetic and summaries of repetitions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdplab/stats.h"
+
+double xl_rate(uint64_t delta, uint64_t ns)
+{
+	return ns ? (double)delta * 1e9 / (double)ns : 0.0;
+}
+
+double xl_ns_per_pkt(double pps)
+{
+	return pps > 0 ? 1e9 / pps : 0.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct xl_summary xl_summarize(const double *vals, size_t n)
+{
+	struct xl_summary s = { 0 };
+	double *v;
+
+	if (!n)
+		return s;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return s;
+	memcpy(v, vals, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.n = n;
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return s;
+}
+
+double xl_disagreement(uint64_t a, uint64_t b)
+{
+	uint64_t hi = a > b ? a : b, lo = a > b ? b : a;
+
+	return hi ? (double)(hi - lo) / (double)hi : 0.0;
+}
+
+char *xl_fmt_thousands(uint64_t v, char *buf, size_t len)
+{
+	char digits[24];
+	size_t n, i, o = 0;
+
+	n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
+	for (i = 0; i < n && o + 1 < len; i++) {
+		if (i && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	if (len)
+		buf[o < len ? o : len - 1] = '\0';
+	return buf;
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Independent counters from /proc and ethtool. These are the cross-checks
+ * behind every lab row: CPU busy share and per-packet CPU cost of the NAPI
+ * CPU, and the veth's own per-queue XDP counters.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+
+#include "xdplab/sysstat.h"
+
+int xl_cpu_times_read(int cpu, struct xl_cpu_times *t)
+{
+	unsigned long long v[10] = {};
+	char line[512], want[16];
+	double ns_per_tick = 1e9 / sysconf(_SC_CLK_TCK);
+	FILE *fp = fopen("/proc/stat", "r");
+	int found = 0;
+
+	if (!fp)
+		return -errno;
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	while (fgets(line, sizeof(line), fp)) {
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		/* user nice system idle iowait irq softirq steal guest guest_nice */
+		sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+		       &v[8], &v[9]);
+		found = 1;
+		break;
+	}
+	fclose(fp);
+	if (!found)
+		return -ENOENT;
+	/* guest time is already included in user (see proc(5)). */
+	t->busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * ns_per_tick;
+	t->softirq = v[6] * ns_per_tick;
+	t->total = t->busy + (v[3] + v[4]) * ns_per_tick;
+	return 0;
+}
+
+double xl_cpu_busy_share(const struct xl_cpu_times *a,
+			 const struct xl_cpu_times *b)
+{
+	uint64_t total = b->total - a->total;
+
+	return total ? (double)(b->busy - a->busy) / total : 0.0;
+}
+
+uint64_t xl_task_runtime_ns(int pid)
+{
+	unsigned long long ns = 0;
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	if (fscanf(fp, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(fp);
+	return ns;
+}
+
+int xl_napi_kthread_pid(const char *ifname)
+{
+	char want[32], path[64], comm[32];
+	struct dirent *d;
+	size_t n;
+	DIR *proc;
+	int pid = 0;
+
+	snprintf(want, sizeof(want), "napi/%s-", ifname);
+	n = strlen(want) < 15 ? strlen(want) : 15;
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while (!pid && (d = readdir(proc))) {
+		int p = atoi(d->d_name);
+		FILE *fp;
+
+		if (p <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", p);
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		if (fgets(comm, sizeof(comm), fp) && !strncmp(comm, want, n))
+			pid = p;
+		fclose(fp);
+	}
+	closedir(proc);
+	return pid;
+}
+
+int xl_task_set_cpu(int pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+}
+
+static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
+{
+	struct ifreq ifr = {};
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = cmd;
+	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
+}
+
+int xl_ethtool_stats(int fd, const char *ifname, const char *const names[],
+		     uint64_t vals[], int n)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		__u32 buf[1];
+	} sset = { .hdr = { .cmd = ETHTOOL_GSSET_INFO,
+			    .sset_mask = 1ULL << ETH_SS_STATS } };
+	struct ethtool_gstrings *strs = NULL;
+	struct ethtool_stats *st = NULL;
+	int i, j, err, found = 0;
+	__u32 cnt;
+
+	for (i = 0; i < n; i++)
+		vals[i] = UINT64_MAX;
+	err = ethtool_ioctl(fd, ifname, &sset);
+	if (err)
+		return err;
+	cnt = sset.hdr.sset_mask ? sset.hdr.data[0] : 0;
+	if (!cnt)
+		return -EOPNOTSUPP;
+	strs = calloc(1, sizeof(*strs) + cnt * ETH_GSTRING_LEN);
+	st = calloc(1, sizeof(*st) + cnt * sizeof(__u64));
+	if (!strs || !st) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	strs->cmd = ETHTOOL_GSTRINGS;
+	strs->string_set = ETH_SS_STATS;
+	strs->len = cnt;
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = cnt;
+	err = ethtool_ioctl(fd, ifname, strs);
+	if (!err)
+		err = ethtool_ioctl(fd, ifname, st);
+	if (err)
+		goto out_free;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < (int)cnt; j++)
+			if (!strncmp((char *)strs->data + j * ETH_GSTRING_LEN,
+				     names[i], ETH_GSTRING_LEN)) {
+				vals[i] = st->data[j];
+				found++;
+				break;
+			}
+	err = found;
+out_free:
+	free(strs);
+	free(st);
+	return err;
+}
