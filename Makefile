@@ -59,12 +59,16 @@ $(BUILD)/cmd/%.o: src/cmd/%.c $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
 $(BUILD)/libxdplab.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(BUILD)/xdplab: $(CMD_OBJS) $(BUILD)/libxdplab.a
-	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libxdplab.a $(LDLIBS)
+# The commands without main(), so unit tests can call option parsing.
+$(BUILD)/libxdplab-cmd.a: $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJS))
+	$(AR) rcs $@ $^
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab.a
+$(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
+	$(CC) $(CFLAGS) -o $@ $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -Isrc/cmd -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
 
 $(BUILD):
 	@mkdir -p $(BUILD)
