@@ -81,8 +81,7 @@ e2e: $(BUILD)/xdplab
 
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
-	@./tests/unit/run.sh $(UNIT_BINS)
-	@./tests/e2e/run.sh
+	@./tests/run-all.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -15,6 +15,7 @@ PKGS=(
 	libmnl-dev                            # netlink (link facts, peer XDP state)
 	linux-libc-dev                        # kernel UAPI headers
 	iproute2 ethtool procps jq            # lab (netns, veth), ethtool -S, tests
+	python3 python3-jsonschema            # tests: results JSON against docs/results.schema.json
 )
 
 missing=()

@@ -56,7 +56,9 @@ struct xl_meter_sample {
  * @ns: window length in ns. @packets/@bytes/@errors: our counts.
  * @actions: frames per XDP action. @pps/@err_pps: rates per second.
  * @ns_per_pkt: 1e9 / pps.
- * @napi_cpu: the CPU judged; @cpu_busy: its busy share 0..1.
+ * @napi_cpu: the CPU judged; @cpu_busy: share 0..1 of the window the DUT
+ *   was busy: the NAPI kthread's run time (threaded NAPI, @napi_pid set),
+ *   else the NAPI CPU's busy share from /proc/stat.
  * @cpu_ns_per_pkt: DUT CPU time per packet in ns (kthread run time, or the
  *   CPU's softirq time when NAPI runs in softirq), 0 if no packets.
  * @gen_pps: generator's sent rate (0 without a generator);

@@ -95,9 +95,17 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 	}
 	w->napi_cpu = cpu;
 	if (cpu >= 0 && cpu < ncpus) {
-		w->cpu_busy = xl_cpu_busy_share(&a->cpu[cpu], &b->cpu[cpu]);
 		cpu_ns = m->napi_pid ? b->napi_runtime_ns - a->napi_runtime_ns :
 				       b->cpu[cpu].softirq - a->cpu[cpu].softirq;
+		/*
+		 * Threaded NAPI: the kthread's own share of the window. Other
+		 * tasks on that CPU (a shared VM) would make /proc/stat say
+		 * "busy" while the DUT itself idles.
+		 */
+		w->cpu_busy = m->napi_pid ? (w->ns ? (double)cpu_ns / w->ns : 0) :
+					    xl_cpu_busy_share(&a->cpu[cpu], &b->cpu[cpu]);
+		if (w->cpu_busy > 1.0)
+			w->cpu_busy = 1.0;
 		w->cpu_ns_per_pkt = w->packets ? (double)cpu_ns / w->packets : 0;
 	}
 	w->gen_pps = xl_rate(b->gen_sent - a->gen_sent, w->ns);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# make bench: the lab table with more repetitions, saved under bench/ as
+# JSON and text, named by date and git commit. Compare runs with the JSON's
+# ns_per_pkt and mpps min..max (docs/results.md). No timing assertions here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reps=${BENCH_REPS:-5}
+seconds=${BENCH_SECONDS:-3}
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo nogit)
+dirty=$(git diff --quiet 2>/dev/null || echo -dirty)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p bench
+base="bench/${stamp}-${commit}${dirty}"
+./build/xdplab lab run --reps "$reps" --seconds "$seconds" --json "$base.json" | tee "$base.txt"
+./scripts/validate-results.py "$base.json"
+echo "bench: saved $base.json and $base.txt"

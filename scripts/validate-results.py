@@ -1,0 +1,35 @@
+#!/usr/bin/python3
+"""Validate an 'xdplab lab run --json' file against docs/results.schema.json.
+
+Usage: scripts/validate-results.py RESULTS.json
+Exit status: 0 valid, 1 invalid (the first error is printed), 2 usage.
+Uses Debian's python3-jsonschema (installed by scripts/deps.sh).
+"""
+import json
+import os
+import sys
+
+import jsonschema
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: validate-results.py RESULTS.json", file=sys.stderr)
+        return 2
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "docs", "results.schema.json")) as f:
+        schema = json.load(f)
+    with open(sys.argv[1]) as f:
+        doc = json.load(f)
+    try:
+        jsonschema.validate(doc, schema)
+    except jsonschema.ValidationError as e:
+        path = "/".join(str(p) for p in e.absolute_path)
+        print(f"{sys.argv[1]}: invalid at /{path}: {e.message}", file=sys.stderr)
+        return 1
+    print(f"{sys.argv[1]}: valid ({len(doc['rows'])} rows)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
