@@ -74,7 +74,7 @@ int xl_usage_error(const struct xl_cmd_spec *spec, const char *fmt, ...)
 /**
  * xl_parse_u64() - parse a decimal integer in [@min, @max] for option @opt
  * (as "--size"). Rejects signs, blanks, trailing text and overflow with
- * "--size: 'x' is not a number (accepted: 60..1514)" or "... out of range".
+ * "--size: 'x' is not a whole number (accepted: 60..1514)" or "... out of range".
  * Return: 0 or -EINVAL (message printed).
  */
 int xl_parse_u64(const struct xl_cmd_spec *spec, const char *opt,

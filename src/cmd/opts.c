@@ -47,14 +47,53 @@ void xl_opts_help(const struct xl_cmd_spec *spec)
 	printf("  %-28s %s\n", "-h, --help", "show this help");
 }
 
-/* The option word as typed must name the option in full (no abbreviation). */
-static bool typed_in_full(const char *word, const char *name)
+/*
+ * getopt_long accepts unambiguous prefixes ("--cou" for "--count"); we do
+ * not. Before parsing, every "--word" must name an option in full. The
+ * value of an option that takes one is skipped, so a value may start with
+ * "--". Return: 0, or -EINVAL after the message.
+ */
+static int check_full_names(const struct xl_cmd_spec *spec, int argc, char **argv)
 {
-	size_t n = strlen(name);
+	int i;
+	size_t j;
 
-	if (word[0] != '-' || word[1] != '-')
-		return true; /* short option */
-	return !strncmp(word + 2, name, n) && (word[2 + n] == '\0' || word[2 + n] == '=');
+	for (i = 1; i < argc; i++) {
+		const char *w = argv[i], *eq;
+		size_t len;
+
+		if (!strcmp(w, "--") || !strcmp(w, "--help") || !strcmp(w, "-h"))
+			return 0; /* getopt stops there, or prints help first */
+		if (w[0] == '-' && w[1] != '-' && w[1]) {
+			/* Short option: skip its value when it is the next word. */
+			for (j = 0; j < spec->n_opts; j++)
+				if (spec->opts[j].short_name == w[1] && spec->opts[j].arg &&
+				    !w[2])
+					i++;
+			continue;
+		}
+		if (w[0] != '-' || w[1] != '-')
+			continue;
+		eq = strchr(w, '=');
+		len = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
+		if (len == 4 && !strncmp(w + 2, "help", 4))
+			continue;
+		for (j = 0; j < spec->n_opts; j++)
+			if (strlen(spec->opts[j].name) == len &&
+			    !strncmp(w + 2, spec->opts[j].name, len))
+				break;
+		if (j == spec->n_opts) {
+			for (j = 0; j < spec->n_opts; j++)
+				if (len && !strncmp(w + 2, spec->opts[j].name, len))
+					return xl_usage_error(spec, "unknown option '%s' (did you mean --%s?)",
+							      w, spec->opts[j].name);
+			return xl_usage_error(spec, "unknown option '%s' (see 'xdplab %s --help')",
+					      w, spec->name);
+		}
+		if (spec->opts[j].arg && !eq)
+			i++;
+	}
+	return 0;
 }
 
 int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
@@ -83,11 +122,12 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 	lopts[i + 1] = (struct option){ 0 };
 	sopts[s] = '\0';
 
-	optind = 1;
+	err = check_full_names(spec, argc, argv);
+	if (err)
+		return err;
+	optind = 0; /* 0, not 1: a full reset of glibc's getopt state */
 	opterr = 0;
 	for (;;) {
-		int before = optind;
-
 		idx = -1;
 		c = getopt_long(argc, argv, sopts, lopts, &idx);
 		if (c == -1)
@@ -96,9 +136,14 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 			xl_opts_help(spec);
 			return XL_OPTS_HELP;
 		}
+		if (c == '?' && optopt)
+			return xl_usage_error(spec, "unknown option '-%c' (see 'xdplab %s --help')",
+					      optopt, spec->name);
 		if (c == '?')
 			return xl_usage_error(spec, "unknown option '%s' (see 'xdplab %s --help')",
 					      argv[optind - 1], spec->name);
+		if (c == ':' && optopt && optopt < 256)
+			return xl_usage_error(spec, "option '-%c' needs a value", optopt);
 		if (c == ':')
 			return xl_usage_error(spec, "option '%s' needs a value",
 					      argv[optind - 1]);
@@ -111,9 +156,6 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 			if (i == spec->n_opts)
 				return xl_usage_error(spec, "unknown option '-%c'", c);
 		}
-		if (idx >= 0 && !typed_in_full(argv[before], spec->opts[i].name))
-			return xl_usage_error(spec, "unknown option '%s' (did you mean --%s?)",
-					      argv[before], spec->opts[i].name);
 		if (seen[i]++ && !spec->opts[i].repeatable)
 			return xl_usage_error(spec, "option --%s given twice",
 					      spec->opts[i].name);
@@ -154,11 +196,15 @@ int xl_parse_seconds(const struct xl_cmd_spec *spec, const char *opt,
 	char *end;
 	double v;
 
-	if (!arg || !(isdigit((unsigned char)arg[0]) || arg[0] == '.'))
-		goto out_nan;
+	if (!arg || !(isdigit((unsigned char)arg[0]) || arg[0] == '.') ||
+	    strspn(arg, "0123456789.eE+-") != strlen(arg))
+		goto out_nan; /* decimal only: strtod would also take hex */
+	errno = 0;
 	v = strtod(arg, &end);
-	if (*end || !isfinite(v))
+	if (*end || isnan(v))
 		goto out_nan;
+	if (errno == ERANGE || !isfinite(v))
+		v = max * 2; /* reported as out of range below */
 	if (v < min || v > max)
 		return xl_usage_error(spec, "%s: '%s' is out of range (accepted: %g..%g seconds)",
 				      opt, arg, min, max);

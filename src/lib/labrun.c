@@ -138,6 +138,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 		xl_bench__destroy(bench);
 		if (err) {
 			snprintf(row->note, sizeof(row->note), "measurement failed: %s", strerror(-err));
+			xl_row_finish(row); /* keep the repetitions that completed */
 			return err;
 		}
 		if (o->stop && *o->stop)

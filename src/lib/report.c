@@ -74,11 +74,11 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		else
 			snprintf(check, sizeof(check), "%s%.1f%%", r->mismatch ? "!" : "",
 				 r->disagreement * 100);
-		fprintf(out, "%-15s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s\n",
+		fprintf(out, "%-15s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s\n",
 			r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
 			r->cpu_busy * 100, r->cpu_ns_per_pkt, r->gen_mpps, check,
 			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "",
-			r->note[0] ? r->note : "");
+			r->note[0] ? "; " : "", r->note);
 	}
 }
 

@@ -52,16 +52,17 @@ double xl_disagreement(uint64_t a, uint64_t b)
 
 char *xl_fmt_thousands(uint64_t v, char *buf, size_t len)
 {
-	char digits[24];
+	char digits[24], out[32];
 	size_t n, i, o = 0;
 
 	n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
-	for (i = 0; i < n && o + 1 < len; i++) {
-		if (i && (n - i) % 3 == 0 && o + 2 < len)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
 	}
+	out[o] = '\0';
 	if (len)
-		buf[o < len ? o : len - 1] = '\0';
+		snprintf(buf, len, "%s", out); /* truncates, always terminated */
 	return buf;
 }
