@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_report.c - unit tests of the lab results (src/lib/report.c): the
+ * JSON document written by xl_report_json(), read back with jansson and
+ * checked field by field and against the required keys and enums of
+ * docs/results.schema.json; and the fixed-column table of
+ * xl_report_table() written to a memory stream.
+ *
+ * Run from the repository root (for docs/results.schema.json). Temporary
+ * files go to /tmp and are removed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include <jansson.h>
+
+#include "xdplab/report.h"
+
+#define SCHEMA_FILE "docs/results.schema.json"
+
+static void assert_near_(double a, double b, double eps, const char *ea,
+			 const char *eb, const char *file, int line)
+{
+	if (fabs(a - b) <= eps)
+		return;
+	print_error("%s = %.17g, want %s = %.17g (within %g)\n", ea, a, eb, b, eps);
+	_fail(file, line);
+}
+
+#define assert_near(a, b, eps) assert_near_((a), (b), (eps), #a, #b, __FILE__, __LINE__)
+#define assert_dbl_equal(a, b) assert_near((a), (b), 0.0)
+
+/* ---- the rows used by every test ---- */
+
+static void rep_set(struct xl_row_result *r, int i, uint64_t packets, double pps,
+		    double gen_pps, double busy, double cpu_ns, uint64_t xmit_errors,
+		    bool eth_ok, uint64_t eth_packets, double disagreement)
+{
+	r->reps[i] = (struct xl_rep_result){
+		.ns = 2000000000ULL + i, .packets = packets, .pps = pps, .gen_pps = gen_pps,
+		.cpu_busy = busy, .cpu_ns_per_pkt = cpu_ns, .gen_xmit_errors = xmit_errors,
+		.eth_ok = eth_ok, .eth_packets = eth_packets, .disagreement = disagreement,
+	};
+	r->nreps = i + 1;
+}
+
+static void row_base(struct xl_row_result *r, const char *name, const char *kind)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->kind = kind;
+	r->mode = "native";
+	r->size = 64;
+	r->wiring = "threaded";
+	r->engine = "live";
+	r->judged = "dut-cpu";
+	r->napi_cpu = 2;
+	r->gen_cpu = 1;
+}
+
+enum { ROW_VALID, ROW_MISMATCH, ROW_CEILING, ROW_NA, N_ROWS };
+
+/*
+ * 0: drop/no-touch, valid: Mpps 2 (1-3), ns/p 500, cpu 97%, rep 1 without
+ *    the kernel's counter.
+ * 1: pass, 1514 B skb, generator-bound (cpu 50%), counts disagree (1%),
+ *    no packet operation (null).
+ * 2: gen-ceiling, judged by the generator CPU, no action.
+ * 3: tx, no repetitions: attach failed.
+ */
+static void make_rows(struct xl_row_result *rows)
+{
+	struct xl_row_result *r;
+
+	r = &rows[ROW_VALID];
+	row_base(r, "drop/no-touch", "xdp");
+	r->action = "XDP_DROP";
+	r->op = "no-touch";
+	rep_set(r, 0, 2000000, 1e6, 1.5e6, 0.99, 900.0, 10, true, 2001000, 0.0005);
+	rep_set(r, 1, 6000000, 3e6, 3.5e6, 0.90, 300.0, 20, false, 0, 0.0);
+	rep_set(r, 2, 4000000, 2e6, 2.5e6, 0.97, 500.0, 12, true, 123456789012ULL, 0.004);
+	xl_row_finish(r);
+
+	r = &rows[ROW_MISMATCH];
+	row_base(r, "pass", "xdp");
+	r->action = "XDP_PASS";
+	r->op = NULL;
+	r->mode = "skb";
+	r->size = 1514;
+	r->wiring = "softirq";
+	r->napi_cpu = -1;
+	rep_set(r, 0, 1000000, 0.5e6, 0.6e6, 0.50, 1000.0, 0, true, 1010101, 0.01);
+	xl_row_finish(r);
+
+	r = &rows[ROW_CEILING];
+	row_base(r, "gen-ceiling", "gen");
+	r->action = NULL;
+	r->op = NULL;
+	r->judged = "gen-cpu";
+	rep_set(r, 0, 10000000, 5e6, 5e6, 1.0, 200.0, 7, false, 0, 0.0);
+	rep_set(r, 1, 12000000, 6e6, 6e6, 1.0, 166.0, 3, false, 0, 0.0);
+	xl_row_finish(r);
+
+	r = &rows[ROW_NA];
+	row_base(r, "tx", "xdp");
+	r->action = "XDP_TX";
+	r->op = "no-touch";
+	r->wiring = NULL;
+	r->engine = NULL;
+	snprintf(r->note, sizeof(r->note), "attach failed: Operation not supported");
+	xl_row_finish(r);
+}
+
+/* ---- JSON helpers ---- */
+
+static char tmp_path[64];
+
+static int setup_tmp(void **state)
+{
+	int fd;
+
+	snprintf(tmp_path, sizeof(tmp_path), "/tmp/xdplab-test-report-XXXXXX");
+	fd = mkstemp(tmp_path);
+	if (fd < 0)
+		return -1;
+	/* Something to overwrite. */
+	if (write(fd, "not json at all {", 17) != 17) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int teardown_tmp(void **state)
+{
+	unlink(tmp_path);
+	return 0;
+}
+
+static json_t *load(const char *path)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr);
+
+	if (!doc)
+		print_error("%s:%d: %s\n", path, jerr.line, jerr.text);
+	assert_non_null(doc);
+	return doc;
+}
+
+static json_t *get(json_t *obj, const char *key)
+{
+	json_t *v;
+
+	assert_true(json_is_object(obj));
+	v = json_object_get(obj, key);
+	if (!v)
+		print_error("missing key '%s'\n", key);
+	assert_non_null(v);
+	return v;
+}
+
+static const char *get_str(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_string(v))
+		print_error("'%s' is not a string\n", key);
+	assert_true(json_is_string(v));
+	return json_string_value(v);
+}
+
+static json_int_t get_int(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_integer(v))
+		print_error("'%s' is not an integer\n", key);
+	assert_true(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static double get_num(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_number(v))
+		print_error("'%s' is not a number\n", key);
+	assert_true(json_is_number(v));
+	return json_number_value(v);
+}
+
+static bool get_bool(json_t *obj, const char *key)
+{
+	json_t *v = get(obj, key);
+
+	if (!json_is_boolean(v))
+		print_error("'%s' is not a boolean\n", key);
+	assert_true(json_is_boolean(v));
+	return json_is_true(v);
+}
+
+static void check_rep(json_t *rep, const struct xl_rep_result *p)
+{
+	json_t *eth;
+
+	assert_int_equal(json_object_size(rep), 9);
+	assert_int_equal(get_int(rep, "ns"), p->ns);
+	assert_int_equal(get_int(rep, "packets"), p->packets);
+	assert_dbl_equal(get_num(rep, "pps"), p->pps);
+	assert_dbl_equal(get_num(rep, "gen_pps"), p->gen_pps);
+	assert_dbl_equal(get_num(rep, "cpu_busy"), p->cpu_busy);
+	assert_dbl_equal(get_num(rep, "cpu_ns_per_pkt"), p->cpu_ns_per_pkt);
+	assert_int_equal(get_int(rep, "gen_xmit_errors"), p->gen_xmit_errors);
+	assert_dbl_equal(get_num(rep, "counter_disagreement"), p->disagreement);
+	eth = get(rep, "eth_packets");
+	if (p->eth_ok) {
+		assert_true(json_is_integer(eth));
+		assert_int_equal(json_integer_value(eth), p->eth_packets);
+	} else {
+		assert_true(json_is_null(eth));
+	}
+}
+
+/* ---- xl_report_json ---- */
+
+static const struct xl_report_meta meta = {
+	.reps = 3, .seconds = 2.5, .warmup = 0.5, .git = "0123abc", .lab_tag = "xl0",
+};
+
+static void test_json_document(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	json_t *doc, *m, *c;
+	struct utsname u;
+	const char *date;
+	int i;
+
+	make_rows(rows);
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	assert_int_equal(json_object_size(doc), 7);
+	assert_string_equal(get_str(doc, "schema"), "xdplab.lab-results/1");
+	assert_string_equal(get_str(doc, "schema"), XL_RESULTS_SCHEMA);
+	assert_string_equal(get_str(doc, "git"), "0123abc");
+	assert_string_equal(get_str(doc, "lab"), "xl0");
+
+	/* "2024-01-31T12:34:56Z" */
+	date = get_str(doc, "date");
+	assert_int_equal(strlen(date), 20);
+	for (i = 0; i < 20; i++) {
+		const char *shape = "dddd-dd-ddTdd:dd:ddZ";
+
+		if (shape[i] == 'd')
+			assert_true(isdigit((unsigned char)date[i]));
+		else
+			assert_int_equal(date[i], shape[i]);
+	}
+
+	m = get(doc, "machine");
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(get_str(m, "kernel"), u.release);
+	assert_string_equal(get_str(m, "arch"), u.machine);
+	assert_int_equal(get_int(m, "cpus"), sysconf(_SC_NPROCESSORS_ONLN));
+	assert_true(get_int(m, "cpus") >= 1);
+
+	c = get(doc, "config");
+	assert_int_equal(json_object_size(c), 5);
+	assert_int_equal(get_int(c, "reps"), 3);
+	assert_dbl_equal(get_num(c, "seconds"), 2.5);
+	assert_dbl_equal(get_num(c, "warmup"), 0.5);
+	assert_dbl_equal(get_num(c, "saturated_share"), XL_SATURATED_SHARE);
+	assert_dbl_equal(get_num(c, "saturated_share"), 0.95);
+	assert_dbl_equal(get_num(c, "counter_tolerance"), XL_COUNTER_TOLERANCE);
+	assert_dbl_equal(get_num(c, "counter_tolerance"), 0.005);
+
+	assert_true(json_is_array(get(doc, "rows")));
+	assert_int_equal(json_array_size(get(doc, "rows")), N_ROWS);
+	json_decref(doc);
+}
+
+static void test_json_measured_row(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	json_t *doc, *row, *mpps, *reps;
+	int i;
+
+	make_rows(rows);
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	row = json_array_get(get(doc, "rows"), ROW_VALID);
+	assert_non_null(row);
+	assert_int_equal(json_object_size(row), 23);
+	assert_string_equal(get_str(row, "name"), "drop/no-touch");
+	assert_string_equal(get_str(row, "kind"), "xdp");
+	assert_string_equal(get_str(row, "action"), "XDP_DROP");
+	assert_string_equal(get_str(row, "packet_operation"), "no-touch");
+	assert_string_equal(get_str(row, "mode"), "native");
+	assert_int_equal(get_int(row, "size"), 64);
+	assert_string_equal(get_str(row, "wiring"), "threaded");
+	assert_int_equal(get_int(row, "napi_cpu"), 2);
+	assert_int_equal(get_int(row, "gen_cpu"), 1);
+	assert_string_equal(get_str(row, "gen_engine"), "live");
+	assert_string_equal(get_str(row, "judged_cpu"), "dut-cpu");
+	assert_string_equal(get_str(row, "verdict"), "valid");
+	assert_string_equal(get_str(row, "note"), "");
+
+	mpps = get(row, "mpps");
+	assert_int_equal(json_object_size(mpps), 3);
+	assert_dbl_equal(get_num(mpps, "median"), 2.0);
+	assert_dbl_equal(get_num(mpps, "min"), 1.0);
+	assert_dbl_equal(get_num(mpps, "max"), 3.0);
+	assert_dbl_equal(get_num(row, "ns_per_pkt"), 500.0);
+	assert_dbl_equal(get_num(row, "cpu_busy"), 0.97);
+	assert_dbl_equal(get_num(row, "cpu_ns_per_pkt"), 500.0);
+	assert_dbl_equal(get_num(row, "gen_mpps"), 2.5);
+	assert_int_equal(get_int(row, "gen_xmit_errors"), 42);
+	assert_dbl_equal(get_num(row, "counter_disagreement"), 0.004);
+	assert_false(get_bool(row, "counter_mismatch"));
+	assert_true(get_bool(row, "valid"));
+
+	reps = get(row, "reps");
+	assert_true(json_is_array(reps));
+	assert_int_equal(json_array_size(reps), 3);
+	for (i = 0; i < 3; i++)
+		check_rep(json_array_get(reps, i), &rows[ROW_VALID].reps[i]);
+	/* Spelled out for one: rep 1 had no kernel counter, rep 2 a 64-bit one. */
+	assert_true(json_is_null(get(json_array_get(reps, 1), "eth_packets")));
+	assert_int_equal(get_int(json_array_get(reps, 2), "eth_packets"), 123456789012LL);
+	assert_int_equal(get_int(json_array_get(reps, 0), "packets"), 2000000);
+	assert_dbl_equal(get_num(json_array_get(reps, 0), "pps"), 1e6);
+	json_decref(doc);
+}
+
+static void test_json_other_rows(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	json_t *doc, *row, *reps;
+
+	make_rows(rows);
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+
+	row = json_array_get(get(doc, "rows"), ROW_MISMATCH);
+	assert_string_equal(get_str(row, "name"), "pass");
+	assert_string_equal(get_str(row, "action"), "XDP_PASS");
+	assert_true(json_is_null(get(row, "packet_operation")));
+	assert_string_equal(get_str(row, "mode"), "skb");
+	assert_int_equal(get_int(row, "size"), 1514);
+	assert_string_equal(get_str(row, "wiring"), "softirq");
+	assert_int_equal(get_int(row, "napi_cpu"), -1);
+	assert_string_equal(get_str(row, "verdict"), "generator-bound");
+	assert_false(get_bool(row, "valid"));
+	assert_true(get_bool(row, "counter_mismatch"));
+	assert_dbl_equal(get_num(row, "counter_disagreement"), 0.01);
+	assert_dbl_equal(get_num(get(row, "mpps"), "median"), 0.5);
+	assert_dbl_equal(get_num(row, "ns_per_pkt"), 2000.0);
+	reps = get(row, "reps");
+	assert_int_equal(json_array_size(reps), 1);
+	check_rep(json_array_get(reps, 0), &rows[ROW_MISMATCH].reps[0]);
+	assert_int_equal(get_int(json_array_get(reps, 0), "eth_packets"), 1010101);
+
+	row = json_array_get(get(doc, "rows"), ROW_CEILING);
+	assert_string_equal(get_str(row, "kind"), "gen");
+	assert_true(json_is_null(get(row, "action")));
+	assert_true(json_is_null(get(row, "packet_operation")));
+	assert_string_equal(get_str(row, "judged_cpu"), "gen-cpu");
+	assert_string_equal(get_str(row, "verdict"), "ceiling");
+	assert_true(get_bool(row, "valid"));
+	assert_dbl_equal(get_num(get(row, "mpps"), "median"), 5.5);
+	assert_dbl_equal(get_num(get(row, "mpps"), "min"), 5.0);
+	assert_dbl_equal(get_num(get(row, "mpps"), "max"), 6.0);
+	assert_near(get_num(row, "ns_per_pkt"), 1e3 / 5.5, 1e-12);
+	assert_int_equal(get_int(row, "gen_xmit_errors"), 10);
+	reps = get(row, "reps");
+	assert_int_equal(json_array_size(reps), 2);
+	check_rep(json_array_get(reps, 0), &rows[ROW_CEILING].reps[0]);
+	check_rep(json_array_get(reps, 1), &rows[ROW_CEILING].reps[1]);
+	assert_true(json_is_null(get(json_array_get(reps, 1), "eth_packets")));
+
+	/* No repetitions: mpps null, not valid, empty reps, no derived figures. */
+	row = json_array_get(get(doc, "rows"), ROW_NA);
+	assert_int_equal(json_object_size(row), 16);
+	assert_string_equal(get_str(row, "name"), "tx");
+	assert_string_equal(get_str(row, "verdict"), "n/a");
+	assert_string_equal(get_str(row, "note"), "attach failed: Operation not supported");
+	assert_string_equal(get_str(row, "wiring"), "");
+	assert_string_equal(get_str(row, "gen_engine"), "");
+	assert_true(json_is_null(get(row, "mpps")));
+	assert_false(get_bool(row, "valid"));
+	assert_int_equal(json_array_size(get(row, "reps")), 0);
+	assert_null(json_object_get(row, "ns_per_pkt"));
+	assert_null(json_object_get(row, "counter_mismatch"));
+	json_decref(doc);
+}
+
+/* Every "required" key of an object schema is present in @obj. */
+static void check_required(json_t *schema, json_t *obj, const char *what)
+{
+	json_t *req = json_object_get(schema, "required"), *k;
+	size_t i;
+
+	assert_true(json_is_array(req));
+	json_array_foreach(req, i, k) {
+		if (!json_object_get(obj, json_string_value(k)))
+			print_error("%s: required key '%s' missing\n", what,
+				    json_string_value(k));
+		assert_non_null(json_object_get(obj, json_string_value(k)));
+	}
+}
+
+static bool in_enum(json_t *schema, const char *val)
+{
+	json_t *e = json_object_get(schema, "enum"), *k;
+	size_t i;
+
+	assert_true(json_is_array(e));
+	json_array_foreach(e, i, k)
+		if (!strcmp(json_string_value(k), val))
+			return true;
+	return false;
+}
+
+static void test_json_matches_schema_file(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	json_t *schema, *doc, *defs, *props, *row, *rep;
+	size_t i, j;
+
+	make_rows(rows);
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	schema = load(SCHEMA_FILE);
+	defs = get(schema, "definitions");
+	props = get(schema, "properties");
+
+	assert_string_equal(get_str(get(props, "schema"), "const"), get_str(doc, "schema"));
+	check_required(schema, doc, "document");
+	check_required(get(props, "machine"), get(doc, "machine"), "machine");
+	check_required(get(props, "config"), get(doc, "config"), "config");
+	json_array_foreach(get(doc, "rows"), i, row) {
+		json_t *rowdef = get(defs, "row"), *rprops = get(rowdef, "properties");
+
+		check_required(rowdef, row, "row");
+		assert_true(in_enum(get(rprops, "kind"), get_str(row, "kind")));
+		assert_true(in_enum(get(rprops, "verdict"), get_str(row, "verdict")));
+		if (json_is_object(get(row, "mpps"))) {
+			check_required(get(rowdef, "then"), row, "measured row");
+			check_required(get(defs, "summary"), get(row, "mpps"), "mpps");
+			assert_true(json_array_size(get(row, "reps")) >= 1);
+		} else {
+			assert_true(json_is_null(get(row, "mpps")));
+			assert_int_equal(json_array_size(get(row, "reps")), 0);
+			assert_string_equal(get_str(row, "verdict"), "n/a");
+		}
+		json_array_foreach(get(row, "reps"), j, rep)
+			check_required(get(defs, "rep"), rep, "rep");
+	}
+	json_decref(schema);
+	json_decref(doc);
+}
+
+static void test_json_no_rows_and_defaults(void **state)
+{
+	const struct xl_report_meta bare = { .reps = 1, .seconds = 1, .warmup = 0 };
+	json_t *doc;
+
+	assert_int_equal(xl_report_json(tmp_path, &bare, NULL, 0), 0);
+	doc = load(tmp_path);
+	assert_true(json_is_array(get(doc, "rows")));
+	assert_int_equal(json_array_size(get(doc, "rows")), 0);
+	assert_string_equal(get_str(doc, "git"), ""); /* NULL: unknown */
+	assert_string_equal(get_str(doc, "lab"), "");
+	assert_int_equal(get_int(get(doc, "config"), "reps"), 1);
+	assert_dbl_equal(get_num(get(doc, "config"), "warmup"), 0.0);
+	json_decref(doc);
+}
+
+static void test_json_write_error(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	char dir[64], path[96];
+	int r;
+
+	make_rows(rows);
+	snprintf(dir, sizeof(dir), "/tmp/xdplab-test-report-dir-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(rmdir(dir), 0); /* now surely missing */
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	r = xl_report_json(path, &meta, rows, N_ROWS);
+	assert_true(r < 0);
+	assert_int_equal(r, -EIO); /* documented in report.h */
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(dir, F_OK), -1);
+}
+
+/* ---- xl_report_table ---- */
+
+static char *table(const struct xl_row_result *rows, int n, const char *header)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	xl_report_table(f, rows, n, header);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(buf);
+	assert_int_equal(strlen(buf), len);
+	return buf;
+}
+
+/* Line @i (0-based) of @text, without its '\n', into @line. */
+static void nth_line(const char *text, int i, char *line, size_t size)
+{
+	const char *end;
+
+	while (i-- > 0) {
+		text = strchr(text, '\n');
+		assert_non_null(text);
+		text++;
+	}
+	end = strchr(text, '\n');
+	assert_non_null(end); /* every line ends with '\n' */
+	assert_true((size_t)(end - text) < size);
+	memcpy(line, text, end - text);
+	line[end - text] = '\0';
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static const char columns[] =
+	"benchmark        size mode    wiring    Mpps median (min-max) ns/packet  DUT CPU"
+	"  CPU ns/p gen Mpps   check  verdict";
+
+static void test_table_lines(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	char line[256];
+	char *out;
+
+	make_rows(rows);
+	out = table(rows, N_ROWS, "wiring: threaded NAPI on CPU 2; generator on CPU 1");
+	assert_int_equal(count_lines(out), 2 + N_ROWS);
+	nth_line(out, 0, line, sizeof(line));
+	assert_string_equal(line, "wiring: threaded NAPI on CPU 2; generator on CPU 1");
+	nth_line(out, 1, line, sizeof(line));
+	assert_string_equal(line, columns);
+
+	nth_line(out, 2, line, sizeof(line));
+	assert_string_equal(line, "drop/no-touch      64 native  threaded       2.00 (1.00-3.00)"
+				  "     500.0      97%     500.0     2.50    0.4%  valid");
+	nth_line(out, 3, line, sizeof(line));
+	assert_string_equal(line, "pass             1514 skb     softirq        0.50 (0.50-0.50)"
+				  "    2000.0      50%    1000.0     0.60   !1.0%  generator-bound, "
+				  "counts disagree");
+	nth_line(out, 4, line, sizeof(line));
+	assert_string_equal(line, "gen-ceiling        64 native  threaded       5.50 (5.00-6.00)"
+				  "     181.8     100%     183.0     5.50       -  ceiling");
+	nth_line(out, 5, line, sizeof(line));
+	assert_string_equal(line, "tx                 64 native  -                             -"
+				  "  attach failed: Operation not supported");
+	free(out);
+}
+
+static void test_table_verdict_words(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	char line[256];
+	char *out;
+
+	make_rows(rows);
+	out = table(rows, N_ROWS, NULL);
+	/* No header: the column line comes first. */
+	assert_int_equal(count_lines(out), 1 + N_ROWS);
+	nth_line(out, 0, line, sizeof(line));
+	assert_string_equal(line, columns);
+
+	nth_line(out, 1 + ROW_VALID, line, sizeof(line));
+	assert_true(strncmp(line, "drop/no-touch ", 14) == 0);
+	assert_non_null(strstr(line, "  valid"));
+	assert_null(strstr(line, "counts disagree"));
+	assert_null(strstr(line, "!"));
+
+	nth_line(out, 1 + ROW_MISMATCH, line, sizeof(line));
+	assert_non_null(strstr(line, "  generator-bound, counts disagree"));
+	assert_non_null(strstr(line, " !1.0% "));
+
+	nth_line(out, 1 + ROW_CEILING, line, sizeof(line));
+	assert_non_null(strstr(line, "  ceiling"));
+	assert_null(strstr(line, "%  ceiling")); /* check column is "-" */
+
+	nth_line(out, 1 + ROW_NA, line, sizeof(line));
+	assert_non_null(strstr(line, "attach failed"));
+	assert_null(strstr(line, "valid"));
+	free(out);
+
+	/* A row without reps and without a note says "n/a". */
+	rows[ROW_NA].note[0] = '\0';
+	out = table(&rows[ROW_NA], 1, NULL);
+	nth_line(out, 1, line, sizeof(line));
+	assert_int_equal(strlen(line), strlen("tx                 64 native  -          "
+					      "                   -  n/a"));
+	assert_string_equal(line + strlen(line) - 5, "  n/a");
+	free(out);
+
+	/* No rows: just the column line. */
+	out = table(rows, 0, NULL);
+	assert_int_equal(count_lines(out), 1);
+	free(out);
+}
+
+static void test_table_mismatch_flag(void **state)
+{
+	struct xl_row_result r;
+	char line[256];
+	char *out;
+
+	/* The same row with and without a disagreement above the tolerance. */
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "drop/read");
+	r.kind = "xdp";
+	r.mode = "native";
+	r.wiring = "threaded";
+	r.size = 64;
+	r.nreps = 1;
+	r.reps[0] = (struct xl_rep_result){ .ns = 1000000000ULL, .packets = 4000000,
+					    .pps = 4e6, .gen_pps = 4e6, .cpu_busy = 1.0,
+					    .cpu_ns_per_pkt = 250, .eth_ok = true,
+					    .eth_packets = 4020000, .disagreement = 0.005 };
+	xl_row_finish(&r);
+	out = table(&r, 1, NULL);
+	nth_line(out, 1, line, sizeof(line));
+	assert_non_null(strstr(line, "    0.5%  valid"));
+	assert_null(strstr(line, "counts disagree"));
+	free(out);
+
+	r.reps[0].disagreement = 0.006;
+	xl_row_finish(&r);
+	out = table(&r, 1, NULL);
+	nth_line(out, 1, line, sizeof(line));
+	assert_non_null(strstr(line, "   !0.6%  valid, counts disagree"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_json_document, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_json_measured_row, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_json_other_rows, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_json_matches_schema_file, setup_tmp,
+						teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_json_no_rows_and_defaults, setup_tmp,
+						teardown_tmp),
+		cmocka_unit_test(test_json_write_error),
+		cmocka_unit_test(test_table_lines),
+		cmocka_unit_test(test_table_verdict_words),
+		cmocka_unit_test(test_table_mismatch_flag),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
