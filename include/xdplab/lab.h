@@ -96,12 +96,6 @@ struct xl_lab {
 int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts);
 
 /**
- * xl_lab__open() - fill @lab for an existing lab made by `lab setup`, from
- * its @tag. Return: 0, -ENOENT if there is no such lab, or -errno.
- */
-int xl_lab__open(struct xl_lab *lab, const char *tag);
-
-/**
  * xl_lab__destroy() - delete the namespaces (which deletes the veths) and
  * close fds. Safe on a zeroed or already destroyed lab. Async-signal
  * unsafe: call it from normal control flow, not from a signal handler.
@@ -162,6 +156,14 @@ int xl_lab__exec(const struct xl_lab *lab, enum xl_lab_side side,
  * Return: number of namespaces removed, or -errno.
  */
 int xl_lab_sweep(void);
+
+/**
+ * xl_lab_remove() - delete the namespaces "<tag>-gen" and "<tag>-dut" of a
+ * lab (and so its veths), whatever state the rest of it is in.
+ * Return: number of namespaces removed, -ENOENT if the lab has none, or
+ * -EINVAL if @tag is not an xdplab lab tag.
+ */
+int xl_lab_remove(const char *tag);
 
 /**
  * xl_lab_remove_all() - remove every xdplab lab namespace, manual ones too

@@ -84,7 +84,6 @@ static int on_teardown_opt(int id, const char *arg, void *ctx)
 
 static int lab_teardown(int argc, char **argv)
 {
-	struct xl_lab lab;
 	bool all = false;
 	int idx;
 
@@ -101,12 +100,10 @@ static int lab_teardown(int argc, char **argv)
 		xl_usage_error(&teardown_spec, "one TAG expected (as printed by 'xdplab lab setup'), or --all");
 		return XL_EXIT_USAGE;
 	}
-	if (xl_lab__open(&lab, argv[idx])) {
-		xl_usage_error(&teardown_spec, "no lab '%s'", argv[idx]);
+	if (xl_lab_remove(argv[idx]) < 0) {
+		xl_usage_error(&teardown_spec, "no lab '%s' (see 'ip netns')", argv[idx]);
 		return XL_EXIT_USAGE;
 	}
-	lab.live = true;
-	xl_lab__destroy(&lab);
 	printf("removed lab %s\n", argv[idx]);
 	return XL_EXIT_OK;
 }

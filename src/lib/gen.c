@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
+#include <net/if.h>
 #include <net/ethernet.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -162,9 +163,17 @@ static int send_live(struct gen_thread *t, uint64_t n)
 		    .data_size_in = gen->frame_len, .repeat = (__u32)n,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
 
+	char name[IF_NAMESIZE];
+
 	if (bpf_prog_test_run_opts(bpf_program__fd(gen->skel->progs.xdp_gen_redirect),
 				   &opts))
 		return -errno;
+	/*
+	 * A redirect to a vanished ifindex drops silently; one check per
+	 * call (~200 ms of frames) notices a deleted interface quickly.
+	 */
+	if (!if_indextoname(gen->ifindex, name))
+		return -ENXIO;
 	return (int)n;
 }
 

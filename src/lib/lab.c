@@ -297,31 +297,6 @@ out_destroy:
 	return err;
 }
 
-int xl_lab__open(struct xl_lab *lab, const char *tag)
-{
-	char path[64];
-	int err;
-
-	memset(lab, 0, sizeof(*lab));
-	lab->ns_fd[0] = lab->ns_fd[1] = lab->root_ns_fd = -1;
-	lab->napi_cpu = -1;
-	if (strlen(tag) >= sizeof(lab->tag) - 1 || strncmp(tag, "xl", 2))
-		return -ENOENT;
-	snprintf(lab->tag, sizeof(lab->tag), "%s", tag);
-	set_names(lab);
-	fill_addresses(lab);
-	lab->queues = 1;
-	snprintf(path, sizeof(path), NETNS_DIR "/%s", lab->ns[0]);
-	if (access(path, F_OK))
-		return -ENOENT;
-	err = open_fds(lab);
-	if (err) {
-		xl_lab__destroy(lab);
-		return err;
-	}
-	return 0;
-}
-
 void xl_lab__destroy(struct xl_lab *lab)
 {
 	int s;
@@ -473,6 +448,25 @@ static int sweep(bool all)
 	}
 	closedir(dir);
 	return removed;
+}
+
+int xl_lab_remove(const char *tag)
+{
+	static const char *const sfx[] = { "-gen", "-dut" };
+	char name[64], path[96];
+	int i, n = 0;
+
+	if (strncmp(tag, "xl", 2) || strlen(tag) > 16 || strchr(tag, '/'))
+		return -EINVAL;
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "%s%s", tag, sfx[i]);
+		snprintf(path, sizeof(path), NETNS_DIR "/%s", name);
+		if (access(path, F_OK))
+			continue;
+		del_netns(name);
+		n++;
+	}
+	return n ? n : -ENOENT;
 }
 
 int xl_lab_sweep(void)
