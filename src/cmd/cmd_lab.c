@@ -21,14 +21,15 @@
 
 /* ---- lab setup / teardown ---- */
 
-enum { O_QUEUES, O_ALL };
+enum { O_QUEUES, O_ALL, O_OUT_PAIRS };
 
 static const struct xl_opt setup_opts[] = {
 	{ "queues", 'q', "N", "RX/TX queues per veth end, 1..64 (default 1)", O_QUEUES },
+	{ "out-pairs", 0, "N", "extra veth pairs to redirect to, 0..4 (default 0)", O_OUT_PAIRS },
 };
 static const struct xl_cmd_spec setup_spec = {
 	"lab setup", "", "Create a lab that stays until 'xdplab lab teardown TAG' and print its names.",
-	setup_opts, 1,
+	setup_opts, 2,
 };
 static const struct xl_opt teardown_opts[] = {
 	{ "all", 'a', NULL, "remove every xdplab lab", O_ALL },
@@ -40,10 +41,17 @@ static const struct xl_cmd_spec teardown_spec = {
 
 static int on_setup_opt(int id, const char *arg, void *ctx)
 {
+	struct xl_lab_opts *lo = ctx;
 	uint64_t v;
-	int r = xl_parse_u64(&setup_spec, "--queues", arg, 1, 64, &v);
+	int r;
 
-	*(int *)ctx = v;
+	if (id == O_OUT_PAIRS) {
+		r = xl_parse_u64(&setup_spec, "--out-pairs", arg, 0, XL_LAB_MAX_OUT, &v);
+		lo->out_pairs = v;
+		return r;
+	}
+	r = xl_parse_u64(&setup_spec, "--queues", arg, 1, 64, &v);
+	lo->queues = v;
 	return r;
 }
 
@@ -54,7 +62,7 @@ static int lab_setup(int argc, char **argv)
 	char ip[2][INET_ADDRSTRLEN], mac[2][18];
 	int idx, s;
 
-	idx = xl_opts_parse(&setup_spec, argc, argv, on_setup_opt, &lo.queues);
+	idx = xl_opts_parse(&setup_spec, argc, argv, on_setup_opt, &lo);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
 	if (idx < 0)
@@ -72,6 +80,9 @@ static int lab_setup(int argc, char **argv)
 	printf("lab %s\n", lab.tag);
 	printf("gen %s netns %s %s %s\n", lab.ifname[0], lab.ns[0], ip[0], mac[0]);
 	printf("dut %s netns %s %s %s\n", lab.ifname[1], lab.ns[1], ip[1], mac[1]);
+	for (s = 0; s < lab.nout; s++)
+		printf("out%d %s netns %s -> %s netns %s\n", s, lab.out_ifname[s][XL_LAB_DUT],
+		       lab.ns[XL_LAB_DUT], lab.out_ifname[s][XL_LAB_GEN], lab.ns[XL_LAB_GEN]);
 	xl_lab__release(&lab);
 	return XL_EXIT_OK;
 }
