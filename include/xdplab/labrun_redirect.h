@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file labrun_redirect.h
+ * Lab rows for XDP_REDIRECT and for what watching it costs: the generator
+ * sends into the DUT, the DUT redirects to the lab's first out pair, and
+ * the rate is measured where the frames arrive (an XDP_DROP sink on the far
+ * end for redirect; the cpumap-entry program for redirect-cpu). Needs a lab
+ * made with xl_lab_opts.out_pairs >= 1.
+ */
+#ifndef XDPLAB_LABRUN_REDIRECT_H
+#define XDPLAB_LABRUN_REDIRECT_H
+
+#include "xdplab/labrun.h"
+#include "xdplab/redirect.h"
+
+/** Which monitor watches while a redirect row is measured. */
+enum xl_watch {
+	XL_WATCH_NONE = 0,   /**< no tracepoint program */
+	XL_WATCH_ERRORS = 1, /**< `xdplab monitor` (errors only) */
+	XL_WATCH_ALL = 2,    /**< `xdplab monitor --all` (success path too) */
+};
+
+/**
+ * xl_labrun_redirect() - measure one redirect row: @kind XL_REDIR_DEVMAP
+ * (row "redirect") or XL_REDIR_CPUMAP (row "redirect-cpu": cpumap entry
+ * program drops on the CPU that is not the generator's NAPI CPU), with
+ * @watch's monitor loaded for the whole run ("redirect+mon-err",
+ * "redirect+mon-all"), @size-byte frames, @o->reps times.
+ * Return: 0 (row filled, xl_row_finish() done), -EINTR when stopped,
+ * -ENODEV when the lab has no out pair, or -errno (row->note says why).
+ */
+int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		       enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
+		       struct xl_row_result *row);
+
+/**
+ * xl_watch_cost_ns() - what watching costs per packet, in ns:
+ * 1e9/pps_with - 1e9/pps_without from the rows' median Mpps (positive:
+ * slower with the monitor). Return: the cost, or 0 when either row has no
+ * figure.
+ */
+double xl_watch_cost_ns(const struct xl_row_result *without,
+			const struct xl_row_result *with);
+
+/**
+ * xl_watch_note() - write ", monitor +X.X ns/packet" (the cost of @with
+ * against @without) into with->note, which the lab table prints after the
+ * verdict. No-op when either row has no figure.
+ */
+void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with);
+
+#endif /* XDPLAB_LABRUN_REDIRECT_H */

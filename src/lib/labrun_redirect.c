@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Redirect rows and the price of watching them. Same method as labrun.c
+ * (warm-up, one window per repetition, medians), but the frames are counted
+ * where they arrive: an XDP_DROP sink on the far end of out pair 0 (its
+ * NAPI runs on the DUT's NAPI CPU, so that CPU is judged), or the program
+ * on the cpumap entry (its CPU is judged). The monitor, when asked for, is
+ * loaded before the generator starts and stays for the whole window.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "xdplab/gen.h"
+#include "xdplab/labrun_redirect.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/monitor.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+
+static void nap(uint64_t ns, volatile sig_atomic_t *stop)
+{
+	while (ns && !(stop && *stop)) {
+		uint64_t step = ns > 50000000ull ? 50000000ull : ns;
+		struct timespec ts = { step / 1000000000ull, step % 1000000000ull };
+
+		nanosleep(&ts, NULL);
+		ns -= step;
+	}
+}
+
+double xl_watch_cost_ns(const struct xl_row_result *without,
+			const struct xl_row_result *with)
+{
+	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
+	    with->mpps.median <= 0)
+		return 0;
+	return 1e3 / with->mpps.median - 1e3 / without->mpps.median;
+}
+
+void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with)
+{
+	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
+	    with->mpps.median <= 0)
+		return;
+	snprintf(with->note, sizeof(with->note), ", monitor %+.1f ns/packet vs %s",
+		 xl_watch_cost_ns(without, with), without->name);
+}
+
+/* Attach in @side's netns; the calling thread comes back to the root netns. */
+static struct xl_bench *sink_create(struct xl_lab *lab)
+{
+	struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
+				    .ifname = lab->out_ifname[0][XL_LAB_GEN],
+				    .mode = XL_MODE_NATIVE };
+	struct xl_bench *b;
+	int err = xl_lab__enter(lab, XL_LAB_GEN);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	b = xl_bench__create(&bo);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return b;
+}
+
+static struct xl_redirect *redir_create(struct xl_lab *lab, enum xl_redir_kind kind, int cpu)
+{
+	struct xl_redirect_opts ro = { .kind = kind, .in = lab->ifname[XL_LAB_DUT],
+				       .mode = XL_MODE_NATIVE, .cpu = cpu,
+				       .cpu_action = XL_CPU_ACT_DROP };
+	struct xl_redirect *r;
+	int err;
+
+	if (kind == XL_REDIR_DEVMAP) {
+		ro.out[0] = lab->out_ifname[0][XL_LAB_DUT];
+		ro.nout = 1;
+	}
+	err = xl_lab__enter(lab, XL_LAB_DUT);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	r = xl_redirect__create(&ro);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return r;
+}
+
+static struct xl_gen *gen_create(struct xl_lab *lab, const struct xl_labrun_opts *o,
+				 uint32_t size)
+{
+	struct xl_gen_opts go = {
+		.engine = XL_ENGINE_LIVE, .ifname = lab->ifname[XL_LAB_GEN],
+		.netns_fd = lab->ns_fd[XL_LAB_GEN], .flows = 1, .threads = 1,
+		.first_cpu = o->gen_cpu,
+		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
+			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
+	};
+
+	memcpy(go.spec.src_mac, lab->mac[XL_LAB_GEN], 6);
+	memcpy(go.spec.dst_mac, lab->mac[XL_LAB_DUT], 6);
+	return xl_gen__create(&go);
+}
+
+/* One repetition: everything set up, measured and torn down. */
+static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
+		   enum xl_watch watch, uint32_t size, int cpu, struct xl_row_result *row, int rep)
+{
+	static struct xl_meter_sample a, b;
+	struct xl_meter m = { .napi_cpu = row->napi_cpu, .eth_sock = -1, .queues = 1 };
+	struct xl_monitor_opts mo = { .all = watch == XL_WATCH_ALL };
+	struct xl_monitor *mon = NULL;
+	struct xl_bench *sink = NULL;
+	struct xl_redirect *r;
+	struct xl_meter_window w;
+	struct xl_gen *gen;
+	int err = 0;
+
+	if (kind == XL_REDIR_DEVMAP) {
+		sink = sink_create(lab);
+		if (!sink) {
+			err = -errno;
+			snprintf(row->note, sizeof(row->note), "sink attach failed: %s", strerror(-err));
+			return err;
+		}
+	}
+	r = redir_create(lab, kind, cpu);
+	if (!r) {
+		err = -errno;
+		snprintf(row->note, sizeof(row->note), "redirect attach failed: %s", strerror(-err));
+		goto out_sink;
+	}
+	if (watch != XL_WATCH_NONE) {
+		mon = xl_monitor__create(&mo);
+		if (!mon) {
+			err = -errno;
+			snprintf(row->note, sizeof(row->note), "monitor failed: %s", strerror(-err));
+			goto out_redir;
+		}
+	}
+	gen = gen_create(lab, o, size);
+	if (!gen) {
+		err = -errno;
+		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+		goto out_mon;
+	}
+	row->engine = xl_gen_engine_name(xl_gen__engine(gen));
+	m.gen = gen;
+	if (kind == XL_REDIR_DEVMAP) {
+		m.bench = sink;
+		m.ifname = lab->out_ifname[0][XL_LAB_GEN];
+		m.eth_sock = xl_lab__socket(lab, XL_LAB_GEN, AF_INET, SOCK_DGRAM);
+	} else {
+		m.read = xl_redirect__read_cpu;
+		m.read_ctx = r;
+	}
+	err = xl_gen__start(gen);
+	if (!err) {
+		nap(o->warmup_ns, o->stop);
+		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) : 0;
+		err = xl_meter_sample(&m, &a);
+		nap(o->seconds_ns, o->stop);
+		if (!err)
+			err = xl_meter_sample(&m, &b);
+		xl_gen__stop(gen);
+		if (!err)
+			err = xl_gen__join(gen);
+	}
+	if (m.eth_sock >= 0)
+		close(m.eth_sock);
+	xl_gen__destroy(gen);
+	if (err) {
+		snprintf(row->note, sizeof(row->note), "measurement failed: %s", strerror(-err));
+		goto out_mon;
+	}
+	xl_meter_window(&m, &a, &b, &w);
+	row->reps[rep] = (struct xl_rep_result){
+		.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
+		.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
+		.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
+		.eth_ok = w.eth_ok, .disagreement = w.disagreement,
+	};
+	row->nreps = rep + 1;
+	xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu%d %.0f%%", row->name, size, rep,
+	       w.pps / 1e6, w.gen_pps / 1e6, w.napi_cpu, w.cpu_busy * 100);
+out_mon:
+	xl_monitor__destroy(mon);
+out_redir:
+	xl_redirect__destroy(r);
+out_sink:
+	xl_bench__destroy(sink);
+	return err;
+}
+
+int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		       enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
+		       struct xl_row_result *row)
+{
+	static const char *const suffix[] = { "", "+mon-err", "+mon-all" };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int rep, err, cpu;
+
+	memset(row, 0, sizeof(*row));
+	row->kind = "xdp";
+	row->size = size;
+	row->mode = xl_xdp_mode_name(XL_MODE_NATIVE);
+	row->wiring = xl_wiring_name(lab->wiring);
+	row->napi_cpu = lab->wiring == XL_WIRING_THREADED ? lab->napi_cpu : o->gen_cpu;
+	row->gen_cpu = o->gen_cpu;
+	row->engine = "live";
+	row->judged = "dut-cpu";
+	row->action = xl_xdp_action_name(XDP_REDIRECT);
+	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
+	snprintf(row->name, sizeof(row->name), "%s%s",
+		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 3]);
+	if (lab->nout < 1) {
+		snprintf(row->note, sizeof(row->note), "the lab has no out pair");
+		return -ENODEV;
+	}
+	/* cpumap target: a CPU other than the generator's and the NAPI's if
+	 * there is one, else the generator's (2 CPUs: someone must share). */
+	cpu = o->gen_cpu;
+	if (ncpu > 2)
+		for (cpu = 0; cpu == o->gen_cpu || cpu == row->napi_cpu; cpu++)
+			;
+	if (kind == XL_REDIR_CPUMAP)
+		row->napi_cpu = cpu;
+	for (rep = 0; rep < o->reps; rep++) {
+		if (o->stop && *o->stop)
+			return -EINTR;
+		err = one_rep(lab, o, kind, watch, size, cpu, row, rep);
+		if (err)
+			return err;
+		if (o->stop && *o->stop)
+			return -EINTR;
+	}
+	xl_row_finish(row);
+	return 0;
+}
