@@ -12,6 +12,7 @@
 #include "xdplab/bench.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
+#include "xdplab/labrun_redirect.h"
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
@@ -125,14 +126,15 @@ static int lab_teardown(int argc, char **argv)
 /* ---- lab run ---- */
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU };
+       R_NAPI_CPU, R_WITH_MONITOR };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
 	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 2)", R_SECONDS },
 	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.5)", R_WARMUP },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
-	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx)", R_ROWS },
+	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx,redirect,redirect-cpu)", R_ROWS },
+	{ "with-monitor", 0, NULL, "after each redirect row, measure it again under 'monitor' and 'monitor --all' and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
@@ -145,13 +147,15 @@ static const struct xl_cmd_spec run_spec = {
 };
 
 static const char *const all_rows[] = { "gen-ceiling", "drop/no-touch", "drop/read-data",
-					"drop/parse-ip", "drop/swap-macs", "pass", "tx", NULL };
+					"drop/parse-ip", "drop/swap-macs", "pass", "tx",
+					"redirect", "redirect-cpu", NULL };
 
 struct run_args {
 	struct xl_labrun_opts o;
 	uint32_t sizes[MAX_SIZES];
 	int nsizes;
-	bool rows[8];
+	bool rows[16];
+	bool with_monitor;
 	int wiring;
 	int mode;
 	const char *json;
@@ -229,6 +233,9 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_JSON:
 		a->json = arg;
 		return 0;
+	case R_WITH_MONITOR:
+		a->with_monitor = true;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -261,7 +268,7 @@ static int lab_run(int argc, char **argv)
 	struct xl_report_meta meta;
 	struct xl_lab lab;
 	char header[512];
-	int idx, i, s, n = 0, err = 0, ret = XL_EXIT_OK;
+	int idx, i, s, w, n = 0, err = 0, ret = XL_EXIT_OK;
 
 	for (i = 0; all_rows[i]; i++)
 		a.rows[i] = true;
@@ -279,6 +286,7 @@ static int lab_run(int argc, char **argv)
 			       a.o.napi_cpu);
 		return XL_EXIT_USAGE;
 	}
+	lo.out_pairs = a.rows[7] || a.rows[8]; /* redirect rows need somewhere to go */
 	if (xl_lab__create(&lab, &lo))
 		return XL_EXIT_RUNTIME;
 	err = xl_lab__wire(&lab, a.wiring, a.o.napi_cpu);
@@ -308,10 +316,24 @@ static int lab_run(int argc, char **argv)
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);
+			else if (!strncmp(r, "redirect", 8))
+				err = xl_labrun_redirect(&lab, &a.o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,
+							 XL_WATCH_NONE, a.sizes[s], &rows[n]);
 			else
 				err = xl_labrun_xdp(&lab, &a.o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
 						    XL_OP_NO_TOUCH, a.mode, a.sizes[s], &rows[n]);
 			n++;
+			/* What watching costs: the same row under each monitor. */
+			for (w = XL_WATCH_ERRORS; a.with_monitor && !err && !strcmp(r, "redirect") &&
+			     w <= XL_WATCH_ALL && n < MAX_ROWS; w++) {
+				fprintf(stderr, "xdplab: measuring %s at %u bytes with monitor%s...\n", r,
+					a.sizes[s], w == XL_WATCH_ALL ? " --all" : "");
+				err = xl_labrun_redirect(&lab, &a.o, XL_REDIR_DEVMAP, w, a.sizes[s],
+							 &rows[n]);
+				if (!err)
+					xl_watch_note(&rows[n - w], &rows[n]);
+				n++;
+			}
 			if (err == -EINTR)
 				break;
 			if (err) {
