@@ -66,7 +66,9 @@ struct xl_redirect_opts {
  *      but xdp_do_redirect() refused (e.g. OUT down: -ENETDOWN).
  * @out_xmit/@out_xmit_errors: per OUT, tx_queue_N_xdp_xmit(_errors) deltas:
  *      frames OUT's ndo_xdp_xmit sent / dropped (peer without NAPI, full ring).
- * @eth_ok: the veth counters above could be read.
+ * @out_ok: per OUT, its counters could be read now; when not (deleted
+ *      mid-run) @out_xmit/@out_xmit_errors hold the last values read.
+ * @eth_ok: IN's veth counters could be read.
  */
 struct xl_redirect_stats {
 	struct xl_bench_rec in;
@@ -74,6 +76,7 @@ struct xl_redirect_stats {
 	uint64_t kernel_drops;
 	uint64_t out_xmit[XL_REDIR_MAX_OUT];
 	uint64_t out_xmit_errors[XL_REDIR_MAX_OUT];
+	bool out_ok[XL_REDIR_MAX_OUT];
 	bool eth_ok;
 };
 

@@ -153,7 +153,8 @@ static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter
 	       (unsigned long long)st->in.errors, (unsigned long long)st->kernel_drops,
 	       st->eth_ok ? "" : " (veth counters unavailable)");
 	for (i = 0; i < o->nout && st->eth_ok; i++)
-		printf("; out %s sent %llu xmit-errors %llu", o->out[i],
+		printf("; out %s %s%llu xmit-errors %llu", o->out[i],
+		       st->out_ok[i] ? "sent " : "gone (deleted?), sent until its last read ",
 		       (unsigned long long)st->out_xmit[i],
 		       (unsigned long long)st->out_xmit_errors[i]);
 	printf("\n");

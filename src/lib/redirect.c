@@ -35,6 +35,8 @@ struct xl_redirect {
 	/* ethtool baselines at create time */
 	uint64_t base_drops;
 	uint64_t base_xmit[XL_REDIR_MAX_OUT], base_xmit_err[XL_REDIR_MAX_OUT];
+	/* last values read, kept when an OUT vanishes mid-run */
+	uint64_t last_xmit[XL_REDIR_MAX_OUT], last_xmit_err[XL_REDIR_MAX_OUT];
 };
 
 const char *xl_cpu_action_name(enum xl_cpu_action a)
@@ -113,19 +115,25 @@ static bool eth_sum(int sock, const char *ifname, const char *dir, const char *n
 	return true;
 }
 
-/* Read the veth counters; false if IN's cannot be read. */
+/* Read the veth counters; false if IN's cannot be read. An OUT that cannot
+ * be read (deleted mid-run) keeps its last values. */
 static bool eth_read(struct xl_redirect *r, uint64_t *drops, uint64_t *xmit,
-		     uint64_t *xmit_err)
+		     uint64_t *xmit_err, bool *out_ok)
 {
 	int i;
 
 	if (!eth_sum(r->sock, r->o.in, "rx", "drops", drops))
 		return false;
 	for (i = 0; i < r->o.nout; i++) {
-		if (!eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit", &xmit[i]))
-			xmit[i] = 0;
-		if (!eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit_errors", &xmit_err[i]))
-			xmit_err[i] = 0;
+		out_ok[i] = eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit", &xmit[i]);
+		if (out_ok[i])
+			r->last_xmit[i] = xmit[i];
+		else
+			xmit[i] = r->last_xmit[i];
+		if (eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit_errors", &xmit_err[i]))
+			r->last_xmit_err[i] = xmit_err[i];
+		else
+			xmit_err[i] = r->last_xmit_err[i];
 	}
 	return true;
 }
@@ -294,7 +302,13 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 		}
 	}
 	r->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	eth_read(r, &r->base_drops, r->base_xmit, r->base_xmit_err);
+	{
+		bool ok[XL_REDIR_MAX_OUT];
+
+		eth_read(r, &r->base_drops, r->base_xmit, r->base_xmit_err, ok);
+		memcpy(r->last_xmit, r->base_xmit, sizeof(r->last_xmit));
+		memcpy(r->last_xmit_err, r->base_xmit_err, sizeof(r->last_xmit_err));
+	}
 	prog = opts->kind == XL_REDIR_DEVMAP ? r->skel->progs.xdp_redir_devmap :
 	       opts->kind == XL_REDIR_MULTI  ? r->skel->progs.xdp_redir_multi :
 					       r->skel->progs.xdp_redir_cpumap;
@@ -342,7 +356,7 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		st->cpu.enqueued += cpu[i].enqueued;
 		st->cpu.enqueue_drops += cpu[i].enqueue_drops;
 	}
-	st->eth_ok = eth_read(r, &drops, xmit, xmit_err);
+	st->eth_ok = eth_read(r, &drops, xmit, xmit_err, st->out_ok);
 	if (st->eth_ok) {
 		st->kernel_drops = drops - r->base_drops;
 		for (i = 0; i < r->o.nout; i++) {

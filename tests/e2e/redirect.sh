@@ -21,7 +21,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
-       out_down_midrun monitor_down monitor_no_napi monitor_exception monitor_json
+       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_json
        kill_leaves_nothing bad_inputs)
 
 cleanup() {
@@ -167,6 +167,26 @@ t_out_down_midrun() {
 	expect "sent while up" "$sent" $((N / 2)) &&
 	expect "kernel drops while down" "$drops" $((N / 2)) &&
 	expect "errors shown" "$(errors "$TMP/red")" $((N / 2)) &&
+	expect "sink rx" "$(totals "$TMP/sink_sx")" $((N / 2))
+}
+
+t_out_deleted_midrun() {
+	sink sx 6
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 6
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in || return 1
+	send $((N / 2)) || return 1
+	ip -n "$D" link del xlt$$ox
+	send $((N / 2)) || return 1
+	wait "$LASTPID"
+	local rc=$?
+	waitall
+	# The devmap drops a deleted device's entry: bpf_redirect_map() fails,
+	# the program counts an error and returns XDP_ABORTED.
+	expect "exit status" $rc 0 &&
+	expect "redirect rx" "$(totals "$TMP/red")" $N &&
+	expect "errors shown" "$(errors "$TMP/red")" $((N / 2)) &&
+	expect "XDP_ABORTED" "$(grep -o 'XDP_ABORTED [0-9]*' "$TMP/red" | awk '{print $2}')" $((N / 2)) &&
+	expect "OUT shown as gone" "$(grep -c "out xlt$$ox gone" "$TMP/red")" 1 &&
 	expect "sink rx" "$(totals "$TMP/sink_sx")" $((N / 2))
 }
 
