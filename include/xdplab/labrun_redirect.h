@@ -34,6 +34,18 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		       struct xl_row_result *row);
 
 /**
+ * xl_labrun_watch_cost() - the three rows "redirect", "redirect+mon-err"
+ * and "redirect+mon-all" (as xl_labrun_redirect() with each enum xl_watch)
+ * measured interleaved, one repetition of each in turn, so that drift and
+ * other load on a shared machine fall on all three alike; the cost notes
+ * (xl_watch_note()) are written into rows[1] and rows[2].
+ * Return: as xl_labrun_redirect(); the cause is in the note of the row
+ * that failed.
+ */
+int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+			 struct xl_row_result rows[3]);
+
+/**
  * xl_watch_cost_ns() - what watching costs per packet, in ns:
  * 1e9/pps_with - 1e9/pps_without from the rows' median Mpps (positive:
  * slower with the monitor). Return: the cost, or 0 when either row has no

@@ -268,7 +268,7 @@ static int lab_run(int argc, char **argv)
 	struct xl_report_meta meta;
 	struct xl_lab lab;
 	char header[512];
-	int idx, i, s, w, n = 0, err = 0, ret = XL_EXIT_OK;
+	int idx, i, s, n = 0, err = 0, ret = XL_EXIT_OK;
 
 	for (i = 0; all_rows[i]; i++)
 		a.rows[i] = true;
@@ -316,24 +316,17 @@ static int lab_run(int argc, char **argv)
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);
-			else if (!strncmp(r, "redirect", 8))
+			else if (!strcmp(r, "redirect") && a.with_monitor && n + 3 <= MAX_ROWS) {
+				/* What watching costs: no monitor, errors, all; interleaved. */
+				err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], &rows[n]);
+				n += 2;
+			} else if (!strncmp(r, "redirect", 8))
 				err = xl_labrun_redirect(&lab, &a.o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,
 							 XL_WATCH_NONE, a.sizes[s], &rows[n]);
 			else
 				err = xl_labrun_xdp(&lab, &a.o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
 						    XL_OP_NO_TOUCH, a.mode, a.sizes[s], &rows[n]);
 			n++;
-			/* What watching costs: the same row under each monitor. */
-			for (w = XL_WATCH_ERRORS; a.with_monitor && !err && !strcmp(r, "redirect") &&
-			     w <= XL_WATCH_ALL && n < MAX_ROWS; w++) {
-				fprintf(stderr, "xdplab: measuring %s at %u bytes with monitor%s...\n", r,
-					a.sizes[s], w == XL_WATCH_ALL ? " --all" : "");
-				err = xl_labrun_redirect(&lab, &a.o, XL_REDIR_DEVMAP, w, a.sizes[s],
-							 &rows[n]);
-				if (!err)
-					xl_watch_note(&rows[n - w], &rows[n]);
-				n++;
-			}
 			if (err == -EINTR)
 				break;
 			if (err) {

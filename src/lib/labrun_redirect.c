@@ -202,13 +202,14 @@ out_sink:
 	return err;
 }
 
-int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
-		       enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
-		       struct xl_row_result *row)
+/* Fill @row's description; return the cpumap target CPU. */
+static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		     enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
+		     struct xl_row_result *row)
 {
 	static const char *const suffix[] = { "", "+mon-err", "+mon-all" };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int rep, err, cpu;
+	int cpu;
 
 	memset(row, 0, sizeof(*row));
 	row->kind = "xdp";
@@ -223,10 +224,6 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
 	snprintf(row->name, sizeof(row->name), "%s%s",
 		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 3]);
-	if (lab->nout < 1) {
-		snprintf(row->note, sizeof(row->note), "the lab has no out pair");
-		return -ENODEV;
-	}
 	/* cpumap target: a CPU other than the generator's and the NAPI's if
 	 * there is one, else the generator's (2 CPUs: someone must share). */
 	cpu = o->gen_cpu;
@@ -235,6 +232,19 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			;
 	if (kind == XL_REDIR_CPUMAP)
 		row->napi_cpu = cpu;
+	return cpu;
+}
+
+int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		       enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
+		       struct xl_row_result *row)
+{
+	int rep, err, cpu = row_setup(lab, o, kind, watch, size, row);
+
+	if (lab->nout < 1) {
+		snprintf(row->note, sizeof(row->note), "the lab has no out pair");
+		return -ENODEV;
+	}
 	for (rep = 0; rep < o->reps; rep++) {
 		if (o->stop && *o->stop)
 			return -EINTR;
@@ -245,5 +255,31 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			return -EINTR;
 	}
 	xl_row_finish(row);
+	return 0;
+}
+
+int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+			 struct xl_row_result rows[3])
+{
+	int rep, w, err;
+
+	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
+		row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[w]);
+	if (lab->nout < 1) {
+		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
+		return -ENODEV;
+	}
+	for (rep = 0; rep < o->reps; rep++)
+		for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++) {
+			if (o->stop && *o->stop)
+				return -EINTR;
+			err = one_rep(lab, o, XL_REDIR_DEVMAP, w, size, 0, &rows[w], rep);
+			if (err)
+				return err;
+		}
+	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
+		xl_row_finish(&rows[w]);
+	xl_watch_note(&rows[0], &rows[1]);
+	xl_watch_note(&rows[0], &rows[2]);
 	return 0;
 }
