@@ -36,9 +36,11 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 /**
  * xl_labrun_watch_cost() - the three rows "redirect", "redirect+mon-err"
  * and "redirect+mon-all" (as xl_labrun_redirect() with each enum xl_watch)
- * measured interleaved, one repetition of each in turn, so that drift and
- * other load on a shared machine fall on all three alike; the cost notes
- * (xl_watch_note()) are written into rows[1] and rows[2].
+ * measured interleaved: each repetition sets the traffic up once and
+ * measures three adjacent windows, one per monitor (attached for its window
+ * only, after 200 ms to settle), in an order rotated per repetition, so
+ * drift and other load on a shared machine fall on all three alike. The
+ * cost notes (xl_watch_note()) are written into rows[1] and rows[2].
  * Return: as xl_labrun_redirect(); the cause is in the note of the row
  * that failed.
  */
@@ -47,9 +49,11 @@ int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uin
 
 /**
  * xl_watch_cost_ns() - what watching costs per packet, in ns:
- * 1e9/pps_with - 1e9/pps_without from the rows' median Mpps (positive:
- * slower with the monitor). Return: the cost, or 0 when either row has no
- * figure.
+ * 1e9/pps_with - 1e9/pps_without (positive: slower with the monitor), the
+ * median over repetitions of the paired differences when both rows have
+ * the same repetitions (xl_labrun_watch_cost(): each pair ran back to back
+ * on one traffic set-up), else from the rows' median Mpps.
+ * Return: the cost, or 0 when either row has no figure.
  */
 double xl_watch_cost_ns(const struct xl_row_result *without,
 			const struct xl_row_result *with);

@@ -37,10 +37,19 @@ static void nap(uint64_t ns, volatile sig_atomic_t *stop)
 double xl_watch_cost_ns(const struct xl_row_result *without,
 			const struct xl_row_result *with)
 {
+	double d[XL_MAX_REPS];
+	int i, n = 0;
+
 	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
 	    with->mpps.median <= 0)
 		return 0;
-	return 1e3 / with->mpps.median - 1e3 / without->mpps.median;
+	if (without->nreps != with->nreps)
+		return 1e3 / with->mpps.median - 1e3 / without->mpps.median;
+	/* Paired: repetition i of both rows ran back to back in one setup. */
+	for (i = 0; i < with->nreps; i++)
+		if (with->reps[i].pps > 0 && without->reps[i].pps > 0)
+			d[n++] = 1e9 / with->reps[i].pps - 1e9 / without->reps[i].pps;
+	return xl_summarize(d, n).median;
 }
 
 void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with)
@@ -112,19 +121,27 @@ static struct xl_gen *gen_create(struct xl_lab *lab, const struct xl_labrun_opts
 	return xl_gen__create(&go);
 }
 
-/* One repetition: everything set up, measured and torn down. */
+/* Settling time after a monitor is attached, before its window: ns. */
+#define WATCH_SETTLE_NS 200000000ull
+
+/*
+ * One repetition: sink, redirect and generator set up once; then one window
+ * per entry of @levels, each with that monitor attached for the window only,
+ * so the windows being compared are adjacent in time. Window i goes to
+ * rows[i]->reps[rep].
+ */
 static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
-		   enum xl_watch watch, uint32_t size, int cpu, struct xl_row_result *row, int rep)
+		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
+		   struct xl_row_result **rows, int rep)
 {
 	static struct xl_meter_sample a, b;
-	struct xl_meter m = { .napi_cpu = row->napi_cpu, .eth_sock = -1, .queues = 1 };
-	struct xl_monitor_opts mo = { .all = watch == XL_WATCH_ALL };
-	struct xl_monitor *mon = NULL;
+	struct xl_meter m = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1, .queues = 1 };
+	struct xl_row_result *row = rows[0];
 	struct xl_bench *sink = NULL;
 	struct xl_redirect *r;
 	struct xl_meter_window w;
 	struct xl_gen *gen;
-	int err = 0;
+	int i, err = 0;
 
 	if (kind == XL_REDIR_DEVMAP) {
 		sink = sink_create(lab);
@@ -140,21 +157,12 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		snprintf(row->note, sizeof(row->note), "redirect attach failed: %s", strerror(-err));
 		goto out_sink;
 	}
-	if (watch != XL_WATCH_NONE) {
-		mon = xl_monitor__create(&mo);
-		if (!mon) {
-			err = -errno;
-			snprintf(row->note, sizeof(row->note), "monitor failed: %s", strerror(-err));
-			goto out_redir;
-		}
-	}
 	gen = gen_create(lab, o, size);
 	if (!gen) {
 		err = -errno;
 		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
-		goto out_mon;
+		goto out_redir;
 	}
-	row->engine = xl_gen_engine_name(xl_gen__engine(gen));
 	m.gen = gen;
 	if (kind == XL_REDIR_DEVMAP) {
 		m.bench = sink;
@@ -165,36 +173,53 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		m.read_ctx = r;
 	}
 	err = xl_gen__start(gen);
-	if (!err) {
+	if (!err)
 		nap(o->warmup_ns, o->stop);
+	for (i = 0; !err && i < nlevels; i++) {
+		struct xl_monitor_opts mo = { .all = levels[i] == XL_WATCH_ALL };
+		struct xl_monitor *mon = NULL;
+
+		row = rows[i];
+		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
+		if (levels[i] != XL_WATCH_NONE) {
+			mon = xl_monitor__create(&mo);
+			if (!mon) {
+				err = -errno;
+				snprintf(row->note, sizeof(row->note), "monitor failed: %s",
+					 strerror(-err));
+				break;
+			}
+		}
+		if (levels[i] != XL_WATCH_NONE || i)
+			nap(WATCH_SETTLE_NS, o->stop);
 		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) : 0;
 		err = xl_meter_sample(&m, &a);
 		nap(o->seconds_ns, o->stop);
 		if (!err)
 			err = xl_meter_sample(&m, &b);
-		xl_gen__stop(gen);
-		if (!err)
-			err = xl_gen__join(gen);
+		xl_monitor__destroy(mon);
+		if (err) {
+			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
+				 strerror(-err));
+			break;
+		}
+		xl_meter_window(&m, &a, &b, &w);
+		row->reps[rep] = (struct xl_rep_result){
+			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
+			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
+			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
+			.eth_ok = w.eth_ok, .disagreement = w.disagreement,
+		};
+		row->nreps = rep + 1;
+		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu%d %.0f%%", row->name, size,
+		       rep, w.pps / 1e6, w.gen_pps / 1e6, w.napi_cpu, w.cpu_busy * 100);
 	}
+	xl_gen__stop(gen);
+	if (!err)
+		err = xl_gen__join(gen);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_gen__destroy(gen);
-	if (err) {
-		snprintf(row->note, sizeof(row->note), "measurement failed: %s", strerror(-err));
-		goto out_mon;
-	}
-	xl_meter_window(&m, &a, &b, &w);
-	row->reps[rep] = (struct xl_rep_result){
-		.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
-		.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
-		.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
-		.eth_ok = w.eth_ok, .disagreement = w.disagreement,
-	};
-	row->nreps = rep + 1;
-	xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu%d %.0f%%", row->name, size, rep,
-	       w.pps / 1e6, w.gen_pps / 1e6, w.napi_cpu, w.cpu_busy * 100);
-out_mon:
-	xl_monitor__destroy(mon);
 out_redir:
 	xl_redirect__destroy(r);
 out_sink:
@@ -248,7 +273,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	for (rep = 0; rep < o->reps; rep++) {
 		if (o->stop && *o->stop)
 			return -EINTR;
-		err = one_rep(lab, o, kind, watch, size, cpu, row, rep);
+		err = one_rep(lab, o, kind, &watch, 1, size, cpu, &row, rep);
 		if (err)
 			return err;
 		if (o->stop && *o->stop)
@@ -269,14 +294,23 @@ int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uin
 		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
 		return -ENODEV;
 	}
-	for (rep = 0; rep < o->reps; rep++)
-		for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++) {
-			if (o->stop && *o->stop)
-				return -EINTR;
-			err = one_rep(lab, o, XL_REDIR_DEVMAP, w, size, 0, &rows[w], rep);
-			if (err)
-				return err;
+	for (rep = 0; rep < o->reps; rep++) {
+		enum xl_watch levels[3];
+		struct xl_row_result *rp[3];
+
+		if (o->stop && *o->stop)
+			return -EINTR;
+		/* Rotate the order, so no level is always first after warm-up. */
+		for (w = 0; w < 3; w++) {
+			levels[w] = (w + rep) % 3;
+			rp[w] = &rows[levels[w]];
 		}
+		err = one_rep(lab, o, XL_REDIR_DEVMAP, levels, 3, size, 0, rp, rep);
+		if (err)
+			return err;
+		if (o->stop && *o->stop)
+			return -EINTR;
+	}
 	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
 		xl_row_finish(&rows[w]);
 	xl_watch_note(&rows[0], &rows[1]);
