@@ -59,9 +59,19 @@ double xl_watch_cost_ns(const struct xl_row_result *without,
 			const struct xl_row_result *with);
 
 /**
- * xl_watch_note() - write ", monitor +X.X ns/packet" (the cost of @with
- * against @without) into with->note, which the lab table prints after the
- * verdict. No-op when either row has no figure.
+ * xl_watch_cpu_cost_ns() - the same from the judged CPU's time per packet
+ * (struct xl_rep_result.cpu_ns_per_pkt; with threaded wiring: the DUT NAPI
+ * kthread's own run time, which other load on the machine does not
+ * inflate): median of paired differences in ns, 0 without paired reps.
+ */
+double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
+			    const struct xl_row_result *with);
+
+/**
+ * xl_watch_note() - write ", monitor +X.X ns/packet, +Y.Y CPU ns/packet vs
+ * redirect" (xl_watch_cost_ns() and xl_watch_cpu_cost_ns() of @with against
+ * @without) into with->note, which the lab table prints after the verdict.
+ * No-op when either row has no figure.
  */
 void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with);
 

@@ -52,13 +52,28 @@ double xl_watch_cost_ns(const struct xl_row_result *without,
 	return xl_summarize(d, n).median;
 }
 
+double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
+			    const struct xl_row_result *with)
+{
+	double d[XL_MAX_REPS];
+	int i, n = 0;
+
+	if (!without->nreps || without->nreps != with->nreps)
+		return 0;
+	for (i = 0; i < with->nreps; i++)
+		if (with->reps[i].cpu_ns_per_pkt > 0 && without->reps[i].cpu_ns_per_pkt > 0)
+			d[n++] = with->reps[i].cpu_ns_per_pkt - without->reps[i].cpu_ns_per_pkt;
+	return xl_summarize(d, n).median;
+}
+
 void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with)
 {
 	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
 	    with->mpps.median <= 0)
 		return;
-	snprintf(with->note, sizeof(with->note), ", monitor %+.1f ns/packet vs %s",
-		 xl_watch_cost_ns(without, with), without->name);
+	snprintf(with->note, sizeof(with->note), ", monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s",
+		 xl_watch_cost_ns(without, with), xl_watch_cpu_cost_ns(without, with),
+		 without->name);
 }
 
 /* Attach in @side's netns; the calling thread comes back to the root netns. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "xdplab/monitor.h"
+#include "xdplab/labrun_redirect.h"
 #include "xdplab/redirect.h"
 
 static void test_errno_names(void **state)
@@ -146,6 +147,42 @@ static void test_cpu_action_names(void **state)
 	assert_string_equal(xl_cpu_action_name(XL_CPU_ACT__COUNT), "?");
 }
 
+/* Rows with paired repetitions: cost is the median of per-pair differences. */
+static void test_watch_cost(void **state)
+{
+	static struct xl_row_result without, with;
+	static const double a[5] = { 10e6, 5e6, 10e6, 8e6, 4e6 };  /* pps */
+	static const double b[5] = { 8e6, 5e6, 5e6, 8e6, 2e6 };    /* pps */
+	int i;
+
+	memset(&without, 0, sizeof(without));
+	memset(&with, 0, sizeof(with));
+	for (i = 0; i < 5; i++) {
+		without.reps[i].pps = a[i];
+		with.reps[i].pps = b[i];
+		without.reps[i].cpu_ns_per_pkt = 100;
+		with.reps[i].cpu_ns_per_pkt = 100 + i;
+	}
+	without.nreps = with.nreps = 5;
+	xl_row_finish(&without);
+	xl_row_finish(&with);
+	/* differences in ns: 25, 0, 100, 0, 250 -> median 25 */
+	assert_true(xl_watch_cost_ns(&without, &with) > 24.999 &&
+		    xl_watch_cost_ns(&without, &with) < 25.001);
+	/* CPU ns differences 0..4 -> median 2 */
+	assert_true(xl_watch_cpu_cost_ns(&without, &with) > 1.999 &&
+		    xl_watch_cpu_cost_ns(&without, &with) < 2.001);
+	xl_watch_note(&without, &with);
+	assert_non_null(strstr(with.note, "monitor +25.0 ns/packet, +2.0 CPU ns/packet"));
+	/* unpaired (different repetition counts): from the rows' medians */
+	with.nreps = 4;
+	xl_row_finish(&with);
+	assert_true(xl_watch_cost_ns(&without, &with) > 0);
+	/* no figure: 0 and no note */
+	without.nreps = 0;
+	assert_true(xl_watch_cost_ns(&without, &with) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_cpu_action_names),
+		cmocka_unit_test(test_watch_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
