@@ -21,7 +21,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
-       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_json
+       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_raw_tp monitor_json
        kill_leaves_nothing bad_inputs)
 
 cleanup() {
@@ -242,6 +242,21 @@ t_monitor_exception() {
 	ip -n "$D" link set dev xlt$$in xdpdrv off
 	expect "xdp_exception INVALID(7) on IN" \
 		"$(mon_count "$TMP/mon" xdp_exception 'INVALID(7)' $IN -)" $N
+}
+
+# Without BTF the monitor falls back to raw_tp: same counts, no device fields.
+t_monitor_raw_tp() {
+	build_bad_action || return 1
+	ip -n "$D" link set dev xlt$$in xdpdrv obj "$TMP/bad_action.o" sec xdp ||
+		{ echo "cannot attach the test program"; return 1; }
+	bg "$TMP/mon" $X monitor --attach raw -q --duration 4
+	wait_line "$TMP/mon" "errors only" || return 1
+	send $N || return 1
+	waitall
+	ip -n "$D" link set dev xlt$$in xdpdrv off
+	expect "raw_tp attach" "$(grep -c 'raw_tp on xdp_exception' "$TMP/mon")" 1 &&
+	expect "xdp_exception INVALID(7), ifindex unknown (0)" \
+		"$(mon_count "$TMP/mon" xdp_exception 'INVALID(7)' 0 -)" $N
 }
 
 t_monitor_json() {
