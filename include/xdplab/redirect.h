@@ -126,6 +126,13 @@ int xl_redirect__read_bench(void *ctx, struct xl_bench_rec *total,
 int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
 			  struct xl_bench_rec *per_cpu);
 
+/**
+ * xl_redirect__cpumap_kthread_pid() - pid of the cpumap kthread of the
+ * target CPU ("cpumap/<cpu>/map:<id>"), whose run time is the cpumap side's
+ * CPU cost. Return: pid, or 0 (not a cpumap benchmark, or not found).
+ */
+int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r);
+
 /** xl_redirect__ifindex() - IN's ifindex. */
 int xl_redirect__ifindex(const struct xl_redirect *r);
 

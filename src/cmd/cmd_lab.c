@@ -286,7 +286,9 @@ static int lab_run(int argc, char **argv)
 			       a.o.napi_cpu);
 		return XL_EXIT_USAGE;
 	}
-	lo.out_pairs = a.rows[7] || a.rows[8]; /* redirect rows need somewhere to go */
+	for (i = 0; all_rows[i]; i++) /* redirect rows need somewhere to go */
+		if (a.rows[i] && !strncmp(all_rows[i], "redirect", 8))
+			lo.out_pairs = 1;
 	if (xl_lab__create(&lab, &lo))
 		return XL_EXIT_RUNTIME;
 	err = xl_lab__wire(&lab, a.wiring, a.o.napi_cpu);

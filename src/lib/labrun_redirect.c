@@ -207,7 +207,8 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		}
 		if (levels[i] != XL_WATCH_NONE || i)
 			nap(WATCH_SETTLE_NS, o->stop);
-		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) : 0;
+		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
+						       xl_redirect__cpumap_kthread_pid(r);
 		err = xl_meter_sample(&m, &a);
 		nap(o->seconds_ns, o->stop);
 		if (!err)
