@@ -42,15 +42,25 @@ enum xl_wiring {
 /** xl_wiring_name() - "softirq" or "threaded". */
 const char *xl_wiring_name(enum xl_wiring w);
 
+/** Most extra "out" veth pairs a lab can have (redirect targets). */
+#define XL_LAB_MAX_OUT 4
+
 /**
  * struct xl_lab_opts - how to build a lab.
  * @queues: RX/TX queues per veth end (1..64; 0 means 1).
  * @manual: a lab made by `xdplab lab setup`, which outlives its process:
  *          its tag starts with "xlm" and xl_lab_sweep() leaves it alone.
+ * @out_pairs: extra veth pairs for XDP_REDIRECT to go to (0..XL_LAB_MAX_OUT,
+ *          default 0). Pair i has its DUT end "<tag>r<i>d" in the DUT
+ *          namespace (no addresses, IPv6 off: it sends nothing) and its far
+ *          end "<tag>r<i>s" in the generator namespace with GRO on, so it
+ *          always has a NAPI and accepts redirected frames (attach an
+ *          XDP_DROP there to count them).
  */
 struct xl_lab_opts {
 	int queues;
 	bool manual;
+	int out_pairs;
 };
 
 /**
@@ -70,6 +80,11 @@ struct xl_lab_opts {
  * @queues: queues per veth end.
  * @wiring: the current wiring; @napi_cpu: where the DUT's NAPI kthread is
  *          pinned (threaded), -1 otherwise.
+ * @nout: extra "out" pairs (xl_lab_opts.out_pairs); @out_ifname/@out_ifindex:
+ *        their ends indexed [pair][side]: XL_LAB_DUT is the redirect target
+ *        in the DUT namespace, XL_LAB_GEN the far end (sink) in the
+ *        generator namespace; ifindexes are each in their own namespace.
+ *        MACs: 02:58:4c:00:1<i>:02 (DUT end) and 02:58:4c:00:1<i>:01 (far).
  */
 struct xl_lab {
 	char tag[12];
@@ -85,6 +100,9 @@ struct xl_lab {
 	enum xl_wiring wiring;
 	int napi_cpu;
 	bool live;
+	int nout;
+	char out_ifname[XL_LAB_MAX_OUT][2][IF_NAMESIZE];
+	int out_ifindex[XL_LAB_MAX_OUT][2];
 };
 
 /**

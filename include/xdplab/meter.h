@@ -18,7 +18,7 @@
 
 /**
  * struct xl_meter - what to sample. Not owned: the caller keeps these alive.
- * @bench: the benchmark's counters (required).
+ * @bench: the benchmark's counters (required unless @read is set).
  * @gen: the generator, or NULL (its sent count is then not reported).
  * @napi_cpu: the CPU whose busy share decides validity; -1: the CPU that
  *            processed most packets in the window (from the per-CPU counters).
@@ -27,9 +27,14 @@
  * @eth_sock/@ifname: a socket in the DUT's netns and the DUT interface for
  *            the ethtool cross-check; @eth_sock < 0 disables it.
  * @queues: DUT queues whose rx_queue_N_xdp_packets are summed (1..16).
+ * @read/@read_ctx: optional reader used instead of xl_bench__read(@bench)
+ *            (e.g. xl_redirect__read_bench()); same contract: totals and,
+ *            when @per_cpu is not NULL, each CPU's record. NULL: use @bench.
  */
 struct xl_meter {
 	struct xl_bench *bench;
+	int (*read)(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+	void *read_ctx;
 	struct xl_gen *gen;
 	int napi_cpu;
 	int napi_pid;

@@ -12,6 +12,7 @@
 #include "xdplab/bench.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
+#include "xdplab/labrun_redirect.h"
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
@@ -21,14 +22,15 @@
 
 /* ---- lab setup / teardown ---- */
 
-enum { O_QUEUES, O_ALL };
+enum { O_QUEUES, O_ALL, O_OUT_PAIRS };
 
 static const struct xl_opt setup_opts[] = {
 	{ "queues", 'q', "N", "RX/TX queues per veth end, 1..64 (default 1)", O_QUEUES },
+	{ "out-pairs", 0, "N", "extra veth pairs to redirect to, 0..4 (default 0)", O_OUT_PAIRS },
 };
 static const struct xl_cmd_spec setup_spec = {
 	"lab setup", "", "Create a lab that stays until 'xdplab lab teardown TAG' and print its names.",
-	setup_opts, 1,
+	setup_opts, 2,
 };
 static const struct xl_opt teardown_opts[] = {
 	{ "all", 'a', NULL, "remove every xdplab lab", O_ALL },
@@ -40,10 +42,17 @@ static const struct xl_cmd_spec teardown_spec = {
 
 static int on_setup_opt(int id, const char *arg, void *ctx)
 {
+	struct xl_lab_opts *lo = ctx;
 	uint64_t v;
-	int r = xl_parse_u64(&setup_spec, "--queues", arg, 1, 64, &v);
+	int r;
 
-	*(int *)ctx = v;
+	if (id == O_OUT_PAIRS) {
+		r = xl_parse_u64(&setup_spec, "--out-pairs", arg, 0, XL_LAB_MAX_OUT, &v);
+		lo->out_pairs = v;
+		return r;
+	}
+	r = xl_parse_u64(&setup_spec, "--queues", arg, 1, 64, &v);
+	lo->queues = v;
 	return r;
 }
 
@@ -54,7 +63,7 @@ static int lab_setup(int argc, char **argv)
 	char ip[2][INET_ADDRSTRLEN], mac[2][18];
 	int idx, s;
 
-	idx = xl_opts_parse(&setup_spec, argc, argv, on_setup_opt, &lo.queues);
+	idx = xl_opts_parse(&setup_spec, argc, argv, on_setup_opt, &lo);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
 	if (idx < 0)
@@ -72,6 +81,9 @@ static int lab_setup(int argc, char **argv)
 	printf("lab %s\n", lab.tag);
 	printf("gen %s netns %s %s %s\n", lab.ifname[0], lab.ns[0], ip[0], mac[0]);
 	printf("dut %s netns %s %s %s\n", lab.ifname[1], lab.ns[1], ip[1], mac[1]);
+	for (s = 0; s < lab.nout; s++)
+		printf("out%d %s netns %s -> %s netns %s\n", s, lab.out_ifname[s][XL_LAB_DUT],
+		       lab.ns[XL_LAB_DUT], lab.out_ifname[s][XL_LAB_GEN], lab.ns[XL_LAB_GEN]);
 	xl_lab__release(&lab);
 	return XL_EXIT_OK;
 }
@@ -111,14 +123,15 @@ static int lab_teardown(int argc, char **argv)
 /* ---- lab run ---- */
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU };
+       R_NAPI_CPU, R_WITH_MONITOR };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
 	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 2)", R_SECONDS },
 	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.5)", R_WARMUP },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
-	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx)", R_ROWS },
+	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx,redirect,redirect-cpu)", R_ROWS },
+	{ "with-monitor", 0, NULL, "after each redirect row, measure it again under 'monitor' and 'monitor --all' and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
@@ -131,13 +144,15 @@ static const struct xl_cmd_spec run_spec = {
 };
 
 static const char *const all_rows[] = { "gen-ceiling", "drop/no-touch", "drop/read-data",
-					"drop/parse-ip", "drop/swap-macs", "pass", "tx", NULL };
+					"drop/parse-ip", "drop/swap-macs", "pass", "tx",
+					"redirect", "redirect-cpu", NULL };
 
 struct run_args {
 	struct xl_labrun_opts o;
 	uint32_t sizes[MAX_SIZES];
 	int nsizes;
-	bool rows[8];
+	bool rows[16];
+	bool with_monitor;
 	int wiring;
 	int mode;
 	const char *json;
@@ -215,6 +230,9 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_JSON:
 		a->json = arg;
 		return 0;
+	case R_WITH_MONITOR:
+		a->with_monitor = true;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -265,6 +283,9 @@ static int lab_run(int argc, char **argv)
 			       a.o.napi_cpu);
 		return XL_EXIT_USAGE;
 	}
+	for (i = 0; all_rows[i]; i++) /* redirect rows need somewhere to go */
+		if (a.rows[i] && !strncmp(all_rows[i], "redirect", 8))
+			lo.out_pairs = 1;
 	if (xl_lab__create(&lab, &lo))
 		return XL_EXIT_RUNTIME;
 	err = xl_lab__wire(&lab, a.wiring, a.o.napi_cpu);
@@ -294,6 +315,13 @@ static int lab_run(int argc, char **argv)
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);
+			else if (!strcmp(r, "redirect") && a.with_monitor && n + 3 <= MAX_ROWS) {
+				/* What watching costs: no monitor, errors, all; interleaved. */
+				err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], &rows[n]);
+				n += 2;
+			} else if (!strncmp(r, "redirect", 8))
+				err = xl_labrun_redirect(&lab, &a.o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,
+							 XL_WATCH_NONE, a.sizes[s], &rows[n]);
 			else
 				err = xl_labrun_xdp(&lab, &a.o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
 						    XL_OP_NO_TOUCH, a.mode, a.sizes[s], &rows[n]);

@@ -17,6 +17,10 @@ static const struct {
 	{ "drop", cmd_bench, "XDP_DROP benchmark with a packet operation" },
 	{ "pass", cmd_bench, "XDP_PASS benchmark with a packet operation" },
 	{ "tx", cmd_bench, "XDP_TX benchmark with a packet operation" },
+	{ "redirect", cmd_redirect, "XDP_REDIRECT IN -> OUT through a devmap" },
+	{ "redirect-cpu", cmd_redirect, "XDP_REDIRECT into a cpumap, program on the target CPU" },
+	{ "redirect-multi", cmd_redirect, "XDP_REDIRECT broadcast IN -> OUT... (devmap_hash)" },
+	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },
 	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
 	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },
 };
@@ -27,7 +31,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "Usage: xdplab [-v|-vv] COMMAND [options] [ARGS]\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'xdplab COMMAND --help' for a command's options.\n"
 		   "Exit status: 0 success, 1 runtime failure, 2 usage error.\n");
 }
@@ -60,7 +64,7 @@ int main(int argc, char **argv)
 			xl_sig_install();
 			return commands[i].fn(argc, argv);
 		}
-	fprintf(stderr, "xdplab: unknown command '%s' (accepted: lab, gen, drop, pass, tx, probe, cleanup)\n",
+	fprintf(stderr, "xdplab: unknown command '%s' (accepted: lab, gen, drop, pass, tx, redirect, redirect-cpu, redirect-multi, monitor, probe, cleanup)\n",
 		argv[0]);
 	return XL_EXIT_USAGE;
 }

@@ -177,24 +177,62 @@ static int open_fds(struct xl_lab *lab)
 			return -errno;
 	}
 	for (s = 0; s < 2; s++) {
-		int err = xl_lab__enter(lab, s);
+		int err = xl_lab__enter(lab, s), i;
 
 		if (err)
 			return err;
 		lab->ifindex[s] = if_nametoindex(lab->ifname[s]);
+		for (i = 0; i < lab->nout; i++)
+			lab->out_ifindex[i][s] = if_nametoindex(lab->out_ifname[i][s]);
 		xl_lab__leave(lab);
 		if (!lab->ifindex[s])
 			return -ENODEV;
+		for (i = 0; i < lab->nout; i++)
+			if (!lab->out_ifindex[i][s])
+				return -ENODEV;
 	}
+	return 0;
+}
+
+/* Out pair @i: DUT end in the DUT netns (quiet: IPv6 off, no address), far
+ * end in the generator netns with GRO on so it always has a NAPI. */
+static int add_out_pair(struct xl_lab *lab, int i)
+{
+	char mac[2][18], v6[64];
+	char *add[] = { "ip", "link", "add", "name", lab->out_ifname[i][XL_LAB_DUT],
+			"netns", lab->ns[XL_LAB_DUT], "address", mac[XL_LAB_DUT], "type", "veth",
+			"peer", "name", lab->out_ifname[i][XL_LAB_GEN], "netns",
+			lab->ns[XL_LAB_GEN], "address", mac[XL_LAB_GEN], NULL };
+	char *quiet[] = { "ip", "netns", "exec", lab->ns[XL_LAB_DUT], "sysctl", "-qw", v6, NULL };
+	char *up_d[] = { "ip", "-n", lab->ns[XL_LAB_DUT], "link", "set",
+			 lab->out_ifname[i][XL_LAB_DUT], "up", NULL };
+	char *up_g[] = { "ip", "-n", lab->ns[XL_LAB_GEN], "link", "set",
+			 lab->out_ifname[i][XL_LAB_GEN], "up", NULL };
+	char *gro[] = { "ip", "netns", "exec", lab->ns[XL_LAB_GEN], "ethtool", "-K",
+			lab->out_ifname[i][XL_LAB_GEN], "gro", "on", NULL };
+	int err;
+
+	snprintf(mac[XL_LAB_GEN], sizeof(mac[0]), "02:58:4c:00:1%c:01", '0' + i);
+	snprintf(mac[XL_LAB_DUT], sizeof(mac[0]), "02:58:4c:00:1%c:02", '0' + i);
+	snprintf(v6, sizeof(v6), "net.ipv6.conf.%s.disable_ipv6=1", lab->out_ifname[i][XL_LAB_DUT]);
+	if ((err = run(false, add)) || (err = run(false, quiet)) || (err = run(false, up_d)) ||
+	    (err = run(false, up_g)) || (err = run(false, gro)))
+		return err;
 	return 0;
 }
 
 static void set_names(struct xl_lab *lab)
 {
+	int s;
+
 	snprintf(lab->ns[XL_LAB_GEN], sizeof(lab->ns[0]), "%s-gen", lab->tag);
 	snprintf(lab->ns[XL_LAB_DUT], sizeof(lab->ns[0]), "%s-dut", lab->tag);
 	snprintf(lab->ifname[XL_LAB_GEN], IF_NAMESIZE, "%sg", lab->tag);
 	snprintf(lab->ifname[XL_LAB_DUT], IF_NAMESIZE, "%sd", lab->tag);
+	for (s = 0; s < XL_LAB_MAX_OUT; s++) {
+		snprintf(lab->out_ifname[s][XL_LAB_DUT], IF_NAMESIZE, "%.11sr%cd", lab->tag, '0' + s);
+		snprintf(lab->out_ifname[s][XL_LAB_GEN], IF_NAMESIZE, "%.11sr%cs", lab->tag, '0' + s);
+	}
 }
 
 int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts)
@@ -208,6 +246,11 @@ int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts)
 	lab->napi_cpu = -1;
 	if (queues < 1 || queues > 64) {
 		xl_err("lab: --queues %d is out of range (accepted: 1..64)", queues);
+		return -EINVAL;
+	}
+	if (opts && (opts->out_pairs < 0 || opts->out_pairs > XL_LAB_MAX_OUT)) {
+		xl_err("lab: %d out pairs is out of range (accepted: 0..%d)", opts->out_pairs,
+		       XL_LAB_MAX_OUT);
 		return -EINVAL;
 	}
 	xl_lab_sweep();
@@ -280,6 +323,12 @@ int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts)
 			    (err = run(false, c3)) || (err = run(false, c4)))
 				goto out_err;
 		}
+	}
+	for (s = 0; opts && s < opts->out_pairs; s++) {
+		err = add_out_pair(lab, s);
+		if (err)
+			goto out_err;
+		lab->nout = s + 1;
 	}
 	err = open_fds(lab);
 	if (err) {

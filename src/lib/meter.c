@@ -47,7 +47,8 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	int i, err, ncpus = xl_bench_ncpus();
 
 	s->t_ns = mono_ns();
-	err = xl_bench__read(m->bench, &s->total, s->per_cpu);
+	err = m->read ? m->read(m->read_ctx, &s->total, s->per_cpu) :
+			xl_bench__read(m->bench, &s->total, s->per_cpu);
 	if (err)
 		return err;
 	for (i = 0; i < ncpus; i++)

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The monitor: count the xdp tracepoints per CPU by (event, action,
+ * ifindex, errno) in a per-CPU hash. Two program sets over the same
+ * counting code: tp_btf (BTF-typed arguments, device ifindexes read through
+ * CO-RE, include/xdplab/xdp_core.h) for kernels with vmlinux BTF, and
+ * raw_tp (scalar arguments only, ifindex 0) otherwise. User space loads one
+ * set and, in it, only the tracepoints this kernel has.
+ * Errors-only mode (the default) does not load the success-path programs
+ * (xdp_redirect, xdp_redirect_map), so their tracepoints stay disabled and
+ * cost nothing; the bulk events (cpumap, devmap) are counted only when they
+ * report drops or an error. With count_all every event is counted.
+ * Tracepoint prototypes: include/trace/events/xdp.h (kernel 5.10+).
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "xdplab/monitor_shared.h"
+#include "xdplab/xdp_core.h"
+
+#ifndef INT_MAX
+#define INT_MAX 0x7fffffff
+#endif
+
+const volatile __u32 count_all = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, XL_MON_MAX_KEYS);
+	__type(key, struct xl_mon_key);
+	__type(value, struct xl_mon_val);
+} mon_counts SEC(".maps");
+
+static __always_inline void count(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
+				  __u64 drops)
+{
+	struct xl_mon_key k = { .event = ev, .action = act, .ifindex = ifindex,
+				.err = err < 0 ? -err : err };
+	struct xl_mon_val *v, zero = {};
+
+	v = bpf_map_lookup_elem(&mon_counts, &k);
+	if (!v) {
+		bpf_map_update_elem(&mon_counts, &k, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&mon_counts, &k);
+		if (!v)
+			return;
+	}
+	v->events++;
+	v->packets += packets;
+	v->drops += drops;
+}
+
+/* The redirect target's ifindex, as the tracepoint itself computes it. */
+static __always_inline int redirect_target(const void *tgt, int map_type, __u32 map_id,
+					   __u32 index)
+{
+	if (map_type == BPF_MAP_TYPE_DEVMAP || map_type == BPF_MAP_TYPE_DEVMAP_HASH)
+		return tgt ? BPF_CORE_READ((struct bpf_dtab_netdev *)tgt, dev, ifindex) : 0;
+	if (map_type == BPF_MAP_TYPE_UNSPEC && map_id == INT_MAX)
+		return index;
+	return 0;
+}
+
+static __always_inline void bulk(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
+				 __u64 drops)
+{
+	if (count_all || drops || err)
+		count(ev, act, ifindex, err, packets, drops);
+}
+
+/* ---- tp_btf: kernels with BTF ---- */
+
+SEC("tp_btf/xdp_exception")
+int BPF_PROG(xl_mon_exc, const struct net_device *dev, const struct bpf_prog *xdp, __u32 act)
+{
+	count(XL_EV_EXCEPTION, act, dev->ifindex, 0, 1, 1);
+	return 0;
+}
+
+#define REDIRECT_BTF(name, ev, is_err)                                                        \
+	SEC("tp_btf/" #ev)                                                                    \
+	int BPF_PROG(name, const struct net_device *dev, const struct bpf_prog *xdp,          \
+		     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)       \
+	{                                                                                     \
+		count(is_err, XDP_REDIRECT, redirect_target(tgt, map_type, map_id, index),    \
+		      err, 1, err ? 1 : 0);                                                   \
+		return 0;                                                                     \
+	}
+
+REDIRECT_BTF(xl_mon_rdr, xdp_redirect, XL_EV_REDIRECT)
+REDIRECT_BTF(xl_mon_rerr, xdp_redirect_err, XL_EV_REDIRECT_ERR)
+REDIRECT_BTF(xl_mon_rmap, xdp_redirect_map, XL_EV_REDIRECT_MAP)
+REDIRECT_BTF(xl_mon_rme, xdp_redirect_map_err, XL_EV_REDIRECT_MAP_ERR)
+
+SEC("tp_btf/xdp_cpumap_enqueue")
+int BPF_PROG(xl_mon_enq, int map_id, unsigned int processed, unsigned int drops, int to_cpu)
+{
+	bulk(XL_EV_CPUMAP_ENQUEUE, XDP_REDIRECT, 0, 0, processed, drops);
+	return 0;
+}
+
+SEC("tp_btf/xdp_cpumap_kthread")
+int BPF_PROG(xl_mon_kth, int map_id, unsigned int processed, unsigned int drops, int sched,
+	     void *stats)
+{
+	bulk(XL_EV_CPUMAP_KTHREAD, XL_MON_ACT_NONE, 0, 0, processed, drops);
+	return 0;
+}
+
+SEC("tp_btf/xdp_devmap_xmit")
+int BPF_PROG(xl_mon_xmit, const struct net_device *from_dev, const struct net_device *to_dev,
+	     int sent, int drops, int err)
+{
+	bulk(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, to_dev->ifindex, err, sent, drops);
+	return 0;
+}
+
+/* ---- raw_tp: no BTF, so no device fields: ifindex 0 (exception: too) ---- */
+
+SEC("raw_tp/xdp_exception")
+int BPF_PROG(xl_mon_exc_raw, void *dev, void *xdp, __u32 act)
+{
+	count(XL_EV_EXCEPTION, act, 0, 0, 1, 1);
+	return 0;
+}
+
+#define REDIRECT_RAW(name, ev, is_err)                                                        \
+	SEC("raw_tp/" #ev)                                                                    \
+	int BPF_PROG(name, void *dev, void *xdp, void *tgt, int err, int map_type,            \
+		     __u32 map_id, __u32 index)                                               \
+	{                                                                                     \
+		int ifx = map_type == BPF_MAP_TYPE_UNSPEC && map_id == INT_MAX ? index : 0;   \
+                                                                                              \
+		count(is_err, XDP_REDIRECT, ifx, err, 1, err ? 1 : 0);                        \
+		return 0;                                                                     \
+	}
+
+REDIRECT_RAW(xl_mon_rdr_raw, xdp_redirect, XL_EV_REDIRECT)
+REDIRECT_RAW(xl_mon_rerr_raw, xdp_redirect_err, XL_EV_REDIRECT_ERR)
+REDIRECT_RAW(xl_mon_rmap_raw, xdp_redirect_map, XL_EV_REDIRECT_MAP)
+REDIRECT_RAW(xl_mon_rme_raw, xdp_redirect_map_err, XL_EV_REDIRECT_MAP_ERR)
+
+SEC("raw_tp/xdp_cpumap_enqueue")
+int BPF_PROG(xl_mon_enq_raw, int map_id, unsigned int processed, unsigned int drops, int to_cpu)
+{
+	bulk(XL_EV_CPUMAP_ENQUEUE, XDP_REDIRECT, 0, 0, processed, drops);
+	return 0;
+}
+
+SEC("raw_tp/xdp_cpumap_kthread")
+int BPF_PROG(xl_mon_kth_raw, int map_id, unsigned int processed, unsigned int drops, int sched)
+{
+	bulk(XL_EV_CPUMAP_KTHREAD, XL_MON_ACT_NONE, 0, 0, processed, drops);
+	return 0;
+}
+
+SEC("raw_tp/xdp_devmap_xmit")
+int BPF_PROG(xl_mon_xmit_raw, void *from_dev, void *to_dev, int sent, int drops, int err)
+{
+	bulk(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, 0, err, sent, drops);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

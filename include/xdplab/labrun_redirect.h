@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file labrun_redirect.h
+ * Lab rows for XDP_REDIRECT and for what watching it costs: the generator
+ * sends into the DUT, the DUT redirects to the lab's first out pair, and
+ * the rate is measured where the frames arrive (an XDP_DROP sink on the far
+ * end for redirect; the cpumap-entry program for redirect-cpu). Needs a lab
+ * made with xl_lab_opts.out_pairs >= 1.
+ */
+#ifndef XDPLAB_LABRUN_REDIRECT_H
+#define XDPLAB_LABRUN_REDIRECT_H
+
+#include "xdplab/labrun.h"
+#include "xdplab/redirect.h"
+
+/** Which monitor watches while a redirect row is measured. */
+enum xl_watch {
+	XL_WATCH_NONE = 0,   /**< no tracepoint program */
+	XL_WATCH_ERRORS = 1, /**< `xdplab monitor` (errors only) */
+	XL_WATCH_ALL = 2,    /**< `xdplab monitor --all` (success path too) */
+};
+
+/**
+ * xl_labrun_redirect() - measure one redirect row: @kind XL_REDIR_DEVMAP
+ * (row "redirect") or XL_REDIR_CPUMAP (row "redirect-cpu": cpumap entry
+ * program drops on the CPU that is not the generator's NAPI CPU), with
+ * @watch's monitor loaded for the whole run ("redirect+mon-err",
+ * "redirect+mon-all"), @size-byte frames, @o->reps times.
+ * Return: 0 (row filled, xl_row_finish() done), -EINTR when stopped,
+ * -ENODEV when the lab has no out pair, or -errno (row->note says why).
+ */
+int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		       enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
+		       struct xl_row_result *row);
+
+/**
+ * xl_labrun_watch_cost() - the three rows "redirect", "redirect+mon-err"
+ * and "redirect+mon-all" (as xl_labrun_redirect() with each enum xl_watch)
+ * measured interleaved: each repetition sets the traffic up once and
+ * measures three adjacent windows, one per monitor (attached for its window
+ * only, after 200 ms to settle), in an order rotated per repetition, so
+ * drift and other load on a shared machine fall on all three alike. The
+ * cost notes (xl_watch_note()) are written into rows[1] and rows[2].
+ * Return: as xl_labrun_redirect(); the cause is in the note of the row
+ * that failed.
+ */
+int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+			 struct xl_row_result rows[3]);
+
+/**
+ * xl_watch_cost_ns() - what watching costs per packet, in ns:
+ * 1e9/pps_with - 1e9/pps_without (positive: slower with the monitor), the
+ * median over repetitions of the paired differences when both rows have
+ * the same repetitions (xl_labrun_watch_cost(): each pair ran back to back
+ * on one traffic set-up), else from the rows' median Mpps.
+ * Return: the cost, or 0 when either row has no figure.
+ */
+double xl_watch_cost_ns(const struct xl_row_result *without,
+			const struct xl_row_result *with);
+
+/**
+ * xl_watch_cpu_cost_ns() - the same from the judged CPU's time per packet
+ * (struct xl_rep_result.cpu_ns_per_pkt; with threaded wiring: the DUT NAPI
+ * kthread's own run time, which other load on the machine does not
+ * inflate): median of paired differences in ns, 0 without paired reps.
+ */
+double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
+			    const struct xl_row_result *with);
+
+/**
+ * xl_watch_note() - write ", monitor +X.X ns/packet, +Y.Y CPU ns/packet vs
+ * redirect" (xl_watch_cost_ns() and xl_watch_cpu_cost_ns() of @with against
+ * @without) into with->note, which the lab table prints after the verdict.
+ * No-op when either row has no figure.
+ */
+void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with);
+
+#endif /* XDPLAB_LABRUN_REDIRECT_H */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file monitor.h
+ * The xdp tracepoint monitor: BPF programs on xdp_exception,
+ * xdp_redirect_err, xdp_redirect_map_err (old kernels), xdp_cpumap_enqueue,
+ * xdp_cpumap_kthread, xdp_devmap_xmit (and, with @all, the success path
+ * xdp_redirect, xdp_redirect_map) counting per CPU by (event, action,
+ * ifindex, errno); snapshots summed over CPUs, and the pure helpers that
+ * name and aggregate them. Tracepoints this kernel lacks are skipped, never
+ * a failure. Attached through bpf_links: a killed process leaves nothing.
+ * Why errors-only by default: a program on the xdp_redirect tracepoint
+ * costs every forwarded frame (netdev measured ~25 ns; docs/monitor.md has
+ * ours), which is why the kernel has a separate error tracepoint.
+ */
+#ifndef XDPLAB_MONITOR_H
+#define XDPLAB_MONITOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xdplab/monitor_shared.h"
+
+/** How the programs attach. */
+enum xl_mon_attach {
+	XL_MON_AUTO = 0, /**< tp_btf when /sys/kernel/btf/vmlinux exists, else raw_tp */
+	XL_MON_BTF = 1,  /**< tp_btf: typed arguments, ifindexes via CO-RE */
+	XL_MON_RAW = 2,  /**< raw_tp: no BTF needed; device ifindexes read as 0 */
+};
+
+/**
+ * struct xl_monitor_opts - what to watch.
+ * @all: also count the success path (xdp_redirect, xdp_redirect_map) and
+ *       every cpumap/devmap bulk, not only those with drops or an error.
+ * @attach: how to attach.
+ */
+struct xl_monitor_opts {
+	bool all;
+	enum xl_mon_attach attach;
+};
+
+/** struct xl_mon_row - one key and its counts summed over CPUs. */
+struct xl_mon_row {
+	struct xl_mon_key key;
+	struct xl_mon_val val;
+};
+
+/**
+ * struct xl_mon_snapshot - every key counted so far.
+ * @n: rows used; @rows: sorted by xl_mon_sort() order after
+ * xl_monitor__read().
+ */
+struct xl_mon_snapshot {
+	int n;
+	struct xl_mon_row rows[XL_MON_MAX_KEYS];
+};
+
+struct xl_monitor;
+
+/**
+ * xl_monitor__create() - load and attach the programs for the tracepoints
+ * this kernel has. Each one skipped is logged at INFO and listed by
+ * xl_monitor__skipped(). Return: the monitor (free with
+ * xl_monitor__destroy()), or NULL with errno (EPERM: no BPF permission,
+ * ENOENT: none of the tracepoints exists, or a load/attach errno).
+ */
+struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts);
+
+/** xl_monitor__read() - sum the per-CPU counts into @s, sorted. Return: 0 or -errno. */
+int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s);
+
+/**
+ * xl_monitor__skipped() - names of the tracepoints skipped (absent here),
+ * up to @max into @names (pointers to static strings). Return: how many.
+ */
+int xl_monitor__skipped(const struct xl_monitor *m, const char **names, int max);
+
+/**
+ * xl_monitor__attached() - names of the tracepoints watched, as
+ * xl_monitor__skipped(). Return: how many.
+ */
+int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max);
+
+/** xl_monitor__attach_kind() - "tp_btf" or "raw_tp". */
+const char *xl_monitor__attach_kind(const struct xl_monitor *m);
+
+/** xl_monitor__destroy() - detach (close the links), unload, free. NULL is fine. */
+void xl_monitor__destroy(struct xl_monitor *m);
+
+/** xl_mon_event_name() - the tracepoint's name ("xdp_redirect_err"), "?" out of range. */
+const char *xl_mon_event_name(uint32_t event);
+
+/**
+ * xl_mon_action_name() - "ABORTED", "DROP", "PASS", "TX", "REDIRECT", "-"
+ * for XL_MON_ACT_NONE, or "INVALID(n)" in @buf (>= 16 bytes) for any other
+ * value (a program returning an action that does not exist). Return: the name.
+ */
+const char *xl_mon_action_name(uint32_t action, char *buf, int len);
+
+/**
+ * xl_errno_name() - the symbol of a positive errno ("ENETDOWN"), "-" for 0,
+ * the kernel-internal ones too (ENOTSUPP 524); "E<n>" in a static buffer
+ * (not thread-safe) for unknown values. A negative @err is negated first.
+ */
+const char *xl_errno_name(int err);
+
+/**
+ * xl_mon_add() - add @val (one CPU's, or a sum) to @key's row of @s,
+ * appending the row if new. Return: 0, or -ENOSPC when @s is full.
+ */
+int xl_mon_add(struct xl_mon_snapshot *s, const struct xl_mon_key *key,
+	       const struct xl_mon_val *val);
+
+/** xl_mon_find() - @key's row in @s, or NULL. */
+const struct xl_mon_row *xl_mon_find(const struct xl_mon_snapshot *s,
+				     const struct xl_mon_key *key);
+
+/** xl_mon_key_cmp() - order keys by event, action, ifindex, errno (qsort-like). */
+int xl_mon_key_cmp(const struct xl_mon_key *a, const struct xl_mon_key *b);
+
+/** xl_mon_sort() - sort @s's rows by xl_mon_key_cmp(). */
+void xl_mon_sort(struct xl_mon_snapshot *s);
+
+/**
+ * xl_mon_delta() - @row's counts minus those of the same key in @prev (or
+ * all of them when @prev has no such key) into @out.
+ */
+void xl_mon_delta(const struct xl_mon_snapshot *prev, const struct xl_mon_row *row,
+		  struct xl_mon_val *out);
+
+#endif /* XDPLAB_MONITOR_H */

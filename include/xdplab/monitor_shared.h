@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file monitor_shared.h
+ * Layout shared by bpf/monitor.bpf.c and user space: the key and value of
+ * the per-CPU hash in which the xdp tracepoint programs count events.
+ * Compiles under clang -target bpf and gcc.
+ */
+#ifndef XDPLAB_MONITOR_SHARED_H
+#define XDPLAB_MONITOR_SHARED_H
+
+#include <linux/types.h>
+
+/** The xdp tracepoints the monitor knows (include/trace/events/xdp.h). */
+enum xl_mon_event {
+	XL_EV_EXCEPTION = 0,      /**< xdp_exception: XDP_ABORTED or an invalid action */
+	XL_EV_REDIRECT = 1,       /**< xdp_redirect: success path (--all) */
+	XL_EV_REDIRECT_ERR = 2,   /**< xdp_redirect_err: xdp_do_redirect() failed */
+	XL_EV_REDIRECT_MAP = 3,   /**< xdp_redirect_map: old kernels only (--all) */
+	XL_EV_REDIRECT_MAP_ERR = 4, /**< xdp_redirect_map_err: old kernels only */
+	XL_EV_CPUMAP_ENQUEUE = 5, /**< xdp_cpumap_enqueue: a bulk queued to a cpumap CPU */
+	XL_EV_CPUMAP_KTHREAD = 6, /**< xdp_cpumap_kthread: a cpumap kthread batch */
+	XL_EV_DEVMAP_XMIT = 7,    /**< xdp_devmap_xmit: a bulk handed to ndo_xdp_xmit */
+	XL_EV__COUNT,
+};
+
+/** Action field value of events that carry no XDP action. */
+#define XL_MON_ACT_NONE 255
+
+/** Most distinct keys counted. */
+#define XL_MON_MAX_KEYS 1024
+
+/**
+ * struct xl_mon_key - what one counter is about.
+ * @event: enum xl_mon_event.
+ * @action: the XDP action (xdp_exception: what the program returned;
+ *          redirect events: XDP_REDIRECT), or XL_MON_ACT_NONE.
+ * @ifindex: xdp_exception: the device the program ran on; redirect events:
+ *          the target device (0 for a broadcast, a cpumap or an xskmap);
+ *          xdp_devmap_xmit: the transmitting device; cpumap events: 0.
+ *          In the namespace of that device. 0 when unknown (raw_tp: no BTF).
+ * @err: positive errno (0: none), e.g. ENETDOWN for a redirect to a down
+ *          device.
+ */
+struct xl_mon_key {
+	__u32 event;
+	__u32 action;
+	__s32 ifindex;
+	__u32 err;
+};
+
+/**
+ * struct xl_mon_val - counts for one key on one CPU.
+ * @events: tracepoint hits.
+ * @packets: frames they concern (1 per hit for exception and redirect
+ *          events; the bulk's processed/sent count otherwise).
+ * @drops: frames lost (exception and redirect_err: every frame; bulk
+ *          events: their drops argument).
+ */
+struct xl_mon_val {
+	__u64 events;
+	__u64 packets;
+	__u64 drops;
+};
+
+#endif /* XDPLAB_MONITOR_SHARED_H */

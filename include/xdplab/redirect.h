@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file redirect.h
+ * The XDP_REDIRECT benchmarks (redirect, redirect-cpu, redirect-multi): the
+ * redirect.bpf.c programs loaded with their maps filled, attached to IN
+ * through a bpf_link, and their per-CPU counters read and summed in user
+ * space. Frames the kernel fails to forward after the program returned
+ * XDP_REDIRECT (OUT down, OUT's peer without NAPI, ring full) never reach
+ * the program again, so they are read from the veth's own counters
+ * (ethtool: IN's rx_queue_N_drops, OUT's tx_queue_N_xdp_xmit_errors) when
+ * the devices are veths.
+ */
+#ifndef XDPLAB_REDIRECT_H
+#define XDPLAB_REDIRECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xdplab/attach.h"
+#include "xdplab/bench.h"
+#include "xdplab/redirect_shared.h"
+
+/** The three ways to redirect. */
+enum xl_redir_kind {
+	XL_REDIR_DEVMAP = 0, /**< bpf_redirect_map() into a devmap: IN -> OUT */
+	XL_REDIR_CPUMAP = 1, /**< into a cpumap entry, program on the entry */
+	XL_REDIR_MULTI = 2,  /**< broadcast over a devmap_hash, ingress excluded */
+};
+
+/** Default and largest cpumap queue size in frames (kernel: 1..16384). */
+#define XL_CPUMAP_QSIZE_DEFAULT 2048
+#define XL_CPUMAP_QSIZE_MAX 16384
+
+/**
+ * struct xl_redirect_opts - one redirect benchmark.
+ * @kind: the map type used.
+ * @op: packet operation on IN before redirecting.
+ * @mode: attach mode on IN (native or skb).
+ * @in: the ingress interface (current netns).
+ * @out/@nout: OUT interfaces in the same netns: 1 for devmap and for cpumap
+ *   with XL_CPU_ACT_REDIRECT, 0 for cpumap otherwise, 1..XL_REDIR_MAX_OUT
+ *   for multi. None may equal @in, none may repeat (-EINVAL).
+ * @cpu: target CPU of the cpumap (must be online; cpumap only).
+ * @cpu_action: what the cpumap-entry program does (cpumap only).
+ * @qsize: cpumap queue size in frames, 1..XL_CPUMAP_QSIZE_MAX (0: default).
+ */
+struct xl_redirect_opts {
+	enum xl_redir_kind kind;
+	enum xl_pkt_op op;
+	enum xl_xdp_mode mode;
+	const char *in;
+	const char *out[XL_REDIR_MAX_OUT];
+	int nout;
+	int cpu;
+	enum xl_cpu_action cpu_action;
+	uint32_t qsize;
+};
+
+/**
+ * struct xl_redirect_stats - totals since xl_redirect__create().
+ * @in: the ingress program's counters summed over CPUs (rx_packets,
+ *      rx_bytes, actions, errors = failed bpf_redirect_map()).
+ * @cpu: the cpumap-entry program's counters summed over CPUs, and the
+ *      enqueue counts from the xdp_cpumap_enqueue tracepoint (cpumap only).
+ * @kernel_drops: IN's rx_queue_N_drops delta: frames the program redirected
+ *      but xdp_do_redirect() refused (e.g. OUT down: -ENETDOWN).
+ * @out_xmit/@out_xmit_errors: per OUT, tx_queue_N_xdp_xmit(_errors) deltas:
+ *      frames OUT's ndo_xdp_xmit sent / dropped (peer without NAPI, full ring).
+ * @out_ok: per OUT, its counters could be read now; when not (deleted
+ *      mid-run) @out_xmit/@out_xmit_errors hold the last values read.
+ * @eth_ok: IN's veth counters could be read.
+ */
+struct xl_redirect_stats {
+	struct xl_bench_rec in;
+	struct xl_redir_cpu_rec cpu;
+	uint64_t kernel_drops;
+	uint64_t out_xmit[XL_REDIR_MAX_OUT];
+	uint64_t out_xmit_errors[XL_REDIR_MAX_OUT];
+	bool out_ok[XL_REDIR_MAX_OUT];
+	bool eth_ok;
+};
+
+struct xl_redirect;
+
+/**
+ * xl_redirect_check() - validate @opts in the current netns without loading
+ * anything: interfaces exist, OUT count fits the kind, no OUT equals IN or
+ * repeats, the cpumap CPU is in range and online, qsize in range.
+ * Return: 0, or -ENODEV/-EINVAL/-ERANGE with the cause logged in one line.
+ */
+int xl_redirect_check(const struct xl_redirect_opts *opts);
+
+/**
+ * xl_redirect__create() - validate, load, fill the maps, attach to IN.
+ * Return: the benchmark (free with xl_redirect__destroy(), which detaches)
+ * or NULL with errno: ENODEV (no such interface), EINVAL (IN equals an OUT,
+ * an OUT repeated, wrong number of OUTs, bad qsize), ERANGE (CPU out of
+ * range or offline), EBUSY (another program holds IN), EPERM, or another
+ * load/attach errno. The cause is logged in one line.
+ */
+struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts);
+
+/**
+ * xl_redirect__read() - totals into @st; when not NULL, each CPU's ingress
+ * record into @per_cpu_in and cpumap record into @per_cpu_cpu (arrays of
+ * xl_bench_ncpus()). Return: 0 or -errno.
+ */
+int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
+		      struct xl_bench_rec *per_cpu_in,
+		      struct xl_redir_cpu_rec *per_cpu_cpu);
+
+/**
+ * xl_redirect__read_bench() - a reader for struct xl_meter: the ingress
+ * counters as an xl_bench_rec, with the frames the kernel failed to forward
+ * (@kernel_drops, OUT xmit errors, cpumap enqueue drops) added to
+ * total->errors. @ctx: the struct xl_redirect. Return: 0 or -errno.
+ */
+int xl_redirect__read_bench(void *ctx, struct xl_bench_rec *total,
+			    struct xl_bench_rec *per_cpu);
+
+/**
+ * xl_redirect__read_cpu() - a reader for struct xl_meter: the cpumap-entry
+ * program's processed frames as rx_packets (per CPU: the target CPU), for
+ * rows measured where the frames arrive. @ctx: the struct xl_redirect.
+ */
+int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
+			  struct xl_bench_rec *per_cpu);
+
+/**
+ * xl_redirect__cpumap_kthread_pid() - pid of the cpumap kthread of the
+ * target CPU ("cpumap/<cpu>/map:<id>"), whose run time is the cpumap side's
+ * CPU cost. Return: pid, or 0 (not a cpumap benchmark, or not found).
+ */
+int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r);
+
+/** xl_redirect__ifindex() - IN's ifindex. */
+int xl_redirect__ifindex(const struct xl_redirect *r);
+
+/** xl_redirect__destroy() - detach (close the links) and free. NULL is fine. */
+void xl_redirect__destroy(struct xl_redirect *r);
+
+/** xl_cpu_action_name() - "drop", "pass", "redirect" ("?" out of range). */
+const char *xl_cpu_action_name(enum xl_cpu_action a);
+
+/**
+ * xl_cpulist_has() - whether @cpu is in a kernel CPU list such as
+ * "0-3,8,10-11" (the format of /sys/devices/system/cpu/online).
+ * Return: 1 yes, 0 no, -EINVAL malformed list.
+ */
+int xl_cpulist_has(const char *list, int cpu);
+
+/**
+ * xl_cpu_online() - whether CPU @cpu is online (reads
+ * /sys/devices/system/cpu/online). Return: 1, 0, or -errno.
+ */
+int xl_cpu_online(int cpu);
+
+#endif /* XDPLAB_REDIRECT_H */

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab redirect|redirect-cpu|redirect-multi: XDP_REDIRECT benchmarks with
+ * the same windows, counters and validity as drop (meter.h), plus what only
+ * a redirect has: frames sent by OUT, cpumap work on the target CPU, and the
+ * frames the kernel failed to forward after the program said XDP_REDIRECT.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "cmd.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/redirect.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+
+enum { O_OP, O_MODE, O_INTERVAL, O_DURATION, O_EXTENDED, O_NETNS, O_CPU, O_CPU_ACTION,
+       O_QSIZE };
+
+#define COMMON_OPTS                                                                                 \
+	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", O_OP }, \
+	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB) on IN", O_MODE },        \
+	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },           \
+	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION }, \
+	{ "extended", 'e', NULL, "also print a row per CPU", O_EXTENDED },                          \
+	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS }
+
+static const struct xl_opt redir_opts[] = { COMMON_OPTS };
+static const struct xl_opt cpu_opts[] = {
+	COMMON_OPTS,
+	{ "cpu", 'c', "CPU", "target CPU of the cpumap, an online CPU (required)", O_CPU },
+	{ "cpu-action", 'a', "ACTION", "program on the cpumap entry: drop (default), pass or redirect (needs OUT)", O_CPU_ACTION },
+	{ "qsize", 'q', "FRAMES", "cpumap queue size, 1..16384 (default 2048)", O_QSIZE },
+};
+
+struct redir_args {
+	struct xl_cmd_spec spec;
+	struct xl_redirect_opts o;
+	uint64_t interval_ns, duration_ns;
+	bool extended, cpu_given;
+	const char *netns;
+};
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const ops[] = { "no-touch", "read-data", "parse-ip", "swap-macs", NULL };
+	static const char *const modes[] = { "native", "skb", NULL };
+	static const char *const acts[] = { "drop", "pass", "redirect", NULL };
+	struct redir_args *a = ctx;
+	uint64_t v;
+	int r;
+
+	switch (id) {
+	case O_OP:
+		r = xl_parse_choice(&a->spec, "--packet-operation", arg, ops);
+		a->o.op = r;
+		return r < 0 ? r : 0;
+	case O_MODE:
+		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
+		a->o.mode = r;
+		return r < 0 ? r : 0;
+	case O_INTERVAL:
+		return xl_parse_seconds(&a->spec, "--interval", arg, 0.1, 60, &a->interval_ns);
+	case O_DURATION:
+		return xl_parse_seconds(&a->spec, "--duration", arg, 0, 86400 * 365, &a->duration_ns);
+	case O_EXTENDED:
+		a->extended = true;
+		return 0;
+	case O_NETNS:
+		a->netns = arg;
+		return 0;
+	case O_CPU:
+		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, xl_bench_ncpus() - 1, &v);
+		a->o.cpu = v;
+		a->cpu_given = true;
+		return r;
+	case O_CPU_ACTION:
+		r = xl_parse_choice(&a->spec, "--cpu-action", arg, acts);
+		a->o.cpu_action = r;
+		return r < 0 ? r : 0;
+	case O_QSIZE:
+		r = xl_parse_u64(&a->spec, "--qsize", arg, 1, XL_CPUMAP_QSIZE_MAX, &v);
+		a->o.qsize = v;
+		return r;
+	}
+	return -EINVAL;
+}
+
+static void print_window(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
+			 const struct xl_redirect_stats *a, const struct xl_redirect_stats *b,
+			 double t)
+{
+	char b1[32], b2[32], b3[32], b4[32];
+	int i;
+
+	printf("%8.3f s  REDIRECT rx/s %12s  err/s %s  ns/packet %.1f  cpu%d busy %.1f%%  cpu-ns/packet %.1f",
+	       t, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
+	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt,
+	       w->napi_cpu, w->cpu_busy * 100, w->cpu_ns_per_pkt);
+	if (o->kind == XL_REDIR_CPUMAP)
+		printf("  cpu%d processed/s %s  enqueue-drops/s %s", o->cpu,
+		       xl_fmt_thousands((uint64_t)xl_rate(b->cpu.processed - a->cpu.processed, w->ns),
+					b3, sizeof(b3)),
+		       xl_fmt_thousands((uint64_t)xl_rate(b->cpu.enqueue_drops - a->cpu.enqueue_drops,
+							  w->ns), b4, sizeof(b4)));
+	for (i = 0; i < o->nout && b->eth_ok; i++)
+		printf("  %s out/s %s", o->out[i],
+		       xl_fmt_thousands((uint64_t)xl_rate(b->out_xmit[i] - a->out_xmit[i], w->ns),
+					b3, sizeof(b3)));
+	printf("\n");
+}
+
+static void print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
+		       uint64_t ns)
+{
+	int i, n = xl_bench_ncpus();
+
+	for (i = 0; i < n; i++) {
+		uint64_t d = b->per_cpu[i].rx_packets - a->per_cpu[i].rx_packets;
+		uint64_t e = b->per_cpu[i].errors - a->per_cpu[i].errors;
+		char b1[32], b2[32];
+
+		if (!d && !e)
+			continue;
+		printf("            cpu%-3d rx/s %12s  err/s %s  busy %.1f%%\n", i,
+		       xl_fmt_thousands((uint64_t)xl_rate(d, ns), b1, sizeof(b1)),
+		       xl_fmt_thousands((uint64_t)xl_rate(e, ns), b2, sizeof(b2)),
+		       xl_cpu_busy_share(&a->cpu[i], &b->cpu[i]) * 100);
+	}
+}
+
+static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
+			 const struct xl_redirect_stats *st)
+{
+	int i;
+
+	printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
+	       (unsigned long long)w->packets, (unsigned long long)w->bytes,
+	       (unsigned long long)w->errors, w->ns / 1e9);
+	for (i = 0; i < XL_XDP_ACTIONS; i++)
+		printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w->actions[i]);
+	printf("\n");
+	printf("redirect: program errors %llu, kernel drops %llu%s",
+	       (unsigned long long)st->in.errors, (unsigned long long)st->kernel_drops,
+	       st->eth_ok ? "" : " (veth counters unavailable)");
+	for (i = 0; i < o->nout && st->eth_ok; i++)
+		printf("; out %s %s%llu xmit-errors %llu", o->out[i],
+		       st->out_ok[i] ? "sent " : "gone (deleted?), sent until its last read ",
+		       (unsigned long long)st->out_xmit[i],
+		       (unsigned long long)st->out_xmit_errors[i]);
+	printf("\n");
+	if (o->kind == XL_REDIR_CPUMAP)
+		printf("cpumap: cpu %d processed %llu dropped %llu passed %llu redirected %llu errors %llu enqueued %llu enqueue-drops %llu\n",
+		       o->cpu, (unsigned long long)st->cpu.processed,
+		       (unsigned long long)st->cpu.dropped, (unsigned long long)st->cpu.passed,
+		       (unsigned long long)st->cpu.redirected, (unsigned long long)st->cpu.errors,
+		       (unsigned long long)st->cpu.enqueued,
+		       (unsigned long long)st->cpu.enqueue_drops);
+}
+
+/* Parse options and positionals; return 0 or an exit status. */
+static int parse(struct redir_args *a, int argc, char **argv)
+{
+	int idx, n, i;
+
+	idx = xl_opts_parse(&a->spec, argc, argv, on_opt, a);
+	if (idx == XL_OPTS_HELP)
+		return -1;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	n = argc - idx;
+	if (n < 1) {
+		xl_usage_error(&a->spec, "missing IN (see --help)");
+		return XL_EXIT_USAGE;
+	}
+	a->o.in = argv[idx];
+	a->o.nout = n - 1;
+	if (a->o.kind == XL_REDIR_DEVMAP && n != 2) {
+		xl_usage_error(&a->spec, n < 2 ? "missing OUT (see --help)" :
+						 "IN and one OUT expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	if (a->o.kind == XL_REDIR_MULTI && (n < 2 || n > XL_REDIR_MAX_OUT + 1)) {
+		xl_usage_error(&a->spec, "IN and 1..%d OUT interfaces expected, got %d OUT",
+			       XL_REDIR_MAX_OUT, n - 1);
+		return XL_EXIT_USAGE;
+	}
+	if (a->o.kind == XL_REDIR_CPUMAP) {
+		if (!a->cpu_given) {
+			xl_usage_error(&a->spec, "--cpu is required (the cpumap's target CPU)");
+			return XL_EXIT_USAGE;
+		}
+		if (a->o.cpu_action == XL_CPU_ACT_REDIRECT && n != 2) {
+			xl_usage_error(&a->spec, "--cpu-action redirect needs exactly one OUT after IN");
+			return XL_EXIT_USAGE;
+		}
+		if (a->o.cpu_action != XL_CPU_ACT_REDIRECT && n != 1) {
+			xl_usage_error(&a->spec, "OUT '%s' is only used with --cpu-action redirect",
+				       argv[idx + 1]);
+			return XL_EXIT_USAGE;
+		}
+	}
+	for (i = 0; i < a->o.nout; i++)
+		a->o.out[i] = argv[idx + 1 + i];
+	return 0;
+}
+
+int cmd_redirect(int argc, char **argv)
+{
+	static struct xl_meter_sample first, prev, cur;
+	static struct xl_redirect_stats st_prev, st_cur;
+	struct redir_args a = { .interval_ns = 1000000000ull };
+	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_meter_window w;
+	struct xl_redirect *r;
+	uint64_t start, next;
+	int ret = XL_EXIT_OK, err;
+
+	if (!strcmp(argv[0], "redirect-cpu")) {
+		a.o.kind = XL_REDIR_CPUMAP;
+		a.spec = (struct xl_cmd_spec){ argv[0], "IN [OUT]",
+			"XDP_REDIRECT from IN into a cpumap; a program on the entry drops, passes or redirects to OUT.",
+			cpu_opts, sizeof(cpu_opts) / sizeof(cpu_opts[0]) };
+	} else if (!strcmp(argv[0], "redirect-multi")) {
+		a.o.kind = XL_REDIR_MULTI;
+		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT...",
+			"Broadcast every frame from IN to each OUT (BPF_F_BROADCAST|BPF_F_EXCLUDE_INGRESS over a devmap_hash).",
+			redir_opts, sizeof(redir_opts) / sizeof(redir_opts[0]) };
+	} else {
+		a.o.kind = XL_REDIR_DEVMAP;
+		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
+			"XDP_REDIRECT every frame from IN to OUT through a devmap; print rx/s, err/s, ns/packet.",
+			redir_opts, sizeof(redir_opts) / sizeof(redir_opts[0]) };
+	}
+	err = parse(&a, argc, argv);
+	if (err)
+		return err < 0 ? XL_EXIT_OK : err;
+	if (a.netns) {
+		char path[300];
+		int fd;
+
+		snprintf(path, sizeof(path), "/run/netns/%s", a.netns);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+			xl_usage_error(&a.spec, "--netns: no namespace '%s'", a.netns);
+			return XL_EXIT_USAGE;
+		}
+		close(fd);
+	}
+	if (xl_redirect_check(&a.o))
+		return XL_EXIT_USAGE;
+	r = xl_redirect__create(&a.o);
+	if (!r)
+		return errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	m.read = xl_redirect__read_bench;
+	m.read_ctx = r;
+	m.ifname = a.o.in;
+	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	m.napi_pid = xl_napi_kthread_pid(a.o.in);
+	if (a.o.kind == XL_REDIR_CPUMAP)
+		fprintf(stderr, "xdplab: REDIRECT %s -> cpumap cpu %d (qsize %u, entry program %s%s%s), %s mode, packet operation %s; Ctrl-C to stop\n",
+			a.o.in, a.o.cpu, a.o.qsize ? a.o.qsize : XL_CPUMAP_QSIZE_DEFAULT,
+			xl_cpu_action_name(a.o.cpu_action), a.o.nout ? " to " : "",
+			a.o.nout ? a.o.out[0] : "", xl_xdp_mode_name(a.o.mode), xl_pkt_op_name(a.o.op));
+	else
+		fprintf(stderr, "xdplab: REDIRECT %s -> %s%s (%s, %s mode), packet operation %s; Ctrl-C to stop\n",
+			a.o.in, a.o.out[0], a.o.nout > 1 ? " and more" : "",
+			a.o.kind == XL_REDIR_MULTI ? "devmap_hash broadcast, ingress excluded" : "devmap",
+			xl_xdp_mode_name(a.o.mode), xl_pkt_op_name(a.o.op));
+	if (xl_meter_sample(&m, &first) || xl_redirect__read(r, &st_prev, NULL, NULL)) {
+		ret = XL_EXIT_RUNTIME;
+		goto out;
+	}
+	prev = first;
+	start = xl_now_ns();
+	next = start + a.interval_ns;
+	while (!xl_stop_requested) {
+		uint64_t now = xl_now_ns(), end = a.duration_ns ? start + a.duration_ns : 0;
+		uint64_t wake = end && end < next ? end : next;
+
+		if (now < wake) {
+			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
+			if (!if_indextoname(xl_redirect__ifindex(r), (char[IF_NAMESIZE]){ 0 })) {
+				xl_err("interface %s vanished during the run", a.o.in);
+				ret = XL_EXIT_RUNTIME;
+				break;
+			}
+			continue;
+		}
+		if (xl_meter_sample(&m, &cur) || xl_redirect__read(r, &st_cur, NULL, NULL)) {
+			ret = XL_EXIT_RUNTIME;
+			break;
+		}
+		m.napi_pid = m.napi_pid ? m.napi_pid : xl_napi_kthread_pid(a.o.in);
+		xl_meter_window(&m, &prev, &cur, &w);
+		print_window(&a.o, &w, &st_prev, &st_cur, (now - start) / 1e9);
+		if (a.extended)
+			print_cpus(&prev, &cur, w.ns);
+		prev = cur;
+		st_prev = st_cur;
+		next += a.interval_ns;
+		if (end && now >= end)
+			break;
+	}
+	if (xl_meter_sample(&m, &cur) == 0 && xl_redirect__read(r, &st_cur, NULL, NULL) == 0) {
+		xl_meter_window(&m, &first, &cur, &w);
+		print_totals(&a.o, &w, &st_cur);
+		if (w.eth_ok)
+			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
+			       (unsigned long long)w.eth_packets, w.disagreement * 100);
+	}
+out:
+	if (m.eth_sock >= 0)
+		close(m.eth_sock);
+	xl_redirect__destroy(r);
+	return ret;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Redirect rows and the price of watching them. Same method as labrun.c
+ * (warm-up, one window per repetition, medians), but the frames are counted
+ * where they arrive: an XDP_DROP sink on the far end of out pair 0 (its
+ * NAPI runs on the DUT's NAPI CPU, so that CPU is judged), or the program
+ * on the cpumap entry (its CPU is judged). The monitor, when asked for, is
+ * loaded before the generator starts and stays for the whole window.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "xdplab/gen.h"
+#include "xdplab/labrun_redirect.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/monitor.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+
+static void nap(uint64_t ns, volatile sig_atomic_t *stop)
+{
+	while (ns && !(stop && *stop)) {
+		uint64_t step = ns > 50000000ull ? 50000000ull : ns;
+		struct timespec ts = { step / 1000000000ull, step % 1000000000ull };
+
+		nanosleep(&ts, NULL);
+		ns -= step;
+	}
+}
+
+double xl_watch_cost_ns(const struct xl_row_result *without,
+			const struct xl_row_result *with)
+{
+	double d[XL_MAX_REPS];
+	int i, n = 0;
+
+	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
+	    with->mpps.median <= 0)
+		return 0;
+	if (without->nreps != with->nreps)
+		return 1e3 / with->mpps.median - 1e3 / without->mpps.median;
+	/* Paired: repetition i of both rows ran back to back in one setup. */
+	for (i = 0; i < with->nreps; i++)
+		if (with->reps[i].pps > 0 && without->reps[i].pps > 0)
+			d[n++] = 1e9 / with->reps[i].pps - 1e9 / without->reps[i].pps;
+	return xl_summarize(d, n).median;
+}
+
+double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
+			    const struct xl_row_result *with)
+{
+	double d[XL_MAX_REPS];
+	int i, n = 0;
+
+	if (!without->nreps || without->nreps != with->nreps)
+		return 0;
+	for (i = 0; i < with->nreps; i++)
+		if (with->reps[i].cpu_ns_per_pkt > 0 && without->reps[i].cpu_ns_per_pkt > 0)
+			d[n++] = with->reps[i].cpu_ns_per_pkt - without->reps[i].cpu_ns_per_pkt;
+	return xl_summarize(d, n).median;
+}
+
+void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with)
+{
+	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
+	    with->mpps.median <= 0)
+		return;
+	snprintf(with->note, sizeof(with->note), ", monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s",
+		 xl_watch_cost_ns(without, with), xl_watch_cpu_cost_ns(without, with),
+		 without->name);
+}
+
+/* Attach in @side's netns; the calling thread comes back to the root netns. */
+static struct xl_bench *sink_create(struct xl_lab *lab)
+{
+	struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
+				    .ifname = lab->out_ifname[0][XL_LAB_GEN],
+				    .mode = XL_MODE_NATIVE };
+	struct xl_bench *b;
+	int err = xl_lab__enter(lab, XL_LAB_GEN);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	b = xl_bench__create(&bo);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return b;
+}
+
+static struct xl_redirect *redir_create(struct xl_lab *lab, enum xl_redir_kind kind, int cpu)
+{
+	struct xl_redirect_opts ro = { .kind = kind, .in = lab->ifname[XL_LAB_DUT],
+				       .mode = XL_MODE_NATIVE, .cpu = cpu,
+				       .cpu_action = XL_CPU_ACT_DROP };
+	struct xl_redirect *r;
+	int err;
+
+	if (kind == XL_REDIR_DEVMAP) {
+		ro.out[0] = lab->out_ifname[0][XL_LAB_DUT];
+		ro.nout = 1;
+	}
+	err = xl_lab__enter(lab, XL_LAB_DUT);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	r = xl_redirect__create(&ro);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return r;
+}
+
+static struct xl_gen *gen_create(struct xl_lab *lab, const struct xl_labrun_opts *o,
+				 uint32_t size)
+{
+	struct xl_gen_opts go = {
+		.engine = XL_ENGINE_LIVE, .ifname = lab->ifname[XL_LAB_GEN],
+		.netns_fd = lab->ns_fd[XL_LAB_GEN], .flows = 1, .threads = 1,
+		.first_cpu = o->gen_cpu,
+		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
+			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
+	};
+
+	memcpy(go.spec.src_mac, lab->mac[XL_LAB_GEN], 6);
+	memcpy(go.spec.dst_mac, lab->mac[XL_LAB_DUT], 6);
+	return xl_gen__create(&go);
+}
+
+/* Settling time after a monitor is attached, before its window: ns. */
+#define WATCH_SETTLE_NS 200000000ull
+
+/*
+ * One repetition: sink, redirect and generator set up once; then one window
+ * per entry of @levels, each with that monitor attached for the window only,
+ * so the windows being compared are adjacent in time. Window i goes to
+ * rows[i]->reps[rep].
+ */
+static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
+		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
+		   struct xl_row_result **rows, int rep)
+{
+	static struct xl_meter_sample a, b;
+	struct xl_meter m = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1, .queues = 1 };
+	struct xl_row_result *row = rows[0];
+	struct xl_bench *sink = NULL;
+	struct xl_redirect *r;
+	struct xl_meter_window w;
+	struct xl_gen *gen;
+	int i, err = 0;
+
+	if (kind == XL_REDIR_DEVMAP) {
+		sink = sink_create(lab);
+		if (!sink) {
+			err = -errno;
+			snprintf(row->note, sizeof(row->note), "sink attach failed: %s", strerror(-err));
+			return err;
+		}
+	}
+	r = redir_create(lab, kind, cpu);
+	if (!r) {
+		err = -errno;
+		snprintf(row->note, sizeof(row->note), "redirect attach failed: %s", strerror(-err));
+		goto out_sink;
+	}
+	gen = gen_create(lab, o, size);
+	if (!gen) {
+		err = -errno;
+		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+		goto out_redir;
+	}
+	m.gen = gen;
+	if (kind == XL_REDIR_DEVMAP) {
+		m.bench = sink;
+		m.ifname = lab->out_ifname[0][XL_LAB_GEN];
+		m.eth_sock = xl_lab__socket(lab, XL_LAB_GEN, AF_INET, SOCK_DGRAM);
+	} else {
+		m.read = xl_redirect__read_cpu;
+		m.read_ctx = r;
+	}
+	err = xl_gen__start(gen);
+	if (!err)
+		nap(o->warmup_ns, o->stop);
+	for (i = 0; !err && i < nlevels; i++) {
+		struct xl_monitor_opts mo = { .all = levels[i] == XL_WATCH_ALL };
+		struct xl_monitor *mon = NULL;
+
+		row = rows[i];
+		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
+		if (levels[i] != XL_WATCH_NONE) {
+			mon = xl_monitor__create(&mo);
+			if (!mon) {
+				err = -errno;
+				snprintf(row->note, sizeof(row->note), "monitor failed: %s",
+					 strerror(-err));
+				break;
+			}
+		}
+		if (levels[i] != XL_WATCH_NONE || i)
+			nap(WATCH_SETTLE_NS, o->stop);
+		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
+						       xl_redirect__cpumap_kthread_pid(r);
+		err = xl_meter_sample(&m, &a);
+		nap(o->seconds_ns, o->stop);
+		if (!err)
+			err = xl_meter_sample(&m, &b);
+		xl_monitor__destroy(mon);
+		if (err) {
+			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
+				 strerror(-err));
+			break;
+		}
+		xl_meter_window(&m, &a, &b, &w);
+		row->reps[rep] = (struct xl_rep_result){
+			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
+			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
+			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
+			.eth_ok = w.eth_ok, .disagreement = w.disagreement,
+		};
+		row->nreps = rep + 1;
+		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu%d %.0f%%", row->name, size,
+		       rep, w.pps / 1e6, w.gen_pps / 1e6, w.napi_cpu, w.cpu_busy * 100);
+	}
+	xl_gen__stop(gen);
+	if (!err)
+		err = xl_gen__join(gen);
+	if (m.eth_sock >= 0)
+		close(m.eth_sock);
+	xl_gen__destroy(gen);
+out_redir:
+	xl_redirect__destroy(r);
+out_sink:
+	xl_bench__destroy(sink);
+	return err;
+}
+
+/* Fill @row's description; return the cpumap target CPU. */
+static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		     enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
+		     struct xl_row_result *row)
+{
+	static const char *const suffix[] = { "", "+mon-err", "+mon-all" };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpu;
+
+	memset(row, 0, sizeof(*row));
+	row->kind = "xdp";
+	row->size = size;
+	row->mode = xl_xdp_mode_name(XL_MODE_NATIVE);
+	row->wiring = xl_wiring_name(lab->wiring);
+	row->napi_cpu = lab->wiring == XL_WIRING_THREADED ? lab->napi_cpu : o->gen_cpu;
+	row->gen_cpu = o->gen_cpu;
+	row->engine = "live";
+	row->judged = "dut-cpu";
+	row->action = xl_xdp_action_name(XDP_REDIRECT);
+	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
+	snprintf(row->name, sizeof(row->name), "%s%s",
+		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 3]);
+	/* cpumap target: a CPU other than the generator's and the NAPI's if
+	 * there is one, else the generator's (2 CPUs: someone must share). */
+	cpu = o->gen_cpu;
+	if (ncpu > 2)
+		for (cpu = 0; cpu == o->gen_cpu || cpu == row->napi_cpu; cpu++)
+			;
+	if (kind == XL_REDIR_CPUMAP)
+		row->napi_cpu = cpu;
+	return cpu;
+}
+
+int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		       enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
+		       struct xl_row_result *row)
+{
+	int rep, err, cpu = row_setup(lab, o, kind, watch, size, row);
+
+	if (lab->nout < 1) {
+		snprintf(row->note, sizeof(row->note), "the lab has no out pair");
+		return -ENODEV;
+	}
+	for (rep = 0; rep < o->reps; rep++) {
+		if (o->stop && *o->stop)
+			return -EINTR;
+		err = one_rep(lab, o, kind, &watch, 1, size, cpu, &row, rep);
+		if (err)
+			return err;
+		if (o->stop && *o->stop)
+			return -EINTR;
+	}
+	xl_row_finish(row);
+	return 0;
+}
+
+int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+			 struct xl_row_result rows[3])
+{
+	int rep, w, err;
+
+	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
+		row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[w]);
+	if (lab->nout < 1) {
+		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
+		return -ENODEV;
+	}
+	for (rep = 0; rep < o->reps; rep++) {
+		enum xl_watch levels[3];
+		struct xl_row_result *rp[3];
+
+		if (o->stop && *o->stop)
+			return -EINTR;
+		/* Rotate the order, so no level is always first after warm-up. */
+		for (w = 0; w < 3; w++) {
+			levels[w] = (w + rep) % 3;
+			rp[w] = &rows[levels[w]];
+		}
+		err = one_rep(lab, o, XL_REDIR_DEVMAP, levels, 3, size, 0, rp, rep);
+		if (err)
+			return err;
+		if (o->stop && *o->stop)
+			return -EINTR;
+	}
+	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
+		xl_row_finish(&rows[w]);
+	xl_watch_note(&rows[0], &rows[1]);
+	xl_watch_note(&rows[0], &rows[2]);
+	return 0;
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The xdp tracepoint monitor. Which tracepoints exist differs by kernel
+ * (xdp_redirect_map and xdp_redirect_map_err were folded into
+ * xdp_redirect/xdp_redirect_err in 5.x and are gone on 6.x), so every
+ * program is loaded only if its tracepoint is here: tp_btf programs are
+ * checked against the btf_trace_<name> typedef in vmlinux BTF before load
+ * (a missing one would fail the whole load), raw_tp programs at attach.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "monitor.skel.h"
+#include "xdplab/log.h"
+#include "xdplab/monitor.h"
+
+#define NTP XL_EV__COUNT
+
+struct xl_monitor {
+	struct monitor *skel;
+	bool raw;
+	int ncpus;
+	bool attached[NTP];
+	bool skipped[NTP];
+};
+
+static const char *const event_names[NTP] = {
+	[XL_EV_EXCEPTION] = "xdp_exception",
+	[XL_EV_REDIRECT] = "xdp_redirect",
+	[XL_EV_REDIRECT_ERR] = "xdp_redirect_err",
+	[XL_EV_REDIRECT_MAP] = "xdp_redirect_map",
+	[XL_EV_REDIRECT_MAP_ERR] = "xdp_redirect_map_err",
+	[XL_EV_CPUMAP_ENQUEUE] = "xdp_cpumap_enqueue",
+	[XL_EV_CPUMAP_KTHREAD] = "xdp_cpumap_kthread",
+	[XL_EV_DEVMAP_XMIT] = "xdp_devmap_xmit",
+};
+
+const char *xl_mon_event_name(uint32_t event)
+{
+	return event < NTP ? event_names[event] : "?";
+}
+
+const char *xl_mon_action_name(uint32_t action, char *buf, int len)
+{
+	static const char *const n[] = { "ABORTED", "DROP", "PASS", "TX", "REDIRECT" };
+
+	if (action < 5)
+		return n[action];
+	if (action == XL_MON_ACT_NONE)
+		return "-";
+	snprintf(buf, len, "INVALID(%u)", action);
+	return buf;
+}
+
+const char *xl_errno_name(int err)
+{
+	static const struct {
+		int e;
+		const char *n;
+	} t[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
+		{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
+		{ ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+		{ EEXIST, "EEXIST" }, { ENODEV, "ENODEV" }, { EINVAL, "EINVAL" },
+		{ ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" },
+		{ EOVERFLOW, "EOVERFLOW" }, { EMSGSIZE, "EMSGSIZE" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EAFNOSUPPORT, "EAFNOSUPPORT" },
+		{ ENETDOWN, "ENETDOWN" }, { ENETUNREACH, "ENETUNREACH" },
+		{ ENOBUFS, "ENOBUFS" }, { ENOTCONN, "ENOTCONN" }, { ECONNREFUSED, "ECONNREFUSED" },
+		{ EHOSTUNREACH, "EHOSTUNREACH" }, { ENOLINK, "ENOLINK" }, { EBADMSG, "EBADMSG" },
+		{ 524, "ENOTSUPP" }, /* kernel-internal (include/linux/errno.h) */
+	};
+	static char buf[16];
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	if (!err)
+		return "-";
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].e == err)
+			return t[i].n;
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
+
+int xl_mon_key_cmp(const struct xl_mon_key *a, const struct xl_mon_key *b)
+{
+	if (a->event != b->event)
+		return a->event < b->event ? -1 : 1;
+	if (a->action != b->action)
+		return a->action < b->action ? -1 : 1;
+	if (a->ifindex != b->ifindex)
+		return a->ifindex < b->ifindex ? -1 : 1;
+	if (a->err != b->err)
+		return a->err < b->err ? -1 : 1;
+	return 0;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	return xl_mon_key_cmp(&((const struct xl_mon_row *)a)->key,
+			      &((const struct xl_mon_row *)b)->key);
+}
+
+void xl_mon_sort(struct xl_mon_snapshot *s)
+{
+	qsort(s->rows, s->n, sizeof(s->rows[0]), row_cmp);
+}
+
+const struct xl_mon_row *xl_mon_find(const struct xl_mon_snapshot *s,
+				     const struct xl_mon_key *key)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!xl_mon_key_cmp(&s->rows[i].key, key))
+			return &s->rows[i];
+	return NULL;
+}
+
+int xl_mon_add(struct xl_mon_snapshot *s, const struct xl_mon_key *key,
+	       const struct xl_mon_val *val)
+{
+	struct xl_mon_row *r = (struct xl_mon_row *)xl_mon_find(s, key);
+
+	if (!r) {
+		if (s->n >= XL_MON_MAX_KEYS)
+			return -ENOSPC;
+		r = &s->rows[s->n++];
+		r->key = *key;
+		memset(&r->val, 0, sizeof(r->val));
+	}
+	r->val.events += val->events;
+	r->val.packets += val->packets;
+	r->val.drops += val->drops;
+	return 0;
+}
+
+void xl_mon_delta(const struct xl_mon_snapshot *prev, const struct xl_mon_row *row,
+		  struct xl_mon_val *out)
+{
+	const struct xl_mon_row *p = prev ? xl_mon_find(prev, &row->key) : NULL;
+
+	*out = row->val;
+	if (p) {
+		out->events -= p->val.events;
+		out->packets -= p->val.packets;
+		out->drops -= p->val.drops;
+	}
+}
+
+/* The programs of one tracepoint in both sets. */
+static void progs_of(struct monitor *skel, int ev, struct bpf_program **btf,
+		     struct bpf_program **raw, struct bpf_link ***btf_link,
+		     struct bpf_link ***raw_link)
+{
+#define P(e, b, r)                                   \
+	case e:                                      \
+		*btf = skel->progs.b;                \
+		*raw = skel->progs.r;                \
+		*btf_link = &skel->links.b;          \
+		*raw_link = &skel->links.r;          \
+		break
+	switch (ev) {
+	P(XL_EV_EXCEPTION, xl_mon_exc, xl_mon_exc_raw);
+	P(XL_EV_REDIRECT, xl_mon_rdr, xl_mon_rdr_raw);
+	P(XL_EV_REDIRECT_ERR, xl_mon_rerr, xl_mon_rerr_raw);
+	P(XL_EV_REDIRECT_MAP, xl_mon_rmap, xl_mon_rmap_raw);
+	P(XL_EV_REDIRECT_MAP_ERR, xl_mon_rme, xl_mon_rme_raw);
+	P(XL_EV_CPUMAP_ENQUEUE, xl_mon_enq, xl_mon_enq_raw);
+	P(XL_EV_CPUMAP_KTHREAD, xl_mon_kth, xl_mon_kth_raw);
+	P(XL_EV_DEVMAP_XMIT, xl_mon_xmit, xl_mon_xmit_raw);
+	}
+#undef P
+}
+
+static bool success_path(int ev)
+{
+	return ev == XL_EV_REDIRECT || ev == XL_EV_REDIRECT_MAP;
+}
+
+struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts)
+{
+	struct bpf_program *bp, *rp;
+	struct bpf_link **bl, **rl;
+	struct btf *vmlinux = NULL;
+	struct xl_monitor *m;
+	int ev, err, n = 0;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->ncpus = libbpf_num_possible_cpus();
+	m->raw = opts->attach == XL_MON_RAW ||
+		 (opts->attach == XL_MON_AUTO && access("/sys/kernel/btf/vmlinux", R_OK));
+	if (!m->raw) {
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux) {
+			err = -errno;
+			xl_err("cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s (try --attach raw)",
+			       strerror(-err));
+			goto out_free;
+		}
+	}
+	m->skel = monitor__open();
+	if (!m->skel) {
+		err = -errno;
+		goto out_free_btf;
+	}
+	m->skel->rodata->count_all = opts->all;
+	for (ev = 0; ev < NTP; ev++) {
+		bool want = opts->all || !success_path(ev);
+		char tname[64];
+
+		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
+		bpf_program__set_autoload(bp, false);
+		bpf_program__set_autoload(rp, false);
+		if (!want)
+			continue;
+		if (!m->raw) {
+			snprintf(tname, sizeof(tname), "btf_trace_%s", event_names[ev]);
+			if (btf__find_by_name_kind(vmlinux, tname, BTF_KIND_TYPEDEF) < 0) {
+				m->skipped[ev] = true;
+				continue;
+			}
+		}
+		bpf_program__set_autoload(m->raw ? rp : bp, true);
+	}
+	err = monitor__load(m->skel);
+	if (err) {
+		xl_err("cannot load the monitor's tracepoint programs: %s%s", strerror(-err),
+		       err == -EPERM ? " (needs root or CAP_BPF+CAP_PERFMON)" : "");
+		goto out_destroy_skel;
+	}
+	for (ev = 0; ev < NTP; ev++) {
+		struct bpf_link *link;
+
+		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
+		if (!bpf_program__autoload(m->raw ? rp : bp))
+			continue;
+		link = bpf_program__attach(m->raw ? rp : bp);
+		if (!link) {
+			err = -errno;
+			if (m->raw && err == -ENOENT) {
+				m->skipped[ev] = true;
+				continue;
+			}
+			xl_err("cannot attach to the %s tracepoint: %s", event_names[ev],
+			       strerror(-err));
+			goto out_destroy_skel;
+		}
+		*(m->raw ? rl : bl) = link;
+		m->attached[ev] = true;
+		n++;
+	}
+	for (ev = 0; ev < NTP; ev++)
+		if (m->skipped[ev])
+			xl_info("tracepoint %s is not in this kernel: skipped", event_names[ev]);
+	if (!n) {
+		err = -ENOENT;
+		xl_err("none of the xdp tracepoints exists in this kernel");
+		goto out_destroy_skel;
+	}
+	btf__free(vmlinux);
+	return m;
+out_destroy_skel:
+	monitor__destroy(m->skel);
+out_free_btf:
+	btf__free(vmlinux);
+out_free:
+	free(m);
+	errno = -err;
+	return NULL;
+}
+
+int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s)
+{
+	static __thread struct xl_mon_val vals[512];
+	int fd = bpf_map__fd(m->skel->maps.mon_counts), i, err;
+	struct xl_mon_key key, next, *cur = NULL;
+
+	if (m->ncpus > 512)
+		return -E2BIG;
+	s->n = 0;
+	while (!bpf_map_get_next_key(fd, cur, &next)) {
+		struct xl_mon_val sum = { 0 };
+
+		key = next;
+		cur = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals))
+			continue; /* deleted meanwhile: never here, we do not delete */
+		for (i = 0; i < m->ncpus; i++) {
+			sum.events += vals[i].events;
+			sum.packets += vals[i].packets;
+			sum.drops += vals[i].drops;
+		}
+		err = xl_mon_add(s, &key, &sum);
+		if (err)
+			return err;
+	}
+	xl_mon_sort(s);
+	return 0;
+}
+
+static int list(const bool *which, const char **names, int max)
+{
+	int ev, n = 0;
+
+	for (ev = 0; ev < NTP; ev++)
+		if (which[ev] && n < max)
+			names[n++] = event_names[ev];
+	return n;
+}
+
+int xl_monitor__skipped(const struct xl_monitor *m, const char **names, int max)
+{
+	return list(m->skipped, names, max);
+}
+
+int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max)
+{
+	return list(m->attached, names, max);
+}
+
+const char *xl_monitor__attach_kind(const struct xl_monitor *m)
+{
+	return m->raw ? "raw_tp" : "tp_btf";
+}
+
+void xl_monitor__destroy(struct xl_monitor *m)
+{
+	if (!m)
+		return;
+	monitor__destroy(m->skel);
+	free(m);
+}

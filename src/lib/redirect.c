@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * XDP_REDIRECT benchmarks: one skeleton, the ingress program chosen by the
+ * kind, maps filled before attach, counters summed per CPU. What the kernel
+ * drops after the program returned XDP_REDIRECT is read from the veth's own
+ * per-queue counters (ethtool -S), so "err/s" covers the whole path.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/socket.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "redirect.skel.h"
+#include "xdplab/log.h"
+#include "xdplab/redirect.h"
+#include "xdplab/sysstat.h"
+
+/* Queues whose ethtool counters are summed. */
+#define ETH_QUEUES 4
+
+struct xl_redirect {
+	struct redirect *skel;
+	struct xl_redirect_opts o;
+	int in_ifindex;
+	int out_ifindex[XL_REDIR_MAX_OUT];
+	int link_fd;
+	int ncpus;
+	int sock;
+	/* ethtool baselines at create time */
+	uint64_t base_drops;
+	uint64_t base_xmit[XL_REDIR_MAX_OUT], base_xmit_err[XL_REDIR_MAX_OUT];
+	/* last values read, kept when an OUT vanishes mid-run */
+	uint64_t last_xmit[XL_REDIR_MAX_OUT], last_xmit_err[XL_REDIR_MAX_OUT];
+};
+
+const char *xl_cpu_action_name(enum xl_cpu_action a)
+{
+	static const char *const n[] = { "drop", "pass", "redirect" };
+
+	return a < XL_CPU_ACT__COUNT ? n[a] : "?";
+}
+
+int xl_cpulist_has(const char *list, int cpu)
+{
+	const char *p = list;
+
+	while (*p && *p != '\n') {
+		char *end;
+		long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			hi = strtol(p, &end, 10);
+			if (hi < lo)
+				return -EINVAL;
+		}
+		if (cpu >= lo && cpu <= hi)
+			return 1;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int xl_cpu_online(int cpu)
+{
+	char buf[1024];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fgets(buf, sizeof(buf), f) ? xl_cpulist_has(buf, cpu) : -EIO;
+	fclose(f);
+	return ret;
+}
+
+/* Sum the counter "<dir>_queue_N_<name>" over the first queues. */
+static bool eth_sum(int sock, const char *ifname, const char *dir, const char *name,
+		    uint64_t *out)
+{
+	char bufs[ETH_QUEUES][48];
+	const char *names[ETH_QUEUES];
+	uint64_t v[ETH_QUEUES];
+	int q, found;
+
+	if (sock < 0)
+		return false;
+	for (q = 0; q < ETH_QUEUES; q++) {
+		snprintf(bufs[q], sizeof(bufs[q]), "%s_queue_%d_%s", dir, q, name);
+		names[q] = bufs[q];
+	}
+	found = xl_ethtool_stats(sock, ifname, names, v, ETH_QUEUES);
+	if (found <= 0)
+		return false;
+	*out = 0;
+	for (q = 0; q < ETH_QUEUES; q++)
+		if (v[q] != UINT64_MAX)
+			*out += v[q];
+	return true;
+}
+
+/* Read the veth counters; false if IN's cannot be read. An OUT that cannot
+ * be read (deleted mid-run) keeps its last values. */
+static bool eth_read(struct xl_redirect *r, uint64_t *drops, uint64_t *xmit,
+		     uint64_t *xmit_err, bool *out_ok)
+{
+	int i;
+
+	if (!eth_sum(r->sock, r->o.in, "rx", "drops", drops))
+		return false;
+	for (i = 0; i < r->o.nout; i++) {
+		out_ok[i] = eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit", &xmit[i]);
+		if (out_ok[i])
+			r->last_xmit[i] = xmit[i];
+		else
+			xmit[i] = r->last_xmit[i];
+		if (eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit_errors", &xmit_err[i]))
+			r->last_xmit_err[i] = xmit_err[i];
+		else
+			xmit_err[i] = r->last_xmit_err[i];
+	}
+	return true;
+}
+
+static int check_opts(const struct xl_redirect_opts *o, struct xl_redirect *r)
+{
+	int i, j, want_min, want_max, online;
+
+	want_min = want_max = 1;
+	if (o->kind == XL_REDIR_CPUMAP)
+		want_min = want_max = o->cpu_action == XL_CPU_ACT_REDIRECT;
+	else if (o->kind == XL_REDIR_MULTI)
+		want_max = XL_REDIR_MAX_OUT;
+	if (o->nout < want_min || o->nout > want_max) {
+		xl_err("%d OUT interface(s) given, %d..%d accepted here", o->nout, want_min, want_max);
+		return -EINVAL;
+	}
+	r->in_ifindex = if_nametoindex(o->in);
+	if (!r->in_ifindex) {
+		xl_err("interface %s: no such interface", o->in);
+		return -ENODEV;
+	}
+	for (i = 0; i < o->nout; i++) {
+		r->out_ifindex[i] = if_nametoindex(o->out[i]);
+		if (!r->out_ifindex[i]) {
+			xl_err("interface %s: no such interface", o->out[i]);
+			return -ENODEV;
+		}
+		if (r->out_ifindex[i] == r->in_ifindex) {
+			xl_err("OUT %s is IN: redirecting a frame back where it came from is XDP_TX (use 'xdplab tx %s')",
+			       o->out[i], o->in);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++)
+			if (r->out_ifindex[j] == r->out_ifindex[i]) {
+				xl_err("OUT %s is given twice", o->out[i]);
+				return -EINVAL;
+			}
+	}
+	if (o->kind == XL_REDIR_CPUMAP) {
+		if (o->cpu < 0 || o->cpu >= r->ncpus) {
+			xl_err("--cpu %d is out of range (accepted: 0..%d)", o->cpu, r->ncpus - 1);
+			return -ERANGE;
+		}
+		online = xl_cpu_online(o->cpu);
+		if (online == 0) {
+			xl_err("--cpu %d is offline", o->cpu);
+			return -ERANGE;
+		}
+		if (o->qsize > XL_CPUMAP_QSIZE_MAX) {
+			xl_err("--qsize %u is out of range (accepted: 1..%d)", o->qsize,
+			       XL_CPUMAP_QSIZE_MAX);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int fill_maps(struct xl_redirect *r)
+{
+	const struct xl_redirect_opts *o = &r->o;
+	__u32 key = 0;
+	int i, err = 0;
+
+	if (o->nout && o->kind != XL_REDIR_MULTI) {
+		struct bpf_devmap_val v = { .ifindex = r->out_ifindex[0] };
+
+		if (bpf_map_update_elem(bpf_map__fd(r->skel->maps.tx_port), &key, &v, 0)) {
+			err = -errno;
+			xl_err("cannot put %s in the devmap: %s", o->out[0], strerror(-err));
+			return err;
+		}
+	}
+	if (o->kind == XL_REDIR_MULTI) {
+		/* IN is in the map too, so BPF_F_EXCLUDE_INGRESS has work to do. */
+		for (i = -1; i < o->nout; i++) {
+			__u32 k = i < 0 ? (__u32)r->in_ifindex : (__u32)r->out_ifindex[i];
+			struct bpf_devmap_val v = { .ifindex = k };
+
+			if (bpf_map_update_elem(bpf_map__fd(r->skel->maps.tx_multi), &k, &v, 0)) {
+				err = -errno;
+				xl_err("cannot put %s in the devmap_hash: %s",
+				       i < 0 ? o->in : o->out[i], strerror(-err));
+				return err;
+			}
+		}
+	}
+	if (o->kind == XL_REDIR_CPUMAP) {
+		struct bpf_cpumap_val v = {
+			.qsize = o->qsize ? o->qsize : XL_CPUMAP_QSIZE_DEFAULT,
+			.bpf_prog.fd = bpf_program__fd(r->skel->progs.xdp_redir_cpu_prog),
+		};
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+
+		key = o->cpu;
+		if (bpf_map_update_elem(bpf_map__fd(r->skel->maps.cpu_map), &key, &v, 0)) {
+			err = -errno;
+			xl_err("cannot add CPU %d to the cpumap (qsize %u): %s", o->cpu, v.qsize,
+			       strerror(-err));
+			return err;
+		}
+		if (bpf_obj_get_info_by_fd(bpf_map__fd(r->skel->maps.cpu_map), &info, &len))
+			return -errno;
+		r->skel->bss->cpumap_id = info.id;
+	}
+	return 0;
+}
+
+int xl_redirect_check(const struct xl_redirect_opts *opts)
+{
+	struct xl_redirect r = { .ncpus = xl_bench_ncpus() };
+
+	return check_opts(opts, &r);
+}
+
+struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
+{
+	struct bpf_program *prog;
+	struct xl_redirect *r;
+	int err;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->o = *opts;
+	r->link_fd = -1;
+	r->sock = -1;
+	r->ncpus = xl_bench_ncpus();
+	err = check_opts(opts, r);
+	if (err)
+		goto out_free;
+	r->skel = redirect__open();
+	if (!r->skel) {
+		err = -errno;
+		goto out_free;
+	}
+	r->skel->rodata->pkt_op = opts->op;
+	r->skel->rodata->target_cpu = opts->cpu;
+	r->skel->rodata->cpu_action = opts->cpu_action;
+	bpf_map__set_max_entries(r->skel->maps.cpu_map, r->ncpus);
+	/* Only the programs this kind needs are loaded. */
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_devmap, opts->kind == XL_REDIR_DEVMAP);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_multi, opts->kind == XL_REDIR_MULTI);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpumap, opts->kind == XL_REDIR_CPUMAP);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpu_prog, opts->kind == XL_REDIR_CPUMAP);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_enqueue_tp,
+				  opts->kind == XL_REDIR_CPUMAP);
+	err = redirect__load(r->skel);
+	if (err) {
+		xl_err("cannot load the redirect programs: %s%s", strerror(-err),
+		       err == -EPERM ? " (needs root or CAP_BPF+CAP_NET_ADMIN)" : "");
+		goto out_destroy_skel;
+	}
+	err = fill_maps(r);
+	if (err)
+		goto out_destroy_skel;
+	if (opts->kind == XL_REDIR_CPUMAP) {
+		r->skel->links.xdp_redir_enqueue_tp =
+			bpf_program__attach(r->skel->progs.xdp_redir_enqueue_tp);
+		if (!r->skel->links.xdp_redir_enqueue_tp) {
+			err = -errno;
+			xl_err("cannot attach to the xdp_cpumap_enqueue tracepoint: %s",
+			       strerror(-err));
+			goto out_destroy_skel;
+		}
+	}
+	r->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	{
+		bool ok[XL_REDIR_MAX_OUT];
+
+		eth_read(r, &r->base_drops, r->base_xmit, r->base_xmit_err, ok);
+		memcpy(r->last_xmit, r->base_xmit, sizeof(r->last_xmit));
+		memcpy(r->last_xmit_err, r->base_xmit_err, sizeof(r->last_xmit_err));
+	}
+	prog = opts->kind == XL_REDIR_DEVMAP ? r->skel->progs.xdp_redir_devmap :
+	       opts->kind == XL_REDIR_MULTI  ? r->skel->progs.xdp_redir_multi :
+					       r->skel->progs.xdp_redir_cpumap;
+	err = xl_xdp_attach(bpf_program__fd(prog), r->in_ifindex, opts->in, opts->mode);
+	if (err < 0)
+		goto out_close_sock;
+	r->link_fd = err;
+	return r;
+out_close_sock:
+	if (r->sock >= 0)
+		close(r->sock);
+out_destroy_skel:
+	redirect__destroy(r->skel);
+out_free:
+	free(r);
+	errno = -err;
+	return NULL;
+}
+
+int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
+		      struct xl_bench_rec *per_cpu_in,
+		      struct xl_redir_cpu_rec *per_cpu_cpu)
+{
+	static __thread struct xl_bench_rec in[XL_MAX_CPUS];
+	static __thread struct xl_redir_cpu_rec cpu[XL_MAX_CPUS];
+	uint64_t drops, xmit[XL_REDIR_MAX_OUT], xmit_err[XL_REDIR_MAX_OUT];
+	__u32 key = 0;
+	int i, j;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.bench_stats), &key, in) ||
+	    bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.cpu_stats), &key, cpu))
+		return -errno;
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < r->ncpus; i++) {
+		st->in.rx_packets += in[i].rx_packets;
+		st->in.rx_bytes += in[i].rx_bytes;
+		st->in.errors += in[i].errors;
+		for (j = 0; j < XL_XDP_ACTIONS; j++)
+			st->in.actions[j] += in[i].actions[j];
+		st->cpu.processed += cpu[i].processed;
+		st->cpu.dropped += cpu[i].dropped;
+		st->cpu.passed += cpu[i].passed;
+		st->cpu.redirected += cpu[i].redirected;
+		st->cpu.errors += cpu[i].errors;
+		st->cpu.enqueued += cpu[i].enqueued;
+		st->cpu.enqueue_drops += cpu[i].enqueue_drops;
+	}
+	st->eth_ok = eth_read(r, &drops, xmit, xmit_err, st->out_ok);
+	if (st->eth_ok) {
+		st->kernel_drops = drops - r->base_drops;
+		for (i = 0; i < r->o.nout; i++) {
+			st->out_xmit[i] = xmit[i] - r->base_xmit[i];
+			st->out_xmit_errors[i] = xmit_err[i] - r->base_xmit_err[i];
+		}
+	}
+	if (per_cpu_in)
+		memcpy(per_cpu_in, in, r->ncpus * sizeof(in[0]));
+	if (per_cpu_cpu)
+		memcpy(per_cpu_cpu, cpu, r->ncpus * sizeof(cpu[0]));
+	return 0;
+}
+
+int xl_redirect__read_bench(void *ctx, struct xl_bench_rec *total,
+			    struct xl_bench_rec *per_cpu)
+{
+	struct xl_redirect *r = ctx;
+	struct xl_redirect_stats st;
+	int i, err;
+
+	err = xl_redirect__read(r, &st, per_cpu, NULL);
+	if (err)
+		return err;
+	*total = st.in;
+	total->errors += st.kernel_drops + st.cpu.enqueue_drops + st.cpu.errors;
+	for (i = 0; i < r->o.nout; i++)
+		total->errors += st.out_xmit_errors[i];
+	return 0;
+}
+
+int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
+			  struct xl_bench_rec *per_cpu)
+{
+	static __thread struct xl_redir_cpu_rec cpu[XL_MAX_CPUS];
+	struct xl_redirect *r = ctx;
+	struct xl_redirect_stats st;
+	int i, err;
+
+	err = xl_redirect__read(r, &st, NULL, cpu);
+	if (err)
+		return err;
+	memset(total, 0, sizeof(*total));
+	total->rx_packets = st.cpu.processed;
+	total->rx_bytes = st.in.rx_bytes;
+	total->errors = st.cpu.enqueue_drops + st.cpu.errors;
+	total->actions[XDP_DROP] = st.cpu.dropped;
+	total->actions[XDP_PASS] = st.cpu.passed;
+	total->actions[XDP_REDIRECT] = st.cpu.redirected;
+	for (i = 0; per_cpu && i < r->ncpus; i++) {
+		memset(&per_cpu[i], 0, sizeof(per_cpu[i]));
+		per_cpu[i].rx_packets = cpu[i].processed;
+		per_cpu[i].errors = cpu[i].errors;
+	}
+	return 0;
+}
+
+int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r)
+{
+	char want[32], path[64], comm[32];
+	struct dirent *d;
+	int best = 0;
+	size_t n;
+	DIR *proc;
+
+	if (r->o.kind != XL_REDIR_CPUMAP)
+		return 0;
+	/* The kernel names it "cpumap/<cpu>/map:<id>"; comm keeps 15 bytes. */
+	snprintf(want, sizeof(want), "cpumap/%d/map:%u", r->o.cpu, r->skel->bss->cpumap_id);
+	n = strlen(want) < 15 ? strlen(want) : 15;
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while ((d = readdir(proc))) {
+		int p = atoi(d->d_name);
+		FILE *fp;
+
+		if (p <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", p);
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		if (fgets(comm, sizeof(comm), fp) && !strncmp(comm, want, n) && p > best)
+			best = p; /* the newest, if truncation makes names collide */
+		fclose(fp);
+	}
+	closedir(proc);
+	return best;
+}
+
+int xl_redirect__ifindex(const struct xl_redirect *r)
+{
+	return r->in_ifindex;
+}
+
+void xl_redirect__destroy(struct xl_redirect *r)
+{
+	if (!r)
+		return;
+	if (r->link_fd >= 0)
+		close(r->link_fd);
+	if (r->sock >= 0)
+		close(r->sock);
+	redirect__destroy(r->skel);
+	free(r);
+}

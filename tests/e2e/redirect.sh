@@ -1,0 +1,389 @@
+#!/usr/bin/env bash
+# End-to-end tests of redirect, redirect-cpu, redirect-multi and monitor on
+# the test's own veths in two namespaces (root needed). Every veth has a
+# fixed, high ifindex, so monitor rows (the xdp tracepoints are global) can
+# be told apart from anything else running on the machine.
+#   tests/e2e/redirect.sh          run all
+#   tests/e2e/redirect.sh -l       list the tests
+#   tests/e2e/redirect.sh -t NAME  run one
+# Ends with "N passed, N failed, N skipped". Counts are exact; no timing
+# assertions: traffic is sent well below capacity, with --count.
+set -u
+cd "$(dirname "$0")/../.."
+X=./build/xdplab
+N=20000          # frames per test
+RATE=50000       # frames/s, far below capacity
+G=xlt$$g         # generator namespace
+D=xlt$$d         # DUT namespace
+BASE=$((100000 + ($$ % 50000) * 8))
+GI=$((BASE + 1)) IN=$((BASE + 2)) OX=$((BASE + 3)) SX=$((BASE + 4)) OY=$((BASE + 5)) SY=$((BASE + 6))
+TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
+PIDS=()
+
+TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
+       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_raw_tp monitor_json
+       kill_leaves_nothing bad_inputs)
+
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	ip netns del "$G" 2>/dev/null
+	ip netns del "$D" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# Two namespaces: gA (G) <-> dIN (D), and two out pairs oX/oY (D) <-> sX/sY (G).
+topo_up() {
+	topo_down
+	ip netns add "$G" && ip netns add "$D" || return 1
+	for ns in "$G" "$D"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
+		ip -n "$ns" link set lo up
+	done
+	ip link add name xlt$$ga index $GI netns "$G" address 02:58:4c:00:00:01 type veth \
+		peer name xlt$$in index $IN netns "$D" address 02:58:4c:00:00:02 || return 1
+	ip link add name xlt$$ox index $OX netns "$D" type veth \
+		peer name xlt$$sx index $SX netns "$G" || return 1
+	ip link add name xlt$$oy index $OY netns "$D" type veth \
+		peer name xlt$$sy index $SY netns "$G" || return 1
+	for d in ga sx sy; do ip -n "$G" link set xlt$$$d up || return 1; done
+	for d in in ox oy; do ip -n "$D" link set xlt$$$d up || return 1; done
+}
+topo_down() {
+	ip netns del "$G" 2>/dev/null
+	ip netns del "$D" 2>/dev/null
+	true
+}
+
+# bg FILE CMD...: run in the background, output to FILE.
+bg() {
+	local out=$1
+	shift
+	"$@" >"$out" 2>&1 &
+	PIDS+=($!)
+	LASTPID=$!
+}
+# wait_xdp NS DEV: until an XDP program is attached (5 s at most).
+wait_xdp() {
+	local i
+	for i in $(seq 50); do
+		ip -n "$1" -o link show "$2" 2>/dev/null | grep -q ' xdp' && return 0
+		sleep 0.1
+	done
+	echo "no XDP program appeared on $2"
+	return 1
+}
+# wait_line FILE TEXT: until FILE has TEXT (5 s at most).
+wait_line() {
+	local i
+	for i in $(seq 50); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "'$2' never appeared in $1"
+	return 1
+}
+send() { # send COUNT [extra gen options]
+	local c=$1
+	shift
+	$X gen --netns "$G" xlt$$ga --count "$c" --rate $RATE --cpu 0 -q "$@" >"$TMP/gen" 2>&1 ||
+		{ echo "gen failed: $(cat "$TMP/gen")"; return 1; }
+}
+waitall() { wait; PIDS=(); }
+totals() { awk '/^totals:/{print $2}' "$1"; }      # packets counted
+errors() { sed -n 's/^totals: .* bytes, \([0-9]*\) errors.*/\1/p' "$1"; }
+expect() { # expect WHAT GOT WANT
+	if [ "$2" != "$3" ]; then
+		echo "$1: got '$2', expected '$3'"
+		return 1
+	fi
+}
+sink() { bg "$TMP/sink_$1" $X drop --netns "$G" xlt$$$1 --duration "$2"; }
+
+t_redirect_exact() {
+	sink sx 4
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 4
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in && send $N || return 1
+	waitall
+	expect "redirect rx" "$(totals "$TMP/red")" $N &&
+	expect "redirect errors" "$(errors "$TMP/red")" 0 &&
+	expect "out sent" "$(grep -o "out xlt$$ox sent [0-9]*" "$TMP/red" | awk '{print $4}')" $N &&
+	expect "sink rx" "$(totals "$TMP/sink_sx")" $N
+}
+
+t_redirect_cpu_drop() {
+	[ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; return 77; }
+	bg "$TMP/red" $X redirect-cpu --netns "$D" xlt$$in --cpu 1 --qsize 16384 --duration 4
+	wait_xdp "$D" xlt$$in && send $N || return 1
+	waitall
+	expect "redirect-cpu rx" "$(totals "$TMP/red")" $N &&
+	expect "cpumap line" "$(grep -c "^cpumap: cpu 1 processed $N dropped $N passed 0 redirected 0 errors 0 enqueued $N enqueue-drops 0$" "$TMP/red")" 1
+}
+
+t_redirect_cpu_redirect() {
+	[ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; return 77; }
+	sink sx 4
+	bg "$TMP/red" $X redirect-cpu --netns "$D" xlt$$in --cpu 1 --qsize 16384 \
+		--cpu-action redirect xlt$$ox --duration 4
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in && send $N || return 1
+	waitall
+	expect "cpumap line" "$(grep -c "^cpumap: cpu 1 processed $N dropped 0 passed 0 redirected $N errors 0" "$TMP/red")" 1 &&
+	expect "sink rx" "$(totals "$TMP/sink_sx")" $N
+}
+
+t_redirect_multi_exact() {
+	sink sx 4
+	sink sy 4
+	bg "$TMP/red" $X redirect-multi --netns "$D" xlt$$in xlt$$ox xlt$$oy --duration 4
+	wait_xdp "$G" xlt$$sx && wait_xdp "$G" xlt$$sy && wait_xdp "$D" xlt$$in && send $N ||
+		return 1
+	waitall
+	expect "redirect-multi rx" "$(totals "$TMP/red")" $N &&
+	expect "redirect-multi errors" "$(errors "$TMP/red")" 0 &&
+	expect "sink x rx" "$(totals "$TMP/sink_sx")" $N &&
+	expect "sink y rx" "$(totals "$TMP/sink_sy")" $N
+}
+
+t_out_down_midrun() {
+	local sent drops
+	sink sx 6
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 6
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in || return 1
+	send $((N / 2)) || return 1
+	ip -n "$D" link set xlt$$ox down
+	send $((N / 2)) || return 1
+	wait "$LASTPID"
+	local rc=$?
+	waitall
+	ip -n "$D" link set xlt$$ox up
+	sent=$(grep -o "out xlt$$ox sent [0-9]*" "$TMP/red" | awk '{print $4}')
+	drops=$(sed -n 's/^redirect: program errors 0, kernel drops \([0-9]*\).*/\1/p' "$TMP/red")
+	expect "exit status" $rc 0 &&
+	expect "redirect rx" "$(totals "$TMP/red")" $N &&
+	expect "sent while up" "$sent" $((N / 2)) &&
+	expect "kernel drops while down" "$drops" $((N / 2)) &&
+	expect "errors shown" "$(errors "$TMP/red")" $((N / 2)) &&
+	expect "sink rx" "$(totals "$TMP/sink_sx")" $((N / 2))
+}
+
+t_out_deleted_midrun() {
+	sink sx 6
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 6
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in || return 1
+	send $((N / 2)) || return 1
+	ip -n "$D" link del xlt$$ox
+	send $((N / 2)) || return 1
+	wait "$LASTPID"
+	local rc=$?
+	waitall
+	# The devmap drops a deleted device's entry: bpf_redirect_map() fails,
+	# the program counts an error and returns XDP_ABORTED.
+	expect "exit status" $rc 0 &&
+	expect "redirect rx" "$(totals "$TMP/red")" $N &&
+	expect "errors shown" "$(errors "$TMP/red")" $((N / 2)) &&
+	expect "XDP_ABORTED" "$(grep -o 'XDP_ABORTED [0-9]*' "$TMP/red" | awk '{print $2}')" $((N / 2)) &&
+	expect "OUT shown as gone" "$(grep -c "out xlt$$ox gone" "$TMP/red")" 1 &&
+	expect "sink rx" "$(totals "$TMP/sink_sx")" $((N / 2))
+}
+
+# mon_count FILE EVENT ACTION IFINDEX ERRNO: events of that key in the totals.
+mon_count() {
+	awk -v e="$2" -v a="$3" -v i="$4" -v n="$5" \
+		'$1==e && $2==a && $3=="ifindex" && $4==i && $5==n {print $7}' "$1"
+}
+
+# sX gets a NAPI (GRO on), so oX can transmit; the only fault is "down".
+napi_on_sx() { ip netns exec "$G" ethtool -K xlt$$sx gro on >/dev/null; }
+
+t_monitor_down() {
+	napi_on_sx || return 1
+	ip -n "$D" link set xlt$$ox down
+	bg "$TMP/mon" $X monitor -q --duration 5
+	wait_line "$TMP/mon" "errors only" || return 1
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 3
+	wait_xdp "$D" xlt$$in && send $N || return 1
+	waitall
+	ip -n "$D" link set xlt$$ox up
+	expect "xdp_redirect_err ENETDOWN on OUT" \
+		"$(mon_count "$TMP/mon" xdp_redirect_err REDIRECT $OX ENETDOWN)" $N &&
+	expect "redirect errors" "$(errors "$TMP/red")" $N
+}
+
+t_monitor_no_napi() {
+	# sX has no XDP program and GRO off: no NAPI, so oX refuses ndo_xdp_xmit.
+	bg "$TMP/mon" $X monitor -q --duration 5
+	wait_line "$TMP/mon" "errors only" || return 1
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 3
+	wait_xdp "$D" xlt$$in && send $N || return 1
+	waitall
+	expect "xdp_redirect_err EOPNOTSUPP on OUT" \
+		"$(mon_count "$TMP/mon" xdp_redirect_err REDIRECT $OX EOPNOTSUPP)" $N &&
+	expect "redirect errors" "$(errors "$TMP/red")" $N
+}
+
+build_bad_action() {
+	clang -O2 -g -target bpf -I/usr/include/$(gcc -print-multiarch) \
+		-c tests/e2e/bad_action.bpf.c -o "$TMP/bad_action.o" 2>"$TMP/clang" ||
+		{ echo "cannot build bad_action.bpf.c: $(head -1 "$TMP/clang")"; return 1; }
+}
+
+t_monitor_exception() {
+	build_bad_action || return 1
+	ip -n "$D" link set dev xlt$$in xdpdrv obj "$TMP/bad_action.o" sec xdp ||
+		{ echo "cannot attach the test program"; return 1; }
+	bg "$TMP/mon" $X monitor -q --duration 4
+	wait_line "$TMP/mon" "errors only" || return 1
+	send $N || return 1
+	waitall
+	ip -n "$D" link set dev xlt$$in xdpdrv off
+	expect "xdp_exception INVALID(7) on IN" \
+		"$(mon_count "$TMP/mon" xdp_exception 'INVALID(7)' $IN -)" $N
+}
+
+# Without BTF the monitor falls back to raw_tp: same counts, no device fields.
+t_monitor_raw_tp() {
+	build_bad_action || return 1
+	ip -n "$D" link set dev xlt$$in xdpdrv obj "$TMP/bad_action.o" sec xdp ||
+		{ echo "cannot attach the test program"; return 1; }
+	bg "$TMP/mon" $X monitor --attach raw -q --duration 4
+	wait_line "$TMP/mon" "errors only" || return 1
+	send $N || return 1
+	waitall
+	ip -n "$D" link set dev xlt$$in xdpdrv off
+	expect "raw_tp attach" "$(grep -c 'raw_tp on xdp_exception' "$TMP/mon")" 1 &&
+	expect "xdp_exception INVALID(7), ifindex unknown (0)" \
+		"$(mon_count "$TMP/mon" xdp_exception 'INVALID(7)' 0 -)" $N
+}
+
+t_monitor_json() {
+	napi_on_sx || return 1
+	ip -n "$D" link set xlt$$ox down
+	bg "$TMP/mon" $X monitor --json --duration 5
+	wait_line "$TMP/mon" "errors only" || return 1
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 3
+	wait_xdp "$D" xlt$$in && send $N || return 1
+	waitall
+	ip -n "$D" link set xlt$$ox up
+	expect "JSON totals row" "$(python3 - "$TMP/mon" $OX <<'PY'
+import json, sys
+got = "none"
+for line in open(sys.argv[1]):
+    if not line.startswith("{"):
+        continue
+    d = json.loads(line)
+    if d["type"] != "totals":
+        continue
+    for r in d["rows"]:
+        if r["event"] == "xdp_redirect_err" and r["ifindex"] == int(sys.argv[2]):
+            got = "%s %s %d %d %s" % (r["action"], r["errno_name"], r["errno"], r["events"], r["drops"])
+print(got)
+PY
+)" "REDIRECT ENETDOWN 100 $N $N"
+}
+
+# IDs of the BPF programs process $1 holds (its prog and link fds' fdinfo).
+prog_ids_of() {
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^prog_id:/{print $2}' | sort -u
+}
+
+t_kill_leaves_nothing() {
+	local mp rp ids left i
+	bg "$TMP/mon" $X monitor --all
+	mp=$LASTPID
+	bg "$TMP/red" $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --duration 60
+	rp=$LASTPID
+	wait_line "$TMP/mon" "all events" && wait_xdp "$D" xlt$$in || return 1
+	ids="$(prog_ids_of $mp) $(prog_ids_of $rp)"
+	[ -n "$(prog_ids_of $mp)" ] || { echo "monitor holds no program before the kill"; return 1; }
+	[ -n "$(prog_ids_of $rp)" ] || { echo "redirect-cpu holds no program before the kill"; return 1; }
+	kill -9 $mp $rp
+	waitall
+	for i in $(seq 50); do
+		left=""
+		for id in $ids; do
+			bpftool prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+		done
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	expect "programs still loaded after SIGKILL" "$left" "" &&
+	expect "XDP still attached to IN" "$(ip -n "$D" -o link show xlt$$in | grep -c ' xdp')" 0
+}
+
+# usage CMD...: must exit 2 with exactly one line on stderr.
+usage() {
+	local rc lines
+	"$@" >/dev/null 2>"$TMP/err"
+	rc=$?
+	lines=$(wc -l <"$TMP/err")
+	if [ $rc -ne 2 ] || [ "$lines" -ne 1 ]; then
+		echo "'$*': exit $rc, $lines stderr line(s): $(head -3 "$TMP/err")"
+		return 1
+	fi
+}
+
+t_bad_inputs() {
+	local f=0 ncpu
+	ncpu=$(nproc --all)
+	usage $X redirect --netns "$D" xlt$$in xlt$$in || f=1
+	usage $X redirect --netns "$D" xlt$$in nosuchif0 || f=1
+	usage $X redirect --netns "$D" nosuchif0 xlt$$ox || f=1
+	usage $X redirect --netns "$D" xlt$$in || f=1
+	usage $X redirect --netns nosuchns0 xlt$$in xlt$$ox || f=1
+	usage $X redirect-multi --netns "$D" xlt$$in xlt$$ox xlt$$ox || f=1
+	usage $X redirect-multi --netns "$D" xlt$$in xlt$$ox xlt$$in || f=1
+	usage $X redirect-multi --netns "$D" xlt$$in || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu "$ncpu" || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 4096 || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --qsize 0 || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --qsize 16385 || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --cpu-action redirect || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --cpu-action bounce || f=1
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 xlt$$ox || f=1
+	usage $X monitor xlt$$in || f=1
+	usage $X monitor --attach sideways || f=1
+	return $f
+}
+
+list() { printf '%s\n' "${TESTS[@]}"; }
+
+run_one() {
+	local name=$1 out rc
+	topo_up || { echo "FAIL $name (cannot build the namespaces)"; return 1; }
+	"t_$name" >"$TMP/out" 2>&1
+	rc=$?
+	out=$(cat "$TMP/out")
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	waitall
+	topo_down
+	case $rc in
+	0) echo "PASS $name"; pass=$((pass + 1)) ;;
+	77) echo "SKIP $name: ${out#SKIP: }"; skip=$((skip + 1)) ;;
+	*) echo "FAIL $name"; echo "$out" | sed 's/^/    /'; fail=$((fail + 1)) ;;
+	esac
+}
+
+pass=0 fail=0 skip=0
+case "${1:-}" in
+-l) list; exit 0 ;;
+-t)
+	[ -n "${2:-}" ] && printf '%s\n' "${TESTS[@]}" | grep -qx "$2" ||
+		{ echo "unknown test '${2:-}' (-l lists them)" >&2; exit 2; }
+	sel=("$2") ;;
+"") sel=("${TESTS[@]}") ;;
+*) echo "usage: $0 [-l | -t NAME]" >&2; exit 2 ;;
+esac
+if [ "$(id -u)" -ne 0 ]; then
+	for t in "${sel[@]}"; do echo "SKIP $t: needs root"; done
+	echo "0 passed, 0 failed, ${#sel[@]} skipped"
+	exit 0
+fi
+[ -x $X ] || { echo "build/xdplab missing: run make" >&2; exit 2; }
+for t in "${sel[@]}"; do run_one "$t"; done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

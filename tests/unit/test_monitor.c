@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_monitor.c - unit tests of the monitor's and the redirect module's
+ * pure helpers: errno and action names, key ordering, aggregation of
+ * per-CPU values into rows, interval deltas, and CPU list parsing.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "xdplab/monitor.h"
+#include "xdplab/labrun_redirect.h"
+#include "xdplab/redirect.h"
+
+static void test_errno_names(void **state)
+{
+	assert_string_equal(xl_errno_name(ENETDOWN), "ENETDOWN");
+	assert_string_equal(xl_errno_name(-ENETDOWN), "ENETDOWN");
+	assert_string_equal(xl_errno_name(EOPNOTSUPP), "EOPNOTSUPP");
+	assert_string_equal(xl_errno_name(EINVAL), "EINVAL");
+	assert_string_equal(xl_errno_name(ENXIO), "ENXIO");
+	assert_string_equal(xl_errno_name(ENOMEM), "ENOMEM");
+	assert_string_equal(xl_errno_name(524), "ENOTSUPP");
+	assert_string_equal(xl_errno_name(0), "-");
+	assert_string_equal(xl_errno_name(4000), "E4000");
+}
+
+static void test_action_names(void **state)
+{
+	char buf[24];
+
+	assert_string_equal(xl_mon_action_name(0, buf, sizeof(buf)), "ABORTED");
+	assert_string_equal(xl_mon_action_name(4, buf, sizeof(buf)), "REDIRECT");
+	assert_string_equal(xl_mon_action_name(XL_MON_ACT_NONE, buf, sizeof(buf)), "-");
+	assert_string_equal(xl_mon_action_name(7, buf, sizeof(buf)), "INVALID(7)");
+	assert_string_equal(xl_mon_event_name(XL_EV_REDIRECT_ERR), "xdp_redirect_err");
+	assert_string_equal(xl_mon_event_name(XL_EV_DEVMAP_XMIT), "xdp_devmap_xmit");
+	assert_string_equal(xl_mon_event_name(99), "?");
+}
+
+static void test_key_order(void **state)
+{
+	struct xl_mon_key a = { XL_EV_EXCEPTION, 0, 5, 0 }, b = a;
+
+	assert_int_equal(xl_mon_key_cmp(&a, &b), 0);
+	b.err = 1;
+	assert_true(xl_mon_key_cmp(&a, &b) < 0);
+	b = a;
+	b.ifindex = -1;
+	assert_true(xl_mon_key_cmp(&a, &b) > 0);
+	b = a;
+	b.event = XL_EV_REDIRECT_ERR;
+	b.ifindex = 1;
+	assert_true(xl_mon_key_cmp(&a, &b) < 0);
+}
+
+static void test_aggregate(void **state)
+{
+	static struct xl_mon_snapshot s;
+	struct xl_mon_key k1 = { XL_EV_REDIRECT_ERR, 4, 3, ENETDOWN };
+	struct xl_mon_key k2 = { XL_EV_EXCEPTION, 7, 2, 0 };
+	struct xl_mon_val cpu0 = { 10, 10, 10 }, cpu1 = { 5, 5, 5 }, bulk = { 2, 16, 3 };
+	const struct xl_mon_row *r;
+
+	s.n = 0;
+	assert_int_equal(xl_mon_add(&s, &k1, &cpu0), 0);
+	assert_int_equal(xl_mon_add(&s, &k2, &bulk), 0);
+	assert_int_equal(xl_mon_add(&s, &k1, &cpu1), 0);
+	assert_int_equal(s.n, 2);
+	r = xl_mon_find(&s, &k1);
+	assert_non_null(r);
+	assert_int_equal(r->val.events, 15);
+	assert_int_equal(r->val.packets, 15);
+	assert_int_equal(r->val.drops, 15);
+	xl_mon_sort(&s);
+	assert_int_equal(s.rows[0].key.event, XL_EV_EXCEPTION);
+	assert_int_equal(s.rows[1].key.event, XL_EV_REDIRECT_ERR);
+	assert_int_equal(s.rows[0].val.packets, 16);
+}
+
+static void test_full(void **state)
+{
+	static struct xl_mon_snapshot s;
+	struct xl_mon_val one = { 1, 1, 0 };
+	struct xl_mon_key k = { XL_EV_DEVMAP_XMIT, 4, 0, 0 };
+	int i;
+
+	s.n = 0;
+	for (i = 0; i < XL_MON_MAX_KEYS; i++) {
+		k.ifindex = i;
+		assert_int_equal(xl_mon_add(&s, &k, &one), 0);
+	}
+	k.ifindex = XL_MON_MAX_KEYS;
+	assert_int_equal(xl_mon_add(&s, &k, &one), -ENOSPC);
+	k.ifindex = 7; /* an existing key still adds */
+	assert_int_equal(xl_mon_add(&s, &k, &one), 0);
+	assert_int_equal(xl_mon_find(&s, &k)->val.events, 2);
+}
+
+static void test_delta(void **state)
+{
+	static struct xl_mon_snapshot prev, cur;
+	struct xl_mon_key k1 = { XL_EV_REDIRECT_ERR, 4, 3, ENETDOWN };
+	struct xl_mon_key k2 = { XL_EV_EXCEPTION, 7, 2, 0 };
+	struct xl_mon_val v = { 100, 100, 100 }, w = { 130, 140, 150 }, d;
+
+	prev.n = cur.n = 0;
+	xl_mon_add(&prev, &k1, &v);
+	xl_mon_add(&cur, &k1, &w);
+	xl_mon_add(&cur, &k2, &v);
+	xl_mon_delta(&prev, xl_mon_find(&cur, &k1), &d);
+	assert_int_equal(d.events, 30);
+	assert_int_equal(d.packets, 40);
+	assert_int_equal(d.drops, 50);
+	xl_mon_delta(&prev, xl_mon_find(&cur, &k2), &d); /* new key: all of it */
+	assert_int_equal(d.events, 100);
+	xl_mon_delta(NULL, xl_mon_find(&cur, &k1), &d);
+	assert_int_equal(d.events, 130);
+}
+
+static void test_cpulist(void **state)
+{
+	assert_int_equal(xl_cpulist_has("0-3,8,10-11\n", 0), 1);
+	assert_int_equal(xl_cpulist_has("0-3,8,10-11\n", 3), 1);
+	assert_int_equal(xl_cpulist_has("0-3,8,10-11\n", 4), 0);
+	assert_int_equal(xl_cpulist_has("0-3,8,10-11\n", 8), 1);
+	assert_int_equal(xl_cpulist_has("0-3,8,10-11\n", 11), 1);
+	assert_int_equal(xl_cpulist_has("0-3,8,10-11\n", 12), 0);
+	assert_int_equal(xl_cpulist_has("0", 0), 1);
+	assert_int_equal(xl_cpulist_has("1", 0), 0);
+	assert_int_equal(xl_cpulist_has("", 0), 0);
+	assert_int_equal(xl_cpulist_has("0-", 0), -EINVAL);
+	assert_int_equal(xl_cpulist_has("3-1", 2), -EINVAL);
+	assert_int_equal(xl_cpulist_has("a", 0), -EINVAL);
+	assert_int_equal(xl_cpulist_has("0;1", 1), -EINVAL);
+}
+
+static void test_cpu_action_names(void **state)
+{
+	assert_string_equal(xl_cpu_action_name(XL_CPU_ACT_DROP), "drop");
+	assert_string_equal(xl_cpu_action_name(XL_CPU_ACT_PASS), "pass");
+	assert_string_equal(xl_cpu_action_name(XL_CPU_ACT_REDIRECT), "redirect");
+	assert_string_equal(xl_cpu_action_name(XL_CPU_ACT__COUNT), "?");
+}
+
+/* Rows with paired repetitions: cost is the median of per-pair differences. */
+static void test_watch_cost(void **state)
+{
+	static struct xl_row_result without, with;
+	static const double a[5] = { 10e6, 5e6, 10e6, 8e6, 4e6 };  /* pps */
+	static const double b[5] = { 8e6, 5e6, 5e6, 8e6, 2e6 };    /* pps */
+	int i;
+
+	memset(&without, 0, sizeof(without));
+	memset(&with, 0, sizeof(with));
+	for (i = 0; i < 5; i++) {
+		without.reps[i].pps = a[i];
+		with.reps[i].pps = b[i];
+		without.reps[i].cpu_ns_per_pkt = 100;
+		with.reps[i].cpu_ns_per_pkt = 100 + i;
+	}
+	without.nreps = with.nreps = 5;
+	xl_row_finish(&without);
+	xl_row_finish(&with);
+	/* differences in ns: 25, 0, 100, 0, 250 -> median 25 */
+	assert_true(xl_watch_cost_ns(&without, &with) > 24.999 &&
+		    xl_watch_cost_ns(&without, &with) < 25.001);
+	/* CPU ns differences 0..4 -> median 2 */
+	assert_true(xl_watch_cpu_cost_ns(&without, &with) > 1.999 &&
+		    xl_watch_cpu_cost_ns(&without, &with) < 2.001);
+	xl_watch_note(&without, &with);
+	assert_non_null(strstr(with.note, "monitor +25.0 ns/packet, +2.0 CPU ns/packet"));
+	/* unpaired (different repetition counts): from the rows' medians */
+	with.nreps = 4;
+	xl_row_finish(&with);
+	assert_true(xl_watch_cost_ns(&without, &with) > 0);
+	/* no figure: 0 and no note */
+	without.nreps = 0;
+	assert_true(xl_watch_cost_ns(&without, &with) == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_errno_names),
+		cmocka_unit_test(test_action_names),
+		cmocka_unit_test(test_key_order),
+		cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_cpu_action_names),
+		cmocka_unit_test(test_watch_cost),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
