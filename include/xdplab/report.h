@@ -25,11 +25,13 @@
  * @pps: @packets per second. @gen_pps: frames/s the generator sent.
  * @gen_xmit_errors: frames the generator's veth failed to transmit (ring full).
  * @cpu_busy: busy share 0..1 of the judged CPU. @cpu_ns_per_pkt: CPU time
- * per packet in ns. @eth_packets: the kernel's own count (ethtool), valid if
- * @eth_ok. @disagreement: |packets - eth_packets| / max.
+ * per packet in ns. @run_packets: our count over the whole repetition (from
+ * before the first frame to after the last was processed, warm-up
+ * included); @eth_packets: the kernel's own count (ethtool) over the same
+ * span, valid if @eth_ok. @disagreement: |run_packets - eth_packets| / max.
  */
 struct xl_rep_result {
-	uint64_t ns, packets, gen_xmit_errors, eth_packets;
+	uint64_t ns, packets, gen_xmit_errors, run_packets, eth_packets;
 	double pps, gen_pps, cpu_busy, cpu_ns_per_pkt, disagreement;
 	bool eth_ok;
 };

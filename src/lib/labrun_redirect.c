@@ -224,6 +224,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
 			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
 			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
+			.run_packets = w.packets, /* the check spans the window here */
 			.eth_ok = w.eth_ok, .disagreement = w.disagreement,
 		};
 		row->nreps = rep + 1;

@@ -118,8 +118,9 @@ static json_t *row_json(const struct xl_row_result *r)
 	for (i = 0; i < r->nreps; i++) {
 		const struct xl_rep_result *p = &r->reps[i];
 
-		json_array_append_new(reps, json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:I,s:o,s:f}",
+		json_array_append_new(reps, json_pack("{s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:I,s:o,s:f}",
 			"ns", (json_int_t)p->ns, "packets", (json_int_t)p->packets,
+			"run_packets", (json_int_t)p->run_packets,
 			"pps", p->pps, "gen_pps", p->gen_pps, "cpu_busy", p->cpu_busy,
 			"cpu_ns_per_pkt", p->cpu_ns_per_pkt,
 			"gen_xmit_errors", (json_int_t)p->gen_xmit_errors,

@@ -50,6 +50,7 @@ static void rep_set(struct xl_row_result *r, int i, uint64_t packets, double pps
 {
 	r->reps[i] = (struct xl_rep_result){
 		.ns = 2000000000ULL + i, .packets = packets, .pps = pps, .gen_pps = gen_pps,
+		.run_packets = packets + 1000003 * (i + 1),
 		.cpu_busy = busy, .cpu_ns_per_pkt = cpu_ns, .gen_xmit_errors = xmit_errors,
 		.eth_ok = eth_ok, .eth_packets = eth_packets, .disagreement = disagreement,
 	};
@@ -217,9 +218,10 @@ static void check_rep(json_t *rep, const struct xl_rep_result *p)
 {
 	json_t *eth;
 
-	assert_int_equal(json_object_size(rep), 9);
+	assert_int_equal(json_object_size(rep), 10);
 	assert_int_equal(get_int(rep, "ns"), p->ns);
 	assert_int_equal(get_int(rep, "packets"), p->packets);
+	assert_int_equal(get_int(rep, "run_packets"), p->run_packets);
 	assert_dbl_equal(get_num(rep, "pps"), p->pps);
 	assert_dbl_equal(get_num(rep, "gen_pps"), p->gen_pps);
 	assert_dbl_equal(get_num(rep, "cpu_busy"), p->cpu_busy);
