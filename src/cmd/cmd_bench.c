@@ -10,10 +10,13 @@
 #include <linux/bpf.h>
 #include <sys/socket.h>
 
+#include <bpf/libbpf.h>
+
 #include "cmd.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
+#include "xdplab/netlink.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
@@ -66,6 +69,20 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return -EINVAL;
 }
 
+/*
+ * The id of the XDP program attached to @ifindex in @mode (0: none), so a
+ * run notices when someone detaches it ('xdplab cleanup IFACE' cuts the link
+ * of a live holder): the counters would otherwise read 0 pps forever.
+ */
+static unsigned int attached_prog_id(int ifindex, enum xl_xdp_mode mode)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return 0;
+	return mode == XL_MODE_SKB ? q.skb_prog_id : q.drv_prog_id;
+}
+
 static void print_window(const struct xl_meter_window *w, double t, int action)
 {
 	char b1[32], b2[32];
@@ -105,6 +122,7 @@ int cmd_bench(int argc, char **argv)
 	uint64_t start, next;
 	const char *ifname;
 	char summary[128];
+	unsigned int prog_id;
 	int idx, i, ret = XL_EXIT_OK;
 
 	a.o.action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
@@ -145,8 +163,16 @@ int cmd_bench(int argc, char **argv)
 		return errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 	m.bench = b;
 	m.ifname = ifname;
+	{
+		/* The kernel's count is per RX queue: sum them all (at most 16). */
+		struct xl_link_info li;
+
+		if (!xl_link_get(xl_bench__ifindex(b), -1, &li) && li.rx_queues > 1)
+			m.queues = li.rx_queues > 16 ? 16 : li.rx_queues;
+	}
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
+	prog_id = attached_prog_id(xl_bench__ifindex(b), a.o.mode);
 	fprintf(stderr, "xdplab: %s on %s (%s mode), packet operation %s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
 		xl_pkt_op_name(a.o.op));
@@ -166,6 +192,12 @@ int cmd_bench(int argc, char **argv)
 			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
 			if (!if_indextoname(xl_bench__ifindex(b), (char[IF_NAMESIZE]){ 0 })) {
 				xl_err("interface %s vanished during the run", ifname);
+				ret = XL_EXIT_RUNTIME;
+				break;
+			}
+			if (prog_id && attached_prog_id(xl_bench__ifindex(b), a.o.mode) != prog_id) {
+				xl_err("%s: our XDP program (id %u) was detached by someone else (xdplab cleanup?); stopping",
+				       ifname, prog_id);
 				ret = XL_EXIT_RUNTIME;
 				break;
 			}
@@ -193,7 +225,10 @@ int cmd_bench(int argc, char **argv)
 		for (i = 0; i < XL_XDP_ACTIONS; i++)
 			printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w.actions[i]);
 		printf("\n");
-		if (w.eth_ok)
+		if (w.eth_ok && m.queues > 1)
+			printf("check: kernel rx_queue_0..%d_xdp_packets %llu (disagreement %.3f%%)\n",
+			       m.queues - 1, (unsigned long long)w.eth_packets, w.disagreement * 100);
+		else if (w.eth_ok)
 			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
 	}

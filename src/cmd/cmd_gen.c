@@ -53,6 +53,8 @@ static const struct xl_cmd_spec gen_spec = {
 struct gen_args {
 	struct xl_gen_opts o;
 	const char *src_mac, *dst_mac, *src_ip, *dst_ip, *netns;
+	const char *size_arg; /* checked once the interface's MTU is known */
+	bool is_veth;
 	uint64_t interval_ns;
 	bool no_check, quiet;
 };
@@ -86,9 +88,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->o.engine_forced = true;
 		return 0;
 	case O_SIZE:
-		r = xl_parse_u64(&gen_spec, "--size", arg, XL_PKT_MIN_SIZE, XL_PKT_MAX_SIZE, &v);
-		a->o.spec.size = v;
-		return r;
+		/* The accepted range depends on the MTU: resolve_defaults(). */
+		a->size_arg = arg;
+		return 0;
 	case O_FLOWS:
 		r = xl_parse_u64(&gen_spec, "--flows", arg, 1, XL_GEN_MAX_FLOWS, &v);
 		a->o.flows = v;
@@ -178,6 +180,7 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 	}
 	memcpy(s->src_mac, li.mac, 6);
 	memcpy(s->dst_mac, bcast, 6);
+	a->is_veth = !strcmp(li.kind, "veth");
 	if (!strcmp(li.kind, "veth") && li.peer_ifindex &&
 	    !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer))
 		memcpy(s->dst_mac, peer.mac, 6);
@@ -185,18 +188,75 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 		return xl_usage_error(&gen_spec, "--src-mac: '%s' is not a MAC address (accepted: aa:bb:cc:dd:ee:ff)", a->src_mac);
 	if (a->dst_mac && xl_mac_parse(a->dst_mac, s->dst_mac))
 		return xl_usage_error(&gen_spec, "--dst-mac: '%s' is not a MAC address (accepted: aa:bb:cc:dd:ee:ff)", a->dst_mac);
-	if (!a->o.pcap_path && s->size > li.mtu + 14)
-		return xl_usage_error(&gen_spec, "--size: '%u' is out of range (accepted: %u..%u, the MTU of %s plus 14)",
-				      s->size, s->ipv6 ? 62 : XL_PKT_MIN_SIZE, li.mtu + 14, ifname);
+	if (a->size_arg) {
+		/* One message with the range that holds on this interface. */
+		uint64_t min = s->ipv6 ? 62 : XL_PKT_MIN_SIZE, v;
+		uint64_t max = li.mtu + 14 < XL_PKT_MAX_SIZE ? li.mtu + 14 : XL_PKT_MAX_SIZE;
+		char what[64];
+
+		if (a->o.pcap_path)
+			max = XL_PKT_MAX_SIZE;
+		snprintf(what, sizeof(what), "--size%s", s->ipv6 ? " (IPv6)" : "");
+		if (xl_parse_u64(&gen_spec, what, a->size_arg, min, max, &v))
+			return -EINVAL;
+		s->size = v;
+	}
 	if (s->ipv6 && s->size < 62)
-		return xl_usage_error(&gen_spec, "--size: '%u' is out of range for IPv6 (accepted: 62..%u)",
+		return xl_usage_error(&gen_spec, "--size (IPv6): '%u' is out of range (accepted: 62..%u)",
 				      s->size, li.mtu + 14);
+	if (a->o.pcap_path && a->o.threads > 1)
+		return xl_usage_error(&gen_spec, "--threads: '%d' is out of range with --pcap (accepted: 1; an in-order replay is one thread)",
+				      a->o.threads);
 	if (a->o.pcap_path && a->o.engine_forced && a->o.engine == XL_ENGINE_LIVE)
 		return xl_usage_error(&gen_spec, "--pcap needs --engine packet (live frames repeat one frame per call, so an in-order replay is not possible)");
 	if (a->o.flows > 1 && (uint32_t)s->src_port + a->o.flows - 1 > 65535)
 		return xl_usage_error(&gen_spec, "--flows: %u flows from --src-port %u pass port 65535",
 				      a->o.flows, s->src_port);
 	return 0;
+}
+
+/*
+ * Frames @ifname really transmitted: its TX packets counter, read from
+ * /proc/thread-self/net/dev (the namespace this thread is in). The sent
+ * count cannot tell: a live-frames redirect that the device refuses fails
+ * before any driver counter moves (a veth whose peer has no NAPI lacks the
+ * NDO_XMIT feature, so bpf_redirect drops in the core and neither
+ * tx_queue_0_xdp_xmit_errors nor TX dropped counts it). Used on veth only,
+ * whose TX packets include the frames its peer's NAPI took (drivers differ
+ * on whether XDP transmits count there).
+ * Return: 0 and *@out, or -errno.
+ */
+static int dev_tx_packets(const char *ifname, uint64_t *out)
+{
+	char line[512];
+	size_t n = strlen(ifname);
+	int err = -ENODEV;
+	FILE *f;
+
+	f = fopen("/proc/thread-self/net/dev", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[10];
+		char *p = line;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, ifname, n) || p[n] != ':')
+			continue;
+		/* rx: bytes packets errs drop fifo frame compressed multicast; tx: bytes packets */
+		if (sscanf(p + n + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+			   &v[9]) == 10) {
+			*out = v[9];
+			err = 0;
+		} else {
+			err = -EPROTO;
+		}
+		break;
+	}
+	fclose(f);
+	return err;
 }
 
 static void print_summary(struct xl_gen *gen, uint64_t ns, const char *ifname)
@@ -222,7 +282,8 @@ int cmd_gen(int argc, char **argv)
 				     .spec = { .size = 64, .src_port = 1024, .dst_port = 9 } },
 			      .interval_ns = 1000000000ull };
 	struct xl_gen_stats prev = { 0 }, cur;
-	uint64_t start, next, last_print;
+	uint64_t start, next, last_print, tx_prev = 0, tx_cur = 0;
+	bool have_tx;
 	const char *ifname;
 	struct xl_gen *gen;
 	int idx, err, stalled = 0, ret = XL_EXIT_OK;
@@ -265,6 +326,7 @@ int cmd_gen(int argc, char **argv)
 		xl_gen__destroy(gen);
 		return XL_EXIT_RUNTIME;
 	}
+	have_tx = a.is_veth && dev_tx_packets(ifname, &tx_prev) == 0;
 	start = last_print = xl_now_ns();
 	next = start + a.interval_ns;
 	while (!xl_stop_requested && !xl_gen__done(gen)) {
@@ -285,11 +347,22 @@ int cmd_gen(int argc, char **argv)
 			       (unsigned long long)xl_rate(cur.xmit_errors - prev.xmit_errors,
 							   now - last_print));
 		}
-		/* Nothing left the device: sent all failed, or nothing sent. */
-		if (cur.sent - prev.sent <= cur.xmit_errors - prev.xmit_errors)
+		/*
+		 * Nothing left the device: what was sent all failed, or nothing
+		 * was sent although the rate asks for frames every interval.
+		 */
+		if (have_tx && dev_tx_packets(ifname, &tx_cur))
+			have_tx = false;
+		if (cur.sent == prev.sent) {
+			if (!a.o.rate_pps || a.o.rate_pps * (double)a.interval_ns >= 1e9)
+				stalled++;
+		} else if (have_tx ? tx_cur == tx_prev :
+			   cur.sent - prev.sent <= cur.xmit_errors - prev.xmit_errors) {
 			stalled++;
-		else
+		} else {
 			stalled = 0;
+		}
+		tx_prev = tx_cur;
 		if (stalled >= 3) {
 			xl_err("nothing left %s for 3 intervals (%llu sent, %llu xmit errors): %s",
 			       ifname, (unsigned long long)cur.sent,
