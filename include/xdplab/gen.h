@@ -63,8 +63,10 @@ struct xl_gen_opts {
  * @sent: frames handed to the kernel (live: redirected by the program;
  *        packet: accepted by sendmmsg).
  * @bytes: their bytes (without FCS).
- * @xmit_errors: frames the device failed to transmit (veth:
- *        tx_queue_*_xdp_xmit_errors delta; 0 where unknown).
+ * @xmit_errors: frames the device failed to transmit (veth: the sum of
+ *        tx_queue_N_xdp_xmit_errors deltas over its queues; 0 where unknown).
+ * @elapsed_ns: from the start of the threads to the end of the last one
+ *        (or to now while one is running); 0 before xl_gen__start().
  * @pcap_frames: frames read from the capture; @pcap_oversize: skipped as
  *        larger than MTU+14; @pcap_runt: skipped as shorter than the 14-byte
  *        Ethernet header; @pcap_short: sent though shorter than 60 bytes.
@@ -73,6 +75,7 @@ struct xl_gen_stats {
 	uint64_t sent;
 	uint64_t bytes;
 	uint64_t xmit_errors;
+	uint64_t elapsed_ns;
 	uint64_t pcap_frames;
 	uint64_t pcap_oversize;
 	uint64_t pcap_runt;

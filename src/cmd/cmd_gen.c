@@ -259,12 +259,14 @@ static int dev_tx_packets(const char *ifname, uint64_t *out)
 	return err;
 }
 
-static void print_summary(struct xl_gen *gen, uint64_t ns, const char *ifname)
+static void print_summary(struct xl_gen *gen, const char *ifname)
 {
 	struct xl_gen_stats st;
 	char b1[32];
+	uint64_t ns;
 
 	xl_gen__read(gen, &st);
+	ns = st.elapsed_ns;
 	printf("sent %llu frames, %llu bytes in %.3f s (%s pps) on %s, engine %s; xmit errors %llu\n",
 	       (unsigned long long)st.sent, (unsigned long long)st.bytes, ns / 1e9,
 	       xl_fmt_thousands((uint64_t)xl_rate(st.sent, ns), b1, sizeof(b1)), ifname,
@@ -382,7 +384,7 @@ int cmd_gen(int argc, char **argv)
 		xl_err("generator on %s failed: %s", ifname, strerror(-err));
 		ret = XL_EXIT_RUNTIME;
 	}
-	print_summary(gen, xl_now_ns() - start, ifname);
+	print_summary(gen, ifname);
 	xl_gen__destroy(gen);
 	return ret;
 }

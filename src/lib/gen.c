@@ -10,6 +10,7 @@
  * per chunk, never per frame); each thread's counters live in its own cache
  * line and are read by the main thread with relaxed loads.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -20,7 +21,9 @@
 #include <unistd.h>
 #include <sched.h>
 #include <arpa/inet.h>
+#include <linux/ethtool.h>
 #include <linux/if_packet.h>
+#include <linux/sockios.h>
 #include <net/if.h>
 #include <net/ethernet.h>
 #include <sys/ioctl.h>
@@ -59,6 +62,7 @@ struct gen_thread {
 	uint64_t bytes;
 	uint64_t pcap_pos;
 	double est_pps;
+	uint64_t end_ns;
 	int err;
 	int done;
 } __attribute__((aligned(64)));
@@ -79,6 +83,7 @@ struct xl_gen {
 	int stop;
 	uint64_t start_ns, deadline_ns;
 	bool is_veth;
+	int tx_queues;
 	int stat_sock;
 	uint64_t xmit_err_base;
 	int nthreads;
@@ -122,15 +127,28 @@ static int enter_ns(const struct xl_gen *gen)
 
 static uint64_t read_xmit_errors(struct xl_gen *gen)
 {
-	static const char *const names[] = { "tx_queue_0_xdp_xmit_errors",
-					     "peer_tx_drops" };
-	uint64_t v[2];
+	char buf[XL_ETHTOOL_MAX_NAMES][40];
+	const char *names[XL_ETHTOOL_MAX_NAMES];
+	uint64_t v[XL_ETHTOOL_MAX_NAMES], sum = 0;
+	int q, n = gen->tx_queues;
 
 	if (!gen->is_veth || gen->stat_sock < 0)
 		return 0;
-	if (xl_ethtool_stats(gen->stat_sock, gen->o.ifname, names, v, 1) < 1)
+	if (n < 1)
+		n = 1;
+	if (n > XL_ETHTOOL_MAX_NAMES)
+		n = XL_ETHTOOL_MAX_NAMES;
+	/* Every queue: threads on several CPUs transmit on several queues. */
+	for (q = 0; q < n; q++) {
+		snprintf(buf[q], sizeof(buf[q]), "tx_queue_%d_xdp_xmit_errors", q);
+		names[q] = buf[q];
+	}
+	if (xl_ethtool_stats(gen->stat_sock, gen->o.ifname, names, v, n) < 1)
 		return 0;
-	return v[0];
+	for (q = 0; q < n; q++)
+		if (v[q] != UINT64_MAX)
+			sum += v[q];
+	return sum;
 }
 
 /* Take up to @want frames from the shared --count budget. */
@@ -305,6 +323,7 @@ static void *gen_thread_main(void *arg)
 	}
 out:
 	t->err = err;
+	t->end_ns = now_ns();
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -398,6 +417,7 @@ static int resolve_iface(struct xl_gen *gen)
 		return err;
 	gen->mtu = li.mtu;
 	gen->is_veth = !strcmp(li.kind, "veth");
+	gen->tx_queues = li.tx_queues;
 	gen->stat_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	return 0;
 }
@@ -510,10 +530,71 @@ enum xl_gen_engine xl_gen__engine(const struct xl_gen *gen)
 	return gen->engine;
 }
 
+/* GRO state of @ifname in the current namespace: 1 on, 0 off, -1 unknown. */
+static int gro_on(const char *ifname)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GGRO };
+	struct ifreq ifr = {};
+	int fd, on = -1;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ev;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr))
+		on = !!ev.data;
+	close(fd);
+	return on;
+}
+
+/*
+ * GRO state of the veth peer @peer. A peer in another namespace is found
+ * by visiting the named namespaces (/run/netns) for a device with its
+ * ifindex, name and MAC; the thread returns to @home_fd after each visit.
+ * Return: 1 on, 0 off, -1 unknown.
+ */
+static int peer_gro_on(const struct xl_link_info *peer, int peer_netnsid, int home_fd)
+{
+	struct dirent *d;
+	int on = -1;
+	DIR *dir;
+
+	if (peer_netnsid < 0)
+		return gro_on(peer->name);
+	dir = opendir("/run/netns");
+	if (!dir || home_fd < 0) {
+		if (dir)
+			closedir(dir);
+		return -1;
+	}
+	while (on < 0 && (d = readdir(dir))) {
+		char path[300];
+		struct xl_link_info li;
+		int fd;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!setns(fd, CLONE_NEWNET)) {
+			if (!xl_link_get(peer->ifindex, -1, &li) && !strcmp(li.name, peer->name) &&
+			    !memcmp(li.mac, peer->mac, 6))
+				on = gro_on(peer->name);
+			setns(home_fd, CLONE_NEWNET);
+		}
+		close(fd);
+	}
+	closedir(dir);
+	return on;
+}
+
 int xl_gen__preflight(struct xl_gen *gen)
 {
 	struct xl_link_info me, peer;
-	int err, cur_ns = -1;
+	int err, gro, home = -1, cur_ns = -1;
 
 	if (gen->engine != XL_ENGINE_LIVE || !gen->is_veth)
 		return 0;
@@ -524,19 +605,28 @@ int xl_gen__preflight(struct xl_gen *gen)
 	err = xl_link_get(gen->ifindex, -1, &me);
 	if (!err)
 		err = xl_link_get(me.peer_ifindex, me.peer_netnsid, &peer);
+	if (err) {
+		xl_info("cannot read the veth peer of %s: %s", gen->o.ifname, strerror(-err));
+		err = 0;
+		goto out;
+	}
+	if (peer.xdp_attached)
+		goto out;
+	home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	gro = peer_gro_on(&peer, me.peer_netnsid, home);
+	if (home >= 0)
+		close(home);
+	if (gro == 1)
+		goto out;
+	xl_warn("the veth peer of %s (%s) has no XDP program%s: frames redirected into a veth are dropped unless the peer has a NAPI (attach one, e.g. 'xdplab drop %s', or 'ethtool -K %s gro on')",
+		gen->o.ifname, peer.name, gro == 0 ? " and GRO off" : "", peer.name, peer.name);
+	err = -ENETUNREACH;
+out:
 	if (cur_ns >= 0) {
 		setns(cur_ns, CLONE_NEWNET);
 		close(cur_ns);
 	}
-	if (err) {
-		xl_info("cannot read the veth peer of %s: %s", gen->o.ifname, strerror(-err));
-		return 0;
-	}
-	if (peer.xdp_attached)
-		return 0;
-	xl_warn("the veth peer of %s (%s) has no XDP program: frames redirected into a veth are dropped unless the peer has a NAPI (attach one, e.g. 'xdplab drop %s', or 'ethtool -K %s gro on')",
-		gen->o.ifname, peer.name, peer.name, peer.name);
-	return -ENETUNREACH;
+	return err;
 }
 
 int xl_gen__start(struct xl_gen *gen)
@@ -600,6 +690,20 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 		s->bytes += __atomic_load_n(&gen->th[i].bytes, __ATOMIC_RELAXED);
 	}
 	s->xmit_errors = read_xmit_errors(gen) - gen->xmit_err_base;
+	s->elapsed_ns = 0;
+	if (gen->start_ns) {
+		uint64_t end = 0;
+
+		for (i = 0; i < gen->nthreads; i++) {
+			if (!__atomic_load_n(&gen->th[i].done, __ATOMIC_ACQUIRE)) {
+				end = now_ns();
+				break;
+			}
+			if (gen->th[i].end_ns > end)
+				end = gen->th[i].end_ns;
+		}
+		s->elapsed_ns = end - gen->start_ns;
+	}
 	s->pcap_frames = gen->pcap.read;
 	s->pcap_oversize = gen->pcap.oversize;
 	s->pcap_runt = gen->pcap.runt;

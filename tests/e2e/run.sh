@@ -18,7 +18,6 @@ set -u
 # fix; each is run, reported as "KNOWN" and counted as skipped, so the suite
 # stays green. A known failure that passes is reported so it can be removed.
 declare -A KNOWN_FAILURES=(
-	[gen-peer-gro]="src/lib/gen.c xl_gen__preflight() checks only the peer's XDP program, not GRO: it warns that frames will be dropped although a GRO-enabled peer has a NAPI and receives them"
 )
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -564,7 +563,7 @@ t_gen_no_peer() {
 	expect_eq "exit status" "$GRC" 1
 	[ "$MS" -ge 550 ] && [ "$MS" -lt 3000 ] || fail "gen stopped after $MS ms (want about 3 intervals of 0.2 s)"
 	expect_eq "first stderr line (the pre-flight warning)" "$(head -1 "$TMP/gen.err")" \
-		"xdplab: the veth peer of $G ($D) has no XDP program: frames redirected into a veth are dropped unless the peer has a NAPI (attach one, e.g. 'xdplab drop $D', or 'ethtool -K $D gro on')"
+		"xdplab: the veth peer of $G ($D) has no XDP program and GRO off: frames redirected into a veth are dropped unless the peer has a NAPI (attach one, e.g. 'xdplab drop $D', or 'ethtool -K $D gro on')"
 	grep -Eq "^xdplab: nothing left $G for 3 intervals \([0-9]+ sent, [0-9]+ xmit errors\): the device drops what is redirected to it \(veth: its peer needs an XDP program or GRO on\)$" "$TMP/gen.err" ||
 		fail "no 'nothing left ... for 3 intervals' reason on stderr: $(cat "$TMP/gen.err")"
 	[ -n "$SENT" ] || fail "no summary after the stop: $(cat "$TMP/gen.out")"
