@@ -94,6 +94,10 @@ send() { # send COUNT [extra gen options]
 		{ echo "gen failed: $(cat "$TMP/gen")"; return 1; }
 }
 waitall() { wait; PIDS=(); }
+# stop_all: after the traffic, end every background command with SIGINT
+# (they print their totals) instead of relying on a --duration that a
+# loaded machine may outrun.
+stop_all() { sleep 0.3; local p; for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done; waitall; }
 totals() { awk '/^totals:/{print $2}' "$1"; }      # packets counted
 errors() { sed -n 's/^totals: .* bytes, \([0-9]*\) errors.*/\1/p' "$1"; }
 expect() { # expect WHAT GOT WANT
@@ -202,11 +206,11 @@ napi_on_sx() { ip netns exec "$G" ethtool -K xlt$$sx gro on >/dev/null; }
 t_monitor_down() {
 	napi_on_sx || return 1
 	ip -n "$D" link set xlt$$ox down
-	bg "$TMP/mon" $X monitor -q --duration 5
+	bg "$TMP/mon" $X monitor -q
 	wait_line "$TMP/mon" "errors only" || return 1
-	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 3
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
 	wait_xdp "$D" xlt$$in && send $N || return 1
-	waitall
+	stop_all
 	ip -n "$D" link set xlt$$ox up
 	expect "xdp_redirect_err ENETDOWN on OUT" \
 		"$(mon_count "$TMP/mon" xdp_redirect_err REDIRECT $OX ENETDOWN)" $N &&
@@ -215,11 +219,11 @@ t_monitor_down() {
 
 t_monitor_no_napi() {
 	# sX has no XDP program and GRO off: no NAPI, so oX refuses ndo_xdp_xmit.
-	bg "$TMP/mon" $X monitor -q --duration 5
+	bg "$TMP/mon" $X monitor -q
 	wait_line "$TMP/mon" "errors only" || return 1
-	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 3
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
 	wait_xdp "$D" xlt$$in && send $N || return 1
-	waitall
+	stop_all
 	expect "xdp_redirect_err EOPNOTSUPP on OUT" \
 		"$(mon_count "$TMP/mon" xdp_redirect_err REDIRECT $OX EOPNOTSUPP)" $N &&
 	expect "redirect errors" "$(errors "$TMP/red")" $N
@@ -235,10 +239,10 @@ t_monitor_exception() {
 	build_bad_action || return 1
 	ip -n "$D" link set dev xlt$$in xdpdrv obj "$TMP/bad_action.o" sec xdp ||
 		{ echo "cannot attach the test program"; return 1; }
-	bg "$TMP/mon" $X monitor -q --duration 4
+	bg "$TMP/mon" $X monitor -q
 	wait_line "$TMP/mon" "errors only" || return 1
 	send $N || return 1
-	waitall
+	stop_all
 	ip -n "$D" link set dev xlt$$in xdpdrv off
 	expect "xdp_exception INVALID(7) on IN" \
 		"$(mon_count "$TMP/mon" xdp_exception 'INVALID(7)' $IN -)" $N
@@ -249,10 +253,10 @@ t_monitor_raw_tp() {
 	build_bad_action || return 1
 	ip -n "$D" link set dev xlt$$in xdpdrv obj "$TMP/bad_action.o" sec xdp ||
 		{ echo "cannot attach the test program"; return 1; }
-	bg "$TMP/mon" $X monitor --attach raw -q --duration 4
+	bg "$TMP/mon" $X monitor --attach raw -q
 	wait_line "$TMP/mon" "errors only" || return 1
 	send $N || return 1
-	waitall
+	stop_all
 	ip -n "$D" link set dev xlt$$in xdpdrv off
 	expect "raw_tp attach" "$(grep -c 'raw_tp on xdp_exception' "$TMP/mon")" 1 &&
 	expect "xdp_exception INVALID(7), ifindex unknown (0)" \
@@ -262,11 +266,11 @@ t_monitor_raw_tp() {
 t_monitor_json() {
 	napi_on_sx || return 1
 	ip -n "$D" link set xlt$$ox down
-	bg "$TMP/mon" $X monitor --json --duration 5
+	bg "$TMP/mon" $X monitor --json
 	wait_line "$TMP/mon" "errors only" || return 1
-	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 3
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
 	wait_xdp "$D" xlt$$in && send $N || return 1
-	waitall
+	stop_all
 	ip -n "$D" link set xlt$$ox up
 	expect "JSON totals row" "$(python3 - "$TMP/mon" $OX <<'PY'
 import json, sys
