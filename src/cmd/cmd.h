@@ -21,6 +21,14 @@ void xl_sig_install(void);
 /** Sleep @ns or until a stop is requested. Return: 1 if stopped. */
 int xl_sleep_ns(uint64_t ns);
 
+/**
+ * xl_cmd_enter_netns() - move the calling process's main thread (and the
+ * threads it starts later) into /run/netns/@name, for --netns.
+ * Return: XL_EXIT_OK, XL_EXIT_USAGE (no such namespace; one line printed
+ * naming @spec's command), or XL_EXIT_RUNTIME (setns failed, logged).
+ */
+int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name);
+
 /** Monotonic time in ns. */
 uint64_t xl_now_ns(void);
 

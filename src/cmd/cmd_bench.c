@@ -141,18 +141,8 @@ int cmd_bench(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	ifname = argv[idx];
-	if (a.netns) {
-		char path[300];
-		int fd;
-
-		snprintf(path, sizeof(path), "/run/netns/%s", a.netns);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
-			xl_usage_error(&a.spec, "--netns: no namespace '%s'", a.netns);
-			return XL_EXIT_USAGE;
-		}
-		close(fd);
-	}
+	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+		return ret;
 	if (!if_nametoindex(ifname)) {
 		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
 		return XL_EXIT_USAGE;

@@ -148,24 +148,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return -EINVAL;
 }
 
-static int enter_netns(const char *name)
-{
-	char path[300];
-	int fd, err;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		xl_usage_error(&gen_spec, "--netns: no namespace '%s' (%s)", name, strerror(errno));
-		return -EINVAL;
-	}
-	err = setns(fd, CLONE_NEWNET) ? -errno : 0;
-	close(fd);
-	if (err)
-		xl_err("cannot enter namespace %s: %s", name, strerror(-err));
-	return err;
-}
-
 /* Defaults that depend on the interface: MACs, and the size check. */
 static int resolve_defaults(struct gen_args *a, const char *ifname)
 {
@@ -305,8 +287,8 @@ int cmd_gen(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	ifname = argv[idx];
-	if (a.netns && enter_netns(a.netns))
-		return XL_EXIT_USAGE;
+	if (a.netns && (ret = xl_cmd_enter_netns(&gen_spec, a.netns)))
+		return ret;
 	if (resolve_defaults(&a, ifname))
 		return XL_EXIT_USAGE;
 	a.o.ifname = ifname;

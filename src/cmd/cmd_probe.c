@@ -81,26 +81,8 @@ static int cap_has(int cap)
 	return !!(eff & (1ULL << cap));
 }
 
-static void on_netns(const char *name)
-{
-	char path[300];
-	int fd;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		setns(fd, CLONE_NEWNET);
-		close(fd);
-	}
-}
-
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	char path[300];
-
-	snprintf(path, sizeof(path), "/run/netns/%s", arg);
-	if (access(path, F_OK))
-		return xl_usage_error(&probe_spec, "--netns: no namespace '%s'", arg);
 	*(const char **)ctx = arg;
 	return 0;
 }
@@ -125,8 +107,8 @@ int cmd_probe(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	ifname = argv[idx];
-	if (netns)
-		on_netns(netns);
+	if (netns && (err = xl_cmd_enter_netns(&probe_spec, netns)))
+		return err;
 	ifindex = if_nametoindex(ifname);
 	if (!ifindex || xl_link_get(ifindex, -1, &li)) {
 		xl_usage_error(&probe_spec, "interface '%s': no such interface", ifname);

@@ -244,18 +244,8 @@ int cmd_redirect(int argc, char **argv)
 	err = parse(&a, argc, argv);
 	if (err)
 		return err < 0 ? XL_EXIT_OK : err;
-	if (a.netns) {
-		char path[300];
-		int fd;
-
-		snprintf(path, sizeof(path), "/run/netns/%s", a.netns);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
-			xl_usage_error(&a.spec, "--netns: no namespace '%s'", a.netns);
-			return XL_EXIT_USAGE;
-		}
-		close(fd);
-	}
+	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+		return ret;
 	if (xl_redirect_check(&a.o))
 		return XL_EXIT_USAGE;
 	r = xl_redirect__create(&a.o);
