@@ -17,6 +17,7 @@ static const struct {
 	{ "drop", cmd_bench, "XDP_DROP benchmark with a packet operation" },
 	{ "pass", cmd_bench, "XDP_PASS benchmark with a packet operation" },
 	{ "tx", cmd_bench, "XDP_TX benchmark with a packet operation" },
+	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd" },
 	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
 	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },
 };
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 			xl_sig_install();
 			return commands[i].fn(argc, argv);
 		}
-	fprintf(stderr, "xdplab: unknown command '%s' (accepted: lab, gen, drop, pass, tx, probe, cleanup)\n",
+	fprintf(stderr, "xdplab: unknown command '%s' (accepted: lab, gen, drop, pass, tx, xsk, probe, cleanup)\n",
 		argv[0]);
 	return XL_EXIT_USAGE;
 }
