@@ -219,8 +219,8 @@ static int build_retry(struct xl_xsk_app *a, uint16_t bind_flags)
 			break;
 		tries++;
 		if (now_ns() >= deadline) {
-			xl_err("cannot bind an AF_XDP socket to %s queue %u..%u: %s for %.1f s (%d tries): another socket holds the queue, or the last one is still being torn down",
-			       a->c.ifname, a->c.queue, a->c.queue + a->c.queues - 1,
+			xl_err("cannot bind an AF_XDP socket to %s queue %u%s: %s for %.1f s (%d tries): another socket holds the queue, or the last one is still being torn down",
+			       a->c.ifname, a->c.queue, a->c.queues > 1 ? " and the next ones" : "",
 			       strerror(-err), a->c.bind_timeout_ns / 1e9, tries);
 			break;
 		}
