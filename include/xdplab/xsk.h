@@ -71,7 +71,8 @@ enum xl_xsk_copy {
  * @ifname: interface (current netns).
  * @app: which application.
  * @frame_size: UMEM chunk in bytes: 2048 or 4096 when aligned; any size
- *   from 2048 to the page size (to 64 KiB with @hugepages) with @unaligned.
+ *   from 2048 to the page size with @unaligned; up to 64 KiB with
+ *   @hugepages.
  * @frames: frames per socket (each socket's UMEM, or its share of the
  *   shared UMEM), 1..XL_XSK_MAX_FRAMES.
  * @headroom: extra bytes reserved in front of each RX frame (on top of
@@ -83,8 +84,8 @@ enum xl_xsk_copy {
  * @batch: descriptors per reserve/peek, 1..XL_XSK_MAX_BATCH.
  * @mode: attach mode of our XDP program (skb = XDP_SKB, native = XDP_DRV).
  * @copy: bind mode. @need_wakeup: XDP_USE_NEED_WAKEUP (kick only when the
- *   kernel asks). @poll: sleep in poll() when a ring is empty instead of
- *   spinning. @busy_poll: SO_PREFER_BUSY_POLL + SO_BUSY_POLL (20 us) +
+ *   kernel asks). @poll: sleep in poll() (at most 100 ms) when the RX ring
+ *   is empty instead of spinning (rxdrop, l2fwd). @busy_poll: SO_PREFER_BUSY_POLL + SO_BUSY_POLL (20 us) +
  *   SO_BUSY_POLL_BUDGET = @busy_budget (packets).
  * @queue: first queue; @queues: sockets, one per queue and thread.
  * @shared_umem: one UMEM for all sockets (XDP_SHARED_UMEM).
@@ -142,10 +143,10 @@ int xl_xsk_check_ring_size(const char *opt, uint64_t size, char *msg,
 
 /**
  * xl_xsk_check_frame_size() - the kernel's UMEM chunk rules (xdp_umem_reg()),
- * checked before any syscall: at least 2048 bytes; a power of two unless
- * @unaligned; at most the page size unless @hugepages (then 64 KiB), and a
- * size above the page size needs @unaligned... or being a power of two.
- * Return: 0 or -EINVAL with the rule in @msg.
+ * checked before any syscall: at least 2048 bytes (@size in bytes); a power
+ * of two unless @unaligned; at most the page size unless @hugepages (then
+ * at most 64 KiB).
+ * Return: 0 or -EINVAL with the rule in @msg (@len bytes).
  */
 int xl_xsk_check_frame_size(uint64_t size, bool unaligned, bool hugepages,
 			    char *msg, size_t len);
@@ -270,8 +271,9 @@ int xl_frames_audit_text(const struct xl_frames *f, uint32_t fill_ring,
  * struct xl_xsk_counters - one socket's counters, written only by its
  * thread, in its own cache line; read by others with relaxed loads.
  * @rx_packets/@rx_bytes: frames received (multi-buffer: a frame is one
- *   packet however many descriptors), bytes. @tx_packets/@tx_bytes: frames
- *   completed by the kernel (txpush, l2fwd), bytes submitted.
+ *   packet however many descriptors), bytes. @tx_packets: TX descriptors
+ *   completed by the kernel (a multi-buffer frame counts once per buffer);
+ *   @tx_bytes: bytes submitted.
  * @rx_batches/@rx_descs: non-empty RX peeks and descriptors they returned
  *   (batch fill = rx_descs / rx_batches). @tx_batches/@tx_descs: the same
  *   for TX submits.

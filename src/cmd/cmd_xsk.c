@@ -517,6 +517,9 @@ int cmd_xsk(int argc, char **argv)
 	}
 	if (a.c.app == XL_XSK_TXPUSH && txpush_spec(&a))
 		return XL_EXIT_USAGE;
+	/* A UMEM that cannot be locked is a usage error: fewer or smaller frames. */
+	if (xl_memlock_ensure((uint64_t)a.c.frames * a.c.frame_size * a.c.queues))
+		return XL_EXIT_USAGE;
 	app = xl_xsk_app__create(&a.c);
 	if (!app)
 		return errno == EINVAL || errno == EMSGSIZE || errno == ENODEV ? XL_EXIT_USAGE :

@@ -24,7 +24,7 @@ TESTS=(
 	rxdrop_exact rxdrop_fill_starved txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_frags l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
-	rebind_sweep sigkill_detaches device_gone
+	memlock rebind_sweep sigkill_detaches device_gone
 )
 
 log() { echo "  $*"; }
@@ -404,6 +404,23 @@ t_mtu_frags() {
 	"$X" xsk rxdrop --netns "$DNS" "$DUT" --frame-size 2048 --frags --mode skb --duration 0.2 --quiet >"$WORK/f.out" 2>&1 ||
 		{ log "--frags failed: $(tail -2 "$WORK/f.out")"; return 1; }
 	log "ok: --frags accepted with MTU 3000 and 2048-byte chunks"
+}
+
+# Without CAP_IPC_LOCK the UMEM must fit RLIMIT_MEMLOCK: the figures are named.
+t_memlock() {
+	local lim
+	command -v setpriv >/dev/null || { echo "SKIP: no setpriv"; return 2; }
+	lim=$(ulimit -l)
+	[ "$lim" != unlimited ] || { echo "SKIP: RLIMIT_MEMLOCK is unlimited here"; return 2; }
+	lab_up || return 1
+	# A UMEM four times the limit (KiB -> 4096-byte frames).
+	expect_fail 2 "RLIMIT_MEMLOCK" setpriv --bounding-set -ipc_lock \
+		"$X" xsk rxdrop --netns "$DNS" "$DUT" --frames $((lim / 4 * 4)) || return 1
+	grep -q "CAP_IPC_LOCK is not held" "$WORK/bad.err" || return 1
+	# One that fits works without the capability.
+	setpriv --bounding-set -ipc_lock "$X" xsk rxdrop --netns "$DNS" "$DUT" --frames $((lim / 8)) \
+		--fill-size 256 --duration 0.2 --quiet >/dev/null 2>"$WORK/m.err" || { log "$(tail -1 "$WORK/m.err")"; return 1; }
+	log "ok: $((lim / 8)) frames fit RLIMIT_MEMLOCK $lim KiB without CAP_IPC_LOCK"
 }
 
 # Ten back-to-back runs on one queue: the EBUSY of an asynchronous teardown is retried.
