@@ -382,7 +382,8 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	struct xl_xsk_sock_stats tp, tc;
 	int n = xl_xsk_app__nsocks(app), i, ret = XL_EXIT_OK, err;
 	uint64_t start, next, end, now;
-	char label[32], audit[4096];
+	char label[32];
+	static char audit[32768];
 	bool vanished = false;
 
 	xl_xsk_app__read(app, first);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <sys/socket.h>
 
 #include "xdplab/bench.h"
 #include "xdplab/gen.h"
@@ -57,6 +58,16 @@ static void xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp
 	c->copy = zerocopy ? XL_XSK_ZEROCOPY : XL_XSK_COPY;
 	c->first_cpu = cpu;
 	c->poll = true;
+	/*
+	 * In XDP_SKB mode the kernel wakes a poll() sleeper for every frame
+	 * (generic XDP flushes per frame); busy polling instead runs the
+	 * veth's NAPI from the application's CPU, which splits the work from
+	 * the generator's CPU (docs/afxdp.md has the figures).
+	 */
+	if (mode == XL_MODE_SKB && app != XL_XSK_TXPUSH) {
+		c->poll = false;
+		c->busy_poll = true;
+	}
 	/* Deeper rings absorb the generator's bursts while poll() wakes up. */
 	c->fill_size = c->rx_size = 4096;
 	c->frames = 8192;
@@ -133,6 +144,29 @@ static uint64_t counted(enum xl_xsk_app_kind app, struct xl_xsk_app *a, struct x
 	return xl_bench__read(sink, &r, NULL) ? 0 : r.rx_packets;
 }
 
+/*
+ * The kernel's own count at the counting point, for the check column:
+ * rxdrop in XDP_DRV, frames our program redirected at the DUT end; txpush
+ * and l2fwd, frames the generator end's XDP program saw. Return: false when
+ * there is none (XDP_SKB rxdrop: veth does not count generic XDP).
+ */
+static bool kernel_count(struct xl_lab *lab, const struct xl_xsk_config *c, uint64_t *out)
+{
+	static const char *const redirect[] = { "rx_queue_0_xdp_redirect" };
+	static const char *const packets[] = { "rx_queue_0_xdp_packets" };
+	enum xl_lab_side side = c->app == XL_XSK_RXDROP ? XL_LAB_DUT : XL_LAB_GEN;
+	int fd, n;
+
+	if (c->app == XL_XSK_RXDROP && c->mode == XL_MODE_SKB)
+		return false;
+	fd = xl_lab__socket(lab, side, AF_INET, SOCK_DGRAM);
+	if (fd < 0)
+		return false;
+	n = xl_ethtool_stats(fd, lab->ifname[side], side == XL_LAB_DUT ? redirect : packets, out, 1);
+	close(fd);
+	return n == 1 && *out != UINT64_MAX;
+}
+
 struct rep_parts {
 	struct xl_xsk_app *app;
 	struct xl_bench *sink;
@@ -154,7 +188,8 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	struct rep_parts p = { 0 };
 	struct xl_cpu_times t0, t1;
 	struct xl_gen_stats g0 = { 0 }, g1 = { 0 };
-	uint64_t c0, c1, n0, n1;
+	uint64_t c0, c1, n0, n1, k0 = 0, k1 = 0;
+	bool k_ok;
 	int err;
 
 	p.app = app_in_dut(lab, c);
@@ -183,10 +218,12 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	if (p.gen)
 		xl_gen__read(p.gen, &g0);
 	xl_cpu_times_read(app_cpu, &t0);
+	k_ok = kernel_count(lab, c, &k0);
 	c0 = counted(c->app, p.app, p.sink);
 	n0 = now_ns();
 	sleep_ns(o->seconds_ns, o->stop);
 	c1 = counted(c->app, p.app, p.sink);
+	k_ok = k_ok && kernel_count(lab, c, &k1);
 	n1 = now_ns();
 	xl_cpu_times_read(app_cpu, &t1);
 	if (p.gen)
@@ -201,6 +238,8 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		.gen_xmit_errors = g1.xmit_errors - g0.xmit_errors,
 		.cpu_busy = xl_cpu_busy_share(&t0, &t1),
 		.cpu_ns_per_pkt = c1 > c0 ? (double)(t1.busy - t0.busy) / (c1 - c0) : 0,
+		.eth_ok = k_ok, .eth_packets = k_ok ? k1 - k0 : 0,
+		.disagreement = k_ok ? xl_disagreement(c1 - c0, k1 - k0) : 0,
 	};
 	if (p.gen) {
 		xl_gen__stop(p.gen);

@@ -519,10 +519,15 @@ void xl_xsk_app__read(struct xl_xsk_app *a, struct xl_xsk_sock_stats *out)
 
 	for (i = 0; i < a->nsocks; i++) {
 		struct xsk_sock *s = &a->socks[i];
+		const uint64_t *src = (const uint64_t *)&s->q.c;
+		uint64_t *dst = (uint64_t *)&out[i].c;
+		size_t k;
 
+		memset(&out[i], 0, sizeof(out[i]));
 		out[i].queue = s->queue;
-		/* One writer per counter, 64-bit stores: plain reads are whole. */
-		memcpy(&out[i].c, (const void *)&s->q.c, sizeof(out[i].c));
+		/* One writer per counter: relaxed 64-bit loads are whole. */
+		for (k = 0; k < sizeof(out[i].c) / sizeof(uint64_t); k++)
+			dst[k] = __atomic_load_n(&src[k], __ATOMIC_RELAXED);
 		out[i].xdp_ok = !xl_xsk_statistics(s->q.fd, &out[i].xdp);
 	}
 }

@@ -21,7 +21,7 @@ PIDS=()
 PASS=0 FAIL=0 SKIP=0
 
 TESTS=(
-	rxdrop_exact rxdrop_fill_starved txpush_exact txpush_short_batches
+	rxdrop_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
 	memlock rebind_sweep sigkill_detaches device_gone
@@ -186,6 +186,18 @@ t_rxdrop_exact() {
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || { log "audit: $(grep audit "$WORK/rx.out")"; return 1; }
+}
+
+t_rxdrop_skb_busy_poll_exact() {
+	lab_up || return 1
+	ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null || return 1
+	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --mode skb --busy-poll --audit --quiet
+	wait_ready rx || return 1
+	"$X" gen --netns "$GNS" "$GEN" --count 200000 --rate 200000 -q >/dev/null || return 1
+	sleep 0.5
+	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
+	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
+	grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
 }
 
 t_rxdrop_fill_starved() {
