@@ -20,8 +20,8 @@
  * @o->seconds_ns after @o->warmup_ns.
  *
  * Wiring (docs/afxdp.md): softirq NAPI on the generator's CPU, the
- * application on the other CPU, sleeping in poll() when idle (XDP_DRV) or
- * busy polling the veth's NAPI (XDP_SKB rxdrop and l2fwd). What is
+ * application on the other CPU, sleeping in poll() when idle (rxdrop in
+ * XDP_DRV) or busy polling the veth's NAPI (rxdrop in XDP_SKB, l2fwd). What is
  * counted: rxdrop, frames the application received; l2fwd, frames that
  * came back to the generator end (an XDP_DROP sink counts them); txpush,
  * frames that arrived at the generator end (same sink), no generator.

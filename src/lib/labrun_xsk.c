@@ -60,11 +60,12 @@ static void xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp
 	c->poll = true;
 	/*
 	 * In XDP_SKB mode the kernel wakes a poll() sleeper for every frame
-	 * (generic XDP flushes per frame); busy polling instead runs the
-	 * veth's NAPI from the application's CPU, which splits the work from
-	 * the generator's CPU (docs/afxdp.md has the figures).
+	 * (generic XDP flushes per frame), and l2fwd has the TX path's work
+	 * too: busy polling runs the veth's NAPI from the application's CPU,
+	 * which takes work off the generator's CPU. rxdrop in XDP_DRV does best
+	 * sleeping in poll() (docs/afxdp.md has the figures).
 	 */
-	if (mode == XL_MODE_SKB && app != XL_XSK_TXPUSH) {
+	if (app == XL_XSK_L2FWD || (app == XL_XSK_RXDROP && mode == XL_MODE_SKB)) {
 		c->poll = false;
 		c->busy_poll = true;
 	}
