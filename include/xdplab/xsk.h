@@ -132,6 +132,17 @@ struct xl_xsk_config {
 void xl_xsk_config_defaults(struct xl_xsk_config *c);
 
 /**
+ * xl_xsk_config_wait_default() - how the application waits, by what was
+ * measured best on a 2-CPU veth lab (docs/afxdp.md): busy polling
+ * (SO_PREFER_BUSY_POLL: the application's syscalls run the veth's NAPI on
+ * its own CPU) for l2fwd and for rxdrop in XDP_SKB mode, where the kernel
+ * would otherwise wake a poll() sleeper per frame; poll() when idle for
+ * rxdrop in XDP_DRV mode (and txpush, which never waits for RX). Set
+ * @c->app and @c->mode first.
+ */
+void xl_xsk_config_wait_default(struct xl_xsk_config *c);
+
+/**
  * xl_xsk_check_ring_size() - a ring size must be a power of two in
  * 1..XL_XSK_MAX_RING (the kernel masks ring indexes with size - 1).
  * @opt: option name for the message ("--rx-size").

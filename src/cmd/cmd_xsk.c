@@ -42,9 +42,9 @@ static const struct xl_opt xsk_opts[] = {
 	{ "zero-copy", 'z', NULL, "bind with XDP_ZEROCOPY; fail if the driver lacks it", O_ZEROCOPY },
 	{ "need-wakeup", 0, NULL, "XDP_USE_NEED_WAKEUP: kick only when the kernel asks (default)", O_NEED_WAKEUP },
 	{ "no-need-wakeup", 0, NULL, "kick the kernel after every batch", O_NO_WAKEUP },
-	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default)", O_POLL },
-	{ "spin", 0, NULL, "busy-spin on the rings instead of poll() (takes a whole CPU)", O_SPIN },
-	{ "busy-poll", 0, NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI", O_BUSY_POLL },
+	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode)", O_POLL },
+	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU)", O_SPIN },
+	{ "busy-poll", 0, NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
 	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, 1..65536 (default 64)", O_BUSY_BUDGET },
 	{ "queue", 'q', "Q", "first queue (default 0)", O_QUEUE },
 	{ "queues", 0, "N", "sockets, one per queue and thread, 1..64 (default 1)", O_QUEUES },
@@ -75,7 +75,7 @@ struct xsk_args {
 	struct xl_cmd_spec spec;
 	struct xl_xsk_config c;
 	uint64_t interval_ns, duration_ns;
-	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen;
+	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
 	const char *netns, *src_mac, *dst_mac;
 	bool src_ip_set, dst_ip_set;
 };
@@ -174,6 +174,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		c->poll = false;
 		return 0;
 	case O_BUSY_POLL:
+		a->busy_seen = true;
 		c->busy_poll = true;
 		return 0;
 	case O_BUSY_BUDGET:
@@ -257,8 +258,15 @@ static int check_combinations(struct xsk_args *a)
 		return xl_usage_error(&a->spec, "--poll and --spin conflict");
 	if (c->busy_poll && a->poll_seen)
 		return xl_usage_error(&a->spec, "--busy-poll and --poll conflict (busy polling replaces poll())");
-	if (c->busy_poll)
+	if (c->busy_poll && a->spin_seen)
+		return xl_usage_error(&a->spec, "--busy-poll and --spin conflict");
+	/* Unless told, wait the way measured best (docs/afxdp.md). */
+	if (!a->poll_seen && !a->spin_seen && !a->busy_seen)
+		xl_xsk_config_wait_default(c);
+	else if (c->busy_poll || a->spin_seen)
 		c->poll = false;
+	else
+		c->poll = true;
 	if (!tx && (c->count || c->rate_pps || a->src_mac || a->dst_mac || a->src_ip_set ||
 		    a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
 		return xl_usage_error(&a->spec, "--count, --rate, --size, --flows and the address options are for txpush");
@@ -488,9 +496,6 @@ int cmd_xsk(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	xl_xsk_config_defaults(&a.c);
-	/* Sleeping in poll() when idle leaves the CPU to the kernel's copy and
-	 * NAPI: on 2 CPUs it beats busy-spinning (docs/afxdp.md). */
-	a.c.poll = true;
 	a.c.app = r;
 	snprintf(name, sizeof(name), "xsk %s", apps[r]);
 	snprintf(summary, sizeof(summary), "AF_XDP %s on IFACE: rx/s, tx/s and the kernel's XDP_STATISTICS every interval.",

@@ -57,18 +57,7 @@ static void xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp
 	c->mode = mode;
 	c->copy = zerocopy ? XL_XSK_ZEROCOPY : XL_XSK_COPY;
 	c->first_cpu = cpu;
-	c->poll = true;
-	/*
-	 * In XDP_SKB mode the kernel wakes a poll() sleeper for every frame
-	 * (generic XDP flushes per frame), and l2fwd has the TX path's work
-	 * too: busy polling runs the veth's NAPI from the application's CPU,
-	 * which takes work off the generator's CPU. rxdrop in XDP_DRV does best
-	 * sleeping in poll() (docs/afxdp.md has the figures).
-	 */
-	if (app == XL_XSK_L2FWD || (app == XL_XSK_RXDROP && mode == XL_MODE_SKB)) {
-		c->poll = false;
-		c->busy_poll = true;
-	}
+	xl_xsk_config_wait_default(c);
 	/* Deeper rings absorb the generator's bursts while poll() wakes up. */
 	c->fill_size = c->rx_size = 4096;
 	c->frames = 8192;

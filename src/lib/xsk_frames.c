@@ -49,6 +49,13 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c)
 	c->bind_timeout_ns = 3000000000ull;
 }
 
+void xl_xsk_config_wait_default(struct xl_xsk_config *c)
+{
+	c->busy_poll = c->app == XL_XSK_L2FWD ||
+		       (c->app == XL_XSK_RXDROP && c->mode == XL_MODE_SKB);
+	c->poll = !c->busy_poll;
+}
+
 int xl_xsk_check_ring_size(const char *opt, uint64_t size, char *msg,
 			   size_t len)
 {
