@@ -376,6 +376,16 @@ uint32_t xl_xsk_txpush_step(struct xl_xsk_q *q, uint64_t now_ns);
 void xl_xsk_kick_tx(struct xl_xsk_q *q);
 
 /**
+ * xl_xsk_inspect() - rxdrop's slow path for --verify and --dump (called
+ * only when one is on): count @data (@len bytes) in csum_bad unless it is
+ * IPv4/IPv6 UDP with correct checksums (@first: the frame's first
+ * descriptor, the only one parsed), and append it to the dump.
+ * Defined in xsk_app.c.
+ */
+void xl_xsk_inspect(struct xl_xsk_q *q, const uint8_t *data, uint32_t len,
+		    bool first);
+
+/**
  * xl_xsk_ring_counts() - entries currently in the socket's rings as seen
  * from the shared producer/consumer words: fill, rx, tx, comp.
  */

@@ -21,10 +21,6 @@
 
 #include "xdplab/xsk.h"
 
-/* Defined in xsk_app.c: rxdrop's --verify / --dump slow path. */
-void xl_xsk_inspect(struct xl_xsk_q *q, const uint8_t *data, uint32_t len,
-		    bool first);
-
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
