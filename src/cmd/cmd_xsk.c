@@ -54,7 +54,7 @@ static const struct xl_opt xsk_opts[] = {
 	{ "cpu", 0, "CPU", "pin socket i's thread to CPU+i (default: not pinned)", O_CPU },
 	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
 	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION },
-	{ "extended", 'e', NULL, "also print wakeups/s, batch fill and per-socket rows", O_EXTENDED },
+	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", O_EXTENDED },
 	{ "quiet", 0, NULL, "no per-interval lines, only the totals", O_QUIET },
 	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS },
 	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
@@ -427,7 +427,7 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 			sum_stats(cur, n, &tc);
 			snprintf(label, sizeof(label), "%8.3f s  total", (now - start) / 1e9);
 			print_row(label, &tp, &tc, now - next + a->interval_ns, a->extended);
-			for (i = 0; a->extended && n > 1 && i < n; i++) {
+			for (i = 0; n > 1 && i < n; i++) {
 				snprintf(label, sizeof(label), "%8s    q%-3u", "", cur[i].queue);
 				print_row(label, &prev[i], &cur[i], now - next + a->interval_ns, false);
 			}
