@@ -268,11 +268,19 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->judged = "app-cpu";
 	xsk_config(lab, app, mode, zerocopy, size, app_cpu, &c);
 	if (zerocopy) {
-		/* Zero-copy is a driver feature: say so instead of a figure. */
-		struct xl_xsk_app *a = app_in_dut(lab, &c);
+		/* Zero-copy is a driver feature: say so instead of a figure.
+		 * Probed once per lab (the failure is logged once). */
+		static char probed_tag[sizeof(lab->tag)];
+		static int probed_err;
+		struct xl_xsk_app *a = NULL;
 
-		if (!a) {
-			err = errno;
+		if (strcmp(probed_tag, lab->tag)) {
+			a = app_in_dut(lab, &c);
+			probed_err = a ? 0 : errno;
+			snprintf(probed_tag, sizeof(probed_tag), "%s", lab->tag);
+		}
+		if (probed_err) {
+			err = probed_err;
 			snprintf(drv, sizeof(drv), "the driver");
 			if (!xl_lab__enter(lab, XL_LAB_DUT)) {
 				xl_xsk_driver(lab->ifname[XL_LAB_DUT], drv, sizeof(drv));
