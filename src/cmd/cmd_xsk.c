@@ -526,10 +526,10 @@ int cmd_xsk(int argc, char **argv)
 	/* A UMEM that cannot be locked is a usage error: fewer or smaller frames. */
 	if (xl_memlock_ensure((uint64_t)a.c.frames * a.c.frame_size * a.c.queues))
 		return XL_EXIT_USAGE;
+	/* Every input rule was checked above: what fails now is the system. */
 	app = xl_xsk_app__create(&a.c);
 	if (!app)
-		return errno == EINVAL || errno == EMSGSIZE || errno == ENODEV ? XL_EXIT_USAGE :
-										 XL_EXIT_RUNTIME;
+		return XL_EXIT_RUNTIME;
 	if (a.c.queues > 1)
 		snprintf(name, sizeof(name), "queues %u..%u", a.c.queue, a.c.queue + a.c.queues - 1);
 	else
