@@ -8,17 +8,21 @@
 # it; a trap removes whatever is left on every exit path. The traffic is
 # verified by the tests themselves: exact counts at the receiving end and
 # byte-exact frames (MACs swapped) captured with `xdplab xsk rxdrop --dump`.
-# Ends with "N passed, N failed, N skipped".
+# Ends with "N passed, N failed, N skipped". Run it as a program (a runner
+# should call it, not source it: its helpers have short names).
 set -u
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 X=${XDPLAB:-$ROOT/build/xdplab}
 CORPUS=${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}
 [ -d "$CORPUS" ] || CORPUS=/work/shared/corpus/tcpdump
-WORK=${XL_E2E_WORK:-$(mktemp -d /tmp/xl-xsk-e2e.XXXXXX)}
+WORK=""
 LAB="" GEN="" GNS="" DUT="" DNS=""
 PIDS=()
 PASS=0 FAIL=0 SKIP=0
+# Receivers that must count exactly get deep rings: 40 ms of traffic at
+# 200 kpps, so a receiver descheduled by other load on the machine loses nothing.
+DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
 	rxdrop_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved txpush_exact txpush_short_batches
@@ -54,8 +58,6 @@ cleanup() {
 	lab_down
 	[ -n "${XL_E2E_WORK:-}" ] || rm -rf "$WORK"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # lab_up [QUEUES]: a lab with IPv6 off at both ends, so the kernel sends
 # nothing of its own and every count is exact.
@@ -178,7 +180,7 @@ EOF
 
 t_rxdrop_exact() {
 	lab_up || return 1
-	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --audit --poll --quiet
+	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --audit --poll --quiet $DEEP
 	wait_ready rx || return 1
 	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 200000 --rate 200000 -q >/dev/null || return 1
 	sleep 0.5
@@ -191,7 +193,7 @@ t_rxdrop_exact() {
 t_rxdrop_skb_busy_poll_exact() {
 	lab_up || return 1
 	ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null || return 1
-	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --mode skb --busy-poll --audit --quiet
+	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --mode skb --busy-poll --audit --quiet $DEEP
 	wait_ready rx || return 1
 	"$X" gen --netns "$GNS" "$GEN" --count 200000 --rate 200000 -q >/dev/null || return 1
 	sleep 0.5
@@ -217,7 +219,7 @@ t_rxdrop_fill_starved() {
 
 t_txpush_exact() {
 	lab_up || return 1
-	bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --verify --poll --quiet
+	bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --verify --poll --quiet $DEEP
 	wait_ready peer || return 1
 	"$X" xsk txpush --netns "$DNS" "$DUT" --count 100000 --rate 200000 --flows 16 --audit --quiet >"$WORK/tx.out" 2>&1 ||
 		{ log "txpush failed: $(tail -2 "$WORK/tx.out")"; return 1; }
@@ -233,7 +235,7 @@ t_txpush_exact() {
 t_txpush_short_batches() {
 	local i
 	lab_up || return 1
-	bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --poll --quiet
+	bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --poll --quiet $DEEP
 	wait_ready peer || return 1
 	for i in $(seq 200); do
 		"$X" xsk txpush --netns "$DNS" "$DUT" --count 179 --batch 64 --copy --quiet >"$WORK/tx.out" 2>&1 ||
@@ -252,9 +254,9 @@ l2fwd_run() {
 	shift 3
 	lab_up "$q" || return 1
 	mkpcap "$WORK/sent.pcap" "$size" 1000 64 || return 1
-	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --queues "$q" --dump "$WORK/got.pcap" --poll --quiet
+	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --queues "$q" --dump "$WORK/got.pcap" --poll --quiet $DEEP
 	wait_ready cap || return 1
-	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --mode "$mode" --queues "$q" --poll --audit --quiet "$@"
+	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --mode "$mode" --queues "$q" --poll --audit --quiet $DEEP "$@"
 	wait_ready fwd || return 1
 	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/sent.pcap" --count 100000 --rate 50000 -q >/dev/null || return 1
 	sleep 0.5
@@ -302,7 +304,7 @@ t_l2fwd_frags() {
 	lab_up || return 1
 	ip -n "$DNS" link set "$DUT" mtu 3000 && ip -n "$GNS" link set "$GEN" mtu 3000 || return 1
 	mkpcap "$WORK/sent.pcap" 3000 100 16 || return 1
-	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --dump "$WORK/got.pcap" --poll --quiet
+	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --dump "$WORK/got.pcap" --poll --quiet $DEEP
 	wait_ready cap || return 1
 	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size 2048 --frags --poll --audit --quiet
 	wait_ready fwd || return 1
@@ -350,9 +352,9 @@ while o+16<=len(d): l=struct.unpack("<I",d[o+8:o+12])[0]; o+=16+l; c+=1
 print(c)' "$WORK/corpus.pcap")
 	log "corpus: $n frames"
 	lab_up || return 1
-	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --dump "$WORK/got.pcap" --poll --quiet
+	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --dump "$WORK/got.pcap" --poll --quiet $DEEP
 	wait_ready cap || return 1
-	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --poll --audit --quiet
+	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --poll --audit --quiet $DEEP
 	wait_ready fwd || return 1
 	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/corpus.pcap" --rate 20000 -q >/dev/null 2>&1 || return 1
 	sleep 0.5
@@ -557,6 +559,9 @@ main() {
 		return 0
 	fi
 	[ -x "$X" ] || { echo "xsk: $X not built (make)"; return 1; }
+	WORK=${XL_E2E_WORK:-$(mktemp -d /tmp/xl-xsk-e2e.XXXXXX)}
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
 	for t in "${want[@]}"; do
 		if ! declare -F "t_$t" >/dev/null; then
 			echo "xsk: no test '$t' (see -l)"
@@ -569,4 +574,6 @@ main() {
 	[ "$FAIL" -eq 0 ]
 }
 
-main "$@"
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	main "$@"
+fi
