@@ -71,8 +71,7 @@ enum xl_xsk_copy {
  * @ifname: interface (current netns).
  * @app: which application.
  * @frame_size: UMEM chunk in bytes: 2048 or 4096 when aligned; any size
- *   from 2048 to the page size with @unaligned; up to 64 KiB with
- *   @hugepages.
+ *   from 2048 to the page size with @unaligned.
  * @frames: frames per socket (each socket's UMEM, or its share of the
  *   shared UMEM), 1..XL_XSK_MAX_FRAMES.
  * @headroom: extra bytes reserved in front of each RX frame (on top of
@@ -155,8 +154,9 @@ int xl_xsk_check_ring_size(const char *opt, uint64_t size, char *msg,
 /**
  * xl_xsk_check_frame_size() - the kernel's UMEM chunk rules (xdp_umem_reg()),
  * checked before any syscall: at least 2048 bytes (@size in bytes); a power
- * of two unless @unaligned; at most the page size unless @hugepages (then
- * at most 64 KiB).
+ * of two unless @unaligned; at most the page size, with or without
+ * @hugepages (measured on 6.18: XDP_UMEM_REG refuses 8192 and 9728 from a
+ * hugepage-backed UMEM; frames longer than a chunk need XDP_USE_SG).
  * Return: 0 or -EINVAL with the rule in @msg (@len bytes).
  */
 int xl_xsk_check_frame_size(uint64_t size, bool unaligned, bool hugepages,

@@ -55,6 +55,7 @@ struct xl_xsk_app {
 	struct xsk_sock *socks;
 	int nsocks;
 	bool zerocopy, started;
+	bool bind_failed; /* the last build failed at bind, not before */
 	int stop;
 	struct xl_xsk_dump *dump;
 	uint8_t frame[XL_PKT_MAX_SIZE];
@@ -129,6 +130,7 @@ static int build(struct xl_xsk_app *a, uint16_t bind_flags)
 	bool shared = c->shared_umem && c->queues > 1;
 	int i, err;
 
+	a->bind_failed = false;
 	for (i = 0; i < a->nsocks; i++) {
 		struct xsk_sock *s = &a->socks[i];
 		struct xsk_socket_config sc = {
@@ -187,6 +189,7 @@ static int build(struct xl_xsk_app *a, uint16_t bind_flags)
 							&s->comp, &sc);
 		if (err) {
 			s->xsk = NULL;
+			a->bind_failed = true;
 			goto out_teardown;
 		}
 		q->fd = xsk_socket__fd(s->xsk);
@@ -279,7 +282,9 @@ static int bind_all(struct xl_xsk_app *a)
 	err = build_retry(a, base | XDP_ZEROCOPY);
 	if (!err)
 		return 0;
-	if (err != -EOPNOTSUPP && err != -EINVAL && err != -EPROTONOSUPPORT)
+	/* Only a refused bind says anything about zero-copy. */
+	if (!a->bind_failed ||
+	    (err != -EOPNOTSUPP && err != -EINVAL && err != -EPROTONOSUPPORT))
 		return err;
 	if (c->copy == XL_XSK_ZEROCOPY) {
 		xl_err("zero-copy AF_XDP is not supported by %s (driver %s) in %s mode: %s; use --copy or the default auto mode",

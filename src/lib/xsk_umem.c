@@ -29,6 +29,8 @@
 #define CAP_IPC_LOCK_BIT 14
 #define HUGE_PAGE (2u << 20)
 
+static bool hugepages_warned;
+
 bool xl_has_cap_ipc_lock(void)
 {
 	unsigned long long eff = 0;
@@ -119,11 +121,9 @@ int xl_umem__create(struct xl_umem *u, const struct xl_xsk_config *c,
 		if (u->area) {
 			u->size = hsize;
 			u->huge = true;
-		} else if (c->frame_size > (uint32_t)page) {
-			xl_err("--hugepages: cannot map %llu KiB of hugepages (%s; reserve some: echo N > /proc/sys/vm/nr_hugepages), and --frame-size %u needs them",
-			       (unsigned long long)hsize >> 10, strerror(errno), c->frame_size);
-			return -ENOMEM;
-		} else {
+		} else if (!hugepages_warned) {
+			/* Once: a zero-copy fallback or a retry maps again. */
+			hugepages_warned = true;
 			xl_warn("--hugepages: none available (%s; reserve some with echo N > /proc/sys/vm/nr_hugepages); using normal pages",
 				strerror(errno));
 		}

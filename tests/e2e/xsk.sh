@@ -407,6 +407,13 @@ t_frame_sizes() {
 	expect_fail 2 "power of two" $x "$DNS" --frame-size 3000 "$DUT" || return 1
 	expect_fail 2 "page size" $x "$DNS" --frame-size 9728 --unaligned "$DUT" || return 1
 	expect_fail 2 "minimum" $x "$DNS" --frame-size 0 "$DUT" || return 1
+	expect_fail 2 "even with --hugepages" $x "$DNS" --frame-size 9728 --unaligned --hugepages "$DUT" || return 1
+	# --hugepages without reserved hugepages: normal pages, said so.
+	if [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ]; then
+		"$X" xsk rxdrop --netns "$DNS" "$DUT" --hugepages --duration 0.1 --quiet >/dev/null 2>"$WORK/h.err" || return 1
+		grep -q "using normal pages" "$WORK/h.err" || { log "no hugepages notice"; return 1; }
+		log "ok: $(grep hugepages "$WORK/h.err")"
+	fi
 	# Accepted ones really work: traffic received, audit holds.
 	for fs in "3000 --unaligned" "4001 --unaligned" "4096" "2048"; do
 		bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --frame-size $fs --audit --poll --quiet

@@ -51,13 +51,14 @@ static void test_frame_sizes(void **state)
 		{ 4001, true, false, page >= 4096 ? 0 : -EINVAL, NULL },
 		{ 9728, false, false, -EINVAL, "power of two" },
 		{ 9728, true, false, -EINVAL, "page size" },
-		{ 9728, true, true, 0, NULL },
+		{ 9728, true, true, -EINVAL, "even with --hugepages" },
 		{ 0, false, false, -EINVAL, "minimum" },
 		{ 0, true, false, -EINVAL, "minimum" },
 		{ 4096, false, false, 0, NULL },
 		{ 2048, false, false, 0, NULL },
 		{ 8192, false, false, page > 4096 ? 0 : -EINVAL, NULL },
-		{ 131072, true, true, -EINVAL, "hugepages" },
+		{ 131072, true, true, -EINVAL, "page size" },
+		{ 8192, false, true, -EINVAL, "--frags" },
 	};
 	char msg[256];
 	size_t i;
