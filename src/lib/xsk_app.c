@@ -414,6 +414,29 @@ static void drain(struct xsk_sock *s)
 	}
 }
 
+/*
+ * On a stop, what the kernel already put in the RX ring is still processed
+ * (counted, forwarded) instead of being left behind; bounded, in case
+ * frames keep coming.
+ */
+static void drain_rx(struct xsk_sock *s)
+{
+	struct xl_xsk_q *q = &s->q;
+	uint64_t end = now_ns() + DRAIN_NS;
+	bool saved_poll = q->poll;
+	uint32_t idle = 0;
+
+	q->poll = false;
+	while (!q->err && idle < 3 && now_ns() < end) {
+		if (s->app->c.app == XL_XSK_RXDROP ? xl_xsk_rxdrop_step(q) :
+						       xl_xsk_l2fwd_step(q, 0))
+			idle = 0;
+		else
+			idle++;
+	}
+	q->poll = saved_poll;
+}
+
 static void run_txpush(struct xsk_sock *s)
 {
 	struct xl_xsk_q *q = &s->q;
@@ -454,10 +477,12 @@ static void *sock_thread(void *arg)
 	case XL_XSK_RXDROP:
 		while (!stopping(s))
 			xl_xsk_rxdrop_step(&s->q);
+		drain_rx(s);
 		break;
 	case XL_XSK_L2FWD:
 		while (!stopping(s))
 			xl_xsk_l2fwd_step(&s->q, 0);
+		drain_rx(s);
 		drain(s);
 		break;
 	case XL_XSK_TXPUSH:

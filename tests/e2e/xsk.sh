@@ -109,6 +109,22 @@ stop_one() {
 	RC=$?
 }
 
+# settle: let frames in flight land before the receivers are stopped (they
+# also process what is in their RX rings when stopped).
+# With NS IFACE: also wait (up to 10 s) until IFACE's XDP and packet
+# counters stop moving, so a receiver delayed by other load is not cut off.
+settle() {
+	local a b i
+	sleep 1
+	[ $# -eq 2 ] || return 0
+	for i in $(seq 50); do
+		a=$(ip netns exec "$1" ethtool -S "$2" 2>/dev/null | awk '/xdp_packets|rx_packets/ {s += $2} END {print s}')
+		sleep 0.2
+		b=$(ip netns exec "$1" ethtool -S "$2" 2>/dev/null | awk '/xdp_packets|rx_packets/ {s += $2} END {print s}')
+		[ "$a" = "$b" ] && return 0
+	done
+}
+
 expect_eq() {
 	if [ "$2" != "$3" ]; then
 		log "FAIL: $1: got '$2', expected '$3'"
@@ -183,7 +199,7 @@ t_rxdrop_exact() {
 	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --audit --poll --quiet $DEEP
 	wait_ready rx || return 1
 	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 200000 --rate 200000 -q >/dev/null || return 1
-	sleep 0.5
+	settle "$DNS" "$DUT"
 	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
@@ -196,7 +212,7 @@ t_rxdrop_skb_busy_poll_exact() {
 	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --mode skb --busy-poll --audit --quiet $DEEP
 	wait_ready rx || return 1
 	"$X" gen --netns "$GNS" "$GEN" --count 200000 --rate 200000 -q >/dev/null || return 1
-	sleep 0.5
+	settle "$DNS" "$DUT"
 	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
@@ -207,7 +223,7 @@ t_rxdrop_fill_starved() {
 	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --starve-fill --audit --quiet
 	wait_ready rx || return 1
 	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 5000 --rate 100000 -q >/dev/null || return 1
-	sleep 0.3
+	settle "$DNS" "$DUT"
 	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 0 || return 1
 	expect_eq "rx_fill_ring_empty_descs" "$(field "$WORK/rx.out" rx_fill_ring_empty_descs)" 5000 || return 1
@@ -223,7 +239,7 @@ t_txpush_exact() {
 	wait_ready peer || return 1
 	"$X" xsk txpush --netns "$DNS" "$DUT" --count 100000 --rate 200000 --flows 16 --audit --quiet >"$WORK/tx.out" 2>&1 ||
 		{ log "txpush failed: $(tail -2 "$WORK/tx.out")"; return 1; }
-	sleep 0.3
+	settle "$GNS" "$GEN"
 	stop_one peer; expect_eq "peer exit" "$RC" 0 || return 1
 	expect_eq "completed" "$(field "$WORK/tx.out" tx_packets)" 100000 || return 1
 	expect_eq "arrived" "$(field "$WORK/peer.out" rx_packets)" 100000 || return 1
@@ -242,7 +258,7 @@ t_txpush_short_batches() {
 			{ log "run $i failed: $(tail -1 "$WORK/tx.out")"; return 1; }
 		[ "$(field "$WORK/tx.out" tx_packets)" = 179 ] || { log "run $i: $(head -1 "$WORK/tx.out")"; return 1; }
 	done
-	sleep 0.3
+	settle "$GNS" "$GEN"
 	stop_one peer
 	expect_eq "arrived" "$(field "$WORK/peer.out" rx_packets)" 35800
 }
@@ -260,7 +276,7 @@ l2fwd_run() {
 	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --mode "$mode" --queues "$q" --cpu 0 --poll --audit --quiet $DEEP "$@"
 	wait_ready fwd || return 1
 	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/sent.pcap" --count 100000 --rate 50000 -q >/dev/null || return 1
-	sleep 0.5
+	settle "$GNS" "$GEN"
 	stop_one fwd; expect_eq "l2fwd exit" "$RC" 0 || return 1
 	stop_one cap; expect_eq "capture exit" "$RC" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "$(grep audit "$WORK/fwd.out")"; return 1; }
@@ -315,7 +331,7 @@ t_l2fwd_frags() {
 	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size 2048 --frags --poll --audit --quiet
 	wait_ready fwd || return 1
 	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/sent.pcap" --count 20000 --rate 20000 -q >/dev/null || return 1
-	sleep 0.5
+	settle "$GNS" "$GEN"
 	stop_one fwd; expect_eq "l2fwd exit" "$RC" 0 || return 1
 	stop_one cap; expect_eq "capture exit" "$RC" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "$(grep audit "$WORK/fwd.out")"; return 1; }
@@ -363,7 +379,7 @@ print(c)' "$WORK/corpus.pcap")
 	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --poll --audit --quiet $DEEP
 	wait_ready fwd || return 1
 	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/corpus.pcap" --rate 20000 -q >/dev/null 2>&1 || return 1
-	sleep 0.5
+	settle "$GNS" "$GEN"
 	stop_one fwd
 	stop_one cap
 	grep -q "^audit: .*OK$" "$WORK/fwd.out" || return 1
@@ -425,7 +441,7 @@ t_frame_sizes() {
 		bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --frame-size $fs --audit --poll --quiet
 		wait_ready rx || return 1
 		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 10000 --rate 100000 -q >/dev/null || return 1
-		sleep 0.3
+		settle
 		stop_one rx; expect_eq "exit ($fs)" "$RC" 0 || return 1
 		expect_eq "rx_packets ($fs)" "$(field "$WORK/rx.out" rx_packets)" 10000 || return 1
 		grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
@@ -511,7 +527,7 @@ t_device_gone() {
 		lab_up || return 1
 		bg app "$X" xsk $app --netns "$DNS" "$DUT" --quiet
 		wait_ready app || return 1
-		sleep 0.3
+		settle
 		start=$(date +%s%N)
 		ip netns del "$GNS"
 		stop_after_exit app 8
