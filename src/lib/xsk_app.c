@@ -21,7 +21,6 @@
 #include <net/if.h>
 
 #include "xdplab/log.h"
-#include "xdplab/netlink.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/xsk.h"
 #include "xdplab/xsk_dump.h"
@@ -58,7 +57,6 @@ struct xl_xsk_app {
 	bool bind_failed; /* the last build failed at bind, not before */
 	int stop;
 	struct xl_xsk_dump *dump;
-	uint8_t frame[XL_PKT_MAX_SIZE];
 };
 
 static uint64_t now_ns(void)
@@ -231,41 +229,6 @@ static int build_retry(struct xl_xsk_app *a, uint16_t bind_flags)
 		sleep_ns(BIND_RETRY_NS);
 	}
 	return err;
-}
-
-int xl_xsk_check_iface(const struct xl_xsk_config *c, char *msg, size_t len)
-{
-	struct xl_link_info li;
-	int ifindex, err;
-
-	ifindex = if_nametoindex(c->ifname);
-	if (!ifindex) {
-		snprintf(msg, len, "interface '%s': no such interface", c->ifname);
-		return -ENODEV;
-	}
-	err = xl_link_get(ifindex, -1, &li);
-	if (err) {
-		snprintf(msg, len, "interface %s: cannot read its link facts: %s", c->ifname,
-			 strerror(-err));
-		return err;
-	}
-	if (c->queue + c->queues > li.rx_queues || c->queue + c->queues > XL_XSK_MAX_QUEUES) {
-		snprintf(msg, len, "--queue %u --queues %u: %s has %u RX queue(s) (accepted queues: 0..%u)",
-			 c->queue, c->queues, c->ifname, li.rx_queues, li.rx_queues - 1);
-		return -EINVAL;
-	}
-	if (c->app != XL_XSK_TXPUSH && !c->frags && li.mtu + XL_ETH_HLEN > xl_xsk_frame_room(c)) {
-		snprintf(msg, len, "the MTU of %s (%u) allows %u-byte frames but a %u-byte chunk holds %u (after 256 bytes of kernel headroom and %u of --headroom): lower the MTU, raise --frame-size, or pass --frags",
-			 c->ifname, li.mtu, li.mtu + XL_ETH_HLEN, c->frame_size,
-			 xl_xsk_frame_room(c), c->headroom);
-		return -EMSGSIZE;
-	}
-	if (c->app == XL_XSK_TXPUSH && c->spec.size > li.mtu + XL_ETH_HLEN) {
-		snprintf(msg, len, "--size %u is above the MTU of %s plus 14 (%u)", c->spec.size,
-			 c->ifname, li.mtu + XL_ETH_HLEN);
-		return -EMSGSIZE;
-	}
-	return 0;
 }
 
 /* Bind in the asked mode; auto tries zero-copy first and says so when it falls back. */

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * AF_XDP sockets' kernel side: our steering program (skeleton, XSKMAP,
- * bpf_link) and the socket options we read or set. The binds themselves
+ * bpf_link), the socket options we read or set, and the interface facts a
+ * configuration must fit. The binds themselves
  * go through libxdp (xsk_socket__create/__create_shared with
  * XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD) in xsk_app.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <net/if.h>
 #include <unistd.h>
 #include <sys/socket.h>
 
@@ -15,6 +18,7 @@
 
 #include "xsk.skel.h"
 #include "xdplab/log.h"
+#include "xdplab/netlink.h"
 #include "xdplab/xsk.h"
 #include "xdplab/xsk_shared.h"
 
@@ -119,4 +123,39 @@ int xl_xsk_is_zerocopy(int fd)
 	if (getsockopt(fd, SOL_XDP, XDP_OPTIONS, &o, &len))
 		return -errno;
 	return !!(o.flags & XDP_OPTIONS_ZEROCOPY);
+}
+
+int xl_xsk_check_iface(const struct xl_xsk_config *c, char *msg, size_t len)
+{
+	struct xl_link_info li;
+	int ifindex, err;
+
+	ifindex = if_nametoindex(c->ifname);
+	if (!ifindex) {
+		snprintf(msg, len, "interface '%s': no such interface", c->ifname);
+		return -ENODEV;
+	}
+	err = xl_link_get(ifindex, -1, &li);
+	if (err) {
+		snprintf(msg, len, "interface %s: cannot read its link facts: %s", c->ifname,
+			 strerror(-err));
+		return err;
+	}
+	if (c->queue + c->queues > li.rx_queues || c->queue + c->queues > XL_XSK_MAX_QUEUES) {
+		snprintf(msg, len, "--queue %u --queues %u: %s has %u RX queue(s) (accepted queues: 0..%u)",
+			 c->queue, c->queues, c->ifname, li.rx_queues, li.rx_queues - 1);
+		return -EINVAL;
+	}
+	if (c->app != XL_XSK_TXPUSH && !c->frags && li.mtu + XL_ETH_HLEN > xl_xsk_frame_room(c)) {
+		snprintf(msg, len, "the MTU of %s (%u) allows %u-byte frames but a %u-byte chunk holds %u (after 256 bytes of kernel headroom and %u of --headroom): lower the MTU, raise --frame-size, or pass --frags",
+			 c->ifname, li.mtu, li.mtu + XL_ETH_HLEN, c->frame_size,
+			 xl_xsk_frame_room(c), c->headroom);
+		return -EMSGSIZE;
+	}
+	if (c->app == XL_XSK_TXPUSH && c->spec.size > li.mtu + XL_ETH_HLEN) {
+		snprintf(msg, len, "--size %u is above the MTU of %s plus 14 (%u)", c->spec.size,
+			 c->ifname, li.mtu + XL_ETH_HLEN);
+		return -EMSGSIZE;
+	}
+	return 0;
 }
