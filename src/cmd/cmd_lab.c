@@ -13,6 +13,7 @@
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
 #include "xdplab/labrun_redirect.h"
+#include "xdplab/labrun_xsk.h"
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
@@ -130,7 +131,7 @@ static const struct xl_opt run_opts[] = {
 	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 2)", R_SECONDS },
 	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.5)", R_WARMUP },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
-	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx,redirect,redirect-cpu)", R_ROWS },
+	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc)", R_ROWS },
 	{ "with-monitor", 0, NULL, "after each redirect row, measure it again under 'monitor' and 'monitor --all' and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
@@ -145,13 +146,16 @@ static const struct xl_cmd_spec run_spec = {
 
 static const char *const all_rows[] = { "gen-ceiling", "drop/no-touch", "drop/read-data",
 					"drop/parse-ip", "drop/swap-macs", "pass", "tx",
-					"redirect", "redirect-cpu", NULL };
+					"redirect", "redirect-cpu",
+					"xsk-rxdrop/skb", "xsk-rxdrop/drv", "xsk-rxdrop/zc",
+					"xsk-txpush/skb", "xsk-txpush/drv", "xsk-txpush/zc",
+					"xsk-l2fwd/skb", "xsk-l2fwd/drv", "xsk-l2fwd/zc", NULL };
 
 struct run_args {
 	struct xl_labrun_opts o;
 	uint32_t sizes[MAX_SIZES];
 	int nsizes;
-	bool rows[16];
+	bool rows[32];
 	bool with_monitor;
 	int wiring;
 	int mode;
@@ -312,6 +316,11 @@ static int lab_run(int argc, char **argv)
 			fprintf(stderr, "xdplab: measuring %s at %u bytes...\n", r, a.sizes[s]);
 			if (!strcmp(r, "gen-ceiling"))
 				err = xl_labrun_ceiling(&lab, &a.o, a.sizes[s], &rows[n]);
+			else if (!strncmp(r, "xsk-", 4))
+				err = xl_labrun_xsk(&lab, &a.o, !strncmp(r, "xsk-rxdrop", 10) ? XL_XSK_RXDROP :
+							!strncmp(r, "xsk-txpush", 10) ? XL_XSK_TXPUSH : XL_XSK_L2FWD,
+						    strstr(r, "/skb") ? XL_MODE_SKB : XL_MODE_NATIVE,
+						    strstr(r, "/zc") != NULL, a.sizes[s], &rows[n]);
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);

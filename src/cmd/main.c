@@ -21,6 +21,7 @@ static const struct {
 	{ "redirect-cpu", cmd_redirect, "XDP_REDIRECT into a cpumap, program on the target CPU" },
 	{ "redirect-multi", cmd_redirect, "XDP_REDIRECT broadcast IN -> OUT... (devmap_hash)" },
 	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },
+	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd" },
 	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
 	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },
 };
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 			xl_sig_install();
 			return commands[i].fn(argc, argv);
 		}
-	fprintf(stderr, "xdplab: unknown command '%s' (accepted: lab, gen, drop, pass, tx, redirect, redirect-cpu, redirect-multi, monitor, probe, cleanup)\n",
+	fprintf(stderr, "xdplab: unknown command '%s' (accepted: lab, gen, drop, pass, tx, redirect, redirect-cpu, redirect-multi, monitor, xsk, probe, cleanup)\n",
 		argv[0]);
 	return XL_EXIT_USAGE;
 }

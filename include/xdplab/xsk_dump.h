@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file xsk_dump.h
+ * rxdrop's --dump: received frames written to a pcap file. Kept apart from
+ * xsk.h because libpcap's and the kernel's bpf.h cannot share a unit.
+ */
+#ifndef XDPLAB_XSK_DUMP_H
+#define XDPLAB_XSK_DUMP_H
+
+#include <stdint.h>
+
+struct xl_xsk_dump;
+
+/**
+ * xl_xsk_dump__open() - create @path as an Ethernet pcap file.
+ * Return: the dumper (close with xl_xsk_dump__close()) or NULL with errno
+ * set (the cause logged).
+ */
+struct xl_xsk_dump *xl_xsk_dump__open(const char *path);
+
+/**
+ * xl_xsk_dump__frame() - append one frame of @len bytes. Thread-safe (a
+ * mutex: this is a slow path for tests and debugging).
+ */
+void xl_xsk_dump__frame(struct xl_xsk_dump *d, const uint8_t *data, uint32_t len);
+
+/** xl_xsk_dump__flush() - write buffered frames to the file. */
+void xl_xsk_dump__flush(struct xl_xsk_dump *d);
+
+/** xl_xsk_dump__close() - flush and close. NULL is fine. */
+void xl_xsk_dump__close(struct xl_xsk_dump *d);
+
+#endif /* XDPLAB_XSK_DUMP_H */

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* xdplab xsk rxdrop|txpush|l2fwd: the AF_XDP applications. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "xdplab/gen_shared.h"
+#include "xdplab/log.h"
+#include "xdplab/netlink.h"
+#include "xdplab/stats.h"
+#include "xdplab/xsk.h"
+
+enum {
+	O_FRAME_SIZE, O_FRAMES, O_HEADROOM, O_UNALIGNED, O_HUGEPAGES, O_RX_SIZE, O_TX_SIZE,
+	O_FILL_SIZE, O_COMP_SIZE, O_BATCH, O_MODE, O_COPY, O_ZEROCOPY, O_NO_WAKEUP, O_POLL,
+	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
+	O_INTERVAL, O_DURATION, O_EXTENDED, O_NETNS, O_COUNT, O_RATE, O_SIZE, O_FLOWS,
+	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
+	O_QUIET, O_NEED_WAKEUP, O_SPIN,
+};
+
+static const struct xl_opt xsk_opts[] = {
+	{ "frame-size", 0, "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
+	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default 4096)", O_FRAMES },
+	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", O_HEADROOM },
+	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", O_UNALIGNED },
+	{ "hugepages", 0, NULL, "back the UMEM with hugepages (normal pages with a notice if none)", O_HUGEPAGES },
+	{ "rx-size", 0, "N", "RX ring entries, power of two 1..65536 (default 2048)", O_RX_SIZE },
+	{ "tx-size", 0, "N", "TX ring entries, power of two (default 2048)", O_TX_SIZE },
+	{ "fill-size", 0, "N", "fill ring entries, power of two (default 2048)", O_FILL_SIZE },
+	{ "comp-size", 0, "N", "completion ring entries, power of two (default 2048)", O_COMP_SIZE },
+	{ "batch", 'b', "N", "descriptors per peek/reserve, 1..2048 (default 64)", O_BATCH },
+	{ "mode", 'm', "MODE", "XDP attach mode: drv (XDP_DRV, default) or skb (XDP_SKB)", O_MODE },
+	{ "copy", 'c', NULL, "bind with XDP_COPY (default: try zero-copy, fall back with a notice)", O_COPY },
+	{ "zero-copy", 'z', NULL, "bind with XDP_ZEROCOPY; fail if the driver lacks it", O_ZEROCOPY },
+	{ "need-wakeup", 0, NULL, "XDP_USE_NEED_WAKEUP: kick only when the kernel asks (default)", O_NEED_WAKEUP },
+	{ "no-need-wakeup", 0, NULL, "kick the kernel after every batch", O_NO_WAKEUP },
+	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode)", O_POLL },
+	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU)", O_SPIN },
+	{ "busy-poll", 0, NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
+	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, 1..65536 (default 64)", O_BUSY_BUDGET },
+	{ "queue", 'q', "Q", "first queue (default 0)", O_QUEUE },
+	{ "queues", 0, "N", "sockets, one per queue and thread, 1..64 (default 1)", O_QUEUES },
+	{ "shared-umem", 0, NULL, "one UMEM for all sockets (XDP_SHARED_UMEM)", O_SHARED },
+	{ "frags", 0, NULL, "multi-buffer (XDP_USE_SG): frames longer than one chunk", O_FRAGS },
+	{ "audit", 'a', NULL, "track every frame and prove at exit that each is in exactly one place", O_AUDIT },
+	{ "cpu", 0, "CPU", "pin socket i's thread to CPU+i (default: not pinned)", O_CPU },
+	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
+	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION },
+	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", O_EXTENDED },
+	{ "quiet", 0, NULL, "no per-interval lines, only the totals", O_QUIET },
+	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS },
+	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
+	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
+	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)", O_SIZE },
+	{ "flows", 'f', "N", "txpush: UDP source ports to rotate, 1..65536 (default 1)", O_FLOWS },
+	{ "src-mac", 0, "MAC", "txpush: source MAC (default: the interface's)", O_SRC_MAC },
+	{ "dst-mac", 0, "MAC", "txpush: destination MAC (default: the veth peer's, else broadcast)", O_DST_MAC },
+	{ "src-ip", 0, "ADDR", "txpush: source IPv4 (default 198.18.0.2)", O_SRC_IP },
+	{ "dst-ip", 0, "ADDR", "txpush: destination IPv4 (default 198.18.0.1)", O_DST_IP },
+	{ "verify", 0, NULL, "rxdrop: check every frame's IPv4/UDP checksums (csum_bad)", O_VERIFY },
+	{ "dump", 0, "FILE", "rxdrop: write every received frame to a pcap file", O_DUMP },
+	{ "starve-fill", 0, NULL, "rxdrop: never fill the fill ring (shows rx_fill_ring_empty_descs)", O_STARVE },
+	{ "bind-timeout", 0, "SECONDS", "retry a busy queue (EBUSY) this long, 0..60 (default 3)", O_BIND_TIMEOUT },
+};
+
+struct xsk_args {
+	struct xl_cmd_spec spec;
+	struct xl_xsk_config c;
+	uint64_t interval_ns, duration_ns;
+	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
+	const char *netns, *src_mac, *dst_mac;
+	bool src_ip_set, dst_ip_set;
+};
+
+static int ring_opt(struct xsk_args *a, const char *opt, const char *arg, uint32_t *out)
+{
+	char msg[200];
+	uint64_t v;
+
+	if (xl_parse_u64(&a->spec, opt, arg, 0, UINT32_MAX, &v))
+		return -EINVAL;
+	if (xl_xsk_check_ring_size(opt, v, msg, sizeof(msg)))
+		return xl_usage_error(&a->spec, "%s", msg);
+	*out = v;
+	return 0;
+}
+
+static int u32_opt(struct xsk_args *a, const char *opt, const char *arg, uint64_t min,
+		   uint64_t max, uint32_t *out)
+{
+	uint64_t v;
+	int r = xl_parse_u64(&a->spec, opt, arg, min, max, &v);
+
+	if (!r)
+		*out = v;
+	return r;
+}
+
+static int ip_opt(struct xsk_args *a, const char *opt, const char *arg, struct in_addr *out)
+{
+	if (inet_pton(AF_INET, arg, out) != 1)
+		return xl_usage_error(&a->spec, "%s: '%s' is not an IPv4 address", opt, arg);
+	return 0;
+}
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const modes[] = { "drv", "skb", "native", NULL };
+	struct xsk_args *a = ctx;
+	struct xl_xsk_config *c = &a->c;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t v;
+	int r;
+
+	switch (id) {
+	case O_FRAME_SIZE:
+		return u32_opt(a, "--frame-size", arg, 0, UINT32_MAX, &c->frame_size);
+	case O_FRAMES:
+		return u32_opt(a, "--frames", arg, 0, UINT32_MAX, &c->frames);
+	case O_HEADROOM:
+		return u32_opt(a, "--headroom", arg, 0, 65536, &c->headroom);
+	case O_UNALIGNED:
+		c->unaligned = true;
+		return 0;
+	case O_HUGEPAGES:
+		c->hugepages = true;
+		return 0;
+	case O_RX_SIZE:
+		return ring_opt(a, "--rx-size", arg, &c->rx_size);
+	case O_TX_SIZE:
+		return ring_opt(a, "--tx-size", arg, &c->tx_size);
+	case O_FILL_SIZE:
+		return ring_opt(a, "--fill-size", arg, &c->fill_size);
+	case O_COMP_SIZE:
+		return ring_opt(a, "--comp-size", arg, &c->comp_size);
+	case O_BATCH:
+		return u32_opt(a, "--batch", arg, 1, XL_XSK_MAX_BATCH, &c->batch);
+	case O_MODE:
+		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
+		if (r < 0)
+			return r;
+		c->mode = r == 1 ? XL_MODE_SKB : XL_MODE_NATIVE;
+		return 0;
+	case O_COPY:
+		a->copy_seen = true;
+		c->copy = XL_XSK_COPY;
+		return 0;
+	case O_ZEROCOPY:
+		a->zc_seen = true;
+		c->copy = XL_XSK_ZEROCOPY;
+		return 0;
+	case O_NEED_WAKEUP:
+		a->wakeup_seen = true;
+		c->need_wakeup = true;
+		return 0;
+	case O_NO_WAKEUP:
+		a->nowakeup_seen = true;
+		c->need_wakeup = false;
+		return 0;
+	case O_POLL:
+		a->poll_seen = true;
+		c->poll = true;
+		return 0;
+	case O_SPIN:
+		a->spin_seen = true;
+		c->poll = false;
+		return 0;
+	case O_BUSY_POLL:
+		a->busy_seen = true;
+		c->busy_poll = true;
+		return 0;
+	case O_BUSY_BUDGET:
+		return u32_opt(a, "--busy-budget", arg, 1, 65536, &c->busy_budget);
+	case O_QUEUE:
+		return u32_opt(a, "--queue", arg, 0, XL_XSK_MAX_QUEUES - 1, &c->queue);
+	case O_QUEUES:
+		return u32_opt(a, "--queues", arg, 1, XL_XSK_MAX_QUEUES, &c->queues);
+	case O_SHARED:
+		c->shared_umem = true;
+		return 0;
+	case O_FRAGS:
+		c->frags = true;
+		return 0;
+	case O_AUDIT:
+		c->audit = true;
+		return 0;
+	case O_CPU:
+		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, ncpu - 1, &v);
+		c->first_cpu = v;
+		return r;
+	case O_INTERVAL:
+		return xl_parse_seconds(&a->spec, "--interval", arg, 0.1, 60, &a->interval_ns);
+	case O_DURATION:
+		return xl_parse_seconds(&a->spec, "--duration", arg, 0, 86400 * 365, &a->duration_ns);
+	case O_EXTENDED:
+		a->extended = true;
+		return 0;
+	case O_QUIET:
+		a->quiet = true;
+		return 0;
+	case O_NETNS:
+		a->netns = arg;
+		return 0;
+	case O_COUNT:
+		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);
+	case O_RATE:
+		return xl_parse_u64(&a->spec, "--rate", arg, 0, 1000000000, &c->rate_pps);
+	case O_SIZE:
+		return u32_opt(a, "--size", arg, XL_PKT_MIN_SIZE, XL_PKT_MAX_SIZE, &c->spec.size);
+	case O_FLOWS:
+		return u32_opt(a, "--flows", arg, 1, XL_GEN_MAX_FLOWS, &c->flows);
+	case O_SRC_MAC:
+		a->src_mac = arg;
+		return 0;
+	case O_DST_MAC:
+		a->dst_mac = arg;
+		return 0;
+	case O_SRC_IP:
+		a->src_ip_set = true;
+		return ip_opt(a, "--src-ip", arg, &c->spec.src_ip4);
+	case O_DST_IP:
+		a->dst_ip_set = true;
+		return ip_opt(a, "--dst-ip", arg, &c->spec.dst_ip4);
+	case O_VERIFY:
+		c->verify = true;
+		return 0;
+	case O_DUMP:
+		c->dump_path = arg;
+		return 0;
+	case O_STARVE:
+		c->starve_fill = true;
+		return 0;
+	case O_BIND_TIMEOUT:
+		return xl_parse_seconds(&a->spec, "--bind-timeout", arg, 0, 60, &c->bind_timeout_ns);
+	}
+	return -EINVAL;
+}
+
+/* Options that only make sense together, or for one application. */
+static int check_combinations(struct xsk_args *a)
+{
+	struct xl_xsk_config *c = &a->c;
+	bool tx = c->app == XL_XSK_TXPUSH, rxd = c->app == XL_XSK_RXDROP;
+
+	if (a->copy_seen && a->zc_seen)
+		return xl_usage_error(&a->spec, "--copy and --zero-copy conflict");
+	if (a->wakeup_seen && a->nowakeup_seen)
+		return xl_usage_error(&a->spec, "--need-wakeup and --no-need-wakeup conflict");
+	if (a->poll_seen && a->spin_seen)
+		return xl_usage_error(&a->spec, "--poll and --spin conflict");
+	if (c->busy_poll && a->poll_seen)
+		return xl_usage_error(&a->spec, "--busy-poll and --poll conflict (busy polling replaces poll())");
+	if (c->busy_poll && a->spin_seen)
+		return xl_usage_error(&a->spec, "--busy-poll and --spin conflict");
+	/* Unless told, wait the way measured best (docs/afxdp.md). */
+	if (!a->poll_seen && !a->spin_seen && !a->busy_seen)
+		xl_xsk_config_wait_default(c);
+	else if (c->busy_poll || a->spin_seen)
+		c->poll = false;
+	else
+		c->poll = true;
+	if (!tx && (c->count || c->rate_pps || a->src_mac || a->dst_mac || a->src_ip_set ||
+		    a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
+		return xl_usage_error(&a->spec, "--count, --rate, --size, --flows and the address options are for txpush");
+	if (!rxd && (c->verify || c->dump_path || c->starve_fill))
+		return xl_usage_error(&a->spec, "--verify, --dump and --starve-fill are for rxdrop");
+	if (c->shared_umem && c->queues < 2)
+		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
+	return 0;
+}
+
+static int enter_netns(struct xsk_args *a)
+{
+	char path[300];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", a->netns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		if (fd >= 0)
+			close(fd);
+		return xl_usage_error(&a->spec, "--netns: no namespace '%s'", a->netns);
+	}
+	close(fd);
+	return 0;
+}
+
+/* txpush's frame: the interface's MAC to its veth peer's, 198.18.0.2 -> .1. */
+static int txpush_spec(struct xsk_args *a)
+{
+	struct xl_pkt_spec *s = &a->c.spec;
+	struct xl_link_info me, peer;
+	int ifindex = if_nametoindex(a->c.ifname);
+
+	s->src_port = 1024;
+	s->dst_port = 9;
+	if (!a->src_ip_set)
+		inet_pton(AF_INET, "198.18.0.2", &s->src_ip4);
+	if (!a->dst_ip_set)
+		inet_pton(AF_INET, "198.18.0.1", &s->dst_ip4);
+	memset(s->dst_mac, 0xff, 6);
+	if (ifindex && !xl_link_get(ifindex, -1, &me)) {
+		memcpy(s->src_mac, me.mac, 6);
+		if (!strcmp(me.kind, "veth") && me.peer_ifindex &&
+		    !xl_link_get(me.peer_ifindex, me.peer_netnsid, &peer))
+			memcpy(s->dst_mac, peer.mac, 6);
+	}
+	if (a->src_mac && xl_mac_parse(a->src_mac, s->src_mac))
+		return xl_usage_error(&a->spec, "--src-mac: '%s' is not a MAC address", a->src_mac);
+	if (a->dst_mac && xl_mac_parse(a->dst_mac, s->dst_mac))
+		return xl_usage_error(&a->spec, "--dst-mac: '%s' is not a MAC address", a->dst_mac);
+	return 0;
+}
+
+static void sum_stats(const struct xl_xsk_sock_stats *s, int n, struct xl_xsk_sock_stats *t)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	t->xdp_ok = true;
+	for (i = 0; i < n; i++) {
+		const uint64_t *src = (const uint64_t *)&s[i].c;
+		uint64_t *dst = (uint64_t *)&t->c;
+		size_t k;
+
+		for (k = 0; k < sizeof(t->c) / sizeof(uint64_t); k++)
+			dst[k] += src[k];
+		t->xdp.rx_dropped += s[i].xdp.rx_dropped;
+		t->xdp.rx_invalid_descs += s[i].xdp.rx_invalid_descs;
+		t->xdp.tx_invalid_descs += s[i].xdp.tx_invalid_descs;
+		t->xdp.rx_ring_full += s[i].xdp.rx_ring_full;
+		t->xdp.rx_fill_ring_empty_descs += s[i].xdp.rx_fill_ring_empty_descs;
+		t->xdp.tx_ring_empty_descs += s[i].xdp.tx_ring_empty_descs;
+		t->xdp_ok &= s[i].xdp_ok;
+	}
+}
+
+static void print_row(const char *label, const struct xl_xsk_sock_stats *a,
+		      const struct xl_xsk_sock_stats *b, uint64_t ns, bool extended)
+{
+	char r[32], t[32];
+	double rxb = b->c.rx_batches - a->c.rx_batches, txb = b->c.tx_batches - a->c.tx_batches;
+
+	printf("%s rx/s %12s  tx/s %12s  rx_dropped %llu  rx_invalid_descs %llu  tx_invalid_descs %llu  rx_ring_full %llu  rx_fill_ring_empty_descs %llu  tx_ring_empty_descs %llu\n",
+	       label, xl_fmt_thousands((uint64_t)xl_rate(b->c.rx_packets - a->c.rx_packets, ns), r, sizeof(r)),
+	       xl_fmt_thousands((uint64_t)xl_rate(b->c.tx_packets - a->c.tx_packets, ns), t, sizeof(t)),
+	       (unsigned long long)(b->xdp.rx_dropped - a->xdp.rx_dropped),
+	       (unsigned long long)(b->xdp.rx_invalid_descs - a->xdp.rx_invalid_descs),
+	       (unsigned long long)(b->xdp.tx_invalid_descs - a->xdp.tx_invalid_descs),
+	       (unsigned long long)(b->xdp.rx_ring_full - a->xdp.rx_ring_full),
+	       (unsigned long long)(b->xdp.rx_fill_ring_empty_descs - a->xdp.rx_fill_ring_empty_descs),
+	       (unsigned long long)(b->xdp.tx_ring_empty_descs - a->xdp.tx_ring_empty_descs));
+	if (extended)
+		printf("%*s wakeups/s %.0f  rx batch fill %.1f  tx batch fill %.1f  tx ring short %llu  bad_descs %llu\n",
+		       (int)strlen(label), "", xl_rate(b->c.wakeups - a->c.wakeups, ns),
+		       rxb ? (b->c.rx_descs - a->c.rx_descs) / rxb : 0,
+		       txb ? (b->c.tx_descs - a->c.tx_descs) / txb : 0,
+		       (unsigned long long)(b->c.tx_short - a->c.tx_short),
+		       (unsigned long long)(b->c.bad_descs - a->c.bad_descs));
+}
+
+static void print_totals(const struct xl_xsk_sock_stats *t, uint64_t ns)
+{
+	printf("totals: rx_packets %llu rx_bytes %llu tx_packets %llu tx_bytes %llu tx_submitted %llu bad_descs %llu csum_bad %llu seconds %.3f rx_pps %.0f tx_pps %.0f\n",
+	       (unsigned long long)t->c.rx_packets, (unsigned long long)t->c.rx_bytes,
+	       (unsigned long long)t->c.tx_packets, (unsigned long long)t->c.tx_bytes,
+	       (unsigned long long)t->c.tx_submitted, (unsigned long long)t->c.bad_descs,
+	       (unsigned long long)t->c.csum_bad, ns / 1e9, xl_rate(t->c.rx_packets, ns),
+	       xl_rate(t->c.tx_packets, ns));
+	printf("xdp_statistics: rx_dropped %llu rx_invalid_descs %llu tx_invalid_descs %llu rx_ring_full %llu rx_fill_ring_empty_descs %llu tx_ring_empty_descs %llu%s\n",
+	       (unsigned long long)t->xdp.rx_dropped, (unsigned long long)t->xdp.rx_invalid_descs,
+	       (unsigned long long)t->xdp.tx_invalid_descs, (unsigned long long)t->xdp.rx_ring_full,
+	       (unsigned long long)t->xdp.rx_fill_ring_empty_descs,
+	       (unsigned long long)t->xdp.tx_ring_empty_descs,
+	       t->xdp_ok ? "" : " (partial: a socket's statistics were unreadable)");
+}
+
+static int run(struct xsk_args *a, struct xl_xsk_app *app)
+{
+	static struct xl_xsk_sock_stats prev[XL_XSK_MAX_QUEUES], cur[XL_XSK_MAX_QUEUES];
+	static struct xl_xsk_sock_stats first[XL_XSK_MAX_QUEUES];
+	struct xl_xsk_sock_stats tp, tc;
+	int n = xl_xsk_app__nsocks(app), i, ret = XL_EXIT_OK, err;
+	uint64_t start, next, end, now;
+	char label[32];
+	static char audit[32768];
+	bool vanished = false;
+
+	xl_xsk_app__read(app, first);
+	memcpy(prev, first, sizeof(prev[0]) * n);
+	err = xl_xsk_app__start(app);
+	if (err) {
+		xl_err("cannot start the socket threads: %s", strerror(-err));
+		return XL_EXIT_RUNTIME;
+	}
+	start = xl_now_ns();
+	next = start + a->interval_ns;
+	end = a->duration_ns ? start + a->duration_ns : 0;
+	while (!xl_stop_requested) {
+		now = xl_now_ns();
+		if (end && now >= end)
+			break;
+		if (xl_xsk_app__done(app))
+			break;
+		if (now < next) {
+			uint64_t wake = end && end < next ? end : next;
+
+			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
+			if (!if_indextoname(xl_xsk_app__ifindex(app), (char[IF_NAMESIZE]){ 0 })) {
+				xl_err("interface %s vanished during the run", a->c.ifname);
+				vanished = true;
+				break;
+			}
+			continue;
+		}
+		xl_xsk_app__read(app, cur);
+		if (!a->quiet) {
+			sum_stats(prev, n, &tp);
+			sum_stats(cur, n, &tc);
+			snprintf(label, sizeof(label), "%8.3f s  total", (now - start) / 1e9);
+			print_row(label, &tp, &tc, now - next + a->interval_ns, a->extended);
+			for (i = 0; n > 1 && i < n; i++) {
+				snprintf(label, sizeof(label), "%8s    q%-3u", "", cur[i].queue);
+				print_row(label, &prev[i], &cur[i], now - next + a->interval_ns, false);
+			}
+		}
+		memcpy(prev, cur, sizeof(prev[0]) * n);
+		next += a->interval_ns;
+	}
+	xl_xsk_app__stop(app);
+	err = xl_xsk_app__join(app);
+	now = xl_now_ns();
+	xl_xsk_app__read(app, cur);
+	sum_stats(cur, n, &tc);
+	sum_stats(first, n, &tp);
+	for (i = 0; i < (int)(sizeof(tc.c) / sizeof(uint64_t)); i++)
+		((uint64_t *)&tc.c)[i] -= ((uint64_t *)&tp.c)[i];
+	if (err == -ENXIO && !vanished) {
+		xl_err("interface %s went away during the run", a->c.ifname);
+		vanished = true;
+	} else if (err && !vanished) {
+		xl_err("a socket thread failed: %s", strerror(-err));
+		ret = XL_EXIT_RUNTIME;
+	}
+	if (vanished) {
+		xl_err("partial results follow");
+		ret = XL_EXIT_RUNTIME;
+	}
+	print_totals(&tc, now - start);
+	if (a->c.audit) {
+		if (xl_xsk_app__audit(app, audit, sizeof(audit))) {
+			/* After the device vanished, frames it held never came back. */
+			printf("audit: %s\n", audit);
+			if (!vanished) {
+				xl_err("frame audit failed");
+				ret = XL_EXIT_RUNTIME;
+			}
+		} else {
+			printf("audit: %s\n", audit);
+		}
+	}
+	return ret;
+}
+
+int cmd_xsk(int argc, char **argv)
+{
+	static const char *const apps[] = { "rxdrop", "txpush", "l2fwd", NULL };
+	struct xsk_args a = { .interval_ns = 1000000000ull };
+	struct xl_xsk_app *app;
+	char summary[160], name[32], msg[512];
+	int idx, r;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		FILE *f = argc < 2 ? stderr : stdout;
+
+		fprintf(f, "Usage: xdplab xsk rxdrop|txpush|l2fwd [options] IFACE\n"
+			   "  rxdrop   receive, count, recycle frames to the fill ring\n"
+			   "  txpush   push prebuilt frames out, reap completions\n"
+			   "  l2fwd    swap MACs and send every frame back out\n"
+			   "'xdplab xsk APP --help' for options.\n");
+		return argc < 2 ? XL_EXIT_USAGE : XL_EXIT_OK;
+	}
+	for (r = 0; apps[r] && strcmp(apps[r], argv[1]); r++)
+		;
+	if (!apps[r]) {
+		fprintf(stderr, "xdplab xsk: unknown application '%s' (accepted: rxdrop, txpush, l2fwd)\n",
+			argv[1]);
+		return XL_EXIT_USAGE;
+	}
+	xl_xsk_config_defaults(&a.c);
+	a.c.app = r;
+	snprintf(name, sizeof(name), "xsk %s", apps[r]);
+	snprintf(summary, sizeof(summary), "AF_XDP %s on IFACE: rx/s, tx/s and the kernel's XDP_STATISTICS every interval.",
+		 apps[r]);
+	a.spec = (struct xl_cmd_spec){ name, "IFACE", summary, xsk_opts,
+				       sizeof(xsk_opts) / sizeof(xsk_opts[0]) };
+	idx = xl_opts_parse(&a.spec, argc - 1, argv + 1, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	idx++;
+	if (idx != argc - 1) {
+		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
+						      "one IFACE expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	a.c.ifname = argv[idx];
+	if (check_combinations(&a) || (a.netns && enter_netns(&a)))
+		return XL_EXIT_USAGE;
+	if (xl_xsk_config_check(&a.c, msg, sizeof(msg)) ||
+	    xl_xsk_check_iface(&a.c, msg, sizeof(msg))) {
+		xl_usage_error(&a.spec, "%s", msg);
+		return XL_EXIT_USAGE;
+	}
+	if (a.c.app == XL_XSK_TXPUSH && txpush_spec(&a))
+		return XL_EXIT_USAGE;
+	/* A UMEM that cannot be locked is a usage error: fewer or smaller frames. */
+	if (xl_memlock_ensure((uint64_t)a.c.frames * a.c.frame_size * a.c.queues))
+		return XL_EXIT_USAGE;
+	/* Every input rule was checked above: what fails now is the system. */
+	app = xl_xsk_app__create(&a.c);
+	if (!app)
+		return XL_EXIT_RUNTIME;
+	if (a.c.queues > 1)
+		snprintf(name, sizeof(name), "queues %u..%u", a.c.queue, a.c.queue + a.c.queues - 1);
+	else
+		snprintf(name, sizeof(name), "queue %u", a.c.queue);
+	fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s; Ctrl-C to stop\n",
+		apps[r], a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
+		xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",
+		a.c.need_wakeup ? " need_wakeup" : "",
+		a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin");
+	r = run(&a, app);
+	xl_xsk_app__destroy(app);
+	return r;
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Lab rows of the AF_XDP applications: the method of labrun.c (warm-up,
+ * repetitions of a fixed window, medians), with the counting point of each
+ * application as in the AF_XDP paper's table: rxdrop at the application,
+ * txpush where the frames arrive (the peer), l2fwd where they come back
+ * (the generator's end).
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "xdplab/bench.h"
+#include "xdplab/gen.h"
+#include "xdplab/labrun_xsk.h"
+#include "xdplab/log.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+
+static void sleep_ns(uint64_t ns, volatile sig_atomic_t *stop)
+{
+	while (ns && !(stop && *stop)) {
+		uint64_t step = ns > 50000000ull ? 50000000ull : ns;
+		struct timespec ts = { step / 1000000000ull, step % 1000000000ull };
+
+		nanosleep(&ts, NULL);
+		ns -= step;
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void set_gro(struct xl_lab *lab, bool on)
+{
+	char *argv[] = { "ethtool", "-K", lab->ifname[XL_LAB_DUT], "gro", on ? "on" : "off", NULL };
+
+	if (xl_lab__exec(lab, XL_LAB_DUT, argv))
+		xl_warn("lab %s: ethtool -K %s gro %s failed", lab->tag, lab->ifname[XL_LAB_DUT],
+			on ? "on" : "off");
+}
+
+static void xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp_mode mode,
+		       bool zerocopy, uint32_t size, int cpu, struct xl_xsk_config *c)
+{
+	xl_xsk_config_defaults(c);
+	c->ifname = lab->ifname[XL_LAB_DUT];
+	c->app = app;
+	c->mode = mode;
+	c->copy = zerocopy ? XL_XSK_ZEROCOPY : XL_XSK_COPY;
+	c->first_cpu = cpu;
+	xl_xsk_config_wait_default(c);
+	/* Deeper rings absorb the generator's bursts while poll() wakes up. */
+	c->fill_size = c->rx_size = 4096;
+	c->frames = 8192;
+	c->spec.size = size;
+	c->spec.src_port = 1024;
+	c->spec.dst_port = 9;
+	c->spec.src_ip4 = lab->ip4[XL_LAB_DUT];
+	c->spec.dst_ip4 = lab->ip4[XL_LAB_GEN];
+	memcpy(c->spec.src_mac, lab->mac[XL_LAB_DUT], 6);
+	memcpy(c->spec.dst_mac, lab->mac[XL_LAB_GEN], 6);
+}
+
+/* Run @fn's creation in the namespace of @side; errno kept. */
+static struct xl_xsk_app *app_in_dut(struct xl_lab *lab, const struct xl_xsk_config *c)
+{
+	struct xl_xsk_app *a;
+	int err = xl_lab__enter(lab, XL_LAB_DUT);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	a = xl_xsk_app__create(c);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return a;
+}
+
+static struct xl_bench *sink_at_gen(struct xl_lab *lab)
+{
+	struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
+				    .ifname = lab->ifname[XL_LAB_GEN], .mode = XL_MODE_NATIVE };
+	struct xl_bench *b;
+	int err = xl_lab__enter(lab, XL_LAB_GEN);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	b = xl_bench__create(&bo);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return b;
+}
+
+static struct xl_gen *make_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			       uint32_t size)
+{
+	struct xl_gen_opts go = {
+		.engine = XL_ENGINE_LIVE, .ifname = lab->ifname[XL_LAB_GEN],
+		.netns_fd = lab->ns_fd[XL_LAB_GEN], .flows = 1, .threads = 1,
+		.first_cpu = o->gen_cpu,
+		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
+			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
+	};
+
+	memcpy(go.spec.src_mac, lab->mac[XL_LAB_GEN], 6);
+	memcpy(go.spec.dst_mac, lab->mac[XL_LAB_DUT], 6);
+	return xl_gen__create(&go);
+}
+
+/* Frames counted at the row's counting point. */
+static uint64_t counted(enum xl_xsk_app_kind app, struct xl_xsk_app *a, struct xl_bench *sink)
+{
+	struct xl_xsk_sock_stats s;
+	struct xl_bench_rec r;
+
+	if (app == XL_XSK_RXDROP) {
+		xl_xsk_app__read(a, &s);
+		return s.c.rx_packets;
+	}
+	return xl_bench__read(sink, &r, NULL) ? 0 : r.rx_packets;
+}
+
+/*
+ * The kernel's own count at the counting point, for the check column:
+ * rxdrop in XDP_DRV, frames our program redirected at the DUT end; txpush
+ * and l2fwd, frames the generator end's XDP program saw. Return: false when
+ * there is none (XDP_SKB rxdrop: veth does not count generic XDP).
+ */
+static bool kernel_count(struct xl_lab *lab, const struct xl_xsk_config *c, uint64_t *out)
+{
+	static const char *const redirect[] = { "rx_queue_0_xdp_redirect" };
+	static const char *const packets[] = { "rx_queue_0_xdp_packets" };
+	enum xl_lab_side side = c->app == XL_XSK_RXDROP ? XL_LAB_DUT : XL_LAB_GEN;
+	int fd, n;
+
+	if (c->app == XL_XSK_RXDROP && c->mode == XL_MODE_SKB)
+		return false;
+	fd = xl_lab__socket(lab, side, AF_INET, SOCK_DGRAM);
+	if (fd < 0)
+		return false;
+	n = xl_ethtool_stats(fd, lab->ifname[side], side == XL_LAB_DUT ? redirect : packets, out, 1);
+	close(fd);
+	return n == 1 && *out != UINT64_MAX;
+}
+
+struct rep_parts {
+	struct xl_xsk_app *app;
+	struct xl_bench *sink;
+	struct xl_gen *gen;
+};
+
+static void parts_destroy(struct rep_parts *p)
+{
+	xl_gen__destroy(p->gen);
+	xl_xsk_app__destroy(p->app);
+	xl_bench__destroy(p->sink);
+	memset(p, 0, sizeof(*p));
+}
+
+static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		   const struct xl_xsk_config *c, uint32_t size, int app_cpu,
+		   struct xl_rep_result *rep)
+{
+	struct rep_parts p = { 0 };
+	struct xl_cpu_times t0, t1;
+	struct xl_gen_stats g0 = { 0 }, g1 = { 0 };
+	uint64_t c0, c1, n0, n1, k0 = 0, k1 = 0;
+	bool k_ok;
+	int err;
+
+	p.app = app_in_dut(lab, c);
+	if (!p.app)
+		return -errno;
+	if (c->app != XL_XSK_RXDROP) {
+		p.sink = sink_at_gen(lab);
+		if (!p.sink) {
+			err = -errno;
+			goto out;
+		}
+	}
+	if (c->app != XL_XSK_TXPUSH) {
+		p.gen = make_gen(lab, o, size);
+		if (!p.gen) {
+			err = -errno;
+			goto out;
+		}
+	}
+	err = xl_xsk_app__start(p.app);
+	if (!err && p.gen)
+		err = xl_gen__start(p.gen);
+	if (err)
+		goto out;
+	sleep_ns(o->warmup_ns, o->stop);
+	if (p.gen)
+		xl_gen__read(p.gen, &g0);
+	xl_cpu_times_read(app_cpu, &t0);
+	k_ok = kernel_count(lab, c, &k0);
+	c0 = counted(c->app, p.app, p.sink);
+	n0 = now_ns();
+	sleep_ns(o->seconds_ns, o->stop);
+	c1 = counted(c->app, p.app, p.sink);
+	k_ok = k_ok && kernel_count(lab, c, &k1);
+	n1 = now_ns();
+	xl_cpu_times_read(app_cpu, &t1);
+	if (p.gen)
+		xl_gen__read(p.gen, &g1);
+	if (o->stop && *o->stop) {
+		err = -EINTR;
+		goto out;
+	}
+	*rep = (struct xl_rep_result){
+		.ns = n1 - n0, .packets = c1 - c0, .pps = xl_rate(c1 - c0, n1 - n0),
+		.gen_pps = xl_rate(g1.sent - g0.sent, n1 - n0),
+		.gen_xmit_errors = g1.xmit_errors - g0.xmit_errors,
+		.cpu_busy = xl_cpu_busy_share(&t0, &t1),
+		.cpu_ns_per_pkt = c1 > c0 ? (double)(t1.busy - t0.busy) / (c1 - c0) : 0,
+		.eth_ok = k_ok, .eth_packets = k_ok ? k1 - k0 : 0,
+		.disagreement = k_ok ? xl_disagreement(c1 - c0, k1 - k0) : 0,
+	};
+	if (p.gen) {
+		xl_gen__stop(p.gen);
+		err = xl_gen__join(p.gen);
+	}
+	xl_xsk_app__stop(p.app);
+	if (!err)
+		err = xl_xsk_app__join(p.app);
+out:
+	parts_destroy(&p);
+	return err;
+}
+
+int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		  enum xl_xsk_app_kind app, enum xl_xdp_mode mode, bool zerocopy,
+		  uint32_t size, struct xl_row_result *row)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int app_cpu = ncpu > 1 ? (o->gen_cpu + 1) % ncpu : 0;
+	enum xl_wiring old_wiring = lab->wiring;
+	int old_napi = lab->napi_cpu, rep, err = 0;
+	struct xl_xsk_config c;
+	char drv[32];
+
+	memset(row, 0, sizeof(*row));
+	snprintf(row->name, sizeof(row->name), "xsk-%s", xl_xsk_app_name(app));
+	row->kind = "xsk";
+	row->action = "XDP_REDIRECT";
+	row->op = xl_xsk_app_name(app);
+	row->size = size;
+	row->mode = zerocopy ? "zc" : mode == XL_MODE_SKB ? "skb" : "native";
+	row->wiring = xl_wiring_name(XL_WIRING_SOFTIRQ);
+	row->napi_cpu = o->gen_cpu;
+	row->gen_cpu = o->gen_cpu;
+	row->engine = app == XL_XSK_TXPUSH ? "xsk" : "live";
+	row->judged = "app-cpu";
+	xsk_config(lab, app, mode, zerocopy, size, app_cpu, &c);
+	if (zerocopy) {
+		/* Zero-copy is a driver feature: say so instead of a figure.
+		 * Probed once per lab (the failure is logged once). */
+		static char probed_tag[sizeof(lab->tag)];
+		static int probed_err;
+		struct xl_xsk_app *a = NULL;
+
+		if (strcmp(probed_tag, lab->tag)) {
+			a = app_in_dut(lab, &c);
+			probed_err = a ? 0 : errno;
+			snprintf(probed_tag, sizeof(probed_tag), "%s", lab->tag);
+		}
+		if (probed_err) {
+			err = probed_err;
+			snprintf(drv, sizeof(drv), "the driver");
+			if (!xl_lab__enter(lab, XL_LAB_DUT)) {
+				xl_xsk_driver(lab->ifname[XL_LAB_DUT], drv, sizeof(drv));
+				xl_lab__leave(lab);
+			}
+			if (err == EOPNOTSUPP) {
+				snprintf(row->note, sizeof(row->note), "not supported by %s", drv);
+				return 0;
+			}
+			snprintf(row->note, sizeof(row->note), "zero-copy bind failed: %s",
+				 strerror(err));
+			return -err;
+		}
+		xl_xsk_app__destroy(a);
+	}
+	if (lab->wiring != XL_WIRING_SOFTIRQ)
+		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
+	/* XDP_SKB attaches no native program, so the DUT veth has no NAPI for
+	 * the live frames (they would all be dropped): GRO gives it one. */
+	if (mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
+		set_gro(lab, true);
+	for (rep = 0; rep < o->reps; rep++) {
+		if (o->stop && *o->stop) {
+			err = -EINTR;
+			break;
+		}
+		err = one_rep(lab, o, &c, size, app_cpu, &row->reps[rep]);
+		if (err) {
+			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
+				 strerror(-err));
+			break;
+		}
+		row->nreps = rep + 1;
+		xl_dbg("%s %s %uB rep %d: %.3f Mpps, gen %.3f Mpps, app cpu %.0f%%", row->name,
+		       row->mode, size, rep, row->reps[rep].pps / 1e6, row->reps[rep].gen_pps / 1e6,
+		       row->reps[rep].cpu_busy * 100);
+	}
+	if (mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
+		set_gro(lab, false);
+	if (old_wiring != XL_WIRING_SOFTIRQ)
+		xl_lab__wire(lab, old_wiring, old_napi);
+	if (err == -EINTR)
+		return err;
+	xl_row_finish(row);
+	return err;
+}

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The AF_XDP applications: build UMEMs and sockets in the right order
+ * (program loaded; UMEM; fill ring filled; bind; XSKMAP; attach last, so
+ * no frame is redirected to a socket without frames), run one thread per
+ * socket, read statistics, drain and audit at the end.
+ *
+ * A bind that fails leaves libxdp's UMEM rings in an unknown state, so
+ * every retry (EBUSY while the previous socket on the queue is torn down,
+ * or the fallback from zero-copy to copy) rebuilds UMEMs and sockets from
+ * scratch.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+
+#include "xdplab/log.h"
+#include "xdplab/sysstat.h"
+#include "xdplab/xsk.h"
+#include "xdplab/xsk_dump.h"
+
+/* How long a stopping thread waits for its in-flight TX (ns). */
+#define DRAIN_NS 1000000000ull
+/* How long txpush waits for the last completions once all is sent (ns). */
+#define TX_DONE_NS 2000000000ull
+#define BIND_RETRY_NS 50000000ull
+
+struct xsk_sock {
+	struct xl_xsk_q q;
+	struct xsk_socket *xsk;
+	struct xsk_ring_prod fill;
+	struct xsk_ring_cons comp;
+	struct xl_umem *umem;
+	struct xl_xsk_app *app;
+	uint32_t queue;
+	int cpu;
+	pthread_t tid;
+	int done;
+} __attribute__((aligned(64)));
+
+struct xl_xsk_app {
+	struct xl_xsk_config c;
+	int ifindex;
+	struct xl_xsk_prog prog;
+	bool have_prog;
+	struct xl_umem *umems;
+	int numems;
+	struct xsk_sock *socks;
+	int nsocks;
+	bool zerocopy, started;
+	bool bind_failed; /* the last build failed at bind, not before */
+	int stop;
+	struct xl_xsk_dump *dump;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { ns / 1000000000ull, ns % 1000000000ull };
+
+	nanosleep(&ts, NULL);
+}
+
+void xl_xsk_inspect(struct xl_xsk_q *q, const uint8_t *data, uint32_t len, bool first)
+{
+	struct xl_pkt_info info;
+
+	if (q->verify && first &&
+	    (xl_pkt_parse(data, len, &info) || info.l4_proto != IPPROTO_UDP ||
+	     !info.ip_csum_ok || !info.l4_csum_ok))
+		q->c.csum_bad++;
+	if (q->dump)
+		xl_xsk_dump__frame(q->dump, data, len);
+}
+
+/* Every frame of a txpush socket holds the packet, flows rotating. */
+static int prebuild(struct xl_xsk_app *a, struct xsk_sock *s)
+{
+	struct xl_xsk_config *c = &a->c;
+	struct xl_pkt_spec spec = c->spec;
+	uint32_t i;
+	int len;
+
+	for (i = 0; i < s->q.frames.nframes; i++) {
+		spec.src_port = c->spec.src_port + (i % c->flows);
+		len = xl_pkt_build(&spec, (uint8_t *)s->q.area + s->q.frames.first +
+						  (uint64_t)i * c->frame_size, c->frame_size);
+		if (len < 0)
+			return len;
+		s->q.pkt_len = len;
+	}
+	return 0;
+}
+
+static void teardown(struct xl_xsk_app *a)
+{
+	int i;
+
+	for (i = 0; i < a->nsocks; i++) {
+		struct xsk_sock *s = &a->socks[i];
+
+		if (s->xsk)
+			xsk_socket__delete(s->xsk);
+		s->xsk = NULL;
+		xl_frames_fini(&s->q.frames);
+	}
+	for (i = 0; i < a->numems; i++)
+		xl_umem__destroy(&a->umems[i]);
+}
+
+/* Build every UMEM and socket with @bind_flags; all or nothing. */
+static int build(struct xl_xsk_app *a, uint16_t bind_flags)
+{
+	struct xl_xsk_config *c = &a->c;
+	bool shared = c->shared_umem && c->queues > 1;
+	int i, err;
+
+	a->bind_failed = false;
+	for (i = 0; i < a->nsocks; i++) {
+		struct xsk_sock *s = &a->socks[i];
+		struct xsk_socket_config sc = {
+			.rx_size = c->app == XL_XSK_TXPUSH ? 0 : c->rx_size,
+			.tx_size = c->app == XL_XSK_RXDROP ? 0 : c->tx_size,
+			.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+			.bind_flags = bind_flags,
+		};
+		bool first = !shared || i == 0;
+		uint32_t queue = c->queue + i;
+		struct xl_xsk_q *q = &s->q;
+
+		memset(q, 0, sizeof(*q));
+		q->fd = -1;
+		s->umem = &a->umems[shared ? 0 : i];
+		s->queue = queue;
+		if (first) {
+			err = xl_umem__create(s->umem, c, shared ? c->frames * c->queues : c->frames);
+			if (err)
+				goto out_teardown;
+		}
+		err = xl_frames_init(&q->frames, shared ? (uint64_t)i * c->frames * c->frame_size : 0,
+				     c->frames, c->frame_size, s->umem->size, c->unaligned, c->audit);
+		if (err)
+			goto out_teardown;
+		q->area = s->umem->area;
+		q->fill = first ? &s->umem->fill : &s->fill;
+		q->comp = first ? &s->umem->comp : &s->comp;
+		q->batch = c->batch;
+		q->need_wakeup = c->need_wakeup;
+		q->poll = c->poll;
+		q->busy_poll = c->busy_poll;
+		q->starve_fill = c->starve_fill;
+		q->verify = c->verify;
+		q->dump = a->dump;
+		q->budget = UINT64_MAX;
+		if (c->app == XL_XSK_TXPUSH) {
+			err = prebuild(a, s);
+			if (err)
+				goto out_teardown;
+			if (c->count)
+				q->budget = c->count / c->queues + (i < (int)(c->count % c->queues));
+			q->rate_pps = c->rate_pps / c->queues + (i < (int)(c->rate_pps % c->queues));
+		}
+		/* Fill before bind: the first frame may arrive right after it. */
+		if (first && c->app != XL_XSK_TXPUSH)
+			xl_xsk_refill(q, c->fill_size);
+		if (first)
+			err = xsk_socket__create(&s->xsk, c->ifname, queue, s->umem->umem,
+						 sc.rx_size ? &q->rx : NULL,
+						 sc.tx_size ? &q->tx : NULL, &sc);
+		else
+			err = xsk_socket__create_shared(&s->xsk, c->ifname, queue, s->umem->umem,
+							sc.rx_size ? &q->rx : NULL,
+							sc.tx_size ? &q->tx : NULL, &s->fill,
+							&s->comp, &sc);
+		if (err) {
+			s->xsk = NULL;
+			a->bind_failed = true;
+			goto out_teardown;
+		}
+		q->fd = xsk_socket__fd(s->xsk);
+		if (!first && c->app != XL_XSK_TXPUSH)
+			xl_xsk_refill(q, c->fill_size);
+		if (c->busy_poll) {
+			err = xl_xsk_busy_poll(q->fd, c->busy_budget);
+			if (err) {
+				xl_err("--busy-poll: cannot set SO_PREFER_BUSY_POLL/SO_BUSY_POLL/SO_BUSY_POLL_BUDGET: %s",
+				       strerror(-err));
+				goto out_teardown;
+			}
+		}
+	}
+	return 0;
+out_teardown:
+	teardown(a);
+	return err;
+}
+
+/* Build with EBUSY retried until the deadline. */
+static int build_retry(struct xl_xsk_app *a, uint16_t bind_flags)
+{
+	uint64_t deadline = now_ns() + a->c.bind_timeout_ns;
+	int err, tries = 0;
+
+	for (;;) {
+		err = build(a, bind_flags);
+		if (err != -EBUSY)
+			break;
+		tries++;
+		if (now_ns() >= deadline) {
+			xl_err("cannot bind an AF_XDP socket to %s queue %u%s: %s for %.1f s (%d tries): another socket holds the queue, or the last one is still being torn down",
+			       a->c.ifname, a->c.queue, a->c.queues > 1 ? " and the next ones" : "",
+			       strerror(-err), a->c.bind_timeout_ns / 1e9, tries);
+			break;
+		}
+		xl_dbg("bind on %s: EBUSY, retrying", a->c.ifname);
+		sleep_ns(BIND_RETRY_NS);
+	}
+	return err;
+}
+
+/* Bind in the asked mode; auto tries zero-copy first and says so when it falls back. */
+static int bind_all(struct xl_xsk_app *a)
+{
+	struct xl_xsk_config *c = &a->c;
+	uint16_t base = (c->need_wakeup ? XDP_USE_NEED_WAKEUP : 0) | (c->frags ? XDP_USE_SG : 0);
+	char drv[32];
+	int err;
+
+	xl_xsk_driver(c->ifname, drv, sizeof(drv));
+	if (c->copy == XL_XSK_COPY || (c->copy == XL_XSK_AUTO && c->mode == XL_MODE_SKB))
+		return build_retry(a, base | XDP_COPY);
+	err = build_retry(a, base | XDP_ZEROCOPY);
+	if (!err)
+		return 0;
+	/* Only a refused bind says anything about zero-copy. */
+	if (!a->bind_failed ||
+	    (err != -EOPNOTSUPP && err != -EINVAL && err != -EPROTONOSUPPORT))
+		return err;
+	if (c->copy == XL_XSK_ZEROCOPY) {
+		xl_err("zero-copy AF_XDP is not supported by %s (driver %s) in %s mode: %s; use --copy or the default auto mode",
+		       c->ifname, drv, xl_xdp_mode_name(c->mode), strerror(-err));
+		return -EOPNOTSUPP;
+	}
+	xl_warn("zero-copy not supported by %s (driver %s, %s mode: %s); falling back to copy mode",
+		c->ifname, drv, xl_xdp_mode_name(c->mode), strerror(-err));
+	return build_retry(a, base | XDP_COPY);
+}
+
+struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
+{
+	struct xl_xsk_app *a;
+	char msg[256];
+	int i, err, zc;
+
+	err = xl_xsk_config_check(c, msg, sizeof(msg));
+	if (err) {
+		xl_err("%s", msg);
+		errno = EINVAL;
+		return NULL;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->c = *c;
+	a->nsocks = c->queues;
+	a->numems = c->shared_umem ? 1 : c->queues;
+	a->socks = aligned_alloc(64, sizeof(*a->socks) * a->nsocks);
+	a->umems = calloc(a->numems, sizeof(*a->umems));
+	if (!a->socks || !a->umems) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	memset(a->socks, 0, sizeof(*a->socks) * a->nsocks);
+	a->prog.link_fd = -1;
+	err = xl_xsk_check_iface(c, msg, sizeof(msg));
+	if (err) {
+		xl_err("%s", msg);
+		goto out_free;
+	}
+	a->ifindex = if_nametoindex(c->ifname);
+	if (c->app != XL_XSK_TXPUSH && !c->starve_fill && c->frames < c->fill_size)
+		xl_warn("only %u frames for a %u-entry fill ring: the kernel may find it empty (see rx_fill_ring_empty_descs); give --frames %u or more",
+			c->frames, c->fill_size, c->fill_size * (c->app == XL_XSK_L2FWD ? 2 : 1));
+	err = xl_memlock_ensure((uint64_t)c->frames * c->frame_size * c->queues);
+	if (err)
+		goto out_free;
+	if (c->dump_path) {
+		a->dump = xl_xsk_dump__open(c->dump_path);
+		if (!a->dump) {
+			err = -errno;
+			goto out_free;
+		}
+	}
+	if (c->app != XL_XSK_TXPUSH) {
+		err = xl_xsk_prog__load(&a->prog, c->frags);
+		if (err)
+			goto out_close_dump;
+		a->have_prog = true;
+	}
+	err = bind_all(a);
+	if (err)
+		goto out_unload;
+	zc = xl_xsk_is_zerocopy(a->socks[0].q.fd);
+	a->zerocopy = zc > 0;
+	for (i = 0; i < a->nsocks; i++) {
+		a->socks[i].app = a;
+		a->socks[i].cpu = c->first_cpu < 0 ? -1 :
+				  (c->first_cpu + i) % (int)sysconf(_SC_NPROCESSORS_ONLN);
+	}
+	if (a->have_prog) {
+		for (i = 0; i < a->nsocks && !err; i++)
+			err = xl_xsk_prog__set(&a->prog, a->socks[i].queue, a->socks[i].q.fd);
+		if (!err)
+			err = xl_xsk_prog__attach(&a->prog, a->ifindex, c->ifname, c->mode);
+		if (err)
+			goto out_teardown;
+	}
+	return a;
+out_teardown:
+	teardown(a);
+out_unload:
+	if (a->have_prog)
+		xl_xsk_prog__destroy(&a->prog);
+out_close_dump:
+	xl_xsk_dump__close(a->dump);
+out_free:
+	free(a->socks);
+	free(a->umems);
+	free(a);
+	errno = -err;
+	return NULL;
+}
+
+bool xl_xsk_app__zerocopy(const struct xl_xsk_app *a)
+{
+	return a->zerocopy;
+}
+
+int xl_xsk_app__nsocks(const struct xl_xsk_app *a)
+{
+	return a->nsocks;
+}
+
+int xl_xsk_app__ifindex(const struct xl_xsk_app *a)
+{
+	return a->ifindex;
+}
+
+static bool stopping(const struct xsk_sock *s)
+{
+	return __atomic_load_n(&s->app->stop, __ATOMIC_RELAXED) || s->q.err;
+}
+
+/* Give in-flight TX a bounded time to complete, so the audit sees it home. */
+static void drain(struct xsk_sock *s)
+{
+	uint64_t end = now_ns() + DRAIN_NS;
+
+	while (s->q.frames.in_tx && !s->q.err && now_ns() < end) {
+		if (!xl_xsk_reap(&s->q, s->q.batch * 4)) {
+			xl_xsk_kick_tx(&s->q);
+			sleep_ns(1000000);
+		}
+	}
+}
+
+/*
+ * On a stop, what the kernel already put in the RX ring is still processed
+ * (counted, forwarded) instead of being left behind; bounded, in case
+ * frames keep coming.
+ */
+static void drain_rx(struct xsk_sock *s)
+{
+	struct xl_xsk_q *q = &s->q;
+	uint64_t end = now_ns() + DRAIN_NS;
+	bool saved_poll = q->poll;
+	uint32_t idle = 0;
+
+	q->poll = false;
+	while (!q->err && idle < 3 && now_ns() < end) {
+		if (s->app->c.app == XL_XSK_RXDROP ? xl_xsk_rxdrop_step(q) :
+						       xl_xsk_l2fwd_step(q, 0))
+			idle = 0;
+		else
+			idle++;
+	}
+	q->poll = saved_poll;
+}
+
+static void run_txpush(struct xsk_sock *s)
+{
+	struct xl_xsk_q *q = &s->q;
+	uint64_t done_at = 0, now;
+
+	q->start_ns = now_ns();
+	while (!stopping(s)) {
+		now = now_ns();
+		if (!q->budget) {
+			if (!q->frames.in_tx)
+				break;
+			if (!done_at)
+				done_at = now;
+			if (now - done_at > TX_DONE_NS) {
+				xl_warn("queue %u: %u frames sent but never completed after %.0f s",
+					s->queue, q->frames.in_tx, TX_DONE_NS / 1e9);
+				break;
+			}
+		}
+		if (!xl_xsk_txpush_step(q, now) && q->rate_pps && q->budget) {
+			uint64_t gap = 1000000000ull / q->rate_pps;
+
+			sleep_ns(gap > 1000000 ? 1000000 : gap < 20000 ? 20000 : gap);
+		}
+	}
+}
+
+static void *sock_thread(void *arg)
+{
+	struct xsk_sock *s = arg;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (s->cpu >= 0)
+		xl_task_set_cpu(0, s->cpu);
+	switch (s->app->c.app) {
+	case XL_XSK_RXDROP:
+		while (!stopping(s))
+			xl_xsk_rxdrop_step(&s->q);
+		drain_rx(s);
+		break;
+	case XL_XSK_L2FWD:
+		while (!stopping(s))
+			xl_xsk_l2fwd_step(&s->q, 0);
+		drain_rx(s);
+		drain(s);
+		break;
+	case XL_XSK_TXPUSH:
+		run_txpush(s);
+		drain(s);
+		break;
+	}
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int xl_xsk_app__start(struct xl_xsk_app *a)
+{
+	int i, err;
+
+	for (i = 0; i < a->nsocks; i++) {
+		err = pthread_create(&a->socks[i].tid, NULL, sock_thread, &a->socks[i]);
+		if (err) {
+			xl_xsk_app__stop(a);
+			while (--i >= 0)
+				pthread_join(a->socks[i].tid, NULL);
+			return -err;
+		}
+	}
+	a->started = true;
+	return 0;
+}
+
+void xl_xsk_app__stop(struct xl_xsk_app *a)
+{
+	__atomic_store_n(&a->stop, 1, __ATOMIC_RELAXED);
+}
+
+bool xl_xsk_app__done(const struct xl_xsk_app *a)
+{
+	int i;
+
+	for (i = 0; i < a->nsocks; i++)
+		if (!__atomic_load_n(&a->socks[i].done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+int xl_xsk_app__join(struct xl_xsk_app *a)
+{
+	int i, err = 0;
+
+	if (!a->started)
+		return 0;
+	for (i = 0; i < a->nsocks; i++) {
+		pthread_join(a->socks[i].tid, NULL);
+		if (!err)
+			err = a->socks[i].q.err;
+	}
+	a->started = false;
+	if (a->dump)
+		xl_xsk_dump__flush(a->dump);
+	return err;
+}
+
+void xl_xsk_app__read(struct xl_xsk_app *a, struct xl_xsk_sock_stats *out)
+{
+	int i;
+
+	for (i = 0; i < a->nsocks; i++) {
+		struct xsk_sock *s = &a->socks[i];
+		const uint64_t *src = (const uint64_t *)&s->q.c;
+		uint64_t *dst = (uint64_t *)&out[i].c;
+		size_t k;
+
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].queue = s->queue;
+		/* One writer per counter: relaxed 64-bit loads are whole. */
+		for (k = 0; k < sizeof(out[i].c) / sizeof(uint64_t); k++)
+			dst[k] = __atomic_load_n(&src[k], __ATOMIC_RELAXED);
+		out[i].xdp_ok = !xl_xsk_statistics(s->q.fd, &out[i].xdp);
+	}
+}
+
+int xl_xsk_app__audit(struct xl_xsk_app *a, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, ret = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->nsocks && used < len; i++) {
+		struct xsk_sock *s = &a->socks[i];
+		uint32_t fill, rx, tx, comp;
+		char line[512];
+		int n;
+
+		xl_xsk_ring_counts(&s->q, &fill, &rx, &tx, &comp);
+		if (xl_frames_audit_text(&s->q.frames, fill, rx, tx, comp, line, sizeof(line)))
+			ret = -EUCLEAN;
+		n = snprintf(buf + used, len - used, "%squeue %u: %s", i ? "\n" : "", s->queue, line);
+		if (n < 0)
+			break;
+		used += n;
+	}
+	return ret;
+}
+
+void xl_xsk_app__destroy(struct xl_xsk_app *a)
+{
+	if (!a)
+		return;
+	xl_xsk_app__stop(a);
+	xl_xsk_app__join(a);
+	/* Detach first: no frame may be redirected to a closing socket. */
+	if (a->have_prog)
+		xl_xsk_prog__destroy(&a->prog);
+	teardown(a);
+	xl_xsk_dump__close(a->dump);
+	free(a->socks);
+	free(a->umems);
+	free(a);
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * AF_XDP configuration rules and the frame allocator. Pure code (no
+ * syscalls but sysconf), unit-tested in tests/unit/test_xsk_frames.c.
+ *
+ * The chunk rules are those of xdp_umem_reg() in net/xdp/xdp_umem.c,
+ * checked here first so that a bad size is a message naming the rule,
+ * not a bare EINVAL from setsockopt(XDP_UMEM_REG).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xdplab/xsk.h"
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+const char *xl_xsk_app_name(enum xl_xsk_app_kind app)
+{
+	static const char *const n[] = { "rxdrop", "txpush", "l2fwd" };
+
+	return app <= XL_XSK_L2FWD ? n[app] : "?";
+}
+
+void xl_xsk_config_defaults(struct xl_xsk_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->frame_size = 4096;
+	c->frames = 4096;
+	c->rx_size = c->tx_size = 2048;
+	c->fill_size = c->comp_size = 2048;
+	c->batch = 64;
+	c->mode = XL_MODE_NATIVE;
+	c->copy = XL_XSK_AUTO;
+	c->need_wakeup = true;
+	c->busy_budget = 64;
+	c->queues = 1;
+	c->first_cpu = -1;
+	c->flows = 1;
+	c->spec.size = 64;
+	c->bind_timeout_ns = 3000000000ull;
+}
+
+void xl_xsk_config_wait_default(struct xl_xsk_config *c)
+{
+	c->busy_poll = c->app == XL_XSK_L2FWD ||
+		       (c->app == XL_XSK_RXDROP && c->mode == XL_MODE_SKB);
+	c->poll = !c->busy_poll;
+}
+
+int xl_xsk_check_ring_size(const char *opt, uint64_t size, char *msg,
+			   size_t len)
+{
+	if (size >= 1 && size <= XL_XSK_MAX_RING && is_pow2(size))
+		return 0;
+	snprintf(msg, len, "%s: %llu is not a power of two in 1..%u (ring indexes are masked with size - 1)",
+		 opt, (unsigned long long)size, XL_XSK_MAX_RING);
+	return -EINVAL;
+}
+
+int xl_xsk_check_frame_size(uint64_t size, bool unaligned, bool hugepages,
+			    char *msg, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (size < XL_XSK_MIN_FRAME) {
+		snprintf(msg, len, "--frame-size: %llu is below the kernel's minimum chunk of %d bytes",
+			 (unsigned long long)size, XL_XSK_MIN_FRAME);
+		return -EINVAL;
+	}
+	if (!unaligned && !is_pow2(size)) {
+		snprintf(msg, len, "--frame-size: %llu is not a power of two (aligned chunks: 2048 or 4096; any size needs --unaligned)",
+			 (unsigned long long)size);
+		return -EINVAL;
+	}
+	/* Measured on 6.18: XDP_UMEM_REG refuses larger chunks, hugepages or not. */
+	if (size > (uint64_t)page) {
+		snprintf(msg, len, "--frame-size: %llu is above the page size (%ld bytes), the largest chunk the kernel registers%s; longer frames need --frags",
+			 (unsigned long long)size, page, hugepages ? " even with --hugepages" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+uint32_t xl_xsk_frame_room(const struct xl_xsk_config *c)
+{
+	uint32_t used = XL_XSK_KERNEL_HEADROOM + c->headroom;
+
+	return c->frame_size > used ? c->frame_size - used : 0;
+}
+
+int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t mem = pages > 0 ? (uint64_t)pages * page : 0, umem;
+	int err;
+
+	if ((err = xl_xsk_check_ring_size("--rx-size", c->rx_size, msg, len)) ||
+	    (err = xl_xsk_check_ring_size("--tx-size", c->tx_size, msg, len)) ||
+	    (err = xl_xsk_check_ring_size("--fill-size", c->fill_size, msg, len)) ||
+	    (err = xl_xsk_check_ring_size("--comp-size", c->comp_size, msg, len)))
+		return err;
+	err = xl_xsk_check_frame_size(c->frame_size, c->unaligned, c->hugepages, msg, len);
+	if (err)
+		return err;
+	if (xl_xsk_frame_room(c) < XL_PKT_MIN_SIZE) {
+		snprintf(msg, len, "--headroom: %u leaves %u bytes of a %u-byte chunk for the frame (after the kernel's 256): need at least %d",
+			 c->headroom, xl_xsk_frame_room(c), c->frame_size, XL_PKT_MIN_SIZE);
+		return -EINVAL;
+	}
+	if (c->batch < 1 || c->batch > XL_XSK_MAX_BATCH) {
+		snprintf(msg, len, "--batch: %u is out of range (accepted: 1..%d)", c->batch,
+			 XL_XSK_MAX_BATCH);
+		return -EINVAL;
+	}
+	if (c->queues < 1 || c->queues > XL_XSK_MAX_QUEUES) {
+		snprintf(msg, len, "--queues: %u is out of range (accepted: 1..%d)", c->queues,
+			 XL_XSK_MAX_QUEUES);
+		return -EINVAL;
+	}
+	if (c->frames < 1 || c->frames > XL_XSK_MAX_FRAMES) {
+		snprintf(msg, len, "--frames: %u is out of range (accepted: 1..%u)", c->frames,
+			 XL_XSK_MAX_FRAMES);
+		return -EINVAL;
+	}
+	umem = (uint64_t)c->frames * c->frame_size * c->queues;
+	if (mem && umem > mem / 2) {
+		snprintf(msg, len, "--frames: %u frames x %u bytes x %u socket(s) = %llu MiB of UMEM, more than half of this machine's %llu MiB of memory",
+			 c->frames, c->frame_size, c->queues, (unsigned long long)(umem >> 20),
+			 (unsigned long long)(mem >> 20));
+		return -EINVAL;
+	}
+	if (c->copy == XL_XSK_ZEROCOPY && c->mode == XL_MODE_SKB) {
+		snprintf(msg, len, "--zero-copy needs --mode drv: XDP_SKB (generic XDP) always copies");
+		return -EINVAL;
+	}
+	if (c->app == XL_XSK_TXPUSH && c->spec.size + c->headroom > c->frame_size) {
+		snprintf(msg, len, "--size: %u bytes do not fit a %u-byte chunk", c->spec.size,
+			 c->frame_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int xl_frames_init(struct xl_frames *f, uint64_t first, uint32_t nframes,
+		   uint32_t frame_size, uint64_t umem_size, bool unaligned,
+		   bool track)
+{
+	uint32_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->free = calloc(nframes ? nframes : 1, sizeof(*f->free));
+	if (!f->free)
+		return -ENOMEM;
+	if (track) {
+		f->state = calloc(nframes ? nframes : 1, 1);
+		if (!f->state) {
+			free(f->free);
+			f->free = NULL;
+			return -ENOMEM;
+		}
+	}
+	f->first = first;
+	f->nframes = nframes;
+	f->frame_size = frame_size;
+	f->umem_size = umem_size;
+	f->unaligned = unaligned;
+	/* LIFO: hand out the lowest addresses first. */
+	for (i = 0; i < nframes; i++)
+		f->free[i] = first + (uint64_t)(nframes - 1 - i) * frame_size;
+	f->n_free = nframes;
+	return 0;
+}
+
+void xl_frames_fini(struct xl_frames *f)
+{
+	free(f->free);
+	free(f->state);
+	f->free = NULL;
+	f->state = NULL;
+}
+
+/* Index of the frame holding @addr, or UINT32_MAX when it is not ours. */
+static uint32_t frame_index(const struct xl_frames *f, uint64_t addr)
+{
+	uint64_t a = f->unaligned ? addr & XSK_UNALIGNED_BUF_ADDR_MASK : addr;
+	uint64_t off;
+
+	if (a < f->first)
+		return UINT32_MAX;
+	off = (a - f->first) / f->frame_size;
+	return off < f->nframes ? (uint32_t)off : UINT32_MAX;
+}
+
+bool xl_frames_desc_ok(const struct xl_frames *f, uint64_t addr, uint32_t len)
+{
+	uint64_t base, off;
+
+	if (f->unaligned) {
+		base = addr & XSK_UNALIGNED_BUF_ADDR_MASK;
+		off = addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+		/* The kernel's orig_addr is the base we put in the fill ring. */
+		if (frame_index(f, base) == UINT32_MAX ||
+		    (base - f->first) % f->frame_size)
+			return false;
+	} else {
+		base = addr & ~(uint64_t)(f->frame_size - 1);
+		off = addr - base;
+		if (frame_index(f, base) == UINT32_MAX)
+			return false;
+	}
+	return off + len <= f->frame_size && base + off + len <= f->umem_size;
+}
+
+static uint32_t *ledger(struct xl_frames *f, enum xl_frame_state s)
+{
+	switch (s) {
+	case XL_FRAME_FILL:
+		return &f->in_fill;
+	case XL_FRAME_APP:
+		return &f->in_app;
+	case XL_FRAME_TX:
+		return &f->in_tx;
+	default:
+		return &f->n_free;
+	}
+}
+
+void xl_frames_move(struct xl_frames *f, const uint64_t *addrs, uint32_t n,
+		    enum xl_frame_state from, enum xl_frame_state to)
+{
+	uint32_t i, idx;
+
+	if (from != XL_FRAME_FREE)
+		*ledger(f, from) -= n;
+	if (to != XL_FRAME_FREE)
+		*ledger(f, to) += n;
+	if (!f->state)
+		return;
+	for (i = 0; i < n; i++) {
+		idx = frame_index(f, addrs[i]);
+		if (idx == UINT32_MAX || f->state[idx] != from) {
+			f->violations++;
+			continue;
+		}
+		f->state[idx] = to;
+	}
+}
+
+int xl_frames_audit_text(const struct xl_frames *f, uint32_t fill_ring,
+			 uint32_t rx_ring, uint32_t tx_ring, uint32_t comp_ring,
+			 char *buf, size_t len)
+{
+	uint32_t cnt[4] = { 0 }, i, idx, dup = 0, foreign = 0, k_fill, k_tx;
+	uint8_t *seen;
+	bool ok = true, rings = fill_ring != UINT32_MAX;
+	int n;
+
+	seen = calloc(f->nframes ? f->nframes : 1, 1);
+	if (!seen) {
+		snprintf(buf, len, "audit: out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < f->n_free; i++) {
+		idx = frame_index(f, f->free[i]);
+		if (idx == UINT32_MAX || (f->free[i] - f->first) % f->frame_size) {
+			foreign++;
+			continue;
+		}
+		if (seen[idx]++)
+			dup++;
+		if (f->state && f->state[idx] != XL_FRAME_FREE)
+			dup++;
+	}
+	free(seen);
+	if (f->state)
+		for (i = 0; i < f->nframes; i++)
+			cnt[f->state[i] & 3]++;
+	if ((uint64_t)f->n_free + f->in_fill + f->in_app + f->in_tx != f->nframes ||
+	    dup || foreign || f->violations)
+		ok = false;
+	if (f->state && (cnt[XL_FRAME_FREE] != f->n_free || cnt[XL_FRAME_FILL] != f->in_fill ||
+			 cnt[XL_FRAME_APP] != f->in_app || cnt[XL_FRAME_TX] != f->in_tx))
+		ok = false;
+	k_fill = k_tx = 0;
+	if (rings) {
+		if ((uint64_t)fill_ring + rx_ring > f->in_fill ||
+		    (uint64_t)tx_ring + comp_ring > f->in_tx)
+			ok = false;
+		else {
+			k_fill = f->in_fill - fill_ring - rx_ring;
+			k_tx = f->in_tx - tx_ring - comp_ring;
+		}
+	}
+	if (rings)
+		n = snprintf(buf, len, "%u frames = free %u + fill ring %u + in kernel (rx) %u + rx ring %u + application %u + tx ring %u + in kernel (tx) %u + completion ring %u",
+			     f->nframes, f->n_free, fill_ring, k_fill, rx_ring, f->in_app,
+			     tx_ring, k_tx, comp_ring);
+	else
+		n = snprintf(buf, len, "%u frames = free %u + fill/rx %u + application %u + tx/completion %u",
+			     f->nframes, f->n_free, f->in_fill, f->in_app, f->in_tx);
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "%s%s: %s%s", f->state ? " (every frame tracked)" : "",
+			 dup || foreign ? " [free list has duplicate or foreign frames]" :
+			 f->violations ? " [impossible frame moves seen]" : "",
+			 ok ? "OK" : "BROKEN", "");
+	return ok ? 0 : -EUCLEAN;
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_xsk_opts.c - AF_XDP option rules: ring sizes, UMEM chunk sizes and
+ * the cross-option checks, in the library and through `xdplab xsk`'s own
+ * parser (usage errors exit 2 before anything touches the system).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "xdplab/xsk.h"
+
+static void test_ring_sizes(void **state)
+{
+	static const uint64_t bad[] = { 511, 1000, 0, 1ull << 30, 3, (1u << 16) + 1 };
+	static const uint64_t good[] = { 1, 2, 64, 2048, 1u << 16 };
+	char msg[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		assert_int_equal(xl_xsk_check_ring_size("--rx-size", bad[i], msg, sizeof(msg)),
+				 -EINVAL);
+		assert_non_null(strstr(msg, "--rx-size"));
+		assert_non_null(strstr(msg, "power of two"));
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(xl_xsk_check_ring_size("--rx-size", good[i], msg, sizeof(msg)), 0);
+}
+
+struct fs_case {
+	uint64_t size;
+	bool unaligned, hugepages;
+	int ret;
+	const char *rule; /* words the message must hold */
+};
+
+static void test_frame_sizes(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	const struct fs_case cases[] = {
+		{ 1800, true, false, -EINVAL, "minimum" },
+		{ 3000, false, false, -EINVAL, "power of two" },
+		{ 3000, true, false, 0, NULL },
+		{ 4001, true, false, page >= 4096 ? 0 : -EINVAL, NULL },
+		{ 9728, false, false, -EINVAL, "power of two" },
+		{ 9728, true, false, -EINVAL, "page size" },
+		{ 9728, true, true, -EINVAL, "even with --hugepages" },
+		{ 0, false, false, -EINVAL, "minimum" },
+		{ 0, true, false, -EINVAL, "minimum" },
+		{ 4096, false, false, 0, NULL },
+		{ 2048, false, false, 0, NULL },
+		{ 8192, false, false, page > 4096 ? 0 : -EINVAL, NULL },
+		{ 131072, true, true, -EINVAL, "page size" },
+		{ 8192, false, true, -EINVAL, "--frags" },
+	};
+	char msg[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct fs_case *c = &cases[i];
+
+		msg[0] = '\0';
+		assert_int_equal(xl_xsk_check_frame_size(c->size, c->unaligned, c->hugepages, msg,
+							 sizeof(msg)), c->ret);
+		if (c->rule) {
+			if (!strstr(msg, c->rule))
+				print_message("case %zu: '%s' lacks '%s'\n", i, msg, c->rule);
+			assert_non_null(strstr(msg, c->rule));
+		}
+	}
+}
+
+static void test_config_check(void **state)
+{
+	struct xl_xsk_config c;
+	char msg[256];
+
+	xl_xsk_config_defaults(&c);
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), 0);
+	c.frames = 0;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--frames"));
+	xl_xsk_config_defaults(&c);
+	c.frames = XL_XSK_MAX_FRAMES;
+	c.queues = 64;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "memory"));
+	xl_xsk_config_defaults(&c);
+	c.copy = XL_XSK_ZEROCOPY;
+	c.mode = XL_MODE_SKB;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--zero-copy"));
+	xl_xsk_config_defaults(&c);
+	c.headroom = 4096 - 256 - 10;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--headroom"));
+	xl_xsk_config_defaults(&c);
+	c.fill_size = 1000;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--fill-size"));
+	xl_xsk_config_defaults(&c);
+	assert_int_equal(xl_xsk_frame_room(&c), 4096 - 256);
+}
+
+static int run_xsk(const char *a1, const char *a2, const char *a3, const char *a4)
+{
+	char *argv[8] = { "xsk", "rxdrop" };
+	int argc = 2;
+
+	if (a1)
+		argv[argc++] = (char *)a1;
+	if (a2)
+		argv[argc++] = (char *)a2;
+	if (a3)
+		argv[argc++] = (char *)a3;
+	if (a4)
+		argv[argc++] = (char *)a4;
+	argv[argc] = NULL;
+	return cmd_xsk(argc, argv);
+}
+
+/* Bad inputs never reach the kernel: exit status 2 at parse time. */
+static void test_cmd_usage(void **state)
+{
+	assert_int_equal(run_xsk("--rx-size", "511", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--tx-size", "1000", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--fill-size", "0", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--comp-size", "1073741824", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--frame-size", "3000", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--frames", "0", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--copy", "--zero-copy", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--zero-copy", "--mode", "skb", "lo"), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--count", "5", "lo", NULL), XL_EXIT_USAGE); /* txpush only */
+	assert_int_equal(run_xsk("--batch", "0", "lo", NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("--rx-siz", "2048", "lo", NULL), XL_EXIT_USAGE); /* no abbreviations */
+	assert_int_equal(run_xsk("lo", "extra", NULL, NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk(NULL, NULL, NULL, NULL), XL_EXIT_USAGE);
+	assert_int_equal(run_xsk("no-such-iface-x", NULL, NULL, NULL), XL_EXIT_USAGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_sizes),
+		cmocka_unit_test(test_frame_sizes),
+		cmocka_unit_test(test_config_check),
+		cmocka_unit_test(test_cmd_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
