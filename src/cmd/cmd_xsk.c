@@ -277,22 +277,6 @@ static int check_combinations(struct xsk_args *a)
 	return 0;
 }
 
-static int enter_netns(struct xsk_args *a)
-{
-	char path[300];
-	int fd;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", a->netns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
-		if (fd >= 0)
-			close(fd);
-		return xl_usage_error(&a->spec, "--netns: no namespace '%s'", a->netns);
-	}
-	close(fd);
-	return 0;
-}
-
 /* txpush's frame: the interface's MAC to its veth peer's, 198.18.0.2 -> .1. */
 static int txpush_spec(struct xsk_args *a)
 {
@@ -514,8 +498,10 @@ int cmd_xsk(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	a.c.ifname = argv[idx];
-	if (check_combinations(&a) || (a.netns && enter_netns(&a)))
+	if (check_combinations(&a))
 		return XL_EXIT_USAGE;
+	if (a.netns && (r = xl_cmd_enter_netns(&a.spec, a.netns)))
+		return r;
 	if (xl_xsk_config_check(&a.c, msg, sizeof(msg)) ||
 	    xl_xsk_check_iface(&a.c, msg, sizeof(msg))) {
 		xl_usage_error(&a.spec, "%s", msg);
