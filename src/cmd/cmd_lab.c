@@ -128,8 +128,8 @@ enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
-	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 2)", R_SECONDS },
-	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.5)", R_WARMUP },
+	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 1; make bench uses 3)", R_SECONDS },
+	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.25)", R_WARMUP },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
 	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc)", R_ROWS },
 	{ "with-monitor", 0, NULL, "after each redirect row, measure it again under 'monitor' and 'monitor --all' and show the ns/packet they cost", R_WITH_MONITOR },
@@ -260,7 +260,7 @@ static int lab_run(int argc, char **argv)
 	static struct xl_row_result rows[MAX_ROWS];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct run_args a = {
-		.o = { .reps = 3, .seconds_ns = 2000000000ull, .warmup_ns = 500000000ull,
+		.o = { .reps = 3, .seconds_ns = 1000000000ull, .warmup_ns = 250000000ull,
 		       .gen_cpu = 0, .napi_cpu = (int)ncpu - 1, .stop = &xl_stop_requested },
 		.sizes = { 64, 1500 }, .nsizes = 2, .wiring = ncpu > 1 ? XL_WIRING_THREADED :
 									 XL_WIRING_SOFTIRQ,
@@ -299,7 +299,7 @@ static int lab_run(int argc, char **argv)
 	}
 	snprintf(header, sizeof(header),
 		 "xdplab lab run: lab %s, %ld CPUs; wiring %s (%s), generator: live frames, 1 thread on CPU%d;\n"
-		 "%d reps x %.1f s after %.1f s warm-up, medians; 'valid' needs the judged CPU >= %.0f%% busy; "
+		 "%d reps x %.2g s after %.2g s warm-up, medians; 'valid' needs the judged CPU >= %.0f%% busy; "
 		 "check = our count vs the veth's rx_queue_0_xdp_packets",
 		 lab.tag, ncpu, xl_wiring_name(lab.wiring),
 		 lab.wiring == XL_WIRING_THREADED ? "DUT NAPI kthread pinned away from the generator" :
