@@ -71,7 +71,7 @@ void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *wi
 	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
 	    with->mpps.median <= 0)
 		return;
-	snprintf(with->note, sizeof(with->note), ", monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s",
+	snprintf(with->note, sizeof(with->note), "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s",
 		 xl_watch_cost_ns(without, with), xl_watch_cpu_cost_ns(without, with),
 		 without->name);
 }

@@ -55,7 +55,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 
 	if (header)
 		fprintf(out, "%s\n", header);
-	fprintf(out, "%-15s %5s %-7s %-9s %21s %9s %8s %9s %8s %7s  %s\n", "benchmark",
+	fprintf(out, "%-17s %5s %-7s %-9s %21s %9s %8s %9s %8s %7s  %s\n", "benchmark",
 		"size", "mode", "wiring", "Mpps median (min-max)", "ns/packet",
 		"DUT CPU", "CPU ns/p", "gen Mpps", "check", "verdict");
 	for (i = 0; i < n; i++) {
@@ -63,7 +63,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		char mpps[40], check[16];
 
 		if (!r->nreps) {
-			fprintf(out, "%-15s %5u %-7s %-9s %21s  %s\n", r->name, r->size, r->mode,
+			fprintf(out, "%-17s %5u %-7s %-9s %21s  %s\n", r->name, r->size, r->mode,
 				r->wiring ? r->wiring : "-", "-", r->note[0] ? r->note : "n/a");
 			continue;
 		}
@@ -74,7 +74,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		else
 			snprintf(check, sizeof(check), "%s%.1f%%", r->mismatch ? "!" : "",
 				 r->disagreement * 100);
-		fprintf(out, "%-15s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s\n",
+		fprintf(out, "%-17s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s\n",
 			r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
 			r->cpu_busy * 100, r->cpu_ns_per_pkt, r->gen_mpps, check,
 			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "",

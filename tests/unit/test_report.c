@@ -552,7 +552,7 @@ static int count_lines(const char *text)
 }
 
 static const char columns[] =
-	"benchmark        size mode    wiring    Mpps median (min-max) ns/packet  DUT CPU"
+	"benchmark          size mode    wiring    Mpps median (min-max) ns/packet  DUT CPU"
 	"  CPU ns/p gen Mpps   check  verdict";
 
 static void test_table_lines(void **state)
@@ -570,17 +570,17 @@ static void test_table_lines(void **state)
 	assert_string_equal(line, columns);
 
 	nth_line(out, 2, line, sizeof(line));
-	assert_string_equal(line, "drop/no-touch      64 native  threaded       2.00 (1.00-3.00)"
+	assert_string_equal(line, "drop/no-touch        64 native  threaded       2.00 (1.00-3.00)"
 				  "     500.0      97%     500.0     2.50    0.4%  valid");
 	nth_line(out, 3, line, sizeof(line));
-	assert_string_equal(line, "pass             1514 skb     softirq        0.50 (0.50-0.50)"
+	assert_string_equal(line, "pass               1514 skb     softirq        0.50 (0.50-0.50)"
 				  "    2000.0      50%    1000.0     0.60   !1.0%  generator-bound, "
 				  "counts disagree");
 	nth_line(out, 4, line, sizeof(line));
-	assert_string_equal(line, "gen-ceiling        64 native  threaded       5.50 (5.00-6.00)"
+	assert_string_equal(line, "gen-ceiling          64 native  threaded       5.50 (5.00-6.00)"
 				  "     181.8     100%     183.0     5.50       -  ceiling");
 	nth_line(out, 5, line, sizeof(line));
-	assert_string_equal(line, "tx                 64 native  -                             -"
+	assert_string_equal(line, "tx                   64 native  -                             -"
 				  "  attach failed: Operation not supported");
 	free(out);
 }
@@ -621,7 +621,7 @@ static void test_table_verdict_words(void **state)
 	rows[ROW_NA].note[0] = '\0';
 	out = table(&rows[ROW_NA], 1, NULL);
 	nth_line(out, 1, line, sizeof(line));
-	assert_int_equal(strlen(line), strlen("tx                 64 native  -          "
+	assert_int_equal(strlen(line), strlen("tx                   64 native  -          "
 					      "                   -  n/a"));
 	assert_string_equal(line + strlen(line) - 5, "  n/a");
 	free(out);
