@@ -66,8 +66,9 @@ void xl_xdp_holder_describe(const struct xl_xdp_holder *h, char *buf,
 /**
  * xl_xdp_cleanup() - remove xdplab's programs from @ifindex: force-detach a
  * link (BPF_LINK_DETACH, even if another process holds it or it is pinned)
- * or a legacy attach, when the program's name starts with "xdp_bench",
- * "xdp_gen", "xl_" or "xdp_xsk"/"xdp_redir" (ours).
+ * or a legacy attach, when the program is one of ours (its name is one of
+ * the XDP programs in bpf/: xdp_bench_action, xdp_gen_redirect,
+ * xdp_redir_devmap/cpumap/multi, xdp_xsk_redirect[_mb]).
  * @all: also remove programs that are not ours.
  * Return: number of programs removed (0 or 1), -EPERM when the attached
  * program is not ours and !@all, or -errno.

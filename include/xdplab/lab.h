@@ -185,7 +185,8 @@ int xl_lab_remove(const char *tag);
 
 /**
  * xl_lab_remove_all() - remove every xdplab lab namespace, manual ones too
- * (`xdplab lab teardown --all`, `xdplab cleanup --labs`). Return: number removed.
+ * (`xdplab lab teardown --all`, `xdplab cleanup --labs`), except the labs of
+ * processes still running. Return: number removed.
  */
 int xl_lab_remove_all(void);
 

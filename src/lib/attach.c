@@ -175,14 +175,21 @@ int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
 	return err;
 }
 
+/*
+ * Our XDP programs, by name as the kernel keeps it (BPF_OBJ_NAME_LEN: 15
+ * characters). An exact list, not prefixes: "xdp_redir" would also match
+ * xdp-tools' xdp_redirect_* programs.
+ */
 static bool is_ours(const char *name)
 {
-	static const char *const prefixes[] = { "xdp_bench", "xdp_gen", "xl_",
-						"xdp_xsk", "xdp_redir" };
+	static const char *const ours[] = { "xdp_bench_action", "xdp_gen_redirect",
+					    "xdp_redir_devmap", "xdp_redir_cpumap",
+					    "xdp_redir_multi", "xdp_xsk_redirect",
+					    "xdp_xsk_redirect_mb" };
 	size_t i;
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (!strncmp(name, ours[i], 15))
 			return true;
 	return false;
 }

@@ -486,9 +486,11 @@ static int sweep(bool all)
 	while ((d = readdir(dir))) {
 		int pid = lab_ns_pid(d->d_name);
 
-		if (all ? !is_lab_ns(d->d_name) :
-			  (pid <= 0 || pid == getpid() ||
-			   !(kill(pid, 0) && errno == ESRCH)))
+		bool alive = pid > 0 && !(kill(pid, 0) && errno == ESRCH);
+
+		/* A lab of a running process is never removed under it. */
+		if (all ? !is_lab_ns(d->d_name) || alive :
+			  (pid <= 0 || pid == getpid() || alive))
 			continue;
 		xl_info("removing lab namespace %s%s", d->d_name,
 			all ? "" : " (its process is gone)");
