@@ -69,7 +69,9 @@ struct xl_gen_opts {
  *        (or to now while one is running); 0 before xl_gen__start().
  * @pcap_frames: frames read from the capture; @pcap_oversize: skipped as
  *        larger than MTU+14; @pcap_runt: skipped as shorter than the 14-byte
- *        Ethernet header; @pcap_short: sent though shorter than 60 bytes.
+ *        Ethernet header; @pcap_short: sent though shorter than 60 bytes;
+ *        @pcap_truncated: captured shorter than on the wire (snaplen), sent
+ *        as captured.
  */
 struct xl_gen_stats {
 	uint64_t sent;
@@ -80,6 +82,7 @@ struct xl_gen_stats {
 	uint64_t pcap_oversize;
 	uint64_t pcap_runt;
 	uint64_t pcap_short;
+	uint64_t pcap_truncated;
 };
 
 struct xl_gen;
@@ -99,11 +102,12 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts);
 enum xl_gen_engine xl_gen__engine(const struct xl_gen *gen);
 
 /**
- * xl_gen__preflight() - for the live engine on veth: send a few frames and
- * check the device's xdp_xmit_errors counter; frames redirected into a veth
+ * xl_gen__preflight() - for the live engine on veth: read the peer's XDP
+ * program (netlink, IFLA_TARGET_NETNSID) and GRO state (ethtool, in the
+ * peer's namespace when it is a named one); frames redirected into a veth
  * whose peer has no NAPI (no XDP program, GRO off) are all dropped.
- * Return: 0 (fine or not veth), -ENETUNREACH with the fix logged.
- * The probe frames are not counted in the stats.
+ * Sends nothing. Return: 0 (fine, unknown, or not veth), -ENETUNREACH with
+ * the fix logged.
  */
 int xl_gen__preflight(struct xl_gen *gen);
 

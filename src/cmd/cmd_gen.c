@@ -241,7 +241,8 @@ static int dev_tx_packets(const char *ifname, uint64_t *out)
 	return err;
 }
 
-static void print_summary(struct xl_gen *gen, const char *ifname)
+/* @left: frames the device's TX counter saw (veth), or -1 when unknown. */
+static void print_summary(struct xl_gen *gen, const char *ifname, int64_t left)
 {
 	struct xl_gen_stats st;
 	char b1[32];
@@ -253,10 +254,14 @@ static void print_summary(struct xl_gen *gen, const char *ifname)
 	       (unsigned long long)st.sent, (unsigned long long)st.bytes, ns / 1e9,
 	       xl_fmt_thousands((uint64_t)xl_rate(st.sent, ns), b1, sizeof(b1)), ifname,
 	       xl_gen_engine_name(xl_gen__engine(gen)), (unsigned long long)st.xmit_errors);
+	if (left >= 0)
+		printf("device: %lld frames left %s (its TX packets counter)\n", (long long)left,
+		       ifname);
 	if (st.pcap_frames)
-		printf("pcap: %llu frames read, %llu skipped larger than MTU+14, %llu skipped shorter than 14 bytes, %llu sent shorter than 60 bytes\n",
+		printf("pcap: %llu frames read, %llu skipped larger than MTU+14, %llu skipped shorter than 14 bytes, %llu sent shorter than 60 bytes, %llu cut by the capture's snaplen (sent as captured)\n",
 		       (unsigned long long)st.pcap_frames, (unsigned long long)st.pcap_oversize,
-		       (unsigned long long)st.pcap_runt, (unsigned long long)st.pcap_short);
+		       (unsigned long long)st.pcap_runt, (unsigned long long)st.pcap_short,
+		       (unsigned long long)st.pcap_truncated);
 }
 
 int cmd_gen(int argc, char **argv)
@@ -266,7 +271,7 @@ int cmd_gen(int argc, char **argv)
 				     .spec = { .size = 64, .src_port = 1024, .dst_port = 9 } },
 			      .interval_ns = 1000000000ull };
 	struct xl_gen_stats prev = { 0 }, cur;
-	uint64_t start, next, last_print, tx_prev = 0, tx_cur = 0;
+	uint64_t start, next, last_print, tx_prev = 0, tx_cur = 0, tx_first = 0;
 	bool have_tx;
 	const char *ifname;
 	struct xl_gen *gen;
@@ -311,6 +316,7 @@ int cmd_gen(int argc, char **argv)
 		return XL_EXIT_RUNTIME;
 	}
 	have_tx = a.is_veth && dev_tx_packets(ifname, &tx_prev) == 0;
+	tx_first = tx_prev;
 	start = last_print = xl_now_ns();
 	next = start + a.interval_ns;
 	while (!xl_stop_requested && !xl_gen__done(gen)) {
@@ -362,11 +368,16 @@ int cmd_gen(int argc, char **argv)
 	}
 	xl_gen__stop(gen);
 	err = xl_gen__join(gen);
-	if (err) {
+	if (err == -ENXIO || err == -ENODEV) {
+		xl_err("interface %s vanished during the run", ifname);
+		ret = XL_EXIT_RUNTIME;
+	} else if (err) {
 		xl_err("generator on %s failed: %s", ifname, strerror(-err));
 		ret = XL_EXIT_RUNTIME;
 	}
-	print_summary(gen, ifname);
+	if (have_tx && dev_tx_packets(ifname, &tx_cur))
+		have_tx = false;
+	print_summary(gen, ifname, have_tx ? (int64_t)(tx_cur - tx_first) : -1);
 	xl_gen__destroy(gen);
 	return ret;
 }

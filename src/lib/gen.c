@@ -441,7 +441,7 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	if (!gen->o.flows)
 		gen->o.flows = 1;
 	for (i = 0; i < nthreads; i++) {
-		gen->th[i].est_pps = 4e6;
+		gen->th[i].est_pps = 1e6; /* first call ~200k frames, then measured */
 		gen->th[i].gen = gen;
 		gen->th[i].idx = i;
 		gen->th[i].sock = -1;
@@ -710,7 +710,11 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 			s->bytes = frames * gen->frame_len;
 		}
 	}
-	s->xmit_errors = read_xmit_errors(gen) - gen->xmit_err_base;
+	{
+		uint64_t xe = read_xmit_errors(gen); /* 0 when unreadable */
+
+		s->xmit_errors = xe > gen->xmit_err_base ? xe - gen->xmit_err_base : 0;
+	}
 	s->elapsed_ns = 0;
 	if (gen->start_ns) {
 		uint64_t end = 0;
@@ -729,6 +733,7 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 	s->pcap_oversize = gen->pcap.oversize;
 	s->pcap_runt = gen->pcap.runt;
 	s->pcap_short = gen->pcap.short_frames;
+	s->pcap_truncated = gen->pcap.truncated;
 }
 
 void xl_gen__destroy(struct xl_gen *gen)
