@@ -49,7 +49,11 @@ struct xl_rep_result {
  * Derived by xl_row_finish(): @mpps (median/min/max in Mpps), @ns_per_pkt
  * (1e3 / median Mpps), @cpu_busy, @cpu_ns_per_pkt, @gen_mpps (medians),
  * @disagreement (largest), @valid (@cpu_busy >= XL_SATURATED_SHARE),
- * @mismatch (@disagreement > XL_COUNTER_TOLERANCE), @xmit_errors (sum).
+ * @mismatch (@disagreement > XL_COUNTER_TOLERANCE), @xmit_errors (sum),
+ * @ring_drop_share (share 0..1 of the frames the generator offered in the
+ * windows that the veth refused: its 256-slot ring was full; when this is
+ * high while the DUT is not saturated, the limit is veth's hand-off, not
+ * the generator's speed).
  */
 struct xl_row_result {
 	char name[32];
@@ -62,6 +66,7 @@ struct xl_row_result {
 	struct xl_summary mpps;
 	double ns_per_pkt, cpu_busy, cpu_ns_per_pkt, gen_mpps, disagreement;
 	uint64_t xmit_errors;
+	double ring_drop_share;
 	bool valid, mismatch;
 };
 

@@ -19,7 +19,7 @@
 #include "xdplab/report.h"
 
 #define MAX_SIZES 8
-#define MAX_ROWS 64
+#define MAX_ROWS 256
 
 /* ---- lab setup / teardown ---- */
 
@@ -162,11 +162,24 @@ struct run_args {
 	const char *json;
 };
 
+/* Comma lists: "64,,100", a leading or a trailing comma are errors. */
+static int check_list(const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
+		return xl_usage_error(&run_spec, "%s: '%s' has an empty item (accepted: a comma-separated list)",
+				      opt, arg);
+	return 0;
+}
+
 static int parse_sizes(struct run_args *a, const char *arg)
 {
 	char buf[256], *tok, *save;
 	uint64_t v;
 
+	if (check_list("--sizes", arg))
+		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", arg);
 	a->nsizes = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -184,6 +197,8 @@ static int parse_rows(struct run_args *a, const char *arg)
 	char buf[512], *tok, *save;
 	int i;
 
+	if (check_list("--rows", arg))
+		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", arg);
 	memset(a->rows, 0, sizeof(a->rows));
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -231,9 +246,17 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_u64(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, &v);
 		a->o.napi_cpu = v;
 		return r;
-	case R_JSON:
+	case R_JSON: {
+		/* Fail now, not after minutes of measuring. */
+		FILE *f = fopen(arg, "a");
+
+		if (!f)
+			return xl_usage_error(&run_spec, "--json: cannot write '%s': %s", arg,
+					      strerror(errno));
+		fclose(f);
 		a->json = arg;
 		return 0;
+	}
 	case R_WITH_MONITOR:
 		a->with_monitor = true;
 		return 0;
@@ -287,9 +310,19 @@ static int lab_run(int argc, char **argv)
 			       a.o.napi_cpu);
 		return XL_EXIT_USAGE;
 	}
-	for (i = 0; all_rows[i]; i++) /* redirect rows need somewhere to go */
-		if (a.rows[i] && !strncmp(all_rows[i], "redirect", 8))
+	for (i = 0, n = 0; all_rows[i]; i++) {
+		if (!a.rows[i])
+			continue;
+		n += !strcmp(all_rows[i], "redirect") && a.with_monitor ? 3 : 1;
+		if (!strncmp(all_rows[i], "redirect", 8)) /* they need somewhere to go */
 			lo.out_pairs = 1;
+	}
+	if (n * a.nsizes > MAX_ROWS) {
+		xl_usage_error(&run_spec, "--rows x --sizes: %d rows (accepted: at most %d)",
+			       n * a.nsizes, MAX_ROWS);
+		return XL_EXIT_USAGE;
+	}
+	n = 0;
 	if (xl_lab__create(&lab, &lo))
 		return XL_EXIT_RUNTIME;
 	err = xl_lab__wire(&lab, a.wiring, a.o.napi_cpu);
@@ -335,8 +368,12 @@ static int lab_run(int argc, char **argv)
 				err = xl_labrun_xdp(&lab, &a.o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
 						    XL_OP_NO_TOUCH, a.mode, a.sizes[s], &rows[n]);
 			n++;
-			if (err == -EINTR)
+			if (err == -EINTR) {
+				snprintf(rows[n - 1].note, sizeof(rows[n - 1].note),
+					 "interrupted after %d of %d repetitions", rows[n - 1].nreps,
+					 a.o.reps);
 				break;
+			}
 			if (err) {
 				xl_err("row %s at %u bytes failed: %s", r, a.sizes[s], rows[n - 1].note);
 				ret = XL_EXIT_RUNTIME;
@@ -348,6 +385,9 @@ static int lab_run(int argc, char **argv)
 		xl_err("interrupted; partial results follow");
 		ret = XL_EXIT_RUNTIME;
 	}
+	/* An interrupted row keeps the repetitions it completed, summarised. */
+	for (i = 0; i < n; i++)
+		xl_row_finish(&rows[i]);
 	xl_report_table(stdout, rows, n, header);
 	if (a.json) {
 		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,

@@ -170,8 +170,12 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 			.run_packets = run_packets, .eth_ok = eth_ok, .disagreement = disagreement,
 		};
 		if (ceiling) {
+			double sent = w.gen_pps * w.ns / 1e9;
+
+			/* Judge and cost the generator's CPU, not the DUT's. */
 			row->reps[rep].pps = w.gen_pps;
 			row->reps[rep].cpu_busy = xl_cpu_busy_share(&g0, &g1);
+			row->reps[rep].cpu_ns_per_pkt = sent > 0 ? (g1.busy - g0.busy) / sent : 0;
 		}
 		row->nreps = rep + 1;
 		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, size,

@@ -30,6 +30,18 @@ void xl_row_finish(struct xl_row_result *r)
 	r->cpu_ns_per_pkt = MEDIAN_OF(cpu_ns_per_pkt);
 	r->gen_mpps = MEDIAN_OF(gen_pps) / 1e6;
 #undef MEDIAN_OF
+	r->ring_drop_share = 0;
+	{
+		double offered = 0;
+
+		for (i = 0; i < r->nreps; i++)
+			offered += r->reps[i].gen_pps * r->reps[i].ns / 1e9;
+		for (i = 0; i < r->nreps; i++)
+			r->ring_drop_share += r->reps[i].gen_xmit_errors;
+		r->ring_drop_share = offered > 0 ? r->ring_drop_share / offered : 0;
+		if (r->ring_drop_share > 1)
+			r->ring_drop_share = 1;
+	}
 	for (i = 0; i < r->nreps; i++) {
 		r->xmit_errors += r->reps[i].gen_xmit_errors;
 		if (r->reps[i].eth_ok && r->reps[i].disagreement > r->disagreement)
@@ -60,7 +72,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		"DUT CPU", "CPU ns/p", "gen Mpps", "check", "verdict");
 	for (i = 0; i < n; i++) {
 		const struct xl_row_result *r = &rows[i];
-		char mpps[40], check[16];
+		char mpps[40], check[16], ring[48];
 
 		if (!r->nreps) {
 			fprintf(out, "%-17s %5u %-7s %-9s %21s  %s\n", r->name, r->size, r->mode,
@@ -74,10 +86,15 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		else
 			snprintf(check, sizeof(check), "%s%.1f%%", r->mismatch ? "!" : "",
 				 r->disagreement * 100);
-		fprintf(out, "%-17s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s\n",
+		if (strcmp(r->kind, "gen") && r->ring_drop_share > 0.01)
+			snprintf(ring, sizeof(ring), "; veth ring refused %.0f%% of offered",
+				 r->ring_drop_share * 100);
+		else
+			ring[0] = '\0';
+		fprintf(out, "%-17s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s%s\n",
 			r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
 			r->cpu_busy * 100, r->cpu_ns_per_pkt, r->gen_mpps, check,
-			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "",
+			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "", ring,
 			r->note[0] ? "; " : "", r->note);
 	}
 }
@@ -108,6 +125,7 @@ static json_t *row_json(const struct xl_row_result *r)
 		json_object_set_new(o, "cpu_ns_per_pkt", json_real(r->cpu_ns_per_pkt));
 		json_object_set_new(o, "gen_mpps", json_real(r->gen_mpps));
 		json_object_set_new(o, "gen_xmit_errors", json_integer(r->xmit_errors));
+		json_object_set_new(o, "ring_drop_share", json_real(r->ring_drop_share));
 		json_object_set_new(o, "counter_disagreement", json_real(r->disagreement));
 		json_object_set_new(o, "counter_mismatch", json_boolean(r->mismatch));
 		json_object_set_new(o, "valid", json_boolean(r->valid));

@@ -305,7 +305,7 @@ static void test_json_measured_row(void **state)
 	doc = load(tmp_path);
 	row = json_array_get(get(doc, "rows"), ROW_VALID);
 	assert_non_null(row);
-	assert_int_equal(json_object_size(row), 23);
+	assert_int_equal(json_object_size(row), 24);
 	assert_string_equal(get_str(row, "name"), "drop/no-touch");
 	assert_string_equal(get_str(row, "kind"), "xdp");
 	assert_string_equal(get_str(row, "action"), "XDP_DROP");
@@ -330,6 +330,8 @@ static void test_json_measured_row(void **state)
 	assert_dbl_equal(get_num(row, "cpu_ns_per_pkt"), 500.0);
 	assert_dbl_equal(get_num(row, "gen_mpps"), 2.5);
 	assert_int_equal(get_int(row, "gen_xmit_errors"), 42);
+	/* 42 refused of 1.5e6*2 + 3.5e6*2 + 2.5e6*2 offered (windows of ~2 s) */
+	assert_true(fabs(get_num(row, "ring_drop_share") - 42 / 15e6) < 1e-12);
 	assert_dbl_equal(get_num(row, "counter_disagreement"), 0.004);
 	assert_false(get_bool(row, "counter_mismatch"));
 	assert_true(get_bool(row, "valid"));
