@@ -40,4 +40,9 @@ struct xl_bench_rec {
 	__u64 errors;
 } __attribute__((aligned(64)));
 
+#ifndef __bpf__
+/* The layout is an ABI between the BPF program and user space. */
+_Static_assert(sizeof(struct xl_bench_rec) == 64, "struct xl_bench_rec changed size");
+#endif
+
 #endif /* XDPLAB_BENCH_SHARED_H */

@@ -33,4 +33,10 @@ struct xl_gen_cpu {
 	__u64 frames;
 } __attribute__((aligned(64)));
 
+#ifndef __bpf__
+/* The layout is an ABI between the BPF program and user space. */
+_Static_assert(sizeof(struct xl_gen_flow) == 4, "struct xl_gen_flow changed size");
+_Static_assert(sizeof(struct xl_gen_cpu) == 64, "struct xl_gen_cpu changed size");
+#endif
+
 #endif /* XDPLAB_GEN_SHARED_H */

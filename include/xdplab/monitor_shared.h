@@ -62,4 +62,10 @@ struct xl_mon_val {
 	__u64 drops;
 };
 
+#ifndef __bpf__
+/* The layout is an ABI between the BPF program and user space. */
+_Static_assert(sizeof(struct xl_mon_key) == 16, "struct xl_mon_key changed size");
+_Static_assert(sizeof(struct xl_mon_val) == 24, "struct xl_mon_val changed size");
+#endif
+
 #endif /* XDPLAB_MONITOR_SHARED_H */

@@ -45,4 +45,9 @@ struct xl_redir_cpu_rec {
 	__u64 pad;
 } __attribute__((aligned(64)));
 
+#ifndef __bpf__
+/* The layout is an ABI between the BPF program and user space. */
+_Static_assert(sizeof(struct xl_redir_cpu_rec) == 64, "struct xl_redir_cpu_rec changed size");
+#endif
+
 #endif /* XDPLAB_REDIRECT_SHARED_H */

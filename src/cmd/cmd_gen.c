@@ -54,6 +54,7 @@ struct gen_args {
 	struct xl_gen_opts o;
 	const char *src_mac, *dst_mac, *src_ip, *dst_ip, *netns;
 	const char *size_arg; /* checked once the interface's MTU is known */
+	int src_family, dst_family; /* AF_INET/AF_INET6 of --src-ip/--dst-ip, 0 unset */
 	bool is_veth;
 	uint64_t interval_ns;
 	bool no_check, quiet;
@@ -63,13 +64,20 @@ static int parse_ip(const char *opt, const char *arg, struct gen_args *a, bool s
 {
 	struct xl_pkt_spec *s = &a->o.spec;
 
+	int *fam = src ? &a->src_family : &a->dst_family, *other = src ? &a->dst_family :
+									 &a->src_family;
+
 	if (inet_pton(AF_INET, arg, src ? &s->src_ip4 : &s->dst_ip4) == 1)
-		return 0;
-	if (inet_pton(AF_INET6, arg, src ? &s->src_ip6 : &s->dst_ip6) == 1) {
+		*fam = AF_INET;
+	else if (inet_pton(AF_INET6, arg, src ? &s->src_ip6 : &s->dst_ip6) == 1)
+		*fam = AF_INET6;
+	else
+		return xl_usage_error(&gen_spec, "%s: '%s' is not an IPv4 or IPv6 address", opt, arg);
+	if (*other && *other != *fam)
+		return xl_usage_error(&gen_spec, "--src-ip and --dst-ip: one is IPv4, the other IPv6 (accepted: both of one family)");
+	if (*fam == AF_INET6)
 		s->ipv6 = true;
-		return 0;
-	}
-	return xl_usage_error(&gen_spec, "%s: '%s' is not an IPv4 or IPv6 address", opt, arg);
+	return 0;
 }
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -163,6 +171,8 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 	memcpy(s->src_mac, li.mac, 6);
 	memcpy(s->dst_mac, bcast, 6);
 	a->is_veth = !strcmp(li.kind, "veth");
+	if (s->ipv6 && (a->src_family == AF_INET || a->dst_family == AF_INET))
+		return xl_usage_error(&gen_spec, "--ipv6 with an IPv4 --src-ip/--dst-ip (accepted: IPv6 addresses, or no --ipv6)");
 	if (!strcmp(li.kind, "veth") && li.peer_ifindex &&
 	    !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer))
 		memcpy(s->dst_mac, peer.mac, 6);
