@@ -43,4 +43,21 @@ struct xl_link_info {
  */
 int xl_link_get(int ifindex, int netnsid, struct xl_link_info *info);
 
+/**
+ * xl_link_gro() - GRO state of @ifname in the calling thread's namespace
+ * (ethtool ETHTOOL_GGRO). Return: 1 on, 0 off, -1 unknown.
+ */
+int xl_link_gro(const char *ifname);
+
+/**
+ * xl_link_peer_gro() - GRO state of a veth peer as xl_link_get() returned
+ * it (@peer, and the @peer_netnsid it was read with). A peer in another
+ * namespace is found by visiting the named ones (/run/netns) for a device
+ * with its ifindex, name and MAC; the calling thread always returns to its
+ * own namespace. A veth peer with GRO on has a NAPI, so frames redirected
+ * into the veth are received even without an XDP program.
+ * Return: 1 on, 0 off, -1 unknown (e.g. the peer's namespace has no name).
+ */
+int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid);
+
 #endif /* XDPLAB_NETLINK_H */

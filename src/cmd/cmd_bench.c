@@ -85,12 +85,17 @@ static unsigned int attached_prog_id(int ifindex, enum xl_xdp_mode mode)
 
 static void print_window(const struct xl_meter_window *w, double t, int action)
 {
-	char b1[32], b2[32];
+	char b1[32], b2[32], cpu[64];
 
-	printf("%8.3f s  %-8s rx/s %12s  err/s %s  ns/packet %.1f  cpu%d busy %.1f%%  cpu-ns/packet %.1f\n",
-	       t, xl_xdp_action_name(action) + 4, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
-	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt,
-	       w->napi_cpu, w->cpu_busy * 100, w->cpu_ns_per_pkt);
+	/* No packets in the window: no CPU to judge and no cost per packet. */
+	if (w->napi_cpu < 0 || !w->packets)
+		snprintf(cpu, sizeof(cpu), "cpu - busy -  cpu-ns/packet -");
+	else
+		snprintf(cpu, sizeof(cpu), "cpu%d busy %.1f%%  cpu-ns/packet %.1f", w->napi_cpu,
+			 w->cpu_busy * 100, w->cpu_ns_per_pkt);
+	printf("%8.3f s  %-8s rx/s %12s  err/s %s  ns/packet %.1f  %s\n", t,
+	       xl_xdp_action_name(action) + 4, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
+	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt, cpu);
 }
 
 static void print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,

@@ -156,11 +156,16 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (!strcmp(li.kind, "veth")) {
 		row("info", "ndo_xdp_xmit", "veth: yes, when the peer has a NAPI (XDP program or GRO on)");
-		if (li.peer_ifindex && !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer))
-			row(peer.xdp_attached ? "ok" : "WARN", "veth peer", "%s %s%s", peer.name,
+		if (li.peer_ifindex && !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer)) {
+			int gro = peer.xdp_attached ? 1 : xl_link_peer_gro(&peer, li.peer_netnsid);
+
+			row(gro == 1 ? "ok" : "WARN", "veth peer", "%s %s%s", peer.name,
 			    peer.xdp_attached ? "has an XDP program: redirected frames are received" :
-						"has no XDP program: redirected frames are dropped unless GRO is on",
+			    gro == 1 ? "has GRO on (a NAPI): redirected frames are received" :
+			    gro == 0 ? "has no XDP program and GRO off: redirected frames are dropped" :
+				       "has no XDP program: redirected frames are dropped unless GRO is on",
 			    li.peer_netnsid >= 0 ? " (other namespace)" : "");
+		}
 		row("info", "zero-copy", "no: veth has no AF_XDP zero-copy (copy mode only)");
 	} else {
 		row("info", "ndo_xdp_xmit", "depends on the driver (see 'ethtool -i %s')", ifname);

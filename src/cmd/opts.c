@@ -206,12 +206,12 @@ int xl_parse_seconds(const struct xl_cmd_spec *spec, const char *opt,
 	if (errno == ERANGE || !isfinite(v))
 		v = max * 2; /* reported as out of range below */
 	if (v < min || v > max)
-		return xl_usage_error(spec, "%s: '%s' is out of range (accepted: %g..%g seconds)",
+		return xl_usage_error(spec, "%s: '%s' is out of range (accepted: %.10g..%.10g seconds)",
 				      opt, arg, min, max);
 	*out_ns = (uint64_t)(v * 1e9 + 0.5);
 	return 0;
 out_nan:
-	return xl_usage_error(spec, "%s: '%s' is not a number of seconds (accepted: %g..%g)",
+	return xl_usage_error(spec, "%s: '%s' is not a number of seconds (accepted: %.10g..%.10g)",
 			      opt, arg ? arg : "", min, max);
 }
 

@@ -532,71 +532,10 @@ enum xl_gen_engine xl_gen__engine(const struct xl_gen *gen)
 	return gen->engine;
 }
 
-/* GRO state of @ifname in the current namespace: 1 on, 0 off, -1 unknown. */
-static int gro_on(const char *ifname)
-{
-	struct ethtool_value ev = { .cmd = ETHTOOL_GGRO };
-	struct ifreq ifr = {};
-	int fd, on = -1;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = (void *)&ev;
-	if (!ioctl(fd, SIOCETHTOOL, &ifr))
-		on = !!ev.data;
-	close(fd);
-	return on;
-}
-
-/*
- * GRO state of the veth peer @peer. A peer in another namespace is found
- * by visiting the named namespaces (/run/netns) for a device with its
- * ifindex, name and MAC; the thread returns to @home_fd after each visit.
- * Return: 1 on, 0 off, -1 unknown.
- */
-static int peer_gro_on(const struct xl_link_info *peer, int peer_netnsid, int home_fd)
-{
-	struct dirent *d;
-	int on = -1;
-	DIR *dir;
-
-	if (peer_netnsid < 0)
-		return gro_on(peer->name);
-	dir = opendir("/run/netns");
-	if (!dir || home_fd < 0) {
-		if (dir)
-			closedir(dir);
-		return -1;
-	}
-	while (on < 0 && (d = readdir(dir))) {
-		char path[300];
-		struct xl_link_info li;
-		int fd;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/run/netns/%s", d->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!setns(fd, CLONE_NEWNET)) {
-			if (!xl_link_get(peer->ifindex, -1, &li) && !strcmp(li.name, peer->name) &&
-			    !memcmp(li.mac, peer->mac, 6))
-				on = gro_on(peer->name);
-			setns(home_fd, CLONE_NEWNET);
-		}
-		close(fd);
-	}
-	closedir(dir);
-	return on;
-}
-
 int xl_gen__preflight(struct xl_gen *gen)
 {
 	struct xl_link_info me, peer;
-	int err, gro, home = -1, cur_ns = -1;
+	int err, gro, cur_ns = -1;
 
 	if (gen->engine != XL_ENGINE_LIVE || !gen->is_veth)
 		return 0;
@@ -614,10 +553,7 @@ int xl_gen__preflight(struct xl_gen *gen)
 	}
 	if (peer.xdp_attached)
 		goto out;
-	home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	gro = peer_gro_on(&peer, me.peer_netnsid, home);
-	if (home >= 0)
-		close(home);
+	gro = xl_link_peer_gro(&peer, me.peer_netnsid);
 	if (gro == 1)
 		goto out;
 	xl_warn("the veth peer of %s (%s) has no XDP program%s: frames redirected into a veth are dropped unless the peer has a NAPI (attach one, e.g. 'xdplab drop %s', or 'ethtool -K %s gro on')",

@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* RTM_GETLINK through libmnl: the facts gen, probe and the lab check. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,4 +124,74 @@ int xl_link_get(int ifindex, int netnsid, struct xl_link_info *info)
 out_close:
 	mnl_socket_close(nl);
 	return err;
+}
+
+int xl_link_gro(const char *ifname)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GGRO };
+	struct ifreq ifr = {};
+	int fd, on = -1;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ev;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr))
+		on = !!ev.data;
+	close(fd);
+	return on;
+}
+
+/*
+ * GRO state of the veth peer @peer. A peer in another namespace is found
+ * by visiting the named namespaces (/run/netns) for a device with its
+ * ifindex, name and MAC; the thread returns to @home_fd after each visit.
+ * Return: 1 on, 0 off, -1 unknown.
+ */
+static int peer_gro_visit(const struct xl_link_info *peer, int peer_netnsid, int home_fd)
+{
+	struct dirent *d;
+	int on = -1;
+	DIR *dir;
+
+	if (peer_netnsid < 0)
+		return xl_link_gro(peer->name);
+	dir = opendir("/run/netns");
+	if (!dir || home_fd < 0) {
+		if (dir)
+			closedir(dir);
+		return -1;
+	}
+	while (on < 0 && (d = readdir(dir))) {
+		char path[300];
+		struct xl_link_info li;
+		int fd;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/run/netns/%s", d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!setns(fd, CLONE_NEWNET)) {
+			if (!xl_link_get(peer->ifindex, -1, &li) && !strcmp(li.name, peer->name) &&
+			    !memcmp(li.mac, peer->mac, 6))
+				on = xl_link_gro(peer->name);
+			setns(home_fd, CLONE_NEWNET);
+		}
+		close(fd);
+	}
+	closedir(dir);
+	return on;
+}
+
+int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid)
+{
+	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC), on;
+
+	on = peer_gro_visit(peer, peer_netnsid, home);
+	if (home >= 0)
+		close(home);
+	return on;
 }
