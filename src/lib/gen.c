@@ -10,7 +10,6 @@
  * per chunk, never per frame); each thread's counters live in its own cache
  * line and are read by the main thread with relaxed loads.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,12 +20,9 @@
 #include <unistd.h>
 #include <sched.h>
 #include <arpa/inet.h>
-#include <linux/ethtool.h>
 #include <linux/if_packet.h>
-#include <linux/sockios.h>
 #include <net/if.h>
 #include <net/ethernet.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <bpf/bpf.h>
