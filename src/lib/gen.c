@@ -20,74 +20,20 @@
 #include <unistd.h>
 #include <sched.h>
 #include <arpa/inet.h>
-#include <linux/if_packet.h>
 #include <net/if.h>
-#include <net/ethernet.h>
 #include <sys/socket.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "gen.skel.h"
+#include "gen_priv.h"
 #include "xdplab/gen.h"
 #include "xdplab/gen_shared.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
 #include "xdplab/pcapfile.h"
 #include "xdplab/sysstat.h"
-
-/*
- * Frames per BPF_PROG_RUN call. Every live-frames call swaps the XDP
- * dispatcher (bpf_prog_change_xdp -> synchronize_rcu, milliseconds), so
- * calls must be long: each is sized to ~LIVE_CALL_NS at the rate the
- * previous call reached, between LIVE_CHUNK_MIN and LIVE_CHUNK_MAX, and
- * never past the --duration deadline.
- */
-#define LIVE_CHUNK_MIN 4096
-#define LIVE_CHUNK_MAX (1u << 22)
-#define LIVE_CALL_NS 200000000ull
-#define PKT_BATCH 64
-/* Most CPUs whose generator counters are read. */
-#define XL_GEN_MAX_CPUS 256
-
-struct gen_thread {
-	struct xl_gen *gen;
-	pthread_t tid;
-	int idx;
-	int cpu;
-	int sock;
-	uint64_t sent;
-	uint64_t bytes;
-	uint64_t pcap_pos;
-	double est_pps;
-	uint64_t end_ns;
-	int err;
-	int done;
-} __attribute__((aligned(64)));
-
-struct xl_gen {
-	struct xl_gen_opts o;
-	enum xl_gen_engine engine;
-	int ifindex;
-	uint32_t mtu;
-	uint8_t frame[XL_PKT_MAX_SIZE];
-	uint32_t frame_len;
-	uint32_t sport_off, csum_off;
-	struct xl_gen_flow *flows;
-	struct gen *skel;
-	struct xl_frames pcap;
-	int64_t remaining;
-	bool counted;
-	int stop;
-	uint64_t start_ns, deadline_ns;
-	bool is_veth;
-	int tx_queues;
-	int stat_sock;
-	uint64_t xmit_err_base;
-	int nthreads;
-	bool started;
-	struct gen_thread th[];
-};
 
 static uint64_t now_ns(void)
 {
@@ -172,76 +118,6 @@ static void unclaim(struct xl_gen *gen, uint64_t n)
 		__atomic_fetch_add(&gen->remaining, n, __ATOMIC_RELAXED);
 }
 
-static int send_live(struct gen_thread *t, uint64_t n)
-{
-	struct xl_gen *gen = t->gen;
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = gen->frame,
-		    .data_size_in = gen->frame_len, .repeat = (__u32)n,
-		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
-
-	char name[IF_NAMESIZE];
-
-	if (bpf_prog_test_run_opts(bpf_program__fd(gen->skel->progs.xdp_gen_redirect),
-				   &opts))
-		return -errno;
-	/*
-	 * A redirect to a vanished ifindex drops silently; one check per
-	 * call (~200 ms of frames) notices a deleted interface quickly.
-	 */
-	if (!if_indextoname(gen->ifindex, name))
-		return -ENXIO;
-	return (int)n;
-}
-
-/* Send up to @n frames with sendmmsg; return frames accepted or -errno. */
-static int send_packet(struct gen_thread *t, uint64_t n)
-{
-	struct xl_gen *gen = t->gen;
-	static __thread uint8_t bufs[PKT_BATCH][XL_PKT_MAX_SIZE]
-		__attribute__((aligned(64)));
-	static __thread bool filled;
-	struct mmsghdr msgs[PKT_BATCH];
-	struct iovec iov[PKT_BATCH];
-	uint64_t flow = t->sent;
-	int i, cnt = n > PKT_BATCH ? PKT_BATCH : (int)n, ret;
-
-	memset(msgs, 0, sizeof(msgs));
-	for (i = 0; i < cnt; i++) {
-		if (gen->pcap.n) {
-			size_t k = (t->pcap_pos + i) % gen->pcap.n;
-
-			iov[i].iov_base = gen->pcap.data + gen->pcap.off[k];
-			iov[i].iov_len = gen->pcap.len[k];
-		} else {
-			if (!filled)
-				memcpy(bufs[i], gen->frame, gen->frame_len);
-			if (gen->flows) {
-				const struct xl_gen_flow *f =
-					&gen->flows[(flow + i) % gen->o.flows];
-
-				memcpy(bufs[i] + gen->sport_off, &f->src_port, 2);
-				memcpy(bufs[i] + gen->csum_off, &f->udp_csum, 2);
-			}
-			iov[i].iov_base = bufs[i];
-			iov[i].iov_len = gen->frame_len;
-		}
-		msgs[i].msg_hdr.msg_iov = &iov[i];
-		msgs[i].msg_hdr.msg_iovlen = 1;
-	}
-	if (!gen->pcap.n && cnt == PKT_BATCH)
-		filled = true;
-	ret = sendmmsg(t->sock, msgs, cnt, 0);
-	if (ret < 0) {
-		if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
-			return 0;
-		return -errno;
-	}
-	for (i = 0; i < ret; i++)
-		t->bytes += iov[i].iov_len;
-	t->pcap_pos += ret;
-	return ret;
-}
-
 static void *gen_thread_main(void *arg)
 {
 	struct gen_thread *t = arg;
@@ -304,8 +180,8 @@ static void *gen_thread_main(void *arg)
 		if (!take)
 			break;
 		t0 = now_ns();
-		n = gen->engine == XL_ENGINE_LIVE ? send_live(t, take) :
-						    send_packet(t, take);
+		n = gen->engine == XL_ENGINE_LIVE ? xl_gen_send_live(t, take) :
+						    xl_gen_send_packet(t, take);
 		if (n > 0 && take >= LIVE_CHUNK_MIN)
 			t->est_pps = n * 1e9 / (double)(now_ns() - t0 + 1);
 		if (n < 0) {
@@ -343,59 +219,6 @@ static int setup_flows(struct xl_gen *gen)
 		gen->flows[i].src_port = htons(port);
 		gen->flows[i].udp_csum = xl_gen_flow_csum(&gen->o.spec, port);
 	}
-	return 0;
-}
-
-static int setup_live(struct xl_gen *gen)
-{
-	uint32_t i;
-	int err;
-
-	gen->skel = gen__open();
-	if (!gen->skel)
-		return -errno;
-	gen->skel->rodata->ifindex_out = gen->ifindex;
-	gen->skel->rodata->nr_flows = gen->o.flows;
-	gen->skel->rodata->sport_off = gen->sport_off;
-	gen->skel->rodata->csum_off = gen->csum_off;
-	err = gen__load(gen->skel);
-	if (err)
-		return err;
-	for (i = 0; gen->flows && i < gen->o.flows; i++) {
-		err = bpf_map_update_elem(bpf_map__fd(gen->skel->maps.flows), &i,
-					  &gen->flows[i], BPF_ANY);
-		if (err)
-			return -errno;
-	}
-	/* Check live frames work here without sending anything. */
-	gen->skel->bss->dry_run = 1;
-	{
-		struct gen_thread probe = { .gen = gen };
-
-		err = send_live(&probe, 1);
-	}
-	gen->skel->bss->dry_run = 0;
-	return err < 0 ? err : 0;
-}
-
-static int setup_packet(struct gen_thread *t, int ifindex)
-{
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
-				   .sll_protocol = 0,
-				   .sll_ifindex = ifindex };
-	int one = 1, fd, err;
-
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	/* PACKET_QDISC_BYPASS: straight to the driver, as pktgen does. */
-	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	t->sock = fd;
 	return 0;
 }
 
@@ -483,7 +306,7 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 			goto out_err;
 	}
 	if (gen->engine == XL_ENGINE_LIVE) {
-		err = setup_live(gen);
+		err = xl_gen_setup_live(gen);
 		if (err) {
 			if (opts->engine_forced) {
 				xl_err("engine live unavailable on %s: %s (needs BPF_F_TEST_XDP_LIVE_FRAMES, kernel 5.18+, and frames up to a page)",
@@ -499,7 +322,7 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	}
 	if (gen->engine == XL_ENGINE_PACKET) {
 		for (i = 0; i < nthreads; i++) {
-			err = setup_packet(&gen->th[i], gen->ifindex);
+			err = xl_gen_setup_packet(&gen->th[i], gen->ifindex);
 			if (err) {
 				xl_err("cannot open an AF_PACKET socket on %s: %s",
 				       opts->ifname, strerror(-err));

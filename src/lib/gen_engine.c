@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The generator's engines: live frames (BPF_PROG_RUN with
+ * BPF_F_TEST_XDP_LIVE_FRAMES, kernel commit b530e9e1063e) and AF_PACKET
+ * with PACKET_QDISC_BYPASS and sendmmsg. Product code: the fast path.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <net/ethernet.h>
+#include <sys/socket.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "gen.skel.h"
+#include "gen_priv.h"
+
+int xl_gen_send_live(struct gen_thread *t, uint64_t n)
+{
+	struct xl_gen *gen = t->gen;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = gen->frame,
+		    .data_size_in = gen->frame_len, .repeat = (__u32)n,
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
+
+	char name[IF_NAMESIZE];
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(gen->skel->progs.xdp_gen_redirect),
+				   &opts))
+		return -errno;
+	/*
+	 * A redirect to a vanished ifindex drops silently; one check per
+	 * call (~200 ms of frames) notices a deleted interface quickly.
+	 */
+	if (!if_indextoname(gen->ifindex, name))
+		return -ENXIO;
+	return (int)n;
+}
+
+/* Send up to @n frames with sendmmsg; return frames accepted or -errno. */
+int xl_gen_send_packet(struct gen_thread *t, uint64_t n)
+{
+	struct xl_gen *gen = t->gen;
+	static __thread uint8_t bufs[PKT_BATCH][XL_PKT_MAX_SIZE]
+		__attribute__((aligned(64)));
+	static __thread bool filled;
+	struct mmsghdr msgs[PKT_BATCH];
+	struct iovec iov[PKT_BATCH];
+	uint64_t flow = t->sent;
+	int i, cnt = n > PKT_BATCH ? PKT_BATCH : (int)n, ret;
+
+	memset(msgs, 0, sizeof(msgs));
+	for (i = 0; i < cnt; i++) {
+		if (gen->pcap.n) {
+			size_t k = (t->pcap_pos + i) % gen->pcap.n;
+
+			iov[i].iov_base = gen->pcap.data + gen->pcap.off[k];
+			iov[i].iov_len = gen->pcap.len[k];
+		} else {
+			if (!filled)
+				memcpy(bufs[i], gen->frame, gen->frame_len);
+			if (gen->flows) {
+				const struct xl_gen_flow *f =
+					&gen->flows[(flow + i) % gen->o.flows];
+
+				memcpy(bufs[i] + gen->sport_off, &f->src_port, 2);
+				memcpy(bufs[i] + gen->csum_off, &f->udp_csum, 2);
+			}
+			iov[i].iov_base = bufs[i];
+			iov[i].iov_len = gen->frame_len;
+		}
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	if (!gen->pcap.n && cnt == PKT_BATCH)
+		filled = true;
+	ret = sendmmsg(t->sock, msgs, cnt, 0);
+	if (ret < 0) {
+		if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
+			return 0;
+		return -errno;
+	}
+	for (i = 0; i < ret; i++)
+		t->bytes += iov[i].iov_len;
+	t->pcap_pos += ret;
+	return ret;
+}
+
+int xl_gen_setup_live(struct xl_gen *gen)
+{
+	uint32_t i;
+	int err;
+
+	gen->skel = gen__open();
+	if (!gen->skel)
+		return -errno;
+	gen->skel->rodata->ifindex_out = gen->ifindex;
+	gen->skel->rodata->nr_flows = gen->o.flows;
+	gen->skel->rodata->sport_off = gen->sport_off;
+	gen->skel->rodata->csum_off = gen->csum_off;
+	err = gen__load(gen->skel);
+	if (err)
+		return err;
+	for (i = 0; gen->flows && i < gen->o.flows; i++) {
+		err = bpf_map_update_elem(bpf_map__fd(gen->skel->maps.flows), &i,
+					  &gen->flows[i], BPF_ANY);
+		if (err)
+			return -errno;
+	}
+	/* Check live frames work here without sending anything. */
+	gen->skel->bss->dry_run = 1;
+	{
+		struct gen_thread probe = { .gen = gen };
+
+		err = xl_gen_send_live(&probe, 1);
+	}
+	gen->skel->bss->dry_run = 0;
+	return err < 0 ? err : 0;
+}
+
+int xl_gen_setup_packet(struct gen_thread *t, int ifindex)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = 0,
+				   .sll_ifindex = ifindex };
+	int one = 1, fd, err;
+
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* PACKET_QDISC_BYPASS: straight to the driver, as pktgen does. */
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	t->sock = fd;
+	return 0;
+}
+

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Internal to the generator (src/lib/gen.c, src/lib/gen_engine.c): the
+ * generator's state and its two engines' send and set-up functions.
+ */
+#ifndef XDPLAB_GEN_PRIV_H
+#define XDPLAB_GEN_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xdplab/gen.h"
+#include "xdplab/gen_shared.h"
+#include "xdplab/pcapfile.h"
+
+/*
+ * Frames per BPF_PROG_RUN call. Every live-frames call swaps the XDP
+ * dispatcher (bpf_prog_change_xdp -> synchronize_rcu, milliseconds), so
+ * calls must be long: each is sized to ~LIVE_CALL_NS at the rate the
+ * previous call reached, between LIVE_CHUNK_MIN and LIVE_CHUNK_MAX, and
+ * never past the --duration deadline.
+ */
+#define LIVE_CHUNK_MIN 4096
+#define LIVE_CHUNK_MAX (1u << 22)
+#define LIVE_CALL_NS 200000000ull
+#define PKT_BATCH 64
+/* Most CPUs whose generator counters are read. */
+#define XL_GEN_MAX_CPUS 256
+
+struct gen_thread {
+	struct xl_gen *gen;
+	pthread_t tid;
+	int idx;
+	int cpu;
+	int sock;
+	uint64_t sent;
+	uint64_t bytes;
+	uint64_t pcap_pos;
+	double est_pps;
+	uint64_t end_ns;
+	int err;
+	int done;
+} __attribute__((aligned(64)));
+
+struct xl_gen {
+	struct xl_gen_opts o;
+	enum xl_gen_engine engine;
+	int ifindex;
+	uint32_t mtu;
+	uint8_t frame[XL_PKT_MAX_SIZE];
+	uint32_t frame_len;
+	uint32_t sport_off, csum_off;
+	struct xl_gen_flow *flows;
+	struct gen *skel;
+	struct xl_frames pcap;
+	int64_t remaining;
+	bool counted;
+	int stop;
+	uint64_t start_ns, deadline_ns;
+	bool is_veth;
+	int tx_queues;
+	int stat_sock;
+	uint64_t xmit_err_base;
+	int nthreads;
+	bool started;
+	struct gen_thread th[];
+};
+
+/*
+ * The engines. Each send function sends up to @n frames on thread @t and
+ * returns the frames sent or -errno; set-up functions return 0 or -errno.
+ * xl_gen_send_live: one BPF_PROG_RUN live-frames call of @n frames, then a
+ * check that the interface still exists (-ENXIO).
+ * xl_gen_send_packet: one sendmmsg of up to PKT_BATCH frames (template with
+ * the next flows' ports, or the capture's next frames).
+ * xl_gen_setup_live: load the program with the flow table, and check with a
+ * dry run (the program drops) that live frames work here.
+ * xl_gen_setup_packet: an AF_PACKET socket on @ifindex for thread @t,
+ * PACKET_QDISC_BYPASS.
+ */
+int xl_gen_send_live(struct gen_thread *t, uint64_t n);
+int xl_gen_send_packet(struct gen_thread *t, uint64_t n);
+int xl_gen_setup_live(struct xl_gen *gen);
+int xl_gen_setup_packet(struct gen_thread *t, int ifindex);
+
+#endif /* XDPLAB_GEN_PRIV_H */
