@@ -11,6 +11,8 @@
 #include <signal.h>
 
 #include "xdplab/attach.h"
+#include "xdplab/bench.h"
+#include "xdplab/gen.h"
 #include "xdplab/bench_shared.h"
 #include "xdplab/lab.h"
 #include "xdplab/report.h"
@@ -29,6 +31,22 @@ struct xl_labrun_opts {
 	int gen_cpu, napi_cpu;
 	volatile sig_atomic_t *stop;
 };
+
+/**
+ * xl_labrun_gen() - the lab's generator: live engine (packet as fallback),
+ * one thread on @o->gen_cpu, @size-byte IPv4/UDP frames from the generator
+ * end to the DUT end's MAC and address. Nothing is sent until
+ * xl_gen__start(). Return: as xl_gen__create() (NULL with errno).
+ */
+struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size);
+
+/**
+ * xl_labrun_bench() - xl_bench__create(@bo) in the namespace of @side (the
+ * interface in @bo is named there); the calling thread comes back to the
+ * creator's namespace. Return: as xl_bench__create() (NULL with errno).
+ */
+struct xl_bench *xl_labrun_bench(struct xl_lab *lab, enum xl_lab_side side,
+				 const struct xl_bench_opts *bo);
 
 /**
  * xl_labrun_xdp() - measure one XDP row: attach an @action/@op benchmark at

@@ -30,28 +30,25 @@ static void sleep_ns(uint64_t ns, volatile sig_atomic_t *stop)
 	}
 }
 
-static struct xl_bench *attach_dut(struct xl_lab *lab, int action, enum xl_pkt_op op,
-				   enum xl_xdp_mode mode)
+struct xl_bench *xl_labrun_bench(struct xl_lab *lab, enum xl_lab_side side,
+				 const struct xl_bench_opts *bo)
 {
-	struct xl_bench_opts bo = { .action = action, .op = op,
-				    .ifname = lab->ifname[XL_LAB_DUT], .mode = mode };
 	struct xl_bench *b;
 	int err;
 
-	err = xl_lab__enter(lab, XL_LAB_DUT);
+	err = xl_lab__enter(lab, side);
 	if (err) {
 		errno = -err;
 		return NULL;
 	}
-	b = xl_bench__create(&bo);
+	b = xl_bench__create(bo);
 	err = errno;
 	xl_lab__leave(lab);
 	errno = err;
 	return b;
 }
 
-static struct xl_gen *make_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
-			       uint32_t size)
+struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size)
 {
 	struct xl_gen_opts go = {
 		.engine = XL_ENGINE_LIVE, .engine_forced = false,
@@ -101,13 +98,16 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 
 		if (o->stop && *o->stop)
 			return -EINTR;
-		bench = attach_dut(lab, action, op, mode);
+		bench = xl_labrun_bench(lab, XL_LAB_DUT,
+					&(struct xl_bench_opts){ .action = action, .op = op,
+								 .ifname = lab->ifname[XL_LAB_DUT],
+								 .mode = mode });
 		if (!bench) {
 			err = -errno;
 			snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
 			return err;
 		}
-		gen = make_gen(lab, o, size);
+		gen = xl_labrun_gen(lab, o, size);
 		if (!gen) {
 			err = -errno;
 			snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));

@@ -76,24 +76,14 @@ void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *wi
 		 without->name);
 }
 
-/* Attach in @side's netns; the calling thread comes back to the root netns. */
+/* The XDP_DROP sink at the far end of the first out pair: where frames arrive. */
 static struct xl_bench *sink_create(struct xl_lab *lab)
 {
 	struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
 				    .ifname = lab->out_ifname[0][XL_LAB_GEN],
 				    .mode = XL_MODE_NATIVE };
-	struct xl_bench *b;
-	int err = xl_lab__enter(lab, XL_LAB_GEN);
 
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	b = xl_bench__create(&bo);
-	err = errno;
-	xl_lab__leave(lab);
-	errno = err;
-	return b;
+	return xl_labrun_bench(lab, XL_LAB_GEN, &bo);
 }
 
 static struct xl_redirect *redir_create(struct xl_lab *lab, enum xl_redir_kind kind, int cpu)
@@ -118,22 +108,6 @@ static struct xl_redirect *redir_create(struct xl_lab *lab, enum xl_redir_kind k
 	xl_lab__leave(lab);
 	errno = err;
 	return r;
-}
-
-static struct xl_gen *gen_create(struct xl_lab *lab, const struct xl_labrun_opts *o,
-				 uint32_t size)
-{
-	struct xl_gen_opts go = {
-		.engine = XL_ENGINE_LIVE, .ifname = lab->ifname[XL_LAB_GEN],
-		.netns_fd = lab->ns_fd[XL_LAB_GEN], .flows = 1, .threads = 1,
-		.first_cpu = o->gen_cpu,
-		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
-			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
-	};
-
-	memcpy(go.spec.src_mac, lab->mac[XL_LAB_GEN], 6);
-	memcpy(go.spec.dst_mac, lab->mac[XL_LAB_DUT], 6);
-	return xl_gen__create(&go);
 }
 
 /* Settling time after a monitor is attached, before its window: ns. */
@@ -172,7 +146,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		snprintf(row->note, sizeof(row->note), "redirect attach failed: %s", strerror(-err));
 		goto out_sink;
 	}
-	gen = gen_create(lab, o, size);
+	gen = xl_labrun_gen(lab, o, size);
 	if (!gen) {
 		err = -errno;
 		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));

@@ -91,34 +91,8 @@ static struct xl_bench *sink_at_gen(struct xl_lab *lab)
 {
 	struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
 				    .ifname = lab->ifname[XL_LAB_GEN], .mode = XL_MODE_NATIVE };
-	struct xl_bench *b;
-	int err = xl_lab__enter(lab, XL_LAB_GEN);
 
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	b = xl_bench__create(&bo);
-	err = errno;
-	xl_lab__leave(lab);
-	errno = err;
-	return b;
-}
-
-static struct xl_gen *make_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
-			       uint32_t size)
-{
-	struct xl_gen_opts go = {
-		.engine = XL_ENGINE_LIVE, .ifname = lab->ifname[XL_LAB_GEN],
-		.netns_fd = lab->ns_fd[XL_LAB_GEN], .flows = 1, .threads = 1,
-		.first_cpu = o->gen_cpu,
-		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
-			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
-	};
-
-	memcpy(go.spec.src_mac, lab->mac[XL_LAB_GEN], 6);
-	memcpy(go.spec.dst_mac, lab->mac[XL_LAB_DUT], 6);
-	return xl_gen__create(&go);
+	return xl_labrun_bench(lab, XL_LAB_GEN, &bo);
 }
 
 /* Frames counted at the row's counting point. */
@@ -193,7 +167,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		}
 	}
 	if (c->app != XL_XSK_TXPUSH) {
-		p.gen = make_gen(lab, o, size);
+		p.gen = xl_labrun_gen(lab, o, size);
 		if (!p.gen) {
 			err = -errno;
 			goto out;
