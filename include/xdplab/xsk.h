@@ -44,6 +44,8 @@
 #define XL_XSK_MAX_RING (1u << 16)
 /** Largest batch (descriptors per reserve/peek). */
 #define XL_XSK_MAX_BATCH 2048
+/** Most descriptors one multi-buffer frame may take (MAX_SKB_FRAGS + 1). */
+#define XL_XSK_MAX_FRAME_DESCS 18
 /** Most sockets (queues) per application. */
 #define XL_XSK_MAX_QUEUES 64
 /** Most frames per socket. */

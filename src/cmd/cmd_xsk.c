@@ -122,9 +122,11 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case O_FRAME_SIZE:
+		/* Any number here: the rules (minimum, power of two, even, page
+		 * size) are checked after, each named in its message. */
 		return u32_opt(a, "--frame-size", arg, 0, UINT32_MAX, &c->frame_size);
 	case O_FRAMES:
-		return u32_opt(a, "--frames", arg, 0, UINT32_MAX, &c->frames);
+		return u32_opt(a, "--frames", arg, 1, XL_XSK_MAX_FRAMES, &c->frames);
 	case O_HEADROOM:
 		return u32_opt(a, "--headroom", arg, 0, 65536, &c->headroom);
 	case O_UNALIGNED:
@@ -272,6 +274,17 @@ static int check_combinations(struct xsk_args *a)
 		return xl_usage_error(&a->spec, "--count, --rate, --size, --flows and the address options are for txpush");
 	if (!rxd && (c->verify || c->dump_path || c->starve_fill))
 		return xl_usage_error(&a->spec, "--verify, --dump and --starve-fill are for rxdrop");
+	/* They look at one descriptor at a time: a multi-buffer frame has several. */
+	if (c->frags && (c->verify || c->dump_path))
+		return xl_usage_error(&a->spec, "--verify and --dump do not take --frags (they inspect one descriptor, a frame may have several)");
+	if (tx && c->rate_pps && c->rate_pps < c->queues)
+		return xl_usage_error(&a->spec, "--rate: %llu is below --queues %u (accepted: at least one frame per second per queue, or 0 for no limit)",
+				      (unsigned long long)c->rate_pps, c->queues);
+	/* A frame may take up to 18 descriptors (MAX_SKB_FRAGS + 1): a batch or
+	 * TX ring smaller than that can never hold one whole and l2fwd stalls. */
+	if (c->frags && (c->batch < XL_XSK_MAX_FRAME_DESCS || c->tx_size < XL_XSK_MAX_FRAME_DESCS))
+		return xl_usage_error(&a->spec, "--frags needs --batch and --tx-size of at least %d (the descriptors one frame may take)",
+				      XL_XSK_MAX_FRAME_DESCS);
 	if (c->shared_umem && c->queues < 2)
 		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
 	return 0;
@@ -500,8 +513,12 @@ int cmd_xsk(int argc, char **argv)
 	a.c.ifname = argv[idx];
 	if (check_combinations(&a))
 		return XL_EXIT_USAGE;
-	if (a.netns && (r = xl_cmd_enter_netns(&a.spec, a.netns)))
-		return r;
+	if (a.netns) {
+		int rc = xl_cmd_enter_netns(&a.spec, a.netns);
+
+		if (rc)
+			return rc;
+	}
 	if (xl_xsk_config_check(&a.c, msg, sizeof(msg)) ||
 	    xl_xsk_check_iface(&a.c, msg, sizeof(msg))) {
 		xl_usage_error(&a.spec, "%s", msg);

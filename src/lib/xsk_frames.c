@@ -78,6 +78,18 @@ int xl_xsk_check_frame_size(uint64_t size, bool unaligned, bool hugepages,
 			 (unsigned long long)size);
 		return -EINVAL;
 	}
+	/*
+	 * Unaligned frames start at multiples of the frame size, so an odd
+	 * size puts every other frame at an odd address, and copy-mode TX
+	 * completions come back with bit 0 cleared (the kernel keeps the
+	 * address in skb destructor_arg, whose low bit it uses as a flag):
+	 * those frames would be lost. Measured on 6.18 with 2049 and 4001.
+	 */
+	if (unaligned && (size & 1)) {
+		snprintf(msg, len, "--frame-size: %llu is odd (unaligned chunks need an even size: copy-mode TX completions lose bit 0 of the address)",
+			 (unsigned long long)size);
+		return -EINVAL;
+	}
 	/* Measured on 6.18: XDP_UMEM_REG refuses larger chunks, hugepages or not. */
 	if (size > (uint64_t)page) {
 		snprintf(msg, len, "--frame-size: %llu is above the page size (%ld bytes), the largest chunk the kernel registers%s; longer frames need --frags",
