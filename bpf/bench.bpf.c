@@ -25,7 +25,6 @@ int xdp_bench_action(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
 	struct xl_bench_rec *rec;
 	__u32 key = 0;
 	__u32 act = action;
@@ -36,33 +35,8 @@ int xdp_bench_action(struct xdp_md *ctx)
 	rec->rx_packets++;
 	rec->rx_bytes += data_end - data;
 
-	if (pkt_op == XL_OP_READ_DATA) {
-		/* Read dst, src and type so the cache line is really loaded. */
-		if ((void *)(eth + 1) > data_end) {
-			rec->errors++;
-		} else {
-			volatile __u64 sink;
-
-			sink = *(__u32 *)eth->h_dest ^ *(__u32 *)eth->h_source ^
-			       eth->h_proto;
-			(void)sink;
-		}
-	} else if (pkt_op == XL_OP_PARSE_IP) {
-		__u8 l4 = 0;
-
-		if (xl_parse_l4(data, data_end, &l4) < 0)
-			rec->errors++;
-	} else if (pkt_op == XL_OP_SWAP_MACS) {
-		if ((void *)(eth + 1) > data_end) {
-			rec->errors++;
-		} else {
-			__u8 tmp[ETH_ALEN];
-
-			__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
-			__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
-			__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
-		}
-	}
+	if (xl_pkt_op_apply(data, data_end, pkt_op))
+		rec->errors++;
 	if (act < XL_XDP_ACTIONS)
 		rec->actions[act]++;
 	return act;

@@ -65,7 +65,6 @@ static __always_inline struct xl_bench_rec *rx_count(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
 	struct xl_bench_rec *rec;
 	__u32 key = 0;
 
@@ -74,32 +73,8 @@ static __always_inline struct xl_bench_rec *rx_count(struct xdp_md *ctx)
 		return NULL;
 	rec->rx_packets++;
 	rec->rx_bytes += data_end - data;
-	if (pkt_op == XL_OP_READ_DATA) {
-		if ((void *)(eth + 1) > data_end) {
-			rec->errors++;
-		} else {
-			volatile __u64 sink;
-
-			sink = *(__u32 *)eth->h_dest ^ *(__u32 *)eth->h_source ^
-			       eth->h_proto;
-			(void)sink;
-		}
-	} else if (pkt_op == XL_OP_PARSE_IP) {
-		__u8 l4 = 0;
-
-		if (xl_parse_l4(data, data_end, &l4) < 0)
-			rec->errors++;
-	} else if (pkt_op == XL_OP_SWAP_MACS) {
-		if ((void *)(eth + 1) > data_end) {
-			rec->errors++;
-		} else {
-			__u8 tmp[ETH_ALEN];
-
-			__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
-			__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
-			__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
-		}
-	}
+	if (xl_pkt_op_apply(data, data_end, pkt_op))
+		rec->errors++;
 	return rec;
 }
 

@@ -100,4 +100,40 @@ static __always_inline int xl_parse_l4(void *data, void *data_end,
 	return -1;
 }
 
+/**
+ * xl_pkt_op_apply() - the benchmarks' packet operation (enum xl_pkt_op in
+ * bench_shared.h; @op is a rodata constant, so the verifier keeps only the
+ * branch taken): nothing, read the Ethernet header, parse to L4, or swap
+ * the MACs. Return: 0, or -1 when the frame is too short or not IP for
+ * parse-ip (the caller counts an error; the frame still gets its action).
+ */
+static __always_inline int xl_pkt_op_apply(void *data, void *data_end, __u32 op)
+{
+	struct ethhdr *eth = data;
+
+	if (op == 1 /* XL_OP_READ_DATA */) {
+		volatile __u64 sink;
+
+		if ((void *)(eth + 1) > data_end)
+			return -1;
+		/* Read dst, src and type so the cache line is really loaded. */
+		sink = *(__u32 *)eth->h_dest ^ *(__u32 *)eth->h_source ^ eth->h_proto;
+		(void)sink;
+	} else if (op == 2 /* XL_OP_PARSE_IP */) {
+		__u8 l4 = 0;
+
+		if (xl_parse_l4(data, data_end, &l4) < 0)
+			return -1;
+	} else if (op == 3 /* XL_OP_SWAP_MACS */) {
+		__u8 tmp[ETH_ALEN];
+
+		if ((void *)(eth + 1) > data_end)
+			return -1;
+		__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
+		__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
+		__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
+	}
+	return 0;
+}
+
 #endif /* XDPLAB_BPF_HELPERS_LOCAL_H */

@@ -44,6 +44,13 @@ double xl_cpu_busy_share(const struct xl_cpu_times *a,
 uint64_t xl_task_runtime_ns(int pid);
 
 /**
+ * xl_kthread_pid() - pid of the newest task whose name starts with @name,
+ * compared as far as the kernel's 15-byte comm keeps it (kthreads such as
+ * "napi/DEV-ID" or "cpumap/CPU/map:ID"). Return: pid, or 0 if none.
+ */
+int xl_kthread_pid(const char *name);
+
+/**
  * xl_napi_kthread_pid() - pid of the threaded-NAPI kthread "napi/IFNAME-ID"
  * of @ifname (the name is matched as far as the kernel's 15-byte comm keeps
  * it). Return: pid, or 0 when the device has no NAPI kthread.

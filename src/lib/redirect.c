@@ -5,7 +5,6 @@
  * drops after the program returned XDP_REDIRECT is read from the veth's own
  * per-queue counters (ethtool -S), so "err/s" covers the whole path.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,36 +416,13 @@ int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
 
 int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r)
 {
-	char want[32], path[64], comm[32];
-	struct dirent *d;
-	int best = 0;
-	size_t n;
-	DIR *proc;
+	char want[32];
 
 	if (r->o.kind != XL_REDIR_CPUMAP)
 		return 0;
-	/* The kernel names it "cpumap/<cpu>/map:<id>"; comm keeps 15 bytes. */
+	/* The kernel names it "cpumap/<cpu>/map:<id>". */
 	snprintf(want, sizeof(want), "cpumap/%d/map:%u", r->o.cpu, r->skel->bss->cpumap_id);
-	n = strlen(want) < 15 ? strlen(want) : 15;
-	proc = opendir("/proc");
-	if (!proc)
-		return 0;
-	while ((d = readdir(proc))) {
-		int p = atoi(d->d_name);
-		FILE *fp;
-
-		if (p <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", p);
-		fp = fopen(path, "r");
-		if (!fp)
-			continue;
-		if (fgets(comm, sizeof(comm), fp) && !strncmp(comm, want, n) && p > best)
-			best = p; /* the newest, if truncation makes names collide */
-		fclose(fp);
-	}
-	closedir(proc);
-	return best;
+	return xl_kthread_pid(want);
 }
 
 int xl_redirect__ifindex(const struct xl_redirect *r)

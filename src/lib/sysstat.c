@@ -73,20 +73,18 @@ uint64_t xl_task_runtime_ns(int pid)
 	return ns;
 }
 
-int xl_napi_kthread_pid(const char *ifname)
+int xl_kthread_pid(const char *name)
 {
-	char want[32], path[64], comm[32];
+	char path[64], comm[32];
 	struct dirent *d;
-	size_t n;
+	size_t n = strlen(name) < 15 ? strlen(name) : 15;
 	DIR *proc;
-	int pid = 0;
+	int best = 0;
 
-	snprintf(want, sizeof(want), "napi/%s-", ifname);
-	n = strlen(want) < 15 ? strlen(want) : 15;
 	proc = opendir("/proc");
 	if (!proc)
 		return 0;
-	while (!pid && (d = readdir(proc))) {
+	while ((d = readdir(proc))) {
 		int p = atoi(d->d_name);
 		FILE *fp;
 
@@ -96,12 +94,20 @@ int xl_napi_kthread_pid(const char *ifname)
 		fp = fopen(path, "r");
 		if (!fp)
 			continue;
-		if (fgets(comm, sizeof(comm), fp) && !strncmp(comm, want, n))
-			pid = p;
+		if (fgets(comm, sizeof(comm), fp) && !strncmp(comm, name, n) && p > best)
+			best = p; /* the newest, if truncation makes names collide */
 		fclose(fp);
 	}
 	closedir(proc);
-	return pid;
+	return best;
+}
+
+int xl_napi_kthread_pid(const char *ifname)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "napi/%s-", ifname);
+	return xl_kthread_pid(want);
 }
 
 int xl_task_set_cpu(int pid, int cpu)
