@@ -46,7 +46,7 @@ static const struct xl_opt xsk_opts[] = {
 	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU)", O_SPIN },
 	{ "busy-poll", 0, NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
 	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, 1..65536 (default 64)", O_BUSY_BUDGET },
-	{ "queue", 'q', "Q", "first queue (default 0)", O_QUEUE },
+	{ "queue", 0, "Q", "first queue (default 0)", O_QUEUE },
 	{ "queues", 0, "N", "sockets, one per queue and thread, 1..64 (default 1)", O_QUEUES },
 	{ "shared-umem", 0, NULL, "one UMEM for all sockets (XDP_SHARED_UMEM)", O_SHARED },
 	{ "frags", 0, NULL, "multi-buffer (XDP_USE_SG): frames longer than one chunk", O_FRAGS },
@@ -440,8 +440,9 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	sum_stats(first, n, &tp);
 	for (i = 0; i < (int)(sizeof(tc.c) / sizeof(uint64_t)); i++)
 		((uint64_t *)&tc.c)[i] -= ((uint64_t *)&tp.c)[i];
-	if (err == -ENXIO && !vanished) {
-		xl_err("interface %s went away during the run", a->c.ifname);
+	if ((err == -ENXIO || err == -ENODEV || err == -ENETDOWN) && !vanished) {
+		xl_err("interface %s %s during the run", a->c.ifname,
+		       err == -ENETDOWN ? "went down" : "went away");
 		vanished = true;
 	} else if (err && !vanished) {
 		xl_err("a socket thread failed: %s", strerror(-err));

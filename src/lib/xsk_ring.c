@@ -31,9 +31,10 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
 
 static void note_kick_error(struct xl_xsk_q *q, int err)
 {
-	/* The device went away: the socket is unbound (ENXIO) or down. */
+	/* The device went away (ENXIO, ENODEV: the socket is unbound) or down
+	 * (ENETDOWN): kept as is, so the message can say which. */
 	if ((err == ENXIO || err == ENETDOWN || err == ENODEV) && !q->err)
-		q->err = -ENXIO;
+		q->err = -err;
 }
 
 void xl_xsk_kick_tx(struct xl_xsk_q *q)
