@@ -190,6 +190,28 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 	}
 	/* Send what TX has room for, whole frames only; cancel the rest. */
 	k = min_u32(n, xsk_prod_nb_free(&q->tx, n));
+	/*
+	 * Never hand the kernel a descriptor outside the UMEM: the batch stops
+	 * before the first one; one at the head is dropped alone and counted,
+	 * as rxdrop does (the kernel would refuse it as tx_invalid_descs and
+	 * it would never complete).
+	 */
+	for (i = 0; i < k; i++) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
+
+		if (unlikely(!xl_frames_desc_ok(f, d->addr, d->len)))
+			break;
+	}
+	if (unlikely(i < k)) {
+		if (!i) {
+			q->c.bad_descs++;
+			f->in_fill--;
+			xsk_ring_cons__cancel(&q->rx, n - 1);
+			xsk_ring_cons__release(&q->rx, 1);
+			return 1;
+		}
+		k = i;
+	}
 	while (k && (xsk_ring_cons__rx_desc(&q->rx, idx + k - 1)->options & XDP_PKT_CONTD))
 		k--;
 	if (k < n)
@@ -203,12 +225,8 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
 		struct xdp_desc *t = xsk_ring_prod__tx_desc(&q->tx, tidx + i);
 
-		if (likely(xl_frames_desc_ok(f, d->addr, d->len))) {
-			if (!cont && d->len >= 12)
-				swap_macs((uint8_t *)q->area + xsk_umem__add_offset_to_addr(d->addr));
-		} else {
-			q->c.bad_descs++;
-		}
+		if (!cont && d->len >= 12)
+			swap_macs((uint8_t *)q->area + xsk_umem__add_offset_to_addr(d->addr));
 		cont = d->options & XDP_PKT_CONTD;
 		pkts += !cont;
 		bytes += d->len;

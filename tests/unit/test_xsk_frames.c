@@ -414,12 +414,33 @@ static void test_starve_fill(void **state)
 	rig_free(r);
 }
 
+/* l2fwd never sends a descriptor outside the UMEM: dropped and counted. */
+static void test_l2fwd_bad_desc_not_sent(void **state)
+{
+	struct rig *r = rig_new(64, 32, 32, 0, false);
+	struct xdp_desc *d;
+
+	xl_xsk_refill(&r->q, 32);
+	assert_int_equal(kernel_rx(r, 3, 60), 3);
+	d = &r->rx_m.desc[r->rx_m.cons & (r->q.rx.size - 1)];
+	d->addr = (uint64_t)r->nframes * 4096 * 4; /* far past the UMEM */
+	/* The bad one goes alone, then the two good ones are forwarded. */
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 1);
+	assert_int_equal(r->q.c.bad_descs, 1);
+	assert_int_equal(r->tx_m.prod - r->tx_m.cons, 0);
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 2);
+	assert_int_equal(r->tx_m.prod - r->tx_m.cons, 2);
+	assert_int_equal(r->q.c.bad_descs, 1);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_audit),
 		cmocka_unit_test(test_refill_full_ring),
 		cmocka_unit_test(test_rxdrop_wraparound),
+		cmocka_unit_test(test_l2fwd_bad_desc_not_sent),
 		cmocka_unit_test(test_partial_peek),
 		cmocka_unit_test(test_l2fwd_small_tx_ring),
 		cmocka_unit_test(test_l2fwd_rollback),
