@@ -8,6 +8,7 @@
 #define XDPLAB_CMD_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "xdplab/opts.h"
@@ -20,6 +21,38 @@ void xl_sig_install(void);
 
 /** Sleep @ns or until a stop is requested. Return: 1 if stopped. */
 int xl_sleep_ns(uint64_t ns);
+
+/*
+ * Options that every command which runs and reports shares, with ids above
+ * any command's own (O_* enums start at 0) and one handler, so --interval,
+ * --duration, --extended and --netns mean and check the same everywhere.
+ */
+enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS };
+#define XL_OPT_ENTRY_INTERVAL \
+	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", XL_OPT_INTERVAL }
+#define XL_OPT_ENTRY_DURATION \
+	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", XL_OPT_DURATION }
+#define XL_OPT_ENTRY_NETNS \
+	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", XL_OPT_NETNS }
+
+/**
+ * struct xl_run_opts - where a command keeps the shared options; a NULL
+ * member means the command has no such option.
+ * @interval_ns/@duration_ns: ns. @extended: flag. @netns: namespace name.
+ */
+struct xl_run_opts {
+	uint64_t *interval_ns, *duration_ns;
+	bool *extended;
+	const char **netns;
+};
+
+/**
+ * xl_cmd_run_opt() - handle one of the shared options for @spec's command.
+ * Return: 0 handled, -EINVAL usage error (one line printed), 1 when @id is
+ * not a shared option (the command handles it).
+ */
+int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+		   const struct xl_run_opts *r);
 
 /**
  * xl_cmd_enter_netns() - move the calling process's main thread (and the

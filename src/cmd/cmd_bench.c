@@ -20,15 +20,15 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_OP, O_MODE, O_INTERVAL, O_DURATION, O_EXTENDED, O_NETNS };
+enum { O_OP, O_MODE };
 
 static const struct xl_opt bench_opts[] = {
 	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", O_OP },
 	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB)", O_MODE },
-	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
-	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION },
-	{ "extended", 'e', NULL, "also print a row per CPU", O_EXTENDED },
-	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS },
+	XL_OPT_ENTRY_INTERVAL,
+	XL_OPT_ENTRY_DURATION,
+	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },
+	XL_OPT_ENTRY_NETNS,
 };
 
 struct bench_args {
@@ -46,6 +46,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 	struct bench_args *a = ctx;
 	int r;
 
+	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				  &a->duration_ns, &a->extended, &a->netns });
+	if (r <= 0)
+		return r;
 	switch (id) {
 	case O_OP:
 		r = xl_parse_choice(&a->spec, "--packet-operation", arg, ops);
@@ -55,16 +59,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
 		a->o.mode = r;
 		return r < 0 ? r : 0;
-	case O_INTERVAL:
-		return xl_parse_seconds(&a->spec, "--interval", arg, 0.1, 60, &a->interval_ns);
-	case O_DURATION:
-		return xl_parse_seconds(&a->spec, "--duration", arg, 0, 86400 * 365, &a->duration_ns);
-	case O_EXTENDED:
-		a->extended = true;
-		return 0;
-	case O_NETNS:
-		a->netns = arg;
-		return 0;
 	}
 	return -EINVAL;
 }

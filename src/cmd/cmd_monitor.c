@@ -11,12 +11,12 @@
 #include "xdplab/monitor.h"
 #include "xdplab/stats.h"
 
-enum { O_ALL, O_INTERVAL, O_DURATION, O_JSON, O_ATTACH, O_QUIET };
+enum { O_ALL, O_JSON, O_ATTACH, O_QUIET };
 
 static const struct xl_opt mon_opts[] = {
 	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk", O_ALL },
-	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
-	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION },
+	XL_OPT_ENTRY_INTERVAL,
+	XL_OPT_ENTRY_DURATION,
 	{ "json", 'j', NULL, "one JSON object per line: each interval, then the totals", O_JSON },
 	{ "attach", 0, "KIND", "auto (default: tp_btf with kernel BTF, else raw_tp), btf or raw", O_ATTACH },
 	{ "quiet", 'q', NULL, "no per-interval output, only the totals", O_QUIET },
@@ -40,14 +40,14 @@ static int on_opt(int id, const char *arg, void *ctx)
 	struct mon_args *a = ctx;
 	int r;
 
+	r = xl_cmd_run_opt(&mon_spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				  &a->duration_ns, NULL, NULL });
+	if (r <= 0)
+		return r;
 	switch (id) {
 	case O_ALL:
 		a->o.all = true;
 		return 0;
-	case O_INTERVAL:
-		return xl_parse_seconds(&mon_spec, "--interval", arg, 0.1, 60, &a->interval_ns);
-	case O_DURATION:
-		return xl_parse_seconds(&mon_spec, "--duration", arg, 0, 86400 * 365, &a->duration_ns);
 	case O_JSON:
 		a->json = true;
 		return 0;

@@ -23,16 +23,16 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_OP, O_MODE, O_INTERVAL, O_DURATION, O_EXTENDED, O_NETNS, O_CPU, O_CPU_ACTION,
+enum { O_OP, O_MODE, O_CPU, O_CPU_ACTION,
        O_QSIZE };
 
 #define COMMON_OPTS                                                                                 \
 	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", O_OP }, \
 	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB) on IN", O_MODE },        \
-	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },           \
-	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION }, \
-	{ "extended", 'e', NULL, "also print a row per CPU", O_EXTENDED },                          \
-	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS }
+	XL_OPT_ENTRY_INTERVAL,           \
+	XL_OPT_ENTRY_DURATION, \
+	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },                          \
+	XL_OPT_ENTRY_NETNS
 
 static const struct xl_opt redir_opts[] = { COMMON_OPTS };
 static const struct xl_opt cpu_opts[] = {
@@ -59,6 +59,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 	uint64_t v;
 	int r;
 
+	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				  &a->duration_ns, &a->extended, &a->netns });
+	if (r <= 0)
+		return r;
 	switch (id) {
 	case O_OP:
 		r = xl_parse_choice(&a->spec, "--packet-operation", arg, ops);
@@ -68,16 +72,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
 		a->o.mode = r;
 		return r < 0 ? r : 0;
-	case O_INTERVAL:
-		return xl_parse_seconds(&a->spec, "--interval", arg, 0.1, 60, &a->interval_ns);
-	case O_DURATION:
-		return xl_parse_seconds(&a->spec, "--duration", arg, 0, 86400 * 365, &a->duration_ns);
-	case O_EXTENDED:
-		a->extended = true;
-		return 0;
-	case O_NETNS:
-		a->netns = arg;
-		return 0;
 	case O_CPU:
 		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, xl_bench_ncpus() - 1, &v);
 		a->o.cpu = v;

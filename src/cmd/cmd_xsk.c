@@ -21,7 +21,7 @@ enum {
 	O_FRAME_SIZE, O_FRAMES, O_HEADROOM, O_UNALIGNED, O_HUGEPAGES, O_RX_SIZE, O_TX_SIZE,
 	O_FILL_SIZE, O_COMP_SIZE, O_BATCH, O_MODE, O_COPY, O_ZEROCOPY, O_NO_WAKEUP, O_POLL,
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
-	O_INTERVAL, O_DURATION, O_EXTENDED, O_NETNS, O_COUNT, O_RATE, O_SIZE, O_FLOWS,
+	O_COUNT, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
 	O_QUIET, O_NEED_WAKEUP, O_SPIN,
 };
@@ -52,11 +52,11 @@ static const struct xl_opt xsk_opts[] = {
 	{ "frags", 0, NULL, "multi-buffer (XDP_USE_SG): frames longer than one chunk", O_FRAGS },
 	{ "audit", 'a', NULL, "track every frame and prove at exit that each is in exactly one place", O_AUDIT },
 	{ "cpu", 0, "CPU", "pin socket i's thread to CPU+i (default: not pinned)", O_CPU },
-	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
-	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", O_DURATION },
-	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", O_EXTENDED },
+	XL_OPT_ENTRY_INTERVAL,
+	XL_OPT_ENTRY_DURATION,
+	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", XL_OPT_EXTENDED },
 	{ "quiet", 0, NULL, "no per-interval lines, only the totals", O_QUIET },
-	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS },
+	XL_OPT_ENTRY_NETNS,
 	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
 	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
 	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)", O_SIZE },
@@ -120,6 +120,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 	uint64_t v;
 	int r;
 
+	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				  &a->duration_ns, &a->extended, &a->netns });
+	if (r <= 0)
+		return r;
 	switch (id) {
 	case O_FRAME_SIZE:
 		/* Any number here: the rules (minimum, power of two, even, page
@@ -198,18 +202,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, ncpu - 1, &v);
 		c->first_cpu = v;
 		return r;
-	case O_INTERVAL:
-		return xl_parse_seconds(&a->spec, "--interval", arg, 0.1, 60, &a->interval_ns);
-	case O_DURATION:
-		return xl_parse_seconds(&a->spec, "--duration", arg, 0, 86400 * 365, &a->duration_ns);
-	case O_EXTENDED:
-		a->extended = true;
-		return 0;
 	case O_QUIET:
 		a->quiet = true;
-		return 0;
-	case O_NETNS:
-		a->netns = arg;
 		return 0;
 	case O_COUNT:
 		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);

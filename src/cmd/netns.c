@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* --netns NAME for every command: enter a namespace made by 'ip netns add'. */
+/* Options every command shares: --interval, --duration, --extended, --netns. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -32,4 +32,33 @@ int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
 		return XL_EXIT_RUNTIME;
 	}
 	return XL_EXIT_OK;
+}
+
+int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+		   const struct xl_run_opts *r)
+{
+	switch (id) {
+	case XL_OPT_INTERVAL:
+		if (r->interval_ns)
+			return xl_parse_seconds(spec, "--interval", arg, 0.1, 60, r->interval_ns);
+		break;
+	case XL_OPT_DURATION:
+		if (r->duration_ns)
+			return xl_parse_seconds(spec, "--duration", arg, 0, 86400 * 365,
+						r->duration_ns);
+		break;
+	case XL_OPT_EXTENDED:
+		if (r->extended) {
+			*r->extended = true;
+			return 0;
+		}
+		break;
+	case XL_OPT_NETNS:
+		if (r->netns) {
+			*r->netns = arg;
+			return 0;
+		}
+		break;
+	}
+	return 1;
 }
