@@ -42,6 +42,11 @@ const char *xl_gen_engine_name(enum xl_gen_engine e);
  *           < 0 leaves them unpinned.
  * @pcap_path: replay this capture's frames in order instead of @spec
  *             (packet engine); once when neither @count nor @duration_ns is set.
+ * @batch: live engine: frames per batch inside one BPF_PROG_RUN call
+ *         (the kernel's batch_size: frames run, then the redirects flushed
+ *         as devmap bulks of up to 16), 1..XL_GEN_MAX_BATCH; 0 = 64, the
+ *         kernel's default. 1 flushes every frame on its own (one
+ *         xdp_devmap_xmit event per frame per redirect hop).
  */
 struct xl_gen_opts {
 	enum xl_gen_engine engine;
@@ -56,7 +61,11 @@ struct xl_gen_opts {
 	int threads;
 	int first_cpu;
 	const char *pcap_path;
+	uint32_t batch;
 };
+
+/* Largest live-frames batch the kernel accepts (TEST_XDP_MAX_BATCH). */
+#define XL_GEN_MAX_BATCH 256
 
 /**
  * struct xl_gen_stats - totals so far, summed over threads.
@@ -125,6 +134,15 @@ bool xl_gen__done(const struct xl_gen *gen);
  * error (-errno, e.g. -ENXIO when the interface vanished).
  */
 int xl_gen__join(struct xl_gen *gen);
+
+/**
+ * xl_gen__runtime_ns() - CPU time used so far by the sending threads, in ns,
+ * summed (/proc/TID/schedstat, steal excluded). A live-frames thread runs
+ * the redirect flush and, when the receiving NAPI is in softirq on the same
+ * CPU, that NAPI too, inline: its runtime is then the CPU cost of the whole
+ * chain. 0 before xl_gen__start() or where unreadable.
+ */
+uint64_t xl_gen__runtime_ns(const struct xl_gen *gen);
 
 /** xl_gen__read() - the totals so far (callable while running). */
 void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *stats);

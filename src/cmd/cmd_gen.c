@@ -19,7 +19,7 @@
 enum {
 	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_DURATION, O_SRC_MAC,
 	O_DST_MAC, O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
-	O_THREADS, O_CPU, O_PCAP, O_INTERVAL, O_NETNS, O_NO_CHECK, O_QUIET,
+	O_THREADS, O_CPU, O_PCAP, O_INTERVAL, O_NETNS, O_NO_CHECK, O_QUIET, O_BATCH,
 };
 
 static const struct xl_opt gen_opts[] = {
@@ -38,6 +38,7 @@ static const struct xl_opt gen_opts[] = {
 	{ "ipv6", '6', NULL, "send IPv6/UDP instead of IPv4/UDP", O_IPV6 },
 	{ "threads", 't', "N", "sending threads, 1..number of CPUs (default 1)", O_THREADS },
 	{ "cpu", 'c', "CPU", "pin thread i to CPU+i (default: not pinned)", O_CPU },
+	{ "batch", 0, "FRAMES", "live engine: frames per batch before the redirects are flushed, 1..256 (default 64; 1 = one devmap bulk per frame)", O_BATCH },
 	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration", O_PCAP },
 	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
 	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS },
@@ -138,6 +139,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_u64(&gen_spec, "--cpu", arg, 0, sysconf(_SC_NPROCESSORS_ONLN) - 1, &v);
 		a->o.first_cpu = v;
 		return r;
+	case O_BATCH:
+		r = xl_parse_u64(&gen_spec, "--batch", arg, 1, XL_GEN_MAX_BATCH, &v);
+		a->o.batch = v;
+		return r;
 	case O_PCAP:
 		a->o.pcap_path = arg;
 		return 0;
@@ -201,6 +206,9 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 				      a->o.threads);
 	if (a->o.pcap_path && a->o.engine_forced && a->o.engine == XL_ENGINE_LIVE)
 		return xl_usage_error(&gen_spec, "--pcap needs --engine packet (live frames repeat one frame per call, so an in-order replay is not possible)");
+	if (a->o.batch && (a->o.pcap_path || a->o.engine == XL_ENGINE_PACKET))
+		return xl_usage_error(&gen_spec, "--batch is for the live engine (the packet engine sends sendmmsg batches of %d)",
+				      64);
 	if (a->o.flows > 1 && (uint32_t)s->src_port + a->o.flows - 1 > 65535)
 		return xl_usage_error(&gen_spec, "--flows: %u flows from --src-port %u pass port 65535",
 				      a->o.flows, s->src_port);

@@ -126,6 +126,7 @@ static void *gen_thread_main(void *arg)
 	sigset_t all;
 	int err;
 
+	__atomic_store_n(&t->ktid, (int)gettid(), __ATOMIC_RELEASE);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (gen->o.rate_pps && !rate)
@@ -405,6 +406,19 @@ int xl_gen__start(struct xl_gen *gen)
 	}
 	gen->started = true;
 	return 0;
+}
+
+uint64_t xl_gen__runtime_ns(const struct xl_gen *gen)
+{
+	uint64_t ns = 0;
+	int i, tid;
+
+	for (i = 0; i < gen->nthreads; i++) {
+		tid = __atomic_load_n(&gen->th[i].ktid, __ATOMIC_ACQUIRE);
+		if (tid > 0)
+			ns += xl_task_runtime_ns(tid);
+	}
+	return ns;
 }
 
 void xl_gen__stop(struct xl_gen *gen)

@@ -31,6 +31,7 @@
 struct gen_thread {
 	struct xl_gen *gen;
 	pthread_t tid;
+	int ktid; /* kernel thread id, 0 until the thread runs */
 	int idx;
 	int cpu;
 	int sock;
