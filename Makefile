@@ -85,7 +85,7 @@ check: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	./$(BUILD)/xdplab lab run --json $(BUILD)/lab-results.json
+	./$(BUILD)/xdplab lab run --with-monitor --json $(BUILD)/lab-results.json
 
 bench: deps
 	@$(MAKE) --no-print-directory all

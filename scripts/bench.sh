@@ -11,6 +11,6 @@ dirty=$(git diff --quiet 2>/dev/null || echo -dirty)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p bench
 base="bench/${stamp}-${commit}${dirty}"
-./build/xdplab lab run --reps "$reps" --seconds "$seconds" --json "$base.json" | tee "$base.txt"
+./build/xdplab lab run --with-monitor --reps "$reps" --seconds "$seconds" --json "$base.json" | tee "$base.txt"
 ./scripts/validate-results.py "$base.json"
 echo "bench: saved $base.json and $base.txt"

@@ -24,12 +24,15 @@
  * @gen_cpu: CPU of the generator thread; @napi_cpu: CPU of the DUT's
  *           threaded NAPI (XL_WIRING_THREADED rows).
  * @stop: set asynchronously (signal) to abort between windows; may be NULL.
+ * @gen_batch: the generator's live-frames batch (struct xl_gen_opts.batch;
+ *           0: the default 64).
  */
 struct xl_labrun_opts {
 	int reps;
 	uint64_t seconds_ns, warmup_ns;
 	int gen_cpu, napi_cpu;
 	volatile sig_atomic_t *stop;
+	uint32_t gen_batch;
 };
 
 /**

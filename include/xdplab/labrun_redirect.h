@@ -41,11 +41,35 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * only, after 200 ms to settle), in an order rotated per repetition, so
  * drift and other load on a shared machine fall on all three alike. The
  * cost notes (xl_watch_note()) are written into rows[1] and rows[2].
+ * With @calibrate, rows[3..5] ("redirect/b1", "redirect/b1+mon-err",
+ * "redirect/b1+mon-all") are measured the same way with a generator batch
+ * of 1 frame, where each frame is a devmap bulk of its own, and
+ * xl_watch_estimate() goes into rows[1].watch and the notes.
  * Return: as xl_labrun_redirect(); the cause is in the note of the row
  * that failed.
  */
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-			 struct xl_row_result rows[3]);
+			 bool calibrate, struct xl_row_result rows[6]);
+
+/**
+ * xl_watch_events_per_pkt() - median over @row's repetitions of
+ * xdp_devmap_xmit events per packet (struct xl_rep_result.xmit_events /
+ * packets). Return: the median, or -1 when no repetition counted them.
+ */
+double xl_watch_events_per_pkt(const struct xl_row_result *row);
+
+/**
+ * xl_watch_estimate() - the errors-only monitor's cost from the six rows
+ * of xl_labrun_watch_cost(@calibrate): measured (rows 0-1), and estimated
+ * as per-event cost x events per packet, where the per-event cost is the
+ * chain's CPU cost difference at batch 1 (rows 3-4) divided by the events
+ * per packet counted there (row 5), and the events per packet at the
+ * normal batch are counted in row 2. Amplifying the event rate 16 times
+ * makes a cost of ~1 ns/packet measurable on a machine whose windows vary
+ * by tens of ns. Return: 0 (*@est filled, valid), -ENODATA when a row
+ * lacks the figures (*@est has the measured part only).
+ */
+int xl_watch_estimate(const struct xl_row_result rows[6], struct xl_watch_est *est);
 
 /**
  * xl_watch_cost_ns() - what watching costs per packet, in ns:
@@ -59,10 +83,11 @@ double xl_watch_cost_ns(const struct xl_row_result *without,
 			const struct xl_row_result *with);
 
 /**
- * xl_watch_cpu_cost_ns() - the same from the judged CPU's time per packet
- * (struct xl_rep_result.cpu_ns_per_pkt; with threaded wiring: the DUT NAPI
- * kthread's own run time, which other load on the machine does not
- * inflate): median of paired differences in ns, 0 without paired reps.
+ * xl_watch_cpu_cost_ns() - the same from CPU time per packet: the chain's
+ * (struct xl_rep_result.chain_ns_per_pkt: generator, NAPI kthreads and
+ * ksoftirqds, from schedstat, which other load on the machine does not
+ * inflate), or the judged CPU's (cpu_ns_per_pkt) when a repetition lacks
+ * it: median of paired differences in ns, 0 without paired reps.
  */
 double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
 			    const struct xl_row_result *with);

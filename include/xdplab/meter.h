@@ -16,6 +16,9 @@
 #include "xdplab/gen.h"
 #include "xdplab/sysstat.h"
 
+/* Most tasks besides the generator's threads in a chain's CPU time. */
+#define XL_METER_CHAIN_PIDS 4
+
 /**
  * struct xl_meter - what to sample. Not owned: the caller keeps these alive.
  * @bench: the benchmark's counters (required unless @read is set).
@@ -24,6 +27,10 @@
  *            processed most packets in the window (from the per-CPU counters).
  * @napi_pid: threaded-NAPI kthread (its run time is the CPU cost), 0: none
  *            (the NAPI CPU's softirq time is used).
+ * @chain_pids: other tasks that run the chain's work, whose run time counts
+ *            with the generator's in the window's chain_ns_per_pkt: the
+ *            ksoftirqd of the generator's and of the NAPI's CPU
+ *            (xl_ksoftirqd_pid()), a threaded NAPI's kthread; 0: unused.
  * @eth_sock/@ifname: a socket in the DUT's netns and the DUT interface for
  *            the ethtool cross-check; @eth_sock < 0 disables it.
  * @queues: DUT queues whose rx_queue_N_xdp_packets are summed (1..16).
@@ -38,6 +45,7 @@ struct xl_meter {
 	struct xl_gen *gen;
 	int napi_cpu;
 	int napi_pid;
+	int chain_pids[XL_METER_CHAIN_PIDS];
 	int eth_sock;
 	const char *ifname;
 	int queues;
@@ -52,6 +60,7 @@ struct xl_meter_sample {
 	uint64_t napi_runtime_ns;
 	uint64_t gen_sent;
 	uint64_t gen_xmit_errors;
+	uint64_t gen_runtime_ns; /* generator threads + chain_pids, ns */
 	uint64_t eth_xdp_packets;
 	bool eth_ok;
 };
@@ -66,6 +75,14 @@ struct xl_meter_sample {
  *   else the NAPI CPU's busy share from /proc/stat.
  * @cpu_ns_per_pkt: DUT CPU time per packet in ns (kthread run time, or the
  *   CPU's softirq time when NAPI runs in softirq), 0 if no packets.
+ * @chain_ns_per_pkt: CPU time per packet counted, in ns, of the
+ *   generator's threads plus struct xl_meter.chain_pids (0 without a
+ *   generator): every task that runs the chain's work (the generator's
+ *   redirect, the DUT's NAPI, the sink's NAPI, inline in the generator's
+ *   thread with softirq wiring, in kthreads otherwise), in ns from
+ *   schedstat, so other load on the machine does not count (unlike
+ *   @cpu_ns_per_pkt with softirq wiring, which samples softirq time in
+ *   10 ms ticks).
  * @gen_pps: generator's sent rate (0 without a generator);
  *   @gen_xmit_errors: frames the generator's device failed to transmit.
  * @eth_packets: the kernel's count (rx_queue_*_xdp_packets delta);
@@ -80,7 +97,7 @@ struct xl_meter_window {
 	double pps, err_pps, ns_per_pkt;
 	int napi_cpu;
 	double cpu_busy, cpu_ns_per_pkt;
-	double gen_pps;
+	double gen_pps, chain_ns_per_pkt;
 	uint64_t gen_xmit_errors;
 	uint64_t eth_packets;
 	double disagreement;

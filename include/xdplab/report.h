@@ -29,11 +29,42 @@
  * before the first frame to after the last was processed, warm-up
  * included); @eth_packets: the kernel's own count (ethtool) over the same
  * span, valid if @eth_ok. @disagreement: |run_packets - eth_packets| / max.
+ * @chain_ns_per_pkt: the chain's CPU time per packet, ns (struct
+ * xl_meter_window; 0 where not measured). @xmit_events: xdp_devmap_xmit
+ * events in the window (one per devmap bulk), counted by a `monitor --all`
+ * watching it; -1 where not counted.
  */
 struct xl_rep_result {
 	uint64_t ns, packets, gen_xmit_errors, run_packets, eth_packets;
 	double pps, gen_pps, cpu_busy, cpu_ns_per_pkt, disagreement;
+	double chain_ns_per_pkt;
+	int64_t xmit_events;
 	bool eth_ok;
+};
+
+/**
+ * struct xl_watch_est - what the errors-only monitor costs, two ways
+ * (xl_watch_estimate(), docs/monitor.md "What watching costs").
+ * @cost_ns: measured: paired median of 1e9/pps_with - 1e9/pps_without, ns
+ *   per packet (positive: slower with the monitor).
+ * @cpu_cost_ns: measured: paired median of the chain's CPU ns per packet
+ *   (struct xl_rep_result.chain_ns_per_pkt) with minus without.
+ * @events_per_pkt: xdp_devmap_xmit events per packet on the chain with the
+ *   generator's normal batch (counted by `monitor --all`: 1/16 per
+ *   redirecting hop, one event per devmap bulk of 16 frames).
+ * @b1_cpu_cost_ns/@b1_events_per_pkt: the same with a generator batch of
+ *   1 frame, where every frame is its own bulk (1 event per frame per hop):
+ *   the event's cost amplified 16 times above the noise.
+ * @per_event_ns: @b1_cpu_cost_ns / @b1_events_per_pkt: CPU ns one event
+ *   costs (tracepoint dispatch plus our program).
+ * @estimate_ns: @per_event_ns x @events_per_pkt: the errors-only monitor's
+ *   CPU cost per packet on the whole chain.
+ * @valid: the calibration ran and the estimate is set.
+ */
+struct xl_watch_est {
+	double cost_ns, cpu_cost_ns, events_per_pkt;
+	double b1_cpu_cost_ns, b1_events_per_pkt, per_event_ns, estimate_ns;
+	bool valid;
 };
 
 /**
@@ -44,7 +75,10 @@ struct xl_rep_result {
  * @wiring: "threaded"/"softirq"; @napi_cpu/@gen_cpu: CPUs used (-1 none).
  * @engine: generator engine. @judged: what the validity rule looked at
  * ("dut-cpu" or "gen-cpu").
- * @note: why the row has no figure ("" when it has one).
+ * @note: why the row has no figure ("" when it has one), or what the
+ * verdict adds (the monitor's cost).
+ * @watch: on the "redirect+mon-err" row of `lab run --with-monitor`: the
+ * cost estimate (JSON "monitor_cost"); zero elsewhere.
  * @reps/@nreps: repetitions.
  * Derived by xl_row_finish(): @mpps (median/min/max in Mpps), @ns_per_pkt
  * (1e3 / median Mpps), @cpu_busy, @cpu_ns_per_pkt, @gen_mpps (medians),
@@ -60,13 +94,14 @@ struct xl_row_result {
 	const char *kind, *action, *op, *mode, *wiring, *engine, *judged;
 	uint32_t size;
 	int napi_cpu, gen_cpu;
-	char note[96];
+	char note[192];
 	int nreps;
 	struct xl_rep_result reps[XL_MAX_REPS];
 	struct xl_summary mpps;
 	double ns_per_pkt, cpu_busy, cpu_ns_per_pkt, gen_mpps, disagreement;
 	uint64_t xmit_errors;
 	double ring_drop_share;
+	struct xl_watch_est watch;
 	bool valid, mismatch;
 };
 

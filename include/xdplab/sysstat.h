@@ -44,6 +44,12 @@ double xl_cpu_busy_share(const struct xl_cpu_times *a,
 uint64_t xl_task_runtime_ns(int pid);
 
 /**
+ * xl_ksoftirqd_pid() - pid of "ksoftirqd/@cpu", the kthread that runs the
+ * softirq work of @cpu that could not run inline. Return: pid, or 0.
+ */
+int xl_ksoftirqd_pid(int cpu);
+
+/**
  * xl_kthread_pid() - pid of the newest task whose name starts with @name,
  * compared as far as the kernel's 15-byte comm keeps it (kthreads such as
  * "napi/DEV-ID" or "cpumap/CPU/map:ID"). Return: pid, or 0 if none.

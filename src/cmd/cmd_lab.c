@@ -292,7 +292,7 @@ static int lab_run(int argc, char **argv)
 	struct xl_report_meta meta;
 	struct xl_lab lab;
 	char header[512];
-	int idx, i, s, n = 0, err = 0, ret = XL_EXIT_OK;
+	int idx, i, s, n = 0, cal = 0, err = 0, ret = XL_EXIT_OK;
 
 	for (i = 0; all_rows[i]; i++)
 		a.rows[i] = true;
@@ -314,12 +314,14 @@ static int lab_run(int argc, char **argv)
 		if (!a.rows[i])
 			continue;
 		n += !strcmp(all_rows[i], "redirect") && a.with_monitor ? 3 : 1;
+		if (!strcmp(all_rows[i], "redirect") && a.with_monitor)
+			cal = 3; /* the calibration rows, once (first size) */
 		if (!strncmp(all_rows[i], "redirect", 8)) /* they need somewhere to go */
 			lo.out_pairs = 1;
 	}
-	if (n * a.nsizes > MAX_ROWS) {
+	if (n * a.nsizes + cal > MAX_ROWS) {
 		xl_usage_error(&run_spec, "--rows x --sizes: %d rows (accepted: at most %d)",
-			       n * a.nsizes, MAX_ROWS);
+			       n * a.nsizes + cal, MAX_ROWS);
 		return XL_EXIT_USAGE;
 	}
 	n = 0;
@@ -357,10 +359,11 @@ static int lab_run(int argc, char **argv)
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);
-			else if (!strcmp(r, "redirect") && a.with_monitor && n + 3 <= MAX_ROWS) {
-				/* What watching costs: no monitor, errors, all; interleaved. */
-				err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], &rows[n]);
-				n += 2;
+			else if (!strcmp(r, "redirect") && a.with_monitor && n + 6 <= MAX_ROWS) {
+				/* What watching costs: no monitor, errors, all; interleaved;
+				 * calibrated at batch 1 once, at the first size. */
+				err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], s == 0, &rows[n]);
+				n += s == 0 ? 5 : 2;
 			} else if (!strncmp(r, "redirect", 8))
 				err = xl_labrun_redirect(&lab, &a.o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,
 							 XL_WATCH_NONE, a.sizes[s], &rows[n]);

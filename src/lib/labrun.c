@@ -53,7 +53,7 @@ struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	struct xl_gen_opts go = {
 		.engine = XL_ENGINE_LIVE, .engine_forced = false,
 		.ifname = lab->ifname[XL_LAB_GEN], .netns_fd = lab->ns_fd[XL_LAB_GEN],
-		.flows = 1, .threads = 1, .first_cpu = o->gen_cpu,
+		.flows = 1, .threads = 1, .first_cpu = o->gen_cpu, .batch = o->gen_batch,
 		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
 			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
 	};
@@ -168,6 +168,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
 			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = eth_packets,
 			.run_packets = run_packets, .eth_ok = eth_ok, .disagreement = disagreement,
+			.chain_ns_per_pkt = w.chain_ns_per_pkt, .xmit_events = -1,
 		};
 		if (ceiling) {
 			double sent = w.gen_pps * w.ns / 1e9;

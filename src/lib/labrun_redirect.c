@@ -34,26 +34,9 @@ static void nap(uint64_t ns, volatile sig_atomic_t *stop)
 	}
 }
 
-double xl_watch_cost_ns(const struct xl_row_result *without,
-			const struct xl_row_result *with)
-{
-	double d[XL_MAX_REPS];
-	int i, n = 0;
-
-	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
-	    with->mpps.median <= 0)
-		return 0;
-	if (without->nreps != with->nreps)
-		return 1e3 / with->mpps.median - 1e3 / without->mpps.median;
-	/* Paired: repetition i of both rows ran back to back in one setup. */
-	for (i = 0; i < with->nreps; i++)
-		if (with->reps[i].pps > 0 && without->reps[i].pps > 0)
-			d[n++] = 1e9 / with->reps[i].pps - 1e9 / without->reps[i].pps;
-	return xl_summarize(d, n).median;
-}
-
-double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
-			    const struct xl_row_result *with)
+/* Median over paired repetitions of get(with) - get(without); 0 if none. */
+static double paired(const struct xl_row_result *without, const struct xl_row_result *with,
+		     double (*get)(const struct xl_rep_result *))
 {
 	double d[XL_MAX_REPS];
 	int i, n = 0;
@@ -61,9 +44,75 @@ double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
 	if (!without->nreps || without->nreps != with->nreps)
 		return 0;
 	for (i = 0; i < with->nreps; i++)
-		if (with->reps[i].cpu_ns_per_pkt > 0 && without->reps[i].cpu_ns_per_pkt > 0)
-			d[n++] = with->reps[i].cpu_ns_per_pkt - without->reps[i].cpu_ns_per_pkt;
+		if (get(&with->reps[i]) > 0 && get(&without->reps[i]) > 0)
+			d[n++] = get(&with->reps[i]) - get(&without->reps[i]);
 	return xl_summarize(d, n).median;
+}
+
+static double rate_ns(const struct xl_rep_result *r)
+{
+	return r->pps > 0 ? 1e9 / r->pps : 0;
+}
+
+static double chain_ns(const struct xl_rep_result *r)
+{
+	return r->chain_ns_per_pkt;
+}
+
+static double dut_ns(const struct xl_rep_result *r)
+{
+	return r->cpu_ns_per_pkt;
+}
+
+double xl_watch_cost_ns(const struct xl_row_result *without,
+			const struct xl_row_result *with)
+{
+	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
+	    with->mpps.median <= 0)
+		return 0;
+	if (without->nreps != with->nreps)
+		return 1e3 / with->mpps.median - 1e3 / without->mpps.median;
+	/* Paired: repetition i of both rows ran back to back in one setup. */
+	return paired(without, with, rate_ns);
+}
+
+double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
+			    const struct xl_row_result *with)
+{
+	int i;
+
+	for (i = 0; i < with->nreps && i < without->nreps; i++)
+		if (with->reps[i].chain_ns_per_pkt <= 0 || without->reps[i].chain_ns_per_pkt <= 0)
+			return paired(without, with, dut_ns);
+	return paired(without, with, chain_ns);
+}
+
+double xl_watch_events_per_pkt(const struct xl_row_result *row)
+{
+	double e[XL_MAX_REPS];
+	int i, n = 0;
+
+	for (i = 0; i < row->nreps; i++)
+		if (row->reps[i].xmit_events >= 0 && row->reps[i].packets)
+			e[n++] = (double)row->reps[i].xmit_events / row->reps[i].packets;
+	return n ? xl_summarize(e, n).median : -1;
+}
+
+int xl_watch_estimate(const struct xl_row_result rows[6], struct xl_watch_est *est)
+{
+	memset(est, 0, sizeof(*est));
+	est->cost_ns = xl_watch_cost_ns(&rows[0], &rows[1]);
+	est->cpu_cost_ns = xl_watch_cpu_cost_ns(&rows[0], &rows[1]);
+	est->events_per_pkt = xl_watch_events_per_pkt(&rows[2]);
+	est->b1_cpu_cost_ns = xl_watch_cpu_cost_ns(&rows[3], &rows[4]);
+	est->b1_events_per_pkt = xl_watch_events_per_pkt(&rows[5]);
+	if (est->events_per_pkt < 0 || est->b1_events_per_pkt <= 0 || !rows[3].nreps ||
+	    rows[3].nreps != rows[4].nreps)
+		return -ENODATA;
+	est->per_event_ns = est->b1_cpu_cost_ns / est->b1_events_per_pkt;
+	est->estimate_ns = est->per_event_ns * est->events_per_pkt;
+	est->valid = true;
+	return 0;
 }
 
 void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with)
@@ -108,6 +157,21 @@ static struct xl_redirect *redir_create(struct xl_lab *lab, enum xl_redir_kind k
 	xl_lab__leave(lab);
 	errno = err;
 	return r;
+}
+
+/* xdp_devmap_xmit events counted so far by @mon, or -1 when unreadable. */
+static int64_t xmit_events(struct xl_monitor *mon)
+{
+	static struct xl_mon_snapshot s;
+	int64_t n = 0;
+	int i;
+
+	if (!mon || xl_monitor__read(mon, &s))
+		return -1;
+	for (i = 0; i < s.n; i++)
+		if (s.rows[i].key.event == XL_EV_DEVMAP_XMIT)
+			n += s.rows[i].val.events;
+	return n;
 }
 
 /* Settling time after a monitor is attached, before its window: ns. */
@@ -167,6 +231,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	for (i = 0; !err && i < nlevels; i++) {
 		struct xl_monitor_opts mo = { .all = levels[i] == XL_WATCH_ALL };
 		struct xl_monitor *mon = NULL;
+		int64_t ev0 = -1, ev1 = -1;
 
 		row = rows[i];
 		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
@@ -183,10 +248,19 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			nap(WATCH_SETTLE_NS, o->stop);
 		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
 						       xl_redirect__cpumap_kthread_pid(r);
+		/* Everything the chain runs on, for its CPU time per packet. */
+		m.chain_pids[0] = m.napi_pid;
+		m.chain_pids[1] = o->gen_cpu >= 0 ? xl_ksoftirqd_pid(o->gen_cpu) : 0;
+		m.chain_pids[2] = row->napi_cpu >= 0 && row->napi_cpu != o->gen_cpu ?
+					  xl_ksoftirqd_pid(row->napi_cpu) : 0;
+		if (levels[i] == XL_WATCH_ALL)
+			ev0 = xmit_events(mon);
 		err = xl_meter_sample(&m, &a);
 		nap(o->seconds_ns, o->stop);
 		if (!err)
 			err = xl_meter_sample(&m, &b);
+		if (ev0 >= 0)
+			ev1 = xmit_events(mon);
 		xl_monitor__destroy(mon);
 		if (err) {
 			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
@@ -198,8 +272,10 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
 			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
 			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
+			.chain_ns_per_pkt = w.chain_ns_per_pkt,
 			.run_packets = w.packets, /* the check spans the window here */
 			.eth_ok = w.eth_ok, .disagreement = w.disagreement,
+			.xmit_events = ev0 >= 0 && ev1 >= ev0 ? ev1 - ev0 : -1,
 		};
 		row->nreps = rep + 1;
 		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu%d %.0f%%", row->name, size,
@@ -274,17 +350,22 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	return 0;
 }
 
-int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-			 struct xl_row_result rows[3])
+/* The "/b1" calibration rows' generator batch: every frame its own bulk. */
+#define WATCH_CAL_BATCH 1
+/*
+ * Redirecting hops on the lab's redirect path: the live-frames generator
+ * (its program redirects into the generator veth) and the DUT (into out
+ * pair 0); each hands devmap bulks to ndo_xdp_xmit.
+ */
+#define XL_LAB_REDIRECT_HOPS 2
+#define WATCH_CAL_BATCH 1
+
+/* Measure rows[0..2] (none, errors, all) interleaved, rotated per repetition. */
+static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+		     struct xl_row_result *rows)
 {
 	int rep, w, err;
 
-	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
-		row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[w]);
-	if (lab->nout < 1) {
-		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
-		return -ENODEV;
-	}
 	for (rep = 0; rep < o->reps; rep++) {
 		enum xl_watch levels[3];
 		struct xl_row_result *rp[3];
@@ -307,4 +388,64 @@ int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uin
 	xl_watch_note(&rows[0], &rows[1]);
 	xl_watch_note(&rows[0], &rows[2]);
 	return 0;
+}
+
+static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+		      bool calibrate, struct xl_row_result rows[6])
+{
+	struct xl_labrun_opts cal = *o;
+	struct xl_watch_est est;
+	int w, err;
+
+	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++) {
+		row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[w]);
+		if (calibrate) {
+			row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[3 + w]);
+			snprintf(rows[3 + w].name, sizeof(rows[3 + w].name), "redirect/b%d%s",
+				 WATCH_CAL_BATCH, rows[w].name + strlen("redirect"));
+		}
+	}
+	if (lab->nout < 1) {
+		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
+		return -ENODEV;
+	}
+	err = watch_set(lab, o, size, rows);
+	if (err || !calibrate)
+		return err;
+	cal.gen_batch = WATCH_CAL_BATCH;
+	err = watch_set(lab, &cal, size, rows + 3);
+	if (err)
+		return err;
+	if (xl_watch_estimate(rows, &est))
+		return 0;
+	rows[1].watch = est;
+	snprintf(rows[4].note, sizeof(rows[4].note),
+		 "monitor %+.1f CPU ns/packet at %.2f devmap_xmit events/packet: %.1f ns per event",
+		 est.b1_cpu_cost_ns, est.b1_events_per_pkt, est.per_event_ns);
+	snprintf(rows[1].note, sizeof(rows[1].note),
+		 "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs redirect; estimate %.1f ns/event x %.4f events/packet = %.2f CPU ns/packet (%.2f per redirect hop)",
+		 est.cost_ns, est.cpu_cost_ns, est.per_event_ns, est.events_per_pkt,
+		 est.estimate_ns, est.estimate_ns / XL_LAB_REDIRECT_HOPS);
+	return 0;
+}
+
+int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+			 bool calibrate, struct xl_row_result rows[6])
+{
+	enum xl_wiring old_wiring = lab->wiring;
+	int old_napi = lab->napi_cpu;
+	int err;
+
+	/*
+	 * Softirq wiring: the whole chain runs inline on the generator's CPU
+	 * and veth's ring never overflows, so the chain's CPU time per packet
+	 * is the work for packets that arrived (with threaded NAPI, frames
+	 * the ring refused would be paid for too).
+	 */
+	if (old_wiring != XL_WIRING_SOFTIRQ)
+		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
+	err = watch_cost(lab, o, size, calibrate, rows);
+	if (old_wiring != XL_WIRING_SOFTIRQ)
+		xl_lab__wire(lab, old_wiring, old_napi);
+	return err;
 }

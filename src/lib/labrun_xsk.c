@@ -204,6 +204,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		.cpu_ns_per_pkt = c1 > c0 ? (double)(t1.busy - t0.busy) / (c1 - c0) : 0,
 		.eth_ok = k_ok, .eth_packets = k_ok ? k1 - k0 : 0,
 		.disagreement = k_ok ? xl_disagreement(c1 - c0, k1 - k0) : 0,
+		.xmit_events = -1,
 	};
 	if (p.gen) {
 		xl_gen__stop(p.gen);

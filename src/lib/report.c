@@ -67,7 +67,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 
 	if (header)
 		fprintf(out, "%s\n", header);
-	fprintf(out, "%-17s %5s %-7s %-9s %21s %9s %8s %9s %8s %7s  %s\n", "benchmark",
+	fprintf(out, "%-19s %5s %-7s %-9s %21s %9s %8s %9s %8s %7s  %s\n", "benchmark",
 		"size", "mode", "wiring", "Mpps median (min-max)", "ns/packet",
 		"DUT CPU", "CPU ns/p", "gen Mpps", "check", "verdict");
 	for (i = 0; i < n; i++) {
@@ -75,7 +75,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		char mpps[40], check[16], ring[48];
 
 		if (!r->nreps) {
-			fprintf(out, "%-17s %5u %-7s %-9s %21s  %s\n", r->name, r->size, r->mode,
+			fprintf(out, "%-19s %5u %-7s %-9s %21s  %s\n", r->name, r->size, r->mode,
 				r->wiring ? r->wiring : "-", "-", r->note[0] ? r->note : "n/a");
 			continue;
 		}
@@ -91,7 +91,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 				 r->ring_drop_share * 100);
 		else
 			ring[0] = '\0';
-		fprintf(out, "%-17s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s%s\n",
+		fprintf(out, "%-19s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s%s\n",
 			r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
 			r->cpu_busy * 100, r->cpu_ns_per_pkt, r->gen_mpps, check,
 			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "", ring,
@@ -136,16 +136,26 @@ static json_t *row_json(const struct xl_row_result *r)
 	for (i = 0; i < r->nreps; i++) {
 		const struct xl_rep_result *p = &r->reps[i];
 
-		json_array_append_new(reps, json_pack("{s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:I,s:o,s:f}",
+		json_array_append_new(reps, json_pack("{s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:o,s:I,s:o,s:f}",
 			"ns", (json_int_t)p->ns, "packets", (json_int_t)p->packets,
 			"run_packets", (json_int_t)p->run_packets,
 			"pps", p->pps, "gen_pps", p->gen_pps, "cpu_busy", p->cpu_busy,
 			"cpu_ns_per_pkt", p->cpu_ns_per_pkt,
+			"chain_ns_per_pkt", p->chain_ns_per_pkt,
+			"xmit_events", p->xmit_events >= 0 ? json_integer(p->xmit_events) : json_null(),
 			"gen_xmit_errors", (json_int_t)p->gen_xmit_errors,
 			"eth_packets", p->eth_ok ? json_integer(p->eth_packets) : json_null(),
 			"counter_disagreement", p->disagreement));
 	}
 	json_object_set_new(o, "reps", reps);
+	if (r->watch.valid)
+		json_object_set_new(o, "monitor_cost", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
+			"ns_per_pkt", r->watch.cost_ns, "cpu_ns_per_pkt", r->watch.cpu_cost_ns,
+			"events_per_pkt", r->watch.events_per_pkt,
+			"bulk1_cpu_ns_per_pkt", r->watch.b1_cpu_cost_ns,
+			"bulk1_events_per_pkt", r->watch.b1_events_per_pkt,
+			"ns_per_event", r->watch.per_event_ns,
+			"estimate_ns_per_pkt", r->watch.estimate_ns));
 	return o;
 }
 

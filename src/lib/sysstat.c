@@ -102,6 +102,15 @@ int xl_kthread_pid(const char *name)
 	return best;
 }
 
+int xl_ksoftirqd_pid(int cpu)
+{
+	char want[32];
+
+	/* The newline /proc/PID/comm ends with makes the match exact. */
+	snprintf(want, sizeof(want), "ksoftirqd/%d\n", cpu);
+	return xl_kthread_pid(want);
+}
+
 int xl_napi_kthread_pid(const char *ifname)
 {
 	char want[32];

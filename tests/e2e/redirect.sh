@@ -22,7 +22,7 @@ PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
        out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_raw_tp monitor_json
-       kill_leaves_nothing bad_inputs)
+       kill_leaves_nothing watch_cost_rows bad_inputs)
 
 cleanup() {
 	local p
@@ -287,6 +287,37 @@ for line in open(sys.argv[1]):
 print(got)
 PY
 )" "REDIRECT ENETDOWN 100 $N $N"
+}
+
+# lab run --with-monitor: the six rows, softirq wiring, and the events the
+# estimate rests on, counted per 16 frames: 1 devmap_xmit event per hop
+# with the generator's normal batch (bulks of 16), 16 per hop with batch 1
+# (2 hops: the generator's redirect and the DUT's). The lab run makes its
+# own lab.
+t_watch_cost_rows() {
+	$X lab run --rows redirect --with-monitor --reps 1 --seconds 0.3 --warmup 0.1 \
+		--sizes 64 --json "$TMP/w.json" >"$TMP/w.out" 2>&1 ||
+		{ echo "lab run failed: $(tail -3 "$TMP/w.out")"; return 1; }
+	./scripts/validate-results.py "$TMP/w.json" >/dev/null || return 1
+	expect "rows" "$(python3 - "$TMP/w.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+out = []
+for r in d["rows"]:
+    rep = r["reps"][0]
+    ev = rep["xmit_events"]
+    # events per 16 frames, to 0.1: the monitor and the sink are read a few us apart
+    epp = "-" if ev is None else ("%.1f" % (16.0 * ev / rep["packets"]))
+    out.append("%s:%s:%s:%s" % (r["name"], r["wiring"], epp, rep["chain_ns_per_pkt"] > 0))
+mc = [r for r in d["rows"] if "monitor_cost" in r]
+out.append("cost:" + ",".join(r["name"] for r in mc))
+print(" ".join(out))
+PY
+)" "redirect:softirq:-:True redirect+mon-err:softirq:-:True redirect+mon-all:softirq:2.0:True redirect/b1:softirq:-:True redirect/b1+mon-err:softirq:-:True redirect/b1+mon-all:softirq:32.0:True cost:redirect+mon-err" || return 1
+	grep -q "^redirect+mon-err .* per redirect hop)" "$TMP/w.out" ||
+		{ echo "no estimate in the table: $(grep mon-err "$TMP/w.out")"; return 1; }
+	# nothing of the lab's stays behind
+	! bpftool prog list 2>/dev/null | grep -q "xl_mon_" || { echo "a monitor program stayed loaded"; return 1; }
 }
 
 # IDs of the BPF programs process $1 holds (its prog and link fds' fdinfo).

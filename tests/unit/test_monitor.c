@@ -183,6 +183,74 @@ static void test_watch_cost(void **state)
 	assert_true(xl_watch_cost_ns(&without, &with) == 0);
 }
 
+/* Chain CPU time wins over the judged CPU's when every pair has it. */
+static void test_watch_cpu_cost_chain(void **state)
+{
+	static struct xl_row_result without, with;
+	int i;
+
+	memset(&without, 0, sizeof(without));
+	memset(&with, 0, sizeof(with));
+	for (i = 0; i < 3; i++) {
+		without.reps[i] = (struct xl_rep_result){ .pps = 1e6, .cpu_ns_per_pkt = 100,
+							  .chain_ns_per_pkt = 150 };
+		with.reps[i] = (struct xl_rep_result){ .pps = 1e6, .cpu_ns_per_pkt = 130,
+						       .chain_ns_per_pkt = 150 + 2 * i };
+	}
+	without.nreps = with.nreps = 3;
+	/* chain differences 0, 2, 4 -> 2 (the judged CPU's would say 30) */
+	assert_true(xl_watch_cpu_cost_ns(&without, &with) > 1.999 &&
+		    xl_watch_cpu_cost_ns(&without, &with) < 2.001);
+	/* one pair without the chain figure: all from the judged CPU */
+	with.reps[1].chain_ns_per_pkt = 0;
+	assert_true(xl_watch_cpu_cost_ns(&without, &with) > 29.999 &&
+		    xl_watch_cpu_cost_ns(&without, &with) < 30.001);
+}
+
+/*
+ * The estimate: per-event cost from the batch-1 pair (rows 3-4) over the
+ * events counted in row 5, times the events per packet counted in row 2.
+ */
+static void test_watch_estimate(void **state)
+{
+	static struct xl_row_result rows[6];
+	static const double chain[6] = { 100, 103, 160, 400, 460, 700 }; /* ns */
+	struct xl_watch_est est;
+	int r, i;
+
+	memset(rows, 0, sizeof(rows));
+	for (r = 0; r < 6; r++) {
+		for (i = 0; i < 3; i++)
+			rows[r].reps[i] = (struct xl_rep_result){
+				.pps = 1e9 / chain[r], .packets = 1600000,
+				.chain_ns_per_pkt = chain[r], .xmit_events = -1 };
+		rows[r].nreps = 3;
+	}
+	/* --all windows: 1/8 event per packet (2 hops, bulks of 16); 2 at batch 1 */
+	for (i = 0; i < 3; i++) {
+		rows[2].reps[i].xmit_events = 200000;
+		rows[5].reps[i].xmit_events = 3200000;
+	}
+	for (r = 0; r < 6; r++)
+		xl_row_finish(&rows[r]);
+	assert_int_equal(xl_watch_estimate(rows, &est), 0);
+	assert_true(est.valid);
+	assert_true(est.cpu_cost_ns > 2.999 && est.cpu_cost_ns < 3.001);
+	assert_true(est.cost_ns > 2.999 && est.cost_ns < 3.001);
+	assert_true(est.events_per_pkt > 0.12499 && est.events_per_pkt < 0.12501);
+	assert_true(est.b1_cpu_cost_ns > 59.999 && est.b1_cpu_cost_ns < 60.001);
+	assert_true(est.b1_events_per_pkt > 1.9999 && est.b1_events_per_pkt < 2.0001);
+	assert_true(est.per_event_ns > 29.999 && est.per_event_ns < 30.001);
+	assert_true(est.estimate_ns > 3.7499 && est.estimate_ns < 3.7501);
+	assert_true(xl_watch_events_per_pkt(&rows[0]) < 0);
+	/* nothing counted at batch 1: no estimate, the measured part stays */
+	for (i = 0; i < 3; i++)
+		rows[5].reps[i].xmit_events = -1;
+	assert_int_equal(xl_watch_estimate(rows, &est), -ENODATA);
+	assert_false(est.valid);
+	assert_true(est.cpu_cost_ns > 2.999 && est.cpu_cost_ns < 3.001);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +263,8 @@ int main(void)
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_cpu_action_names),
 		cmocka_unit_test(test_watch_cost),
+		cmocka_unit_test(test_watch_cpu_cost_chain),
+		cmocka_unit_test(test_watch_estimate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

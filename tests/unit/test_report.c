@@ -218,7 +218,7 @@ static void check_rep(json_t *rep, const struct xl_rep_result *p)
 {
 	json_t *eth;
 
-	assert_int_equal(json_object_size(rep), 10);
+	assert_int_equal(json_object_size(rep), 12);
 	assert_int_equal(get_int(rep, "ns"), p->ns);
 	assert_int_equal(get_int(rep, "packets"), p->packets);
 	assert_int_equal(get_int(rep, "run_packets"), p->run_packets);
@@ -226,6 +226,11 @@ static void check_rep(json_t *rep, const struct xl_rep_result *p)
 	assert_dbl_equal(get_num(rep, "gen_pps"), p->gen_pps);
 	assert_dbl_equal(get_num(rep, "cpu_busy"), p->cpu_busy);
 	assert_dbl_equal(get_num(rep, "cpu_ns_per_pkt"), p->cpu_ns_per_pkt);
+	assert_dbl_equal(get_num(rep, "chain_ns_per_pkt"), p->chain_ns_per_pkt);
+	if (p->xmit_events >= 0)
+		assert_int_equal(get_int(rep, "xmit_events"), p->xmit_events);
+	else
+		assert_true(json_is_null(get(rep, "xmit_events")));
 	assert_int_equal(get_int(rep, "gen_xmit_errors"), p->gen_xmit_errors);
 	assert_dbl_equal(get_num(rep, "counter_disagreement"), p->disagreement);
 	eth = get(rep, "eth_packets");
@@ -554,7 +559,7 @@ static int count_lines(const char *text)
 }
 
 static const char columns[] =
-	"benchmark          size mode    wiring    Mpps median (min-max) ns/packet  DUT CPU"
+	"benchmark            size mode    wiring    Mpps median (min-max) ns/packet  DUT CPU"
 	"  CPU ns/p gen Mpps   check  verdict";
 
 static void test_table_lines(void **state)
@@ -572,17 +577,17 @@ static void test_table_lines(void **state)
 	assert_string_equal(line, columns);
 
 	nth_line(out, 2, line, sizeof(line));
-	assert_string_equal(line, "drop/no-touch        64 native  threaded       2.00 (1.00-3.00)"
+	assert_string_equal(line, "drop/no-touch          64 native  threaded       2.00 (1.00-3.00)"
 				  "     500.0      97%     500.0     2.50    0.4%  valid");
 	nth_line(out, 3, line, sizeof(line));
-	assert_string_equal(line, "pass               1514 skb     softirq        0.50 (0.50-0.50)"
+	assert_string_equal(line, "pass                 1514 skb     softirq        0.50 (0.50-0.50)"
 				  "    2000.0      50%    1000.0     0.60   !1.0%  generator-bound, "
 				  "counts disagree");
 	nth_line(out, 4, line, sizeof(line));
-	assert_string_equal(line, "gen-ceiling          64 native  threaded       5.50 (5.00-6.00)"
+	assert_string_equal(line, "gen-ceiling            64 native  threaded       5.50 (5.00-6.00)"
 				  "     181.8     100%     183.0     5.50       -  ceiling");
 	nth_line(out, 5, line, sizeof(line));
-	assert_string_equal(line, "tx                   64 native  -                             -"
+	assert_string_equal(line, "tx                     64 native  -                             -"
 				  "  attach failed: Operation not supported");
 	free(out);
 }
@@ -623,7 +628,7 @@ static void test_table_verdict_words(void **state)
 	rows[ROW_NA].note[0] = '\0';
 	out = table(&rows[ROW_NA], 1, NULL);
 	nth_line(out, 1, line, sizeof(line));
-	assert_int_equal(strlen(line), strlen("tx                   64 native  -          "
+	assert_int_equal(strlen(line), strlen("tx                     64 native  -          "
 					      "                   -  n/a"));
 	assert_string_equal(line + strlen(line) - 5, "  n/a");
 	free(out);
