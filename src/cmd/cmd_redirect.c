@@ -132,8 +132,13 @@ static void print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sa
 	}
 }
 
+/*
+ * @cpu_recs: each CPU's cpumap record (xl_bench_ncpus() of them), or NULL:
+ * the frames processed by the target CPU's own record are then not shown.
+ */
 static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
-			 const struct xl_redirect_stats *st)
+			 const struct xl_redirect_stats *st,
+			 const struct xl_redir_cpu_rec *cpu_recs)
 {
 	int i;
 
@@ -152,13 +157,17 @@ static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter
 		       (unsigned long long)st->out_xmit[i],
 		       (unsigned long long)st->out_xmit_errors[i]);
 	printf("\n");
-	if (o->kind == XL_REDIR_CPUMAP)
-		printf("cpumap: cpu %d processed %llu dropped %llu passed %llu redirected %llu errors %llu enqueued %llu enqueue-drops %llu\n",
-		       o->cpu, (unsigned long long)st->cpu.processed,
-		       (unsigned long long)st->cpu.dropped, (unsigned long long)st->cpu.passed,
-		       (unsigned long long)st->cpu.redirected, (unsigned long long)st->cpu.errors,
-		       (unsigned long long)st->cpu.enqueued,
-		       (unsigned long long)st->cpu.enqueue_drops);
+	if (o->kind != XL_REDIR_CPUMAP)
+		return;
+	printf("cpumap: cpu %d processed %llu", o->cpu, (unsigned long long)st->cpu.processed);
+	/* The entry program runs on the target CPU: its own record says so. */
+	if (cpu_recs)
+		printf(" (%llu by cpu %d itself)", (unsigned long long)cpu_recs[o->cpu].processed,
+		       o->cpu);
+	printf(" dropped %llu passed %llu redirected %llu errors %llu enqueued %llu enqueue-drops %llu\n",
+	       (unsigned long long)st->cpu.dropped, (unsigned long long)st->cpu.passed,
+	       (unsigned long long)st->cpu.redirected, (unsigned long long)st->cpu.errors,
+	       (unsigned long long)st->cpu.enqueued, (unsigned long long)st->cpu.enqueue_drops);
 }
 
 /* Parse options and positionals; return 0 or an exit status. */
@@ -212,6 +221,7 @@ int cmd_redirect(int argc, char **argv)
 {
 	static struct xl_meter_sample first, prev, cur;
 	static struct xl_redirect_stats st_prev, st_cur;
+	static struct xl_redir_cpu_rec cpu_recs[XL_MAX_CPUS];
 	struct redir_args a = { .interval_ns = 1000000000ull };
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
@@ -295,9 +305,9 @@ int cmd_redirect(int argc, char **argv)
 		if (end && now >= end)
 			break;
 	}
-	if (xl_meter_sample(&m, &cur) == 0 && xl_redirect__read(r, &st_cur, NULL, NULL) == 0) {
+	if (xl_meter_sample(&m, &cur) == 0 && xl_redirect__read(r, &st_cur, NULL, cpu_recs) == 0) {
 		xl_meter_window(&m, &first, &cur, &w);
-		print_totals(&a.o, &w, &st_cur);
+		print_totals(&a.o, &w, &st_cur, cpu_recs);
 		if (w.eth_ok)
 			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
