@@ -313,7 +313,7 @@ static int lab_run(int argc, char **argv)
 	for (i = 0, n = 0; all_rows[i]; i++) {
 		if (!a.rows[i])
 			continue;
-		n += !strcmp(all_rows[i], "redirect") && a.with_monitor ? 3 : 1;
+		n += !strcmp(all_rows[i], "redirect") && a.with_monitor ? 4 : 1;
 		if (!strcmp(all_rows[i], "redirect") && a.with_monitor)
 			cal = 3; /* the calibration rows, once (first size) */
 		if (!strncmp(all_rows[i], "redirect", 8)) /* they need somewhere to go */
@@ -359,11 +359,17 @@ static int lab_run(int argc, char **argv)
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);
-			else if (!strcmp(r, "redirect") && a.with_monitor && n + 6 <= MAX_ROWS) {
-				/* What watching costs: no monitor, errors, all; interleaved;
-				 * calibrated at batch 1 once, at the first size. */
-				err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], s == 0, &rows[n]);
-				n += s == 0 ? 5 : 2;
+			else if (!strcmp(r, "redirect") && a.with_monitor && n + 7 <= MAX_ROWS) {
+				/* The row, then what watching costs: no monitor, errors,
+				 * all, interleaved; calibrated at batch 1 once (first size). */
+				err = xl_labrun_redirect(&lab, &a.o, XL_REDIR_DEVMAP, XL_WATCH_NONE,
+							 a.sizes[s], &rows[n]);
+				if (!err) {
+					n++;
+					err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], s == 0,
+								   &rows[n]);
+					n += s == 0 ? 5 : 2;
+				}
 			} else if (!strncmp(r, "redirect", 8))
 				err = xl_labrun_redirect(&lab, &a.o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,
 							 XL_WATCH_NONE, a.sizes[s], &rows[n]);

@@ -399,6 +399,8 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 
 	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++) {
 		row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[w]);
+		if (w == XL_WATCH_NONE) /* not the lab's own "redirect" row */
+			snprintf(rows[w].name, sizeof(rows[w].name), "redirect+no-mon");
 		if (calibrate) {
 			row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[3 + w]);
 			snprintf(rows[3 + w].name, sizeof(rows[3 + w].name), "redirect/b%d%s",

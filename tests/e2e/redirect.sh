@@ -313,7 +313,7 @@ mc = [r for r in d["rows"] if "monitor_cost" in r]
 out.append("cost:" + ",".join(r["name"] for r in mc))
 print(" ".join(out))
 PY
-)" "redirect:softirq:-:True redirect+mon-err:softirq:-:True redirect+mon-all:softirq:2.0:True redirect/b1:softirq:-:True redirect/b1+mon-err:softirq:-:True redirect/b1+mon-all:softirq:32.0:True cost:redirect+mon-err" || return 1
+)" "redirect:threaded:-:True redirect+no-mon:softirq:-:True redirect+mon-err:softirq:-:True redirect+mon-all:softirq:2.0:True redirect/b1+no-mon:softirq:-:True redirect/b1+mon-err:softirq:-:True redirect/b1+mon-all:softirq:32.0:True cost:redirect+mon-err" || return 1
 	grep -q "^redirect+mon-err .* per redirect hop)" "$TMP/w.out" ||
 		{ echo "no estimate in the table: $(grep mon-err "$TMP/w.out")"; return 1; }
 	# nothing of the lab's stays behind
