@@ -21,7 +21,7 @@ enum {
 	O_FRAME_SIZE, O_FRAMES, O_HEADROOM, O_UNALIGNED, O_HUGEPAGES, O_RX_SIZE, O_TX_SIZE,
 	O_FILL_SIZE, O_COMP_SIZE, O_BATCH, O_MODE, O_COPY, O_ZEROCOPY, O_NO_WAKEUP, O_POLL,
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
-	O_COUNT, O_RATE, O_SIZE, O_FLOWS,
+	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
 	O_QUIET, O_NEED_WAKEUP, O_SPIN,
 };
@@ -58,6 +58,7 @@ static const struct xl_opt xsk_opts[] = {
 	{ "quiet", 0, NULL, "no per-interval lines, only the totals", O_QUIET },
 	XL_OPT_ENTRY_NETNS,
 	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
+	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), 1..1000000 (default 1)", O_BURSTS },
 	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
 	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)", O_SIZE },
 	{ "flows", 'f', "N", "txpush: UDP source ports to rotate, 1..65536 (default 1)", O_FLOWS },
@@ -207,6 +208,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case O_COUNT:
 		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);
+	case O_BURSTS:
+		return u32_opt(a, "--bursts", arg, 1, XL_XSK_MAX_BURSTS, &c->bursts);
 	case O_RATE:
 		return xl_parse_u64(&a->spec, "--rate", arg, 0, 1000000000, &c->rate_pps);
 	case O_SIZE:
@@ -263,9 +266,9 @@ static int check_combinations(struct xsk_args *a)
 		c->poll = false;
 	else
 		c->poll = true;
-	if (!tx && (c->count || c->rate_pps || a->src_mac || a->dst_mac || a->src_ip_set ||
-		    a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
-		return xl_usage_error(&a->spec, "--count, --rate, --size, --flows and the address options are for txpush");
+	if (!tx && (c->count || c->bursts != 1 || c->rate_pps || a->src_mac || a->dst_mac ||
+		    a->src_ip_set || a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
+		return xl_usage_error(&a->spec, "--count, --bursts, --rate, --size, --flows and the address options are for txpush");
 	if (!rxd && (c->verify || c->dump_path || c->starve_fill))
 		return xl_usage_error(&a->spec, "--verify, --dump and --starve-fill are for rxdrop");
 	/* They look at one descriptor at a time: a multi-buffer frame has several. */
@@ -360,10 +363,11 @@ static void print_row(const char *label, const struct xl_xsk_sock_stats *a,
 
 static void print_totals(const struct xl_xsk_sock_stats *t, uint64_t ns)
 {
-	printf("totals: rx_packets %llu rx_bytes %llu tx_packets %llu tx_bytes %llu tx_submitted %llu bad_descs %llu csum_bad %llu seconds %.3f rx_pps %.0f tx_pps %.0f\n",
+	printf("totals: rx_packets %llu rx_bytes %llu tx_packets %llu tx_bytes %llu tx_submitted %llu tx_batches %llu bad_descs %llu csum_bad %llu seconds %.3f rx_pps %.0f tx_pps %.0f\n",
 	       (unsigned long long)t->c.rx_packets, (unsigned long long)t->c.rx_bytes,
 	       (unsigned long long)t->c.tx_packets, (unsigned long long)t->c.tx_bytes,
-	       (unsigned long long)t->c.tx_submitted, (unsigned long long)t->c.bad_descs,
+	       (unsigned long long)t->c.tx_submitted, (unsigned long long)t->c.tx_batches,
+	       (unsigned long long)t->c.bad_descs,
 	       (unsigned long long)t->c.csum_bad, ns / 1e9, xl_rate(t->c.rx_packets, ns),
 	       xl_rate(t->c.tx_packets, ns));
 	printf("xdp_statistics: rx_dropped %llu rx_invalid_descs %llu tx_invalid_descs %llu rx_ring_full %llu rx_fill_ring_empty_descs %llu tx_ring_empty_descs %llu%s\n",

@@ -42,6 +42,7 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c)
 	c->queues = 1;
 	c->first_cpu = -1;
 	c->flows = 1;
+	c->bursts = 1;
 	c->spec.size = 64;
 	c->bind_timeout_ns = 3000000000ull;
 }
@@ -145,6 +146,21 @@ int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len)
 		snprintf(msg, len, "--frames: %u frames x %u bytes x %u socket(s) = %llu MiB of UMEM, more than half of this machine's %llu MiB of memory",
 			 c->frames, c->frame_size, c->queues, (unsigned long long)(umem >> 20),
 			 (unsigned long long)(mem >> 20));
+		return -EINVAL;
+	}
+	if (c->bursts < 1 || c->bursts > XL_XSK_MAX_BURSTS) {
+		snprintf(msg, len, "--bursts: %u is out of range (accepted: 1..%u)", c->bursts,
+			 XL_XSK_MAX_BURSTS);
+		return -EINVAL;
+	}
+	if (c->bursts > 1 && !c->count) {
+		snprintf(msg, len, "--bursts: %u bursts need --count N (a burst is --count frames; accepted: --count 1 or more)",
+			 c->bursts);
+		return -EINVAL;
+	}
+	if (c->bursts > 1 && c->count > UINT64_MAX / 2 / c->bursts) {
+		snprintf(msg, len, "--bursts: %u bursts of --count %llu frames are more than %llu frames (accepted: a smaller --count or fewer --bursts)",
+			 c->bursts, (unsigned long long)c->count, (unsigned long long)(UINT64_MAX / 2));
 		return -EINVAL;
 	}
 	if (c->copy == XL_XSK_ZEROCOPY && c->mode == XL_MODE_SKB) {

@@ -109,6 +109,21 @@ static void test_config_check(void **state)
 	assert_non_null(strstr(msg, "--fill-size"));
 	xl_xsk_config_defaults(&c);
 	assert_int_equal(xl_xsk_frame_room(&c), 4096 - 256);
+	/* --bursts: 1..max, above 1 only with a count, no overflow of the total. */
+	xl_xsk_config_defaults(&c);
+	assert_int_equal(c.bursts, 1);
+	c.app = XL_XSK_TXPUSH;
+	c.bursts = 0;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--bursts: 0 is out of range (accepted: 1..1000000)");
+	c.bursts = 200;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--bursts: 200 bursts need --count N (a burst is --count frames; accepted: --count 1 or more)");
+	c.count = 179;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), 0);
+	c.count = UINT64_MAX / 2 / 200 + 1;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--bursts: 200 bursts of --count"));
 }
 
 static int run_xsk(const char *a1, const char *a2, const char *a3, const char *a4)
@@ -140,6 +155,8 @@ static void test_cmd_usage(void **state)
 	assert_int_equal(run_xsk("--copy", "--zero-copy", "lo", NULL), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--zero-copy", "--mode", "skb", "lo"), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--count", "5", "lo", NULL), XL_EXIT_USAGE); /* txpush only */
+	assert_int_equal(run_xsk("--bursts", "2", "lo", NULL), XL_EXIT_USAGE); /* txpush only */
+	assert_int_equal(run_xsk("--bursts", "0", "lo", NULL), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--batch", "0", "lo", NULL), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--rx-siz", "2048", "lo", NULL), XL_EXIT_USAGE); /* no abbreviations */
 	assert_int_equal(run_xsk("lo", "extra", NULL, NULL), XL_EXIT_USAGE);
