@@ -191,6 +191,28 @@ int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len);
 int xl_xsk_check_iface(const struct xl_xsk_config *c, char *msg, size_t len);
 
 /**
+ * xl_xsk_frames_needed() - frames one socket needs for its fill ring to be
+ * full after every refill, whatever the other rings its frames pass
+ * through hold: fill + RX entries for rxdrop (a frame peeked from RX keeps
+ * its RX slot until it is released and goes straight back to the fill
+ * ring); fill + RX + TX + completion for l2fwd (the kernel takes a TX
+ * descriptor only after reserving its completion slot, so frames sent but
+ * not yet reaped are bounded by the completion ring). Per socket with
+ * --shared-umem too: each socket has its own share of the UMEM and its own
+ * fill and completion rings. 0 when the fill ring is not used (txpush,
+ * --starve-fill).
+ */
+uint32_t xl_xsk_frames_needed(const struct xl_xsk_config *c);
+
+/**
+ * xl_xsk_fill_warning() - whether @c->frames is below
+ * xl_xsk_frames_needed(); if so, one line in @msg (@len bytes) naming the
+ * rings, the figure and the --frames to give.
+ * Return: true when the warning is due.
+ */
+bool xl_xsk_fill_warning(const struct xl_xsk_config *c, char *msg, size_t len);
+
+/**
  * xl_xsk_frame_room() - bytes of frame data one chunk holds for RX:
  * frame_size - 256 (kernel headroom) - headroom.
  */

@@ -525,6 +525,8 @@ int cmd_xsk(int argc, char **argv)
 	}
 	if (a.c.app == XL_XSK_TXPUSH && txpush_spec(&a))
 		return XL_EXIT_USAGE;
+	if (xl_xsk_fill_warning(&a.c, msg, sizeof(msg)))
+		xl_warn("%s", msg);
 	/* A UMEM that cannot be locked is a usage error: fewer or smaller frames. */
 	if (xl_memlock_ensure((uint64_t)a.c.frames * a.c.frame_size * a.c.queues))
 		return XL_EXIT_USAGE;

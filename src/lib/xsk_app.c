@@ -295,9 +295,6 @@ struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
 		goto out_free;
 	}
 	a->ifindex = if_nametoindex(c->ifname);
-	if (c->app != XL_XSK_TXPUSH && !c->starve_fill && c->frames < c->fill_size)
-		xl_warn("only %u frames for a %u-entry fill ring: the kernel may find it empty (see rx_fill_ring_empty_descs); give --frames %u or more",
-			c->frames, c->fill_size, c->fill_size * (c->app == XL_XSK_L2FWD ? 2 : 1));
 	err = xl_memlock_ensure((uint64_t)c->frames * c->frame_size * c->queues);
 	if (err)
 		goto out_free;

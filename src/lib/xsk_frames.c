@@ -107,6 +107,33 @@ uint32_t xl_xsk_frame_room(const struct xl_xsk_config *c)
 	return c->frame_size > used ? c->frame_size - used : 0;
 }
 
+uint32_t xl_xsk_frames_needed(const struct xl_xsk_config *c)
+{
+	uint32_t n;
+
+	if (c->app == XL_XSK_TXPUSH || c->starve_fill)
+		return 0;
+	n = c->fill_size + c->rx_size; /* at most 2^17: rings are 1..2^16 */
+	if (c->app == XL_XSK_L2FWD)
+		n += c->tx_size + c->comp_size;
+	return n;
+}
+
+bool xl_xsk_fill_warning(const struct xl_xsk_config *c, char *msg, size_t len)
+{
+	uint32_t need = xl_xsk_frames_needed(c);
+
+	if (c->frames >= need)
+		return false;
+	if (c->app == XL_XSK_L2FWD)
+		snprintf(msg, len, "only %u frames per socket: the fill (%u), RX (%u), TX (%u) and completion (%u) rings can hold %u, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames %u or more",
+			 c->frames, c->fill_size, c->rx_size, c->tx_size, c->comp_size, need, need);
+	else
+		snprintf(msg, len, "only %u frames per socket: the fill (%u) and RX (%u) rings can hold %u, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames %u or more",
+			 c->frames, c->fill_size, c->rx_size, need, need);
+	return true;
+}
+
 int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

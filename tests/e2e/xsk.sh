@@ -25,7 +25,7 @@ PASS=0 FAIL=0 SKIP=0
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
-	rxdrop_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved txpush_exact txpush_short_batches
+	rxdrop_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
 	memlock rebind_sweep sigkill_detaches device_gone
@@ -228,9 +228,34 @@ t_rxdrop_fill_starved() {
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 0 || return 1
 	expect_eq "rx_fill_ring_empty_descs" "$(field "$WORK/rx.out" rx_fill_ring_empty_descs)" 5000 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
-	# The warning for a fill ring with too few frames.
-	"$X" xsk rxdrop --netns "$DNS" "$DUT" --frames 64 --duration 0.2 --quiet >/dev/null 2>"$WORK/warn.err"
-	grep -q "only 64 frames for a 2048-entry fill ring" "$WORK/warn.err" || { log "no starvation warning"; return 1; }
+}
+
+# fill_warn APP FRAMES WANT [options]: a short run whose only line about
+# the fill ring on stderr is exactly WANT (empty: none).
+fill_warn() {
+	local app=$1 frames=$2 want=$3 got
+	shift 3
+	"$X" xsk "$app" --netns "$DNS" "$DUT" --frames "$frames" --duration 0.2 --quiet "$@" \
+		>/dev/null 2>"$WORK/fw.err" || { log "$app --frames $frames $*: $(tail -1 "$WORK/fw.err")"; return 1; }
+	got=$(grep "fill ring" "$WORK/fw.err")
+	expect_eq "fill-ring warning of $app --frames $frames${*:+ $*}" "$got" "$want" || return 1
+	log "ok: $app --frames $frames${*:+ $*}: ${got:-no warning}"
+}
+
+# Too few frames to keep the fill ring full: warned with the figure the
+# condition uses (fill + RX for rxdrop; + TX + completion for l2fwd; per
+# socket, also with a shared UMEM), and no warning at that figure.
+t_fill_warning() {
+	local end="so the kernel may find the fill ring empty (rx_fill_ring_empty_descs)"
+	lab_up 2 || return 1
+	fill_warn rxdrop 64 "xdplab: only 64 frames per socket: the fill (2048) and RX (2048) rings can hold 4096, $end; give --frames 4096 or more" || return 1
+	fill_warn rxdrop 4096 "" || return 1
+	fill_warn l2fwd 4096 "xdplab: only 4096 frames per socket: the fill (2048), RX (2048), TX (2048) and completion (2048) rings can hold 8192, $end; give --frames 8192 or more" || return 1
+	fill_warn l2fwd 8192 "" || return 1
+	fill_warn l2fwd 8191 "xdplab: only 8191 frames per socket: the fill (2048), RX (2048), TX (2048) and completion (2048) rings can hold 8192, $end; give --frames 8192 or more" \
+		--queues 2 --shared-umem || return 1
+	fill_warn l2fwd 8192 "" --queues 2 --shared-umem || return 1
+	fill_warn rxdrop 64 "" --starve-fill
 }
 
 t_txpush_exact() {

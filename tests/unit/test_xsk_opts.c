@@ -126,6 +126,52 @@ static void test_config_check(void **state)
 	assert_non_null(strstr(msg, "--bursts: 200 bursts of --count"));
 }
 
+/* The fill-ring warning: its condition and its advice are one figure. */
+static void test_fill_warning(void **state)
+{
+	struct xl_xsk_config c;
+	char msg[512];
+
+	xl_xsk_config_defaults(&c);
+	/* rxdrop: fill + RX. */
+	c.app = XL_XSK_RXDROP;
+	assert_int_equal(xl_xsk_frames_needed(&c), 4096);
+	c.frames = 64;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	assert_string_equal(msg, "only 64 frames per socket: the fill (2048) and RX (2048) rings can hold 4096, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames 4096 or more");
+	c.frames = 4095;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	c.frames = 4096; /* the advised figure: no warning */
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	c.frames = 64;
+	c.starve_fill = true; /* starving it is the point */
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	/* l2fwd: fill + RX + TX + completion. */
+	xl_xsk_config_defaults(&c);
+	c.app = XL_XSK_L2FWD;
+	c.fill_size = 4096;
+	c.tx_size = 512;
+	assert_int_equal(xl_xsk_frames_needed(&c), 4096 + 2048 + 512 + 2048);
+	c.frames = 4096;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	assert_string_equal(msg, "only 4096 frames per socket: the fill (4096), RX (2048), TX (512) and completion (2048) rings can hold 8704, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames 8704 or more");
+	c.frames = 8703;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	c.frames = 8704;
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	/* --frames is per socket, also with a shared UMEM (each socket its share
+	 * and its own fill and completion rings): the same figure. */
+	c.queues = 4;
+	c.shared_umem = true;
+	assert_int_equal(xl_xsk_frames_needed(&c), 8704);
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	/* txpush has no fill ring to keep full. */
+	c.app = XL_XSK_TXPUSH;
+	c.frames = 1;
+	assert_int_equal(xl_xsk_frames_needed(&c), 0);
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+}
+
 static int run_xsk(const char *a1, const char *a2, const char *a3, const char *a4)
 {
 	char *argv[8] = { "xsk", "rxdrop" };
@@ -170,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_ring_sizes),
 		cmocka_unit_test(test_frame_sizes),
 		cmocka_unit_test(test_config_check),
+		cmocka_unit_test(test_fill_warning),
 		cmocka_unit_test(test_cmd_usage),
 	};
 
