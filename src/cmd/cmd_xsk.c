@@ -28,7 +28,7 @@ enum {
 
 static const struct xl_opt xsk_opts[] = {
 	{ "frame-size", 0, "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
-	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default 4096)", O_FRAMES },
+	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default 4096, or what keeps the fill ring full if more)", O_FRAMES },
 	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", O_HEADROOM },
 	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", O_UNALIGNED },
 	{ "hugepages", 0, NULL, "back the UMEM with hugepages (normal pages with a notice if none)", O_HUGEPAGES },
@@ -77,6 +77,7 @@ struct xsk_args {
 	struct xl_xsk_config c;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
+	bool frames_seen;
 	const char *netns, *src_mac, *dst_mac;
 	bool src_ip_set, dst_ip_set;
 };
@@ -131,6 +132,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		 * size) are checked after, each named in its message. */
 		return u32_opt(a, "--frame-size", arg, 0, UINT32_MAX, &c->frame_size);
 	case O_FRAMES:
+		a->frames_seen = true;
 		return u32_opt(a, "--frames", arg, 1, XL_XSK_MAX_FRAMES, &c->frames);
 	case O_HEADROOM:
 		return u32_opt(a, "--headroom", arg, 0, 65536, &c->headroom);
@@ -284,6 +286,10 @@ static int check_combinations(struct xsk_args *a)
 				      XL_XSK_MAX_FRAME_DESCS);
 	if (c->shared_umem && c->queues < 2)
 		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
+	/* Unless told, enough frames to keep the fill ring full (l2fwd with the
+	 * default rings: 8192; xl_xsk_frames_needed()). */
+	if (!a->frames_seen && xl_xsk_frames_needed(c) > c->frames)
+		c->frames = xl_xsk_frames_needed(c);
 	return 0;
 }
 

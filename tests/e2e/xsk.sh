@@ -255,7 +255,13 @@ t_fill_warning() {
 	fill_warn l2fwd 8191 "xdplab: only 8191 frames per socket: the fill (2048), RX (2048), TX (2048) and completion (2048) rings can hold 8192, $end; give --frames 8192 or more" \
 		--queues 2 --shared-umem || return 1
 	fill_warn l2fwd 8192 "" --queues 2 --shared-umem || return 1
-	fill_warn rxdrop 64 "" --starve-fill
+	fill_warn rxdrop 64 "" --starve-fill || return 1
+	# Without --frames, l2fwd gets the figure (8192 with the default rings), unwarned.
+	"$X" xsk l2fwd --netns "$DNS" "$DUT" --audit --duration 0.2 --quiet >"$WORK/fw.out" 2>"$WORK/fw.err" ||
+		{ log "l2fwd: $(tail -1 "$WORK/fw.err")"; return 1; }
+	! grep -q "fill ring" "$WORK/fw.err" || { log "default l2fwd warned: $(grep "fill ring" "$WORK/fw.err")"; return 1; }
+	grep -q "^audit: queue 0: 8192 frames = .*OK$" "$WORK/fw.out" || { log "default l2fwd: $(grep audit "$WORK/fw.out")"; return 1; }
+	log "ok: l2fwd without --frames: 8192 frames, no warning"
 }
 
 t_txpush_exact() {
