@@ -486,6 +486,34 @@ t_frame_sizes() {
 		grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
 		log "ok: --frame-size $fs: 10000 received"
 	done
+	# The same chunks for TX: txpush (frames built in every chunk, each
+	# completion back to its chunk) and l2fwd (RX chunks sent back out).
+	for fs in "3000 --unaligned" "4096"; do
+		bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --verify --poll --quiet $DEEP
+		wait_ready peer || return 1
+		"$X" xsk txpush --netns "$DNS" "$DUT" --frame-size $fs --count 10000 --rate 100000 --audit --quiet \
+			>"$WORK/tx.out" 2>"$WORK/tx.err" || { log "txpush ($fs): $(tail -1 "$WORK/tx.err")"; return 1; }
+		settle "$GNS" "$GEN"
+		stop_one peer; expect_eq "peer exit ($fs)" "$RC" 0 || return 1
+		expect_eq "txpush completed ($fs)" "$(field "$WORK/tx.out" tx_packets)" 10000 || return 1
+		grep -q "^audit: .*OK$" "$WORK/tx.out" || { log "txpush ($fs): $(grep audit "$WORK/tx.out")"; return 1; }
+		expect_eq "arrived ($fs)" "$(field "$WORK/peer.out" rx_packets)" 10000 || return 1
+		expect_eq "bad checksums ($fs)" "$(field "$WORK/peer.out" csum_bad)" 0 || return 1
+		log "ok: txpush --frame-size $fs: 10000 arrived"
+		bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --poll --quiet $DEEP
+		wait_ready cap || return 1
+		bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size $fs --poll --audit --quiet
+		wait_ready fwd || return 1
+		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 10000 --rate 50000 -q >/dev/null || return 1
+		settle "$GNS" "$GEN"
+		stop_one fwd; expect_eq "l2fwd exit ($fs)" "$RC" 0 || return 1
+		stop_one cap; expect_eq "capture exit ($fs)" "$RC" 0 || return 1
+		grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "l2fwd ($fs): $(grep audit "$WORK/fwd.out")"; return 1; }
+		expect_eq "forwarded ($fs)" "$(field "$WORK/fwd.out" rx_packets)" 10000 || return 1
+		expect_eq "l2fwd completed ($fs)" "$(field "$WORK/fwd.out" tx_packets)" 10000 || return 1
+		expect_eq "back at the generator ($fs)" "$(field "$WORK/cap.out" rx_packets)" 10000 || return 1
+		log "ok: l2fwd --frame-size $fs: 10000 back"
+	done
 }
 
 t_zerocopy_veth() {
