@@ -31,168 +31,9 @@ TESTS=(
 	memlock rebind_sweep sigkill_detaches device_gone
 )
 
-log() { echo "  $*"; }
-
-stop_bg() {
-	local p
-	for p in "${PIDS[@]}"; do
-		kill -INT "$p" 2>/dev/null
-	done
-	for p in "${PIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	PIDS=()
-}
-
-lab_down() {
-	stop_bg
-	if [ -n "$LAB" ]; then
-		"$X" lab teardown "$LAB" >/dev/null 2>&1 || true
-		ip netns del "$LAB-gen" 2>/dev/null
-		ip netns del "$LAB-dut" 2>/dev/null
-	fi
-	LAB=""
-}
-
-cleanup() {
-	lab_down
-	[ -n "${XL_E2E_WORK:-}" ] || rm -rf "$WORK"
-}
-
-# lab_up [QUEUES]: a lab with IPv6 off at both ends, so the kernel sends
-# nothing of its own and every count is exact.
-lab_up() {
-	local out
-	out=$("$X" lab setup --queues "${1:-1}") || return 1
-	LAB=$(awk '$1 == "lab" {print $2}' <<<"$out")
-	GEN=$(awk '$1 == "gen" {print $2}' <<<"$out")
-	GNS=$(awk '$1 == "gen" {print $4}' <<<"$out")
-	DUT=$(awk '$1 == "dut" {print $2}' <<<"$out")
-	DNS=$(awk '$1 == "dut" {print $4}' <<<"$out")
-	ip netns exec "$DNS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$GNS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	[ -n "$LAB" ] && [ -n "$DUT" ]
-}
-
-# bg NAME CMD...: run in the background, stdout/stderr in $WORK/NAME.{out,err}.
-bg() {
-	local name=$1
-	shift
-	"$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
-	PIDS+=($!)
-	eval "PID_$name=$!"
-}
-
-# wait_ready NAME: until the application says it runs (its start line).
-wait_ready() {
-	local i
-	for i in $(seq 100); do
-		grep -q "Ctrl-C to stop" "$WORK/$1.err" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	log "$1 did not start: $(head -3 "$WORK/$1.err")"
-	return 1
-}
-
-# field FILE NAME: the value after NAME on the totals/xdp_statistics lines.
-field() {
-	awk -v k="$2" '/^(totals|xdp_statistics):/ { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$1" | tail -1
-}
-
-# stop_one NAME: SIGINT to NAME (it prints its totals as it exits); its
-# exit status in RC. Not in a subshell: only this shell can wait for it.
-stop_one() {
-	local pid
-	pid=$(eval echo "\$PID_$1")
-	kill -INT "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	RC=$?
-}
-
-# settle: let frames in flight land before the receivers are stopped (they
-# also process what is in their RX rings when stopped).
-# With NS IFACE: also wait (up to 10 s) until IFACE's XDP and packet
-# counters stop moving, so a receiver delayed by other load is not cut off.
-settle() {
-	local a b i
-	sleep 1
-	[ $# -eq 2 ] || return 0
-	for i in $(seq 50); do
-		a=$(ip netns exec "$1" ethtool -S "$2" 2>/dev/null | awk '/xdp_packets|rx_packets/ {s += $2} END {print s}')
-		sleep 0.2
-		b=$(ip netns exec "$1" ethtool -S "$2" 2>/dev/null | awk '/xdp_packets|rx_packets/ {s += $2} END {print s}')
-		[ "$a" = "$b" ] && return 0
-	done
-}
-
-expect_eq() {
-	if [ "$2" != "$3" ]; then
-		log "FAIL: $1: got '$2', expected '$3'"
-		return 1
-	fi
-	return 0
-}
-
-# mkpcap FILE SIZE N FLOWS: N distinct sequence-numbered IPv4/UDP frames of
-# SIZE bytes from the generator to the DUT (MACs of the lab), ports rotating.
-# SIZE may be a list (3000,1000): frame i has the (i mod length)th size.
-mkpcap() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-path, sizes, n, flows = sys.argv[1], [int(v) for v in sys.argv[2].split(",")], int(sys.argv[3]), int(sys.argv[4])
-gen = bytes.fromhex("02584c000001"); dut = bytes.fromhex("02584c000002")
-def csum(b):
-    if len(b) % 2: b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16: s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-with open(path, "wb") as f:
-    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-    for i in range(n):
-        size = sizes[i % len(sizes)]
-        plen = size - 14 - 20 - 8
-        payload = struct.pack("!II", 0x584c5351, i) + bytes((i + j) & 0xff for j in range(plen - 8))
-        udp = struct.pack("!HHHH", 1024 + i % flows, 9, 8 + plen, 0) + payload
-        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i & 0xffff, 0, 64, 17, 0,
-                         bytes([198, 18, 0, 1]), bytes([198, 18, 0, 2]))
-        ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-        frame = dut + gen + b"\x08\x00" + ip + udp
-        f.write(struct.pack("<IIII", i, 0, len(frame), len(frame)) + frame)
-EOF
-}
-
-# compare SENT.pcap GOT.pcap REPEAT: GOT holds exactly each frame of SENT,
-# REPEAT times over (SENT cycled), MACs swapped, nothing else; prints why not.
-compare() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-from collections import Counter
-def frames(path):
-    out = []
-    with open(path, "rb") as f:
-        hdr = f.read(24)
-        magic = struct.unpack("<I", hdr[:4])[0]
-        e = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
-        while True:
-            h = f.read(16)
-            if len(h) < 16: break
-            _, _, caplen, _ = struct.unpack(e + "IIII", h)
-            out.append(f.read(caplen))
-    return out
-sent, got, total = frames(sys.argv[1]), frames(sys.argv[2]), int(sys.argv[3])
-want = Counter()
-for i in range(total):
-    fr = sent[i % len(sent)]
-    want[fr[6:12] + fr[0:6] + fr[12:]] += 1
-have = Counter(got)
-if have == want:
-    print("ok: %d frames byte-exact" % len(got)); sys.exit(0)
-missing = sum((want - have).values()); extra = sum((have - want).values())
-print("mismatch: %d frames captured, %d expected; %d missing, %d unexpected" % (len(got), total, missing, extra))
-for fr in list((have - want).keys())[:2]: print("  unexpected:", fr[:48].hex())
-sys.exit(1)
-EOF
-}
+# The helpers: processes, the lab, counters, pcap files.
+# shellcheck source=tests/e2e/xsk.inc
+. "$ROOT/tests/e2e/xsk.inc"
 
 # ---- tests ----
 
@@ -447,19 +288,6 @@ print(c)' "$WORK/corpus.pcap")
 	return "${PIPESTATUS[0]}"
 }
 
-# expect_fail STATUS PATTERN CMD...: exit status and one clear line.
-expect_fail() {
-	local want=$1 pat=$2 rc
-	shift 2
-	"$@" >"$WORK/bad.out" 2>"$WORK/bad.err"
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -q -- "$pat" "$WORK/bad.err"; then
-		log "FAIL: '$*' exit $rc (want $want), stderr: $(head -2 "$WORK/bad.err")"
-		return 1
-	fi
-	log "ok ($rc): $(grep -- "$pat" "$WORK/bad.err" | head -1)"
-}
-
 t_bad_inputs() {
 	local x="$X xsk rxdrop --netns"
 	lab_up || return 1
@@ -623,24 +451,6 @@ t_device_gone() {
 		log "ok: $app stopped $(( ($(date +%s%N) - start) / 1000000 )) ms after the device went away"
 		lab_down
 	done
-}
-
-# stop_after_exit NAME SECONDS: wait for NAME to exit by itself (no signal).
-stop_after_exit() {
-	local pid i
-	pid=$(eval echo "\$PID_$1")
-	for i in $(seq $(($2 * 20))); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -9 "$pid"
-		wait "$pid" 2>/dev/null
-		RC=hung
-		return
-	fi
-	wait "$pid"
-	RC=$?
 }
 
 # ---- runner ----
