@@ -66,7 +66,7 @@ $(BUILD)/libxdplab-cmd.a: $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJS))
 $(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
 	$(CC) $(CFLAGS) -o $@ $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc/cmd -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
 

@@ -50,6 +50,8 @@
 #define XL_XSK_MAX_QUEUES 64
 /** Most frames per socket. */
 #define XL_XSK_MAX_FRAMES (1u << 22)
+/** Most txpush bursts (--bursts). */
+#define XL_XSK_MAX_BURSTS 1000000u
 
 /** The three applications of the AF_XDP paper. */
 enum xl_xsk_app_kind {
@@ -97,6 +99,10 @@ enum xl_xsk_copy {
  * @spec/@flows/@count/@rate_pps: txpush's frame (xl_pkt_build), UDP source
  *   ports to rotate, frames to send over all sockets (0: no limit) and the
  *   rate (frames/s over all sockets, 0: as fast as possible).
+ * @bursts: txpush: send @count, wait until every frame of it is completed,
+ *   and do that @bursts times on the same sockets (each socket its share
+ *   of @count per burst; total @count x @bursts). 1..XL_XSK_MAX_BURSTS;
+ *   above 1 it needs @count.
  * @verify: rxdrop parses every frame and counts bad IPv4/UDP checksums.
  * @dump_path: rxdrop writes every received frame to this pcap (slow path).
  * @starve_fill: never give frames to the fill ring (tests the kernel's
@@ -123,6 +129,7 @@ struct xl_xsk_config {
 	struct xl_pkt_spec spec;
 	uint32_t flows;
 	uint64_t count, rate_pps;
+	uint32_t bursts;
 	bool verify;
 	const char *dump_path;
 	bool starve_fill;
@@ -167,7 +174,8 @@ int xl_xsk_check_frame_size(uint64_t size, bool unaligned, bool hugepages,
 /**
  * xl_xsk_config_check() - every cross-option rule: ring sizes, frame size,
  * headroom (must leave room for a minimum frame), frames 1..max and the
- * UMEM against physical memory, zero-copy with skb mode, batch vs rings.
+ * UMEM against physical memory, zero-copy with skb mode, batch vs rings,
+ * bursts 1..XL_XSK_MAX_BURSTS (above 1 only with a count).
  * Return: 0 or -EINVAL with one line in @msg.
  */
 int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len);
@@ -181,6 +189,28 @@ int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len);
  * with one line in @msg.
  */
 int xl_xsk_check_iface(const struct xl_xsk_config *c, char *msg, size_t len);
+
+/**
+ * xl_xsk_frames_needed() - frames one socket needs for its fill ring to be
+ * full after every refill, whatever the other rings its frames pass
+ * through hold: fill + RX entries for rxdrop (a frame peeked from RX keeps
+ * its RX slot until it is released and goes straight back to the fill
+ * ring); fill + RX + TX + completion for l2fwd (the kernel takes a TX
+ * descriptor only after reserving its completion slot, so frames sent but
+ * not yet reaped are bounded by the completion ring). Per socket with
+ * --shared-umem too: each socket has its own share of the UMEM and its own
+ * fill and completion rings. 0 when the fill ring is not used (txpush,
+ * --starve-fill).
+ */
+uint32_t xl_xsk_frames_needed(const struct xl_xsk_config *c);
+
+/**
+ * xl_xsk_fill_warning() - whether @c->frames is below
+ * xl_xsk_frames_needed(); if so, one line in @msg (@len bytes) naming the
+ * rings, the figure and the --frames to give.
+ * Return: true when the warning is due.
+ */
+bool xl_xsk_fill_warning(const struct xl_xsk_config *c, char *msg, size_t len);
 
 /**
  * xl_xsk_frame_room() - bytes of frame data one chunk holds for RX:

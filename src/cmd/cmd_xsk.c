@@ -21,14 +21,14 @@ enum {
 	O_FRAME_SIZE, O_FRAMES, O_HEADROOM, O_UNALIGNED, O_HUGEPAGES, O_RX_SIZE, O_TX_SIZE,
 	O_FILL_SIZE, O_COMP_SIZE, O_BATCH, O_MODE, O_COPY, O_ZEROCOPY, O_NO_WAKEUP, O_POLL,
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
-	O_COUNT, O_RATE, O_SIZE, O_FLOWS,
+	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
 	O_QUIET, O_NEED_WAKEUP, O_SPIN,
 };
 
 static const struct xl_opt xsk_opts[] = {
 	{ "frame-size", 0, "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
-	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default 4096)", O_FRAMES },
+	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default 4096, or what keeps the fill ring full if more)", O_FRAMES },
 	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", O_HEADROOM },
 	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", O_UNALIGNED },
 	{ "hugepages", 0, NULL, "back the UMEM with hugepages (normal pages with a notice if none)", O_HUGEPAGES },
@@ -58,6 +58,7 @@ static const struct xl_opt xsk_opts[] = {
 	{ "quiet", 0, NULL, "no per-interval lines, only the totals", O_QUIET },
 	XL_OPT_ENTRY_NETNS,
 	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
+	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), 1..1000000 (default 1)", O_BURSTS },
 	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
 	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)", O_SIZE },
 	{ "flows", 'f', "N", "txpush: UDP source ports to rotate, 1..65536 (default 1)", O_FLOWS },
@@ -76,6 +77,7 @@ struct xsk_args {
 	struct xl_xsk_config c;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
+	bool frames_seen;
 	const char *netns, *src_mac, *dst_mac;
 	bool src_ip_set, dst_ip_set;
 };
@@ -130,6 +132,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		 * size) are checked after, each named in its message. */
 		return u32_opt(a, "--frame-size", arg, 0, UINT32_MAX, &c->frame_size);
 	case O_FRAMES:
+		a->frames_seen = true;
 		return u32_opt(a, "--frames", arg, 1, XL_XSK_MAX_FRAMES, &c->frames);
 	case O_HEADROOM:
 		return u32_opt(a, "--headroom", arg, 0, 65536, &c->headroom);
@@ -207,6 +210,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case O_COUNT:
 		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);
+	case O_BURSTS:
+		return u32_opt(a, "--bursts", arg, 1, XL_XSK_MAX_BURSTS, &c->bursts);
 	case O_RATE:
 		return xl_parse_u64(&a->spec, "--rate", arg, 0, 1000000000, &c->rate_pps);
 	case O_SIZE:
@@ -263,9 +268,9 @@ static int check_combinations(struct xsk_args *a)
 		c->poll = false;
 	else
 		c->poll = true;
-	if (!tx && (c->count || c->rate_pps || a->src_mac || a->dst_mac || a->src_ip_set ||
-		    a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
-		return xl_usage_error(&a->spec, "--count, --rate, --size, --flows and the address options are for txpush");
+	if (!tx && (c->count || c->bursts != 1 || c->rate_pps || a->src_mac || a->dst_mac ||
+		    a->src_ip_set || a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
+		return xl_usage_error(&a->spec, "--count, --bursts, --rate, --size, --flows and the address options are for txpush");
 	if (!rxd && (c->verify || c->dump_path || c->starve_fill))
 		return xl_usage_error(&a->spec, "--verify, --dump and --starve-fill are for rxdrop");
 	/* They look at one descriptor at a time: a multi-buffer frame has several. */
@@ -281,6 +286,10 @@ static int check_combinations(struct xsk_args *a)
 				      XL_XSK_MAX_FRAME_DESCS);
 	if (c->shared_umem && c->queues < 2)
 		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
+	/* Unless told, enough frames to keep the fill ring full (l2fwd with the
+	 * default rings: 8192; xl_xsk_frames_needed()). */
+	if (!a->frames_seen && xl_xsk_frames_needed(c) > c->frames)
+		c->frames = xl_xsk_frames_needed(c);
 	return 0;
 }
 
@@ -360,10 +369,11 @@ static void print_row(const char *label, const struct xl_xsk_sock_stats *a,
 
 static void print_totals(const struct xl_xsk_sock_stats *t, uint64_t ns)
 {
-	printf("totals: rx_packets %llu rx_bytes %llu tx_packets %llu tx_bytes %llu tx_submitted %llu bad_descs %llu csum_bad %llu seconds %.3f rx_pps %.0f tx_pps %.0f\n",
+	printf("totals: rx_packets %llu rx_bytes %llu tx_packets %llu tx_bytes %llu tx_submitted %llu tx_batches %llu bad_descs %llu csum_bad %llu seconds %.3f rx_pps %.0f tx_pps %.0f\n",
 	       (unsigned long long)t->c.rx_packets, (unsigned long long)t->c.rx_bytes,
 	       (unsigned long long)t->c.tx_packets, (unsigned long long)t->c.tx_bytes,
-	       (unsigned long long)t->c.tx_submitted, (unsigned long long)t->c.bad_descs,
+	       (unsigned long long)t->c.tx_submitted, (unsigned long long)t->c.tx_batches,
+	       (unsigned long long)t->c.bad_descs,
 	       (unsigned long long)t->c.csum_bad, ns / 1e9, xl_rate(t->c.rx_packets, ns),
 	       xl_rate(t->c.tx_packets, ns));
 	printf("xdp_statistics: rx_dropped %llu rx_invalid_descs %llu tx_invalid_descs %llu rx_ring_full %llu rx_fill_ring_empty_descs %llu tx_ring_empty_descs %llu%s\n",
@@ -521,6 +531,8 @@ int cmd_xsk(int argc, char **argv)
 	}
 	if (a.c.app == XL_XSK_TXPUSH && txpush_spec(&a))
 		return XL_EXIT_USAGE;
+	if (xl_xsk_fill_warning(&a.c, msg, sizeof(msg)))
+		xl_warn("%s", msg);
 	/* A UMEM that cannot be locked is a usage error: fewer or smaller frames. */
 	if (xl_memlock_ensure((uint64_t)a.c.frames * a.c.frame_size * a.c.queues))
 		return XL_EXIT_USAGE;

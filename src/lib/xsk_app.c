@@ -38,6 +38,8 @@ struct xsk_sock {
 	struct xsk_ring_cons comp;
 	struct xl_umem *umem;
 	struct xl_xsk_app *app;
+	uint64_t burst;       /* txpush: this socket's frames per burst */
+	uint32_t bursts_left; /* txpush: bursts still to start after this one */
 	uint32_t queue;
 	int cpu;
 	pthread_t tid;
@@ -171,6 +173,8 @@ static int build(struct xl_xsk_app *a, uint16_t bind_flags)
 				goto out_teardown;
 			if (c->count)
 				q->budget = c->count / c->queues + (i < (int)(c->count % c->queues));
+			s->burst = q->budget;
+			s->bursts_left = c->bursts > 1 ? c->bursts - 1 : 0;
 			q->rate_pps = c->rate_pps / c->queues + (i < (int)(c->rate_pps % c->queues));
 		}
 		/* Fill before bind: the first frame may arrive right after it. */
@@ -291,9 +295,6 @@ struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
 		goto out_free;
 	}
 	a->ifindex = if_nametoindex(c->ifname);
-	if (c->app != XL_XSK_TXPUSH && !c->starve_fill && c->frames < c->fill_size)
-		xl_warn("only %u frames for a %u-entry fill ring: the kernel may find it empty (see rx_fill_ring_empty_descs); give --frames %u or more",
-			c->frames, c->fill_size, c->fill_size * (c->app == XL_XSK_L2FWD ? 2 : 1));
 	err = xl_memlock_ensure((uint64_t)c->frames * c->frame_size * c->queues);
 	if (err)
 		goto out_free;
@@ -409,8 +410,16 @@ static void run_txpush(struct xsk_sock *s)
 	while (!stopping(s)) {
 		now = now_ns();
 		if (!q->budget) {
-			if (!q->frames.in_tx)
-				break;
+			/* A burst ends when every frame of it has completed; the
+			 * next one starts on the same socket and rings. */
+			if (!q->frames.in_tx) {
+				if (!s->bursts_left)
+					break;
+				s->bursts_left--;
+				q->budget = s->burst;
+				done_at = 0;
+				continue;
+			}
 			if (!done_at)
 				done_at = now;
 			if (now - done_at > TX_DONE_NS) {

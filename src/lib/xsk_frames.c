@@ -42,6 +42,7 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c)
 	c->queues = 1;
 	c->first_cpu = -1;
 	c->flows = 1;
+	c->bursts = 1;
 	c->spec.size = 64;
 	c->bind_timeout_ns = 3000000000ull;
 }
@@ -106,6 +107,33 @@ uint32_t xl_xsk_frame_room(const struct xl_xsk_config *c)
 	return c->frame_size > used ? c->frame_size - used : 0;
 }
 
+uint32_t xl_xsk_frames_needed(const struct xl_xsk_config *c)
+{
+	uint32_t n;
+
+	if (c->app == XL_XSK_TXPUSH || c->starve_fill)
+		return 0;
+	n = c->fill_size + c->rx_size; /* at most 2^17: rings are 1..2^16 */
+	if (c->app == XL_XSK_L2FWD)
+		n += c->tx_size + c->comp_size;
+	return n;
+}
+
+bool xl_xsk_fill_warning(const struct xl_xsk_config *c, char *msg, size_t len)
+{
+	uint32_t need = xl_xsk_frames_needed(c);
+
+	if (c->frames >= need)
+		return false;
+	if (c->app == XL_XSK_L2FWD)
+		snprintf(msg, len, "only %u frames per socket: the fill (%u), RX (%u), TX (%u) and completion (%u) rings can hold %u, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames %u or more",
+			 c->frames, c->fill_size, c->rx_size, c->tx_size, c->comp_size, need, need);
+	else
+		snprintf(msg, len, "only %u frames per socket: the fill (%u) and RX (%u) rings can hold %u, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames %u or more",
+			 c->frames, c->fill_size, c->rx_size, need, need);
+	return true;
+}
+
 int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -145,6 +173,21 @@ int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len)
 		snprintf(msg, len, "--frames: %u frames x %u bytes x %u socket(s) = %llu MiB of UMEM, more than half of this machine's %llu MiB of memory",
 			 c->frames, c->frame_size, c->queues, (unsigned long long)(umem >> 20),
 			 (unsigned long long)(mem >> 20));
+		return -EINVAL;
+	}
+	if (c->bursts < 1 || c->bursts > XL_XSK_MAX_BURSTS) {
+		snprintf(msg, len, "--bursts: %u is out of range (accepted: 1..%u)", c->bursts,
+			 XL_XSK_MAX_BURSTS);
+		return -EINVAL;
+	}
+	if (c->bursts > 1 && !c->count) {
+		snprintf(msg, len, "--bursts: %u bursts need --count N (a burst is --count frames; accepted: --count 1 or more)",
+			 c->bursts);
+		return -EINVAL;
+	}
+	if (c->bursts > 1 && c->count > UINT64_MAX / 2 / c->bursts) {
+		snprintf(msg, len, "--bursts: %u bursts of --count %llu frames are more than %llu frames (accepted: a smaller --count or fewer --bursts)",
+			 c->bursts, (unsigned long long)c->count, (unsigned long long)(UINT64_MAX / 2));
 		return -EINVAL;
 	}
 	if (c->copy == XL_XSK_ZEROCOPY && c->mode == XL_MODE_SKB) {

@@ -70,11 +70,17 @@ static void idle(struct xl_xsk_q *q, short events)
 		q->err = q->err ? q->err : -ENXIO;
 }
 
-uint32_t xl_xsk_refill(struct xl_xsk_q *q, uint32_t max)
+/*
+ * Up to @max free frames into the fill ring, one reserve/submit; a
+ * recvfrom when the kernel asks. *@kicked: whether it did (the idle path
+ * then has nothing left to wake). Return: frames given.
+ */
+static uint32_t refill(struct xl_xsk_q *q, uint32_t max, bool *kicked)
 {
 	struct xl_frames *f = &q->frames;
 	uint32_t n, i, idx;
 
+	*kicked = false;
 	if (q->starve_fill || !q->fill)
 		return 0;
 	n = min_u32(max, f->n_free);
@@ -88,9 +94,18 @@ uint32_t xl_xsk_refill(struct xl_xsk_q *q, uint32_t max)
 	f->n_free -= n;
 	xl_frames_move(f, &f->free[f->n_free], n, XL_FRAME_FREE, XL_FRAME_FILL);
 	xsk_ring_prod__submit(q->fill, n);
-	if (q->need_wakeup && xsk_ring_prod__needs_wakeup(q->fill))
+	if (q->need_wakeup && xsk_ring_prod__needs_wakeup(q->fill)) {
 		kick_rx(q);
+		*kicked = true;
+	}
 	return n;
+}
+
+uint32_t xl_xsk_refill(struct xl_xsk_q *q, uint32_t max)
+{
+	bool kicked;
+
+	return refill(q, max, &kicked);
 }
 
 uint32_t xl_xsk_reap(struct xl_xsk_q *q, uint32_t max)
@@ -127,11 +142,15 @@ uint32_t xl_xsk_rxdrop_step(struct xl_xsk_q *q)
 	struct xl_frames *f = &q->frames;
 	uint32_t n, i, idx, k = 0;
 	uint64_t bytes = 0, pkts = 0;
+	bool kicked;
 
 	n = xsk_ring_cons__peek(&q->rx, q->batch, &idx);
 	if (!n) {
-		xl_xsk_refill(q, f->n_free);
-		idle(q, POLLIN);
+		/* One recvfrom at most: a refill that woke the kernel did
+		 * what idle() would (which then kicks and returns). */
+		refill(q, f->n_free, &kicked);
+		if (!kicked)
+			idle(q, POLLIN);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -177,15 +196,16 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 	uint64_t addrs[XL_XSK_MAX_BATCH];
 	uint32_t n, k, i, idx, tidx;
 	uint64_t bytes = 0, pkts = 0;
-	bool cont = false;
+	bool cont = false, kicked;
 
 	xl_xsk_reap(q, q->batch * 2);
-	xl_xsk_refill(q, f->n_free);
+	refill(q, f->n_free, &kicked);
 	n = xsk_ring_cons__peek(&q->rx, q->batch, &idx);
 	if (!n) {
 		if (f->in_tx)
 			xl_xsk_kick_tx(q);
-		idle(q, POLLIN);
+		if (!kicked)
+			idle(q, POLLIN);
 		return 0;
 	}
 	/* Send what TX has room for, whole frames only; cancel the rest. */

@@ -25,172 +25,15 @@ PASS=0 FAIL=0 SKIP=0
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
-	rxdrop_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved txpush_exact txpush_short_batches
+	rxdrop_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
-	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
+	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
 	memlock rebind_sweep sigkill_detaches device_gone
 )
 
-log() { echo "  $*"; }
-
-stop_bg() {
-	local p
-	for p in "${PIDS[@]}"; do
-		kill -INT "$p" 2>/dev/null
-	done
-	for p in "${PIDS[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	PIDS=()
-}
-
-lab_down() {
-	stop_bg
-	if [ -n "$LAB" ]; then
-		"$X" lab teardown "$LAB" >/dev/null 2>&1 || true
-		ip netns del "$LAB-gen" 2>/dev/null
-		ip netns del "$LAB-dut" 2>/dev/null
-	fi
-	LAB=""
-}
-
-cleanup() {
-	lab_down
-	[ -n "${XL_E2E_WORK:-}" ] || rm -rf "$WORK"
-}
-
-# lab_up [QUEUES]: a lab with IPv6 off at both ends, so the kernel sends
-# nothing of its own and every count is exact.
-lab_up() {
-	local out
-	out=$("$X" lab setup --queues "${1:-1}") || return 1
-	LAB=$(awk '$1 == "lab" {print $2}' <<<"$out")
-	GEN=$(awk '$1 == "gen" {print $2}' <<<"$out")
-	GNS=$(awk '$1 == "gen" {print $4}' <<<"$out")
-	DUT=$(awk '$1 == "dut" {print $2}' <<<"$out")
-	DNS=$(awk '$1 == "dut" {print $4}' <<<"$out")
-	ip netns exec "$DNS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$GNS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	[ -n "$LAB" ] && [ -n "$DUT" ]
-}
-
-# bg NAME CMD...: run in the background, stdout/stderr in $WORK/NAME.{out,err}.
-bg() {
-	local name=$1
-	shift
-	"$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
-	PIDS+=($!)
-	eval "PID_$name=$!"
-}
-
-# wait_ready NAME: until the application says it runs (its start line).
-wait_ready() {
-	local i
-	for i in $(seq 100); do
-		grep -q "Ctrl-C to stop" "$WORK/$1.err" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	log "$1 did not start: $(head -3 "$WORK/$1.err")"
-	return 1
-}
-
-# field FILE NAME: the value after NAME on the totals/xdp_statistics lines.
-field() {
-	awk -v k="$2" '/^(totals|xdp_statistics):/ { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$1" | tail -1
-}
-
-# stop_one NAME: SIGINT to NAME (it prints its totals as it exits); its
-# exit status in RC. Not in a subshell: only this shell can wait for it.
-stop_one() {
-	local pid
-	pid=$(eval echo "\$PID_$1")
-	kill -INT "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	RC=$?
-}
-
-# settle: let frames in flight land before the receivers are stopped (they
-# also process what is in their RX rings when stopped).
-# With NS IFACE: also wait (up to 10 s) until IFACE's XDP and packet
-# counters stop moving, so a receiver delayed by other load is not cut off.
-settle() {
-	local a b i
-	sleep 1
-	[ $# -eq 2 ] || return 0
-	for i in $(seq 50); do
-		a=$(ip netns exec "$1" ethtool -S "$2" 2>/dev/null | awk '/xdp_packets|rx_packets/ {s += $2} END {print s}')
-		sleep 0.2
-		b=$(ip netns exec "$1" ethtool -S "$2" 2>/dev/null | awk '/xdp_packets|rx_packets/ {s += $2} END {print s}')
-		[ "$a" = "$b" ] && return 0
-	done
-}
-
-expect_eq() {
-	if [ "$2" != "$3" ]; then
-		log "FAIL: $1: got '$2', expected '$3'"
-		return 1
-	fi
-	return 0
-}
-
-# mkpcap FILE SIZE N FLOWS: N distinct sequence-numbered IPv4/UDP frames of
-# SIZE bytes from the generator to the DUT (MACs of the lab), ports rotating.
-mkpcap() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-path, size, n, flows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-gen = bytes.fromhex("02584c000001"); dut = bytes.fromhex("02584c000002")
-def csum(b):
-    if len(b) % 2: b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16: s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-with open(path, "wb") as f:
-    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-    for i in range(n):
-        plen = size - 14 - 20 - 8
-        payload = struct.pack("!II", 0x584c5351, i) + bytes((i + j) & 0xff for j in range(plen - 8))
-        udp = struct.pack("!HHHH", 1024 + i % flows, 9, 8 + plen, 0) + payload
-        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i & 0xffff, 0, 64, 17, 0,
-                         bytes([198, 18, 0, 1]), bytes([198, 18, 0, 2]))
-        ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-        frame = dut + gen + b"\x08\x00" + ip + udp
-        f.write(struct.pack("<IIII", i, 0, len(frame), len(frame)) + frame)
-EOF
-}
-
-# compare SENT.pcap GOT.pcap REPEAT: GOT holds exactly each frame of SENT,
-# REPEAT times over (SENT cycled), MACs swapped, nothing else; prints why not.
-compare() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-from collections import Counter
-def frames(path):
-    out = []
-    with open(path, "rb") as f:
-        hdr = f.read(24)
-        magic = struct.unpack("<I", hdr[:4])[0]
-        e = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
-        while True:
-            h = f.read(16)
-            if len(h) < 16: break
-            _, _, caplen, _ = struct.unpack(e + "IIII", h)
-            out.append(f.read(caplen))
-    return out
-sent, got, total = frames(sys.argv[1]), frames(sys.argv[2]), int(sys.argv[3])
-want = Counter()
-for i in range(total):
-    fr = sent[i % len(sent)]
-    want[fr[6:12] + fr[0:6] + fr[12:]] += 1
-have = Counter(got)
-if have == want:
-    print("ok: %d frames byte-exact" % len(got)); sys.exit(0)
-missing = sum((want - have).values()); extra = sum((have - want).values())
-print("mismatch: %d frames captured, %d expected; %d missing, %d unexpected" % (len(got), total, missing, extra))
-for fr in list((have - want).keys())[:2]: print("  unexpected:", fr[:48].hex())
-sys.exit(1)
-EOF
-}
+# The helpers: processes, the lab, counters, pcap files.
+# shellcheck source=tests/e2e/xsk.inc
+. "$ROOT/tests/e2e/xsk.inc"
 
 # ---- tests ----
 
@@ -228,9 +71,40 @@ t_rxdrop_fill_starved() {
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 0 || return 1
 	expect_eq "rx_fill_ring_empty_descs" "$(field "$WORK/rx.out" rx_fill_ring_empty_descs)" 5000 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
-	# The warning for a fill ring with too few frames.
-	"$X" xsk rxdrop --netns "$DNS" "$DUT" --frames 64 --duration 0.2 --quiet >/dev/null 2>"$WORK/warn.err"
-	grep -q "only 64 frames for a 2048-entry fill ring" "$WORK/warn.err" || { log "no starvation warning"; return 1; }
+}
+
+# fill_warn APP FRAMES WANT [options]: a short run whose only line about
+# the fill ring on stderr is exactly WANT (empty: none).
+fill_warn() {
+	local app=$1 frames=$2 want=$3 got
+	shift 3
+	"$X" xsk "$app" --netns "$DNS" "$DUT" --frames "$frames" --duration 0.2 --quiet "$@" \
+		>/dev/null 2>"$WORK/fw.err" || { log "$app --frames $frames $*: $(tail -1 "$WORK/fw.err")"; return 1; }
+	got=$(grep "fill ring" "$WORK/fw.err")
+	expect_eq "fill-ring warning of $app --frames $frames${*:+ $*}" "$got" "$want" || return 1
+	log "ok: $app --frames $frames${*:+ $*}: ${got:-no warning}"
+}
+
+# Too few frames to keep the fill ring full: warned with the figure the
+# condition uses (fill + RX for rxdrop; + TX + completion for l2fwd; per
+# socket, also with a shared UMEM), and no warning at that figure.
+t_fill_warning() {
+	local end="so the kernel may find the fill ring empty (rx_fill_ring_empty_descs)"
+	lab_up 2 || return 1
+	fill_warn rxdrop 64 "xdplab: only 64 frames per socket: the fill (2048) and RX (2048) rings can hold 4096, $end; give --frames 4096 or more" || return 1
+	fill_warn rxdrop 4096 "" || return 1
+	fill_warn l2fwd 4096 "xdplab: only 4096 frames per socket: the fill (2048), RX (2048), TX (2048) and completion (2048) rings can hold 8192, $end; give --frames 8192 or more" || return 1
+	fill_warn l2fwd 8192 "" || return 1
+	fill_warn l2fwd 8191 "xdplab: only 8191 frames per socket: the fill (2048), RX (2048), TX (2048) and completion (2048) rings can hold 8192, $end; give --frames 8192 or more" \
+		--queues 2 --shared-umem || return 1
+	fill_warn l2fwd 8192 "" --queues 2 --shared-umem || return 1
+	fill_warn rxdrop 64 "" --starve-fill || return 1
+	# Without --frames, l2fwd gets the figure (8192 with the default rings), unwarned.
+	"$X" xsk l2fwd --netns "$DNS" "$DUT" --audit --duration 0.2 --quiet >"$WORK/fw.out" 2>"$WORK/fw.err" ||
+		{ log "l2fwd: $(tail -1 "$WORK/fw.err")"; return 1; }
+	! grep -q "fill ring" "$WORK/fw.err" || { log "default l2fwd warned: $(grep "fill ring" "$WORK/fw.err")"; return 1; }
+	grep -q "^audit: queue 0: 8192 frames = .*OK$" "$WORK/fw.out" || { log "default l2fwd: $(grep audit "$WORK/fw.out")"; return 1; }
+	log "ok: l2fwd without --frames: 8192 frames, no warning"
 }
 
 t_txpush_exact() {
@@ -247,19 +121,27 @@ t_txpush_exact() {
 	grep -q "^audit: .*OK$" "$WORK/tx.out" || return 1
 }
 
-# 179 frames with batch 64 (64 + 64 + 51), 200 runs on one queue.
+# 179 frames with batch 64 (64 + 64 + 51), 200 bursts on ONE socket: each
+# burst ends with a short batch, so a TX ring that leaked the slots reserved
+# but not submitted would look full after a few dozen bursts (2048 slots,
+# 13 lost per burst) and stall, or send stale descriptors. Exactly 35800
+# completed in exactly 600 submits, 35800 at the peer, the audit, and no
+# stall: the whole run (well under a second here) must end within 30 s.
 t_txpush_short_batches() {
-	local i
 	lab_up || return 1
 	bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --poll --quiet $DEEP
 	wait_ready peer || return 1
-	for i in $(seq 200); do
-		"$X" xsk txpush --netns "$DNS" "$DUT" --count 179 --batch 64 --copy --quiet >"$WORK/tx.out" 2>&1 ||
-			{ log "run $i failed: $(tail -1 "$WORK/tx.out")"; return 1; }
-		[ "$(field "$WORK/tx.out" tx_packets)" = 179 ] || { log "run $i: $(head -1 "$WORK/tx.out")"; return 1; }
-	done
+	bg tx "$X" xsk txpush --netns "$DNS" "$DUT" --count 179 --batch 64 --bursts 200 --copy --audit --quiet
+	stop_after_exit tx 30
+	[ "$RC" != hung ] || { log "txpush stalled: not done after 30 s"; return 1; }
+	expect_eq "txpush exit" "$RC" 0 || { log "$(tail -3 "$WORK/tx.err")"; return 1; }
+	expect_eq "completed" "$(field "$WORK/tx.out" tx_packets)" 35800 || return 1
+	expect_eq "submitted" "$(field "$WORK/tx.out" tx_submitted)" 35800 || return 1
+	expect_eq "submits (3 per burst)" "$(field "$WORK/tx.out" tx_batches)" 600 || return 1
+	grep -q "^audit: .*OK$" "$WORK/tx.out" || { log "$(grep audit "$WORK/tx.out")"; return 1; }
+	log "200 bursts in $(field "$WORK/tx.out" seconds) s on one socket"
 	settle "$GNS" "$GEN"
-	stop_one peer
+	stop_one peer; expect_eq "peer exit" "$RC" 0 || return 1
 	expect_eq "arrived" "$(field "$WORK/peer.out" rx_packets)" 35800
 }
 
@@ -320,15 +202,20 @@ t_l2fwd_small_tx_ring_load() {
 	! grep -qx 0 <<<"$rates" || { log "an interval forwarded nothing"; return 1; }
 }
 
-# Multi-buffer: 3000-byte frames through 2048-byte chunks (two descriptors
-# each) in l2fwd --frags; captured whole with 4096-byte chunks.
-t_l2fwd_frags() {
+# frags_run SIZES [l2fwd options]: multi-buffer frames (SIZES as mkpcap's)
+# through 2048-byte chunks in l2fwd --frags, 20000 of them; captured whole
+# with 4096-byte chunks, byte-exact. Logs how often a peek was cut back to
+# a frame boundary by the batch or by TX room ("tx ring short"; counted in
+# whole intervals only, and timing-dependent, so not asserted).
+frags_run() {
+	local sizes=$1 short
+	shift
 	lab_up || return 1
 	ip -n "$DNS" link set "$DUT" mtu 3000 && ip -n "$GNS" link set "$GEN" mtu 3000 || return 1
-	mkpcap "$WORK/sent.pcap" 3000 100 16 || return 1
+	mkpcap "$WORK/sent.pcap" "$sizes" 100 16 || return 1
 	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --dump "$WORK/got.pcap" --poll --quiet $DEEP
 	wait_ready cap || return 1
-	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size 2048 --frags --poll --audit --quiet
+	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size 2048 --frags --poll --audit --extended "$@"
 	wait_ready fwd || return 1
 	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/sent.pcap" --count 20000 --rate 20000 -q >/dev/null || return 1
 	settle "$GNS" "$GEN"
@@ -336,9 +223,22 @@ t_l2fwd_frags() {
 	stop_one cap; expect_eq "capture exit" "$RC" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "$(grep audit "$WORK/fwd.out")"; return 1; }
 	expect_eq "forwarded" "$(field "$WORK/fwd.out" rx_packets)" 20000 || return 1
+	expect_eq "capture" "$(field "$WORK/cap.out" rx_packets)" 20000 || return 1
+	short=$(awk '/tx ring short/ { for (i = 1; i < NF; i++) if ($i == "short") s += $(i + 1) } END { print s + 0 }' "$WORK/fwd.out")
+	log "frames of $sizes bytes${*:+ with $*}: peeks cut at a frame boundary (whole intervals): $short"
 	compare "$WORK/sent.pcap" "$WORK/got.pcap" 20000 | sed 's/^/  /'
 	return "${PIPESTATUS[0]}"
 }
+
+# Multi-buffer: 3000-byte frames (two descriptors each) at the default batch.
+t_l2fwd_frags() { frags_run 3000; }
+# Batches that end inside a frame: 3000- and 1000-byte frames mixed (2, 1,
+# 2, 2 descriptors: 7 per 4 frames), a batch of 32 and of 18, the least
+# --frags takes. Each peek is cut back to whole frames; the rest is seen
+# again by the next one. With 18, also the smallest TX ring --frags takes
+# (32, the first power of two of at least 18), which cuts by room as well.
+t_l2fwd_frags_batch32() { frags_run 3000,1000,3000,3000 --batch 32; }
+t_l2fwd_frags_batch18() { frags_run 3000,1000,3000,3000 --batch 18 --tx-size 32; }
 
 # Every frame of the tcpdump corpus through l2fwd, byte-exact, malformed too.
 t_l2fwd_corpus() {
@@ -388,19 +288,6 @@ print(c)' "$WORK/corpus.pcap")
 	return "${PIPESTATUS[0]}"
 }
 
-# expect_fail STATUS PATTERN CMD...: exit status and one clear line.
-expect_fail() {
-	local want=$1 pat=$2 rc
-	shift 2
-	"$@" >"$WORK/bad.out" 2>"$WORK/bad.err"
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -q -- "$pat" "$WORK/bad.err"; then
-		log "FAIL: '$*' exit $rc (want $want), stderr: $(head -2 "$WORK/bad.err")"
-		return 1
-	fi
-	log "ok ($rc): $(grep -- "$pat" "$WORK/bad.err" | head -1)"
-}
-
 t_bad_inputs() {
 	local x="$X xsk rxdrop --netns"
 	lab_up || return 1
@@ -446,6 +333,34 @@ t_frame_sizes() {
 		expect_eq "rx_packets ($fs)" "$(field "$WORK/rx.out" rx_packets)" 10000 || return 1
 		grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
 		log "ok: --frame-size $fs: 10000 received"
+	done
+	# The same chunks for TX: txpush (frames built in every chunk, each
+	# completion back to its chunk) and l2fwd (RX chunks sent back out).
+	for fs in "3000 --unaligned" "4096"; do
+		bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --verify --poll --quiet $DEEP
+		wait_ready peer || return 1
+		"$X" xsk txpush --netns "$DNS" "$DUT" --frame-size $fs --count 10000 --rate 100000 --audit --quiet \
+			>"$WORK/tx.out" 2>"$WORK/tx.err" || { log "txpush ($fs): $(tail -1 "$WORK/tx.err")"; return 1; }
+		settle "$GNS" "$GEN"
+		stop_one peer; expect_eq "peer exit ($fs)" "$RC" 0 || return 1
+		expect_eq "txpush completed ($fs)" "$(field "$WORK/tx.out" tx_packets)" 10000 || return 1
+		grep -q "^audit: .*OK$" "$WORK/tx.out" || { log "txpush ($fs): $(grep audit "$WORK/tx.out")"; return 1; }
+		expect_eq "arrived ($fs)" "$(field "$WORK/peer.out" rx_packets)" 10000 || return 1
+		expect_eq "bad checksums ($fs)" "$(field "$WORK/peer.out" csum_bad)" 0 || return 1
+		log "ok: txpush --frame-size $fs: 10000 arrived"
+		bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --poll --quiet $DEEP
+		wait_ready cap || return 1
+		bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size $fs --poll --audit --quiet
+		wait_ready fwd || return 1
+		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 10000 --rate 50000 -q >/dev/null || return 1
+		settle "$GNS" "$GEN"
+		stop_one fwd; expect_eq "l2fwd exit ($fs)" "$RC" 0 || return 1
+		stop_one cap; expect_eq "capture exit ($fs)" "$RC" 0 || return 1
+		grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "l2fwd ($fs): $(grep audit "$WORK/fwd.out")"; return 1; }
+		expect_eq "forwarded ($fs)" "$(field "$WORK/fwd.out" rx_packets)" 10000 || return 1
+		expect_eq "l2fwd completed ($fs)" "$(field "$WORK/fwd.out" tx_packets)" 10000 || return 1
+		expect_eq "back at the generator ($fs)" "$(field "$WORK/cap.out" rx_packets)" 10000 || return 1
+		log "ok: l2fwd --frame-size $fs: 10000 back"
 	done
 }
 
@@ -536,24 +451,6 @@ t_device_gone() {
 		log "ok: $app stopped $(( ($(date +%s%N) - start) / 1000000 )) ms after the device went away"
 		lab_down
 	done
-}
-
-# stop_after_exit NAME SECONDS: wait for NAME to exit by itself (no signal).
-stop_after_exit() {
-	local pid i
-	pid=$(eval echo "\$PID_$1")
-	for i in $(seq $(($2 * 20))); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -9 "$pid"
-		wait "$pid" 2>/dev/null
-		RC=hung
-		return
-	fi
-	wait "$pid"
-	RC=$?
 }
 
 # ---- runner ----

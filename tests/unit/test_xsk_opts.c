@@ -109,6 +109,67 @@ static void test_config_check(void **state)
 	assert_non_null(strstr(msg, "--fill-size"));
 	xl_xsk_config_defaults(&c);
 	assert_int_equal(xl_xsk_frame_room(&c), 4096 - 256);
+	/* --bursts: 1..max, above 1 only with a count, no overflow of the total. */
+	xl_xsk_config_defaults(&c);
+	assert_int_equal(c.bursts, 1);
+	c.app = XL_XSK_TXPUSH;
+	c.bursts = 0;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--bursts: 0 is out of range (accepted: 1..1000000)");
+	c.bursts = 200;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--bursts: 200 bursts need --count N (a burst is --count frames; accepted: --count 1 or more)");
+	c.count = 179;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), 0);
+	c.count = UINT64_MAX / 2 / 200 + 1;
+	assert_int_equal(xl_xsk_config_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--bursts: 200 bursts of --count"));
+}
+
+/* The fill-ring warning: its condition and its advice are one figure. */
+static void test_fill_warning(void **state)
+{
+	struct xl_xsk_config c;
+	char msg[512];
+
+	xl_xsk_config_defaults(&c);
+	/* rxdrop: fill + RX. */
+	c.app = XL_XSK_RXDROP;
+	assert_int_equal(xl_xsk_frames_needed(&c), 4096);
+	c.frames = 64;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	assert_string_equal(msg, "only 64 frames per socket: the fill (2048) and RX (2048) rings can hold 4096, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames 4096 or more");
+	c.frames = 4095;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	c.frames = 4096; /* the advised figure: no warning */
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	c.frames = 64;
+	c.starve_fill = true; /* starving it is the point */
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	/* l2fwd: fill + RX + TX + completion. */
+	xl_xsk_config_defaults(&c);
+	c.app = XL_XSK_L2FWD;
+	c.fill_size = 4096;
+	c.tx_size = 512;
+	assert_int_equal(xl_xsk_frames_needed(&c), 4096 + 2048 + 512 + 2048);
+	c.frames = 4096;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	assert_string_equal(msg, "only 4096 frames per socket: the fill (4096), RX (2048), TX (512) and completion (2048) rings can hold 8704, so the kernel may find the fill ring empty (rx_fill_ring_empty_descs); give --frames 8704 or more");
+	c.frames = 8703;
+	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	c.frames = 8704;
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	/* --frames is per socket, also with a shared UMEM (each socket its share
+	 * and its own fill and completion rings): the same figure. */
+	c.queues = 4;
+	c.shared_umem = true;
+	assert_int_equal(xl_xsk_frames_needed(&c), 8704);
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
+	/* txpush has no fill ring to keep full. */
+	c.app = XL_XSK_TXPUSH;
+	c.frames = 1;
+	assert_int_equal(xl_xsk_frames_needed(&c), 0);
+	assert_false(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
 }
 
 static int run_xsk(const char *a1, const char *a2, const char *a3, const char *a4)
@@ -140,6 +201,8 @@ static void test_cmd_usage(void **state)
 	assert_int_equal(run_xsk("--copy", "--zero-copy", "lo", NULL), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--zero-copy", "--mode", "skb", "lo"), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--count", "5", "lo", NULL), XL_EXIT_USAGE); /* txpush only */
+	assert_int_equal(run_xsk("--bursts", "2", "lo", NULL), XL_EXIT_USAGE); /* txpush only */
+	assert_int_equal(run_xsk("--bursts", "0", "lo", NULL), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--batch", "0", "lo", NULL), XL_EXIT_USAGE);
 	assert_int_equal(run_xsk("--rx-siz", "2048", "lo", NULL), XL_EXIT_USAGE); /* no abbreviations */
 	assert_int_equal(run_xsk("lo", "extra", NULL, NULL), XL_EXIT_USAGE);
@@ -153,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_ring_sizes),
 		cmocka_unit_test(test_frame_sizes),
 		cmocka_unit_test(test_config_check),
+		cmocka_unit_test(test_fill_warning),
 		cmocka_unit_test(test_cmd_usage),
 	};
 
