@@ -425,8 +425,8 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 		 "monitor %+.1f CPU ns/packet at %.2f devmap_xmit events/packet: %.1f ns per event",
 		 est.b1_cpu_cost_ns, est.b1_events_per_pkt, est.per_event_ns);
 	snprintf(rows[1].note, sizeof(rows[1].note),
-		 "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs redirect; estimate %.1f ns/event x %.4f events/packet = %.2f CPU ns/packet (%.2f per redirect hop)",
-		 est.cost_ns, est.cpu_cost_ns, est.per_event_ns, est.events_per_pkt,
+		 "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s; estimate %.1f ns/event x %.4f events/packet = %.2f CPU ns/packet (%.2f per redirect hop)",
+		 est.cost_ns, est.cpu_cost_ns, rows[0].name, est.per_event_ns, est.events_per_pkt,
 		 est.estimate_ns, est.estimate_ns / XL_LAB_REDIRECT_HOPS);
 	return 0;
 }
