@@ -132,7 +132,7 @@ static const struct xl_opt run_opts[] = {
 	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.25)", R_WARMUP },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
 	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc)", R_ROWS },
-	{ "with-monitor", 0, NULL, "after each redirect row, measure it again under 'monitor' and 'monitor --all' and show the ns/packet they cost", R_WITH_MONITOR },
+	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 pairs of windows of at most 0.3 s, also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
@@ -313,9 +313,9 @@ static int lab_run(int argc, char **argv)
 	for (i = 0, n = 0; all_rows[i]; i++) {
 		if (!a.rows[i])
 			continue;
-		n += !strcmp(all_rows[i], "redirect") && a.with_monitor ? 4 : 1;
+		n++;
 		if (!strcmp(all_rows[i], "redirect") && a.with_monitor)
-			cal = 3; /* the calibration rows, once (first size) */
+			cal = 6; /* the cost rows, once (first size) */
 		if (!strncmp(all_rows[i], "redirect", 8)) /* they need somewhere to go */
 			lo.out_pairs = 1;
 	}
@@ -359,16 +359,17 @@ static int lab_run(int argc, char **argv)
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);
-			else if (!strcmp(r, "redirect") && a.with_monitor && n + 7 <= MAX_ROWS) {
-				/* The row, then what watching costs: no monitor, errors,
-				 * all, interleaved; calibrated at batch 1 once (first size). */
+			else if (!strcmp(r, "redirect") && a.with_monitor && s == 0 &&
+				 n + 7 <= MAX_ROWS) {
+				/* The row, then what watching costs (first size only): no
+				 * monitor, errors, all, interleaved; and at batch 1. */
 				err = xl_labrun_redirect(&lab, &a.o, XL_REDIR_DEVMAP, XL_WATCH_NONE,
 							 a.sizes[s], &rows[n]);
 				if (!err) {
 					n++;
-					err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], s == 0,
+					err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], true,
 								   &rows[n]);
-					n += s == 0 ? 5 : 2;
+					n += 5;
 				}
 			} else if (!strncmp(r, "redirect", 8))
 				err = xl_labrun_redirect(&lab, &a.o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,

@@ -175,7 +175,15 @@ static int64_t xmit_events(struct xl_monitor *mon)
 }
 
 /* Settling time after a monitor is attached, before its window: ns. */
-#define WATCH_SETTLE_NS 200000000ull
+#define WATCH_SETTLE_NS 150000000ull
+/*
+ * The cost rows take many short windows: what counts is the difference
+ * within a repetition, and this VM's rate swings on a scale of seconds, so
+ * adjacent short windows pair better than long ones, and a median of 9
+ * pairs resists the ones that straddle a swing.
+ */
+#define WATCH_MIN_REPS 9
+#define WATCH_MAX_WINDOW_NS 300000000ull
 
 /*
  * One repetition: sink, redirect and generator set up once; then one window
@@ -361,10 +369,16 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 #define WATCH_CAL_BATCH 1
 
 /* Measure rows[0..2] (none, errors, all) interleaved, rotated per repetition. */
-static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
+static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32_t size,
 		     struct xl_row_result *rows)
 {
+	struct xl_labrun_opts wo = *lo, *o = &wo;
 	int rep, w, err;
+
+	if (wo.reps < WATCH_MIN_REPS)
+		wo.reps = WATCH_MIN_REPS;
+	if (wo.seconds_ns > WATCH_MAX_WINDOW_NS)
+		wo.seconds_ns = WATCH_MAX_WINDOW_NS;
 
 	for (rep = 0; rep < o->reps; rep++) {
 		enum xl_watch levels[3];
