@@ -186,14 +186,15 @@ static int64_t xmit_events(struct xl_monitor *mon)
 #define WATCH_MAX_WINDOW_NS 300000000ull
 
 /*
- * One repetition: sink, redirect and generator set up once; then one window
- * per entry of @levels, each with that monitor attached for the window only,
- * so the windows being compared are adjacent in time. Window i goes to
- * rows[i]->reps[rep].
+ * One traffic set-up: sink, redirect and generator set up once; then one
+ * window per entry of @levels, each with that monitor attached for the
+ * window only, so the windows being compared are adjacent in time. Window
+ * i goes to rows[i]->reps[reps[i]]. Return: 0, -EINTR when stopped, or
+ * -errno (the row's note says why).
  */
 static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
 		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
-		   struct xl_row_result **rows, int rep)
+		   struct xl_row_result **rows, const int *reps)
 {
 	static struct xl_meter_sample a, b;
 	struct xl_meter m = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1, .queues = 1 };
@@ -202,7 +203,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	struct xl_redirect *r;
 	struct xl_meter_window w;
 	struct xl_gen *gen;
-	int i, err = 0;
+	int i, rep, err = 0;
 
 	if (kind == XL_REDIR_DEVMAP) {
 		sink = sink_create(lab);
@@ -242,6 +243,11 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		int64_t ev0 = -1, ev1 = -1;
 
 		row = rows[i];
+		rep = reps[i];
+		if (o->stop && *o->stop) {
+			err = -EINTR;
+			break;
+		}
 		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
 		if (levels[i] != XL_WATCH_NONE) {
 			mon = xl_monitor__create(&mo);
@@ -348,7 +354,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	for (rep = 0; rep < o->reps; rep++) {
 		if (o->stop && *o->stop)
 			return -EINTR;
-		err = one_rep(lab, o, kind, &watch, 1, size, cpu, &row, rep);
+		err = one_rep(lab, o, kind, &watch, 1, size, cpu, &row, &rep);
 		if (err)
 			return err;
 		if (o->stop && *o->stop)
@@ -368,10 +374,17 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 #define XL_LAB_REDIRECT_HOPS 2
 #define WATCH_CAL_BATCH 1
 
-/* Measure rows[0..2] (none, errors, all) interleaved, rotated per repetition. */
+/*
+ * Measure rows[0..2] (none, errors, all): one traffic set-up, then a
+ * repetition is three adjacent windows, one per level, in an order rotated
+ * per repetition so that no level always comes first.
+ */
 static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32_t size,
 		     struct xl_row_result *rows)
 {
+	static enum xl_watch levels[3 * XL_MAX_REPS];
+	static struct xl_row_result *rp[3 * XL_MAX_REPS];
+	static int reps[3 * XL_MAX_REPS];
 	struct xl_labrun_opts wo = *lo, *o = &wo;
 	int rep, w, err;
 
@@ -379,24 +392,15 @@ static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32
 		wo.reps = WATCH_MIN_REPS;
 	if (wo.seconds_ns > WATCH_MAX_WINDOW_NS)
 		wo.seconds_ns = WATCH_MAX_WINDOW_NS;
-
-	for (rep = 0; rep < o->reps; rep++) {
-		enum xl_watch levels[3];
-		struct xl_row_result *rp[3];
-
-		if (o->stop && *o->stop)
-			return -EINTR;
-		/* Rotate the order, so no level is always first after warm-up. */
+	for (rep = 0; rep < o->reps; rep++)
 		for (w = 0; w < 3; w++) {
-			levels[w] = (w + rep) % 3;
-			rp[w] = &rows[levels[w]];
+			levels[3 * rep + w] = (w + rep) % 3;
+			rp[3 * rep + w] = &rows[(w + rep) % 3];
+			reps[3 * rep + w] = rep;
 		}
-		err = one_rep(lab, o, XL_REDIR_DEVMAP, levels, 3, size, 0, rp, rep);
-		if (err)
-			return err;
-		if (o->stop && *o->stop)
-			return -EINTR;
-	}
+	err = one_rep(lab, o, XL_REDIR_DEVMAP, levels, 3 * o->reps, size, 0, rp, reps);
+	if (err)
+		return err;
 	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
 		xl_row_finish(&rows[w]);
 	xl_watch_note(&rows[0], &rows[1]);
