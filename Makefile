@@ -52,15 +52,18 @@ $(BUILD)/lib/%.o: src/lib/%.c $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/cmd/%.o: src/cmd/%.c $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
+$(BUILD)/cmd/%.o: src/cmd/%.c src/cmd/cmd.h $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# Archives are written afresh: a renamed or deleted source leaves no member.
 $(BUILD)/libxdplab.a: $(LIB_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 # The commands without main(), so unit tests can call option parsing.
 $(BUILD)/libxdplab-cmd.a: $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJS))
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a

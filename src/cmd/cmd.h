@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "xdplab/attach.h"
+#include "xdplab/bench.h"
+#include "xdplab/meter.h"
 #include "xdplab/opts.h"
 
 /** Set by SIGINT/SIGTERM/SIGHUP: loops end and clean up normally. */
@@ -25,25 +28,35 @@ int xl_sleep_ns(uint64_t ns);
 /*
  * Options that every command which runs and reports shares, with ids above
  * any command's own (O_* enums start at 0) and one handler, so --interval,
- * --duration, --extended and --netns mean and check the same everywhere.
+ * --duration, --extended, --netns, and for the XDP benchmarks
+ * --packet-operation and --mode, mean and check the same everywhere.
  */
-enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS };
+enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
+       XL_OPT_PACKET_OP, XL_OPT_MODE };
 #define XL_OPT_ENTRY_INTERVAL \
 	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", XL_OPT_INTERVAL }
 #define XL_OPT_ENTRY_DURATION \
 	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", XL_OPT_DURATION }
 #define XL_OPT_ENTRY_NETNS \
 	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", XL_OPT_NETNS }
+#define XL_OPT_ENTRY_PACKET_OP \
+	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", XL_OPT_PACKET_OP }
+/* @where: what the mode applies to, appended to the help text ("" or " on IN"). */
+#define XL_OPT_ENTRY_MODE(where) \
+	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB)" where, XL_OPT_MODE }
 
 /**
  * struct xl_run_opts - where a command keeps the shared options; a NULL
  * member means the command has no such option.
  * @interval_ns/@duration_ns: ns. @extended: flag. @netns: namespace name.
+ * @op: enum xl_pkt_op. @mode: enum xl_xdp_mode.
  */
 struct xl_run_opts {
 	uint64_t *interval_ns, *duration_ns;
 	bool *extended;
 	const char **netns;
+	enum xl_pkt_op *op;
+	enum xl_xdp_mode *mode;
 };
 
 /**
@@ -61,6 +74,14 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
  * naming @spec's command), or XL_EXIT_RUNTIME (setns failed, logged).
  */
 int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name);
+
+/**
+ * xl_cmd_print_cpus() - the --extended lines: for each CPU that counted
+ * packets or errors between samples @a and @b (@ns apart), its rx/s, err/s
+ * and busy share.
+ */
+void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
+		       uint64_t ns);
 
 /** Monotonic time in ns. */
 uint64_t xl_now_ns(void);

@@ -20,11 +20,9 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_OP, O_MODE };
-
 static const struct xl_opt bench_opts[] = {
-	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", O_OP },
-	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB)", O_MODE },
+	XL_OPT_ENTRY_PACKET_OP,
+	XL_OPT_ENTRY_MODE(""),
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_DURATION,
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },
@@ -41,24 +39,15 @@ struct bench_args {
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const ops[] = { "no-touch", "read-data", "parse-ip", "swap-macs", NULL };
-	static const char *const modes[] = { "native", "skb", NULL };
 	struct bench_args *a = ctx;
 	int r;
 
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, &a->extended, &a->netns });
+				  &a->duration_ns, &a->extended, &a->netns,
+				  &a->o.op, &a->o.mode });
 	if (r <= 0)
 		return r;
 	switch (id) {
-	case O_OP:
-		r = xl_parse_choice(&a->spec, "--packet-operation", arg, ops);
-		a->o.op = r;
-		return r < 0 ? r : 0;
-	case O_MODE:
-		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
-		a->o.mode = r;
-		return r < 0 ? r : 0;
 	}
 	return -EINVAL;
 }
@@ -92,24 +81,6 @@ static void print_window(const struct xl_meter_window *w, double t, int action)
 	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt, cpu);
 }
 
-static void print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
-		       uint64_t ns)
-{
-	int i, n = xl_bench_ncpus();
-
-	for (i = 0; i < n; i++) {
-		uint64_t d = b->per_cpu[i].rx_packets - a->per_cpu[i].rx_packets;
-		uint64_t e = b->per_cpu[i].errors - a->per_cpu[i].errors;
-		char b1[32], b2[32];
-
-		if (!d && !e)
-			continue;
-		printf("            cpu%-3d rx/s %12s  err/s %s  busy %.1f%%\n", i,
-		       xl_fmt_thousands((uint64_t)xl_rate(d, ns), b1, sizeof(b1)),
-		       xl_fmt_thousands((uint64_t)xl_rate(e, ns), b2, sizeof(b2)),
-		       xl_cpu_busy_share(&a->cpu[i], &b->cpu[i]) * 100);
-	}
-}
 
 int cmd_bench(int argc, char **argv)
 {
@@ -200,7 +171,7 @@ int cmd_bench(int argc, char **argv)
 		xl_meter_window(&m, &prev, &cur, &w);
 		print_window(&w, (now - start) / 1e9, a.o.action);
 		if (a.extended)
-			print_cpus(&prev, &cur, w.ns);
+			xl_cmd_print_cpus(&prev, &cur, w.ns);
 		prev = cur;
 		next += a.interval_ns;
 		if (end && now >= end)

@@ -23,15 +23,14 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_OP, O_MODE, O_CPU, O_CPU_ACTION,
-       O_QSIZE };
+enum { O_CPU, O_CPU_ACTION, O_QSIZE };
 
-#define COMMON_OPTS                                                                                 \
-	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", O_OP }, \
-	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB) on IN", O_MODE },        \
-	XL_OPT_ENTRY_INTERVAL,           \
-	XL_OPT_ENTRY_DURATION, \
-	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },                          \
+#define COMMON_OPTS                                                                     \
+	XL_OPT_ENTRY_PACKET_OP,                                                         \
+	XL_OPT_ENTRY_MODE(" on IN"),                                                    \
+	XL_OPT_ENTRY_INTERVAL,                                                          \
+	XL_OPT_ENTRY_DURATION,                                                          \
+	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },         \
 	XL_OPT_ENTRY_NETNS
 
 static const struct xl_opt redir_opts[] = { COMMON_OPTS };
@@ -52,26 +51,17 @@ struct redir_args {
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const ops[] = { "no-touch", "read-data", "parse-ip", "swap-macs", NULL };
-	static const char *const modes[] = { "native", "skb", NULL };
 	static const char *const acts[] = { "drop", "pass", "redirect", NULL };
 	struct redir_args *a = ctx;
 	uint64_t v;
 	int r;
 
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, &a->extended, &a->netns });
+				  &a->duration_ns, &a->extended, &a->netns,
+				  &a->o.op, &a->o.mode });
 	if (r <= 0)
 		return r;
 	switch (id) {
-	case O_OP:
-		r = xl_parse_choice(&a->spec, "--packet-operation", arg, ops);
-		a->o.op = r;
-		return r < 0 ? r : 0;
-	case O_MODE:
-		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
-		a->o.mode = r;
-		return r < 0 ? r : 0;
 	case O_CPU:
 		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, xl_bench_ncpus() - 1, &v);
 		a->o.cpu = v;
@@ -113,24 +103,6 @@ static void print_window(const struct xl_redirect_opts *o, const struct xl_meter
 	printf("\n");
 }
 
-static void print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
-		       uint64_t ns)
-{
-	int i, n = xl_bench_ncpus();
-
-	for (i = 0; i < n; i++) {
-		uint64_t d = b->per_cpu[i].rx_packets - a->per_cpu[i].rx_packets;
-		uint64_t e = b->per_cpu[i].errors - a->per_cpu[i].errors;
-		char b1[32], b2[32];
-
-		if (!d && !e)
-			continue;
-		printf("            cpu%-3d rx/s %12s  err/s %s  busy %.1f%%\n", i,
-		       xl_fmt_thousands((uint64_t)xl_rate(d, ns), b1, sizeof(b1)),
-		       xl_fmt_thousands((uint64_t)xl_rate(e, ns), b2, sizeof(b2)),
-		       xl_cpu_busy_share(&a->cpu[i], &b->cpu[i]) * 100);
-	}
-}
 
 /*
  * @cpu_recs: each CPU's cpumap record (xl_bench_ncpus() of them), or NULL:
@@ -298,7 +270,7 @@ int cmd_redirect(int argc, char **argv)
 		xl_meter_window(&m, &prev, &cur, &w);
 		print_window(&a.o, &w, &st_prev, &st_cur, (now - start) / 1e9);
 		if (a.extended)
-			print_cpus(&prev, &cur, w.ns);
+			xl_cmd_print_cpus(&prev, &cur, w.ns);
 		prev = cur;
 		st_prev = st_cur;
 		next += a.interval_ns;

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Options every command shares: --interval, --duration, --extended, --netns. */
+/*
+ * What the commands share: the common options (--interval, --duration,
+ * --extended, --netns, --packet-operation, --mode), entering a namespace,
+ * and the per-CPU lines of --extended.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -9,6 +13,7 @@
 
 #include "cmd.h"
 #include "xdplab/log.h"
+#include "xdplab/stats.h"
 
 int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
 {
@@ -59,6 +64,48 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 			return 0;
 		}
 		break;
+	case XL_OPT_PACKET_OP:
+		if (r->op) {
+			static const char *const ops[] = { "no-touch", "read-data", "parse-ip",
+							   "swap-macs", NULL };
+			int c = xl_parse_choice(spec, "--packet-operation", arg, ops);
+
+			if (c < 0)
+				return c;
+			*r->op = c;
+			return 0;
+		}
+		break;
+	case XL_OPT_MODE:
+		if (r->mode) {
+			static const char *const modes[] = { "native", "skb", NULL };
+			int c = xl_parse_choice(spec, "--mode", arg, modes);
+
+			if (c < 0)
+				return c;
+			*r->mode = c;
+			return 0;
+		}
+		break;
 	}
 	return 1;
+}
+
+void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
+		       uint64_t ns)
+{
+	int i, n = xl_bench_ncpus();
+
+	for (i = 0; i < n; i++) {
+		uint64_t d = b->per_cpu[i].rx_packets - a->per_cpu[i].rx_packets;
+		uint64_t e = b->per_cpu[i].errors - a->per_cpu[i].errors;
+		char b1[32], b2[32];
+
+		if (!d && !e)
+			continue;
+		printf("            cpu%-3d rx/s %12s  err/s %s  busy %.1f%%\n", i,
+		       xl_fmt_thousands((uint64_t)xl_rate(d, ns), b1, sizeof(b1)),
+		       xl_fmt_thousands((uint64_t)xl_rate(e, ns), b2, sizeof(b2)),
+		       xl_cpu_busy_share(&a->cpu[i], &b->cpu[i]) * 100);
+	}
 }
