@@ -137,6 +137,16 @@ int xl_lab__enter(const struct xl_lab *lab, enum xl_lab_side side);
 int xl_lab__leave(const struct xl_lab *lab);
 
 /**
+ * xl_lab__create_in() - call @create(@arg) with the calling thread in the
+ * namespace of @side (objects that name interfaces are created where the
+ * interfaces are), then come back. Ownership of the result is the caller's.
+ * Return: what @create returned, errno as @create left it; NULL with errno
+ * set when the namespace could not be entered.
+ */
+void *xl_lab__create_in(const struct xl_lab *lab, enum xl_lab_side side,
+			void *(*create)(const void *arg), const void *arg);
+
+/**
  * xl_lab__socket() - a socket(domain, type, 0) created in the namespace of
  * @side (for ethtool ioctls, AF_PACKET), without moving the caller.
  * Return: fd (caller closes) or -errno.

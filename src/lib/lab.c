@@ -385,6 +385,23 @@ int xl_lab__leave(const struct xl_lab *lab)
 	return setns(lab->root_ns_fd, CLONE_NEWNET) ? -errno : 0;
 }
 
+void *xl_lab__create_in(const struct xl_lab *lab, enum xl_lab_side side,
+			void *(*create)(const void *arg), const void *arg)
+{
+	void *obj;
+	int err = xl_lab__enter(lab, side);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	obj = create(arg);
+	err = errno;
+	xl_lab__leave(lab);
+	errno = err;
+	return obj;
+}
+
 int xl_lab__socket(const struct xl_lab *lab, enum xl_lab_side side, int domain,
 		   int type)
 {

@@ -30,22 +30,15 @@ static void sleep_ns(uint64_t ns, volatile sig_atomic_t *stop)
 	}
 }
 
+static void *bench_create(const void *bo)
+{
+	return xl_bench__create(bo);
+}
+
 struct xl_bench *xl_labrun_bench(struct xl_lab *lab, enum xl_lab_side side,
 				 const struct xl_bench_opts *bo)
 {
-	struct xl_bench *b;
-	int err;
-
-	err = xl_lab__enter(lab, side);
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	b = xl_bench__create(bo);
-	err = errno;
-	xl_lab__leave(lab);
-	errno = err;
-	return b;
+	return xl_lab__create_in(lab, side, bench_create, bo);
 }
 
 struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size)

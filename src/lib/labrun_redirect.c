@@ -135,28 +135,22 @@ static struct xl_bench *sink_create(struct xl_lab *lab)
 	return xl_labrun_bench(lab, XL_LAB_GEN, &bo);
 }
 
+static void *redirect_create(const void *ro)
+{
+	return xl_redirect__create(ro);
+}
+
 static struct xl_redirect *redir_create(struct xl_lab *lab, enum xl_redir_kind kind, int cpu)
 {
 	struct xl_redirect_opts ro = { .kind = kind, .in = lab->ifname[XL_LAB_DUT],
 				       .mode = XL_MODE_NATIVE, .cpu = cpu,
 				       .cpu_action = XL_CPU_ACT_DROP };
-	struct xl_redirect *r;
-	int err;
 
 	if (kind == XL_REDIR_DEVMAP) {
 		ro.out[0] = lab->out_ifname[0][XL_LAB_DUT];
 		ro.nout = 1;
 	}
-	err = xl_lab__enter(lab, XL_LAB_DUT);
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	r = xl_redirect__create(&ro);
-	err = errno;
-	xl_lab__leave(lab);
-	errno = err;
-	return r;
+	return xl_lab__create_in(lab, XL_LAB_DUT, redirect_create, &ro);
 }
 
 /* xdp_devmap_xmit events counted so far by @mon, or -1 when unreadable. */

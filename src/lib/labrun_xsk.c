@@ -70,21 +70,15 @@ static void xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp
 	memcpy(c->spec.dst_mac, lab->mac[XL_LAB_GEN], 6);
 }
 
-/* Run @fn's creation in the namespace of @side; errno kept. */
+static void *app_create(const void *c)
+{
+	return xl_xsk_app__create(c);
+}
+
+/* The application, created in the DUT's namespace; errno kept. */
 static struct xl_xsk_app *app_in_dut(struct xl_lab *lab, const struct xl_xsk_config *c)
 {
-	struct xl_xsk_app *a;
-	int err = xl_lab__enter(lab, XL_LAB_DUT);
-
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	a = xl_xsk_app__create(c);
-	err = errno;
-	xl_lab__leave(lab);
-	errno = err;
-	return a;
+	return xl_lab__create_in(lab, XL_LAB_DUT, app_create, c);
 }
 
 static struct xl_bench *sink_at_gen(struct xl_lab *lab)
