@@ -36,7 +36,7 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
 #define XL_OPT_ENTRY_INTERVAL \
 	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", XL_OPT_INTERVAL }
 #define XL_OPT_ENTRY_DURATION \
-	{ "duration", 'd', "SECONDS", "stop after this long, 0 = until Ctrl-C (default 0)", XL_OPT_DURATION }
+	{ "duration", 'd', "SECONDS", "stop after this long, 0 = no time limit (default 0)", XL_OPT_DURATION }
 #define XL_OPT_ENTRY_NETNS \
 	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", XL_OPT_NETNS }
 #define XL_OPT_ENTRY_PACKET_OP \

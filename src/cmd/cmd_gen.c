@@ -17,9 +17,9 @@
 #include "xdplab/stats.h"
 
 enum {
-	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_DURATION, O_SRC_MAC,
+	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_SRC_MAC,
 	O_DST_MAC, O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
-	O_THREADS, O_CPU, O_PCAP, O_INTERVAL, O_NETNS, O_NO_CHECK, O_QUIET, O_BATCH,
+	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_QUIET, O_BATCH,
 };
 
 static const struct xl_opt gen_opts[] = {
@@ -28,7 +28,7 @@ static const struct xl_opt gen_opts[] = {
 	{ "flows", 'f', "N", "UDP source ports to rotate through, 1..65536 (default 1)", O_FLOWS },
 	{ "rate", 'r', "PPS", "frames per second over all threads, 0 = as fast as possible (default 0)", O_RATE },
 	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", O_COUNT },
-	{ "duration", 'd', "SECONDS", "stop after this long, 0 = no limit (default 0)", O_DURATION },
+	XL_OPT_ENTRY_DURATION,
 	{ "src-mac", 0, "MAC", "source MAC (default: the interface's)", O_SRC_MAC },
 	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, else broadcast)", O_DST_MAC },
 	{ "src-ip", 0, "ADDR", "source IPv4/IPv6 address (default 198.18.0.1 / 2001:2::1)", O_SRC_IP },
@@ -40,8 +40,8 @@ static const struct xl_opt gen_opts[] = {
 	{ "cpu", 'c', "CPU", "pin thread i to CPU+i (default: not pinned)", O_CPU },
 	{ "batch", 0, "FRAMES", "live engine: frames per batch before the redirects are flushed, 1..256 (default 64; 1 = one devmap bulk per frame)", O_BATCH },
 	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration", O_PCAP },
-	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", O_INTERVAL },
-	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", O_NETNS },
+	XL_OPT_ENTRY_INTERVAL,
+	XL_OPT_ENTRY_NETNS,
 	{ "no-check", 0, NULL, "skip the pre-flight check of the veth peer", O_NO_CHECK },
 	{ "quiet", 'q', NULL, "no per-interval lines, only the summary", O_QUIET },
 };
@@ -88,6 +88,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 	uint64_t v;
 	int r;
 
+	r = xl_cmd_run_opt(&gen_spec, id, arg, &(struct xl_run_opts){ .interval_ns = &a->interval_ns,
+				  .duration_ns = &a->o.duration_ns, .netns = &a->netns });
+	if (r <= 0)
+		return r;
 	switch (id) {
 	case O_ENGINE:
 		r = xl_parse_choice(&gen_spec, "--engine", arg, engines);
@@ -108,8 +112,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return xl_parse_u64(&gen_spec, "--rate", arg, 0, 1000000000, &a->o.rate_pps);
 	case O_COUNT:
 		return xl_parse_u64(&gen_spec, "--count", arg, 0, UINT64_MAX / 2, &a->o.count);
-	case O_DURATION:
-		return xl_parse_seconds(&gen_spec, "--duration", arg, 0, 86400 * 365, &a->o.duration_ns);
 	case O_SRC_MAC:
 		a->src_mac = arg;
 		return 0;
@@ -145,11 +147,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return r;
 	case O_PCAP:
 		a->o.pcap_path = arg;
-		return 0;
-	case O_INTERVAL:
-		return xl_parse_seconds(&gen_spec, "--interval", arg, 0.1, 60, &a->interval_ns);
-	case O_NETNS:
-		a->netns = arg;
 		return 0;
 	case O_NO_CHECK:
 		a->no_check = true;
