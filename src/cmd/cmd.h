@@ -32,13 +32,15 @@ int xl_sleep_ns(uint64_t ns);
  * --packet-operation and --mode, mean and check the same everywhere.
  */
 enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
-       XL_OPT_PACKET_OP, XL_OPT_MODE };
+       XL_OPT_PACKET_OP, XL_OPT_MODE, XL_OPT_QUIET };
 #define XL_OPT_ENTRY_INTERVAL \
 	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", XL_OPT_INTERVAL }
 #define XL_OPT_ENTRY_DURATION \
 	{ "duration", 'd', "SECONDS", "stop after this long, 0 = no time limit (default 0)", XL_OPT_DURATION }
 #define XL_OPT_ENTRY_NETNS \
 	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", XL_OPT_NETNS }
+#define XL_OPT_ENTRY_QUIET \
+	{ "quiet", 'q', NULL, "no per-interval lines, only the totals", XL_OPT_QUIET }
 #define XL_OPT_ENTRY_PACKET_OP \
 	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", XL_OPT_PACKET_OP }
 /* @where: what the mode applies to, appended to the help text ("" or " on IN"). */
@@ -49,7 +51,7 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
  * struct xl_run_opts - where a command keeps the shared options; a NULL
  * member means the command has no such option.
  * @interval_ns/@duration_ns: ns. @extended: flag. @netns: namespace name.
- * @op: enum xl_pkt_op. @mode: enum xl_xdp_mode.
+ * @op: enum xl_pkt_op. @mode: enum xl_xdp_mode. @quiet: flag.
  */
 struct xl_run_opts {
 	uint64_t *interval_ns, *duration_ns;
@@ -57,6 +59,7 @@ struct xl_run_opts {
 	const char **netns;
 	enum xl_pkt_op *op;
 	enum xl_xdp_mode *mode;
+	bool *quiet;
 };
 
 /**

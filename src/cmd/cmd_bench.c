@@ -27,13 +27,14 @@ static const struct xl_opt bench_opts[] = {
 	XL_OPT_ENTRY_DURATION,
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },
 	XL_OPT_ENTRY_NETNS,
+	XL_OPT_ENTRY_QUIET,
 };
 
 struct bench_args {
 	struct xl_cmd_spec spec;
 	struct xl_bench_opts o;
 	uint64_t interval_ns, duration_ns;
-	bool extended;
+	bool extended, quiet;
 	const char *netns;
 };
 
@@ -44,7 +45,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				  &a->duration_ns, &a->extended, &a->netns,
-				  &a->o.op, &a->o.mode });
+				  &a->o.op, &a->o.mode, &a->quiet });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -169,8 +170,9 @@ int cmd_bench(int argc, char **argv)
 		}
 		m.napi_pid = m.napi_pid ? m.napi_pid : xl_napi_kthread_pid(ifname);
 		xl_meter_window(&m, &prev, &cur, &w);
-		print_window(&w, (now - start) / 1e9, a.o.action);
-		if (a.extended)
+		if (!a.quiet)
+			print_window(&w, (now - start) / 1e9, a.o.action);
+		if (a.extended && !a.quiet)
 			xl_cmd_print_cpus(&prev, &cur, w.ns);
 		prev = cur;
 		next += a.interval_ns;

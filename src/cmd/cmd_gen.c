@@ -19,7 +19,7 @@
 enum {
 	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_SRC_MAC,
 	O_DST_MAC, O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
-	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_QUIET, O_BATCH,
+	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH,
 };
 
 static const struct xl_opt gen_opts[] = {
@@ -43,7 +43,7 @@ static const struct xl_opt gen_opts[] = {
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_NETNS,
 	{ "no-check", 0, NULL, "skip the pre-flight check of the veth peer", O_NO_CHECK },
-	{ "quiet", 'q', NULL, "no per-interval lines, only the summary", O_QUIET },
+	XL_OPT_ENTRY_QUIET,
 };
 
 static const struct xl_cmd_spec gen_spec = {
@@ -89,7 +89,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 	int r;
 
 	r = xl_cmd_run_opt(&gen_spec, id, arg, &(struct xl_run_opts){ .interval_ns = &a->interval_ns,
-				  .duration_ns = &a->o.duration_ns, .netns = &a->netns });
+				  .duration_ns = &a->o.duration_ns, .netns = &a->netns,
+				  .quiet = &a->quiet });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -150,9 +151,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case O_NO_CHECK:
 		a->no_check = true;
-		return 0;
-	case O_QUIET:
-		a->quiet = true;
 		return 0;
 	}
 	return -EINVAL;

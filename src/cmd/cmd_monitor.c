@@ -11,7 +11,7 @@
 #include "xdplab/monitor.h"
 #include "xdplab/stats.h"
 
-enum { O_ALL, O_JSON, O_ATTACH, O_QUIET };
+enum { O_ALL, O_JSON, O_ATTACH };
 
 static const struct xl_opt mon_opts[] = {
 	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk", O_ALL },
@@ -19,7 +19,7 @@ static const struct xl_opt mon_opts[] = {
 	XL_OPT_ENTRY_DURATION,
 	{ "json", 'j', NULL, "one JSON object per line: each interval, then the totals", O_JSON },
 	{ "attach", 0, "KIND", "auto (default: tp_btf with kernel BTF, else raw_tp), btf or raw", O_ATTACH },
-	{ "quiet", 'q', NULL, "no per-interval output, only the totals", O_QUIET },
+	XL_OPT_ENTRY_QUIET,
 };
 
 static const struct xl_cmd_spec mon_spec = {
@@ -41,7 +41,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 	int r;
 
 	r = xl_cmd_run_opt(&mon_spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, NULL, NULL });
+				  &a->duration_ns, .quiet = &a->quiet });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -55,9 +55,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_choice(&mon_spec, "--attach", arg, kinds);
 		a->o.attach = r;
 		return r < 0 ? r : 0;
-	case O_QUIET:
-		a->quiet = true;
-		return 0;
 	}
 	return -EINVAL;
 }

@@ -31,7 +31,8 @@ enum { O_CPU, O_CPU_ACTION, O_QSIZE };
 	XL_OPT_ENTRY_INTERVAL,                                                          \
 	XL_OPT_ENTRY_DURATION,                                                          \
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },         \
-	XL_OPT_ENTRY_NETNS
+	XL_OPT_ENTRY_NETNS,                                                             \
+	XL_OPT_ENTRY_QUIET
 
 static const struct xl_opt redir_opts[] = { COMMON_OPTS };
 static const struct xl_opt cpu_opts[] = {
@@ -45,7 +46,7 @@ struct redir_args {
 	struct xl_cmd_spec spec;
 	struct xl_redirect_opts o;
 	uint64_t interval_ns, duration_ns;
-	bool extended, cpu_given;
+	bool extended, quiet, cpu_given;
 	const char *netns;
 };
 
@@ -58,7 +59,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				  &a->duration_ns, &a->extended, &a->netns,
-				  &a->o.op, &a->o.mode });
+				  &a->o.op, &a->o.mode, &a->quiet });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -268,8 +269,9 @@ int cmd_redirect(int argc, char **argv)
 		}
 		m.napi_pid = m.napi_pid ? m.napi_pid : xl_napi_kthread_pid(a.o.in);
 		xl_meter_window(&m, &prev, &cur, &w);
-		print_window(&a.o, &w, &st_prev, &st_cur, (now - start) / 1e9);
-		if (a.extended)
+		if (!a.quiet)
+			print_window(&a.o, &w, &st_prev, &st_cur, (now - start) / 1e9);
+		if (a.extended && !a.quiet)
 			xl_cmd_print_cpus(&prev, &cur, w.ns);
 		prev = cur;
 		st_prev = st_cur;

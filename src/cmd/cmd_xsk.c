@@ -23,7 +23,7 @@ enum {
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
 	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
-	O_QUIET, O_NEED_WAKEUP, O_SPIN,
+	O_NEED_WAKEUP, O_SPIN,
 };
 
 static const struct xl_opt xsk_opts[] = {
@@ -55,7 +55,7 @@ static const struct xl_opt xsk_opts[] = {
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_DURATION,
 	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", XL_OPT_EXTENDED },
-	{ "quiet", 0, NULL, "no per-interval lines, only the totals", O_QUIET },
+	XL_OPT_ENTRY_QUIET,
 	XL_OPT_ENTRY_NETNS,
 	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
 	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), 1..1000000 (default 1)", O_BURSTS },
@@ -123,7 +123,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 	int r;
 
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, &a->extended, &a->netns });
+				  &a->duration_ns, &a->extended, &a->netns, .quiet = &a->quiet });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -205,9 +205,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, ncpu - 1, &v);
 		c->first_cpu = v;
 		return r;
-	case O_QUIET:
-		a->quiet = true;
-		return 0;
 	case O_COUNT:
 		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);
 	case O_BURSTS:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * What the commands share: the common options (--interval, --duration,
- * --extended, --netns, --packet-operation, --mode), entering a namespace,
+ * --extended, --netns, --quiet, --packet-operation, --mode), entering a
+ * namespace,
  * and the per-CPU lines of --extended.
  */
 #include <errno.h>
@@ -61,6 +62,12 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 	case XL_OPT_NETNS:
 		if (r->netns) {
 			*r->netns = arg;
+			return 0;
+		}
+		break;
+	case XL_OPT_QUIET:
+		if (r->quiet) {
+			*r->quiet = true;
 			return 0;
 		}
 		break;
