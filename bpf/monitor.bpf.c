@@ -63,10 +63,16 @@ static __always_inline int redirect_target(const void *tgt, int map_type, __u32 
 	return 0;
 }
 
+/* A bulk event is counted with --all, or when it reports drops or an error. */
+static __always_inline int bulk_counted(__u64 drops, int err)
+{
+	return count_all || drops || err;
+}
+
 static __always_inline void bulk(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
 				 __u64 drops)
 {
-	if (count_all || drops || err)
+	if (bulk_counted(drops, err))
 		count(ev, act, ifindex, err, packets, drops);
 }
 
@@ -119,7 +125,7 @@ int BPF_PROG(xl_mon_xmit, const struct net_device *from_dev, const struct net_de
 	 * to_dev->ifindex first (a BTF pointer read is a plain load, so it
 	 * may be hoisted), a cache line the success path does not need.
 	 */
-	if (!count_all && !drops && !err)
+	if (!bulk_counted(drops, err))
 		return 0;
 	asm volatile("" ::: "memory");
 	count(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, to_dev->ifindex, err, sent, drops);

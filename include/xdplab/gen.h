@@ -64,8 +64,10 @@ struct xl_gen_opts {
 	uint32_t batch;
 };
 
-/* Largest live-frames batch the kernel accepts (TEST_XDP_MAX_BATCH). */
+/* Largest live-frames batch the kernel accepts (TEST_XDP_MAX_BATCH), and
+ * its default (NAPI_POLL_WEIGHT), which is ours. */
 #define XL_GEN_MAX_BATCH 256
+#define XL_GEN_DEFAULT_BATCH 64
 
 /**
  * struct xl_gen_stats - totals so far, summed over threads.

@@ -13,6 +13,10 @@
 #include "xdplab/labrun.h"
 #include "xdplab/redirect.h"
 
+/* The cost rows' repetitions (at least) and window length (at most). */
+#define XL_WATCH_MIN_REPS 9
+#define XL_WATCH_MAX_WINDOW_NS 300000000ull
+
 /** Which monitor watches while a redirect row is measured. */
 enum xl_watch {
 	XL_WATCH_NONE = 0,   /**< no tracepoint program */
@@ -34,19 +38,21 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		       struct xl_row_result *row);
 
 /**
- * xl_labrun_watch_cost() - the three rows "redirect", "redirect+mon-err"
- * and "redirect+mon-all" (as xl_labrun_redirect() with each enum xl_watch)
- * measured interleaved: each repetition sets the traffic up once and
- * measures three adjacent windows, one per monitor (attached for its window
- * only, after 200 ms to settle), in an order rotated per repetition, so
- * drift and other load on a shared machine fall on all three alike. The
- * cost notes (xl_watch_note()) are written into rows[1] and rows[2].
- * With @calibrate, rows[3..5] ("redirect/b1", "redirect/b1+mon-err",
- * "redirect/b1+mon-all") are measured the same way with a generator batch
- * of 1 frame, where each frame is a devmap bulk of its own, and
- * xl_watch_estimate() goes into rows[1].watch and the notes.
+ * xl_labrun_watch_cost() - the three rows "redirect+no-mon",
+ * "redirect+mon-err" and "redirect+mon-all" (the redirect row with each
+ * enum xl_watch), with the lab switched to softirq wiring for them (and
+ * back after): one traffic set-up, then max(@o->reps, XL_WATCH_MIN_REPS)
+ * repetitions of three adjacent windows of at most XL_WATCH_MAX_WINDOW_NS,
+ * one per monitor (attached for its window only, after 150 ms to settle),
+ * in an order rotated per repetition, so drift and other load on a shared
+ * machine fall on all three alike. The cost notes (xl_watch_note()) are
+ * written into rows[1] and rows[2]. With @calibrate, rows[3..5]
+ * ("redirect/b1+no-mon", "redirect/b1+mon-err", "redirect/b1+mon-all")
+ * are measured the same way with a generator batch of 1 frame, where each
+ * frame is a devmap bulk of its own; xl_watch_estimate() then goes into
+ * rows[1].watch, and the notes of rows[1] and rows[4] carry it.
  * Return: as xl_labrun_redirect(); the cause is in the note of the row
- * that failed.
+ * that failed; on -EINTR each row cut short says so in its note.
  */
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
 			 bool calibrate, struct xl_row_result rows[6]);

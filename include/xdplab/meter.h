@@ -31,6 +31,11 @@
  *            with the generator's in the window's chain_ns_per_pkt: the
  *            ksoftirqd of the generator's and of the NAPI's CPU
  *            (xl_ksoftirqd_pid()), a threaded NAPI's kthread; 0: unused.
+ * @chain_cpus: the generator's and the NAPI's CPU (-1: none): with
+ *            CONFIG_IRQ_TIME_ACCOUNTING, softirq work run inline is in no
+ *            task's run time, so their /proc/stat softirq time is added
+ *            (10 ms resolution) to the chain's.
+ * @chain_set: @chain_pids/@chain_cpus were filled (xl_meter_set_chain()).
  * @eth_sock/@ifname: a socket in the DUT's netns and the DUT interface for
  *            the ethtool cross-check; @eth_sock < 0 disables it.
  * @queues: DUT queues whose rx_queue_N_xdp_packets are summed (1..16).
@@ -46,6 +51,8 @@ struct xl_meter {
 	int napi_cpu;
 	int napi_pid;
 	int chain_pids[XL_METER_CHAIN_PIDS];
+	int chain_cpus[2];
+	bool chain_set;
 	int eth_sock;
 	const char *ifname;
 	int queues;
@@ -104,6 +111,14 @@ struct xl_meter_window {
 	bool eth_ok;
 	bool generator_bound, counter_mismatch;
 };
+
+/**
+ * xl_meter_set_chain() - fill @m->chain_pids with every task that runs the
+ * chain's work besides the generator's threads: @m->napi_pid (set it
+ * first; 0 is skipped), the ksoftirqd of @gen_cpu and, when it differs, of
+ * @napi_cpu (-1: none); and @m->chain_cpus.
+ */
+void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu);
 
 /** xl_meter_sample() - take a sample now. Return: 0 or -errno (counters unreadable). */
 int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s);

@@ -44,6 +44,15 @@ double xl_cpu_busy_share(const struct xl_cpu_times *a,
 uint64_t xl_task_runtime_ns(int pid);
 
 /**
+ * xl_irq_time_accounting() - whether the running kernel was built with
+ * CONFIG_IRQ_TIME_ACCOUNTING, from /boot/config-RELEASE: then softirq work
+ * done inline in a task is not in that task's schedstat run time (it is in
+ * the CPU's softirq time instead). Return: 1 yes, 0 no, -1 unknown (no
+ * config file). Read once, then cached.
+ */
+int xl_irq_time_accounting(void);
+
+/**
  * xl_ksoftirqd_pid() - pid of "ksoftirqd/@cpu", the kthread that runs the
  * softirq work of @cpu that could not run inline. Return: pid, or 0.
  */

@@ -291,7 +291,7 @@ static int lab_run(int argc, char **argv)
 	struct xl_lab_opts lo = { .queues = 1 };
 	struct xl_report_meta meta;
 	struct xl_lab lab;
-	char header[512];
+	char header[768];
 	int idx, i, s, n = 0, cal = 0, err = 0, ret = XL_EXIT_OK;
 
 	for (i = 0; all_rows[i]; i++)
@@ -319,6 +319,10 @@ static int lab_run(int argc, char **argv)
 		if (!strncmp(all_rows[i], "redirect", 8)) /* they need somewhere to go */
 			lo.out_pairs = 1;
 	}
+	if (a.with_monitor && !cal) {
+		xl_usage_error(&run_spec, "--with-monitor measures the redirect row under the monitor: add redirect to --rows");
+		return XL_EXIT_USAGE;
+	}
 	if (n * a.nsizes + cal > MAX_ROWS) {
 		xl_usage_error(&run_spec, "--rows x --sizes: %d rows (accepted: at most %d)",
 			       n * a.nsizes + cal, MAX_ROWS);
@@ -341,6 +345,13 @@ static int lab_run(int argc, char **argv)
 						    "DUT NAPI in softirq on the generator's CPU",
 		 a.o.gen_cpu, a.o.reps, a.o.seconds_ns / 1e9, a.o.warmup_ns / 1e9,
 		 XL_SATURATED_SHARE * 100);
+	if (a.with_monitor)
+		snprintf(header + strlen(header), sizeof(header) - strlen(header),
+			 ";\nredirect+... cost rows: softirq wiring, %d reps of %.2g s windows adjacent in time, one traffic set-up; "
+			 "costs are medians of the paired differences (positive: slower with the monitor)",
+			 a.o.reps > XL_WATCH_MIN_REPS ? a.o.reps : XL_WATCH_MIN_REPS,
+			 (a.o.seconds_ns < XL_WATCH_MAX_WINDOW_NS ? a.o.seconds_ns :
+								   XL_WATCH_MAX_WINDOW_NS) / 1e9);
 	fprintf(stderr, "%s\n", header);
 	for (s = 0; s < a.nsizes && !err; s++) {
 		for (i = 0; all_rows[i] && n < MAX_ROWS; i++) {
@@ -379,9 +390,11 @@ static int lab_run(int argc, char **argv)
 						    XL_OP_NO_TOUCH, a.mode, a.sizes[s], &rows[n]);
 			n++;
 			if (err == -EINTR) {
-				snprintf(rows[n - 1].note, sizeof(rows[n - 1].note),
-					 "interrupted after %d of %d repetitions", rows[n - 1].nreps,
-					 a.o.reps);
+				/* The cost rows name their own cut-short rows. */
+				if (!rows[n - 1].note[0])
+					snprintf(rows[n - 1].note, sizeof(rows[n - 1].note),
+						 "interrupted after %d of %d repetitions",
+						 rows[n - 1].nreps, a.o.reps);
 				break;
 			}
 			if (err) {

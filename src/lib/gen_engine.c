@@ -24,7 +24,7 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = gen->frame,
 		    .data_size_in = gen->frame_len, .repeat = (__u32)n,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
-		    .batch_size = gen->o.batch ? gen->o.batch : 64);
+		    .batch_size = gen->o.batch ? gen->o.batch : XL_GEN_DEFAULT_BATCH);
 
 	char name[IF_NAMESIZE];
 

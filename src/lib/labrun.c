@@ -126,6 +126,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 			sleep_ns(o->warmup_ns, o->stop);
 			/* The NAPI kthread may be new after attach: find and pin it. */
 			m.napi_pid = xl_lab__napi_pid(lab);
+			xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
 			xl_cpu_times_read(o->gen_cpu, &g0);
 			err = xl_meter_sample(&m, &a);
 			sleep_ns(o->seconds_ns, o->stop);

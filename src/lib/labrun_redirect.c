@@ -176,8 +176,8 @@ static int64_t xmit_events(struct xl_monitor *mon)
  * adjacent short windows pair better than long ones, and a median of 9
  * pairs resists the ones that straddle a swing.
  */
-#define WATCH_MIN_REPS 9
-#define WATCH_MAX_WINDOW_NS 300000000ull
+#define WATCH_MIN_REPS XL_WATCH_MIN_REPS
+#define WATCH_MAX_WINDOW_NS XL_WATCH_MAX_WINDOW_NS
 
 /*
  * One traffic set-up: sink, redirect and generator set up once; then one
@@ -256,23 +256,22 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			nap(WATCH_SETTLE_NS, o->stop);
 		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
 						       xl_redirect__cpumap_kthread_pid(r);
-		/* Everything the chain runs on, for its CPU time per packet. */
-		m.chain_pids[0] = m.napi_pid;
-		m.chain_pids[1] = o->gen_cpu >= 0 ? xl_ksoftirqd_pid(o->gen_cpu) : 0;
-		m.chain_pids[2] = row->napi_cpu >= 0 && row->napi_cpu != o->gen_cpu ?
-					  xl_ksoftirqd_pid(row->napi_cpu) : 0;
+		xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
 		if (levels[i] == XL_WATCH_ALL)
 			ev0 = xmit_events(mon);
 		err = xl_meter_sample(&m, &a);
 		nap(o->seconds_ns, o->stop);
+		if (!err && o->stop && *o->stop)
+			err = -EINTR; /* a window cut short is no repetition */
 		if (!err)
 			err = xl_meter_sample(&m, &b);
 		if (ev0 >= 0)
 			ev1 = xmit_events(mon);
 		xl_monitor__destroy(mon);
 		if (err) {
-			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
-				 strerror(-err));
+			if (err != -EINTR)
+				snprintf(row->note, sizeof(row->note), "measurement failed: %s",
+					 strerror(-err));
 			break;
 		}
 		xl_meter_window(&m, &a, &b, &w);
@@ -359,7 +358,6 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 }
 
 /* The "/b1" calibration rows' generator batch: every frame its own bulk. */
-#define WATCH_CAL_BATCH 1
 /*
  * Redirecting hops on the lab's redirect path: the live-frames generator
  * (its program redirects into the generator veth) and the DUT (into out
@@ -461,5 +459,13 @@ int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uin
 	err = watch_cost(lab, o, size, calibrate, rows);
 	if (old_wiring != XL_WIRING_SOFTIRQ)
 		xl_lab__wire(lab, old_wiring, old_napi);
+	if (err == -EINTR) {
+		int i, want = o->reps > WATCH_MIN_REPS ? o->reps : WATCH_MIN_REPS;
+
+		for (i = 0; i < (calibrate ? 6 : 3); i++)
+			if (rows[i].nreps < want && !rows[i].note[0])
+				snprintf(rows[i].note, sizeof(rows[i].note),
+					 "interrupted after %d of %d repetitions", rows[i].nreps, want);
+	}
 	return err;
 }

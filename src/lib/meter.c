@@ -42,6 +42,17 @@ static bool read_eth(const struct xl_meter *m, uint64_t *out)
 	return true;
 }
 
+void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu)
+{
+	memset(m->chain_pids, 0, sizeof(m->chain_pids));
+	m->chain_pids[0] = m->napi_pid;
+	m->chain_pids[1] = gen_cpu >= 0 ? xl_ksoftirqd_pid(gen_cpu) : 0;
+	m->chain_pids[2] = napi_cpu >= 0 && napi_cpu != gen_cpu ? xl_ksoftirqd_pid(napi_cpu) : 0;
+	m->chain_cpus[0] = gen_cpu;
+	m->chain_cpus[1] = napi_cpu != gen_cpu ? napi_cpu : -1;
+	m->chain_set = true;
+}
+
 int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 {
 	int i, err, ncpus = xl_bench_ncpus();
@@ -116,9 +127,18 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 	}
 	w->gen_pps = xl_rate(b->gen_sent - a->gen_sent, w->ns);
 	w->gen_xmit_errors = b->gen_xmit_errors - a->gen_xmit_errors;
-	if (w->packets && b->gen_runtime_ns > a->gen_runtime_ns)
-		w->chain_ns_per_pkt = (double)(b->gen_runtime_ns - a->gen_runtime_ns) /
-					   w->packets;
+	if (w->packets && b->gen_runtime_ns > a->gen_runtime_ns) {
+		uint64_t chain = b->gen_runtime_ns - a->gen_runtime_ns;
+
+		/* IRQ time accounting takes inline softirq work out of tasks. */
+		for (i = 0; i < 2 && xl_irq_time_accounting() == 1; i++) {
+			int c = m->chain_cpus[i];
+
+			if (m->chain_set && c >= 0 && c < ncpus)
+				chain += b->cpu[c].softirq - a->cpu[c].softirq;
+		}
+		w->chain_ns_per_pkt = (double)chain / w->packets;
+	}
 	w->eth_ok = a->eth_ok && b->eth_ok;
 	if (w->eth_ok) {
 		w->eth_packets = b->eth_xdp_packets - a->eth_xdp_packets;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -100,6 +101,30 @@ int xl_kthread_pid(const char *name)
 	}
 	closedir(proc);
 	return best;
+}
+
+int xl_irq_time_accounting(void)
+{
+	static int cached = -2;
+	char path[128], line[256];
+	struct utsname u;
+	FILE *f;
+
+	if (cached != -2)
+		return cached;
+	cached = -1;
+	if (uname(&u))
+		return cached;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = fopen(path, "r");
+	if (!f)
+		return cached;
+	cached = 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strcmp(line, "CONFIG_IRQ_TIME_ACCOUNTING=y\n"))
+			cached = 1;
+	fclose(f);
+	return cached;
 }
 
 int xl_ksoftirqd_pid(int cpu)

@@ -354,6 +354,44 @@ static void test_json_measured_row(void **state)
 	json_decref(doc);
 }
 
+/* The cost row: monitor_cost with each figure under its own key; a rep's
+ * uncounted xmit_events is null, a counted one an integer. */
+static void test_json_monitor_cost(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	json_t *doc, *row, *mc, *reps;
+
+	make_rows(rows);
+	rows[ROW_VALID].watch = (struct xl_watch_est){
+		.cost_ns = 1.5, .cpu_cost_ns = 2.5, .events_per_pkt = 0.125,
+		.b1_cpu_cost_ns = 64, .b1_events_per_pkt = 2, .per_event_ns = 32,
+		.estimate_ns = 4, .valid = true };
+	rows[ROW_VALID].reps[0].xmit_events = -1;
+	rows[ROW_VALID].reps[1].xmit_events = 250000;
+	rows[ROW_VALID].reps[2].chain_ns_per_pkt = 123.25;
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	row = json_array_get(get(doc, "rows"), ROW_VALID);
+	assert_int_equal(json_object_size(row), 25);
+	mc = get(row, "monitor_cost");
+	assert_int_equal(json_object_size(mc), 7);
+	assert_dbl_equal(get_num(mc, "ns_per_pkt"), 1.5);
+	assert_dbl_equal(get_num(mc, "cpu_ns_per_pkt"), 2.5);
+	assert_dbl_equal(get_num(mc, "events_per_pkt"), 0.125);
+	assert_dbl_equal(get_num(mc, "bulk1_cpu_ns_per_pkt"), 64);
+	assert_dbl_equal(get_num(mc, "bulk1_events_per_pkt"), 2);
+	assert_dbl_equal(get_num(mc, "ns_per_event"), 32);
+	assert_dbl_equal(get_num(mc, "estimate_ns_per_pkt"), 4);
+	reps = get(row, "reps");
+	assert_true(json_is_null(get(json_array_get(reps, 0), "xmit_events")));
+	assert_int_equal(get_int(json_array_get(reps, 1), "xmit_events"), 250000);
+	assert_dbl_equal(get_num(json_array_get(reps, 2), "chain_ns_per_pkt"), 123.25);
+	/* only the row with an estimate has the object */
+	assert_null(json_object_get(json_array_get(get(doc, "rows"), ROW_MISMATCH),
+				    "monitor_cost"));
+	json_decref(doc);
+}
+
 static void test_json_other_rows(void **state)
 {
 	struct xl_row_result rows[N_ROWS];
@@ -682,6 +720,7 @@ int main(void)
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_json_no_rows_and_defaults, setup_tmp,
 						teardown_tmp),
+		cmocka_unit_test(test_json_monitor_cost),
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_table_lines),
 		cmocka_unit_test(test_table_verdict_words),
