@@ -13,9 +13,11 @@
 #include "xdplab/labrun.h"
 #include "xdplab/redirect.h"
 
-/* The cost rows' repetitions (at least) and window length (at most). */
+/* The cost rows' repetitions (at least), window length per level and
+ * repetition (at most), and the slices the levels are interleaved in. */
 #define XL_WATCH_MIN_REPS 9
 #define XL_WATCH_MAX_WINDOW_NS 300000000ull
+#define XL_WATCH_SLICE_NS 50000000ull
 
 /** Which monitor watches while a redirect row is measured. */
 enum xl_watch {
@@ -41,11 +43,11 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * xl_labrun_watch_cost() - the three rows "redirect+no-mon",
  * "redirect+mon-err" and "redirect+mon-all" (the redirect row with each
  * enum xl_watch), with the lab switched to softirq wiring for them (and
- * back after): one traffic set-up, then max(@o->reps, XL_WATCH_MIN_REPS)
- * repetitions of three adjacent windows of at most XL_WATCH_MAX_WINDOW_NS,
- * one per monitor (attached for its window only, after 150 ms to settle),
- * in an order rotated per repetition, so drift and other load on a shared
- * machine fall on all three alike. The cost notes (xl_watch_note()) are
+ * back after): one traffic set-up, the monitors loaded once, then
+ * max(@o->reps, XL_WATCH_MIN_REPS) repetitions, each measuring every level
+ * for at most XL_WATCH_MAX_WINDOW_NS in slices of XL_WATCH_SLICE_NS,
+ * interleaved (a monitor's links are made for its slices only, 5 ms before
+ * each), so that the host's swings in speed fall on all three alike. The cost notes (xl_watch_note()) are
  * written into rows[1] and rows[2]. With @calibrate, rows[3..5]
  * ("redirect/b1+no-mon", "redirect/b1+mon-err", "redirect/b1+mon-all")
  * are measured the same way with a generator batch of 1 frame, where each
@@ -56,6 +58,14 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  */
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
 			 bool calibrate, struct xl_row_result rows[6]);
+
+/**
+ * xl_watch_cpu_cost_ci() - distribution-free 95% confidence interval
+ * (xl_median_ci()) of xl_watch_cpu_cost_ns(), in ns, into *@lo and *@hi.
+ * Return: 0, or -EDOM with fewer than 6 paired repetitions.
+ */
+int xl_watch_cpu_cost_ci(const struct xl_row_result *without, const struct xl_row_result *with,
+			 double *lo, double *hi);
 
 /**
  * xl_watch_events_per_pkt() - median over @row's repetitions of

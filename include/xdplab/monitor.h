@@ -83,6 +83,21 @@ int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max
 /** xl_monitor__attach_kind() - "tp_btf" or "raw_tp". */
 const char *xl_monitor__attach_kind(const struct xl_monitor *m);
 
+/**
+ * xl_monitor__detach() - remove the tracepoint links, keeping the programs
+ * loaded and the counts: the tracepoints then cost nothing until
+ * xl_monitor__attach(). Detaching a detached monitor does nothing.
+ */
+void xl_monitor__detach(struct xl_monitor *m);
+
+/**
+ * xl_monitor__attach() - attach again every tracepoint that
+ * xl_monitor__create() attached (a link creation each, no program load:
+ * milliseconds, so a measurement can toggle the monitor between short
+ * windows). Return: 0, or -errno with the monitor left detached.
+ */
+int xl_monitor__attach(struct xl_monitor *m);
+
 /** xl_monitor__destroy() - detach (close the links), unload, free. NULL is fine. */
 void xl_monitor__destroy(struct xl_monitor *m);
 

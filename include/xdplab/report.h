@@ -60,11 +60,15 @@ struct xl_rep_result {
  * @estimate_ns: @per_event_ns x @events_per_pkt: the errors-only monitor's
  *   CPU cost per packet on the whole chain.
  * @valid: the calibration ran and the estimate is set.
+ * @cpu_cost_lo/hi, @per_event_lo/hi, @estimate_lo/hi: distribution-free
+ *   95% confidence intervals of the medians (xl_median_ci()), set when
+ *   @cpu_cost_ci / @estimate_ci (at least 6 paired repetitions).
  */
 struct xl_watch_est {
 	double cost_ns, cpu_cost_ns, events_per_pkt;
 	double b1_cpu_cost_ns, b1_events_per_pkt, per_event_ns, estimate_ns;
-	bool valid;
+	double cpu_cost_lo, cpu_cost_hi, per_event_lo, per_event_hi, estimate_lo, estimate_hi;
+	bool valid, cpu_cost_ci, estimate_ci;
 };
 
 /**
@@ -94,7 +98,7 @@ struct xl_row_result {
 	const char *kind, *action, *op, *mode, *wiring, *engine, *judged;
 	uint32_t size;
 	int napi_cpu, gen_cpu;
-	char note[192];
+	char note[256];
 	int nreps;
 	struct xl_rep_result reps[XL_MAX_REPS];
 	struct xl_summary mpps;

@@ -44,6 +44,16 @@ struct xl_summary {
 struct xl_summary xl_summarize(const double *vals, size_t n);
 
 /**
+ * xl_median_ci() - a distribution-free 95% confidence interval of the
+ * median of @n values (not modified): the order statistics x(k) and
+ * x(n+1-k) with the largest k for which P(Binomial(n, 1/2) < k) <= 2.5%
+ * (the sign test's interval; e.g. n = 9: x(2)..x(8), 96.1%; n = 25:
+ * x(8)..x(18), 95.7%). Needs n >= 6 (below, no k reaches 95%).
+ * Return: 0 with *@lo and *@hi set, -EDOM when @n < 6, -ENOMEM.
+ */
+int xl_median_ci(const double *vals, size_t n, double *lo, double *hi);
+
+/**
  * xl_disagreement() - relative difference |a - b| / max(a, b), 0..1; 0 when
  * both are 0. Used to compare our count with the kernel's.
  */

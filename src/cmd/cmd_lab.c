@@ -132,7 +132,7 @@ static const struct xl_opt run_opts[] = {
 	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.25)", R_WARMUP },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
 	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc)", R_ROWS },
-	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 pairs of windows of at most 0.3 s, also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
+	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
@@ -347,11 +347,12 @@ static int lab_run(int argc, char **argv)
 		 XL_SATURATED_SHARE * 100);
 	if (a.with_monitor)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
-			 ";\nredirect+... cost rows: softirq wiring, %d reps of %.2g s windows adjacent in time, one traffic set-up; "
-			 "costs are medians of the paired differences (positive: slower with the monitor)",
+			 ";\nredirect+... cost rows: softirq wiring, one traffic set-up, %d reps of %.2g s per level interleaved in %.0f ms slices; "
+			 "costs are medians of the paired differences (positive: slower with the monitor), with 95%% CIs",
 			 a.o.reps > XL_WATCH_MIN_REPS ? a.o.reps : XL_WATCH_MIN_REPS,
 			 (a.o.seconds_ns < XL_WATCH_MAX_WINDOW_NS ? a.o.seconds_ns :
-								   XL_WATCH_MAX_WINDOW_NS) / 1e9);
+								   XL_WATCH_MAX_WINDOW_NS) / 1e9,
+			 XL_WATCH_SLICE_NS / 1e6);
 	fprintf(stderr, "%s\n", header);
 	for (s = 0; s < a.nsizes && !err; s++) {
 		for (i = 0; all_rows[i] && n < MAX_ROWS; i++) {

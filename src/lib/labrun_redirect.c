@@ -34,97 +34,6 @@ static void nap(uint64_t ns, volatile sig_atomic_t *stop)
 	}
 }
 
-/* Median over paired repetitions of get(with) - get(without); 0 if none. */
-static double paired(const struct xl_row_result *without, const struct xl_row_result *with,
-		     double (*get)(const struct xl_rep_result *))
-{
-	double d[XL_MAX_REPS];
-	int i, n = 0;
-
-	if (!without->nreps || without->nreps != with->nreps)
-		return 0;
-	for (i = 0; i < with->nreps; i++)
-		if (get(&with->reps[i]) > 0 && get(&without->reps[i]) > 0)
-			d[n++] = get(&with->reps[i]) - get(&without->reps[i]);
-	return xl_summarize(d, n).median;
-}
-
-static double rate_ns(const struct xl_rep_result *r)
-{
-	return r->pps > 0 ? 1e9 / r->pps : 0;
-}
-
-static double chain_ns(const struct xl_rep_result *r)
-{
-	return r->chain_ns_per_pkt;
-}
-
-static double dut_ns(const struct xl_rep_result *r)
-{
-	return r->cpu_ns_per_pkt;
-}
-
-double xl_watch_cost_ns(const struct xl_row_result *without,
-			const struct xl_row_result *with)
-{
-	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
-	    with->mpps.median <= 0)
-		return 0;
-	if (without->nreps != with->nreps)
-		return 1e3 / with->mpps.median - 1e3 / without->mpps.median;
-	/* Paired: repetition i of both rows ran back to back in one setup. */
-	return paired(without, with, rate_ns);
-}
-
-double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
-			    const struct xl_row_result *with)
-{
-	int i;
-
-	for (i = 0; i < with->nreps && i < without->nreps; i++)
-		if (with->reps[i].chain_ns_per_pkt <= 0 || without->reps[i].chain_ns_per_pkt <= 0)
-			return paired(without, with, dut_ns);
-	return paired(without, with, chain_ns);
-}
-
-double xl_watch_events_per_pkt(const struct xl_row_result *row)
-{
-	double e[XL_MAX_REPS];
-	int i, n = 0;
-
-	for (i = 0; i < row->nreps; i++)
-		if (row->reps[i].xmit_events >= 0 && row->reps[i].packets)
-			e[n++] = (double)row->reps[i].xmit_events / row->reps[i].packets;
-	return n ? xl_summarize(e, n).median : -1;
-}
-
-int xl_watch_estimate(const struct xl_row_result rows[6], struct xl_watch_est *est)
-{
-	memset(est, 0, sizeof(*est));
-	est->cost_ns = xl_watch_cost_ns(&rows[0], &rows[1]);
-	est->cpu_cost_ns = xl_watch_cpu_cost_ns(&rows[0], &rows[1]);
-	est->events_per_pkt = xl_watch_events_per_pkt(&rows[2]);
-	est->b1_cpu_cost_ns = xl_watch_cpu_cost_ns(&rows[3], &rows[4]);
-	est->b1_events_per_pkt = xl_watch_events_per_pkt(&rows[5]);
-	if (est->events_per_pkt < 0 || est->b1_events_per_pkt <= 0 || !rows[3].nreps ||
-	    rows[3].nreps != rows[4].nreps)
-		return -ENODATA;
-	est->per_event_ns = est->b1_cpu_cost_ns / est->b1_events_per_pkt;
-	est->estimate_ns = est->per_event_ns * est->events_per_pkt;
-	est->valid = true;
-	return 0;
-}
-
-void xl_watch_note(const struct xl_row_result *without, struct xl_row_result *with)
-{
-	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
-	    with->mpps.median <= 0)
-		return;
-	snprintf(with->note, sizeof(with->note), "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s",
-		 xl_watch_cost_ns(without, with), xl_watch_cpu_cost_ns(without, with),
-		 without->name);
-}
-
 /* The XDP_DROP sink at the far end of the first out pair: where frames arrive. */
 static struct xl_bench *sink_create(struct xl_lab *lab)
 {
@@ -168,36 +77,81 @@ static int64_t xmit_events(struct xl_monitor *mon)
 	return n;
 }
 
-/* Settling time after a monitor is attached, before its window: ns. */
-#define WATCH_SETTLE_NS 150000000ull
 /*
  * The cost rows take many short windows: what counts is the difference
- * within a repetition, and this VM's rate swings on a scale of seconds, so
- * adjacent short windows pair better than long ones, and a median of 9
- * pairs resists the ones that straddle a swing.
+ * between levels, and this VM's speed swings on a scale of a second, so
+ * each repetition interleaves the levels in slices of XL_WATCH_SLICE_NS
+ * (the monitors stay loaded and only their links are made and cut, in
+ * milliseconds), and a median over at least 9 repetitions resists the ones
+ * a swing still lands on.
  */
 #define WATCH_MIN_REPS XL_WATCH_MIN_REPS
 #define WATCH_MAX_WINDOW_NS XL_WATCH_MAX_WINDOW_NS
+/* After a monitor's links are made or cut (jump-label patching): ns. */
+#define WATCH_SETTLE_NS 5000000ull
+
+/* One level's sums over the slices of a repetition. */
+struct watch_acc {
+	uint64_t ns, packets, eth_packets, gen_xmit_errors;
+	double gen_sent, busy_ns, cpu_ns, chain_ns;
+	int64_t events;
+	bool eth_ok;
+};
+
+static void acc_add(struct watch_acc *s, const struct xl_meter_window *w, int64_t events)
+{
+	s->ns += w->ns;
+	s->packets += w->packets;
+	s->gen_sent += w->gen_pps * w->ns / 1e9;
+	s->gen_xmit_errors += w->gen_xmit_errors;
+	s->busy_ns += w->cpu_busy * w->ns;
+	s->cpu_ns += w->cpu_ns_per_pkt * w->packets;
+	s->chain_ns += w->chain_ns_per_pkt * w->packets;
+	s->eth_packets += w->eth_packets;
+	s->eth_ok = s->eth_ok && w->eth_ok;
+	s->events = s->events < 0 || events < 0 ? -1 : s->events + events;
+}
+
+static struct xl_rep_result acc_rep(const struct watch_acc *s)
+{
+	return (struct xl_rep_result){
+		.ns = s->ns, .packets = s->packets, .pps = xl_rate(s->packets, s->ns),
+		.gen_pps = s->ns ? s->gen_sent * 1e9 / s->ns : 0,
+		.gen_xmit_errors = s->gen_xmit_errors,
+		.cpu_busy = s->ns ? s->busy_ns / s->ns : 0,
+		.cpu_ns_per_pkt = s->packets ? s->cpu_ns / s->packets : 0,
+		.chain_ns_per_pkt = s->packets ? s->chain_ns / s->packets : 0,
+		.eth_packets = s->eth_packets, .eth_ok = s->eth_ok,
+		.run_packets = s->packets, /* the check spans the same slices */
+		.disagreement = s->eth_ok ? xl_disagreement(s->packets, s->eth_packets) : 0,
+		.xmit_events = s->events,
+	};
+}
 
 /*
- * One traffic set-up: sink, redirect and generator set up once; then one
- * window per entry of @levels, each with that monitor attached for the
- * window only, so the windows being compared are adjacent in time. Window
- * i goes to rows[i]->reps[reps[i]]. Return: 0, -EINTR when stopped, or
- * -errno (the row's note says why).
+ * One traffic set-up (sink, redirect, generator) for @nreps repetitions,
+ * numbered from @first_rep. A repetition measures each of the @nlevels
+ * monitor levels for @o->seconds_ns, in @nslices slices per level, the
+ * levels interleaved slice by slice in an order rotated per slice and per
+ * repetition; level k's sums go to rows[k]->reps[rep]. A monitor is
+ * attached for its level's slices only. Return: 0, -EINTR when stopped (a
+ * repetition cut short is not recorded), or -errno (the note says why).
  */
-static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
+static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
 		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
-		   struct xl_row_result **rows, const int *reps)
+		   struct xl_row_result **rows, int first_rep, int nreps, int nslices)
 {
 	static struct xl_meter_sample a, b;
 	struct xl_meter m = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1, .queues = 1 };
+	struct xl_monitor *mon[3] = { NULL, NULL, NULL };
 	struct xl_row_result *row = rows[0];
+	uint64_t slice_ns = o->seconds_ns / nslices;
+	struct watch_acc acc[3];
 	struct xl_bench *sink = NULL;
 	struct xl_redirect *r;
 	struct xl_meter_window w;
 	struct xl_gen *gen;
-	int i, rep, err = 0;
+	int k, rep, sl, err = 0;
 
 	if (kind == XL_REDIR_DEVMAP) {
 		sink = sink_create(lab);
@@ -213,11 +167,25 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		snprintf(row->note, sizeof(row->note), "redirect attach failed: %s", strerror(-err));
 		goto out_sink;
 	}
+	for (k = 0; k < nlevels; k++) {
+		struct xl_monitor_opts mo = { .all = levels[k] == XL_WATCH_ALL };
+
+		if (levels[k] == XL_WATCH_NONE)
+			continue;
+		mon[k] = xl_monitor__create(&mo);
+		if (!mon[k]) {
+			err = -errno;
+			snprintf(rows[k]->note, sizeof(rows[k]->note), "monitor failed: %s",
+				 strerror(-err));
+			goto out_mon;
+		}
+		xl_monitor__detach(mon[k]);
+	}
 	gen = xl_labrun_gen(lab, o, size);
 	if (!gen) {
 		err = -errno;
 		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
-		goto out_redir;
+		goto out_mon;
 	}
 	m.gen = gen;
 	if (kind == XL_REDIR_DEVMAP) {
@@ -231,62 +199,56 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	err = xl_gen__start(gen);
 	if (!err)
 		nap(o->warmup_ns, o->stop);
-	for (i = 0; !err && i < nlevels; i++) {
-		struct xl_monitor_opts mo = { .all = levels[i] == XL_WATCH_ALL };
-		struct xl_monitor *mon = NULL;
-		int64_t ev0 = -1, ev1 = -1;
-
-		row = rows[i];
-		rep = reps[i];
-		if (o->stop && *o->stop) {
-			err = -EINTR;
-			break;
-		}
-		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
-		if (levels[i] != XL_WATCH_NONE) {
-			mon = xl_monitor__create(&mo);
-			if (!mon) {
-				err = -errno;
-				snprintf(row->note, sizeof(row->note), "monitor failed: %s",
-					 strerror(-err));
-				break;
-			}
-		}
-		if (levels[i] != XL_WATCH_NONE || i)
-			nap(WATCH_SETTLE_NS, o->stop);
+	for (rep = first_rep; !err && rep < first_rep + nreps; rep++) {
+		for (k = 0; k < nlevels; k++)
+			acc[k] = (struct watch_acc){ .eth_ok = true };
 		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
 						       xl_redirect__cpumap_kthread_pid(r);
 		xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
-		if (levels[i] == XL_WATCH_ALL)
-			ev0 = xmit_events(mon);
-		err = xl_meter_sample(&m, &a);
-		nap(o->seconds_ns, o->stop);
-		if (!err && o->stop && *o->stop)
-			err = -EINTR; /* a window cut short is no repetition */
-		if (!err)
-			err = xl_meter_sample(&m, &b);
-		if (ev0 >= 0)
-			ev1 = xmit_events(mon);
-		xl_monitor__destroy(mon);
-		if (err) {
-			if (err != -EINTR)
-				snprintf(row->note, sizeof(row->note), "measurement failed: %s",
-					 strerror(-err));
-			break;
+		for (sl = 0; !err && sl < nslices * nlevels; sl++) {
+			int64_t ev0 = -1, ev1 = -1;
+
+			k = (sl + rep + sl / nlevels) % nlevels;
+			if (mon[k]) {
+				err = xl_monitor__attach(mon[k]);
+				if (err) {
+					snprintf(rows[k]->note, sizeof(rows[k]->note),
+						 "monitor attach failed: %s", strerror(-err));
+					break;
+				}
+			}
+			if (nlevels > 1)
+				nap(WATCH_SETTLE_NS, o->stop);
+			if (levels[k] == XL_WATCH_ALL)
+				ev0 = xmit_events(mon[k]);
+			err = xl_meter_sample(&m, &a);
+			nap(slice_ns, o->stop);
+			if (!err && o->stop && *o->stop)
+				err = -EINTR; /* a repetition cut short is no repetition */
+			/* Events read just before the packets, at both ends. */
+			if (ev0 >= 0)
+				ev1 = xmit_events(mon[k]);
+			if (!err)
+				err = xl_meter_sample(&m, &b);
+			if (mon[k])
+				xl_monitor__detach(mon[k]);
+			if (err) {
+				if (err != -EINTR)
+					snprintf(rows[k]->note, sizeof(rows[k]->note),
+						 "measurement failed: %s", strerror(-err));
+				break;
+			}
+			xl_meter_window(&m, &a, &b, &w);
+			acc_add(&acc[k], &w, ev0 >= 0 && ev1 >= ev0 ? ev1 - ev0 : -1);
 		}
-		xl_meter_window(&m, &a, &b, &w);
-		row->reps[rep] = (struct xl_rep_result){
-			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
-			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
-			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = w.eth_packets,
-			.chain_ns_per_pkt = w.chain_ns_per_pkt,
-			.run_packets = w.packets, /* the check spans the window here */
-			.eth_ok = w.eth_ok, .disagreement = w.disagreement,
-			.xmit_events = ev0 >= 0 && ev1 >= ev0 ? ev1 - ev0 : -1,
-		};
-		row->nreps = rep + 1;
-		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu%d %.0f%%", row->name, size,
-		       rep, w.pps / 1e6, w.gen_pps / 1e6, w.napi_cpu, w.cpu_busy * 100);
+		for (k = 0; !err && k < nlevels; k++) {
+			rows[k]->engine = xl_gen_engine_name(xl_gen__engine(gen));
+			rows[k]->reps[rep] = acc_rep(&acc[k]);
+			rows[k]->nreps = rep + 1;
+			xl_dbg("%s %uB rep %d: %.3f Mpps, chain %.1f ns/packet", rows[k]->name,
+			       size, rep, rows[k]->reps[rep].pps / 1e6,
+			       rows[k]->reps[rep].chain_ns_per_pkt);
+		}
 	}
 	xl_gen__stop(gen);
 	if (!err)
@@ -294,7 +256,9 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_gen__destroy(gen);
-out_redir:
+out_mon:
+	for (k = 0; k < nlevels; k++)
+		xl_monitor__destroy(mon[k]);
 	xl_redirect__destroy(r);
 out_sink:
 	xl_bench__destroy(sink);
@@ -347,7 +311,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	for (rep = 0; rep < o->reps; rep++) {
 		if (o->stop && *o->stop)
 			return -EINTR;
-		err = one_rep(lab, o, kind, &watch, 1, size, cpu, &row, &rep);
+		err = one_set(lab, o, kind, &watch, 1, size, cpu, &row, rep, 1, 1);
 		if (err)
 			return err;
 		if (o->stop && *o->stop)
@@ -367,30 +331,23 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 #define WATCH_CAL_BATCH 1
 
 /*
- * Measure rows[0..2] (none, errors, all): one traffic set-up, then a
- * repetition is three adjacent windows, one per level, in an order rotated
- * per repetition so that no level always comes first.
+ * Measure rows[0..2] (none, errors, all): one traffic set-up, then each
+ * repetition interleaves the three levels in slices (one_set()).
  */
 static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32_t size,
 		     struct xl_row_result *rows)
 {
-	static enum xl_watch levels[3 * XL_MAX_REPS];
-	static struct xl_row_result *rp[3 * XL_MAX_REPS];
-	static int reps[3 * XL_MAX_REPS];
+	static const enum xl_watch levels[3] = { XL_WATCH_NONE, XL_WATCH_ERRORS, XL_WATCH_ALL };
+	struct xl_row_result *rp[3] = { &rows[0], &rows[1], &rows[2] };
 	struct xl_labrun_opts wo = *lo, *o = &wo;
-	int rep, w, err;
+	int w, err, nslices;
 
 	if (wo.reps < WATCH_MIN_REPS)
 		wo.reps = WATCH_MIN_REPS;
 	if (wo.seconds_ns > WATCH_MAX_WINDOW_NS)
 		wo.seconds_ns = WATCH_MAX_WINDOW_NS;
-	for (rep = 0; rep < o->reps; rep++)
-		for (w = 0; w < 3; w++) {
-			levels[3 * rep + w] = (w + rep) % 3;
-			rp[3 * rep + w] = &rows[(w + rep) % 3];
-			reps[3 * rep + w] = rep;
-		}
-	err = one_rep(lab, o, XL_REDIR_DEVMAP, levels, 3 * o->reps, size, 0, rp, reps);
+	nslices = wo.seconds_ns / XL_WATCH_SLICE_NS > 1 ? wo.seconds_ns / XL_WATCH_SLICE_NS : 1;
+	err = one_set(lab, o, XL_REDIR_DEVMAP, levels, 3, size, 0, rp, 0, o->reps, nslices);
 	if (err)
 		return err;
 	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
@@ -431,13 +388,17 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 	if (xl_watch_estimate(rows, &est))
 		return 0;
 	rows[1].watch = est;
-	snprintf(rows[4].note, sizeof(rows[4].note),
-		 "monitor %+.1f CPU ns/packet at %.2f devmap_xmit events/packet: %.1f ns per event",
-		 est.b1_cpu_cost_ns, est.b1_events_per_pkt, est.per_event_ns);
-	snprintf(rows[1].note, sizeof(rows[1].note),
-		 "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s; estimate %.1f ns/event x %.4f events/packet = %.2f CPU ns/packet (%.2f per redirect hop)",
-		 est.cost_ns, est.cpu_cost_ns, rows[0].name, est.per_event_ns, est.events_per_pkt,
-		 est.estimate_ns, est.estimate_ns / XL_LAB_REDIRECT_HOPS);
+	if (est.estimate_ci) {
+		snprintf(rows[4].note, sizeof(rows[4].note),
+			 "monitor %+.1f CPU ns/packet at %.2f devmap_xmit events/packet: %.1f ns per event (95%% CI %.1f..%.1f)",
+			 est.b1_cpu_cost_ns, est.b1_events_per_pkt, est.per_event_ns,
+			 est.per_event_lo, est.per_event_hi);
+		snprintf(rows[1].note, sizeof(rows[1].note),
+			 "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s; estimate %.1f ns/event x %.4f events/packet = %.2f CPU ns/packet, %.2f per redirect hop (95%% CI %.2f..%.2f)",
+			 est.cost_ns, est.cpu_cost_ns, rows[0].name, est.per_event_ns,
+			 est.events_per_pkt, est.estimate_ns, est.estimate_ns / XL_LAB_REDIRECT_HOPS,
+			 est.estimate_lo / XL_LAB_REDIRECT_HOPS, est.estimate_hi / XL_LAB_REDIRECT_HOPS);
+	}
 	return 0;
 }
 

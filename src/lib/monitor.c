@@ -335,6 +335,44 @@ const char *xl_monitor__attach_kind(const struct xl_monitor *m)
 	return m->raw ? "raw_tp" : "tp_btf";
 }
 
+void xl_monitor__detach(struct xl_monitor *m)
+{
+	struct bpf_program *bp, *rp;
+	struct bpf_link **bl, **rl;
+	int ev;
+
+	for (ev = 0; ev < NTP; ev++) {
+		if (!m->attached[ev])
+			continue;
+		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
+		bpf_link__destroy(*(m->raw ? rl : bl));
+		*(m->raw ? rl : bl) = NULL;
+	}
+}
+
+int xl_monitor__attach(struct xl_monitor *m)
+{
+	struct bpf_program *bp, *rp;
+	struct bpf_link **bl, **rl, *link;
+	int ev, err;
+
+	for (ev = 0; ev < NTP; ev++) {
+		if (!m->attached[ev])
+			continue;
+		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
+		if (*(m->raw ? rl : bl))
+			continue;
+		link = bpf_program__attach(m->raw ? rp : bp);
+		if (!link) {
+			err = -errno;
+			xl_monitor__detach(m);
+			return err;
+		}
+		*(m->raw ? rl : bl) = link;
+	}
+	return 0;
+}
+
 void xl_monitor__destroy(struct xl_monitor *m)
 {
 	if (!m)

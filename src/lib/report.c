@@ -99,6 +99,12 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 	}
 }
 
+/* A 95% confidence interval as [lo, hi], or null when there is none. */
+static json_t *ci(bool have, double lo, double hi)
+{
+	return have ? json_pack("[f,f]", lo, hi) : json_null();
+}
+
 static json_t *row_json(const struct xl_row_result *r)
 {
 	json_t *o = json_object(), *reps = json_array();
@@ -149,13 +155,19 @@ static json_t *row_json(const struct xl_row_result *r)
 	}
 	json_object_set_new(o, "reps", reps);
 	if (r->watch.valid)
-		json_object_set_new(o, "monitor_cost", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
+		json_object_set_new(o, "monitor_cost", json_pack("{s:f,s:f,s:o,s:f,s:f,s:f,s:f,s:o,s:f,s:o}",
 			"ns_per_pkt", r->watch.cost_ns, "cpu_ns_per_pkt", r->watch.cpu_cost_ns,
+			"cpu_ns_per_pkt_ci", ci(r->watch.cpu_cost_ci, r->watch.cpu_cost_lo,
+						r->watch.cpu_cost_hi),
 			"events_per_pkt", r->watch.events_per_pkt,
 			"bulk1_cpu_ns_per_pkt", r->watch.b1_cpu_cost_ns,
 			"bulk1_events_per_pkt", r->watch.b1_events_per_pkt,
 			"ns_per_event", r->watch.per_event_ns,
-			"estimate_ns_per_pkt", r->watch.estimate_ns));
+			"ns_per_event_ci", ci(r->watch.estimate_ci, r->watch.per_event_lo,
+					      r->watch.per_event_hi),
+			"estimate_ns_per_pkt", r->watch.estimate_ns,
+			"estimate_ns_per_pkt_ci", ci(r->watch.estimate_ci, r->watch.estimate_lo,
+						     r->watch.estimate_hi)));
 	return o;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Rate arithmetic and summaries of repetitions. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,37 @@ struct xl_summary xl_summarize(const double *vals, size_t n)
 	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	free(v);
 	return s;
+}
+
+int xl_median_ci(const double *vals, size_t n, double *lo, double *hi)
+{
+	double *v, tail = 0, term;
+	size_t k = 0, i;
+
+	if (n < 6)
+		return -EDOM;
+	/* tail = P(X <= k) for X ~ Binomial(n, 1/2), by terms C(n,i)/2^n. */
+	term = 1;
+	for (i = 0; i < n; i++)
+		term /= 2;
+	for (i = 0; i < n; i++) {
+		tail += term;
+		if (tail > 0.025)
+			break;
+		k = i + 1; /* P(X < k) = P(X <= i) <= 2.5% */
+		term = term * (n - i) / (i + 1);
+	}
+	if (!k)
+		return -EDOM;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, vals, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	*lo = v[k - 1];
+	*hi = v[n - k];
+	free(v);
+	return 0;
 }
 
 double xl_disagreement(uint64_t a, uint64_t b)

@@ -242,6 +242,8 @@ static void test_watch_estimate(void **state)
 	assert_true(est.b1_events_per_pkt > 1.9999 && est.b1_events_per_pkt < 2.0001);
 	assert_true(est.per_event_ns > 29.999 && est.per_event_ns < 30.001);
 	assert_true(est.estimate_ns > 3.7499 && est.estimate_ns < 3.7501);
+	assert_false(est.estimate_ci); /* 3 pairs: no 95% interval */
+	assert_false(est.cpu_cost_ci);
 	assert_true(xl_watch_events_per_pkt(&rows[0]) < 0);
 	/* nothing counted at batch 1: no estimate, the measured part stays */
 	for (i = 0; i < 3; i++)
@@ -249,6 +251,38 @@ static void test_watch_estimate(void **state)
 	assert_int_equal(xl_watch_estimate(rows, &est), -ENODATA);
 	assert_false(est.valid);
 	assert_true(est.cpu_cost_ns > 2.999 && est.cpu_cost_ns < 3.001);
+}
+
+/* Nine pairs: the intervals are the 2nd and 8th of the sorted differences. */
+static void test_watch_estimate_ci(void **state)
+{
+	static struct xl_row_result rows[6];
+	struct xl_watch_est est;
+	int r, i;
+
+	memset(rows, 0, sizeof(rows));
+	for (r = 0; r < 6; r++) {
+		for (i = 0; i < 9; i++)
+			rows[r].reps[i] = (struct xl_rep_result){
+				.pps = 1e6, .packets = 1600000, .xmit_events = -1,
+				.chain_ns_per_pkt = 100 + (r == 1 ? i + 1 : 0) +
+						    (r == 4 ? 20 * (9 - i) : 0) };
+		rows[r].nreps = 9;
+	}
+	for (i = 0; i < 9; i++) {
+		rows[2].reps[i].xmit_events = 200000;  /* 0.125 per packet */
+		rows[5].reps[i].xmit_events = 3200000; /* 2 per packet */
+	}
+	for (r = 0; r < 6; r++)
+		xl_row_finish(&rows[r]);
+	assert_int_equal(xl_watch_estimate(rows, &est), 0);
+	/* direct: differences 1..9 -> median 5, CI 2..8 */
+	assert_true(est.cpu_cost_ci);
+	assert_true(est.cpu_cost_lo == 2 && est.cpu_cost_hi == 8);
+	/* batch 1: differences 20..180 -> median 100, CI 40..160; / 2 events */
+	assert_true(est.estimate_ci);
+	assert_true(est.per_event_ns == 50 && est.per_event_lo == 20 && est.per_event_hi == 80);
+	assert_true(est.estimate_lo == 2.5 && est.estimate_hi == 10);
 }
 
 int main(void)
@@ -265,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_watch_cost),
 		cmocka_unit_test(test_watch_cpu_cost_chain),
 		cmocka_unit_test(test_watch_estimate),
+		cmocka_unit_test(test_watch_estimate_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -365,7 +365,8 @@ static void test_json_monitor_cost(void **state)
 	rows[ROW_VALID].watch = (struct xl_watch_est){
 		.cost_ns = 1.5, .cpu_cost_ns = 2.5, .events_per_pkt = 0.125,
 		.b1_cpu_cost_ns = 64, .b1_events_per_pkt = 2, .per_event_ns = 32,
-		.estimate_ns = 4, .valid = true };
+		.estimate_ns = 4, .valid = true, .per_event_lo = 16, .per_event_hi = 48,
+		.estimate_lo = 2, .estimate_hi = 6, .estimate_ci = true };
 	rows[ROW_VALID].reps[0].xmit_events = -1;
 	rows[ROW_VALID].reps[1].xmit_events = 250000;
 	rows[ROW_VALID].reps[2].chain_ns_per_pkt = 123.25;
@@ -374,7 +375,12 @@ static void test_json_monitor_cost(void **state)
 	row = json_array_get(get(doc, "rows"), ROW_VALID);
 	assert_int_equal(json_object_size(row), 25);
 	mc = get(row, "monitor_cost");
-	assert_int_equal(json_object_size(mc), 7);
+	assert_int_equal(json_object_size(mc), 10);
+	assert_true(json_is_null(get(mc, "cpu_ns_per_pkt_ci")));
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "ns_per_event_ci"), 0)), 16);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "ns_per_event_ci"), 1)), 48);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "estimate_ns_per_pkt_ci"), 0)), 2);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "estimate_ns_per_pkt_ci"), 1)), 6);
 	assert_dbl_equal(get_num(mc, "ns_per_pkt"), 1.5);
 	assert_dbl_equal(get_num(mc, "cpu_ns_per_pkt"), 2.5);
 	assert_dbl_equal(get_num(mc, "events_per_pkt"), 0.125);

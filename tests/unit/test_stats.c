@@ -6,6 +6,7 @@
  * (xl_row_finish, xl_row_verdict in src/lib/report.c) on hand-made
  * repetitions.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -486,6 +487,26 @@ static void test_row_verdicts(void **state)
 	assert_string_equal(xl_row_verdict(&r), "n/a");
 }
 
+/* The sign test's interval: n = 9 -> x(2)..x(8); n = 25 -> x(8)..x(18);
+ * n = 6 -> x(1)..x(6); fewer than 6 -> -EDOM; the input stays unsorted. */
+static void test_median_ci(void **state)
+{
+	double v9[9] = { 9, 1, 8, 2, 7, 3, 6, 4, 5 }, v25[25], v6[6] = { 6, 5, 4, 3, 2, 1 };
+	double lo = 0, hi = 0;
+	int i;
+
+	assert_int_equal(xl_median_ci(v9, 9, &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 8);
+	assert_true(v9[0] == 9 && v9[1] == 1);
+	for (i = 0; i < 25; i++)
+		v25[i] = 25 - i; /* 25 .. 1 */
+	assert_int_equal(xl_median_ci(v25, 25, &lo, &hi), 0);
+	assert_true(lo == 8 && hi == 18);
+	assert_int_equal(xl_median_ci(v6, 6, &lo, &hi), 0);
+	assert_true(lo == 1 && hi == 6);
+	assert_int_equal(xl_median_ci(v6, 5, &lo, &hi), -EDOM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_row_validity_threshold),
 		cmocka_unit_test(test_row_mismatch),
 		cmocka_unit_test(test_row_verdicts),
+		cmocka_unit_test(test_median_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
