@@ -86,6 +86,41 @@ int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name);
 void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
 		       uint64_t ns);
 
+/**
+ * struct xl_cmd_loop - the report loop of the commands that watch an XDP
+ * program (drop/pass/tx, redirect*): a meter sample every @interval_ns, a
+ * line per interval, until @duration_ns (0: none) or Ctrl-C.
+ * @m: the meter; its napi_pid is looked up by @ifname while it is 0 (a
+ *     NAPI kthread appears once traffic flows with threaded NAPI).
+ * @quiet/@extended: no interval lines / also the per-CPU lines.
+ * @alive: called every 100 ms between samples: XL_EXIT_OK to go on, else
+ *     the exit status to stop with (it printed why).
+ * @sampled: called after every meter sample (reads the command's own
+ *     counters): 0 or -errno; NULL: none.
+ * @print: one interval's line from the window @w, @t s into the run.
+ * @ctx: passed to the callbacks.
+ */
+struct xl_cmd_loop {
+	struct xl_meter *m;
+	const char *ifname;
+	uint64_t interval_ns, duration_ns;
+	bool quiet, extended;
+	int (*alive)(void *ctx);
+	int (*sampled)(void *ctx);
+	void (*print)(void *ctx, const struct xl_meter_window *w, double t);
+	void *ctx;
+};
+
+/**
+ * xl_cmd_report_loop() - run @l: sample into @first, report each interval,
+ * and sample the end into @last for the caller's totals (window @first to
+ * @last). Return: XL_EXIT_OK, or the exit status that stopped it
+ * (XL_EXIT_RUNTIME when a sample failed); *@have_last says whether @last
+ * was taken.
+ */
+int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_sample *first,
+		       struct xl_meter_sample *last, bool *have_last);
+
 /** Monotonic time in ns. */
 uint64_t xl_now_ns(void);
 

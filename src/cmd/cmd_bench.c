@@ -83,17 +83,48 @@ static void print_window(const struct xl_meter_window *w, double t, int action)
 }
 
 
+/* What the report loop's callbacks need. */
+struct bench_run {
+	struct xl_bench *b;
+	const char *ifname;
+	enum xl_xdp_mode mode;
+	int action;
+	unsigned int prog_id;
+};
+
+/* The interface is still there and our program still attached. */
+static int bench_alive(void *ctx)
+{
+	struct bench_run *br = ctx;
+
+	if (!if_indextoname(xl_bench__ifindex(br->b), (char[IF_NAMESIZE]){ 0 })) {
+		xl_err("interface %s vanished during the run", br->ifname);
+		return XL_EXIT_RUNTIME;
+	}
+	if (br->prog_id && attached_prog_id(xl_bench__ifindex(br->b), br->mode) != br->prog_id) {
+		xl_err("%s: our XDP program (id %u) was detached by someone else (xdplab cleanup?); stopping",
+		       br->ifname, br->prog_id);
+		return XL_EXIT_RUNTIME;
+	}
+	return XL_EXIT_OK;
+}
+
+static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
+{
+	print_window(w, t, ((struct bench_run *)ctx)->action);
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	static struct xl_meter_sample first, prev, cur;
+	static struct xl_meter_sample first, cur;
 	struct bench_args a = { .interval_ns = 1000000000ull };
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	struct xl_bench *b;
-	uint64_t start, next;
 	const char *ifname;
 	char summary[128];
 	unsigned int prog_id;
+	bool have_last;
 	int idx, i, ret = XL_EXIT_OK;
 
 	a.o.action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
@@ -137,49 +168,13 @@ int cmd_bench(int argc, char **argv)
 	fprintf(stderr, "xdplab: %s on %s (%s mode), packet operation %s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
 		xl_pkt_op_name(a.o.op));
-	if (xl_meter_sample(&m, &first)) {
-		ret = XL_EXIT_RUNTIME;
-		goto out;
-	}
-	prev = first;
-	start = xl_now_ns();
-	next = start + a.interval_ns;
-	while (!xl_stop_requested) {
-		uint64_t now = xl_now_ns(), end = a.duration_ns ? start + a.duration_ns : 0;
-		uint64_t wake = end && end < next ? end : next;
-
-		if (now < wake) {
-			/* Wake every 100 ms to notice a vanished interface quickly. */
-			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
-			if (!if_indextoname(xl_bench__ifindex(b), (char[IF_NAMESIZE]){ 0 })) {
-				xl_err("interface %s vanished during the run", ifname);
-				ret = XL_EXIT_RUNTIME;
-				break;
-			}
-			if (prog_id && attached_prog_id(xl_bench__ifindex(b), a.o.mode) != prog_id) {
-				xl_err("%s: our XDP program (id %u) was detached by someone else (xdplab cleanup?); stopping",
-				       ifname, prog_id);
-				ret = XL_EXIT_RUNTIME;
-				break;
-			}
-			continue;
-		}
-		if (xl_meter_sample(&m, &cur)) {
-			ret = XL_EXIT_RUNTIME;
-			break;
-		}
-		m.napi_pid = m.napi_pid ? m.napi_pid : xl_napi_kthread_pid(ifname);
-		xl_meter_window(&m, &prev, &cur, &w);
-		if (!a.quiet)
-			print_window(&w, (now - start) / 1e9, a.o.action);
-		if (a.extended && !a.quiet)
-			xl_cmd_print_cpus(&prev, &cur, w.ns);
-		prev = cur;
-		next += a.interval_ns;
-		if (end && now >= end)
-			break;
-	}
-	if (xl_meter_sample(&m, &cur) == 0) {
+	ret = xl_cmd_report_loop(&(struct xl_cmd_loop){ .m = &m, .ifname = ifname,
+			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
+			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
+			.print = bench_print,
+			.ctx = &(struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id } },
+			&first, &cur, &have_last);
+	if (have_last) {
 		xl_meter_window(&m, &first, &cur, &w);
 		printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
 		       (unsigned long long)w.packets, (unsigned long long)w.bytes,
@@ -194,7 +189,6 @@ int cmd_bench(int argc, char **argv)
 			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
 	}
-out:
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_bench__destroy(b);

@@ -190,16 +190,53 @@ static int parse(struct redir_args *a, int argc, char **argv)
 	return 0;
 }
 
+/* What the report loop's callbacks need: the redirect and its counters. */
+struct redir_run {
+	struct xl_redirect *r;
+	const struct xl_redirect_opts *o;
+	struct xl_redirect_stats prev, cur;
+	bool have_prev;
+};
+
+static int redir_alive(void *ctx)
+{
+	struct redir_run *rr = ctx;
+
+	if (!if_indextoname(xl_redirect__ifindex(rr->r), (char[IF_NAMESIZE]){ 0 })) {
+		xl_err("interface %s vanished during the run", rr->o->in);
+		return XL_EXIT_RUNTIME;
+	}
+	return XL_EXIT_OK;
+}
+
+/* The first read is the interval lines' start, every later one their end. */
+static int redir_sampled(void *ctx)
+{
+	struct redir_run *rr = ctx;
+	int err = xl_redirect__read(rr->r, rr->have_prev ? &rr->cur : &rr->prev, NULL, NULL);
+
+	rr->have_prev = true;
+	return err;
+}
+
+static void redir_print(void *ctx, const struct xl_meter_window *w, double t)
+{
+	struct redir_run *rr = ctx;
+
+	print_window(rr->o, w, &rr->prev, &rr->cur, t);
+	rr->prev = rr->cur;
+}
+
 int cmd_redirect(int argc, char **argv)
 {
-	static struct xl_meter_sample first, prev, cur;
-	static struct xl_redirect_stats st_prev, st_cur;
+	static struct xl_meter_sample first, cur;
+	static struct xl_redirect_stats st;
 	static struct xl_redir_cpu_rec cpu_recs[XL_MAX_CPUS];
 	struct redir_args a = { .interval_ns = 1000000000ull };
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	struct xl_redirect *r;
-	uint64_t start, next;
+	bool have_last;
 	int ret = XL_EXIT_OK, err;
 
 	if (!strcmp(argv[0], "redirect-cpu")) {
@@ -243,50 +280,19 @@ int cmd_redirect(int argc, char **argv)
 			a.o.in, a.o.out[0], a.o.nout > 1 ? " and more" : "",
 			a.o.kind == XL_REDIR_MULTI ? "devmap_hash broadcast, ingress excluded" : "devmap",
 			xl_xdp_mode_name(a.o.mode), xl_pkt_op_name(a.o.op));
-	if (xl_meter_sample(&m, &first) || xl_redirect__read(r, &st_prev, NULL, NULL)) {
-		ret = XL_EXIT_RUNTIME;
-		goto out;
-	}
-	prev = first;
-	start = xl_now_ns();
-	next = start + a.interval_ns;
-	while (!xl_stop_requested) {
-		uint64_t now = xl_now_ns(), end = a.duration_ns ? start + a.duration_ns : 0;
-		uint64_t wake = end && end < next ? end : next;
-
-		if (now < wake) {
-			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
-			if (!if_indextoname(xl_redirect__ifindex(r), (char[IF_NAMESIZE]){ 0 })) {
-				xl_err("interface %s vanished during the run", a.o.in);
-				ret = XL_EXIT_RUNTIME;
-				break;
-			}
-			continue;
-		}
-		if (xl_meter_sample(&m, &cur) || xl_redirect__read(r, &st_cur, NULL, NULL)) {
-			ret = XL_EXIT_RUNTIME;
-			break;
-		}
-		m.napi_pid = m.napi_pid ? m.napi_pid : xl_napi_kthread_pid(a.o.in);
-		xl_meter_window(&m, &prev, &cur, &w);
-		if (!a.quiet)
-			print_window(&a.o, &w, &st_prev, &st_cur, (now - start) / 1e9);
-		if (a.extended && !a.quiet)
-			xl_cmd_print_cpus(&prev, &cur, w.ns);
-		prev = cur;
-		st_prev = st_cur;
-		next += a.interval_ns;
-		if (end && now >= end)
-			break;
-	}
-	if (xl_meter_sample(&m, &cur) == 0 && xl_redirect__read(r, &st_cur, NULL, cpu_recs) == 0) {
+	ret = xl_cmd_report_loop(&(struct xl_cmd_loop){ .m = &m, .ifname = a.o.in,
+			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
+			.quiet = a.quiet, .extended = a.extended, .alive = redir_alive,
+			.sampled = redir_sampled, .print = redir_print,
+			.ctx = &(struct redir_run){ r, &a.o } },
+			&first, &cur, &have_last);
+	if (have_last && xl_redirect__read(r, &st, NULL, cpu_recs) == 0) {
 		xl_meter_window(&m, &first, &cur, &w);
-		print_totals(&a.o, &w, &st_cur, cpu_recs);
+		print_totals(&a.o, &w, &st, cpu_recs);
 		if (w.eth_ok)
 			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
 	}
-out:
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_redirect__destroy(r);

@@ -98,6 +98,60 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 	return 1;
 }
 
+/* A meter sample and the command's own counters; 0 or -errno. */
+static int loop_sample(const struct xl_cmd_loop *l, struct xl_meter_sample *s)
+{
+	int err = xl_meter_sample(l->m, s);
+
+	return err ? err : l->sampled ? l->sampled(l->ctx) : 0;
+}
+
+int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_sample *first,
+		       struct xl_meter_sample *last, bool *have_last)
+{
+	static struct xl_meter_sample prev;
+	struct xl_meter_window w;
+	uint64_t start, next;
+	int ret = XL_EXIT_OK;
+
+	*have_last = false;
+	if (loop_sample(l, first))
+		return XL_EXIT_RUNTIME;
+	prev = *first;
+	start = xl_now_ns();
+	next = start + l->interval_ns;
+	while (!xl_stop_requested) {
+		uint64_t now = xl_now_ns(), end = l->duration_ns ? start + l->duration_ns : 0;
+		uint64_t wake = end && end < next ? end : next;
+
+		if (now < wake) {
+			/* Wake every 100 ms to notice a vanished interface quickly. */
+			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
+			ret = l->alive(l->ctx);
+			if (ret != XL_EXIT_OK)
+				break;
+			continue;
+		}
+		if (loop_sample(l, last)) {
+			ret = XL_EXIT_RUNTIME;
+			break;
+		}
+		if (!l->m->napi_pid)
+			l->m->napi_pid = xl_napi_kthread_pid(l->ifname);
+		xl_meter_window(l->m, &prev, last, &w);
+		if (!l->quiet)
+			l->print(l->ctx, &w, (now - start) / 1e9);
+		if (l->extended && !l->quiet)
+			xl_cmd_print_cpus(&prev, last, w.ns);
+		prev = *last;
+		next += l->interval_ns;
+		if (end && now >= end)
+			break;
+	}
+	*have_last = loop_sample(l, last) == 0;
+	return ret;
+}
+
 void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
 		       uint64_t ns)
 {
