@@ -83,8 +83,14 @@ int xl_gen_send_packet(struct gen_thread *t, uint64_t n)
 			return 0;
 		return -errno;
 	}
-	for (i = 0; i < ret; i++)
-		t->bytes += iov[i].iov_len;
+	{
+		uint64_t bytes = 0;
+
+		for (i = 0; i < ret; i++)
+			bytes += iov[i].iov_len;
+		/* Read by xl_gen__read() while we run: one relaxed store per batch. */
+		__atomic_store_n(&t->bytes, t->bytes + bytes, __ATOMIC_RELAXED);
+	}
 	t->pcap_pos += ret;
 	return ret;
 }
