@@ -32,11 +32,7 @@ int xdp_bench_action(struct xdp_md *ctx)
 	rec = bpf_map_lookup_elem(&bench_stats, &key);
 	if (!rec)
 		return XDP_ABORTED;
-	rec->rx_packets++;
-	rec->rx_bytes += data_end - data;
-
-	if (xl_pkt_op_apply(data, data_end, pkt_op))
-		rec->errors++;
+	xl_rec_rx(rec, data, data_end, pkt_op);
 	if (act < XL_XDP_ACTIONS)
 		rec->actions[act]++;
 	return act;

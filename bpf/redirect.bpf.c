@@ -71,10 +71,7 @@ static __always_inline struct xl_bench_rec *rx_count(struct xdp_md *ctx)
 	rec = bpf_map_lookup_elem(&bench_stats, &key);
 	if (!rec)
 		return NULL;
-	rec->rx_packets++;
-	rec->rx_bytes += data_end - data;
-	if (xl_pkt_op_apply(data, data_end, pkt_op))
-		rec->errors++;
+	xl_rec_rx(rec, data, data_end, pkt_op);
 	return rec;
 }
 

@@ -16,6 +16,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "xdplab/bench_shared.h"
+
 #ifndef ETH_P_8021AD
 #define ETH_P_8021AD 0x88A8
 #endif
@@ -134,6 +136,21 @@ static __always_inline int xl_pkt_op_apply(void *data, void *data_end, __u32 op)
 		__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
 	}
 	return 0;
+}
+
+/**
+ * xl_rec_rx() - the receive side of the benchmarks' per-CPU record (struct
+ * xl_bench_rec, bench_shared.h), shared by the drop/pass/tx and redirect
+ * programs: count the frame and its bytes, apply the packet operation @op
+ * (xl_pkt_op_apply()) and count an error when it fails.
+ */
+static __always_inline void xl_rec_rx(struct xl_bench_rec *rec, void *data, void *data_end,
+				      __u32 op)
+{
+	rec->rx_packets++;
+	rec->rx_bytes += data_end - data;
+	if (xl_pkt_op_apply(data, data_end, op))
+		rec->errors++;
 }
 
 #endif /* XDPLAB_BPF_HELPERS_LOCAL_H */
