@@ -38,19 +38,15 @@ struct bench_args {
 	const char *netns;
 };
 
+/* Every option of these commands is a shared one. */
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct bench_args *a = ctx;
-	int r;
+	int r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				       &a->duration_ns, &a->extended, &a->netns,
+				       &a->o.op, &a->o.mode, &a->quiet });
 
-	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, &a->extended, &a->netns,
-				  &a->o.op, &a->o.mode, &a->quiet });
-	if (r <= 0)
-		return r;
-	switch (id) {
-	}
-	return -EINVAL;
+	return r <= 0 ? r : -EINVAL;
 }
 
 /*
