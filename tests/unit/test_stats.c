@@ -20,18 +20,7 @@
 #include "xdplab/report.h"
 #include "xdplab/stats.h"
 
-/* Doubles: |a - b| <= eps, with both values printed on failure. */
-static void assert_near_(double a, double b, double eps, const char *ea,
-			 const char *eb, const char *file, int line)
-{
-	if (fabs(a - b) <= eps)
-		return;
-	print_error("%s = %.17g, want %s = %.17g (within %g)\n", ea, a, eb, b, eps);
-	_fail(file, line);
-}
-
-#define assert_near(a, b, eps) assert_near_((a), (b), (eps), #a, #b, __FILE__, __LINE__)
-#define assert_dbl_equal(a, b) assert_near((a), (b), 0.0)
+#include "test_util.h"
 
 /* ---- xl_rate, xl_ns_per_pkt ---- */
 

@@ -35,32 +35,33 @@ struct rig {
 	uint32_t nframes;
 };
 
+/*
+ * Point libxdp's ring @r (xsk_ring_prod and xsk_ring_cons have the same
+ * fields) at the fake ring @m of @size entries, both indexes at @start.
+ * A producer caches cons + size, as libxdp does; a consumer cons.
+ */
+#define RING_INIT(r, m, size, start, cons_cache)                              \
+	do {                                                                  \
+		memset((m), 0, sizeof(*(m)));                                 \
+		(m)->prod = (m)->cons = (start);                              \
+		(r)->mask = (size) - 1;                                       \
+		(r)->size = (size);                                           \
+		(r)->producer = &(m)->prod;                                   \
+		(r)->consumer = &(m)->cons;                                   \
+		(r)->ring = (m)->addr;                                        \
+		(r)->flags = &(m)->flags;                                     \
+		(r)->cached_prod = (start);                                   \
+		(r)->cached_cons = (cons_cache);                              \
+	} while (0)
+
 static inline void prod_init(struct xsk_ring_prod *r, struct fake_ring *m, uint32_t size, uint32_t start)
 {
-	memset(m, 0, sizeof(*m));
-	m->prod = m->cons = start;
-	r->mask = size - 1;
-	r->size = size;
-	r->producer = &m->prod;
-	r->consumer = &m->cons;
-	r->ring = m->addr;
-	r->flags = &m->flags;
-	r->cached_prod = start;
-	r->cached_cons = start + size; /* libxdp keeps cons + size for producers */
+	RING_INIT(r, m, size, start, start + size);
 }
 
 static inline void cons_init(struct xsk_ring_cons *r, struct fake_ring *m, uint32_t size, uint32_t start)
 {
-	memset(m, 0, sizeof(*m));
-	m->prod = m->cons = start;
-	r->mask = size - 1;
-	r->size = size;
-	r->producer = &m->prod;
-	r->consumer = &m->cons;
-	r->ring = m->addr;
-	r->flags = &m->flags;
-	r->cached_prod = start;
-	r->cached_cons = start;
+	RING_INIT(r, m, size, start, start);
 }
 
 /* A rig with @nframes frames and rings of @rsz (fill, comp, rx) and @txsz
