@@ -47,8 +47,9 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * max(@o->reps, XL_WATCH_MIN_REPS) repetitions, each measuring every level
  * for at most XL_WATCH_MAX_WINDOW_NS in slices of XL_WATCH_SLICE_NS,
  * interleaved (a monitor's links are made for its slices only, 5 ms before
- * each), so that the host's swings in speed fall on all three alike. The cost notes (xl_watch_note()) are
- * written into rows[1] and rows[2]. With @calibrate, rows[3..5]
+ * each), so that the host's swings in speed fall on all three alike. The
+ * cost notes (xl_watch_note()) are written into rows[1] and rows[2]. Then
+ * rows[3..5]
  * ("redirect/b1+no-mon", "redirect/b1+mon-err", "redirect/b1+mon-all")
  * are measured the same way with a generator batch of 1 frame, where each
  * frame is a devmap bulk of its own; xl_watch_estimate() then goes into
@@ -57,7 +58,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * that failed; on -EINTR each row cut short says so in its note.
  */
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-			 bool calibrate, struct xl_row_result rows[6]);
+			 struct xl_row_result rows[6]);
 
 /**
  * xl_watch_cpu_cost_ci() - distribution-free 95% confidence interval
@@ -76,7 +77,7 @@ double xl_watch_events_per_pkt(const struct xl_row_result *row);
 
 /**
  * xl_watch_estimate() - the errors-only monitor's cost from the six rows
- * of xl_labrun_watch_cost(@calibrate): measured (rows 0-1), and estimated
+ * of xl_labrun_watch_cost(): measured (rows 0-1), and estimated
  * as per-event cost x events per packet, where the per-event cost is the
  * chain's CPU cost difference at batch 1 (rows 3-4) divided by the events
  * per packet counted there (row 5), and the events per packet at the

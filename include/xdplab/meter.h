@@ -67,7 +67,7 @@ struct xl_meter_sample {
 	uint64_t napi_runtime_ns;
 	uint64_t gen_sent;
 	uint64_t gen_xmit_errors;
-	uint64_t gen_runtime_ns; /* generator threads + chain_pids, ns */
+	uint64_t chain_runtime_ns; /* generator threads + chain_pids, ns */
 	uint64_t eth_xdp_packets;
 	bool eth_ok;
 };

@@ -379,8 +379,7 @@ static int lab_run(int argc, char **argv)
 							 a.sizes[s], &rows[n]);
 				if (!err) {
 					n++;
-					err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], true,
-								   &rows[n]);
+					err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], &rows[n]);
 					n += 5;
 				}
 			} else if (!strncmp(r, "redirect", 8))

@@ -358,7 +358,7 @@ static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32
 }
 
 static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-		      bool calibrate, struct xl_row_result rows[6])
+		      struct xl_row_result rows[6])
 {
 	struct xl_labrun_opts cal = *o;
 	struct xl_watch_est est;
@@ -368,18 +368,16 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 		row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[w]);
 		if (w == XL_WATCH_NONE) /* not the lab's own "redirect" row */
 			snprintf(rows[w].name, sizeof(rows[w].name), "redirect+no-mon");
-		if (calibrate) {
-			row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[3 + w]);
-			snprintf(rows[3 + w].name, sizeof(rows[3 + w].name), "redirect/b%d%s",
-				 WATCH_CAL_BATCH, rows[w].name + strlen("redirect"));
-		}
+		row_setup(lab, o, XL_REDIR_DEVMAP, w, size, &rows[3 + w]);
+		snprintf(rows[3 + w].name, sizeof(rows[3 + w].name), "redirect/b%d%s",
+			 WATCH_CAL_BATCH, rows[w].name + strlen("redirect"));
 	}
 	if (lab->nout < 1) {
 		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
 		return -ENODEV;
 	}
 	err = watch_set(lab, o, size, rows);
-	if (err || !calibrate)
+	if (err)
 		return err;
 	cal.gen_batch = WATCH_CAL_BATCH;
 	err = watch_set(lab, &cal, size, rows + 3);
@@ -403,7 +401,7 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 }
 
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-			 bool calibrate, struct xl_row_result rows[6])
+			 struct xl_row_result rows[6])
 {
 	enum xl_wiring old_wiring = lab->wiring;
 	int old_napi = lab->napi_cpu;
@@ -417,13 +415,13 @@ int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uin
 	 */
 	if (old_wiring != XL_WIRING_SOFTIRQ)
 		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
-	err = watch_cost(lab, o, size, calibrate, rows);
+	err = watch_cost(lab, o, size, rows);
 	if (old_wiring != XL_WIRING_SOFTIRQ)
 		xl_lab__wire(lab, old_wiring, old_napi);
 	if (err == -EINTR) {
 		int i, want = o->reps > WATCH_MIN_REPS ? o->reps : WATCH_MIN_REPS;
 
-		for (i = 0; i < (calibrate ? 6 : 3); i++)
+		for (i = 0; i < 6; i++)
 			if (rows[i].nreps < want && !rows[i].note[0])
 				snprintf(rows[i].note, sizeof(rows[i].note),
 					 "interrupted after %d of %d repetitions", rows[i].nreps, want);

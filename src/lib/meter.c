@@ -68,17 +68,17 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	s->napi_runtime_ns = m->napi_pid ? xl_task_runtime_ns(m->napi_pid) : 0;
 	s->gen_sent = 0;
 	s->gen_xmit_errors = 0;
-	s->gen_runtime_ns = 0;
+	s->chain_runtime_ns = 0;
 	if (m->gen) {
 		struct xl_gen_stats gs;
 
 		xl_gen__read(m->gen, &gs);
 		s->gen_sent = gs.sent;
 		s->gen_xmit_errors = gs.xmit_errors;
-		s->gen_runtime_ns = xl_gen__runtime_ns(m->gen);
+		s->chain_runtime_ns = xl_gen__runtime_ns(m->gen);
 		for (i = 0; i < XL_METER_CHAIN_PIDS; i++)
 			if (m->chain_pids[i])
-				s->gen_runtime_ns += xl_task_runtime_ns(m->chain_pids[i]);
+				s->chain_runtime_ns += xl_task_runtime_ns(m->chain_pids[i]);
 	}
 	s->eth_ok = read_eth(m, &s->eth_xdp_packets);
 	return 0;
@@ -127,8 +127,8 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 	}
 	w->gen_pps = xl_rate(b->gen_sent - a->gen_sent, w->ns);
 	w->gen_xmit_errors = b->gen_xmit_errors - a->gen_xmit_errors;
-	if (w->packets && b->gen_runtime_ns > a->gen_runtime_ns) {
-		uint64_t chain = b->gen_runtime_ns - a->gen_runtime_ns;
+	if (w->packets && b->chain_runtime_ns > a->chain_runtime_ns) {
+		uint64_t chain = b->chain_runtime_ns - a->chain_runtime_ns;
 
 		/* IRQ time accounting takes inline softirq work out of tasks. */
 		for (i = 0; i < 2 && xl_irq_time_accounting() == 1; i++) {
