@@ -17,16 +17,22 @@ PKGS     := libbpf libxdp libpcap jansson libmnl
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -pthread \
 	    -Iinclude -I$(BUILD) -D_GNU_SOURCE
+# Header dependencies come from the compiler (-MMD), so a change to a header
+# rebuilds exactly the objects that include it; -MP keeps a deleted header
+# from breaking the build.
+DEPFLAGS := -MMD -MP
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lxdp -lpcap -ljansson -lmnl -lelf -lz) -lpthread -lm
 
-BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude \
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf \
 	      -I/usr/include/$(MULTIARCH) -Wall -Wno-unused-value
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS    := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 
-LIB_SRCS := $(wildcard src/lib/*.c)
+# The library is a folder per concern (docs/architecture.md).
+LIB_DIRS := core sys pkt xdp gen xsk measure lab
+LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/lib/$(d)/*.c))
 CMD_SRCS := $(wildcard src/cmd/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRCS))
 CMD_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(CMD_SRCS))
@@ -35,26 +41,30 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all deps demo check unit e2e bench clean
-.SECONDARY: $(BPF_OBJS)
+# Objects and skeletons are kept: a second make with nothing changed runs no
+# compiler (make would otherwise delete them as intermediates and rebuild).
+.SECONDARY: $(BPF_OBJS) $(SKELS)
 
 all: $(BUILD)/xdplab
 
 deps:
 	@./scripts/deps.sh
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard include/xdplab/*_shared.h) include/xdplab/bpf_helpers_local.h | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+$(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(BUILD)/$*.bpf.d -MT $@ -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@
 
-$(BUILD)/lib/%.o: src/lib/%.c $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
+# Skeletons are an order-only prerequisite: they must exist before the first
+# compile; after that the generated .d files name the ones each object uses.
+$(BUILD)/lib/%.o: src/lib/%.c | $(SKELS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/cmd/%.o: src/cmd/%.c src/cmd/cmd.h $(wildcard include/xdplab/*.h) $(SKELS) | $(BUILD)
+$(BUILD)/cmd/%.o: src/cmd/%.c | $(SKELS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # Archives are written afresh: a renamed or deleted source leaves no member.
 $(BUILD)/libxdplab.a: $(LIB_OBJS)
@@ -69,9 +79,14 @@ $(BUILD)/libxdplab-cmd.a: $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJS))
 $(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
 	$(CC) $(CFLAGS) -o $@ $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
+# Their dependency files go to build/deps/tests/ (build/tests/ holds only
+# test binaries: tests/run-all.sh runs build/tests/test_*).
+# Unit tests may reach the library's insides (-Isrc/lib/xsk: the hot path on
+# fake rings) and the command layer (-Isrc/cmd: option parsing).
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc/cmd -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+	@mkdir -p $(BUILD)/deps/tests
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/tests/$*.d -Isrc/cmd -Isrc/lib/xsk -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -96,3 +111,5 @@ bench: deps
 
 clean:
 	rm -rf $(BUILD)
+
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS))

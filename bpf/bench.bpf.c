@@ -7,8 +7,8 @@
  * The same program with action XDP_DROP is the lab's sink on the generator
  * side. The counters follow xdp-bench's rx/s and err/s semantics.
  */
-#include "xdplab/bpf_helpers_local.h"
-#include "xdplab/bench_shared.h"
+#include "bpf_helpers_local.h"
+#include "xdplab/abi/bench.h"
 
 const volatile __u32 action = XDP_DROP;
 const volatile __u32 pkt_op = XL_OP_NO_TOUCH;

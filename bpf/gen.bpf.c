@@ -7,8 +7,8 @@
  * UDP checksum from a table that user space precomputed; live-frame pages
  * keep their data between runs, so each write is absolute, not incremental.
  */
-#include "xdplab/bpf_helpers_local.h"
-#include "xdplab/gen_shared.h"
+#include "bpf_helpers_local.h"
+#include "xdplab/abi/gen.h"
 
 const volatile __u32 ifindex_out = 0;
 const volatile __u32 nr_flows = 1;

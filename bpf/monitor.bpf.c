@@ -17,8 +17,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "xdplab/monitor_shared.h"
-#include "xdplab/xdp_core.h"
+#include "xdplab/abi/monitor.h"
+#include "xdp_core.h"
 
 #ifndef INT_MAX
 #define INT_MAX 0x7fffffff

@@ -13,9 +13,9 @@
  * A failed bpf_redirect_map() returns XDP_ABORTED (flags 0) and counts as an
  * error. Knobs are rodata constants, so each configuration runs only its code.
  */
-#include "xdplab/bpf_helpers_local.h"
-#include "xdplab/bench_shared.h"
-#include "xdplab/redirect_shared.h"
+#include "bpf_helpers_local.h"
+#include "xdplab/abi/bench.h"
+#include "xdplab/abi/redirect.h"
 #include <bpf/bpf_tracing.h>
 
 const volatile __u32 pkt_op = XL_OP_NO_TOUCH;

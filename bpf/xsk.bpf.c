@@ -8,8 +8,8 @@
  * a driver accepts only from a program declaring frags support. User space
  * loads one of them (autoload) and attaches it through a bpf_link.
  */
-#include "xdplab/bpf_helpers_local.h"
-#include "xdplab/xsk_shared.h"
+#include "bpf_helpers_local.h"
+#include "xdplab/abi/xsk.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);

@@ -9,7 +9,7 @@
 #define XDPLAB_BENCH_H
 
 #include "xdplab/attach.h"
-#include "xdplab/bench_shared.h"
+#include "xdplab/abi/bench.h"
 
 /** Most CPUs whose counters are kept. */
 #define XL_MAX_CPUS 256

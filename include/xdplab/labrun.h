@@ -13,7 +13,7 @@
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/gen.h"
-#include "xdplab/bench_shared.h"
+#include "xdplab/abi/bench.h"
 #include "xdplab/lab.h"
 #include "xdplab/report.h"
 

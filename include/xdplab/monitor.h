@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "xdplab/monitor_shared.h"
+#include "xdplab/abi/monitor.h"
 
 /** How the programs attach. */
 enum xl_mon_attach {

@@ -18,7 +18,7 @@
 
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
-#include "xdplab/redirect_shared.h"
+#include "xdplab/abi/redirect.h"
 
 /** The three ways to redirect. */
 enum xl_redir_kind {

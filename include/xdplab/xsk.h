@@ -219,96 +219,7 @@ bool xl_xsk_fill_warning(const struct xl_xsk_config *c, char *msg, size_t len);
 uint32_t xl_xsk_frame_room(const struct xl_xsk_config *c);
 
 /* ------------------------------------------------------------------ */
-/* The frame allocator (src/lib/xsk_frames.c): pure, unit-tested.     */
-
-/** Where a frame is, as tracked with --audit (one byte per frame). */
-enum xl_frame_state {
-	XL_FRAME_FREE = 0, /**< on the free list */
-	XL_FRAME_FILL = 1, /**< in the fill ring, the kernel, or the RX ring */
-	XL_FRAME_APP = 2,  /**< peeked from RX, being processed */
-	XL_FRAME_TX = 3,   /**< in the TX ring, the kernel, or the completion ring */
-};
-
-/**
- * struct xl_frames - one socket's frames: a LIFO free list of frame
- * addresses and the ledger. Owned by one thread (no locking).
- * @free: stack of free frame base addresses (@nframes slots).
- * @n_free: frames on it. @nframes: frames owned.
- * @first: UMEM address of the first frame (bytes); @frame_size: bytes.
- * @umem_size: size of the whole UMEM (bytes), for descriptor checks.
- * @unaligned: RX addresses carry the data offset in bits 48..63.
- * @in_fill/@in_app/@in_tx: the ledger (see enum xl_frame_state).
- * @state: per-frame state when tracking (NULL otherwise).
- * @violations: impossible transitions seen (tracking), addresses outside
- *   this allocator's frames.
- */
-struct xl_frames {
-	uint64_t *free;
-	uint32_t n_free;
-	uint32_t nframes;
-	uint64_t first;
-	uint32_t frame_size;
-	uint64_t umem_size;
-	bool unaligned;
-	uint32_t in_fill, in_app, in_tx;
-	uint8_t *state;
-	uint64_t violations;
-};
-
-/**
- * xl_frames_init() - own @nframes frames at @first, @first + @frame_size...
- * all on the free list. @track: keep a per-frame state (for --audit).
- * Return: 0 or -ENOMEM.
- */
-int xl_frames_init(struct xl_frames *f, uint64_t first, uint32_t nframes,
-		   uint32_t frame_size, uint64_t umem_size, bool unaligned,
-		   bool track);
-
-/** xl_frames_fini() - free the allocator's memory (not the frames). */
-void xl_frames_fini(struct xl_frames *f);
-
-/**
- * xl_frame_base() - the base address of the frame an RX/TX/completion
- * address points into (strips the unaligned offset and the data offset).
- */
-static inline uint64_t xl_frame_base(const struct xl_frames *f, uint64_t addr)
-{
-	if (f->unaligned)
-		return (addr & XSK_UNALIGNED_BUF_ADDR_MASK) -
-		       ((addr & XSK_UNALIGNED_BUF_ADDR_MASK) - f->first) % f->frame_size;
-	return addr & ~(uint64_t)(f->frame_size - 1);
-}
-
-/**
- * xl_frames_desc_ok() - true when an RX descriptor lies inside one of this
- * allocator's frames: address and address + length within the frame.
- */
-bool xl_frames_desc_ok(const struct xl_frames *f, uint64_t addr, uint32_t len);
-
-/**
- * xl_frames_move() - record that @n frames (@addrs, any address inside
- * each frame) moved from @from to @to; with tracking, checks each frame
- * was in @from (else counts a violation). Updates the ledger. Does not
- * touch the free list (use xl_frames_get()/xl_frames_put()).
- */
-void xl_frames_move(struct xl_frames *f, const uint64_t *addrs, uint32_t n,
-		    enum xl_frame_state from, enum xl_frame_state to);
-
-/**
- * xl_frames_audit_text() - check the ledger: n_free + in_fill + in_app +
- * in_tx == nframes; the free list holds distinct frames of ours; with
- * tracking, the per-frame states agree with the ledger; the rings' own
- * counts (when given, else pass UINT32_MAX) fit: fill + rx <= in_fill,
- * tx + comp <= in_tx. Writes one line "4096 frames = free 0 + fill ring ..."
- * into @buf. Return: 0 when it holds, -EUCLEAN otherwise.
- */
-int xl_frames_audit_text(const struct xl_frames *f, uint32_t fill_ring,
-			 uint32_t rx_ring, uint32_t tx_ring, uint32_t comp_ring,
-			 char *buf, size_t len);
-
-/* ------------------------------------------------------------------ */
-/* One socket's hot path (src/lib/xsk_ring.c): rings + frames + counters.
- * Works on real rings or on fake rings in plain memory (unit tests). */
+/* Counters and facts the applications report.                         */
 
 /**
  * struct xl_xsk_counters - one socket's counters, written only by its
@@ -332,119 +243,6 @@ struct xl_xsk_counters {
 	uint64_t wakeups, bad_descs, tx_short, csum_bad, tx_submitted;
 } __attribute__((aligned(64)));
 
-struct xl_xsk_dump;
-
-/**
- * struct xl_xsk_q - one socket as its thread sees it.
- * @rx/@tx: its rings (either may be unused: size 0).
- * @fill/@comp: the UMEM rings this socket uses.
- * @frames: its frames. @area: UMEM start (frame data = area + address).
- * @fd: the socket (-1 on fake rings: kicks then fail harmlessly).
- * @batch: descriptors per peek/reserve. @need_wakeup: kick only when the
- * ring's flag asks. @poll: poll() when idle. @busy_poll: kick every loop.
- * @starve_fill: never refill. @verify/@dump: rxdrop extras.
- * @pkt_len: txpush frame length (bytes). @budget: txpush frames left to
- * send (UINT64_MAX: unlimited). @rate_pps: this socket's rate, 0: no limit.
- * @start_ns: when pacing started. @err: first fatal error (-errno; -ENXIO
- * when the device went away). @c: counters.
- */
-struct xl_xsk_q {
-	struct xsk_ring_cons rx;
-	struct xsk_ring_prod tx;
-	struct xsk_ring_prod *fill;
-	struct xsk_ring_cons *comp;
-	struct xl_frames frames;
-	void *area;
-	int fd;
-	uint32_t batch;
-	bool need_wakeup, poll, busy_poll, starve_fill, verify;
-	struct xl_xsk_dump *dump;
-	uint32_t pkt_len;
-	uint64_t budget;
-	uint64_t rate_pps, start_ns;
-	int err;
-	struct xl_xsk_counters c;
-};
-
-/**
- * xl_xsk_refill() - move up to @max free frames into the fill ring with
- * one reserve/submit (never more than the ring has room for).
- * Return: frames given.
- */
-uint32_t xl_xsk_refill(struct xl_xsk_q *q, uint32_t max);
-
-/**
- * xl_xsk_reap() - take up to @max completions back onto the free list.
- * Return: frames reaped.
- */
-uint32_t xl_xsk_reap(struct xl_xsk_q *q, uint32_t max);
-
-/**
- * xl_xsk_rxdrop_step() - one rxdrop iteration: peek a batch, count,
- * release, refill. Return: descriptors processed (0: ring was empty).
- */
-uint32_t xl_xsk_rxdrop_step(struct xl_xsk_q *q);
-
-/**
- * xl_xsk_l2fwd_step() - one l2fwd iteration: reap, refill, peek a batch,
- * reserve as many TX slots as there is room for (whole frames only),
- * swap MACs and submit those, cancel the rest of the peek so it is seen
- * again next time (nothing is ever stranded). Return: descriptors sent.
- */
-uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns);
-
-/**
- * xl_xsk_txpush_step() - one txpush iteration: reap completions, then
- * reserve exactly the number of descriptors it will submit (bounded by
- * the batch, free frames, ring room, the budget and the rate).
- * Return: descriptors submitted.
- */
-uint32_t xl_xsk_txpush_step(struct xl_xsk_q *q, uint64_t now_ns);
-
-/**
- * xl_xsk_kick_tx() - sendto() when need_wakeup is off or the TX ring asks.
- * Sets q->err to -ENXIO/-ENETDOWN when the device is gone.
- */
-void xl_xsk_kick_tx(struct xl_xsk_q *q);
-
-/**
- * xl_xsk_inspect() - rxdrop's slow path for --verify and --dump (called
- * only when one is on): count @data (@len bytes) in csum_bad unless it is
- * IPv4/IPv6 UDP with correct checksums (@first: the frame's first
- * descriptor, the only one parsed), and append it to the dump.
- * Defined in xsk_app.c.
- */
-void xl_xsk_inspect(struct xl_xsk_q *q, const uint8_t *data, uint32_t len,
-		    bool first);
-
-/**
- * xl_xsk_ring_counts() - entries currently in the socket's rings as seen
- * from the shared producer/consumer words: fill, rx, tx, comp.
- */
-void xl_xsk_ring_counts(const struct xl_xsk_q *q, uint32_t *fill, uint32_t *rx,
-			uint32_t *tx, uint32_t *comp);
-
-
-/* ------------------------------------------------------------------ */
-/* Building blocks (src/lib/xsk_umem.c, src/lib/xsk_socket.c).        */
-
-/**
- * struct xl_umem - one registered UMEM.
- * @area: the memory (mmap, owned); @size: its length in bytes.
- * @huge: backed by hugepages. @umem: libxdp's handle.
- * @fill/@comp: the UMEM's own fill and completion rings (used by the
- *   first socket bound to it).
- * @nframes: frames in it; @frame_size: chunk size in bytes.
- */
-struct xl_umem {
-	void *area;
-	uint64_t size;
-	bool huge;
-	struct xsk_umem *umem;
-	struct xsk_ring_prod fill;
-	struct xsk_ring_cons comp;
-	uint32_t nframes, frame_size;
-};
 
 /**
  * xl_memlock_ensure() - make sure @bytes of UMEM can be registered:
@@ -456,67 +254,6 @@ struct xl_umem {
  */
 int xl_memlock_ensure(uint64_t bytes);
 
-/** xl_has_cap_ipc_lock() - whether the process holds CAP_IPC_LOCK. */
-bool xl_has_cap_ipc_lock(void);
-
-/**
- * xl_umem__create() - map @nframes frames of @c->frame_size bytes
- * (hugepages if asked, else or on failure normal pages with a notice) and
- * register them with the fill and completion ring sizes of @c.
- * Return: 0 or -errno; a registration failure is logged with the UMEM's
- * size, RLIMIT_MEMLOCK and CAP_IPC_LOCK.
- */
-int xl_umem__create(struct xl_umem *u, const struct xl_xsk_config *c,
-		    uint32_t nframes);
-
-/** xl_umem__destroy() - unregister and unmap; safe on a zeroed struct. */
-void xl_umem__destroy(struct xl_umem *u);
-
-
-struct xsk; /* the skeleton of bpf/xsk.bpf.c */
-
-/**
- * struct xl_xsk_prog - our steering program (bpf/xsk.bpf.c).
- * @skel: the skeleton; @prog_fd: the loaded entry point; @map_fd: XSKMAP;
- * @link_fd: the bpf_link once attached (-1 before): closing it detaches,
- * also when the process is killed.
- */
-struct xl_xsk_prog {
-	struct xsk *skel;
-	int prog_fd, map_fd, link_fd;
-};
-
-/**
- * xl_xsk_prog__load() - load xdp_xsk_redirect, or xdp_xsk_redirect_mb
- * (xdp.frags) when @frags. Return: 0 or -errno (logged).
- */
-int xl_xsk_prog__load(struct xl_xsk_prog *p, bool frags);
-
-/** xl_xsk_prog__set() - XSKMAP[@queue] = @xsk_fd. Return: 0 or -errno. */
-int xl_xsk_prog__set(struct xl_xsk_prog *p, uint32_t queue, int xsk_fd);
-
-/** xl_xsk_prog__attach() - attach by bpf_link (xl_xdp_attach()). Return: 0 or -errno. */
-int xl_xsk_prog__attach(struct xl_xsk_prog *p, int ifindex, const char *ifname,
-			enum xl_xdp_mode mode);
-
-/** xl_xsk_prog__destroy() - detach (close the link) and unload. */
-void xl_xsk_prog__destroy(struct xl_xsk_prog *p);
-
-/**
- * xl_xsk_socket_opts() - set busy polling on @fd: SO_PREFER_BUSY_POLL,
- * SO_BUSY_POLL 20 us, SO_BUSY_POLL_BUDGET @budget packets (kernel 5.11).
- * Return: 0 or -errno.
- */
-int xl_xsk_busy_poll(int fd, uint32_t budget);
-
-/** xl_xsk_statistics() - getsockopt(XDP_STATISTICS). Return: 0 or -errno. */
-int xl_xsk_statistics(int fd, struct xdp_statistics *s);
-
-/**
- * xl_xsk_is_zerocopy() - getsockopt(XDP_OPTIONS): 1 when bound in
- * zero-copy, 0 in copy mode, -errno when unreadable.
- */
-int xl_xsk_is_zerocopy(int fd);
 
 /**
  * xl_xsk_driver() - the driver of @ifname (ETHTOOL_GDRVINFO) into @buf,
@@ -525,7 +262,7 @@ int xl_xsk_is_zerocopy(int fd);
 void xl_xsk_driver(const char *ifname, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
-/* Applications (src/lib/xsk_app.c over xsk_umem.c and xsk_socket.c). */
+/* Applications (src/lib/xsk/xsk_app.c over xsk_umem.c and xsk_socket.c). */
 
 /**
  * struct xl_xsk_sock_stats - one socket's numbers at one instant.

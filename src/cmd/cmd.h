@@ -14,7 +14,7 @@
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/meter.h"
-#include "xdplab/opts.h"
+#include "opts.h"
 
 /** Set by SIGINT/SIGTERM/SIGHUP: loops end and clean up normally. */
 extern volatile sig_atomic_t xl_stop_requested;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "xdplab/gen_shared.h"
+#include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
 #include "xdplab/stats.h"

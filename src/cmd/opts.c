@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xdplab/opts.h"
+#include "opts.h"
 
 #define MAX_OPTS 64
 

@@ -23,7 +23,7 @@
 #include <getopt.h>
 #include <unistd.h>
 
-#include "xdplab/opts.h"
+#include "opts.h"
 
 enum { ID_COUNT = 11, ID_VERBOSE = 12, ID_SIZE = 13, ID_FORCE = 14 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * test_report.c - unit tests of the lab results (src/lib/report.c): the
+ * test_report.c - unit tests of the lab results (src/lib/measure/report.c): the
  * JSON document written by xl_report_json(), read back with jansson and
  * checked field by field and against the required keys and enums of
  * docs/results.schema.json; and the fixed-column table of

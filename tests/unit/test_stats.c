@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * test_stats.c - unit tests of the rate arithmetic and summaries
- * (src/lib/stats.c): xl_rate, xl_ns_per_pkt, xl_summarize, xl_disagreement,
+ * (src/lib/measure/stats.c): xl_rate, xl_ns_per_pkt, xl_summarize, xl_disagreement,
  * xl_fmt_thousands; and of a lab row's derived figures and verdict
- * (xl_row_finish, xl_row_verdict in src/lib/report.c) on hand-made
+ * (xl_row_finish, xl_row_verdict in src/lib/measure/report.c) on hand-made
  * repetitions.
  */
 #include <errno.h>

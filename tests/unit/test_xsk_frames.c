@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xdplab/xsk.h"
+#include "xsk_priv.h"
 
 #include "xsk_rig.h"
 

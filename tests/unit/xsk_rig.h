@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xdplab/xsk.h"
+#include "xsk_priv.h"
 
 #define FS 2048u /* frame size, bytes */
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xdplab/xsk.h"
+#include "xsk_priv.h"
 
 static bool is_pow2(uint64_t v)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
- * @file bench_shared.h
+ * @file abi/bench.h
  * Layout shared by bpf/bench.bpf.c and user space: the packet operations and
  * the per-CPU counter record of the XDP benchmarks (drop, pass, tx).
  * Compiles under clang -target bpf and gcc.

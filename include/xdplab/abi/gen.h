@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
- * @file gen_shared.h
+ * @file abi/gen.h
  * Layout shared by bpf/gen.bpf.c and user space: the live-frames traffic
  * generator's flow table.
  */

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
+ * src/lib/measure/ owns turning counters into figures: measurement windows
+ * and the validity verdict (meter.c), medians, spreads and intervals
+ * (stats.c), tables and JSON (report.c), and the watch-cost estimate
+ * (watch_cost.c). See docs/architecture.md.
+ */
+/*
  * Measurement windows. A receive rate is only an XDP figure when the CPU
  * running the DUT's NAPI is saturated; otherwise the generator was the
  * bottleneck. The CPU cost per packet (CPU time / packets) stays fair in

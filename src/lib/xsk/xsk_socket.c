@@ -19,8 +19,8 @@
 #include "xsk.skel.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
-#include "xdplab/xsk.h"
-#include "xdplab/xsk_shared.h"
+#include "xsk_priv.h"
+#include "xdplab/abi/xsk.h"
 
 #ifndef SOL_XDP
 #define SOL_XDP 283

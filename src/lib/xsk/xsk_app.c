@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
+ * src/lib/xsk/ owns AF_XDP: the rxdrop/txpush/l2fwd applications
+ * (xsk_app.c) over the UMEM (xsk_umem.c), sockets and the XSKMAP program
+ * (xsk_socket.c), the hot path on the rings (xsk_ring.c), the frame
+ * allocator (xsk_frames.c) and --dump (xsk_dump.c). xsk_priv.h is the
+ * folder's inside; include/xdplab/xsk.h its API. See docs/architecture.md.
+ */
+/*
  * The AF_XDP applications: build UMEMs and sockets in the right order
  * (program loaded; UMEM; fill ring filled; bind; XSKMAP; attach last, so
  * no frame is redirected to a socket without frames), run one thread per
@@ -22,8 +29,8 @@
 
 #include "xdplab/log.h"
 #include "xdplab/sysstat.h"
-#include "xdplab/xsk.h"
-#include "xdplab/xsk_dump.h"
+#include "xsk_priv.h"
+#include "xsk_dump.h"
 
 /* How long a stopping thread waits for its in-flight TX (ns). */
 #define DRAIN_NS 1000000000ull

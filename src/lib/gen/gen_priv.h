@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Internal to the generator (src/lib/gen.c, src/lib/gen_engine.c): the
+ * Internal to the generator (src/lib/gen/gen.c, src/lib/gen/gen_engine.c): the
  * generator's state and its two engines' send and set-up functions.
  */
 #ifndef XDPLAB_GEN_PRIV_H
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "xdplab/gen.h"
-#include "xdplab/gen_shared.h"
+#include "xdplab/abi/gen.h"
 #include "xdplab/pcapfile.h"
 
 /*

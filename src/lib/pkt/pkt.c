@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
+ * src/lib/pkt/ owns frames as bytes: building, parsing and checksumming
+ * them (pkt.c) and capture files (pcapfile.c). Pure code, no kernel. See
+ * docs/architecture.md.
+ */
+/*
  * pkt.c - build Ethernet/IPv4/UDP and Ethernet/IPv6/UDP frames, parse frames
  * down to the L4 ports, Internet checksums (RFC 1071), MAC address strings.
  *

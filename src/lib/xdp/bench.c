@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
+/*
+ * src/lib/xdp/ owns the device-under-test programs and their counters: the
+ * DROP/PASS/TX benchmarks (bench.c), XDP_REDIRECT through devmap, cpumap
+ * and broadcast (redirect.c), and the tracepoint monitor (monitor.c). See
+ * docs/architecture.md.
+ */
 /* XDP benchmark programs: load with rodata knobs, attach by link, read per-CPU counters. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
+ * src/lib/lab/ owns the veth lab: namespaces, veths and wiring (lab.c) and
+ * the rows of the lab table (labrun.c for XDP, labrun_redirect.c,
+ * labrun_xsk.c). See docs/architecture.md.
+ */
+/*
  * The veth lab: namespaces and a veth pair made with iproute2, removed on
  * every exit path (explicit destroy, atexit, or the next sweep after a
  * SIGKILL). Threaded-NAPI wiring follows ../shared/notes/lab-facts.md: GRO

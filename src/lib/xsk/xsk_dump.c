@@ -8,7 +8,7 @@
 #include <pcap/pcap.h>
 
 #include "xdplab/log.h"
-#include "xdplab/xsk_dump.h"
+#include "xsk_dump.h"
 
 struct xl_xsk_dump {
 	pthread_mutex_t lock;

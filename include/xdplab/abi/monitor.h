@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
- * @file monitor_shared.h
+ * @file abi/monitor.h
  * Layout shared by bpf/monitor.bpf.c and user space: the key and value of
  * the per-CPU hash in which the xdp tracepoint programs count events.
  * Compiles under clang -target bpf and gcc.

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
- * @file redirect_shared.h
+ * @file abi/redirect.h
  * Layout shared by bpf/redirect.bpf.c and user space: the XDP_REDIRECT
  * benchmarks' knobs and the per-CPU record of the program that runs on a
  * cpumap entry. The ingress program counts in struct xl_bench_rec
- * (bench_shared.h), so rx/s, err/s and ns/packet mean the same as for drop.
+ * (abi/bench.h), so rx/s, err/s and ns/packet mean the same as for drop.
  * Compiles under clang -target bpf and gcc.
  */
 #ifndef XDPLAB_REDIRECT_SHARED_H

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
+ * src/lib/sys/ owns facts the kernel keeps: /proc and schedstat CPU time
+ * (sysstat.c), ethtool counters and driver facts (sysstat.c), netlink link
+ * facts (netlink.c), XDP attach through bpf_link and kthreads (attach.c).
+ * See docs/architecture.md.
+ */
+/*
  * Independent counters from /proc and ethtool. These are the cross-checks
  * behind every lab row: CPU busy share and per-packet CPU cost of the NAPI
  * CPU, and the veth's own per-queue XDP counters.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
- * @file xsk_shared.h
+ * @file abi/xsk.h
  * What bpf/xsk.bpf.c and user space agree on: the XSKMAP's size (one entry
  * per RX queue, key = queue index, value = AF_XDP socket fd at update time).
  * Compiles under clang -target bpf and gcc.

@@ -16,7 +16,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-#include "xdplab/bench_shared.h"
+#include "xdplab/abi/bench.h"
 
 #ifndef ETH_P_8021AD
 #define ETH_P_8021AD 0x88A8
@@ -104,7 +104,7 @@ static __always_inline int xl_parse_l4(void *data, void *data_end,
 
 /**
  * xl_pkt_op_apply() - the benchmarks' packet operation (enum xl_pkt_op in
- * bench_shared.h; @op is a rodata constant, so the verifier keeps only the
+ * abi/bench.h; @op is a rodata constant, so the verifier keeps only the
  * branch taken): nothing, read the Ethernet header, parse to L4, or swap
  * the MACs. Return: 0, or -1 when the frame is too short or not IP for
  * parse-ip (the caller counts an error; the frame still gets its action).
@@ -140,7 +140,7 @@ static __always_inline int xl_pkt_op_apply(void *data, void *data_end, __u32 op)
 
 /**
  * xl_rec_rx() - the receive side of the benchmarks' per-CPU record (struct
- * xl_bench_rec, bench_shared.h), shared by the drop/pass/tx and redirect
+ * xl_bench_rec, abi/bench.h), shared by the drop/pass/tx and redirect
  * programs: count the frame and its bytes, apply the packet operation @op
  * (xl_pkt_op_apply()) and count an error when it fails.
  */

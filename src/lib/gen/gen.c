@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
+ * src/lib/gen/ owns the traffic generator: threads, budget and rate
+ * (gen.c) and the per-packet engines (gen_engine.c, live frames and
+ * AF_PACKET). See docs/architecture.md.
+ */
+/*
  * The traffic generator. This is product code (the fast path), so it is our
  * own: engine "live" drives BPF_PROG_RUN in live-frames mode (kernel commit
  * b530e9e1063e, 5.18), the fastest software generator on Linux; engine
@@ -29,7 +34,7 @@
 #include "gen.skel.h"
 #include "gen_priv.h"
 #include "xdplab/gen.h"
-#include "xdplab/gen_shared.h"
+#include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
 #include "xdplab/pcapfile.h"

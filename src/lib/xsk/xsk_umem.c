@@ -24,7 +24,7 @@
 #include <sys/socket.h>
 
 #include "xdplab/log.h"
-#include "xdplab/xsk.h"
+#include "xsk_priv.h"
 
 #define CAP_IPC_LOCK_BIT 14
 #define HUGE_PAGE (2u << 20)

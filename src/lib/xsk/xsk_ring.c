@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "xdplab/xsk.h"
+#include "xsk_priv.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
