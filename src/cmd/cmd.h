@@ -14,6 +14,7 @@
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/meter.h"
+#include "xdplab/time.h"
 #include "opts.h"
 
 /** Set by SIGINT/SIGTERM/SIGHUP: loops end and clean up normally. */
@@ -23,7 +24,7 @@ extern volatile sig_atomic_t xl_stop_requested;
 void xl_sig_install(void);
 
 /** Sleep @ns or until a stop is requested. Return: 1 if stopped. */
-int xl_sleep_ns(uint64_t ns);
+#define xl_cmd_sleep_ns(ns) xl_sleep_ns((ns), &xl_stop_requested)
 
 /*
  * Options that every command which runs and reports shares, with ids above
@@ -121,8 +122,6 @@ struct xl_cmd_loop {
 int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_sample *first,
 		       struct xl_meter_sample *last, bool *have_last);
 
-/** Monotonic time in ns. */
-uint64_t xl_now_ns(void);
 
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv); /* drop, pass, tx: argv[0] says which */

@@ -335,7 +335,7 @@ int cmd_gen(int argc, char **argv)
 	while (!xl_stop_requested && !xl_gen__done(gen)) {
 		uint64_t now;
 
-		xl_sleep_ns(20000000); /* 20 ms: end promptly after the last frame */
+		xl_cmd_sleep_ns(20000000); /* 20 ms: end promptly after the last frame */
 		now = xl_now_ns();
 		if (now < next)
 			continue;

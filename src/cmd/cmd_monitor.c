@@ -190,7 +190,7 @@ int cmd_monitor(int argc, char **argv)
 		uint64_t wake = end && end < next ? end : next;
 
 		if (now < wake) {
-			xl_sleep_ns(wake - now);
+			xl_cmd_sleep_ns(wake - now);
 			continue;
 		}
 		if (xl_monitor__read(m, &cur)) {

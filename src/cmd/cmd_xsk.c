@@ -411,7 +411,7 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 		if (now < next) {
 			uint64_t wake = end && end < next ? end : next;
 
-			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
+			xl_cmd_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
 			if (!if_indextoname(xl_xsk_app__ifindex(app), (char[IF_NAMESIZE]){ 0 })) {
 				xl_err("interface %s vanished during the run", a->c.ifname);
 				vanished = true;

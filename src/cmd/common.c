@@ -126,7 +126,7 @@ int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_sample *firs
 
 		if (now < wake) {
 			/* Wake every 100 ms to notice a vanished interface quickly. */
-			xl_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
+			xl_cmd_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
 			ret = l->alive(l->ctx);
 			if (ret != XL_EXIT_OK)
 				break;

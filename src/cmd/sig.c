@@ -23,28 +23,3 @@ void xl_sig_install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-uint64_t xl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-int xl_sleep_ns(uint64_t ns)
-{
-	uint64_t end = xl_now_ns() + ns;
-
-	while (!xl_stop_requested) {
-		uint64_t now = xl_now_ns();
-		struct timespec ts;
-
-		if (now >= end)
-			return 0;
-		ts.tv_sec = (end - now) / 1000000000ull;
-		ts.tv_nsec = (end - now) % 1000000000ull;
-		nanosleep(&ts, NULL);
-	}
-	return 1;
-}
-

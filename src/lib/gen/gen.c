@@ -39,14 +39,7 @@
 #include "xdplab/netlink.h"
 #include "xdplab/pcapfile.h"
 #include "xdplab/sysstat.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
+#include "xdplab/time.h"
 
 const char *xl_gen_engine_name(enum xl_gen_engine e)
 {
@@ -143,7 +136,7 @@ static void *gen_thread_main(void *arg)
 		xl_task_set_cpu(0, t->cpu);
 
 	while (!__atomic_load_n(&gen->stop, __ATOMIC_RELAXED)) {
-		uint64_t now = now_ns(), want = PKT_BATCH, take, t0;
+		uint64_t now = xl_now_ns(), want = PKT_BATCH, take, t0;
 		int n;
 
 		if (gen->deadline_ns && now >= gen->deadline_ns)
@@ -164,10 +157,9 @@ static void *gen_thread_main(void *arg)
 
 			if (due < 1.0) {
 				double wait = (1.0 - due) / rate * 1e9;
-				struct timespec ts = { 0, wait > 1e6 ? 1000000 :
-							  (long)(wait < 2e4 ? 20000 : wait) };
 
-				nanosleep(&ts, NULL);
+				xl_sleep_ns(wait > 1e6 ? 1000000 : wait < 2e4 ? 20000 : (uint64_t)wait,
+					    NULL);
 				continue;
 			}
 			if ((uint64_t)due < want)
@@ -185,11 +177,11 @@ static void *gen_thread_main(void *arg)
 		take = claim(gen, want);
 		if (!take)
 			break;
-		t0 = now_ns();
+		t0 = xl_now_ns();
 		n = gen->engine == XL_ENGINE_LIVE ? xl_gen_send_live(t, take) :
 						    xl_gen_send_packet(t, take);
 		if (n > 0 && take >= LIVE_CHUNK_MIN)
-			t->est_pps = n * 1e9 / (double)(now_ns() - t0 + 1);
+			t->est_pps = n * 1e9 / (double)(xl_now_ns() - t0 + 1);
 		if (n < 0) {
 			unclaim(gen, take);
 			err = n;
@@ -203,7 +195,7 @@ static void *gen_thread_main(void *arg)
 	}
 out:
 	t->err = err;
-	t->end_ns = now_ns();
+	t->end_ns = xl_now_ns();
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -398,7 +390,7 @@ int xl_gen__start(struct xl_gen *gen)
 
 	gen->counted = gen->o.count > 0;
 	gen->remaining = gen->o.count;
-	gen->start_ns = now_ns();
+	gen->start_ns = xl_now_ns();
 	gen->deadline_ns = gen->o.duration_ns ? gen->start_ns + gen->o.duration_ns : 0;
 	for (i = 0; i < gen->nthreads; i++) {
 		err = pthread_create(&gen->th[i].tid, NULL, gen_thread_main, &gen->th[i]);
@@ -495,7 +487,7 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 
 		for (i = 0; i < gen->nthreads; i++) {
 			if (!__atomic_load_n(&gen->th[i].done, __ATOMIC_ACQUIRE)) {
-				end = now_ns();
+				end = xl_now_ns();
 				break;
 			}
 			if (gen->th[i].end_ns > end)

@@ -18,17 +18,7 @@
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/sysstat.h"
-
-static void sleep_ns(uint64_t ns, volatile sig_atomic_t *stop)
-{
-	while (ns && !(stop && *stop)) {
-		uint64_t step = ns > 50000000ull ? 50000000ull : ns;
-		struct timespec ts = { step / 1000000000ull, step % 1000000000ull };
-
-		nanosleep(&ts, NULL);
-		ns -= step;
-	}
-}
+#include "xdplab/time.h"
 
 static void *bench_create(const void *bo)
 {
@@ -123,20 +113,20 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 		if (!err)
 			err = xl_gen__start(gen);
 		if (!err) {
-			sleep_ns(o->warmup_ns, o->stop);
+			xl_sleep_ns(o->warmup_ns, o->stop);
 			/* The NAPI kthread may be new after attach: find and pin it. */
 			m.napi_pid = xl_lab__napi_pid(lab);
 			xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
 			xl_cpu_times_read(o->gen_cpu, &g0);
 			err = xl_meter_sample(&m, &a);
-			sleep_ns(o->seconds_ns, o->stop);
+			xl_sleep_ns(o->seconds_ns, o->stop);
 			if (!err)
 				err = xl_meter_sample(&m, &b);
 			xl_cpu_times_read(o->gen_cpu, &g1);
 			xl_gen__stop(gen);
 			if (!err)
 				err = xl_gen__join(gen);
-			sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */
+			xl_sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */
 			if (!err)
 				err = xl_meter_sample(&m, &z1);
 		}

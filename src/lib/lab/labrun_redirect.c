@@ -22,17 +22,7 @@
 #include "xdplab/monitor.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
-
-static void nap(uint64_t ns, volatile sig_atomic_t *stop)
-{
-	while (ns && !(stop && *stop)) {
-		uint64_t step = ns > 50000000ull ? 50000000ull : ns;
-		struct timespec ts = { step / 1000000000ull, step % 1000000000ull };
-
-		nanosleep(&ts, NULL);
-		ns -= step;
-	}
-}
+#include "xdplab/time.h"
 
 /* The XDP_DROP sink at the far end of the first out pair: where frames arrive. */
 static struct xl_bench *sink_create(struct xl_lab *lab)
@@ -198,7 +188,7 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	}
 	err = xl_gen__start(gen);
 	if (!err)
-		nap(o->warmup_ns, o->stop);
+		xl_sleep_ns(o->warmup_ns, o->stop);
 	for (rep = first_rep; !err && rep < first_rep + nreps; rep++) {
 		for (k = 0; k < nlevels; k++)
 			acc[k] = (struct watch_acc){ .eth_ok = true };
@@ -218,11 +208,11 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 				}
 			}
 			if (nlevels > 1)
-				nap(WATCH_SETTLE_NS, o->stop);
+				xl_sleep_ns(WATCH_SETTLE_NS, o->stop);
 			if (levels[k] == XL_WATCH_ALL)
 				ev0 = xmit_events(mon[k]);
 			err = xl_meter_sample(&m, &a);
-			nap(slice_ns, o->stop);
+			xl_sleep_ns(slice_ns, o->stop);
 			if (!err && o->stop && *o->stop)
 				err = -EINTR; /* a repetition cut short is no repetition */
 			/* Events read just before the packets, at both ends. */

@@ -19,25 +19,7 @@
 #include "xdplab/log.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
-
-static void sleep_ns(uint64_t ns, volatile sig_atomic_t *stop)
-{
-	while (ns && !(stop && *stop)) {
-		uint64_t step = ns > 50000000ull ? 50000000ull : ns;
-		struct timespec ts = { step / 1000000000ull, step % 1000000000ull };
-
-		nanosleep(&ts, NULL);
-		ns -= step;
-	}
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
+#include "xdplab/time.h"
 
 static void set_gro(struct xl_lab *lab, bool on)
 {
@@ -172,17 +154,17 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		err = xl_gen__start(p.gen);
 	if (err)
 		goto out;
-	sleep_ns(o->warmup_ns, o->stop);
+	xl_sleep_ns(o->warmup_ns, o->stop);
 	if (p.gen)
 		xl_gen__read(p.gen, &g0);
 	xl_cpu_times_read(app_cpu, &t0);
 	k_ok = kernel_count(lab, c, &k0);
 	c0 = counted(c->app, p.app, p.sink);
-	n0 = now_ns();
-	sleep_ns(o->seconds_ns, o->stop);
+	n0 = xl_now_ns();
+	xl_sleep_ns(o->seconds_ns, o->stop);
 	c1 = counted(c->app, p.app, p.sink);
 	k_ok = k_ok && kernel_count(lab, c, &k1);
-	n1 = now_ns();
+	n1 = xl_now_ns();
 	xl_cpu_times_read(app_cpu, &t1);
 	if (p.gen)
 		xl_gen__read(p.gen, &g1);

@@ -17,14 +17,7 @@
 
 #include "xdplab/meter.h"
 #include "xdplab/stats.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
+#include "xdplab/time.h"
 
 /* Sum rx_queue_N_xdp_packets over the DUT's queues (veth's own counter). */
 static bool read_eth(const struct xl_meter *m, uint64_t *out)
@@ -63,7 +56,7 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 {
 	int i, err, ncpus = xl_bench_ncpus();
 
-	s->t_ns = mono_ns();
+	s->t_ns = xl_now_ns();
 	err = m->read ? m->read(m->read_ctx, &s->total, s->per_cpu) :
 			xl_bench__read(m->bench, &s->total, s->per_cpu);
 	if (err)

@@ -29,6 +29,7 @@
 
 #include "xdplab/log.h"
 #include "xdplab/sysstat.h"
+#include "xdplab/time.h"
 #include "xsk_priv.h"
 #include "xsk_dump.h"
 
@@ -67,21 +68,6 @@ struct xl_xsk_app {
 	int stop;
 	struct xl_xsk_dump *dump;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { ns / 1000000000ull, ns % 1000000000ull };
-
-	nanosleep(&ts, NULL);
-}
 
 void xl_xsk_inspect(struct xl_xsk_q *q, const uint8_t *data, uint32_t len, bool first)
 {
@@ -222,7 +208,7 @@ out_teardown:
 /* Build with EBUSY retried until the deadline. */
 static int build_retry(struct xl_xsk_app *a, uint16_t bind_flags)
 {
-	uint64_t deadline = now_ns() + a->c.bind_timeout_ns;
+	uint64_t deadline = xl_now_ns() + a->c.bind_timeout_ns;
 	int err, tries = 0;
 
 	for (;;) {
@@ -230,14 +216,14 @@ static int build_retry(struct xl_xsk_app *a, uint16_t bind_flags)
 		if (err != -EBUSY)
 			break;
 		tries++;
-		if (now_ns() >= deadline) {
+		if (xl_now_ns() >= deadline) {
 			xl_err("cannot bind an AF_XDP socket to %s queue %u%s: %s for %.1f s (%d tries): another socket holds the queue, or the last one is still being torn down",
 			       a->c.ifname, a->c.queue, a->c.queues > 1 ? " and the next ones" : "",
 			       strerror(-err), a->c.bind_timeout_ns / 1e9, tries);
 			break;
 		}
 		xl_dbg("bind on %s: EBUSY, retrying", a->c.ifname);
-		sleep_ns(BIND_RETRY_NS);
+		xl_sleep_ns(BIND_RETRY_NS, NULL);
 	}
 	return err;
 }
@@ -375,12 +361,12 @@ static bool stopping(const struct xsk_sock *s)
 /* Give in-flight TX a bounded time to complete, so the audit sees it home. */
 static void drain(struct xsk_sock *s)
 {
-	uint64_t end = now_ns() + DRAIN_NS;
+	uint64_t end = xl_now_ns() + DRAIN_NS;
 
-	while (s->q.frames.in_tx && !s->q.err && now_ns() < end) {
+	while (s->q.frames.in_tx && !s->q.err && xl_now_ns() < end) {
 		if (!xl_xsk_reap(&s->q, s->q.batch * 4)) {
 			xl_xsk_kick_tx(&s->q);
-			sleep_ns(1000000);
+			xl_sleep_ns(1000000, NULL);
 		}
 	}
 }
@@ -393,12 +379,12 @@ static void drain(struct xsk_sock *s)
 static void drain_rx(struct xsk_sock *s)
 {
 	struct xl_xsk_q *q = &s->q;
-	uint64_t end = now_ns() + DRAIN_NS;
+	uint64_t end = xl_now_ns() + DRAIN_NS;
 	bool saved_poll = q->poll;
 	uint32_t idle = 0;
 
 	q->poll = false;
-	while (!q->err && idle < 3 && now_ns() < end) {
+	while (!q->err && idle < 3 && xl_now_ns() < end) {
 		if (s->app->c.app == XL_XSK_RXDROP ? xl_xsk_rxdrop_step(q) :
 						       xl_xsk_l2fwd_step(q, 0))
 			idle = 0;
@@ -413,9 +399,9 @@ static void run_txpush(struct xsk_sock *s)
 	struct xl_xsk_q *q = &s->q;
 	uint64_t done_at = 0, now;
 
-	q->start_ns = now_ns();
+	q->start_ns = xl_now_ns();
 	while (!stopping(s)) {
-		now = now_ns();
+		now = xl_now_ns();
 		if (!q->budget) {
 			/* A burst ends when every frame of it has completed; the
 			 * next one starts on the same socket and rings. */
@@ -438,7 +424,7 @@ static void run_txpush(struct xsk_sock *s)
 		if (!xl_xsk_txpush_step(q, now) && q->rate_pps && q->budget) {
 			uint64_t gap = 1000000000ull / q->rate_pps;
 
-			sleep_ns(gap > 1000000 ? 1000000 : gap < 20000 ? 20000 : gap);
+			xl_sleep_ns(gap > 1000000 ? 1000000 : gap < 20000 ? 20000 : gap, NULL);
 		}
 	}
 }
