@@ -40,8 +40,11 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
 	{ "duration", 'd', "SECONDS", "stop after this long, 0 = no time limit (default 0)", XL_OPT_DURATION }
 #define XL_OPT_ENTRY_NETNS \
 	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", XL_OPT_NETNS }
-#define XL_OPT_ENTRY_QUIET \
-	{ "quiet", 'q', NULL, "no per-interval lines, only the totals", XL_OPT_QUIET }
+/* -q, except where a peer gives -q to something else (xdp-bench's
+ * redirect-cpu -q qsize, xdpsock's -q queue): there XL_OPT_ENTRY_QUIET_AS('Q'). */
+#define XL_OPT_ENTRY_QUIET_AS(letter) \
+	{ "quiet", letter, NULL, "no per-interval lines, only the totals", XL_OPT_QUIET }
+#define XL_OPT_ENTRY_QUIET XL_OPT_ENTRY_QUIET_AS('q')
 #define XL_OPT_ENTRY_PACKET_OP \
 	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", XL_OPT_PACKET_OP }
 /* @where: what the mode applies to, appended to the help text ("" or " on IN"). */
@@ -131,5 +134,18 @@ int cmd_xsk(int argc, char **argv); /* xsk rxdrop|txpush|l2fwd */
 int cmd_cleanup(int argc, char **argv);
 int cmd_redirect(int argc, char **argv); /* redirect, redirect-cpu, redirect-multi */
 int cmd_monitor(int argc, char **argv);
+
+/**
+ * struct xl_command - one entry of the command table (commands.c).
+ * @fn: entry point; argv[0] is the command name. Return: exit status.
+ */
+struct xl_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+/** The command table in the order of `xdplab --help`, and its length. */
+extern const struct xl_command xl_commands[];
+extern const size_t xl_n_commands;
 
 #endif /* XDPLAB_CMD_H */

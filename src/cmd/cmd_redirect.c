@@ -25,18 +25,19 @@
 
 enum { O_CPU, O_CPU_ACTION, O_QSIZE };
 
-#define COMMON_OPTS                                                                     \
+#define COMMON_OPTS_BUT_QUIET                                                           \
 	XL_OPT_ENTRY_PACKET_OP,                                                         \
 	XL_OPT_ENTRY_MODE(" on IN"),                                                    \
 	XL_OPT_ENTRY_INTERVAL,                                                          \
 	XL_OPT_ENTRY_DURATION,                                                          \
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },         \
-	XL_OPT_ENTRY_NETNS,                                                             \
-	XL_OPT_ENTRY_QUIET
+	XL_OPT_ENTRY_NETNS
 
-static const struct xl_opt redir_opts[] = { COMMON_OPTS };
+static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET };
+/* -q is --qsize as in xdp-bench redirect-cpu; --quiet is -Q here. */
 static const struct xl_opt cpu_opts[] = {
-	COMMON_OPTS,
+	COMMON_OPTS_BUT_QUIET,
+	XL_OPT_ENTRY_QUIET_AS('Q'),
 	{ "cpu", 'c', "CPU", "target CPU of the cpumap, an online CPU (required)", O_CPU },
 	{ "cpu-action", 'a', "ACTION", "program on the cpumap entry: drop (default), pass or redirect (needs OUT)", O_CPU_ACTION },
 	{ "qsize", 'q', "FRAMES", "cpumap queue size, 1..16384 (default 2048)", O_QSIZE },

@@ -96,6 +96,48 @@ static int check_full_names(const struct xl_cmd_spec *spec, int argc, char **arg
 	return 0;
 }
 
+int xl_opts_check(const struct xl_cmd_spec *spec)
+{
+	size_t i, j;
+
+	if (spec->n_opts > MAX_OPTS) {
+		fprintf(stderr, "xdplab %s: internal error: %zu options (at most %d)\n",
+			spec->name, spec->n_opts, MAX_OPTS);
+		return -E2BIG;
+	}
+	for (i = 0; i < spec->n_opts; i++) {
+		const struct xl_opt *a = &spec->opts[i];
+
+		if (!a->name || !*a->name || !strcmp(a->name, "help") ||
+		    a->short_name == 'h' || a->short_name == ':' ||
+		    a->short_name == '?' || a->short_name == '-' ||
+		    (a->short_name && !isalnum((unsigned char)a->short_name))) {
+			char letter[8] = "";
+
+			if (a->short_name)
+				snprintf(letter, sizeof(letter), ", '-%c'", a->short_name);
+			fprintf(stderr, "xdplab %s: internal error: option %zu ('--%s'%s) is not a usable name\n",
+				spec->name, i, a->name ? a->name : "", letter);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			const struct xl_opt *b = &spec->opts[j];
+
+			if (!strcmp(a->name, b->name)) {
+				fprintf(stderr, "xdplab %s: internal error: option --%s is in the table twice\n",
+					spec->name, a->name);
+				return -EINVAL;
+			}
+			if (a->short_name && a->short_name == b->short_name) {
+				fprintf(stderr, "xdplab %s: internal error: -%c is both --%s and --%s\n",
+					spec->name, a->short_name, b->name, a->name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 		  xl_opt_handler handler, void *ctx)
 {
@@ -105,8 +147,9 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 	size_t i, s = strlen(sopts);
 	int c, idx, err;
 
-	if (spec->n_opts > MAX_OPTS)
-		return -E2BIG;
+	err = xl_opts_check(spec);
+	if (err)
+		return err;
 	for (i = 0; i < spec->n_opts; i++) {
 		lopts[i].name = spec->opts[i].name;
 		lopts[i].has_arg = spec->opts[i].arg ? required_argument : no_argument;
@@ -136,9 +179,20 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 			xl_opts_help(spec);
 			return XL_OPTS_HELP;
 		}
-		if (c == '?' && optopt)
+		/*
+		 * optopt is a long option's val (256 + index) when a value was
+		 * given to a flag ("--quiet=1"): name the word as written, never
+		 * print that val as a character.
+		 */
+		if (c == '?' && optopt >= 256 && (size_t)(optopt - 256) < spec->n_opts)
+			return xl_usage_error(spec, "option '%s': --%s takes no value",
+					      argv[optind - 1], spec->opts[optopt - 256].name);
+		if (c == '?' && optopt > ' ' && optopt < 127)
 			return xl_usage_error(spec, "unknown option '-%c' (see 'xdplab %s --help')",
 					      optopt, spec->name);
+		if (c == '?' && optopt)
+			return xl_usage_error(spec, "unknown option '%s' (see 'xdplab %s --help')",
+					      argv[optind - 1], spec->name);
 		if (c == '?')
 			return xl_usage_error(spec, "unknown option '%s' (see 'xdplab %s --help')",
 					      argv[optind - 1], spec->name);

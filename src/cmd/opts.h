@@ -64,6 +64,17 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 		  xl_opt_handler handler, void *ctx);
 #define XL_OPTS_HELP 1000000
 
+/**
+ * xl_opts_check() - check @spec's option table as it is built: every long
+ * name non-empty and unique, every short letter alphanumeric and unique,
+ * neither "help" nor 'h' (taken by --help). xl_opts_parse() calls it first,
+ * so a table with a letter twice (getopt would silently give the letter to
+ * the first entry) fails on every invocation, not only when the letter is used.
+ * Return: 0, or -EINVAL / -E2BIG (more than 64 options) after one line
+ * "xdplab CMD: internal error: -q is both --quiet and --qsize" on stderr.
+ */
+int xl_opts_check(const struct xl_cmd_spec *spec);
+
 /** xl_opts_help() - print the command's usage and option list to stdout. */
 void xl_opts_help(const struct xl_cmd_spec *spec);
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "opts.h"
+#include "test_util.h"
 
 enum { ID_COUNT = 11, ID_VERBOSE = 12, ID_SIZE = 13, ID_FORCE = 14 };
 
@@ -41,47 +42,6 @@ static const struct xl_cmd_spec gen_spec = {
 	.opts = gen_opts,
 	.n_opts = sizeof(gen_opts) / sizeof(gen_opts[0]),
 };
-
-/* ---- capturing a file descriptor (stderr or stdout) into a string ---- */
-
-struct capture {
-	int fd, saved;
-	FILE *tmp;
-};
-
-static void cap_start(struct capture *c, int fd)
-{
-	fflush(stdout);
-	fflush(stderr);
-	c->fd = fd;
-	c->tmp = tmpfile();
-	assert_non_null(c->tmp);
-	c->saved = dup(fd);
-	assert_true(c->saved >= 0);
-	assert_true(dup2(fileno(c->tmp), fd) >= 0);
-}
-
-/* Restore the descriptor; return what was written to it (caller frees). */
-static char *cap_end(struct capture *c)
-{
-	char *buf;
-	long len;
-
-	fflush(stdout);
-	fflush(stderr);
-	assert_true(dup2(c->saved, c->fd) >= 0);
-	close(c->saved);
-	assert_int_equal(fseek(c->tmp, 0, SEEK_END), 0);
-	len = ftell(c->tmp);
-	assert_true(len >= 0);
-	rewind(c->tmp);
-	buf = calloc(1, len + 1);
-	assert_non_null(buf);
-	if (len)
-		assert_int_equal(fread(buf, 1, len, c->tmp), len);
-	fclose(c->tmp);
-	return buf;
-}
 
 /* ---- a handler that records what it was given ---- */
 
@@ -372,6 +332,13 @@ static void test_parse_unknown(void **state)
 	parse_argv(argv, &r, 0);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_int_equal(r.rec.n, 0);
+	/* Issue 11 item 9: the option as written, not its id as a character. */
+	assert_string_equal(r.err, "xdplab gen: option '--force=yes': --force takes no value\n");
+	result_free(&r);
+	argv = ARGV("eth0", "--verbose=");
+	parse_argv(argv, &r, 0);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_string_equal(r.err, "xdplab gen: option '--verbose=': --verbose takes no value\n");
 	result_free(&r);
 
 	/* Unknown letter at the start of a bundle: rejected ... */
@@ -582,6 +549,56 @@ static void test_parse_too_many_options(void **state)
 	spec.n_opts = 64; /* the most accepted */
 	assert_int_equal(xl_opts_parse(&spec, 1, argv, on_opt, &rec), 1);
 	assert_int_equal(rec.n, 0);
+}
+
+/* Issue 11 item 8: a table with a letter or a name twice fails on every call. */
+static void check_bad_table(const struct xl_opt *opts, size_t n, const char *want)
+{
+	struct xl_cmd_spec spec = { "bad", "", "A bad table.", opts, n };
+	char *argv[] = { "bad", NULL };
+	struct rec rec = { 0 };
+	struct capture ce;
+	char *err;
+
+	cap_start(&ce, STDERR_FILENO);
+	assert_int_equal(xl_opts_check(&spec), -EINVAL);
+	assert_int_equal(xl_opts_parse(&spec, 1, argv, on_opt, &rec), -EINVAL);
+	err = cap_end(&ce);
+	assert_int_equal(rec.n, 0);
+	/* The same line twice: once from the check, once from the parse. */
+	assert_int_equal(strlen(err), 2 * strlen(want));
+	assert_memory_equal(err, want, strlen(want));
+	assert_string_equal(err + strlen(want), want);
+	free(err);
+}
+
+static void test_check_duplicates(void **state)
+{
+	static const struct xl_opt dup_letter[] = {
+		{ "quiet", 'q', NULL, "x", 1, false },
+		{ "cpu", 'c', "CPU", "x", 2, false },
+		{ "qsize", 'q', "N", "x", 3, false },
+	};
+	static const struct xl_opt dup_name[] = {
+		{ "count", 'c', "N", "x", 1, false },
+		{ "count", 'n', "N", "x", 2, false },
+	};
+	static const struct xl_opt takes_help[] = { { "size", 'h', "N", "x", 1, false } };
+	static const struct xl_opt named_help[] = { { "help", 0, NULL, "x", 1, false } };
+	static const struct xl_opt empty_name[] = { { "", 'e', NULL, "x", 1, false } };
+	static const struct xl_opt bad_letter[] = { { "colon", ':', NULL, "x", 1, false } };
+
+	check_bad_table(dup_letter, 3, "xdplab bad: internal error: -q is both --quiet and --qsize\n");
+	check_bad_table(dup_name, 2, "xdplab bad: internal error: option --count is in the table twice\n");
+	check_bad_table(takes_help, 1,
+			"xdplab bad: internal error: option 0 ('--size', '-h') is not a usable name\n");
+	check_bad_table(named_help, 1,
+			"xdplab bad: internal error: option 0 ('--help') is not a usable name\n");
+	check_bad_table(empty_name, 1,
+			"xdplab bad: internal error: option 0 ('--', '-e') is not a usable name\n");
+	check_bad_table(bad_letter, 1,
+			"xdplab bad: internal error: option 0 ('--colon', '-:') is not a usable name\n");
+	assert_int_equal(xl_opts_check(&gen_spec), 0);
 }
 
 /* ---- xl_usage_error ---- */
@@ -891,6 +908,7 @@ int main(void)
 		cmocka_unit_test_setup(test_parse_state_repeated_calls, reset_getopt),
 		cmocka_unit_test_setup(test_parse_state_after_bundle, reset_getopt),
 		cmocka_unit_test_setup(test_parse_too_many_options, reset_getopt),
+		cmocka_unit_test_setup(test_check_duplicates, reset_getopt),
 		cmocka_unit_test(test_usage_error),
 		cmocka_unit_test(test_u64_valid_and_bounds),
 		cmocka_unit_test(test_u64_rejects),

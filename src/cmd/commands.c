@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The command table: every command's name, entry point and summary. Apart
+ * from main.c so that unit tests can walk every command (test_cmd_tables.c
+ * runs each one's --help, which checks its option table).
+ */
+#include "cmd.h"
+
+const struct xl_command xl_commands[] = {
+	{ "lab", cmd_lab, "veth lab: setup, teardown, run (the lab table)" },
+	{ "gen", cmd_gen, "traffic generator (live frames or AF_PACKET, pcap replay)" },
+	{ "drop", cmd_bench, "XDP_DROP benchmark with a packet operation" },
+	{ "pass", cmd_bench, "XDP_PASS benchmark with a packet operation" },
+	{ "tx", cmd_bench, "XDP_TX benchmark with a packet operation" },
+	{ "redirect", cmd_redirect, "XDP_REDIRECT IN -> OUT through a devmap" },
+	{ "redirect-cpu", cmd_redirect, "XDP_REDIRECT into a cpumap, program on the target CPU" },
+	{ "redirect-multi", cmd_redirect, "XDP_REDIRECT broadcast IN -> OUT... (devmap_hash)" },
+	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },
+	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd" },
+	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
+	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },
+};
+const size_t xl_n_commands = sizeof(xl_commands) / sizeof(xl_commands[0]);
