@@ -13,7 +13,10 @@
 /**
  * struct xl_link_info - what RTM_GETLINK says of one link.
  * @ifindex: the link; @name: its name.
- * @mtu: MTU in bytes; @rx_queues/@tx_queues: queue counts.
+ * @mtu: MTU in bytes; @rx_queues/@tx_queues: the queues the device was
+ *   created with (IFLA_NUM_RX_QUEUES/IFLA_NUM_TX_QUEUES): its maximum, not
+ *   the queues in use (a veth on 2 CPUs has 2 but uses 1); those come from
+ *   xl_link_real_queues().
  * @kind: IFLA_INFO_KIND ("veth", ...; "" for a physical device).
  * @peer_ifindex: IFLA_LINK (veth: the peer's ifindex in its namespace), 0 if none.
  * @peer_netnsid: IFLA_LINK_NETNSID of the peer, -1 when in the same namespace.
@@ -42,6 +45,17 @@ struct xl_link_info {
  * Return: 0, -ENODEV when there is no such link, or -errno.
  */
 int xl_link_get(int ifindex, int netnsid, struct xl_link_info *info);
+
+/**
+ * xl_link_real_queues() - the RX and TX queues @ifname uses now (in the
+ * calling thread's namespace): ETHTOOL_GCHANNELS rx+combined and
+ * tx+combined (as `ethtool -l` "Current hardware settings"), else the
+ * rx-N / tx-N entries of /sys/class/net/@ifname/queues (which shows the
+ * namespace sysfs was mounted in).
+ * Return: 0 with *@rx and *@tx set, -ENODEV, or -errno when neither source
+ * answers.
+ */
+int xl_link_real_queues(const char *ifname, uint32_t *rx, uint32_t *tx);
 
 /**
  * xl_link_gro() - GRO state of @ifname in the calling thread's namespace

@@ -95,6 +95,7 @@ int cmd_probe(int argc, char **argv)
 	struct utsname u;
 	struct rlimit rl;
 	struct bench *skel;
+	uint32_t rxq, txq;
 	int idx, ifindex, err, xsk;
 
 	idx = xl_opts_parse(&probe_spec, argc, argv, on_opt, &netns);
@@ -123,7 +124,12 @@ int cmd_probe(int argc, char **argv)
 	    li.kind[0] ? li.kind : "physical", li.up ? "up" : "DOWN");
 	row(li.mtu <= 3498 ? "ok" : "WARN", "MTU", "%u bytes (frames up to %u bytes)%s", li.mtu,
 	    li.mtu + 14, li.mtu <= 3498 ? "" : ": above one 4 KiB page, XDP needs multi-buffer");
-	row("info", "queues", "%u rx, %u tx", li.rx_queues, li.tx_queues);
+	if (!xl_link_real_queues(ifname, &rxq, &txq))
+		row("info", "queues", "%u rx, %u tx in use (device maximum %u rx, %u tx)", rxq, txq,
+		    li.rx_queues, li.tx_queues);
+	else
+		row("info", "queues", "device maximum %u rx, %u tx (queues in use unknown)",
+		    li.rx_queues, li.tx_queues);
 	err = xl_xdp_holder(ifindex, &h);
 	if (!err && h.prog_id) {
 		char desc[256];

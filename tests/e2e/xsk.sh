@@ -28,7 +28,7 @@ TESTS=(
 	rxdrop_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
-	memlock rebind_sweep sigkill_detaches device_gone
+	memlock rebind_sweep sigkill_detaches device_gone queues_in_use
 )
 
 # The helpers: processes, the lab, counters, pcap files.
@@ -451,6 +451,28 @@ t_device_gone() {
 		log "ok: $app stopped $(( ($(date +%s%N) - start) / 1000000 )) ms after the device went away"
 		lab_down
 	done
+}
+
+# Issue 11 item 2: a veth made without numrxqueues has as many RX queues as
+# possible CPUs (IFLA_NUM_RX_QUEUES) but uses one. --queue 1 used to pass the
+# check and exit 1 with no message; it is a usage error naming the queues in
+# use, and probe says how many are in use.
+t_queues_in_use() {
+	lab_up || return 1
+	ip -n "$DNS" link add xlq0 type veth peer name xlq1 || return 1
+	ip -n "$DNS" link set xlq0 up && ip -n "$DNS" link set xlq1 up || return 1
+	expect_fail 2 "^xdplab xsk rxdrop: --queue 1: xlq0 has 1 RX queue(s) in use (accepted: 0..0)$" \
+		"$X" xsk rxdrop --netns "$DNS" --queue 1 xlq0 || return 1
+	expect_fail 2 "^xdplab xsk l2fwd: --queue 0 --queues 2: xlq0 has 1 RX queue(s) in use (accepted: queues 0..0)$" \
+		"$X" xsk l2fwd --netns "$DNS" --queues 2 xlq0 || return 1
+	"$X" probe --netns "$DNS" xlq0 >"$WORK/probe.out" 2>&1
+	grep -q "queues.* 1 rx, 1 tx in use (device maximum [0-9]* rx, [0-9]* tx)$" "$WORK/probe.out" ||
+		{ log "probe: $(grep queues "$WORK/probe.out")"; return 1; }
+	# Two queues in use: a socket binds to queue 1 and runs.
+	ip netns exec "$DNS" ethtool -L xlq0 rx 2 tx 2 || return 1
+	bg rx "$X" xsk rxdrop --netns "$DNS" --queue 1 xlq0 --quiet -d 0.5
+	stop_after_exit rx 5
+	expect_eq "rxdrop on queue 1 of 2: exit status" "$RC" 0 || { log "$(head -3 "$WORK/rx.err")"; return 1; }
 }
 
 # ---- runner ----

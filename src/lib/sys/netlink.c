@@ -143,6 +143,57 @@ int xl_link_gro(const char *ifname)
 	return on;
 }
 
+/* Entries named @prefix* in /sys/class/net/@ifname/queues; -errno if unreadable. */
+static int sysfs_queue_count(const char *ifname, const char *prefix)
+{
+	char path[128];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, prefix, strlen(prefix)))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+int xl_link_real_queues(const char *ifname, uint32_t *rx, uint32_t *tx)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ifreq ifr = {};
+	int fd, err, n;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ch;
+	err = ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
+	close(fd);
+	if (!err && ch.rx_count + ch.combined_count && ch.tx_count + ch.combined_count) {
+		*rx = ch.rx_count + ch.combined_count;
+		*tx = ch.tx_count + ch.combined_count;
+		return 0;
+	}
+	if (err == -ENODEV)
+		return err;
+	/* No ETHTOOL_GCHANNELS: the queues the kernel made visible in sysfs. */
+	n = sysfs_queue_count(ifname, "rx-");
+	if (n <= 0)
+		return n < 0 ? n : -ENOENT;
+	*rx = n;
+	n = sysfs_queue_count(ifname, "tx-");
+	if (n <= 0)
+		return n < 0 ? n : -ENOENT;
+	*tx = n;
+	return 0;
+}
+
 /*
  * GRO state of the veth peer @peer. A peer in another namespace is found
  * by visiting the named namespaces (/run/netns) for a device with its

@@ -185,6 +185,17 @@ static int build(struct xl_xsk_app *a, uint16_t bind_flags)
 		if (err) {
 			s->xsk = NULL;
 			a->bind_failed = true;
+			/*
+			 * EBUSY is retried and reported by build_retry(); a
+			 * refused zero-copy bind by bind_all(). Every other
+			 * failure is said here, with the queue it was for.
+			 */
+			if (err != -EBUSY && !((bind_flags & XDP_ZEROCOPY) &&
+					       (err == -EOPNOTSUPP || err == -EINVAL ||
+						err == -EPROTONOSUPPORT)))
+				xl_err("cannot create an AF_XDP socket on %s queue %u (%s, %s): %s",
+				       c->ifname, queue, bind_flags & XDP_ZEROCOPY ? "zero-copy" : "copy",
+				       xl_xdp_mode_name(c->mode), strerror(-err));
 			goto out_teardown;
 		}
 		q->fd = xsk_socket__fd(s->xsk);

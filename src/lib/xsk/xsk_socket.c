@@ -128,6 +128,7 @@ int xl_xsk_is_zerocopy(int fd)
 int xl_xsk_check_iface(const struct xl_xsk_config *c, char *msg, size_t len)
 {
 	struct xl_link_info li;
+	uint32_t rxq, txq;
 	int ifindex, err;
 
 	ifindex = if_nametoindex(c->ifname);
@@ -141,9 +142,20 @@ int xl_xsk_check_iface(const struct xl_xsk_config *c, char *msg, size_t len)
 			 strerror(-err));
 		return err;
 	}
-	if (c->queue + c->queues > li.rx_queues || c->queue + c->queues > XL_XSK_MAX_QUEUES) {
-		snprintf(msg, len, "--queue %u --queues %u: %s has %u RX queue(s) (accepted queues: 0..%u)",
-			 c->queue, c->queues, c->ifname, li.rx_queues, li.rx_queues - 1);
+	/*
+	 * The queues in use, not the device's maximum (li.rx_queues): a veth
+	 * made on 2 CPUs has 2 RX queues but uses 1, and a bind to the second
+	 * fails with EINVAL.
+	 */
+	if (xl_link_real_queues(c->ifname, &rxq, &txq))
+		rxq = li.rx_queues;
+	if (c->queue + c->queues > rxq || c->queue + c->queues > XL_XSK_MAX_QUEUES) {
+		if (c->queues > 1)
+			snprintf(msg, len, "--queue %u --queues %u: %s has %u RX queue(s) in use (accepted: queues 0..%u)",
+				 c->queue, c->queues, c->ifname, rxq, rxq - 1);
+		else
+			snprintf(msg, len, "--queue %u: %s has %u RX queue(s) in use (accepted: 0..%u)",
+				 c->queue, c->ifname, rxq, rxq - 1);
 		return -EINVAL;
 	}
 	if (c->app != XL_XSK_TXPUSH && !c->frags && li.mtu + XL_ETH_HLEN > xl_xsk_frame_room(c)) {
