@@ -136,6 +136,13 @@ int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r);
 /** xl_redirect__ifindex() - IN's ifindex. */
 int xl_redirect__ifindex(const struct xl_redirect *r);
 
+/**
+ * xl_redirect__out_ifindex() - the ifindex OUT number @i (0-based, in the
+ * order of xl_redirect_opts.out) had when the redirect was created.
+ * Return: the ifindex, or 0 when @i is not an OUT of @r.
+ */
+int xl_redirect__out_ifindex(const struct xl_redirect *r, int i);
+
 /** xl_redirect__destroy() - detach (close the links) and free. NULL is fine. */
 void xl_redirect__destroy(struct xl_redirect *r);
 

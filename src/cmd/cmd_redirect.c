@@ -203,10 +203,23 @@ static int redir_alive(void *ctx)
 {
 	struct redir_run *rr = ctx;
 
-	if (!if_indextoname(xl_redirect__ifindex(rr->r), (char[IF_NAMESIZE]){ 0 })) {
-		xl_err("interface %s vanished during the run", rr->o->in);
+	char name[IF_NAMESIZE];
+	int i;
+
+	if (!if_indextoname(xl_redirect__ifindex(rr->r), name)) {
+		xl_err("interface %s (IN) vanished during the run", rr->o->in);
 		return XL_EXIT_RUNTIME;
 	}
+	/*
+	 * An OUT that goes away leaves IN redirecting into nothing (the
+	 * kernel drops the devmap entry: every frame is XDP_ABORTED): the
+	 * figures would be a benchmark of failure, so stop the same way.
+	 */
+	for (i = 0; i < rr->o->nout; i++)
+		if (!if_indextoname(xl_redirect__out_ifindex(rr->r, i), name)) {
+			xl_err("interface %s (OUT) vanished during the run", rr->o->out[i]);
+			return XL_EXIT_RUNTIME;
+		}
 	return XL_EXIT_OK;
 }
 

@@ -430,6 +430,11 @@ int xl_redirect__ifindex(const struct xl_redirect *r)
 	return r->in_ifindex;
 }
 
+int xl_redirect__out_ifindex(const struct xl_redirect *r, int i)
+{
+	return i >= 0 && i < r->o.nout ? r->out_ifindex[i] : 0;
+}
+
 void xl_redirect__destroy(struct xl_redirect *r)
 {
 	if (!r)
