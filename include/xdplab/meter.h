@@ -15,6 +15,7 @@
 #include "xdplab/bench.h"
 #include "xdplab/gen.h"
 #include "xdplab/sysstat.h"
+#include "xdplab/window.h"
 
 /* Most tasks besides the generator's threads in a chain's CPU time. */
 #define XL_METER_CHAIN_PIDS 4
@@ -58,53 +59,78 @@ struct xl_meter {
 	int queues;
 };
 
-/** struct xl_meter_sample - raw counters at one instant. */
+/**
+ * struct xl_meter_sample - raw counters, each read stamped next to it
+ * (struct xl_read): a slow read (/proc, an ethtool round trip) does not
+ * stretch or shift another counter's window.
+ * @t_ns: stamp of the benchmark counters' read (@total, @per_cpu).
+ * @cpu/@cpu_ok: each CPU's /proc/stat times and whether that read worked;
+ *   @cpu_t_ns: their stamp.
+ * @napi_runtime: the NAPI kthread's run time, ns (not ok without one).
+ * @gen_sent/@gen_refused: the generator's frames handed to the device and
+ *   refused by it (struct xl_gen_stats .sent, .xmit_errors); not ok
+ *   without a generator.
+ * @chain_runtime: generator threads + struct xl_meter.chain_pids, ns.
+ * @eth: the kernel's rx_queue_N_xdp_packets summed over the DUT's queues.
+ */
 struct xl_meter_sample {
 	uint64_t t_ns;
 	struct xl_bench_rec total;
 	struct xl_bench_rec per_cpu[XL_MAX_CPUS];
 	struct xl_cpu_times cpu[XL_MAX_CPUS];
-	uint64_t napi_runtime_ns;
-	uint64_t gen_sent;
-	uint64_t gen_xmit_errors;
-	uint64_t chain_runtime_ns; /* generator threads + chain_pids, ns */
-	uint64_t eth_xdp_packets;
-	bool eth_ok;
+	bool cpu_ok[XL_MAX_CPUS];
+	uint64_t cpu_t_ns;
+	struct xl_read napi_runtime, gen_sent, gen_refused, chain_runtime, eth;
 };
 
 /**
  * struct xl_meter_window - what happened between two samples.
- * @ns: window length in ns. @packets/@bytes/@errors: our counts.
+ * Raw deltas (struct xl_delta, each over the time between its own two
+ * reads; the figures below are computed from these and nothing else):
+ * @rx: frames our program counted, over the benchmark reads' window.
+ * @cpu_ns: CPU time the DUT spent (the NAPI kthread's run time with
+ *   threaded NAPI, else the judged CPU's softirq time), ns.
+ * @cpu_busy_ns/@cpu_span_ns: the judged CPU's busy time and the time it
+ *   was watched (kthread: run time over the reads' window; softirq: the
+ *   CPU's busy and total /proc/stat time), ns; not ok when a read failed.
+ * @gen_sent/@gen_refused: frames the generator handed to its device and
+ *   frames the device refused (veth: ring full, no NAPI at the peer).
+ * @chain_ns: CPU time of every task running the chain's work, ns.
+ * @cpu_rx/@chain_rx: @rx of the windows in which @cpu_ns / @chain_ns were
+ *   read (equal to @rx in one window; in a sum, the windows with a failed
+ *   CPU read are left out of both sides of the per-packet figure).
+ * @eth: the kernel's count (ethtool), over its own reads' window.
+ * Figures:
+ * @ns: @rx's window in ns. @packets/@bytes/@errors: our counts.
  * @actions: frames per XDP action. @pps/@err_pps: rates per second.
  * @ns_per_pkt: 1e9 / pps.
- * @napi_cpu: the CPU judged; @cpu_busy: share 0..1 of the window the DUT
- *   was busy: the NAPI kthread's run time (threaded NAPI, @napi_pid set),
- *   else the NAPI CPU's busy share from /proc/stat.
- * @cpu_ns_per_pkt: DUT CPU time per packet in ns (kthread run time, or the
- *   CPU's softirq time when NAPI runs in softirq), 0 if no packets.
- * @chain_ns_per_pkt: CPU time per packet counted, in ns, of the
- *   generator's threads plus struct xl_meter.chain_pids (0 without a
- *   generator): every task that runs the chain's work (the generator's
- *   redirect, the DUT's NAPI, the sink's NAPI, inline in the generator's
- *   thread with softirq wiring, in kthreads otherwise), in ns from
- *   schedstat, so other load on the machine does not count (unlike
- *   @cpu_ns_per_pkt with softirq wiring, which samples softirq time in
- *   10 ms ticks).
- * @gen_pps: generator's sent rate (0 without a generator);
- *   @gen_xmit_errors: frames the generator's device failed to transmit.
- * @eth_packets: the kernel's count (rx_queue_*_xdp_packets delta);
- *   @disagreement: |ours - kernel's| / max; @eth_ok: the check ran.
+ * @napi_cpu: the CPU judged; @cpu_busy: @cpu_busy_ns / @cpu_span_ns,
+ *   clamped to 1 for the verdict (the raw deltas keep what was read).
+ * @cpu_ns_per_pkt: @cpu_ns / @packets, 0 if no packets or no CPU read.
+ * @chain_ns_per_pkt: @chain_ns / @packets: every task that runs the
+ *   chain's work (the generator's redirect, the DUT's NAPI, the sink's
+ *   NAPI, inline in the generator's thread with softirq wiring, in kthreads
+ *   otherwise), in ns from schedstat, so other load on the machine does
+ *   not count (unlike @cpu_ns_per_pkt with softirq wiring, which samples
+ *   softirq time in 10 ms ticks); 0 without a generator.
+ * @gen_pps: frames the generator's device accepted per second (sent minus
+ *   refused: delivered, the rate to compare); @gen_sent_pps: offered;
+ *   @gen_xmit_errors: @gen_refused's count.
+ * @eth_packets: the kernel's count; @disagreement: |ours - kernel's| /
+ *   max; @eth_ok: the check ran.
  * @generator_bound: @cpu_busy < XL_SATURATED_SHARE.
  * @counter_mismatch: @disagreement > XL_COUNTER_TOLERANCE.
  */
 struct xl_meter_window {
+	struct xl_delta rx, cpu_ns, cpu_busy_ns, cpu_span_ns, gen_sent, gen_refused;
+	struct xl_delta chain_ns, eth, cpu_rx, chain_rx;
 	uint64_t ns;
 	uint64_t packets, bytes, errors;
 	uint64_t actions[XL_XDP_ACTIONS];
 	double pps, err_pps, ns_per_pkt;
 	int napi_cpu;
 	double cpu_busy, cpu_ns_per_pkt;
-	double gen_pps, chain_ns_per_pkt;
+	double gen_pps, gen_sent_pps, chain_ns_per_pkt;
 	uint64_t gen_xmit_errors;
 	uint64_t eth_packets;
 	double disagreement;
@@ -126,5 +152,16 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s);
 /** xl_meter_window() - compute the window from @a (earlier) to @b. */
 void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		     const struct xl_meter_sample *b, struct xl_meter_window *w);
+
+/**
+ * xl_meter_window_add() - add window @w to @sum (the raw deltas add), then
+ * recompute @sum's figures from the sums: the totals of a run made of
+ * intervals, or of a repetition made of slices. Start @sum with
+ * xl_meter_window_zero(). @napi_cpu of the last window added is kept.
+ */
+void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_window *w);
+
+/** xl_meter_window_zero() - an empty sum for xl_meter_window_add() (every delta ok). */
+void xl_meter_window_zero(struct xl_meter_window *sum);
 
 #endif /* XDPLAB_METER_H */

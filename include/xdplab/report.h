@@ -22,8 +22,10 @@
 /**
  * struct xl_rep_result - one repetition of one row.
  * @ns: window length in ns. @packets: frames counted by the benchmark.
- * @pps: @packets per second. @gen_pps: frames/s the generator sent.
- * @gen_xmit_errors: frames the generator's veth failed to transmit (ring full).
+ * @pps: @packets per second. @gen_sent: frames the generator handed to
+ * its device in the window (offered); @gen_xmit_errors: frames of those the
+ * device refused (veth: ring full); @gen_pps: frames/s the device accepted
+ * (delivered: @gen_sent - @gen_xmit_errors per second, the rate compared).
  * @cpu_busy: busy share 0..1 of the judged CPU. @cpu_ns_per_pkt: CPU time
  * per packet in ns. @run_packets: our count over the whole repetition (from
  * before the first frame to after the last was processed, warm-up
@@ -35,7 +37,7 @@
  * watching it; -1 where not counted.
  */
 struct xl_rep_result {
-	uint64_t ns, packets, gen_xmit_errors, run_packets, eth_packets;
+	uint64_t ns, packets, gen_sent, gen_xmit_errors, run_packets, eth_packets;
 	double pps, gen_pps, cpu_busy, cpu_ns_per_pkt, disagreement;
 	double chain_ns_per_pkt;
 	int64_t xmit_events;

@@ -387,18 +387,20 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	static struct xl_xsk_sock_stats first[XL_XSK_MAX_QUEUES];
 	struct xl_xsk_sock_stats tp, tc;
 	int n = xl_xsk_app__nsocks(app), i, ret = XL_EXIT_OK, err;
-	uint64_t start, next, end, now;
+	uint64_t start, next, end, now, t_first, t_prev, t_cur;
 	char label[32];
 	static char audit[32768];
 	bool vanished = false;
 
 	xl_xsk_app__read(app, first);
+	t_prev = xl_now_ns(); /* the totals' window starts at this read */
 	memcpy(prev, first, sizeof(prev[0]) * n);
 	err = xl_xsk_app__start(app);
 	if (err) {
 		xl_err("cannot start the socket threads: %s", strerror(-err));
 		return XL_EXIT_RUNTIME;
 	}
+	t_first = t_prev;
 	start = xl_now_ns();
 	next = start + a->interval_ns;
 	end = a->duration_ns ? start + a->duration_ns : 0;
@@ -419,24 +421,31 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 			}
 			continue;
 		}
+		/*
+		 * Rates over the time between this read and the previous one
+		 * (each stamped right after the read), not over the scheduled
+		 * interval: a late wake-up would otherwise inflate them.
+		 */
 		xl_xsk_app__read(app, cur);
+		t_cur = xl_now_ns();
 		if (!a->quiet) {
 			sum_stats(prev, n, &tp);
 			sum_stats(cur, n, &tc);
-			snprintf(label, sizeof(label), "%8.3f s  total", (now - start) / 1e9);
-			print_row(label, &tp, &tc, now - next + a->interval_ns, a->extended);
+			snprintf(label, sizeof(label), "%8.3f s  total", (t_cur - start) / 1e9);
+			print_row(label, &tp, &tc, t_cur - t_prev, a->extended);
 			for (i = 0; n > 1 && i < n; i++) {
 				snprintf(label, sizeof(label), "%8s    q%-3u", "", cur[i].queue);
-				print_row(label, &prev[i], &cur[i], now - next + a->interval_ns, false);
+				print_row(label, &prev[i], &cur[i], t_cur - t_prev, false);
 			}
 		}
 		memcpy(prev, cur, sizeof(prev[0]) * n);
+		t_prev = t_cur;
 		next += a->interval_ns;
 	}
 	xl_xsk_app__stop(app);
 	err = xl_xsk_app__join(app);
-	now = xl_now_ns();
 	xl_xsk_app__read(app, cur);
+	now = xl_now_ns();
 	sum_stats(cur, n, &tc);
 	sum_stats(first, n, &tp);
 	for (i = 0; i < (int)(sizeof(tc.c) / sizeof(uint64_t)); i++)
@@ -453,7 +462,7 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 		xl_err("partial results follow");
 		ret = XL_EXIT_RUNTIME;
 	}
-	print_totals(&tc, now - start);
+	print_totals(&tc, now - t_first);
 	if (a->c.audit) {
 		if (xl_xsk_app__audit(app, audit, sizeof(audit))) {
 			/* After the device vanished, frames it held never came back. */

@@ -164,6 +164,12 @@ void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sa
 
 		if (!d && !e)
 			continue;
+		if (!a->cpu_ok[i] || !b->cpu_ok[i]) {
+			printf("            cpu%-3d rx/s %12s  err/s %s  busy - (unreadable)\n", i,
+			       xl_fmt_thousands((uint64_t)xl_rate(d, ns), b1, sizeof(b1)),
+			       xl_fmt_thousands((uint64_t)xl_rate(e, ns), b2, sizeof(b2)));
+			continue;
+		}
 		printf("            cpu%-3d rx/s %12s  err/s %s  busy %.1f%%\n", i,
 		       xl_fmt_thousands((uint64_t)xl_rate(d, ns), b1, sizeof(b1)),
 		       xl_fmt_thousands((uint64_t)xl_rate(e, ns), b2, sizeof(b2)),

@@ -40,6 +40,7 @@ static void rep_set(struct xl_row_result *r, int i, uint64_t packets, double pps
 {
 	r->reps[i] = (struct xl_rep_result){
 		.ns = 2000000000ULL + i, .packets = packets, .pps = pps, .gen_pps = gen_pps,
+		.gen_sent = (uint64_t)(gen_pps * 2), /* offered in the ~2 s window */
 		.run_packets = packets + 1000003 * (i + 1),
 		.cpu_busy = busy, .cpu_ns_per_pkt = cpu_ns, .gen_xmit_errors = xmit_errors,
 		.eth_ok = eth_ok, .eth_packets = eth_packets, .disagreement = disagreement,

@@ -283,7 +283,8 @@ static void rep_set(struct xl_row_result *r, int i, double pps, double busy,
 {
 	r->reps[i] = (struct xl_rep_result){
 		.ns = 1000000000ULL, .packets = (uint64_t)pps, .pps = pps,
-		.gen_pps = gen_pps, .cpu_busy = busy, .cpu_ns_per_pkt = cpu_ns,
+		.gen_pps = gen_pps, .gen_sent = (uint64_t)gen_pps, .cpu_busy = busy,
+		.cpu_ns_per_pkt = cpu_ns,
 		.gen_xmit_errors = xmit_errors, .eth_ok = eth_ok,
 		.eth_packets = eth_ok ? (uint64_t)pps : 0, .disagreement = disagreement,
 	};

@@ -74,7 +74,6 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 	int rep, err = 0;
 
 	for (rep = 0; rep < o->reps; rep++) {
-		struct xl_cpu_times g0, g1;
 		uint64_t eth_packets, run_packets;
 		double disagreement;
 		bool eth_ok;
@@ -117,12 +116,10 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 			/* The NAPI kthread may be new after attach: find and pin it. */
 			m.napi_pid = xl_lab__napi_pid(lab);
 			xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
-			xl_cpu_times_read(o->gen_cpu, &g0);
 			err = xl_meter_sample(&m, &a);
 			xl_sleep_ns(o->seconds_ns, o->stop);
 			if (!err)
 				err = xl_meter_sample(&m, &b);
-			xl_cpu_times_read(o->gen_cpu, &g1);
 			xl_gen__stop(gen);
 			if (!err)
 				err = xl_gen__join(gen);
@@ -149,18 +146,26 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 		xl_meter_window(&m, &a, &b, &w);
 		row->reps[rep] = (struct xl_rep_result){
 			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
-			.gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
+			.gen_sent = w.gen_sent.n, .gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
 			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = eth_packets,
 			.run_packets = run_packets, .eth_ok = eth_ok, .disagreement = disagreement,
 			.chain_ns_per_pkt = w.chain_ns_per_pkt, .xmit_events = -1,
 		};
 		if (ceiling) {
-			double sent = w.gen_pps * w.ns / 1e9;
+			/*
+			 * Judge and cost the generator's CPU, not the DUT's, over
+			 * the same two samples as its frames (the /proc/stat
+			 * reads of @a and @b); delivered frames, not offered.
+			 */
+			int g = o->gen_cpu;
+			bool ok = g >= 0 && g < XL_MAX_CPUS && a.cpu_ok[g] && b.cpu_ok[g];
+			struct xl_delta busy = { .n = ok ? b.cpu[g].busy - a.cpu[g].busy : 0, .ok = ok };
+			struct xl_delta dlv = { .n = w.gen_sent.n - w.gen_refused.n, .ok = ok };
 
-			/* Judge and cost the generator's CPU, not the DUT's. */
 			row->reps[rep].pps = w.gen_pps;
-			row->reps[rep].cpu_busy = xl_cpu_busy_share(&g0, &g1);
-			row->reps[rep].cpu_ns_per_pkt = sent > 0 ? (g1.busy - g0.busy) / sent : 0;
+			row->reps[rep].packets = dlv.n;
+			row->reps[rep].cpu_busy = ok ? xl_cpu_busy_share(&a.cpu[g], &b.cpu[g]) : 0;
+			row->reps[rep].cpu_ns_per_pkt = xl_delta_ratio(&busy, &dlv);
 		}
 		row->nreps = rep + 1;
 		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, size,

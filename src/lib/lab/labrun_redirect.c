@@ -80,40 +80,33 @@ static int64_t xmit_events(struct xl_monitor *mon)
 /* After a monitor's links are made or cut (jump-label patching): ns. */
 #define WATCH_SETTLE_NS 5000000ull
 
-/* One level's sums over the slices of a repetition. */
+/*
+ * One level's sums over the slices of a repetition: the slices' raw deltas
+ * add (xl_meter_window_add()), and the figures come from the sums.
+ */
 struct watch_acc {
-	uint64_t ns, packets, eth_packets, gen_xmit_errors;
-	double gen_sent, busy_ns, cpu_ns, chain_ns;
+	struct xl_meter_window w;
 	int64_t events;
-	bool eth_ok;
 };
 
 static void acc_add(struct watch_acc *s, const struct xl_meter_window *w, int64_t events)
 {
-	s->ns += w->ns;
-	s->packets += w->packets;
-	s->gen_sent += w->gen_pps * w->ns / 1e9;
-	s->gen_xmit_errors += w->gen_xmit_errors;
-	s->busy_ns += w->cpu_busy * w->ns;
-	s->cpu_ns += w->cpu_ns_per_pkt * w->packets;
-	s->chain_ns += w->chain_ns_per_pkt * w->packets;
-	s->eth_packets += w->eth_packets;
-	s->eth_ok = s->eth_ok && w->eth_ok;
+	xl_meter_window_add(&s->w, w);
 	s->events = s->events < 0 || events < 0 ? -1 : s->events + events;
 }
 
 static struct xl_rep_result acc_rep(const struct watch_acc *s)
 {
+	const struct xl_meter_window *w = &s->w;
+
 	return (struct xl_rep_result){
-		.ns = s->ns, .packets = s->packets, .pps = xl_rate(s->packets, s->ns),
-		.gen_pps = s->ns ? s->gen_sent * 1e9 / s->ns : 0,
-		.gen_xmit_errors = s->gen_xmit_errors,
-		.cpu_busy = s->ns ? s->busy_ns / s->ns : 0,
-		.cpu_ns_per_pkt = s->packets ? s->cpu_ns / s->packets : 0,
-		.chain_ns_per_pkt = s->packets ? s->chain_ns / s->packets : 0,
-		.eth_packets = s->eth_packets, .eth_ok = s->eth_ok,
-		.run_packets = s->packets, /* the check spans the same slices */
-		.disagreement = s->eth_ok ? xl_disagreement(s->packets, s->eth_packets) : 0,
+		.ns = w->ns, .packets = w->packets, .pps = w->pps, .gen_pps = w->gen_pps,
+		.gen_sent = w->gen_sent.n, .gen_xmit_errors = w->gen_xmit_errors,
+		.cpu_busy = w->cpu_busy, .cpu_ns_per_pkt = w->cpu_ns_per_pkt,
+		.chain_ns_per_pkt = w->chain_ns_per_pkt,
+		.eth_packets = w->eth_packets, .eth_ok = w->eth_ok,
+		.run_packets = w->packets, /* the check spans the same slices */
+		.disagreement = w->disagreement,
 		.xmit_events = s->events,
 	};
 }
@@ -190,8 +183,10 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	if (!err)
 		xl_sleep_ns(o->warmup_ns, o->stop);
 	for (rep = first_rep; !err && rep < first_rep + nreps; rep++) {
-		for (k = 0; k < nlevels; k++)
-			acc[k] = (struct watch_acc){ .eth_ok = true };
+		for (k = 0; k < nlevels; k++) {
+			xl_meter_window_zero(&acc[k].w);
+			acc[k].events = 0;
+		}
 		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
 						       xl_redirect__cpumap_kthread_pid(r);
 		xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);

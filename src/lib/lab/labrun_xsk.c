@@ -20,6 +20,7 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
+#include "xdplab/window.h"
 
 static void set_gro(struct xl_lab *lab, bool on)
 {
@@ -121,14 +122,47 @@ static void parts_destroy(struct rep_parts *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* The generator's sent and refused counts, stamped; not ok without one. */
+static void gen_reads(struct xl_gen *gen, struct xl_read *sent, struct xl_read *refused)
+{
+	struct xl_gen_stats g = { 0 };
+
+	if (gen)
+		xl_gen__read(gen, &g);
+	*sent = xl_read_now(g.sent, gen != NULL);
+	*refused = *sent;
+	refused->v = g.xmit_errors;
+}
+
+/* The app CPU's /proc/stat times, stamped: busy and total ns. */
+static void cpu_reads(int cpu, struct xl_read *busy, struct xl_read *total)
+{
+	struct xl_cpu_times t;
+	bool ok = !xl_cpu_times_read(cpu, &t);
+
+	*busy = xl_read_now(t.busy, ok);
+	*total = *busy;
+	total->v = ok ? t.total : 0;
+}
+
+/*
+ * One repetition. The rate window holds only the counter reads and their
+ * stamps: our count, the generator's and the app CPU's, taken next to each
+ * other at both edges, so the sleep is the only thing between them. The
+ * cross-check with the kernel's count spans the whole repetition, from
+ * before the first frame to after the last one was processed, as the XDP
+ * rows do (src/lib/lab/labrun.c): at window edges while traffic flows the
+ * two counters would be read microseconds apart, a visible error at Mpps,
+ * and the ethtool round trip would sit inside the rate window.
+ */
 static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		   const struct xl_xsk_config *c, uint32_t size, int app_cpu,
 		   struct xl_rep_result *rep)
 {
 	struct rep_parts p = { 0 };
-	struct xl_cpu_times t0, t1;
-	struct xl_gen_stats g0 = { 0 }, g1 = { 0 };
-	uint64_t c0, c1, n0, n1, k0 = 0, k1 = 0;
+	struct xl_read c0, c1, s0, s1, f0, f1, b0, b1, t0, t1;
+	struct xl_delta rx, sent, refused, busy, total;
+	uint64_t k0 = 0, k1 = 0, r0, r1;
 	bool k_ok;
 	int err;
 
@@ -149,46 +183,53 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			goto out;
 		}
 	}
+	k_ok = kernel_count(lab, c, &k0);
+	r0 = counted(c->app, p.app, p.sink);
 	err = xl_xsk_app__start(p.app);
 	if (!err && p.gen)
 		err = xl_gen__start(p.gen);
 	if (err)
 		goto out;
 	xl_sleep_ns(o->warmup_ns, o->stop);
-	if (p.gen)
-		xl_gen__read(p.gen, &g0);
-	xl_cpu_times_read(app_cpu, &t0);
-	k_ok = kernel_count(lab, c, &k0);
-	c0 = counted(c->app, p.app, p.sink);
-	n0 = xl_now_ns();
+	c0 = xl_read_now(counted(c->app, p.app, p.sink), true);
+	gen_reads(p.gen, &s0, &f0);
+	cpu_reads(app_cpu, &b0, &t0);
 	xl_sleep_ns(o->seconds_ns, o->stop);
-	c1 = counted(c->app, p.app, p.sink);
-	k_ok = k_ok && kernel_count(lab, c, &k1);
-	n1 = xl_now_ns();
-	xl_cpu_times_read(app_cpu, &t1);
-	if (p.gen)
-		xl_gen__read(p.gen, &g1);
-	if (o->stop && *o->stop) {
-		err = -EINTR;
-		goto out;
-	}
-	*rep = (struct xl_rep_result){
-		.ns = n1 - n0, .packets = c1 - c0, .pps = xl_rate(c1 - c0, n1 - n0),
-		.gen_pps = xl_rate(g1.sent - g0.sent, n1 - n0),
-		.gen_xmit_errors = g1.xmit_errors - g0.xmit_errors,
-		.cpu_busy = xl_cpu_busy_share(&t0, &t1),
-		.cpu_ns_per_pkt = c1 > c0 ? (double)(t1.busy - t0.busy) / (c1 - c0) : 0,
-		.eth_ok = k_ok, .eth_packets = k_ok ? k1 - k0 : 0,
-		.disagreement = k_ok ? xl_disagreement(c1 - c0, k1 - k0) : 0,
-		.xmit_events = -1,
-	};
+	c1 = xl_read_now(counted(c->app, p.app, p.sink), true);
+	gen_reads(p.gen, &s1, &f1);
+	cpu_reads(app_cpu, &b1, &t1);
 	if (p.gen) {
 		xl_gen__stop(p.gen);
 		err = xl_gen__join(p.gen);
 	}
+	xl_sleep_ns(50000000ull, NULL); /* let the app drain its rings */
 	xl_xsk_app__stop(p.app);
 	if (!err)
 		err = xl_xsk_app__join(p.app);
+	r1 = counted(c->app, p.app, p.sink);
+	k_ok = k_ok && kernel_count(lab, c, &k1);
+	if (!err && o->stop && *o->stop)
+		err = -EINTR;
+	if (err)
+		goto out;
+	rx = xl_delta_of(&c0, &c1, 64);
+	sent = xl_delta_of(&s0, &s1, 64);
+	refused = xl_delta_of(&f0, &f1, 64);
+	busy = xl_delta_of(&b0, &b1, 64);
+	total = xl_delta_of(&t0, &t1, 64);
+	*rep = (struct xl_rep_result){
+		.ns = rx.ns, .packets = rx.n, .pps = xl_delta_rate(&rx),
+		.gen_sent = sent.n, .gen_xmit_errors = refused.n,
+		.gen_pps = sent.ok && sent.n >= refused.n ? xl_rate(sent.n - refused.n, sent.ns) : 0,
+		.cpu_busy = xl_delta_share(&busy, &total),
+		.cpu_ns_per_pkt = xl_delta_ratio(&busy, &rx),
+		.run_packets = r1 - r0,
+		.eth_ok = k_ok, .eth_packets = k_ok ? k1 - k0 : 0,
+		.disagreement = k_ok ? xl_disagreement(r1 - r0, k1 - k0) : 0,
+		.xmit_events = -1,
+	};
+	if (rep->cpu_busy > 1.0)
+		rep->cpu_busy = 1.0;
 out:
 	parts_destroy(&p);
 	return err;

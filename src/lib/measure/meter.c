@@ -20,25 +20,24 @@
 #include "xdplab/time.h"
 
 /* Sum rx_queue_N_xdp_packets over the DUT's queues (veth's own counter). */
-static bool read_eth(const struct xl_meter *m, uint64_t *out)
+static struct xl_read read_eth(const struct xl_meter *m)
 {
 	char names_buf[16][40];
 	const char *names[16];
-	uint64_t vals[16];
+	uint64_t vals[16], sum = 0;
 	int q, n = m->queues < 1 ? 1 : m->queues > 16 ? 16 : m->queues;
+	bool ok;
 
 	if (m->eth_sock < 0)
-		return false;
+		return (struct xl_read){ 0 };
 	for (q = 0; q < n; q++) {
 		snprintf(names_buf[q], sizeof(names_buf[q]), "rx_queue_%d_xdp_packets", q);
 		names[q] = names_buf[q];
 	}
-	if (xl_ethtool_stats(m->eth_sock, m->ifname, names, vals, n) != n)
-		return false;
-	*out = 0;
-	for (q = 0; q < n; q++)
-		*out += vals[q];
-	return true;
+	ok = xl_ethtool_stats(m->eth_sock, m->ifname, names, vals, n) == n;
+	for (q = 0; ok && q < n; q++)
+		sum += vals[q];
+	return xl_read_now(sum, ok);
 }
 
 void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu)
@@ -56,49 +55,88 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 {
 	int i, err, ncpus = xl_bench_ncpus();
 
-	s->t_ns = xl_now_ns();
 	err = m->read ? m->read(m->read_ctx, &s->total, s->per_cpu) :
 			xl_bench__read(m->bench, &s->total, s->per_cpu);
+	s->t_ns = xl_now_ns();
 	if (err)
 		return err;
 	for (i = 0; i < ncpus; i++)
-		if (xl_cpu_times_read(i, &s->cpu[i]))
-			memset(&s->cpu[i], 0, sizeof(s->cpu[i]));
-	s->napi_runtime_ns = m->napi_pid ? xl_task_runtime_ns(m->napi_pid) : 0;
-	s->gen_sent = 0;
-	s->gen_xmit_errors = 0;
-	s->chain_runtime_ns = 0;
+		s->cpu_ok[i] = !xl_cpu_times_read(i, &s->cpu[i]);
+	s->cpu_t_ns = xl_now_ns();
+	if (m->napi_pid) {
+		uint64_t ns = xl_task_runtime_ns(m->napi_pid);
+
+		s->napi_runtime = xl_read_now(ns, ns != 0);
+	} else {
+		s->napi_runtime = (struct xl_read){ 0 };
+	}
+	s->gen_sent = s->gen_refused = s->chain_runtime = (struct xl_read){ 0 };
 	if (m->gen) {
 		struct xl_gen_stats gs;
+		uint64_t chain;
+		bool ok = true;
 
 		xl_gen__read(m->gen, &gs);
-		s->gen_sent = gs.sent;
-		s->gen_xmit_errors = gs.xmit_errors;
-		s->chain_runtime_ns = xl_gen__runtime_ns(m->gen);
-		for (i = 0; i < XL_METER_CHAIN_PIDS; i++)
-			if (m->chain_pids[i])
-				s->chain_runtime_ns += xl_task_runtime_ns(m->chain_pids[i]);
+		s->gen_sent = xl_read_now(gs.sent, true);
+		s->gen_refused = s->gen_sent;
+		s->gen_refused.v = gs.xmit_errors;
+		chain = xl_gen__runtime_ns(m->gen);
+		for (i = 0; i < XL_METER_CHAIN_PIDS; i++) {
+			uint64_t ns = m->chain_pids[i] ? xl_task_runtime_ns(m->chain_pids[i]) : 0;
+
+			ok = ok && (!m->chain_pids[i] || ns);
+			chain += ns;
+		}
+		s->chain_runtime = xl_read_now(chain, ok);
 	}
-	s->eth_ok = read_eth(m, &s->eth_xdp_packets);
+	s->eth = read_eth(m);
 	return 0;
+}
+
+/* A /proc/stat field of @cpu between the samples, over their stamps. */
+#define CPU_DELTA(a, b, k, field)                                                  \
+	((a)->cpu_ok[k] && (b)->cpu_ok[k] && (b)->cpu[k].field >= (a)->cpu[k].field ?  \
+		 (struct xl_delta){ .n = (b)->cpu[k].field - (a)->cpu[k].field,         \
+				    .ns = (b)->cpu_t_ns - (a)->cpu_t_ns, .ok = true } : \
+		 (struct xl_delta){ 0 })
+
+/* The figures of @w from its raw deltas: the one place they are computed. */
+static void window_figures(struct xl_meter_window *w)
+{
+	w->ns = w->rx.ns;
+	w->packets = w->rx.n;
+	w->pps = xl_delta_rate(&w->rx);
+	w->err_pps = xl_rate(w->errors, w->ns);
+	w->ns_per_pkt = xl_ns_per_pkt(w->pps);
+	w->cpu_busy = xl_delta_share(&w->cpu_busy_ns, &w->cpu_span_ns);
+	if (w->cpu_busy > 1.0)
+		w->cpu_busy = 1.0;
+	w->cpu_ns_per_pkt = xl_delta_ratio(&w->cpu_ns, &w->cpu_rx);
+	w->gen_sent_pps = xl_delta_rate(&w->gen_sent);
+	w->gen_xmit_errors = w->gen_refused.n;
+	w->gen_pps = w->gen_sent.n >= w->gen_refused.n && xl_delta_valid(&w->gen_sent) ?
+			     (w->gen_sent.n - w->gen_refused.n) * 1e9 / w->gen_sent.ns : 0;
+	w->chain_ns_per_pkt = xl_delta_ratio(&w->chain_ns, &w->chain_rx);
+	w->eth_ok = w->eth.ok;
+	w->eth_packets = w->eth.n;
+	w->disagreement = w->eth_ok ? xl_disagreement(w->packets, w->eth_packets) : 0;
+	w->counter_mismatch = w->eth_ok && w->disagreement > XL_COUNTER_TOLERANCE;
+	w->generator_bound = w->cpu_busy < XL_SATURATED_SHARE;
 }
 
 void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		     const struct xl_meter_sample *b, struct xl_meter_window *w)
 {
 	int i, cpu = m->napi_cpu, ncpus = xl_bench_ncpus();
-	uint64_t best = 0, cpu_ns;
+	uint64_t best = 0;
 
 	memset(w, 0, sizeof(*w));
-	w->ns = b->t_ns - a->t_ns;
-	w->packets = b->total.rx_packets - a->total.rx_packets;
+	w->rx = (struct xl_delta){ .n = b->total.rx_packets - a->total.rx_packets,
+				   .ns = b->t_ns - a->t_ns, .ok = b->t_ns >= a->t_ns };
 	w->bytes = b->total.rx_bytes - a->total.rx_bytes;
 	w->errors = b->total.errors - a->total.errors;
 	for (i = 0; i < XL_XDP_ACTIONS; i++)
 		w->actions[i] = b->total.actions[i] - a->total.actions[i];
-	w->pps = xl_rate(w->packets, w->ns);
-	w->err_pps = xl_rate(w->errors, w->ns);
-	w->ns_per_pkt = xl_ns_per_pkt(w->pps);
 	if (cpu < 0) {
 		for (i = 0; i < ncpus; i++) {
 			uint64_t d = b->per_cpu[i].rx_packets - a->per_cpu[i].rx_packets;
@@ -110,39 +148,93 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		}
 	}
 	w->napi_cpu = cpu;
-	if (cpu >= 0 && cpu < ncpus) {
-		cpu_ns = m->napi_pid ? b->napi_runtime_ns - a->napi_runtime_ns :
-				       b->cpu[cpu].softirq - a->cpu[cpu].softirq;
+	if (m->napi_pid) {
 		/*
 		 * Threaded NAPI: the kthread's own share of the window. Other
 		 * tasks on that CPU (a shared VM) would make /proc/stat say
 		 * "busy" while the DUT itself idles.
 		 */
-		w->cpu_busy = m->napi_pid ? (w->ns ? (double)cpu_ns / w->ns : 0) :
-					    xl_cpu_busy_share(&a->cpu[cpu], &b->cpu[cpu]);
-		if (w->cpu_busy > 1.0)
-			w->cpu_busy = 1.0;
-		w->cpu_ns_per_pkt = w->packets ? (double)cpu_ns / w->packets : 0;
+		w->cpu_ns = xl_delta_of(&a->napi_runtime, &b->napi_runtime, 64);
+		if (b->napi_runtime.v < a->napi_runtime.v)
+			w->cpu_ns.ok = false;
+		w->cpu_busy_ns = w->cpu_ns;
+		w->cpu_span_ns = (struct xl_delta){ .n = w->cpu_ns.ns, .ns = w->cpu_ns.ns,
+						    .ok = w->cpu_ns.ok };
+	} else if (cpu >= 0 && cpu < ncpus) {
+		w->cpu_ns = CPU_DELTA(a, b, cpu, softirq);
+		w->cpu_busy_ns = CPU_DELTA(a, b, cpu, busy);
+		w->cpu_span_ns = CPU_DELTA(a, b, cpu, total);
 	}
-	w->gen_pps = xl_rate(b->gen_sent - a->gen_sent, w->ns);
-	w->gen_xmit_errors = b->gen_xmit_errors - a->gen_xmit_errors;
-	if (w->packets && b->chain_runtime_ns > a->chain_runtime_ns) {
-		uint64_t chain = b->chain_runtime_ns - a->chain_runtime_ns;
-
+	w->gen_sent = xl_delta_of(&a->gen_sent, &b->gen_sent, 64);
+	w->gen_refused = xl_delta_of(&a->gen_refused, &b->gen_refused, 64);
+	/* Run times shrink when a thread ends: that window has no chain figure. */
+	if (w->rx.n && b->chain_runtime.v > a->chain_runtime.v) {
+		w->chain_ns = xl_delta_of(&a->chain_runtime, &b->chain_runtime, 64);
 		/* IRQ time accounting takes inline softirq work out of tasks. */
-		for (i = 0; i < 2 && xl_irq_time_accounting() == 1; i++) {
+		for (i = 0; i < 2 && w->chain_ns.ok && xl_irq_time_accounting() == 1; i++) {
 			int c = m->chain_cpus[i];
 
-			if (m->chain_set && c >= 0 && c < ncpus)
-				chain += b->cpu[c].softirq - a->cpu[c].softirq;
+			if (m->chain_set && c >= 0 && c < ncpus) {
+				struct xl_delta d = CPU_DELTA(a, b, c, softirq);
+
+				w->chain_ns.n += d.n;
+				w->chain_ns.ok = d.ok;
+			}
 		}
-		w->chain_ns_per_pkt = (double)chain / w->packets;
 	}
-	w->eth_ok = a->eth_ok && b->eth_ok;
-	if (w->eth_ok) {
-		w->eth_packets = b->eth_xdp_packets - a->eth_xdp_packets;
-		w->disagreement = xl_disagreement(w->packets, w->eth_packets);
-		w->counter_mismatch = w->disagreement > XL_COUNTER_TOLERANCE;
+	if (w->cpu_ns.ok && w->cpu_span_ns.ok)
+		w->cpu_rx = w->rx;
+	if (w->chain_ns.ok)
+		w->chain_rx = w->rx;
+	w->eth = xl_delta_of(&a->eth, &b->eth, 64);
+	window_figures(w);
+}
+
+void xl_meter_window_zero(struct xl_meter_window *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	sum->rx.ok = sum->gen_sent.ok = sum->gen_refused.ok = sum->eth.ok = true;
+	sum->napi_cpu = -1;
+}
+
+/* Add @d to @sum when it is ok; @sum becomes ok with the first one added. */
+static void add_if_ok(struct xl_delta *sum, const struct xl_delta *d)
+{
+	if (!d->ok)
+		return;
+	sum->n += d->n;
+	sum->ns += d->ns;
+	sum->ok = true;
+}
+
+void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_window *w)
+{
+	int i;
+
+	xl_delta_add(&sum->rx, &w->rx);
+	sum->bytes += w->bytes;
+	sum->errors += w->errors;
+	for (i = 0; i < XL_XDP_ACTIONS; i++)
+		sum->actions[i] += w->actions[i];
+	sum->napi_cpu = w->napi_cpu;
+	/*
+	 * The CPU and chain figures divide by the packets of the windows in
+	 * which they were read; a window whose CPU read failed adds neither.
+	 * Those packets are then not in @sum->rx for the per-packet figure:
+	 * the cost is over the same frames as the time.
+	 */
+	if (w->cpu_ns.ok && w->cpu_span_ns.ok) {
+		add_if_ok(&sum->cpu_ns, &w->cpu_ns);
+		add_if_ok(&sum->cpu_busy_ns, &w->cpu_busy_ns);
+		add_if_ok(&sum->cpu_span_ns, &w->cpu_span_ns);
+		add_if_ok(&sum->cpu_rx, &w->rx);
 	}
-	w->generator_bound = w->cpu_busy < XL_SATURATED_SHARE;
+	if (w->chain_ns.ok) {
+		add_if_ok(&sum->chain_ns, &w->chain_ns);
+		add_if_ok(&sum->chain_rx, &w->rx);
+	}
+	xl_delta_add(&sum->gen_sent, &w->gen_sent);
+	xl_delta_add(&sum->gen_refused, &w->gen_refused);
+	xl_delta_add(&sum->eth, &w->eth);
+	window_figures(sum);
 }

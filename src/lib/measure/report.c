@@ -32,13 +32,14 @@ void xl_row_finish(struct xl_row_result *r)
 #undef MEDIAN_OF
 	r->ring_drop_share = 0;
 	{
-		double offered = 0;
+		uint64_t offered = 0;
 
+		/* Counts, not rates turned back into counts. */
 		for (i = 0; i < r->nreps; i++)
-			offered += r->reps[i].gen_pps * r->reps[i].ns / 1e9;
+			offered += r->reps[i].gen_sent;
 		for (i = 0; i < r->nreps; i++)
 			r->ring_drop_share += r->reps[i].gen_xmit_errors;
-		r->ring_drop_share = offered > 0 ? r->ring_drop_share / offered : 0;
+		r->ring_drop_share = offered ? r->ring_drop_share / offered : 0;
 		if (r->ring_drop_share > 1)
 			r->ring_drop_share = 1;
 	}
