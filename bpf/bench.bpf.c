@@ -12,6 +12,8 @@
 
 const volatile __u32 action = XDP_DROP;
 const volatile __u32 pkt_op = XL_OP_NO_TOUCH;
+/* 1: loaded with BPF_F_XDP_HAS_FRAGS (--frags), frames may span buffers. */
+const volatile __u32 frags = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -23,8 +25,6 @@ struct {
 SEC("xdp")
 int xdp_bench_action(struct xdp_md *ctx)
 {
-	void *data = (void *)(long)ctx->data;
-	void *data_end = (void *)(long)ctx->data_end;
 	struct xl_bench_rec *rec;
 	__u32 key = 0;
 	__u32 act = action;
@@ -32,7 +32,7 @@ int xdp_bench_action(struct xdp_md *ctx)
 	rec = bpf_map_lookup_elem(&bench_stats, &key);
 	if (!rec)
 		return XDP_ABORTED;
-	xl_rec_rx(rec, data, data_end, pkt_op);
+	xl_rec_rx(rec, ctx, pkt_op, frags);
 	if (act < XL_XDP_ACTIONS)
 		rec->actions[act]++;
 	return act;

@@ -143,12 +143,20 @@ static __always_inline int xl_pkt_op_apply(void *data, void *data_end, __u32 op)
  * xl_bench_rec, abi/bench.h), shared by the drop/pass/tx and redirect
  * programs: count the frame and its bytes, apply the packet operation @op
  * (xl_pkt_op_apply()) and count an error when it fails.
+ * @frags: the program was loaded multi-buffer (BPF_F_XDP_HAS_FRAGS, a
+ * rodata constant): the bytes are the whole frame, bpf_xdp_get_buff_len()
+ * (kernel 5.18+, the verifier drops the call when @frags is 0), not only
+ * the first buffer; the packet operation sees the first buffer, where the
+ * headers are.
  */
-static __always_inline void xl_rec_rx(struct xl_bench_rec *rec, void *data, void *data_end,
-				      __u32 op)
+static __always_inline void xl_rec_rx(struct xl_bench_rec *rec, struct xdp_md *ctx,
+				      __u32 op, __u32 frags)
 {
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+
 	rec->rx_packets++;
-	rec->rx_bytes += data_end - data;
+	rec->rx_bytes += frags ? bpf_xdp_get_buff_len(ctx) : data_end - data;
 	if (xl_pkt_op_apply(data, data_end, op))
 		rec->errors++;
 }

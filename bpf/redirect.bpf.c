@@ -21,6 +21,8 @@
 const volatile __u32 pkt_op = XL_OP_NO_TOUCH;
 const volatile __u32 target_cpu = 0;
 const volatile __u32 cpu_action = XL_CPU_ACT_DROP;
+/* 1: loaded with BPF_F_XDP_HAS_FRAGS (--frags), frames may span buffers. */
+const volatile __u32 frags = 0;
 /* Set after load: the id of our cpumap, to filter its tracepoint. */
 volatile __u32 cpumap_id = 0;
 
@@ -63,15 +65,13 @@ struct {
 /* Count the frame and apply the packet operation; NULL: no record. */
 static __always_inline struct xl_bench_rec *rx_count(struct xdp_md *ctx)
 {
-	void *data = (void *)(long)ctx->data;
-	void *data_end = (void *)(long)ctx->data_end;
 	struct xl_bench_rec *rec;
 	__u32 key = 0;
 
 	rec = bpf_map_lookup_elem(&bench_stats, &key);
 	if (!rec)
 		return NULL;
-	xl_rec_rx(rec, data, data_end, pkt_op);
+	xl_rec_rx(rec, ctx, pkt_op, frags);
 	return rec;
 }
 

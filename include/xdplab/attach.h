@@ -32,6 +32,24 @@ int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
 		  enum xl_xdp_mode mode);
 
 /**
+ * xl_xdp_attach_frags() - xl_xdp_attach() for a program loaded with or
+ * without BPF_F_XDP_HAS_FRAGS (@frags), so that the driver's -ERANGE for
+ * an MTU above one buffer (veth: above about 3.5 KB) is logged as "its MTU
+ * (9000) needs a multi-buffer (xdp.frags) program on this driver: use
+ * --frags or lower the MTU" rather than a bare "Numerical result out of
+ * range". Never falls back to another mode. Return: as xl_xdp_attach().
+ */
+int xl_xdp_attach_frags(int prog_fd, int ifindex, const char *ifname,
+			enum xl_xdp_mode mode, bool frags);
+
+struct bpf_program;
+/**
+ * xl_xdp_prog_set_frags() - mark @prog (before load) multi-buffer:
+ * BPF_F_XDP_HAS_FRAGS, what libbpf's SEC("xdp.frags") sets.
+ */
+void xl_xdp_prog_set_frags(struct bpf_program *prog);
+
+/**
  * struct xl_xdp_holder - what holds XDP on an interface.
  * @prog_id: attached program id (0: nothing attached).
  * @prog_name: its name ("" if unknown).

@@ -8,6 +8,8 @@
 #ifndef XDPLAB_BENCH_H
 #define XDPLAB_BENCH_H
 
+#include <stdbool.h>
+
 #include "xdplab/attach.h"
 #include "xdplab/abi/bench.h"
 
@@ -19,12 +21,17 @@
  * @action: XDP_DROP, XDP_PASS or XDP_TX.
  * @op: the packet operation.
  * @ifname: the interface (current netns); @mode: native or skb.
+ * @frags: load the program multi-buffer (BPF_F_XDP_HAS_FRAGS, as libbpf's
+ *   SEC("xdp.frags")): needed in native mode when the MTU is above what one
+ *   buffer holds (a veth: about 3.5 KB, e.g. MTU 9000); rx_bytes is then the
+ *   whole frame's length. Kernel 5.18+.
  */
 struct xl_bench_opts {
 	int action;
 	enum xl_pkt_op op;
 	const char *ifname;
 	enum xl_xdp_mode mode;
+	bool frags;
 };
 
 struct xl_bench;

@@ -54,6 +54,7 @@ struct xl_redirect_opts {
 	int cpu;
 	enum xl_cpu_action cpu_action;
 	uint32_t qsize;
+	bool frags;
 };
 
 /**

@@ -33,7 +33,7 @@ void xl_sig_install(void);
  * --packet-operation and --mode, mean and check the same everywhere.
  */
 enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
-       XL_OPT_PACKET_OP, XL_OPT_MODE, XL_OPT_QUIET };
+       XL_OPT_PACKET_OP, XL_OPT_MODE, XL_OPT_QUIET, XL_OPT_FRAGS };
 #define XL_OPT_ENTRY_INTERVAL \
 	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", XL_OPT_INTERVAL }
 #define XL_OPT_ENTRY_DURATION \
@@ -47,6 +47,8 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
 #define XL_OPT_ENTRY_QUIET XL_OPT_ENTRY_QUIET_AS('q')
 #define XL_OPT_ENTRY_PACKET_OP \
 	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", XL_OPT_PACKET_OP }
+#define XL_OPT_ENTRY_FRAGS \
+	{ "frags", 0, NULL, "load the program multi-buffer (xdp.frags): needed in native mode for an MTU above one buffer (veth: ~3.5 KB)", XL_OPT_FRAGS }
 /* @where: what the mode applies to, appended to the help text ("" or " on IN"). */
 #define XL_OPT_ENTRY_MODE(where) \
 	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB)" where, XL_OPT_MODE }
@@ -55,7 +57,7 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
  * struct xl_run_opts - where a command keeps the shared options; a NULL
  * member means the command has no such option.
  * @interval_ns/@duration_ns: ns. @extended: flag. @netns: namespace name.
- * @op: enum xl_pkt_op. @mode: enum xl_xdp_mode. @quiet: flag.
+ * @op: enum xl_pkt_op. @mode: enum xl_xdp_mode. @quiet, @frags: flags.
  */
 struct xl_run_opts {
 	uint64_t *interval_ns, *duration_ns;
@@ -64,6 +66,7 @@ struct xl_run_opts {
 	enum xl_pkt_op *op;
 	enum xl_xdp_mode *mode;
 	bool *quiet;
+	bool *frags;
 };
 
 /**

@@ -23,6 +23,7 @@
 static const struct xl_opt bench_opts[] = {
 	XL_OPT_ENTRY_PACKET_OP,
 	XL_OPT_ENTRY_MODE(""),
+	XL_OPT_ENTRY_FRAGS,
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_DURATION,
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },
@@ -44,7 +45,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 	struct bench_args *a = ctx;
 	int r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				       &a->duration_ns, &a->extended, &a->netns,
-				       &a->o.op, &a->o.mode, &a->quiet });
+				       &a->o.op, &a->o.mode, &a->quiet, &a->o.frags });
 
 	return r <= 0 ? r : -EINVAL;
 }
@@ -161,9 +162,9 @@ int cmd_bench(int argc, char **argv)
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
 	prog_id = attached_prog_id(xl_bench__ifindex(b), a.o.mode);
-	fprintf(stderr, "xdplab: %s on %s (%s mode), packet operation %s; Ctrl-C to stop\n",
+	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
-		xl_pkt_op_name(a.o.op));
+		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op));
 	ret = xl_cmd_report_loop(&(struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,

@@ -28,6 +28,7 @@ enum { O_CPU, O_CPU_ACTION, O_QSIZE };
 #define COMMON_OPTS_BUT_QUIET                                                           \
 	XL_OPT_ENTRY_PACKET_OP,                                                         \
 	XL_OPT_ENTRY_MODE(" on IN"),                                                    \
+	XL_OPT_ENTRY_FRAGS,                                                             \
 	XL_OPT_ENTRY_INTERVAL,                                                          \
 	XL_OPT_ENTRY_DURATION,                                                          \
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },         \
@@ -60,7 +61,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				  &a->duration_ns, &a->extended, &a->netns,
-				  &a->o.op, &a->o.mode, &a->quiet });
+				  &a->o.op, &a->o.mode, &a->quiet, &a->o.frags });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -285,15 +286,17 @@ int cmd_redirect(int argc, char **argv)
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(a.o.in);
 	if (a.o.kind == XL_REDIR_CPUMAP)
-		fprintf(stderr, "xdplab: REDIRECT %s -> cpumap cpu %d (qsize %u, entry program %s%s%s), %s mode, packet operation %s; Ctrl-C to stop\n",
+		fprintf(stderr, "xdplab: REDIRECT %s -> cpumap cpu %d (qsize %u, entry program %s%s%s), %s mode%s, packet operation %s; Ctrl-C to stop\n",
 			a.o.in, a.o.cpu, a.o.qsize ? a.o.qsize : XL_CPUMAP_QSIZE_DEFAULT,
 			xl_cpu_action_name(a.o.cpu_action), a.o.nout ? " to " : "",
-			a.o.nout ? a.o.out[0] : "", xl_xdp_mode_name(a.o.mode), xl_pkt_op_name(a.o.op));
+			a.o.nout ? a.o.out[0] : "", xl_xdp_mode_name(a.o.mode),
+			a.o.frags ? " multi-buffer" : "", xl_pkt_op_name(a.o.op));
 	else
-		fprintf(stderr, "xdplab: REDIRECT %s -> %s%s (%s, %s mode), packet operation %s; Ctrl-C to stop\n",
+		fprintf(stderr, "xdplab: REDIRECT %s -> %s%s (%s, %s mode%s), packet operation %s; Ctrl-C to stop\n",
 			a.o.in, a.o.out[0], a.o.nout > 1 ? " and more" : "",
 			a.o.kind == XL_REDIR_MULTI ? "devmap_hash broadcast, ingress excluded" : "devmap",
-			xl_xdp_mode_name(a.o.mode), xl_pkt_op_name(a.o.op));
+			xl_xdp_mode_name(a.o.mode), a.o.frags ? " multi-buffer" : "",
+			xl_pkt_op_name(a.o.op));
 	ret = xl_cmd_report_loop(&(struct xl_cmd_loop){ .m = &m, .ifname = a.o.in,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
 			.quiet = a.quiet, .extended = a.extended, .alive = redir_alive,

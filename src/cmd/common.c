@@ -71,6 +71,12 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 			return 0;
 		}
 		break;
+	case XL_OPT_FRAGS:
+		if (r->frags) {
+			*r->frags = true;
+			return 0;
+		}
+		break;
 	case XL_OPT_PACKET_OP:
 		if (r->op) {
 			static const char *const ops[] = { "no-touch", "read-data", "parse-ip",

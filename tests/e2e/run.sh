@@ -67,6 +67,7 @@ TESTS=(
 	"bad-unknown-option|unknown option: exit 2"
 	"bad-abbreviation|--cou 5 (abbreviated --count): exit 2"
 	"bad-option-twice|--count given twice: exit 2"
+	"frags-mtu9000|MTU 9000: drop/pass/tx without --frags exit 1 saying use --frags; drop --frags counts 2000 frames of 9014 B exactly"
 	"lab-run|lab run with 2 rows: table, verdicts, JSON, nothing left behind"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
@@ -75,6 +76,8 @@ TESTS=(
 . "$HERE/lib.inc"
 # shellcheck source=tests/e2e/foundation.inc
 . "$HERE/foundation.inc"
+# shellcheck source=tests/e2e/harden.inc
+. "$HERE/harden.inc"
 
 # ----------------------------------------------------------------- runner --
 

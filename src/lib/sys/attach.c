@@ -13,6 +13,7 @@
 
 #include "xdplab/attach.h"
 #include "xdplab/log.h"
+#include "xdplab/netlink.h"
 
 const char *xl_xdp_mode_name(enum xl_xdp_mode mode)
 {
@@ -146,8 +147,27 @@ void xl_xdp_holder_describe(const struct xl_xdp_holder *h, char *buf,
 		snprintf(buf + n, len - n, ", attached without a link)");
 }
 
+void xl_xdp_prog_set_frags(struct bpf_program *prog)
+{
+	bpf_program__set_flags(prog, bpf_program__flags(prog) | BPF_F_XDP_HAS_FRAGS);
+}
+
+/* @ifindex's MTU, 0 if unknown (for messages). */
+static unsigned int link_mtu(int ifindex)
+{
+	struct xl_link_info li;
+
+	return xl_link_get(ifindex, -1, &li) ? 0 : li.mtu;
+}
+
 int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
 		  enum xl_xdp_mode mode)
+{
+	return xl_xdp_attach_frags(prog_fd, ifindex, ifname, mode, false);
+}
+
+int xl_xdp_attach_frags(int prog_fd, int ifindex, const char *ifname,
+			enum xl_xdp_mode mode, bool frags)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts);
 	struct xl_xdp_holder h;
@@ -165,6 +185,10 @@ int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
 		xl_err("cannot attach XDP (%s mode) on %s: %s (%s is attached; "
 		       "stop its owner or run 'xdplab cleanup %s')",
 		       xl_xdp_mode_name(mode), ifname, strerror(-err), desc, ifname);
+	} else if (err == -ERANGE && mode == XL_MODE_NATIVE && !frags) {
+		/* veth_xdp_set() and most drivers: MTU above one buffer. */
+		xl_err("cannot attach XDP on %s: its MTU (%u) needs a multi-buffer (xdp.frags) program on this driver: use --frags or lower the MTU",
+		       ifname, link_mtu(ifindex));
 	} else if (err == -EOPNOTSUPP && mode == XL_MODE_NATIVE) {
 		xl_err("cannot attach XDP on %s: native mode not supported by its driver (try --mode skb)",
 		       ifname);

@@ -86,14 +86,17 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 	}
 	b->skel->rodata->action = opts->action;
 	b->skel->rodata->pkt_op = opts->op;
+	b->skel->rodata->frags = opts->frags;
+	if (opts->frags)
+		xl_xdp_prog_set_frags(b->skel->progs.xdp_bench_action);
 	err = bench__load(b->skel);
 	if (err) {
 		xl_err("cannot load the XDP program: %s%s", strerror(-err),
 		       err == -EPERM ? " (needs root or CAP_BPF+CAP_NET_ADMIN)" : "");
 		goto out_destroy_skel;
 	}
-	err = xl_xdp_attach(bpf_program__fd(b->skel->progs.xdp_bench_action),
-			    b->ifindex, opts->ifname, opts->mode);
+	err = xl_xdp_attach_frags(bpf_program__fd(b->skel->progs.xdp_bench_action),
+				  b->ifindex, opts->ifname, opts->mode, opts->frags);
 	if (err < 0)
 		goto out_destroy_skel;
 	b->link_fd = err;

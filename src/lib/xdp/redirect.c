@@ -274,6 +274,14 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	r->skel->rodata->pkt_op = opts->op;
 	r->skel->rodata->target_cpu = opts->cpu;
 	r->skel->rodata->cpu_action = opts->cpu_action;
+	r->skel->rodata->frags = opts->frags;
+	if (opts->frags) {
+		/* Every XDP program a multi-buffer frame meets must take frags. */
+		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_devmap);
+		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_multi);
+		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_cpumap);
+		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_cpu_prog);
+	}
 	bpf_map__set_max_entries(r->skel->maps.cpu_map, r->ncpus);
 	/* Only the programs this kind needs are loaded. */
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_devmap, opts->kind == XL_REDIR_DEVMAP);
@@ -312,7 +320,8 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	prog = opts->kind == XL_REDIR_DEVMAP ? r->skel->progs.xdp_redir_devmap :
 	       opts->kind == XL_REDIR_MULTI  ? r->skel->progs.xdp_redir_multi :
 					       r->skel->progs.xdp_redir_cpumap;
-	err = xl_xdp_attach(bpf_program__fd(prog), r->in_ifindex, opts->in, opts->mode);
+	err = xl_xdp_attach_frags(bpf_program__fd(prog), r->in_ifindex, opts->in, opts->mode,
+				  opts->frags);
 	if (err < 0)
 		goto out_close_sock;
 	r->link_fd = err;
