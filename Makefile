@@ -31,7 +31,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS    := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 
 # The library is a folder per concern (docs/architecture.md).
-LIB_DIRS := core sys pkt xdp gen xsk measure lab
+LIB_DIRS := core sys pkt xdp gen xsk measure profile lab
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/lib/$(d)/*.c))
 CMD_SRCS := $(wildcard src/cmd/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRCS))

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file profile.h
+ * Where the time goes: perf samples of the judged CPUs during a measured
+ * window, folded into stacks (the stackcollapse format of Brendan Gregg's
+ * FlameGraph tools: `frame;frame;frame count`, root first), an SVG flame
+ * graph drawn by xdplab, and the top symbols by self share (the view of
+ * `perf report --no-children --sort comm,dso,sym`). docs/profile.md.
+ */
+#ifndef XDPLAB_PROFILE_H
+#define XDPLAB_PROFILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Most CPUs one profile labels; most top symbols kept per CPU. */
+#define XL_PROF_MAX_CPUS 4
+#define XL_PROF_TOP 12
+
+/**
+ * struct xl_prof_cpu - a CPU to record and what it does in the row.
+ * @cpu: CPU number. @role: "dut", "gen", "xsk-app", "dut+gen"... The root
+ * frame of its stacks is "cpuN <role>" (xl_prof_cpu_label()).
+ */
+struct xl_prof_cpu {
+	int cpu;
+	char role[24];
+};
+
+/** xl_prof_cpu_label() - "cpuN role" into @buf (@len bytes); returns @buf. */
+char *xl_prof_cpu_label(const struct xl_prof_cpu *c, char *buf, size_t len);
+
+/**
+ * struct xl_top_sym - one line of the top-symbols table.
+ * @share: self samples / all samples of @label's CPU, 0..1.
+ * @samples: self samples. @label: "cpuN role". @comm: task. @dso: object
+ * ("[kernel.kallsyms]", a BPF program's own name, a library path).
+ * @sym: symbol ("[unknown]" when perf could not name it).
+ */
+struct xl_top_sym {
+	double share;
+	uint64_t samples;
+	char label[32], comm[32], dso[96], sym[128];
+};
+
+/** struct xl_folded - a multiset of stacks with sample counts (opaque). */
+struct xl_folded;
+
+/** xl_folded__new() - an empty set. Return: NULL with errno ENOMEM. */
+struct xl_folded *xl_folded__new(void);
+
+/** xl_folded__free() - free @f (NULL is fine). */
+void xl_folded__free(struct xl_folded *f);
+
+/**
+ * xl_folded__add() - add @count samples of @stack ("root;...;leaf"); the
+ * leaf's self count goes to (@label, @comm, @dso, leaf) in the top table
+ * when @label is not NULL. Return: 0 or -ENOMEM, -EINVAL (empty stack).
+ */
+int xl_folded__add(struct xl_folded *f, const char *stack, uint64_t count,
+		   const char *label, const char *comm, const char *dso);
+
+/**
+ * xl_folded__parse_perf_script() - fold the text of
+ * `perf script -F comm,tid,cpu,period,ip,sym,dso` (a header line
+ * "comm tid [cpu] period" per sample, then one "ip sym (dso)" line per
+ * frame, leaf first, a blank line after) from @in. Samples on CPUs not in
+ * @cpus[0..@n) are skipped; @n == 0 keeps every CPU with role "". The
+ * stack is "cpuN role;comm;outermost;...;leaf"; one sample counts 1.
+ * Return: 0, -EBADMSG (a line that is neither; *@bad_line is set when not
+ * NULL), -ENOMEM.
+ */
+int xl_folded__parse_perf_script(struct xl_folded *f, FILE *in, const struct xl_prof_cpu *cpus,
+				 int n, unsigned long *bad_line);
+
+/**
+ * xl_folded__finish() - sort the stacks (byte order, as stackcollapse
+ * does) and merge equal ones; called by the readers below, cheap when
+ * nothing was added since.
+ */
+void xl_folded__finish(struct xl_folded *f);
+
+/** xl_folded__samples() - all samples, or those whose root frame is @label (NULL: all). */
+uint64_t xl_folded__samples(struct xl_folded *f, const char *label);
+
+/** xl_folded__nstacks() - distinct stacks after merging. */
+size_t xl_folded__nstacks(struct xl_folded *f);
+
+/** xl_folded__stack() - the @i-th stack in order and its count in *@count. */
+const char *xl_folded__stack(struct xl_folded *f, size_t i, uint64_t *count);
+
+/** xl_folded__write() - the folded text to @out. Return: 0 or -EIO. */
+int xl_folded__write(struct xl_folded *f, FILE *out);
+
+/**
+ * xl_folded__top() - up to @max symbols of @label's CPU by self samples,
+ * most first (ties by name), into @out. Return: how many.
+ */
+int xl_folded__top(struct xl_folded *f, const char *label, struct xl_top_sym *out, int max);
+
+/**
+ * struct xl_flame_rect - one frame of a flame graph layout.
+ * @x/@w: start and width in px; @depth: 0 for the root frames; @samples:
+ * inclusive samples; @name: the frame (points into the layout).
+ */
+struct xl_flame_rect {
+	double x, w;
+	int depth;
+	uint64_t samples;
+	const char *name;
+};
+
+/**
+ * struct xl_flame - a flame graph's frames (xl_flame_layout()), owning the
+ * names; free with xl_flame_free(). @rects/@n: the frames, parents after
+ * their children; @total: samples; @width: px; @depth: levels.
+ */
+struct xl_flame {
+	struct xl_flame_rect *rects;
+	size_t n;
+	uint64_t total;
+	double width;
+	int depth;
+};
+
+/**
+ * xl_flame_layout() - lay @f's stacks out on @width px: a frame is as wide
+ * as its share of all samples, children left to right in stack order
+ * within their parent (Brendan Gregg's flame graph; "The Flame Graph",
+ * CACM 59(6), 2016). Return: 0 or -ENOMEM.
+ */
+int xl_flame_layout(struct xl_folded *f, double width, struct xl_flame *out);
+
+/** xl_flame_free() - free what xl_flame_layout() allocated. */
+void xl_flame_free(struct xl_flame *fl);
+
+/**
+ * xl_flame_svg() - write @f as a standalone SVG flame graph (@title on
+ * top) to @out: hovering a frame shows its name, samples and share,
+ * clicking zooms into it (an inline script; no network), frames narrower
+ * than 0.1 px are left out. @width in px. Return: 0, -ENOMEM or -EIO.
+ */
+int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width);
+
+/**
+ * struct xl_profile - the profile of one row or run.
+ * @folded/@svg: the files written. @samples: samples kept.
+ * @cpus/@ncpus: what was recorded. @top/@ntop: the top symbols of each
+ * CPU in turn (XL_PROF_TOP at most per CPU).
+ */
+struct xl_profile {
+	char folded[PATH_MAX], svg[PATH_MAX];
+	uint64_t samples;
+	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
+	int ncpus;
+	struct xl_top_sym top[XL_PROF_MAX_CPUS * XL_PROF_TOP];
+	int ntop;
+};
+
+/** struct xl_profiler - a perf session (opaque); one recording at a time. */
+struct xl_profiler;
+
+/**
+ * xl_profiler__open() - check that profiling can work and prepare it:
+ * perf is installed and may record CPU-wide (perf_event_paranoid, or
+ * CAP_PERFMON/CAP_SYS_ADMIN), kernel symbols are visible (kptr_restrict),
+ * @dir exists or is made (0755); sets net.core.bpf_jit_kallsyms to 1 so
+ * JIT-ed programs are named bpf_prog_<tag>_<name> (restored by
+ * xl_profiler__close()). @perf: the perf binary (NULL: "perf" on PATH).
+ * Return: the session, or NULL with errno set and a one-line message that
+ * names the fix in @why (@len bytes).
+ */
+struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *why, size_t len);
+
+/**
+ * xl_profiler__close() - stop a recording still running (its process is
+ * killed and reaped), restore bpf_jit_kallsyms, free @p (NULL is fine).
+ */
+void xl_profiler__close(struct xl_profiler *p);
+
+/**
+ * xl_profiler__start() - start `perf record -e cpu-clock -g` on @cpus (the
+ * events enabled through perf's control pipe only once perf acknowledged,
+ * so the samples cover the window from here to xl_profiler__stop()).
+ * @name: file stem under the session's directory ("drop-no-touch-64").
+ * Return: 0 or -errno (logged).
+ */
+int xl_profiler__start(struct xl_profiler *p, const struct xl_prof_cpu *cpus, int n,
+		       const char *name);
+
+/**
+ * xl_profiler__set_role() - name the role of @cpu in the running recording
+ * (a command that learns which CPU was the DUT's only from its counters).
+ * Return: 0, or -ENOENT when @cpu is not recorded.
+ */
+int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role);
+
+/**
+ * xl_profiler__stop() - disable the events, end perf, fold `perf script`
+ * into DIR/NAME.folded, draw DIR/NAME.svg, and fill @out with the paths
+ * and the top symbols. The perf.data file is removed. Return: 0 or -errno
+ * (logged).
+ */
+int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out);
+
+/** xl_profiler__pid() - the running perf's pid (0: none), for tests and checks. */
+int xl_profiler__pid(const struct xl_profiler *p);
+
+#endif /* XDPLAB_PROFILE_H */

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * src/lib/profile/ owns profiling: running perf over a measured window
+ * (perf.c), folding its samples into stacks and the top-symbols table
+ * (this file), and the SVG flame graph (flame.c).
+ *
+ * Folded stacks are the format of Brendan Gregg's stackcollapse-perf.pl
+ * ("frame;frame;frame count", root first, one line per distinct stack);
+ * our parser reads `perf script` text as perf-script(1) documents it. The
+ * stacks are appended, then sorted and merged once (xl_folded__finish()):
+ * simpler than a hash table and fast enough for a few 100k samples.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdplab/profile.h"
+
+struct fentry {
+	char *key; /* the stack, or label\x1f comm\x1f dso\x1f sym for self counts */
+	uint64_t count;
+};
+
+struct fvec {
+	struct fentry *v;
+	size_t n, cap;
+	bool sorted;
+};
+
+struct xl_folded {
+	struct fvec stacks, self;
+};
+
+char *xl_prof_cpu_label(const struct xl_prof_cpu *c, char *buf, size_t len)
+{
+	if (c->role[0])
+		snprintf(buf, len, "cpu%d %s", c->cpu, c->role);
+	else
+		snprintf(buf, len, "cpu%d", c->cpu);
+	return buf;
+}
+
+struct xl_folded *xl_folded__new(void)
+{
+	return calloc(1, sizeof(struct xl_folded));
+}
+
+static void fvec_free(struct fvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->v[i].key);
+	free(v->v);
+}
+
+void xl_folded__free(struct xl_folded *f)
+{
+	if (!f)
+		return;
+	fvec_free(&f->stacks);
+	fvec_free(&f->self);
+	free(f);
+}
+
+static int fvec_push(struct fvec *v, const char *key, uint64_t count)
+{
+	char *k;
+
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 256;
+		struct fentry *nv = realloc(v->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		v->v = nv;
+		v->cap = cap;
+	}
+	k = strdup(key);
+	if (!k)
+		return -ENOMEM;
+	v->v[v->n++] = (struct fentry){ k, count };
+	v->sorted = false;
+	return 0;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct fentry *)a)->key, ((const struct fentry *)b)->key);
+}
+
+static void fvec_finish(struct fvec *v)
+{
+	size_t i, o = 0;
+
+	if (v->sorted)
+		return;
+	qsort(v->v, v->n, sizeof(*v->v), key_cmp);
+	for (i = 0; i < v->n; i++) {
+		if (o && !strcmp(v->v[o - 1].key, v->v[i].key)) {
+			v->v[o - 1].count += v->v[i].count;
+			free(v->v[i].key);
+			continue;
+		}
+		v->v[o++] = v->v[i];
+	}
+	v->n = o;
+	v->sorted = true;
+}
+
+void xl_folded__finish(struct xl_folded *f)
+{
+	fvec_finish(&f->stacks);
+	fvec_finish(&f->self);
+}
+
+int xl_folded__add(struct xl_folded *f, const char *stack, uint64_t count,
+		   const char *label, const char *comm, const char *dso)
+{
+	const char *leaf;
+	char key[512];
+	int err;
+
+	if (!*stack)
+		return -EINVAL;
+	err = fvec_push(&f->stacks, stack, count);
+	if (err || !label)
+		return err;
+	leaf = strrchr(stack, ';');
+	leaf = leaf ? leaf + 1 : stack;
+	snprintf(key, sizeof(key), "%s\x1f%s\x1f%s\x1f%s", label, comm ? comm : "",
+		 dso ? dso : "", leaf);
+	return fvec_push(&f->self, key, count);
+}
+
+uint64_t xl_folded__samples(struct xl_folded *f, const char *label)
+{
+	size_t i, l = label ? strlen(label) : 0;
+	uint64_t sum = 0;
+
+	xl_folded__finish(f);
+	for (i = 0; i < f->stacks.n; i++) {
+		const char *s = f->stacks.v[i].key;
+
+		if (!label || (!strncmp(s, label, l) && (s[l] == ';' || !s[l])))
+			sum += f->stacks.v[i].count;
+	}
+	return sum;
+}
+
+size_t xl_folded__nstacks(struct xl_folded *f)
+{
+	xl_folded__finish(f);
+	return f->stacks.n;
+}
+
+const char *xl_folded__stack(struct xl_folded *f, size_t i, uint64_t *count)
+{
+	xl_folded__finish(f);
+	if (i >= f->stacks.n)
+		return NULL;
+	if (count)
+		*count = f->stacks.v[i].count;
+	return f->stacks.v[i].key;
+}
+
+int xl_folded__write(struct xl_folded *f, FILE *out)
+{
+	size_t i;
+
+	xl_folded__finish(f);
+	for (i = 0; i < f->stacks.n; i++)
+		fprintf(out, "%s %llu\n", f->stacks.v[i].key,
+			(unsigned long long)f->stacks.v[i].count);
+	return ferror(out) ? -EIO : 0;
+}
+
+static int top_cmp(const void *a, const void *b)
+{
+	const struct xl_top_sym *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return strcmp(x->sym, y->sym);
+}
+
+/* Copy the @i-th \x1f-separated field of @key into @dst (@len bytes). */
+static void key_field(const char *key, int i, char *dst, size_t len)
+{
+	const char *e;
+
+	while (i-- > 0 && (key = strchr(key, '\x1f')))
+		key++;
+	if (!key) {
+		*dst = 0;
+		return;
+	}
+	e = strchr(key, '\x1f');
+	snprintf(dst, len, "%.*s", (int)(e ? (size_t)(e - key) : strlen(key)), key);
+}
+
+int xl_folded__top(struct xl_folded *f, const char *label, struct xl_top_sym *out, int max)
+{
+	size_t i, l = strlen(label);
+	uint64_t total = xl_folded__samples(f, label);
+	struct xl_top_sym *all;
+	size_t n = 0;
+	int k;
+
+	if (max <= 0 || !total)
+		return 0;
+	all = calloc(f->self.n ? f->self.n : 1, sizeof(*all));
+	if (!all)
+		return 0;
+	for (i = 0; i < f->self.n; i++) {
+		const char *key = f->self.v[i].key;
+
+		if (strncmp(key, label, l) || key[l] != '\x1f')
+			continue;
+		key_field(key, 0, all[n].label, sizeof(all[n].label));
+		key_field(key, 1, all[n].comm, sizeof(all[n].comm));
+		key_field(key, 2, all[n].dso, sizeof(all[n].dso));
+		key_field(key, 3, all[n].sym, sizeof(all[n].sym));
+		all[n].samples = f->self.v[i].count;
+		all[n].share = (double)all[n].samples / total;
+		n++;
+	}
+	qsort(all, n, sizeof(*all), top_cmp);
+	k = n < (size_t)max ? (int)n : max;
+	memcpy(out, all, k * sizeof(*all));
+	free(all);
+	return k;
+}
+
+/* perf script's parts of a sample. */
+#define MAX_FRAMES 256
+
+struct sample {
+	bool open, keep;
+	char label[32], comm[64], leaf_dso[96];
+	char *frames[MAX_FRAMES];
+	int nframes;
+};
+
+static void sample_reset(struct sample *s)
+{
+	int i;
+
+	for (i = 0; i < s->nframes; i++)
+		free(s->frames[i]);
+	s->nframes = 0;
+	s->open = false;
+	s->leaf_dso[0] = 0;
+}
+
+/* A frame name as a folded frame: no ';' (the separator), no newline. */
+static void clean_name(char *s)
+{
+	for (; *s; s++)
+		if (*s == ';' || *s == '\n' || *s == '\r')
+			*s = ':';
+}
+
+static int sample_flush(struct xl_folded *f, struct sample *s)
+{
+	size_t len;
+	char *stack;
+	int i, err;
+
+	if (!s->open || !s->keep) {
+		sample_reset(s);
+		return 0;
+	}
+	len = strlen(s->label) + strlen(s->comm) + 3;
+	for (i = 0; i < s->nframes; i++)
+		len += strlen(s->frames[i]) + 1;
+	stack = malloc(len);
+	if (!stack)
+		return -ENOMEM;
+	len = sprintf(stack, "%s;%s", s->label, s->comm);
+	for (i = s->nframes - 1; i >= 0; i--) /* perf lists the leaf first */
+		len += sprintf(stack + len, ";%s", s->frames[i]);
+	err = xl_folded__add(f, stack, 1, s->label, s->comm,
+			     s->nframes ? s->leaf_dso : "[unknown]");
+	free(stack);
+	sample_reset(s);
+	return err;
+}
+
+static char *rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = 0;
+	return s;
+}
+
+/*
+ * "comm tid [cpu] period" (comm may hold spaces; "pid/tid" when pid is
+ * asked for too). Return: the CPU, or -1 when this is not a header.
+ */
+static int parse_header(char *line, struct sample *s)
+{
+	char *br = NULL, *p, *comm_end;
+	int cpu;
+
+	for (p = strchr(line, '['); p; p = strchr(p + 1, '['))
+		if (isdigit((unsigned char)p[1]) && strchr(p, ']'))
+			br = p;
+	if (!br || br == line)
+		return -1;
+	cpu = atoi(br + 1);
+	/* Back over the spaces and the tid token before '['. */
+	p = br;
+	while (p > line && isspace((unsigned char)p[-1]))
+		p--;
+	while (p > line && !isspace((unsigned char)p[-1]))
+		p--;
+	comm_end = p;
+	while (comm_end > line && isspace((unsigned char)comm_end[-1]))
+		comm_end--;
+	if (comm_end == line)
+		return -1;
+	snprintf(s->comm, sizeof(s->comm), "%.*s", (int)(comm_end - line), line);
+	clean_name(s->comm);
+	return cpu;
+}
+
+/* "ip sym (dso)" */
+static int parse_frame(char *line, struct sample *s)
+{
+	char *p = line, *sym, *dso = NULL, *open;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!isxdigit((unsigned char)*p))
+		return -EBADMSG;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	if (*p && !isspace((unsigned char)*p))
+		return -EBADMSG;
+	while (isspace((unsigned char)*p))
+		p++;
+	sym = p;
+	rtrim(sym);
+	open = strrchr(sym, '(');
+	if (open && sym[strlen(sym) - 1] == ')' && open > sym && open[-1] == ' ') {
+		dso = open + 1;
+		dso[strlen(dso) - 1] = 0;
+		open[-1] = 0;
+	}
+	if (!*sym)
+		sym = "[unknown]";
+	if (s->nframes == MAX_FRAMES)
+		return 0; /* deeper than any real stack: keep the leaf side */
+	if (!s->nframes)
+		snprintf(s->leaf_dso, sizeof(s->leaf_dso), "%s", dso ? dso : "[unknown]");
+	s->frames[s->nframes] = strdup(sym);
+	if (!s->frames[s->nframes])
+		return -ENOMEM;
+	clean_name(s->frames[s->nframes++]);
+	return 0;
+}
+
+int xl_folded__parse_perf_script(struct xl_folded *f, FILE *in, const struct xl_prof_cpu *cpus,
+				 int n, unsigned long *bad_line)
+{
+	struct sample s = { 0 };
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	while (getline(&line, &cap, in) >= 0) {
+		lineno++;
+		rtrim(line);
+		if (!*line) {
+			err = sample_flush(f, &s);
+		} else if (isspace((unsigned char)line[0])) {
+			if (!s.open) {
+				err = -EBADMSG;
+			} else if (s.keep) {
+				err = parse_frame(line, &s);
+			}
+		} else {
+			int cpu, i;
+
+			err = sample_flush(f, &s);
+			if (err)
+				break;
+			cpu = parse_header(line, &s);
+			if (cpu < 0) {
+				err = -EBADMSG;
+				break;
+			}
+			s.open = true;
+			s.keep = !n;
+			if (!n)
+				snprintf(s.label, sizeof(s.label), "cpu%d", cpu);
+			for (i = 0; i < n; i++)
+				if (cpus[i].cpu == cpu) {
+					xl_prof_cpu_label(&cpus[i], s.label, sizeof(s.label));
+					s.keep = true;
+				}
+		}
+		if (err)
+			break;
+	}
+	if (!err)
+		err = sample_flush(f, &s);
+	sample_reset(&s);
+	free(line);
+	if (err == -EBADMSG && bad_line)
+		*bad_line = lineno;
+	return err;
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Profiles: folding `perf script` text (tests/unit/data/perf-script.txt,
+ * written by hand in the format of perf-script(1) with -F
+ * comm,tid,cpu,period,ip,sym,dso: a sample on a CPU we do not record, a
+ * comm with a space, pid/tid and tid-only headers), the top-symbols table,
+ * and the flame graph's layout and SVG.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+#include "xdplab/profile.h"
+
+#define BPF_SYM "bpf_prog_c38132485c1667b0_xdp_bench_action"
+
+static const struct xl_prof_cpu cpus[] = { { 1, "dut" }, { 0, "gen" } };
+
+static struct xl_folded *load_fixture(void)
+{
+	char path[512], *slash;
+	struct xl_folded *f = xl_folded__new();
+	unsigned long bad = 0;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s", __FILE__);
+	slash = strrchr(path, '/');
+	snprintf(slash ? slash + 1 : path, sizeof(path) - (slash ? slash + 1 - path : 0),
+		 "data/perf-script.txt");
+	in = fopen(path, "r");
+	assert_non_null(in);
+	assert_non_null(f);
+	assert_int_equal(xl_folded__parse_perf_script(f, in, cpus, 2, &bad), 0);
+	fclose(in);
+	return f;
+}
+
+static char *folded_text(struct xl_folded *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_int_equal(xl_folded__write(f, m), 0);
+	fclose(m);
+	return buf;
+}
+
+static void test_fold_fixture(void **state)
+{
+	struct xl_folded *f = load_fixture();
+	char *text = folded_text(f);
+
+	assert_string_equal(text,
+		"cpu0 gen;Web Content;[unknown];memcpy 1\n"
+		"cpu1 dut;ksoftirqd/1;veth_poll;veth_xdp_rcv 1\n"
+		"cpu1 dut;xdplab;veth_poll;veth_xdp_rcv;veth_xdp_rcv_one 1\n"
+		"cpu1 dut;xdplab;veth_poll;veth_xdp_rcv;veth_xdp_rcv_one;" BPF_SYM " 2\n");
+	assert_int_equal(xl_folded__samples(f, NULL), 5);
+	assert_int_equal(xl_folded__samples(f, "cpu1 dut"), 4);
+	assert_int_equal(xl_folded__samples(f, "cpu0 gen"), 1);
+	assert_int_equal(xl_folded__samples(f, "cpu1"), 0); /* a root frame, not a prefix */
+	free(text);
+	xl_folded__free(f);
+}
+
+static void test_fold_all_cpus(void **state)
+{
+	char path[512], *slash, *text;
+	struct xl_folded *f = xl_folded__new();
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s", __FILE__);
+	slash = strrchr(path, '/');
+	strcpy(slash ? slash + 1 : path, "data/perf-script.txt");
+	in = fopen(path, "r");
+	assert_non_null(in);
+	assert_int_equal(xl_folded__parse_perf_script(f, in, NULL, 0, NULL), 0);
+	fclose(in);
+	assert_int_equal(xl_folded__samples(f, NULL), 6);
+	assert_int_equal(xl_folded__samples(f, "cpu2"), 1);
+	text = folded_text(f);
+	assert_non_null(strstr(text, "cpu2;swapper;default_idle 1\n"));
+	free(text);
+	xl_folded__free(f);
+}
+
+static void test_fold_bad_input(void **state)
+{
+	static const char *const bad[] = {
+		"no cpu field here\n",
+		"\tffffffff81000000 default_idle ([kernel.kallsyms])\n", /* a frame before any sample */
+		"x 1 [000] 1\n\tnot-hex frame (dso)\n",
+	};
+	static const unsigned long line[] = { 1, 1, 2 };
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct xl_folded *f = xl_folded__new();
+		FILE *in = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+		unsigned long at = 0;
+
+		assert_int_equal(xl_folded__parse_perf_script(f, in, NULL, 0, &at), -EBADMSG);
+		assert_int_equal(at, line[i]);
+		fclose(in);
+		xl_folded__free(f);
+	}
+}
+
+static void test_top_symbols(void **state)
+{
+	struct xl_folded *f = load_fixture();
+	struct xl_top_sym top[XL_PROF_TOP];
+	int n = xl_folded__top(f, "cpu1 dut", top, XL_PROF_TOP);
+
+	assert_int_equal(n, 3);
+	assert_string_equal(top[0].sym, BPF_SYM);
+	assert_string_equal(top[0].dso, BPF_SYM);
+	assert_string_equal(top[0].comm, "xdplab");
+	assert_string_equal(top[0].label, "cpu1 dut");
+	assert_int_equal(top[0].samples, 2);
+	assert_dbl_equal(top[0].share, 0.5);
+	/* Ties: by symbol name. */
+	assert_string_equal(top[1].sym, "veth_xdp_rcv");
+	assert_string_equal(top[1].comm, "ksoftirqd/1");
+	assert_string_equal(top[1].dso, "[kernel.kallsyms]");
+	assert_dbl_equal(top[1].share, 0.25);
+	assert_string_equal(top[2].sym, "veth_xdp_rcv_one");
+	assert_string_equal(top[2].comm, "xdplab");
+	assert_dbl_equal(top[2].share, 0.25);
+	/* max caps the table; the other CPU has its own. */
+	assert_int_equal(xl_folded__top(f, "cpu1 dut", top, 1), 1);
+	assert_int_equal(xl_folded__top(f, "cpu0 gen", top, XL_PROF_TOP), 1);
+	assert_string_equal(top[0].sym, "memcpy");
+	assert_string_equal(top[0].dso, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(top[0].comm, "Web Content");
+	assert_dbl_equal(top[0].share, 1.0);
+	assert_int_equal(xl_folded__top(f, "cpu7 none", top, XL_PROF_TOP), 0);
+	xl_folded__free(f);
+}
+
+static const struct xl_flame_rect *find_rect(const struct xl_flame *fl, const char *name, int depth)
+{
+	size_t i;
+
+	for (i = 0; i < fl->n; i++)
+		if (fl->rects[i].depth == depth && !strcmp(fl->rects[i].name, name))
+			return &fl->rects[i];
+	return NULL;
+}
+
+static void test_flame_layout(void **state)
+{
+	struct xl_folded *f = load_fixture();
+	const struct xl_flame_rect *r;
+	struct xl_flame fl;
+	double roots = 0, kids = 0;
+	size_t i;
+
+	assert_int_equal(xl_flame_layout(f, 1000, &fl), 0);
+	assert_int_equal(fl.total, 5);
+	assert_int_equal(fl.depth, 6);
+	/* 2 roots, 2 comms under cpu1 + 1 under cpu0, and the frames below. */
+	assert_int_equal(fl.n, 2 + 3 + 3 + 3 + 1 + 1);
+	for (i = 0; i < fl.n; i++) {
+		if (fl.rects[i].depth == 0)
+			roots += fl.rects[i].w;
+		if (fl.rects[i].depth == 1)
+			kids += fl.rects[i].w;
+	}
+	assert_dbl_equal(roots, 1000);
+	assert_dbl_equal(kids, 1000); /* no stack ends at its root frame */
+	r = find_rect(&fl, "cpu0 gen", 0);
+	assert_non_null(r);
+	assert_dbl_equal(r->x, 0);
+	assert_dbl_equal(r->w, 200);
+	r = find_rect(&fl, "cpu1 dut", 0);
+	assert_dbl_equal(r->x, 200);
+	assert_dbl_equal(r->w, 800);
+	assert_int_equal(r->samples, 4);
+	r = find_rect(&fl, "xdplab", 1);
+	assert_dbl_equal(r->x, 400);
+	assert_dbl_equal(r->w, 600);
+	r = find_rect(&fl, "veth_xdp_rcv_one", 4);
+	assert_dbl_equal(r->x, 400);
+	assert_dbl_equal(r->w, 600);
+	r = find_rect(&fl, BPF_SYM, 5);
+	assert_dbl_equal(r->x, 600);
+	assert_dbl_equal(r->w, 400);
+	assert_int_equal(r->samples, 2);
+	xl_flame_free(&fl);
+	xl_folded__free(f);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+static void test_flame_svg(void **state)
+{
+	struct xl_folded *f = load_fixture();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_int_equal(xl_flame_svg(f, m, "drop <no-touch>", 1000), 0);
+	fclose(m);
+	assert_int_equal(count_of(buf, "<g class=\"f\""), 13);
+	assert_non_null(strstr(buf, "data-total=\"5\""));
+	assert_non_null(strstr(buf, "<title>" BPF_SYM " (2 samples, 40.00%)</title>"));
+	assert_non_null(strstr(buf, "drop &lt;no-touch&gt; (5 samples)"));
+	assert_int_equal(count_of(buf, "<script>"), 1);
+	assert_int_equal(strncmp(buf, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39), 0);
+	assert_non_null(strstr(buf, "</svg>\n"));
+	free(buf);
+	xl_folded__free(f);
+}
+
+static void test_folded_add_merges(void **state)
+{
+	struct xl_folded *f = xl_folded__new();
+	uint64_t c;
+
+	assert_int_equal(xl_folded__add(f, "b;c", 3, NULL, NULL, NULL), 0);
+	assert_int_equal(xl_folded__add(f, "a", 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xl_folded__add(f, "b;c", 2, NULL, NULL, NULL), 0);
+	assert_int_equal(xl_folded__add(f, "", 2, NULL, NULL, NULL), -EINVAL);
+	assert_int_equal(xl_folded__nstacks(f), 2);
+	assert_string_equal(xl_folded__stack(f, 1, &c), "b;c");
+	assert_int_equal(c, 5);
+	assert_null(xl_folded__stack(f, 2, &c));
+	xl_folded__free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fold_fixture),   cmocka_unit_test(test_fold_all_cpus),
+		cmocka_unit_test(test_fold_bad_input), cmocka_unit_test(test_top_symbols),
+		cmocka_unit_test(test_flame_layout),   cmocka_unit_test(test_flame_svg),
+		cmocka_unit_test(test_folded_add_merges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
