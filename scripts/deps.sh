@@ -16,6 +16,7 @@ PKGS=(
 	linux-libc-dev                        # kernel UAPI headers
 	iproute2 ethtool procps jq            # lab (netns, veth), ethtool -S, tests
 	python3 python3-jsonschema            # tests: results JSON against docs/results.schema.json
+	linux-perf                            # --profile: perf record / perf script (docs/profile.md)
 )
 
 missing=()

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "profile_cli.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
@@ -29,6 +30,8 @@ static const struct xl_opt bench_opts[] = {
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },
 	XL_OPT_ENTRY_NETNS,
 	XL_OPT_ENTRY_QUIET,
+	XL_OPT_ENTRY_PROFILE,
+	XL_OPT_ENTRY_PROFILE_DIR,
 };
 
 struct bench_args {
@@ -37,13 +40,18 @@ struct bench_args {
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet;
 	const char *netns;
+	struct xl_cmd_prof prof;
 };
 
 /* Every option of these commands is a shared one. */
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct bench_args *a = ctx;
-	int r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+	int r;
+
+	if (!xl_cmd_prof_opt(&a->prof, id, arg))
+		return 0;
+	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				       &a->duration_ns, &a->extended, &a->netns,
 				       &a->o.op, &a->o.mode, &a->quiet, &a->o.frags });
 
@@ -111,6 +119,54 @@ static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 	print_window(w, t, ((struct bench_run *)ctx)->action);
 }
 
+/*
+ * --profile: every CPU (up to XL_PROF_MAX_CPUS) for the whole run, which
+ * is the measured window of this command; the CPU that counted most
+ * packets is named "dut" when the run ends.
+ */
+static bool prof_start(struct bench_args *a, const char *cmd)
+{
+	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
+	int i, n = xl_bench_ncpus();
+
+	xl_cmd_prof_open(&a->prof);
+	if (!a->prof.p)
+		return false;
+	if (n > XL_PROF_MAX_CPUS) {
+		xl_warn("profile: %d CPUs, recording the first %d", n, XL_PROF_MAX_CPUS);
+		n = XL_PROF_MAX_CPUS;
+	}
+	for (i = 0; i < n; i++)
+		cpus[i] = (struct xl_prof_cpu){ .cpu = i };
+	if (xl_profiler__start(a->prof.p, cpus, n, cmd)) {
+		xl_cmd_prof_close(&a->prof);
+		return false;
+	}
+	fprintf(stderr, "xdplab: profiling CPUs 0-%d with perf for the whole run (its overhead is in these figures: docs/profile.md)\n",
+		n - 1);
+	return true;
+}
+
+static void prof_stop(struct bench_args *a, const struct xl_meter_sample *first,
+		      const struct xl_meter_sample *last, struct xl_profile *pr)
+{
+	uint64_t most = 0;
+	int i, dut = -1;
+
+	for (i = 0; first && i < xl_bench_ncpus() && i < XL_PROF_MAX_CPUS; i++) {
+		uint64_t d = last->per_cpu[i].rx_packets - first->per_cpu[i].rx_packets;
+
+		if (d > most) {
+			most = d;
+			dut = i;
+		}
+	}
+	if (dut >= 0)
+		xl_profiler__set_role(a->prof.p, dut, "dut");
+	if (xl_profiler__stop(a->prof.p, pr))
+		memset(pr, 0, sizeof(*pr));
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static struct xl_meter_sample first, cur;
@@ -121,7 +177,8 @@ int cmd_bench(int argc, char **argv)
 	const char *ifname;
 	char summary[128];
 	unsigned int prog_id;
-	bool have_last;
+	static struct xl_profile pr;
+	bool have_last, profiling;
 	int idx, i, ret = XL_EXIT_OK;
 
 	a.o.action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
@@ -140,16 +197,21 @@ int cmd_bench(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	ifname = argv[idx];
+	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
+	xl_cmd_prof_open(&a.prof);
 	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
-		return ret;
+		goto out_prof;
 	if (!if_nametoindex(ifname)) {
 		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
-		return XL_EXIT_USAGE;
+		ret = XL_EXIT_USAGE;
+		goto out_prof;
 	}
 	a.o.ifname = ifname;
 	b = xl_bench__create(&a.o);
-	if (!b)
-		return errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	if (!b) {
+		ret = errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		goto out_prof;
+	}
 	m.bench = b;
 	m.ifname = ifname;
 	{
@@ -165,12 +227,15 @@ int cmd_bench(int argc, char **argv)
 	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
 		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op));
+	profiling = prof_start(&a, argv[0]);
 	ret = xl_cmd_report_loop(&(struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
 			.print = bench_print,
 			.ctx = &(struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id } },
 			&first, &cur, &have_last);
+	if (profiling)
+		prof_stop(&a, have_last ? &first : NULL, &cur, &pr);
 	if (have_last) {
 		xl_meter_window(&m, &first, &cur, &w);
 		printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
@@ -186,8 +251,12 @@ int cmd_bench(int argc, char **argv)
 			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
 	}
+	if (pr.samples)
+		xl_cmd_prof_print(stdout, &pr, "");
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_bench__destroy(b);
+out_prof:
+	xl_cmd_prof_close(&a.prof);
 	return ret;
 }

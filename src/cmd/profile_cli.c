@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* --profile and --profile-dir for the commands (profile_cli.h). */
+#include <string.h>
+
+#include "profile_cli.h"
+#include "xdplab/log.h"
+
+int xl_cmd_prof_opt(struct xl_cmd_prof *cp, int id, const char *arg)
+{
+	switch (id) {
+	case XL_OPT_PROFILE:
+		cp->on = true;
+		return 0;
+	case XL_OPT_PROFILE_DIR:
+		cp->on = true;
+		cp->dir = arg;
+		return 0;
+	}
+	return 1;
+}
+
+void xl_cmd_prof_open(struct xl_cmd_prof *cp)
+{
+	char why[256];
+
+	if (!cp->on || cp->tried)
+		return;
+	cp->tried = true;
+	cp->p = xl_profiler__open(cp->dir ? cp->dir : XL_PROFILE_DIR_DEFAULT, NULL, why, sizeof(why));
+	if (!cp->p)
+		xl_err("%s", why);
+}
+
+void xl_cmd_prof_close(struct xl_cmd_prof *cp)
+{
+	xl_profiler__close(cp->p);
+	cp->p = NULL;
+}
+
+void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *indent)
+{
+	const char *last = "";
+	int i;
+
+	fprintf(out, "%sprofile: %llu samples; folded stacks %s; flame graph %s\n", indent,
+		(unsigned long long)pr->samples, pr->folded, pr->svg);
+	for (i = 0; i < pr->ntop; i++) {
+		const struct xl_top_sym *t = &pr->top[i];
+
+		if (strcmp(last, t->label)) {
+			fprintf(out, "%s  %-7s %-16s %-24s %s   (top symbols by self share of %s)\n",
+				indent, "share", "command", "dso", "symbol", t->label);
+			last = t->label;
+		}
+		fprintf(out, "%s  %6.2f%% %-16.16s %-24.24s %s\n", indent, t->share * 100, t->comm,
+			t->dso, t->sym);
+	}
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Internal to src/cmd: --profile and --profile-dir, shared by the
+ * benchmark commands and `lab run` (docs/profile.md). A profile that cannot
+ * be taken (no perf, no permission, hidden kallsyms) prints one line naming
+ * the fix and the command runs without it.
+ */
+#ifndef XDPLAB_PROFILE_CLI_H
+#define XDPLAB_PROFILE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "opts.h"
+#include "xdplab/profile.h"
+
+enum { XL_OPT_PROFILE = 950, XL_OPT_PROFILE_DIR };
+#define XL_OPT_ENTRY_PROFILE                                                                  \
+	{ "profile", 0, NULL, "also record the judged CPUs with perf: folded stacks, a flame graph, top symbols", XL_OPT_PROFILE }
+#define XL_OPT_ENTRY_PROFILE_DIR                                                              \
+	{ "profile-dir", 0, "DIR", "where --profile writes (default ./xdplab-profile; implies --profile)", XL_OPT_PROFILE_DIR }
+
+/**
+ * struct xl_cmd_prof - a command's profiling state.
+ * @on: --profile given. @dir: --profile-dir (NULL: the default).
+ * @p: the perf session once xl_cmd_prof_open() succeeded (NULL: none).
+ * @tried: xl_cmd_prof_open() ran (it says why it failed once).
+ */
+struct xl_cmd_prof {
+	bool on, tried;
+	const char *dir;
+	struct xl_profiler *p;
+};
+
+/** Default directory of the profiles. */
+#define XL_PROFILE_DIR_DEFAULT "xdplab-profile"
+
+/** xl_cmd_prof_opt() - handle @id if it is a profile option. Return: 0 handled, 1 not ours. */
+int xl_cmd_prof_opt(struct xl_cmd_prof *cp, int id, const char *arg);
+
+/**
+ * xl_cmd_prof_open() - when --profile was given, open the perf session
+ * (bpf_jit_kallsyms on until xl_cmd_prof_close()); on failure print the
+ * one-line reason with its fix and leave @cp->p NULL.
+ */
+void xl_cmd_prof_open(struct xl_cmd_prof *cp);
+
+/** xl_cmd_prof_close() - end the session (restores bpf_jit_kallsyms). */
+void xl_cmd_prof_close(struct xl_cmd_prof *cp);
+
+/**
+ * xl_cmd_prof_print() - the profile's files and top-symbols table of each
+ * CPU (share, command, DSO, symbol) to @out, each line prefixed by
+ * @indent.
+ */
+void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *indent);
+
+#endif /* XDPLAB_PROFILE_CLI_H */

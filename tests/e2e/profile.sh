@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# End-to-end tests of --profile (perf, folded stacks, flame graphs) and of
+# `xdplab report` in a real browser.
+#   tests/e2e/profile.sh          run every test
+#   tests/e2e/profile.sh -l       list the tests
+#   tests/e2e/profile.sh -t NAME  run one test (repeatable)
+# Needs root. Each test makes its own lab (`xdplab lab setup`) and a trap
+# removes it and every process it started, on every exit path; the value
+# of net.core.bpf_jit_kallsyms found at the start is put back at the end.
+# Ends with "N passed, N failed, N skipped".
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+X=${XDPLAB:-$ROOT/build/xdplab}
+JIT=/proc/sys/net/core/bpf_jit_kallsyms
+WORK="" LAB="" GEN="" GNS="" DUT="" DNS="" JIT0=""
+PIDS=()
+PASS=0 FAIL=0 SKIP=0
+
+# name|what it checks
+TESTS=(
+	"profile-drop|drop --profile on the lab: folded stacks whose top DUT frames include our bpf_prog_, no perf left, bpf_jit_kallsyms restored"
+	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored"
+	"profile-no-perf|no perf on PATH: one line naming linux-perf, the benchmark still runs (exit 0)"
+)
+
+fail() {
+	echo "    FAIL: $*"
+	exit 1
+}
+
+expect_eq() {
+	[ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+lab_down() {
+	local p
+	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	PIDS=()
+	[ -n "$LAB" ] && "$X" lab teardown "$LAB" >/dev/null 2>&1
+	LAB=""
+}
+
+cleanup() {
+	lab_down
+	[ -n "$JIT0" ] && echo "$JIT0" >"$JIT"
+	rm -rf "${WORK:?}"/*
+}
+
+lab_up() {
+	local out
+	out=$("$X" lab setup) || fail "xdplab lab setup failed"
+	LAB=$(awk '$1 == "lab" {print $2}' <<<"$out")
+	GEN=$(awk '$1 == "gen" {print $2}' <<<"$out")
+	GNS=$(awk '$1 == "gen" {print $4}' <<<"$out")
+	DUT=$(awk '$1 == "dut" {print $2}' <<<"$out")
+	DNS=$(awk '$1 == "dut" {print $4}' <<<"$out")
+	[ -n "$LAB" ] && [ -n "$DUT" ] || fail "cannot read the lab from: $out"
+}
+
+# gen_bg SECONDS: the generator into the DUT in the background.
+gen_bg() {
+	"$X" gen --netns "$GNS" "$GEN" -d "$1" -q >"$WORK/gen.out" 2>"$WORK/gen.err" &
+	PIDS+=($!)
+}
+
+# perf_left DIR: perf processes writing under DIR (ours; other users' perf is not counted).
+perf_left() {
+	pgrep -f -- "perf record .*$1" | wc -l
+}
+
+# top_self FOLDED LABEL N: the N leaf frames with most samples under root LABEL.
+top_self() {
+	awk -v l="$2" 'index($0, l ";") == 1 { n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); s[f[k]] += n }
+		END { for (x in s) print s[x], x }' "$1" | sort -rn | head -n "$3" | awk '{print $2}'
+}
+
+t_profile_drop() {
+	local out rc dut
+	lab_up
+	echo 0 >"$JIT"
+	gen_bg 4
+	sleep 0.3
+	out=$("$X" drop --netns "$DNS" "$DUT" -d 2 -q -p swap-macs --profile-dir "$WORK/p" 2>"$WORK/drop.err")
+	rc=$?
+	expect_eq "drop --profile exit status ($(cat "$WORK/drop.err"))" "$rc" 0
+	[ -s "$WORK/p/drop.folded" ] || fail "no $WORK/p/drop.folded"
+	[ -s "$WORK/p/drop.svg" ] || fail "no $WORK/p/drop.svg"
+	[ ! -e "$WORK/p/drop.perf.data" ] || fail "perf.data left behind"
+	grep -q "^profile: [0-9]* samples; folded stacks $WORK/p/drop.folded; flame graph $WORK/p/drop.svg$" <<<"$out" ||
+		fail "no profile line in: $out"
+	dut=$(sed -n 's/.*(top symbols by self share of \(cpu[0-9]* dut\))$/\1/p' <<<"$out")
+	[ -n "$dut" ] || fail "no top-symbols table of a dut CPU in: $out"
+	top_self "$WORK/p/drop.folded" "$dut" 12 | grep -Eq '^bpf_prog_[0-9a-f]{16}_xdp_bench_act' ||
+		fail "our program is not among the top 12 self frames of $dut: $(top_self "$WORK/p/drop.folded" "$dut" 12 | tr '\n' ' ')"
+	grep -Eq "bpf_prog_[0-9a-f]{16}_xdp_bench_act" <<<"$out" || fail "our program not in the printed table: $out"
+	# Every line of the folded file is "frames count", the first frame the CPU.
+	expect_eq "malformed folded lines" "$(grep -Evc '^cpu[0-9]+( [a-z+-]+)?;.* [0-9]+$' "$WORK/p/drop.folded")" 0
+	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
+	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
+	grep -q 'class="xl-flame"' "$WORK/p/drop.svg" || fail "the SVG is not our flame graph"
+}
+
+t_profile_sigint() {
+	local pid rc
+	lab_up
+	echo 0 >"$JIT"
+	gen_bg 4
+	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/p" >"$WORK/drop.out" 2>"$WORK/drop.err" &
+	pid=$!
+	sleep 1.5
+	expect_eq "bpf_jit_kallsyms while profiling" "$(cat "$JIT")" 1
+	expect_eq "perf processes while profiling" "$(perf_left "$WORK/p")" 1
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	expect_eq "drop exit status after SIGINT" "$rc" 0
+	grep -q '^totals: ' "$WORK/drop.out" || fail "no totals: $(cat "$WORK/drop.out")"
+	grep -q '^profile: [0-9]* samples' "$WORK/drop.out" || fail "no profile: $(cat "$WORK/drop.out" "$WORK/drop.err")"
+	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
+	expect_eq "bpf_jit_kallsyms after SIGINT" "$(cat "$JIT")" 0
+}
+
+t_profile_no_perf() {
+	local rc
+	lab_up
+	echo 0 >"$JIT"
+	PATH=/nonexistent "$X" drop --netns "$DNS" "$DUT" -d 0.5 -q --profile >"$WORK/drop.out" 2>"$WORK/drop.err"
+	rc=$?
+	expect_eq "exit status" "$rc" 0
+	expect_eq "message" "$(grep profile "$WORK/drop.err")" \
+		"xdplab: profile: perf not found or not working: install it (apt-get install linux-perf); running without a profile"
+	grep -q '^totals: ' "$WORK/drop.out" || fail "no totals"
+	expect_eq "bpf_jit_kallsyms" "$(cat "$JIT")" 0
+	[ ! -e xdplab-profile ] || [ -n "$(ls -A xdplab-profile)" ] || fail "an empty xdplab-profile directory was made"
+}
+
+run_test() {
+	local name=$1 fn=t_${1//-/_}
+	if (
+		trap cleanup EXIT
+		"$fn"
+	); then
+		echo "ok   $name"
+		PASS=$((PASS + 1))
+	else
+		echo "FAIL $name"
+		FAIL=$((FAIL + 1))
+	fi
+}
+
+main() {
+	local want=() t
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-l) for t in "${TESTS[@]}"; do echo "${t%%|*}"; done; return 0 ;;
+		-t) want+=("$2"); shift ;;
+		*) echo "usage: $0 [-l] [-t NAME]..." >&2; return 2 ;;
+		esac
+		shift
+	done
+	[ ${#want[@]} -eq 0 ] && for t in "${TESTS[@]}"; do want+=("${t%%|*}"); done
+	if [ "$(id -u)" != 0 ]; then
+		echo "profile: needs root; all skipped"
+		echo "0 passed, 0 failed, ${#want[@]} skipped"
+		return 0
+	fi
+	[ -x "$X" ] || { echo "profile: $X not built (make)"; return 1; }
+	WORK=${XL_E2E_WORK:-$(mktemp -d /tmp/xl-profile-e2e.XXXXXX)}
+	JIT0=$(cat "$JIT")
+	trap '[ -n "${XL_E2E_WORK:-}" ] || rm -rf "$WORK"; echo "$JIT0" >"$JIT"' EXIT
+	trap 'exit 130' INT TERM
+	for t in "${want[@]}"; do
+		if ! declare -F "t_${t//-/_}" >/dev/null; then
+			echo "profile: no test '$t' (see -l)"
+			FAIL=$((FAIL + 1))
+			continue
+		fi
+		run_test "$t"
+	done
+	echo "$PASS passed, $FAIL failed, $SKIP skipped"
+	[ "$FAIL" -eq 0 ]
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	main "$@"
+fi
