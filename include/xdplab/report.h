@@ -128,12 +128,15 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
  * struct xl_report_meta - what the JSON says about the run.
  * @reps: repetitions per row; @seconds/@warmup: window and warm-up (s);
  * @git: commit ("" unknown); @lab_tag: the lab's tag.
+ * @wiring: the lab's wiring for the XDP rows ("threaded"/"softirq"; NULL:
+ *   not written).
  */
 struct xl_report_meta {
 	int reps;
 	double seconds, warmup;
 	const char *git;
 	const char *lab_tag;
+	const char *wiring;
 };
 
 /**

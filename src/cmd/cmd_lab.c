@@ -415,7 +415,8 @@ static int lab_run(int argc, char **argv)
 	if (a.json) {
 		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,
 						.warmup = a.o.warmup_ns / 1e9, .git = git_commit(),
-						.lab_tag = lab.tag };
+						.lab_tag = lab.tag,
+						.wiring = xl_wiring_name(lab.wiring) };
 		if (xl_report_json(a.json, &meta, rows, n)) {
 			xl_err("cannot write --json %s", a.json);
 			ret = XL_EXIT_RUNTIME;

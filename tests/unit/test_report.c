@@ -26,6 +26,7 @@
 
 #include <jansson.h>
 
+#include "xdplab/env.h"
 #include "xdplab/report.h"
 
 #define SCHEMA_FILE "docs/results.schema.json"
@@ -237,6 +238,7 @@ static void check_rep(json_t *rep, const struct xl_rep_result *p)
 
 static const struct xl_report_meta meta = {
 	.reps = 3, .seconds = 2.5, .warmup = 0.5, .git = "0123abc", .lab_tag = "xl0",
+	.wiring = "threaded",
 };
 
 static void test_json_document(void **state)
@@ -274,9 +276,33 @@ static void test_json_document(void **state)
 	assert_string_equal(get_str(m, "arch"), u.machine);
 	assert_int_equal(get_int(m, "cpus"), sysconf(_SC_NPROCESSORS_ONLN));
 	assert_true(get_int(m, "cpus") >= 1);
+	/* What compare sets side by side (xl_env_read()). */
+	{
+		struct xl_env e;
+		json_t *v = get(m, "vulnerabilities");
+
+		xl_env_read(&e);
+		assert_int_equal(json_object_size(m), 9);
+		assert_string_equal(get_str(m, "cpu_model"), e.cpu_model);
+		assert_string_equal(get_str(m, "host"), u.nodename);
+		assert_string_equal(get_str(m, "cmdline_mitigations"), e.cmdline_mitigations);
+		if (e.jit_enable >= 0)
+			assert_int_equal(get_int(m, "bpf_jit_enable"), e.jit_enable);
+		else
+			assert_true(json_is_null(get(m, "bpf_jit_enable")));
+		if (e.jit_harden >= 0)
+			assert_int_equal(get_int(m, "bpf_jit_harden"), e.jit_harden);
+		else
+			assert_true(json_is_null(get(m, "bpf_jit_harden")));
+		assert_true(json_is_object(v));
+		assert_int_equal(json_object_size(v), e.nvulns);
+		for (i = 0; i < e.nvulns; i++)
+			assert_string_equal(get_str(v, e.vuln_name[i]), e.vuln_state[i]);
+	}
 
 	c = get(doc, "config");
-	assert_int_equal(json_object_size(c), 5);
+	assert_int_equal(json_object_size(c), 6);
+	assert_string_equal(get_str(c, "wiring"), "threaded");
 	assert_int_equal(get_int(c, "reps"), 3);
 	assert_dbl_equal(get_num(c, "seconds"), 2.5);
 	assert_dbl_equal(get_num(c, "warmup"), 0.5);

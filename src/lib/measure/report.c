@@ -4,10 +4,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 
 #include <jansson.h>
 
+#include "xdplab/env.h"
 #include "xdplab/report.h"
 
 void xl_row_finish(struct xl_row_result *r)
@@ -172,28 +172,46 @@ static json_t *row_json(const struct xl_row_result *r)
 	return o;
 }
 
+/* The "machine" object: what compare sets side by side (xdplab/env.h). */
+static json_t *machine_json(void)
+{
+	struct xl_env e;
+	json_t *m, *v = json_object();
+	int i;
+
+	xl_env_read(&e);
+	for (i = 0; i < e.nvulns; i++)
+		json_object_set_new(v, e.vuln_name[i], json_string(e.vuln_state[i]));
+	m = json_pack("{s:s,s:s,s:i,s:s,s:s}", "kernel", e.kernel, "arch", e.arch, "cpus",
+		      e.cpus, "cpu_model", e.cpu_model, "host", e.host);
+	json_object_set_new(m, "bpf_jit_enable",
+			    e.jit_enable >= 0 ? json_integer(e.jit_enable) : json_null());
+	json_object_set_new(m, "bpf_jit_harden",
+			    e.jit_harden >= 0 ? json_integer(e.jit_harden) : json_null());
+	json_object_set_new(m, "cmdline_mitigations", json_string(e.cmdline_mitigations));
+	json_object_set_new(m, "vulnerabilities", v);
+	return m;
+}
+
 int xl_report_json(const char *path, const struct xl_report_meta *meta,
 		   const struct xl_row_result *rows, int n)
 {
-	json_t *doc = json_object(), *arr = json_array();
+	json_t *doc = json_object(), *arr = json_array(), *cfg;
 	char date[32];
-	struct utsname u;
 	time_t now = time(NULL);
 	int i, err;
 
-	uname(&u);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	json_object_set_new(doc, "schema", json_string(XL_RESULTS_SCHEMA));
 	json_object_set_new(doc, "date", json_string(date));
 	json_object_set_new(doc, "git", json_string(meta->git ? meta->git : ""));
-	json_object_set_new(doc, "machine", json_pack("{s:s,s:s,s:i}", "kernel", u.release,
-						       "arch", u.machine, "cpus",
-						       (int)sysconf(_SC_NPROCESSORS_ONLN)));
-	json_object_set_new(doc, "config", json_pack("{s:i,s:f,s:f,s:f,s:f}", "reps", meta->reps,
-						      "seconds", meta->seconds, "warmup",
-						      meta->warmup, "saturated_share",
-						      XL_SATURATED_SHARE, "counter_tolerance",
-						      XL_COUNTER_TOLERANCE));
+	json_object_set_new(doc, "machine", machine_json());
+	cfg = json_pack("{s:i,s:f,s:f,s:f,s:f}", "reps", meta->reps, "seconds", meta->seconds,
+			"warmup", meta->warmup, "saturated_share", XL_SATURATED_SHARE,
+			"counter_tolerance", XL_COUNTER_TOLERANCE);
+	if (meta->wiring)
+		json_object_set_new(cfg, "wiring", json_string(meta->wiring));
+	json_object_set_new(doc, "config", cfg);
 	json_object_set_new(doc, "lab", json_string(meta->lab_tag ? meta->lab_tag : ""));
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, row_json(&rows[i]));
