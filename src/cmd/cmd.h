@@ -137,6 +137,7 @@ int cmd_xsk(int argc, char **argv); /* xsk rxdrop|txpush|l2fwd */
 int cmd_cleanup(int argc, char **argv);
 int cmd_redirect(int argc, char **argv); /* redirect, redirect-cpu, redirect-multi */
 int cmd_monitor(int argc, char **argv);
+int cmd_compare(int argc, char **argv); /* compare BASE.json NEW.json */
 
 /**
  * struct xl_command - one entry of the command table (commands.c).

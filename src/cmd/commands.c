@@ -17,6 +17,7 @@ const struct xl_command xl_commands[] = {
 	{ "redirect-multi", cmd_redirect, "XDP_REDIRECT broadcast IN -> OUT... (devmap_hash)" },
 	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },
 	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd" },
+	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },
 	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
 	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },
 };

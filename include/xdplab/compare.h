@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file compare.h
+ * Comparing two results files (`xdplab compare BASE NEW`): reading them
+ * (any document of the xdplab.*\/1 schema family with a "rows" array),
+ * pairing rows by identity, the netdev arithmetic (1e9/new - 1e9/base ns
+ * per packet), the Mann-Whitney U test over the repetitions and a verdict
+ * per row. Pure code apart from xl_cmp_load(); printing is the command's.
+ * docs/compare.md describes the method.
+ */
+#ifndef XDPLAB_COMPARE_H
+#define XDPLAB_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "xdplab/env.h"
+#include "xdplab/report.h"
+#include "xdplab/stats.h"
+
+/* ---- statistics ---- */
+
+/**
+ * struct xl_utest - a two-sided Mann-Whitney U test of samples x and y.
+ * @n1/@n2: sample sizes. @u: U of x: pairs with x > y, plus 0.5 per tie
+ *   (0..n1*n2). @p: two-sided p-value, exact (see xl_mann_whitney()).
+ * @ties: some value occurs more than once in the pooled samples.
+ */
+struct xl_utest {
+	size_t n1, n2;
+	double u, p;
+	bool ties;
+};
+
+/**
+ * xl_mann_whitney() - two-sided Mann-Whitney U test of @x (@n1 values)
+ * against @y (@n2 values); neither is modified.
+ *
+ * The p-value is exact for every size accepted (1..XL_MAX_REPS a side):
+ * the null distribution of the rank sum is counted over all C(n1+n2, n1)
+ * ways to split the pooled values, conditional on their ties (midranks),
+ * by dynamic programming over the tie groups. That is the distribution
+ * Go's benchstat uses for small samples (golang.org/x/perf, after Klotz
+ * 1966, "The Wilcoxon, ties, and the computer", JASA 61:772), computed our
+ * own way; benchstat switches to a normal approximation above 50 (20 with
+ * ties) values a side, which our sizes never reach. Two-sided p is twice
+ * the smaller tail, P(U <= u) or P(U >= u), at most 1 (benchstat: twice
+ * the lower tail of the smaller U; the same when the distribution is
+ * symmetric, which it is without ties). All values equal: p = 1.
+ * Return: 0, or -EINVAL when a size is 0 or above XL_MAX_REPS.
+ */
+int xl_mann_whitney(const double *x, size_t n1, const double *y, size_t n2,
+		    struct xl_utest *out);
+
+/**
+ * xl_mann_whitney_min_p() - the smallest two-sided p-value any @n1 vs @n2
+ * samples can give (complete separation, no ties): 2 / C(n1+n2, n1), at
+ * most 1. 3 vs 3: 0.1, so such a comparison can never reach p < 0.05.
+ */
+double xl_mann_whitney_min_p(size_t n1, size_t n2);
+
+/**
+ * xl_mann_whitney_n_needed() - the smallest n such that n vs n repetitions
+ * can reach p < @alpha (xl_mann_whitney_min_p(n, n) < @alpha): 4 for 0.05,
+ * 5 for 0.01. Return: n, or 0 when even XL_MAX_REPS a side cannot.
+ */
+size_t xl_mann_whitney_n_needed(double alpha);
+
+/**
+ * xl_delta_ns_per_pkt() - the netdev arithmetic: 1e9/@new_pps -
+ * 1e9/@base_pps, ns per packet (positive: each packet takes longer, a
+ * regression). 54,052,300 vs 33,420,619 rx/s: +11.42 ns. Return: 0 when
+ * either rate is <= 0.
+ */
+double xl_delta_ns_per_pkt(double base_pps, double new_pps);
+
+/* ---- results files ---- */
+
+/**
+ * struct xl_cmp_rowdata - one row of a results file, as compare needs it.
+ * Identity: @name (the "name", or "benchmark" field), @op (packet
+ * operation, "" none), @size (bytes, 0 none), @mode, @wiring, @engine
+ * ("" when the file has none). @verdict: the file's verdict ("valid",
+ * "generator-bound", "ceiling", "n/a"); @note its note.
+ * @nreps values per repetition: @pps (frames/s), @cpu_ns (DUT CPU ns per
+ * packet, 0 when not measured). @mpps: median/min/max of @pps in Mpps.
+ */
+struct xl_cmp_rowdata {
+	char name[48], op[24], mode[16], wiring[16], engine[16], verdict[24];
+	char note[160];
+	unsigned int size;
+	int nreps;
+	double pps[XL_MAX_REPS], cpu_ns[XL_MAX_REPS];
+	struct xl_summary mpps;
+};
+
+/**
+ * struct xl_cmp_file - a results file read by xl_cmp_load().
+ * @path: as given. @schema/@date/@git: the top-level fields ("" absent).
+ * @env: the "machine" object (fields absent in older files are "" / -1;
+ *   @env.cpus 0); @have_vulns: it had a "vulnerabilities" object.
+ * @reps/@seconds/@warmup: the "config" object (0 absent); @wiring its
+ *   "wiring" ("" absent).
+ * @rows/@nrows: the rows (allocated; xl_cmp_file_free()).
+ */
+struct xl_cmp_file {
+	char path[256], schema[64], date[32], git[48], wiring[16];
+	struct xl_env env;
+	bool have_vulns;
+	int reps;
+	double seconds, warmup;
+	struct xl_cmp_rowdata *rows;
+	int nrows;
+};
+
+/**
+ * xl_cmp_load() - read @path into @f. A file is accepted when it is a JSON
+ * object whose "schema" is "xdplab.NAME/1" and which has a "rows" array;
+ * rows are identified by their fields, not their position, and unknown
+ * fields are ignored. On error, @err (@errlen bytes) gets one line naming
+ * the file and the cause. Return: 0, -ENOENT (cannot open: errno's text),
+ * -EINVAL (not JSON, not an xdplab results file), -EPROTO (another schema
+ * version), -ENOMEM.
+ */
+int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errlen);
+
+/** xl_cmp_file_free() - free @f's rows (not @f). */
+void xl_cmp_file_free(struct xl_cmp_file *f);
+
+/* ---- the comparison ---- */
+
+/** What became of a row. */
+enum xl_cmp_status {
+	XL_CMP_PAIRED,         /**< in both, compared */
+	XL_CMP_NOT_COMPARABLE, /**< in both, set-up differs (@reason) */
+	XL_CMP_NOT_MEASURED,   /**< in both, no repetitions on a side */
+	XL_CMP_BASE_ONLY,      /**< in BASE only */
+	XL_CMP_NEW_ONLY,       /**< in NEW only */
+};
+
+/** A row's verdict. */
+enum xl_cmp_verdict {
+	XL_CMP_NONE,        /**< not compared */
+	XL_CMP_SAME,        /**< "~": no significant change beyond the threshold */
+	XL_CMP_REGRESSION,  /**< significantly slower, by more than the threshold */
+	XL_CMP_IMPROVEMENT, /**< significantly faster, by more than the threshold */
+};
+
+/**
+ * struct xl_cmp_opts - @alpha: significance level, 0 < alpha < 1 (0.05);
+ * @threshold_ns: a change must exceed this many ns/packet (of the deciding
+ * metric) to be a regression or improvement (0: any significant change).
+ */
+struct xl_cmp_opts {
+	double alpha, threshold_ns;
+};
+
+/**
+ * struct xl_cmp_row - one compared row.
+ * @base/@new: the rows (NULL on the side it is missing from; they point
+ *   into the xl_cmp_file arrays). @status, @reason (why not comparable or
+ *   not measured, "" otherwise).
+ * For XL_CMP_PAIRED: @delta_mpps (new - base median, Mpps) and
+ * @delta_pct (% of base); @delta_ns (xl_delta_ns_per_pkt() of the medians);
+ * @base_cpu/@new_cpu (median DUT CPU ns/packet, 0 unmeasured) and
+ * @delta_cpu_ns. @on_cpu: the verdict rests on the DUT CPU ns/packet, not
+ *   on the rate, because a side was generator-bound. @test: Mann-Whitney
+ *   over the per-repetition ns/packet (1e9/pps) or, with @on_cpu, CPU
+ *   ns/packet. @delta: the deciding difference (@delta_ns or
+ *   @delta_cpu_ns). @too_few: @test's sizes cannot reach p < alpha
+ *   (xl_mann_whitney_min_p() >= alpha). @verdict.
+ */
+struct xl_cmp_row {
+	const struct xl_cmp_rowdata *base, *new;
+	enum xl_cmp_status status;
+	char reason[160];
+	double delta_mpps, delta_pct, delta_ns;
+	double base_cpu, new_cpu, delta_cpu_ns, delta;
+	bool on_cpu, too_few;
+	struct xl_utest test;
+	enum xl_cmp_verdict verdict;
+};
+
+/**
+ * struct xl_cmp_result - the comparison of two files.
+ * @rows/@nrows: BASE's rows in its order, then NEW's unpaired rows
+ *   (allocated; xl_cmp_result_free()). @paired: rows in both files
+ *   (any status but *_ONLY). @compared/@regressions/@improvements/@too_few:
+ *   counts over XL_CMP_PAIRED rows. @cross_machine: host, CPU model or CPU
+ *   count differ (all known).
+ */
+struct xl_cmp_result {
+	struct xl_cmp_row *rows;
+	int nrows, paired, compared, regressions, improvements, too_few;
+	bool cross_machine;
+};
+
+/**
+ * xl_cmp_run() - compare @base with @new (both stay owned by the caller
+ * and must outlive @out). Rows pair on the exact identity (name, packet
+ * operation, size, mode, wiring, engine) first; rows left pair on name,
+ * operation, size and mode and are "not comparable" (wiring or engine
+ * differ). A pair is also not comparable when the files' repetitions
+ * (config.reps), window (config.seconds) or warm-up differ, or when the
+ * two rows have different numbers of repetitions.
+ * Return: 0, -ENOMEM.
+ */
+int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
+	       const struct xl_cmp_opts *o, struct xl_cmp_result *out);
+
+/** xl_cmp_result_free() - free @r's rows. */
+void xl_cmp_result_free(struct xl_cmp_result *r);
+
+/** xl_cmp_verdict_name() - "regression", "improvement", "~", "" (none). */
+const char *xl_cmp_verdict_name(enum xl_cmp_verdict v);
+
+/**
+ * xl_cmp_row_compare() - compare one pair of rows (@r->base, @r->new set)
+ * under @o: fills the deltas, the test and the verdict, sets @r->status to
+ * XL_CMP_PAIRED or XL_CMP_NOT_MEASURED. xl_cmp_run() calls it for each
+ * comparable pair; `lab run --sensitivity` for its own.
+ */
+void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o);
+
+/**
+ * struct xl_cmp_env_row - one line of the environments side by side.
+ * @field: what it is ("kernel", "CPU model", "bpf_jit_harden"...).
+ * @base/@new: the values as text ("?" when the file does not say).
+ * @differs: both are known and differ (a "?" on one side is not marked).
+ */
+struct xl_cmp_env_row {
+	const char *field;
+	char base[160], new[160];
+	bool differs;
+};
+
+/**
+ * xl_cmp_env() - the two files' environments side by side into @rows (at
+ * most @max): kernel, arch, CPU model, CPUs, host, xdplab commit, date,
+ * bpf_jit_enable, bpf_jit_harden, mitigations= on the kernel command line,
+ * the vulnerabilities summary ("2 mitigated, 2 vulnerable, 16 not
+ * affected") followed by one line per vulnerability whose state differs,
+ * the lab's wiring, repetitions, window and warm-up. Return: lines filled.
+ */
+int xl_cmp_env(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
+	       struct xl_cmp_env_row *rows, int max);
+
+#endif /* XDPLAB_COMPARE_H */

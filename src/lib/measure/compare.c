@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Comparing two results files (xdplab/compare.h): reading them with
+ * jansson, pairing their rows by identity, a verdict per row.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "xdplab/compare.h"
+
+/* ---- reading ---- */
+
+static void copy_str(char *dst, size_t len, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+static double get_num(json_t *o, const char *key, double dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static void load_env(json_t *m, struct xl_cmp_file *f)
+{
+	struct xl_env *e = &f->env;
+	json_t *v = json_object_get(m, "vulnerabilities"), *val;
+	const char *key;
+
+	memset(e, 0, sizeof(*e));
+	copy_str(e->kernel, sizeof(e->kernel), m, "kernel");
+	copy_str(e->arch, sizeof(e->arch), m, "arch");
+	copy_str(e->host, sizeof(e->host), m, "host");
+	copy_str(e->cpu_model, sizeof(e->cpu_model), m, "cpu_model");
+	copy_str(e->cmdline_mitigations, sizeof(e->cmdline_mitigations), m,
+		 "cmdline_mitigations");
+	e->cpus = (int)get_num(m, "cpus", 0);
+	e->jit_enable = (int)get_num(m, "bpf_jit_enable", -1);
+	e->jit_harden = (int)get_num(m, "bpf_jit_harden", -1);
+	f->have_vulns = json_is_object(v);
+	json_object_foreach(v, key, val) {
+		if (e->nvulns == XL_ENV_MAX_VULNS || !json_is_string(val))
+			continue;
+		snprintf(e->vuln_name[e->nvulns], sizeof(e->vuln_name[0]), "%s", key);
+		snprintf(e->vuln_state[e->nvulns], sizeof(e->vuln_state[0]), "%s",
+			 json_string_value(val));
+		e->nvulns++;
+	}
+}
+
+static void load_row(json_t *o, struct xl_cmp_rowdata *r)
+{
+	json_t *reps = json_object_get(o, "reps"), *rep, *mpps;
+	double v[XL_MAX_REPS];
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	copy_str(r->name, sizeof(r->name), o, "name");
+	if (!r->name[0])
+		copy_str(r->name, sizeof(r->name), o, "benchmark");
+	copy_str(r->op, sizeof(r->op), o, "packet_operation");
+	copy_str(r->mode, sizeof(r->mode), o, "mode");
+	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
+	copy_str(r->engine, sizeof(r->engine), o, "gen_engine");
+	copy_str(r->verdict, sizeof(r->verdict), o, "verdict");
+	copy_str(r->note, sizeof(r->note), o, "note");
+	r->size = (unsigned int)get_num(o, "size", 0);
+	json_array_foreach(reps, i, rep) {
+		if (r->nreps == XL_MAX_REPS || !json_is_number(json_object_get(rep, "pps")))
+			continue;
+		r->pps[r->nreps] = get_num(rep, "pps", 0);
+		r->cpu_ns[r->nreps] = get_num(rep, "cpu_ns_per_pkt", 0);
+		r->nreps++;
+	}
+	for (i = 0; i < (size_t)r->nreps; i++)
+		v[i] = r->pps[i] / 1e6;
+	r->mpps = xl_summarize(v, r->nreps);
+	/* A summary without repetitions (a single command's total). */
+	mpps = json_object_get(o, "mpps");
+	if (!r->nreps && json_is_object(mpps)) {
+		r->mpps.median = get_num(mpps, "median", 0);
+		r->mpps.min = get_num(mpps, "min", r->mpps.median);
+		r->mpps.max = get_num(mpps, "max", r->mpps.median);
+	}
+}
+
+int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errlen)
+{
+	json_t *doc, *rows, *cfg, *row;
+	json_error_t je;
+	const char *schema, *slash;
+	FILE *fp;
+	size_t i;
+	int ret = 0;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	fp = fopen(path, "r");
+	if (!fp) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-ret));
+		return -ENOENT;
+	}
+	doc = json_loadf(fp, 0, &je);
+	fclose(fp);
+	if (!doc) {
+		snprintf(err, errlen, "%s: not JSON (line %d: %s); expected an xdplab results file (lab run --json)",
+			 path, je.line, je.text);
+		return -EINVAL;
+	}
+	schema = json_string_value(json_object_get(doc, "schema"));
+	rows = json_object_get(doc, "rows");
+	slash = schema ? strrchr(schema, '/') : NULL;
+	if (!json_is_object(doc) || !schema || strncmp(schema, "xdplab.", 7) || !slash ||
+	    !json_is_array(rows)) {
+		snprintf(err, errlen, "%s: not an xdplab results file (no \"schema\": \"xdplab.NAME/1\" with a \"rows\" array)",
+			 path);
+		ret = -EINVAL;
+		goto out_doc;
+	}
+	if (strcmp(slash, "/1")) {
+		snprintf(err, errlen, "%s: schema %s is not supported (accepted: version 1, e.g. %s)",
+			 path, schema, XL_RESULTS_SCHEMA);
+		ret = -EPROTO;
+		goto out_doc;
+	}
+	snprintf(f->schema, sizeof(f->schema), "%s", schema);
+	copy_str(f->date, sizeof(f->date), doc, "date");
+	copy_str(f->git, sizeof(f->git), doc, "git");
+	load_env(json_object_get(doc, "machine"), f);
+	cfg = json_object_get(doc, "config");
+	f->reps = (int)get_num(cfg, "reps", 0);
+	f->seconds = get_num(cfg, "seconds", 0);
+	f->warmup = get_num(cfg, "warmup", 0);
+	copy_str(f->wiring, sizeof(f->wiring), cfg, "wiring");
+	f->rows = calloc(json_array_size(rows) + 1, sizeof(*f->rows));
+	if (!f->rows) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		ret = -ENOMEM;
+		goto out_doc;
+	}
+	json_array_foreach(rows, i, row)
+		if (json_is_object(row))
+			load_row(row, &f->rows[f->nrows++]);
+out_doc:
+	json_decref(doc);
+	return ret;
+}
+
+void xl_cmp_file_free(struct xl_cmp_file *f)
+{
+	free(f->rows);
+	f->rows = NULL;
+	f->nrows = 0;
+}
+
+/* ---- comparing ---- */
+
+const char *xl_cmp_verdict_name(enum xl_cmp_verdict v)
+{
+	switch (v) {
+	case XL_CMP_SAME:
+		return "~";
+	case XL_CMP_REGRESSION:
+		return "regression";
+	case XL_CMP_IMPROVEMENT:
+		return "improvement";
+	default:
+		return "";
+	}
+}
+
+static double median_of(const double *v, int n)
+{
+	return xl_summarize(v, n).median;
+}
+
+static bool all_positive(const double *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return n > 0;
+}
+
+void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
+{
+	const struct xl_cmp_rowdata *b = r->base, *n = r->new;
+	double bv[XL_MAX_REPS], nv[XL_MAX_REPS];
+	const double *bs, *ns;
+	int i;
+
+	r->verdict = XL_CMP_NONE;
+	if (!b->nreps || !n->nreps) {
+		const struct xl_cmp_rowdata *d = !b->nreps ? b : n;
+
+		r->status = XL_CMP_NOT_MEASURED;
+		if (!b->nreps && !n->nreps)
+			snprintf(r->reason, sizeof(r->reason), "not measured in either file%s%.120s",
+				 d->note[0] ? ": " : "", d->note);
+		else
+			snprintf(r->reason, sizeof(r->reason), "not measured in %s%s%.120s",
+				 !b->nreps ? "base" : "new", d->note[0] ? ": " : "", d->note);
+		return;
+	}
+	r->status = XL_CMP_PAIRED;
+	r->delta_mpps = n->mpps.median - b->mpps.median;
+	r->delta_pct = b->mpps.median > 0 ? 100 * r->delta_mpps / b->mpps.median : 0;
+	r->delta_ns = xl_delta_ns_per_pkt(b->mpps.median * 1e6, n->mpps.median * 1e6);
+	r->base_cpu = median_of(b->cpu_ns, b->nreps);
+	r->new_cpu = median_of(n->cpu_ns, n->nreps);
+	r->delta_cpu_ns = r->new_cpu - r->base_cpu;
+	/*
+	 * A generator-bound row's rate is the generator's, not the DUT's;
+	 * its DUT CPU time per packet is the DUT's cost either way.
+	 */
+	r->on_cpu = (!strcmp(b->verdict, "generator-bound") ||
+		     !strcmp(n->verdict, "generator-bound")) &&
+		    all_positive(b->cpu_ns, b->nreps) && all_positive(n->cpu_ns, n->nreps);
+	if (r->on_cpu) {
+		bs = b->cpu_ns;
+		ns = n->cpu_ns;
+		r->delta = r->delta_cpu_ns;
+	} else {
+		for (i = 0; i < b->nreps; i++)
+			bv[i] = b->pps[i] > 0 ? 1e9 / b->pps[i] : 0;
+		for (i = 0; i < n->nreps; i++)
+			nv[i] = n->pps[i] > 0 ? 1e9 / n->pps[i] : 0;
+		bs = bv;
+		ns = nv;
+		r->delta = r->delta_ns;
+	}
+	/* x = new, y = base: U near n1*n2 means new takes longer. */
+	xl_mann_whitney(ns, n->nreps, bs, b->nreps, &r->test);
+	r->too_few = xl_mann_whitney_min_p(n->nreps, b->nreps) >= o->alpha;
+	r->verdict = XL_CMP_SAME;
+	if (r->test.p < o->alpha && r->delta > o->threshold_ns)
+		r->verdict = XL_CMP_REGRESSION;
+	else if (r->test.p < o->alpha && r->delta < -o->threshold_ns)
+		r->verdict = XL_CMP_IMPROVEMENT;
+}
+
+static bool same_loose(const struct xl_cmp_rowdata *a, const struct xl_cmp_rowdata *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->op, b->op) && a->size == b->size &&
+	       !strcmp(a->mode, b->mode);
+}
+
+static bool same_exact(const struct xl_cmp_rowdata *a, const struct xl_cmp_rowdata *b)
+{
+	return same_loose(a, b) && !strcmp(a->wiring, b->wiring) &&
+	       !strcmp(a->engine, b->engine);
+}
+
+/* Why two paired rows cannot be compared; "" when they can. */
+static void set_up_differs(const struct xl_cmp_file *bf, const struct xl_cmp_file *nf,
+			   const struct xl_cmp_rowdata *b, const struct xl_cmp_rowdata *n,
+			   char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (strcmp(b->wiring, n->wiring))
+		snprintf(buf, len, "wiring differs: %s vs %s", b->wiring[0] ? b->wiring : "-",
+			 n->wiring[0] ? n->wiring : "-");
+	else if (strcmp(b->engine, n->engine))
+		snprintf(buf, len, "generator engine differs: %s vs %s",
+			 b->engine[0] ? b->engine : "-", n->engine[0] ? n->engine : "-");
+	else if (bf->reps != nf->reps)
+		snprintf(buf, len, "repetitions differ: %d vs %d per row", bf->reps, nf->reps);
+	else if (bf->seconds != nf->seconds)
+		snprintf(buf, len, "window differs: %g s vs %g s", bf->seconds, nf->seconds);
+	else if (bf->warmup != nf->warmup)
+		snprintf(buf, len, "warm-up differs: %g s vs %g s", bf->warmup, nf->warmup);
+	else if (b->nreps != n->nreps && b->nreps && n->nreps)
+		snprintf(buf, len, "repetitions differ: %d vs %d in this row", b->nreps, n->nreps);
+}
+
+int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
+	       const struct xl_cmp_opts *o, struct xl_cmp_result *out)
+{
+	bool *used_b, *used_n;
+	int *pair;
+	int i, j, pass, ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = calloc(base->nrows + new->nrows + 1, sizeof(*out->rows));
+	used_b = calloc(base->nrows + 1, sizeof(bool));
+	used_n = calloc(new->nrows + 1, sizeof(bool));
+	pair = calloc(base->nrows + 1, sizeof(int));
+	if (!out->rows || !used_b || !used_n || !pair) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < base->nrows; i++)
+		pair[i] = -1;
+	/* Exact identity first, then the loose one (set-up differs). */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < base->nrows; i++) {
+			if (used_b[i])
+				continue;
+			for (j = 0; j < new->nrows; j++) {
+				if (used_n[j])
+					continue;
+				if (pass ? same_loose(&base->rows[i], &new->rows[j]) :
+					   same_exact(&base->rows[i], &new->rows[j])) {
+					used_b[i] = used_n[j] = true;
+					pair[i] = j;
+					break;
+				}
+			}
+		}
+	for (i = 0; i < base->nrows; i++) {
+		struct xl_cmp_row *r = &out->rows[out->nrows++];
+
+		r->base = &base->rows[i];
+		if (pair[i] < 0) {
+			r->status = XL_CMP_BASE_ONLY;
+			continue;
+		}
+		r->new = &new->rows[pair[i]];
+		out->paired++;
+		set_up_differs(base, new, r->base, r->new, r->reason, sizeof(r->reason));
+		if (r->reason[0]) {
+			r->status = XL_CMP_NOT_COMPARABLE;
+			continue;
+		}
+		xl_cmp_row_compare(r, o);
+		if (r->status != XL_CMP_PAIRED)
+			continue;
+		out->compared++;
+		out->regressions += r->verdict == XL_CMP_REGRESSION;
+		out->improvements += r->verdict == XL_CMP_IMPROVEMENT;
+		out->too_few += r->too_few;
+	}
+	for (j = 0; j < new->nrows; j++)
+		if (!used_n[j]) {
+			out->rows[out->nrows].new = &new->rows[j];
+			out->rows[out->nrows++].status = XL_CMP_NEW_ONLY;
+		}
+	out->cross_machine =
+		(base->env.host[0] && new->env.host[0] && strcmp(base->env.host, new->env.host)) ||
+		(base->env.cpu_model[0] && new->env.cpu_model[0] &&
+		 strcmp(base->env.cpu_model, new->env.cpu_model)) ||
+		(base->env.cpus && new->env.cpus && base->env.cpus != new->env.cpus);
+out_free:
+	free(used_b);
+	free(used_n);
+	free(pair);
+	if (ret) {
+		free(out->rows);
+		out->rows = NULL;
+	}
+	return ret;
+}
+
+void xl_cmp_result_free(struct xl_cmp_result *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
+}
+
+/* ---- environments ---- */
+
+static void vuln_summary(const struct xl_cmp_file *f, char *buf, size_t len)
+{
+	int i, mit = 0, vul = 0, na = 0, other = 0;
+
+	if (!f->have_vulns) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	for (i = 0; i < f->env.nvulns; i++) {
+		const char *s = f->env.vuln_state[i];
+
+		if (!strncmp(s, "Mitigation", 10))
+			mit++;
+		else if (!strncmp(s, "Vulnerable", 10))
+			vul++;
+		else if (!strncmp(s, "Not affected", 12))
+			na++;
+		else
+			other++;
+	}
+	snprintf(buf, len, "%d mitigated, %d vulnerable, %d not affected", mit, vul, na);
+	if (other)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", %d other", other);
+}
+
+static const char *vuln_state(const struct xl_cmp_file *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->env.nvulns; i++)
+		if (!strcmp(f->env.vuln_name[i], name))
+			return f->env.vuln_state[i];
+	return NULL;
+}
+
+static int add(struct xl_cmp_env_row *rows, int n, int max, const char *field,
+	       const char *b, const char *nw)
+{
+	if (n >= max)
+		return n;
+	rows[n].field = field;
+	snprintf(rows[n].base, sizeof(rows[n].base), "%s", b && *b ? b : "?");
+	snprintf(rows[n].new, sizeof(rows[n].new), "%s", nw && *nw ? nw : "?");
+	rows[n].differs = strcmp(rows[n].base, "?") && strcmp(rows[n].new, "?") &&
+			  strcmp(rows[n].base, rows[n].new);
+	return n + 1;
+}
+
+static const char *num(char *buf, size_t len, double v, bool known)
+{
+	if (!known)
+		return "?";
+	snprintf(buf, len, "%g", v);
+	return buf;
+}
+
+int xl_cmp_env(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
+	       struct xl_cmp_env_row *rows, int max)
+{
+	const struct xl_env *b = &base->env, *nw = &new->env;
+	char x[160], y[160];
+	int n = 0, i, pass;
+
+	n = add(rows, n, max, "kernel", b->kernel, nw->kernel);
+	n = add(rows, n, max, "arch", b->arch, nw->arch);
+	n = add(rows, n, max, "CPU model", b->cpu_model, nw->cpu_model);
+	n = add(rows, n, max, "CPUs", num(x, sizeof(x), b->cpus, b->cpus > 0),
+		num(y, sizeof(y), nw->cpus, nw->cpus > 0));
+	n = add(rows, n, max, "host", b->host, nw->host);
+	n = add(rows, n, max, "xdplab commit", base->git, new->git);
+	n = add(rows, n, max, "date", base->date, new->date);
+	n = add(rows, n, max, "bpf_jit_enable", num(x, sizeof(x), b->jit_enable, b->jit_enable >= 0),
+		num(y, sizeof(y), nw->jit_enable, nw->jit_enable >= 0));
+	n = add(rows, n, max, "bpf_jit_harden", num(x, sizeof(x), b->jit_harden, b->jit_harden >= 0),
+		num(y, sizeof(y), nw->jit_harden, nw->jit_harden >= 0));
+	/* An empty mitigations= is the kernel's default; say so when known. */
+	n = add(rows, n, max, "mitigations=",
+		base->have_vulns ? (b->cmdline_mitigations[0] ? b->cmdline_mitigations : "(default)") : "",
+		new->have_vulns ? (nw->cmdline_mitigations[0] ? nw->cmdline_mitigations : "(default)") : "");
+	vuln_summary(base, x, sizeof(x));
+	vuln_summary(new, y, sizeof(y));
+	n = add(rows, n, max, "vulnerabilities", x, y);
+	if (base->have_vulns && new->have_vulns) {
+		rows[n - 1].differs = false;
+		/* Every name either side has, once: base's, then new's own. */
+		for (pass = 0; pass < 2; pass++) {
+			const struct xl_cmp_file *f = pass ? new : base;
+
+			for (i = 0; i < f->env.nvulns; i++) {
+				const char *name = f->env.vuln_name[i];
+				const char *sb = vuln_state(base, name), *sn = vuln_state(new, name);
+
+				if (pass && sb)
+					continue;
+				if (sb && sn && !strcmp(sb, sn))
+					continue;
+				rows[n - 1].differs = true;
+				n = add(rows, n, max, name, sb ? sb : "(absent)", sn ? sn : "(absent)");
+			}
+		}
+	}
+	n = add(rows, n, max, "lab wiring", base->wiring, new->wiring);
+	n = add(rows, n, max, "repetitions", num(x, sizeof(x), base->reps, base->reps > 0),
+		num(y, sizeof(y), new->reps, new->reps > 0));
+	n = add(rows, n, max, "window s", num(x, sizeof(x), base->seconds, base->seconds > 0),
+		num(y, sizeof(y), new->seconds, new->seconds > 0));
+	n = add(rows, n, max, "warm-up s", num(x, sizeof(x), base->warmup, base->reps > 0),
+		num(y, sizeof(y), new->warmup, new->reps > 0));
+	return n;
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# End-to-end tests of 'xdplab compare': bad input (exit 2, one line), a
+# regression (exit 1), the committed bench/*.json runs, and two real short
+# lab runs compared (root needed for that one only).
+#   tests/e2e/compare.sh          run all
+#   tests/e2e/compare.sh -l       list the tests
+#   tests/e2e/compare.sh -t NAME  run one
+# Ends with "N passed, N failed, N skipped". No timing assertions: verdicts
+# asserted are those the data decides (files written here, committed runs,
+# or 3 vs 3 repetitions, which can never reach p < 0.05).
+set -u
+cd "$(dirname "$0")/../.."
+X=./build/xdplab
+TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+
+TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files
+       compare_lab_runs)
+
+fail() { echo "$*"; return 1; }
+expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
+
+# doc FILE SCHEMA REPS ROW...: a results file; ROW is "name size wiring verdict pps,pps.. cpu,cpu.."
+doc() {
+	local f=$1 schema=$2 reps=$3 first=1 name size wiring verdict pps cpu r
+	shift 3
+	{
+		printf '{"schema": "%s", "date": "2026-12-01T00:00:00Z", "git": "t", "machine": {"kernel": "k", "arch": "x86_64", "cpus": 2},' "$schema"
+		printf ' "config": {"reps": %d, "seconds": 1, "warmup": 0.25}, "lab": "t", "rows": [' "$reps"
+		for r in "$@"; do
+			read -r name size wiring verdict pps cpu <<<"$r"
+			[ $first = 1 ] || printf ', '
+			first=0
+			printf '{"name": "%s", "packet_operation": "no-touch", "size": %d, "mode": "native", "wiring": "%s", "gen_engine": "live", "verdict": "%s", "note": "", "reps": [' \
+				"$name" "$size" "$wiring" "$verdict"
+			paste -d' ' <(tr , '\n' <<<"$pps") <(tr , '\n' <<<"$cpu") |
+				awk '{ printf "%s{\"pps\": %s, \"cpu_ns_per_pkt\": %s}", (NR > 1 ? ", " : ""), $1, $2 }'
+			printf ']}'
+		done
+		printf ']}\n'
+	} >"$f"
+}
+
+# bad ARGS... -- WANT: exit 2, empty stdout, exactly the one line WANT on stderr.
+bad() {
+	local args=() want
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	want=$2
+	"$X" compare "${args[@]}" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status of 'compare ${args[*]}'" "$?" 2 || return 1
+	[ ! -s "$TMP/out" ] || fail "stdout not empty: $(cat "$TMP/out")" || return 1
+	expect_eq "lines on stderr of 'compare ${args[*]}'" "$(wc -l <"$TMP/err")" 1 || return 1
+	expect_eq "message" "$(cat "$TMP/err")" "$want"
+}
+
+t_compare_bad_inputs() {
+	local A=$TMP/a.json B=$TMP/b.json
+	doc "$A" xdplab.lab-results/1 3 "drop/no-touch 64 threaded valid 1e6,1e6,1e6 1,1,1"
+	doc "$B" xdplab.lab-results/1 3 "pass 64 threaded valid 1e6,1e6,1e6 1,1,1"
+	doc "$TMP/v2.json" xdplab.lab-results/2 3 "pass 64 threaded valid 1e6,1e6,1e6 1,1,1"
+	echo '{"schema": "other/1", "rows": []}' >"$TMP/other.json"
+	echo 'not json' >"$TMP/text.json"
+	bad "$A" "$TMP/missing.json" -- \
+		"xdplab compare: $TMP/missing.json: cannot open: No such file or directory" || return 1
+	bad "$TMP/text.json" "$A" -- \
+		"xdplab compare: $TMP/text.json: not JSON (line 1: '[' or '{' expected near 'not'); expected an xdplab results file (lab run --json)" || return 1
+	bad "$A" "$TMP/other.json" -- \
+		"xdplab compare: $TMP/other.json: not an xdplab results file (no \"schema\": \"xdplab.NAME/1\" with a \"rows\" array)" || return 1
+	bad "$TMP/v2.json" "$A" -- \
+		"xdplab compare: $TMP/v2.json: schema xdplab.lab-results/2 is not supported (accepted: version 1, e.g. xdplab.lab-results/1)" || return 1
+	bad "$A" "$B" -- \
+		"xdplab compare: $A and $B have no row in common (1 and 1 rows; rows pair by name, packet operation, size and mode)" || return 1
+	bad "$A" -- "xdplab compare: two files expected: BASE.json NEW.json (got 1)" || return 1
+	bad "$A" "$A" "$A" -- "xdplab compare: two files expected: BASE.json NEW.json (got 3)" || return 1
+	bad --alpha 0 "$A" "$A" -- "xdplab compare: --alpha: '0' is out of range (accepted: 0.0001..0.5)" || return 1
+	bad --alpha x "$A" "$A" -- "xdplab compare: --alpha: 'x' is not a number (accepted: 0.0001..0.5)" || return 1
+	bad --threshold-ns -1 "$A" "$A" -- "xdplab compare: --threshold-ns: '-1' is out of range (accepted: 0..1e+06)" || return 1
+	bad --format html "$A" "$A" -- "xdplab compare: --format: 'html' is not accepted (accepted: text, markdown)" || return 1
+	bad --json --format text "$A" "$A" -- "xdplab compare: --json and --format exclude each other (choose one output)" || return 1
+}
+
+# 5 vs 5 repetitions: drop 10 -> 9 Mpps (+11.1 ns/packet), pass faster, tx the same.
+two_runs() {
+	doc "$TMP/base.json" xdplab.lab-results/1 5 \
+		"drop/no-touch 64 threaded valid 10e6,10.1e6,9.9e6,10.05e6,9.95e6 50,50,50,50,50" \
+		"pass 64 threaded valid 1e6,1e6,1e6,1e6,1e6 900,900,900,900,900" \
+		"tx 64 threaded generator-bound 3e6,3e6,3e6,3e6,3e6 300,301,299,300,300"
+	doc "$TMP/new.json" xdplab.lab-results/1 5 \
+		"drop/no-touch 64 threaded valid 9e6,9.1e6,8.9e6,9.05e6,8.95e6 55,55,55,55,55" \
+		"pass 64 threaded valid 1.1e6,1.2e6,1.15e6,1.12e6,1.13e6 800,800,800,800,800" \
+		"tx 64 threaded generator-bound 2.5e6,2.6e6,2.4e6,2.5e6,2.5e6 300,301,299,300,300"
+}
+
+t_compare_regression_exit() {
+	two_runs
+	"$X" compare "$TMP/base.json" "$TMP/new.json" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status with a regression" "$?" 1 || return 1
+	[ ! -s "$TMP/err" ] || fail "stderr not empty: $(cat "$TMP/err")" || return 1
+	grep -Eq '^drop/no-touch +64 native +threaded .* \+11\.11 .* 5/5  0\.008  regression$' "$TMP/out" ||
+		fail "no drop regression line: $(cat "$TMP/out")" || return 1
+	grep -Eq '^pass +64 .* 0\.008  improvement$' "$TMP/out" || fail "no pass improvement: $(cat "$TMP/out")" || return 1
+	# tx: the rate fell but the generator set it; the DUT's CPU did not move.
+	grep -Eq '^tx +64 .* \+66\.67 .* 1\.000  ~ \(generator-bound: on DUT CPU ns/packet\)$' "$TMP/out" ||
+		fail "tx is not '~' on CPU ns/packet: $(cat "$TMP/out")" || return 1
+	grep -q '^3 rows in base, 3 in new: 3 paired, 3 compared; 1 regression(s), 1 improvement(s), 1 ~, 0 not comparable or not measured, 0 in one file only$' "$TMP/out" ||
+		fail "summary line: $(tail -1 "$TMP/out")" || return 1
+	# Beyond a threshold above the change: no regression, exit 0.
+	"$X" compare --threshold-ns 12 "$TMP/base.json" "$TMP/new.json" >"$TMP/out" 2>&1
+	expect_eq "exit status with --threshold-ns 12" "$?" 0 || return 1
+	# The same file against itself: every row "~", exit 0.
+	"$X" compare "$TMP/base.json" "$TMP/base.json" >"$TMP/out" 2>&1
+	expect_eq "exit status, a file against itself" "$?" 0 || return 1
+	expect_eq "'~' rows against itself" "$(grep -Ec ' 1\.000  ~( |$)' "$TMP/out")" 3
+}
+
+t_compare_formats() {
+	two_runs
+	"$X" compare --json "$TMP/base.json" "$TMP/new.json" >"$TMP/out.json" 2>"$TMP/err"
+	expect_eq "exit status with --json" "$?" 1 || return 1
+	expect_eq "JSON verdicts" "$(jq -r '[.rows[].verdict] | join(",")' "$TMP/out.json")" "regression,improvement,~" || return 1
+	expect_eq "JSON metrics" "$(jq -r '[.rows[].metric] | join(",")' "$TMP/out.json")" "ns_per_pkt,ns_per_pkt,cpu_ns_per_pkt" || return 1
+	expect_eq "JSON drop delta ns" "$(jq -r '.rows[0].delta_ns_per_pkt * 100 | round' "$TMP/out.json")" 1111 || return 1
+	expect_eq "JSON drop p" "$(jq -r '.rows[0].p * 252 | round' "$TMP/out.json")" 2 || return 1
+	expect_eq "JSON summary" "$(jq -c '.summary' "$TMP/out.json")" \
+		'{"base_rows":3,"new_rows":3,"paired":3,"compared":3,"regressions":1,"improvements":1}' || return 1
+	"$X" compare --format markdown "$TMP/base.json" "$TMP/new.json" >"$TMP/out.md" 2>&1
+	expect_eq "exit status with --format markdown" "$?" 1 || return 1
+	grep -q '^| benchmark | size | mode | wiring |' "$TMP/out.md" || fail "no markdown header: $(cat "$TMP/out.md")" || return 1
+	grep -Eq '^\| drop/no-touch \| 64 \| native \| threaded \| .* \| \+11\.11 \| .* \| 5/5 \| 0\.008 \| regression \|$' "$TMP/out.md" ||
+		fail "no markdown drop row: $(cat "$TMP/out.md")"
+}
+
+t_compare_bench_files() {
+	local a b
+	a=$(ls bench/*.json | head -1)
+	b=$(ls bench/*.json | sed -n 2p)
+	[ -n "$a" ] && [ -n "$b" ] || fail "no committed bench/*.json pair" || return 1
+	"$X" compare "$a" "$a" >"$TMP/out" 2>&1
+	expect_eq "a committed run against itself" "$?" 0 || return 1
+	grep -q ' 0 regression(s), 0 improvement(s), ' "$TMP/out" || fail "against itself: $(tail -1 "$TMP/out")" || return 1
+	"$X" compare "$a" "$b" >"$TMP/out" 2>&1
+	# Two runs of the committed kind two hours apart: the host drifted, and
+	# every row that has data in both is paired and judged.
+	case $? in 0|1) ;; *) fail "exit status $? comparing $a $b: $(cat "$TMP/out")"; return 1 ;; esac
+	grep -Eq '^[0-9]+ rows in base, [0-9]+ in new: [0-9]+ paired, [0-9]+ compared;' "$TMP/out" ||
+		fail "no summary: $(tail -3 "$TMP/out")" || return 1
+	grep -q '^\* xdplab commit ' "$TMP/out" || fail "commits not marked as differing: $(head -20 "$TMP/out")"
+}
+
+t_compare_lab_runs() {
+	local i
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	for i in 1 2; do
+		"$X" lab run --rows drop/no-touch --sizes 64 --reps 3 --seconds 0.3 --json "$TMP/run$i.json" \
+			>"$TMP/run$i.out" 2>&1 || fail "lab run $i failed: $(cat "$TMP/run$i.out")" || return 1
+	done
+	"$X" compare "$TMP/run1.json" "$TMP/run2.json" >"$TMP/out" 2>&1
+	# 3 vs 3 can never reach p < 0.05: "~" whatever the host did, exit 0.
+	expect_eq "exit status comparing two lab runs" "$?" 0 || return 1
+	grep -Eq '^drop/no-touch +64 native +threaded .* 3/3 +[01]\.[0-9]{3}  ~( |$)' "$TMP/out" ||
+		fail "no '~' drop/no-touch row: $(cat "$TMP/out")" || return 1
+	grep -q '^note: 3 vs 3 repetitions can never reach p < 0.05 (the smallest two-sided p they can give is 0.100)' "$TMP/out" ||
+		fail "no too-few note: $(cat "$TMP/out")" || return 1
+	grep -q 'it needs at least 4 vs 4 (lab run --reps 4)' "$TMP/out" || fail "no n needed: $(cat "$TMP/out")" || return 1
+	grep -Eq '^  lab wiring +threaded +threaded$' "$TMP/out" || fail "no lab wiring line: $(cat "$TMP/out")" || return 1
+	grep -Eq '^  bpf_jit_enable +[0-9]+ +[0-9]+$' "$TMP/out" || fail "no JIT line: $(cat "$TMP/out")"
+}
+
+list() { printf '%s\n' "${TESTS[@]}"; }
+
+pass=0 fail=0 skip=0
+case "${1:-}" in
+-l) list; exit 0 ;;
+-t)
+	[ -n "${2:-}" ] && printf '%s\n' "${TESTS[@]}" | grep -qx "$2" ||
+		{ echo "unknown test '${2:-}' (-l lists them)" >&2; exit 2; }
+	sel=("$2") ;;
+"") sel=("${TESTS[@]}") ;;
+*) echo "usage: $0 [-l | -t NAME]" >&2; exit 2 ;;
+esac
+[ -x $X ] || { echo "build/xdplab missing: run make" >&2; exit 2; }
+for t in "${sel[@]}"; do
+	"t_$t" >"$TMP/log" 2>&1
+	rc=$?
+	case $rc in
+	0) echo "PASS $t"; pass=$((pass + 1)) ;;
+	77) echo "SKIP $t: $(sed 's/^SKIP: //' "$TMP/log")"; skip=$((skip + 1)) ;;
+	*) echo "FAIL $t"; sed 's/^/    /' "$TMP/log"; fail=$((fail + 1)) ;;
+	esac
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_compare.c - unit tests of `xdplab compare`'s library
+ * (src/lib/measure/utest.c, src/lib/measure/compare.c): the netdev
+ * ns/packet arithmetic, the exact Mann-Whitney U test, reading results
+ * files (and rejecting bad ones with one line), pairing rows, verdicts and
+ * the environments side by side.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xdplab/compare.h"
+
+#include "test_util.h"
+
+/* ---- the netdev arithmetic ---- */
+
+static void test_seed_arithmetic(void **state)
+{
+	/*
+	 * The ice review on netdev: 54,052,300 rx/s without the patch and
+	 * 33,420,619 with it is 18.50 vs 29.92 ns/packet, +11.42 ns; with
+	 * read-data, 27,200,683 vs 24,348,751 is 36.76 vs 41.07, +4.31 ns.
+	 */
+	assert_near(xl_delta_ns_per_pkt(54052300, 33420619), 11.42, 0.005);
+	assert_near(xl_delta_ns_per_pkt(27200683, 24348751), 4.31, 0.005);
+	/* Faster is negative, the same rate is zero, no rate is no figure. */
+	assert_near(xl_delta_ns_per_pkt(33420619, 54052300), -11.42, 0.005);
+	assert_dbl_equal(xl_delta_ns_per_pkt(1e6, 1e6), 0.0);
+	assert_dbl_equal(xl_delta_ns_per_pkt(1e6, 2e6), -500.0);
+	assert_dbl_equal(xl_delta_ns_per_pkt(0, 1e6), 0.0);
+	assert_dbl_equal(xl_delta_ns_per_pkt(1e6, 0), 0.0);
+}
+
+/* ---- Mann-Whitney U ---- */
+
+/*
+ * Expected p-values: two-sided, 2 x the smaller tail, counted by full
+ * enumeration of all C(n1+n2, n1) splits of the pooled values (a short
+ * Python script with itertools.combinations and fractions.Fraction, kept
+ * in docs/compare.md), as exact fractions. The untied ones agree with the
+ * published critical-value tables of U (e.g. n1 = 4, n2 = 5, two-sided
+ * 0.05: critical U = 1, so U = 2 is not significant: p = 8/126).
+ */
+static void check_mw(const double *x, size_t n1, const double *y, size_t n2, double u,
+		     double p, bool ties)
+{
+	struct xl_utest t;
+
+	assert_int_equal(xl_mann_whitney(x, n1, y, n2, &t), 0);
+	assert_int_equal(t.n1, n1);
+	assert_int_equal(t.n2, n2);
+	assert_dbl_equal(t.u, u);
+	assert_near(t.p, p, 1e-12);
+	assert_int_equal(t.ties, ties);
+}
+
+static void test_mw_separated(void **state)
+{
+	const double a3[] = { 4, 5, 6 }, b3[] = { 1, 2, 3 };
+	const double a4[] = { 5, 8, 6, 7 }, b4[] = { 1, 2, 3, 4 };
+	const double a5[] = { 1, 2, 3, 4, 5 }, b5[] = { 6, 7, 8, 9, 10 };
+
+	/* 3 vs 3 can never go below 2/20 = 0.1: p < 0.05 is out of reach. */
+	check_mw(a3, 3, b3, 3, 9, 0.1, false);
+	check_mw(b3, 3, a3, 3, 0, 0.1, false);
+	check_mw(a4, 4, b4, 4, 16, 2.0 / 70, false);
+	check_mw(a5, 5, b5, 5, 0, 2.0 / 252, false);
+}
+
+static void test_mw_table(void **state)
+{
+	const double x[] = { 1, 2, 4, 5 }, y[] = { 3, 6, 7, 8, 9 };
+	const double x1[] = { 1, 2, 3, 5 }, y1[] = { 4, 6, 7, 8, 9 };
+
+	check_mw(x, 4, y, 5, 2, 8.0 / 126, false);
+	/* U = 1: P(U <= 1) = 2/126, two-sided 4/126 = 0.0317 < 0.05. */
+	check_mw(x1, 4, y1, 5, 1, 4.0 / 126, false);
+	/* Order of values inside a sample does not matter. */
+	{
+		const double xs[] = { 5, 4, 2, 1 }, ys[] = { 9, 3, 8, 6, 7 };
+
+		check_mw(xs, 4, ys, 5, 2, 8.0 / 126, false);
+	}
+}
+
+static void test_mw_ties(void **state)
+{
+	const double a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 3, 4 };
+	const double c[] = { 10, 10, 11 }, d[] = { 10, 11, 11, 12 };
+	const double e[] = { 3, 3, 3, 3 }, f[] = { 1, 2, 3, 3, 3 };
+
+	check_mw(a, 4, b, 4, 3, 2.0 / 7, true);
+	check_mw(c, 3, d, 4, 3, 4.0 / 7, true);
+	check_mw(e, 4, f, 5, 14, 5.0 / 9, true);
+}
+
+static void test_mw_equal_and_bad(void **state)
+{
+	const double a[] = { 1, 1, 1 }, b[] = { 1, 2, 3 };
+	double big[XL_MAX_REPS + 1] = { 0 };
+	struct xl_utest t;
+
+	check_mw(a, 3, a, 3, 4.5, 1.0, true);
+	check_mw(b, 3, b, 3, 4.5, 1.0, true);
+	assert_int_equal(xl_mann_whitney(a, 0, b, 3, &t), -EINVAL);
+	assert_int_equal(xl_mann_whitney(a, 3, b, 0, &t), -EINVAL);
+	assert_int_equal(xl_mann_whitney(big, XL_MAX_REPS + 1, b, 3, &t), -EINVAL);
+	/* The largest size, fully separated: 2 / C(64, 32) = 1.09e-18. */
+	{
+		double x[XL_MAX_REPS], y[XL_MAX_REPS];
+		int i;
+
+		for (i = 0; i < XL_MAX_REPS; i++) {
+			x[i] = 100 + i;
+			y[i] = i;
+		}
+		assert_int_equal(xl_mann_whitney(x, XL_MAX_REPS, y, XL_MAX_REPS, &t), 0);
+		assert_near(t.p / (2 / 1.832624140942590534e18), 1.0, 1e-9);
+	}
+}
+
+static void test_mw_min_p(void **state)
+{
+	assert_near(xl_mann_whitney_min_p(3, 3), 0.1, 1e-15);
+	assert_near(xl_mann_whitney_min_p(4, 4), 2.0 / 70, 1e-15);
+	assert_near(xl_mann_whitney_min_p(3, 4), 2.0 / 35, 1e-15);
+	assert_near(xl_mann_whitney_min_p(5, 5), 2.0 / 252, 1e-15);
+	assert_dbl_equal(xl_mann_whitney_min_p(1, 1), 1.0);
+	assert_int_equal(xl_mann_whitney_n_needed(0.05), 4);
+	assert_int_equal(xl_mann_whitney_n_needed(0.01), 5);
+	assert_int_equal(xl_mann_whitney_n_needed(0.1), 4); /* 3 vs 3 gives 0.1, not < 0.1 */
+	assert_int_equal(xl_mann_whitney_n_needed(1e-30), 0);
+}
+
+/* ---- results files ---- */
+
+static char dir[64];
+
+static int setup_dir(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/xl-test-compare-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) ? -1 : 0;
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[4][128];
+	static int k;
+	char *p = path[k++ % 4];
+	FILE *f;
+
+	snprintf(p, 128, "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+/*
+ * A results document: @reps per row, each row "name|op|size|wiring|verdict|
+ * pps,pps,...|cpu,cpu,..." separated by ';'.
+ */
+static const char *make_doc(const char *name, const char *machine, int reps, const char *rows)
+{
+	static char text[16384];
+	char buf[4096], *row, *save;
+	size_t n;
+
+	n = snprintf(text, sizeof(text),
+		     "{\"schema\": \"xdplab.lab-results/1\", \"date\": \"2026-12-01T00:00:00Z\", \"git\": \"abc\","
+		     " \"machine\": %s, \"config\": {\"reps\": %d, \"seconds\": 1, \"warmup\": 0.25, \"wiring\": \"threaded\"},"
+		     " \"lab\": \"xl0\", \"rows\": [",
+		     machine, reps);
+	snprintf(buf, sizeof(buf), "%s", rows);
+	for (row = strtok_r(buf, ";", &save); row; row = strtok_r(NULL, ";", &save)) {
+		char nm[32], op[16], wiring[16], verdict[24], pps[512], cpu[512], *a, *b, *s1, *s2;
+		unsigned size;
+		int first = 1;
+
+		assert_int_equal(sscanf(row, "%31[^|]|%15[^|]|%u|%15[^|]|%23[^|]|%511[^|]|%511s", nm,
+					op, &size, wiring, verdict, pps, cpu), 7);
+		n += snprintf(text + n, sizeof(text) - n,
+			      "%s{\"name\": \"%s\", \"kind\": \"xdp\", \"packet_operation\": \"%s\", \"size\": %u,"
+			      " \"mode\": \"native\", \"wiring\": \"%s\", \"gen_engine\": \"live\", \"verdict\": \"%s\","
+			      " \"note\": \"\", \"reps\": [",
+			      text[n - 1] == '[' ? "" : ", ", nm, op, size, wiring, verdict);
+		for (a = strtok_r(pps, ",", &s1), b = strtok_r(cpu, ",", &s2); a && b && *a != '-';
+		     a = strtok_r(NULL, ",", &s1), b = strtok_r(NULL, ",", &s2)) {
+			n += snprintf(text + n, sizeof(text) - n,
+				      "%s{\"pps\": %s, \"cpu_ns_per_pkt\": %s}", first ? "" : ", ", a, b);
+			first = 0;
+		}
+		n += snprintf(text + n, sizeof(text) - n, "]}");
+	}
+	snprintf(text + n, sizeof(text) - n, "]}\n");
+	return write_file(name, text);
+}
+
+#define MACHINE_A "{\"kernel\": \"6.18\", \"arch\": \"x86_64\", \"cpus\": 2, \"cpu_model\": \"AMD EPYC\"," \
+	" \"host\": \"a\", \"bpf_jit_enable\": 1, \"bpf_jit_harden\": 0, \"cmdline_mitigations\": \"auto\"," \
+	" \"vulnerabilities\": {\"spectre_v2\": \"Mitigation: Retpolines\", \"mds\": \"Not affected\"}}"
+#define MACHINE_B "{\"kernel\": \"6.19\", \"arch\": \"x86_64\", \"cpus\": 2, \"cpu_model\": \"AMD EPYC\"," \
+	" \"host\": \"b\", \"bpf_jit_enable\": 1, \"bpf_jit_harden\": 2, \"cmdline_mitigations\": \"auto\"," \
+	" \"vulnerabilities\": {\"spectre_v2\": \"Vulnerable\", \"mds\": \"Not affected\"}}"
+#define MACHINE_OLD "{\"kernel\": \"6.18\", \"arch\": \"x86_64\", \"cpus\": 2}"
+
+static const struct xl_cmp_opts dflt = { .alpha = 0.05, .threshold_ns = 0 };
+
+static void load_ok(const char *path, struct xl_cmp_file *f)
+{
+	char err[512] = "";
+
+	assert_int_equal(xl_cmp_load(path, f, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+}
+
+static void test_load_errors(void **state)
+{
+	struct xl_cmp_file f;
+	char err[512], want[512];
+	const char *p;
+
+	assert_int_equal(xl_cmp_load("/nonexistent/x.json", &f, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "/nonexistent/x.json: cannot open: No such file or directory");
+
+	p = write_file("text.json", "hello\n");
+	assert_int_equal(xl_cmp_load(p, &f, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: not JSON (line 1: ", p);
+	assert_memory_equal(err, want, strlen(want));
+	assert_null(strchr(err, '\n'));
+
+	p = write_file("other.json", "{\"rows\": []}\n");
+	assert_int_equal(xl_cmp_load(p, &f, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: not an xdplab results file (no \"schema\": \"xdplab.NAME/1\" with a \"rows\" array)", p);
+	assert_string_equal(err, want);
+
+	p = write_file("norows.json", "{\"schema\": \"xdplab.lab-results/1\"}\n");
+	assert_int_equal(xl_cmp_load(p, &f, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: not an xdplab results file", p);
+	assert_memory_equal(err, want, strlen(want));
+
+	p = write_file("v2.json", "{\"schema\": \"xdplab.lab-results/2\", \"rows\": []}\n");
+	assert_int_equal(xl_cmp_load(p, &f, err, sizeof(err)), -EPROTO);
+	snprintf(want, sizeof(want), "%s: schema xdplab.lab-results/2 is not supported (accepted: version 1, e.g. xdplab.lab-results/1)", p);
+	assert_string_equal(err, want);
+}
+
+static void test_load_tolerant(void **state)
+{
+	struct xl_cmp_file f;
+	const char *p;
+
+	/* Another document of the family: "benchmark" names the row, no reps. */
+	p = write_file("single.json",
+		       "{\"schema\": \"xdplab.bench-results/1\", \"extra\": 1, \"rows\": ["
+		       "{\"benchmark\": \"drop\", \"size\": 64, \"mode\": \"native\", \"mpps\": {\"median\": 2.5},"
+		       " \"reps\": [{\"pps\": 2.5e6}, {\"pps\": 2.4e6, \"cpu_ns_per_pkt\": 120}, {\"no\": 1}]}, 7]}");
+	load_ok(p, &f);
+	assert_string_equal(f.schema, "xdplab.bench-results/1");
+	assert_int_equal(f.nrows, 1);
+	assert_string_equal(f.rows[0].name, "drop");
+	assert_string_equal(f.rows[0].op, "");
+	assert_int_equal(f.rows[0].size, 64);
+	assert_int_equal(f.rows[0].nreps, 2);
+	assert_dbl_equal(f.rows[0].pps[1], 2.4e6);
+	assert_dbl_equal(f.rows[0].cpu_ns[0], 0.0);
+	assert_dbl_equal(f.rows[0].cpu_ns[1], 120.0);
+	assert_near(f.rows[0].mpps.median, 2.45, 1e-12);
+	assert_int_equal(f.env.cpus, 0);
+	assert_int_equal(f.env.jit_enable, -1);
+	assert_false(f.have_vulns);
+	xl_cmp_file_free(&f);
+}
+
+static void test_compare_regression(void **state)
+{
+	struct xl_cmp_file b, n;
+	struct xl_cmp_result r;
+	const struct xl_cmp_row *row;
+
+	/* valid rows: 5 vs 5, new clearly slower (10 Mpps -> 9 Mpps: +11.1 ns). */
+	load_ok(make_doc("b.json", MACHINE_A, 5,
+			 "drop/no-touch|no-touch|64|threaded|valid|10e6,10.1e6,9.9e6,10.05e6,9.95e6|50,50,50,50,50;"
+			 "pass|no-touch|64|threaded|valid|1e6,1e6,1e6,1e6,1e6|900,900,900,900,900;"
+			 "tx|no-touch|64|threaded|valid|3e6,3e6,3e6,3e6,3e6|300,300,300,300,300"), &b);
+	load_ok(make_doc("n.json", MACHINE_A, 5,
+			 "drop/no-touch|no-touch|64|threaded|valid|9e6,9.1e6,8.9e6,9.05e6,8.95e6|55,55,55,55,55;"
+			 "pass|no-touch|64|threaded|valid|1.1e6,1.2e6,1.15e6,1.12e6,1.13e6|800,800,800,800,800;"
+			 "tx|no-touch|64|threaded|valid|3e6,3.01e6,2.99e6,3e6,3e6|300,300,300,300,300"), &n);
+	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
+	assert_int_equal(r.nrows, 3);
+	assert_int_equal(r.paired, 3);
+	assert_int_equal(r.compared, 3);
+	assert_int_equal(r.regressions, 1);
+	assert_int_equal(r.improvements, 1);
+	assert_false(r.cross_machine);
+	row = &r.rows[0];
+	assert_int_equal(row->status, XL_CMP_PAIRED);
+	assert_false(row->on_cpu);
+	assert_near(row->delta_ns, 1e9 / 9e6 - 1e9 / 10e6, 1e-9);
+	assert_near(row->delta_mpps, -1.0, 1e-9);
+	assert_near(row->delta_pct, -10.0, 1e-9);
+	assert_near(row->delta_cpu_ns, 5.0, 1e-12);
+	assert_dbl_equal(row->test.u, 25.0);
+	assert_near(row->test.p, 2.0 / 252, 1e-12);
+	assert_int_equal(row->verdict, XL_CMP_REGRESSION);
+	assert_string_equal(xl_cmp_verdict_name(row->verdict), "regression");
+	assert_int_equal(r.rows[1].verdict, XL_CMP_IMPROVEMENT);
+	assert_int_equal(r.rows[2].verdict, XL_CMP_SAME);
+	assert_string_equal(xl_cmp_verdict_name(r.rows[2].verdict), "~");
+	xl_cmp_result_free(&r);
+
+	/* The same regression under a threshold above it is "~". */
+	{
+		const struct xl_cmp_opts o = { .alpha = 0.05, .threshold_ns = 12 };
+
+		assert_int_equal(xl_cmp_run(&b, &n, &o, &r), 0);
+		assert_int_equal(r.rows[0].verdict, XL_CMP_SAME);
+		assert_int_equal(r.regressions, 0);
+		xl_cmp_result_free(&r);
+	}
+	xl_cmp_file_free(&b);
+	xl_cmp_file_free(&n);
+}
+
+static void test_compare_generator_bound(void **state)
+{
+	struct xl_cmp_file b, n;
+	struct xl_cmp_result r;
+
+	/*
+	 * The generator sets the rate (same pps both sides); the DUT's CPU
+	 * time per packet went up by 10 ns: a regression, on CPU ns/packet.
+	 */
+	load_ok(make_doc("b.json", MACHINE_A, 4,
+			 "drop/no-touch|no-touch|64|threaded|generator-bound|5e6,5.1e6,4.9e6,5e6|100,101,99,100"), &b);
+	load_ok(make_doc("n.json", MACHINE_A, 4,
+			 "drop/no-touch|no-touch|64|threaded|generator-bound|5.05e6,5e6,4.95e6,5e6|110,111,109,110"), &n);
+	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
+	assert_true(r.rows[0].on_cpu);
+	assert_near(r.rows[0].delta, 10.0, 1e-12);
+	assert_near(r.rows[0].delta_cpu_ns, 10.0, 1e-12);
+	assert_near(r.rows[0].test.p, 2.0 / 70, 1e-12);
+	assert_int_equal(r.rows[0].verdict, XL_CMP_REGRESSION);
+	assert_false(r.rows[0].too_few);
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&b);
+	xl_cmp_file_free(&n);
+}
+
+static void test_compare_too_few(void **state)
+{
+	struct xl_cmp_file b, n;
+	struct xl_cmp_result r;
+
+	/* 3 vs 3, fully separated and 10% slower: still "~", and said so. */
+	load_ok(make_doc("b.json", MACHINE_A, 3, "tx|no-touch|64|threaded|valid|3e6,3.1e6,2.9e6|1,1,1"), &b);
+	load_ok(make_doc("n.json", MACHINE_A, 3, "tx|no-touch|64|threaded|valid|2.7e6,2.8e6,2.6e6|1,1,1"), &n);
+	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
+	assert_near(r.rows[0].test.p, 0.1, 1e-12);
+	assert_true(r.rows[0].too_few);
+	assert_int_equal(r.too_few, 1);
+	assert_int_equal(r.rows[0].verdict, XL_CMP_SAME);
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&b);
+	xl_cmp_file_free(&n);
+}
+
+static void test_compare_pairing(void **state)
+{
+	struct xl_cmp_file b, n;
+	struct xl_cmp_result r;
+
+	/*
+	 * Base: A (threaded), B, C, D (unmeasured). New: A in softirq wiring,
+	 * C, D, E, in another order. A pairs loosely: not comparable; B only
+	 * in base; E only in new; D not measured.
+	 */
+	load_ok(make_doc("b.json", MACHINE_A, 3,
+			 "A|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1;"
+			 "B|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1;"
+			 "C|read-data|1500|threaded|valid|1e6,1e6,1e6|1,1,1;"
+			 "D|no-touch|64|threaded|n/a|-|-"), &b);
+	load_ok(make_doc("n.json", MACHINE_A, 3,
+			 "E|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1;"
+			 "D|no-touch|64|threaded|n/a|-|-;"
+			 "C|read-data|1500|threaded|valid|1e6,1e6,1e6|1,1,1;"
+			 "A|no-touch|64|softirq|valid|1e6,1e6,1e6|1,1,1"), &n);
+	assert_int_equal(b.rows[3].nreps, 0);
+	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
+	assert_int_equal(r.nrows, 5);
+	assert_int_equal(r.paired, 3);
+	assert_int_equal(r.compared, 1);
+	assert_int_equal(r.rows[0].status, XL_CMP_NOT_COMPARABLE);
+	assert_string_equal(r.rows[0].reason, "wiring differs: threaded vs softirq");
+	assert_int_equal(r.rows[1].status, XL_CMP_BASE_ONLY);
+	assert_null(r.rows[1].new);
+	assert_int_equal(r.rows[2].status, XL_CMP_PAIRED);
+	assert_string_equal(r.rows[2].new->name, "C");
+	assert_dbl_equal(r.rows[2].test.p, 1.0);
+	assert_int_equal(r.rows[3].status, XL_CMP_NOT_MEASURED);
+	assert_string_equal(r.rows[3].reason, "not measured in either file");
+	assert_int_equal(r.rows[4].status, XL_CMP_NEW_ONLY);
+	assert_string_equal(r.rows[4].new->name, "E");
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&n);
+
+	/* Other repetitions per row: not comparable, whichever row. */
+	load_ok(make_doc("n5.json", MACHINE_A, 5, "C|read-data|1500|threaded|valid|1e6,1e6,1e6,1e6,1e6|1,1,1,1,1"), &n);
+	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
+	assert_int_equal(r.rows[2].status, XL_CMP_NOT_COMPARABLE);
+	assert_string_equal(r.rows[2].reason, "repetitions differ: 3 vs 5 per row");
+	assert_int_equal(r.compared, 0);
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&n);
+	xl_cmp_file_free(&b);
+}
+
+static const struct xl_cmp_env_row *env_field(const struct xl_cmp_env_row *e, int n,
+					      const char *field)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(e[i].field, field))
+			return &e[i];
+	fail_msg("no environment line '%s'", field);
+	return NULL;
+}
+
+static void test_env_side_by_side(void **state)
+{
+	struct xl_cmp_file a, b, old;
+	struct xl_cmp_env_row e[64];
+	struct xl_cmp_result r;
+	int n;
+
+	load_ok(make_doc("a.json", MACHINE_A, 3, "A|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1"), &a);
+	load_ok(make_doc("b.json", MACHINE_B, 3, "A|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1"), &b);
+	load_ok(make_doc("old.json", MACHINE_OLD, 3, "A|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1"), &old);
+	n = xl_cmp_env(&a, &b, e, 64);
+	assert_true(env_field(e, n, "kernel")->differs);
+	assert_string_equal(env_field(e, n, "kernel")->base, "6.18");
+	assert_string_equal(env_field(e, n, "kernel")->new, "6.19");
+	assert_false(env_field(e, n, "CPU model")->differs);
+	assert_false(env_field(e, n, "bpf_jit_enable")->differs);
+	assert_true(env_field(e, n, "bpf_jit_harden")->differs);
+	assert_string_equal(env_field(e, n, "bpf_jit_harden")->new, "2");
+	assert_true(env_field(e, n, "host")->differs);
+	assert_true(env_field(e, n, "vulnerabilities")->differs);
+	assert_string_equal(env_field(e, n, "vulnerabilities")->base,
+			    "1 mitigated, 0 vulnerable, 1 not affected");
+	assert_string_equal(env_field(e, n, "spectre_v2")->base, "Mitigation: Retpolines");
+	assert_string_equal(env_field(e, n, "spectre_v2")->new, "Vulnerable");
+	assert_false(env_field(e, n, "mitigations=")->differs);
+	assert_false(env_field(e, n, "lab wiring")->differs);
+	assert_string_equal(env_field(e, n, "lab wiring")->base, "threaded");
+	assert_int_equal(xl_cmp_run(&a, &b, &dflt, &r), 0);
+	assert_true(r.cross_machine);
+	xl_cmp_result_free(&r);
+
+	/* An older file says less: "?" and not marked. */
+	n = xl_cmp_env(&a, &old, e, 64);
+	assert_string_equal(env_field(e, n, "CPU model")->new, "?");
+	assert_false(env_field(e, n, "CPU model")->differs);
+	assert_false(env_field(e, n, "vulnerabilities")->differs);
+	assert_false(env_field(e, n, "kernel")->differs);
+	assert_int_equal(xl_cmp_run(&a, &old, &dflt, &r), 0);
+	assert_false(r.cross_machine);
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&a);
+	xl_cmp_file_free(&b);
+	xl_cmp_file_free(&old);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_arithmetic),
+		cmocka_unit_test(test_mw_separated),
+		cmocka_unit_test(test_mw_table),
+		cmocka_unit_test(test_mw_ties),
+		cmocka_unit_test(test_mw_equal_and_bad),
+		cmocka_unit_test(test_mw_min_p),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_load_tolerant),
+		cmocka_unit_test(test_compare_regression),
+		cmocka_unit_test(test_compare_generator_bound),
+		cmocka_unit_test(test_compare_too_few),
+		cmocka_unit_test(test_compare_pairing),
+		cmocka_unit_test(test_env_side_by_side),
+	};
+
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}
