@@ -13,7 +13,13 @@
 #include "xdplab/attach.h"
 #include "xdplab/abi/bench.h"
 
-/** Most CPUs whose counters are kept. */
+/**
+ * Most CPUs whose per-CPU detail is kept (struct xl_meter_sample's arrays,
+ * the --extended lines, the CPU judged for the verdict). Totals count every
+ * possible CPU however many there are: the buffers the per-CPU maps are
+ * read into are sized from libbpf_num_possible_cpus() when an object is
+ * created.
+ */
 #define XL_MAX_CPUS 256
 
 /**
@@ -45,8 +51,9 @@ struct xl_bench;
 struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts);
 
 /**
- * xl_bench__read() - sum the per-CPU records into @total and, when
- * @per_cpu is not NULL, copy each CPU's record (array of xl_bench_ncpus()).
+ * xl_bench__read() - sum every possible CPU's record into @total and, when
+ * @per_cpu is not NULL, copy the first xl_bench_detail_ncpus() CPUs'
+ * records into it (an array of that many, at most XL_MAX_CPUS).
  * Return: 0 or -errno.
  */
 int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
@@ -58,8 +65,21 @@ int xl_bench__ifindex(const struct xl_bench *b);
 /** xl_bench__destroy() - detach (close the link) and free. NULL is fine. */
 void xl_bench__destroy(struct xl_bench *b);
 
-/** xl_bench_ncpus() - possible CPUs (size of the per-CPU arrays). */
+/**
+ * xl_bench_ncpus() - possible CPUs (libbpf_num_possible_cpus()): how many
+ * values a per-CPU map lookup writes, and how many CPUs totals add up.
+ * 1 when the kernel does not say (a lookup would then fail, not overflow).
+ */
 int xl_bench_ncpus(void);
+
+/** xl_bench_detail_ncpus() - CPUs with per-CPU detail: min(xl_bench_ncpus(), XL_MAX_CPUS). */
+int xl_bench_detail_ncpus(void);
+
+/**
+ * xl_bench_rec_sum() - add @n per-CPU records @recs into @total (zeroed
+ * first): packets, bytes, errors and every action.
+ */
+void xl_bench_rec_sum(const struct xl_bench_rec *recs, int n, struct xl_bench_rec *total);
 
 /** xl_pkt_op_name() - "no-touch", "read-data", "parse-ip", "swap-macs". */
 const char *xl_pkt_op_name(enum xl_pkt_op op);

@@ -102,9 +102,10 @@ int xl_redirect_check(const struct xl_redirect_opts *opts);
 struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts);
 
 /**
- * xl_redirect__read() - totals into @st; when not NULL, each CPU's ingress
- * record into @per_cpu_in and cpumap record into @per_cpu_cpu (arrays of
- * xl_bench_ncpus()). Return: 0 or -errno.
+ * xl_redirect__read() - totals of every possible CPU into @st; when not
+ * NULL, the first xl_bench_detail_ncpus() CPUs' ingress records into
+ * @per_cpu_in and cpumap records into @per_cpu_cpu (arrays of that many).
+ * Return: 0 or -errno.
  */
 int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		      struct xl_bench_rec *per_cpu_in,

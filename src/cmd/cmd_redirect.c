@@ -108,7 +108,7 @@ static void print_window(const struct xl_redirect_opts *o, const struct xl_meter
 
 
 /*
- * @cpu_recs: each CPU's cpumap record (xl_bench_ncpus() of them), or NULL:
+ * @cpu_recs: each CPU's cpumap record (xl_bench_detail_ncpus() of them), or NULL:
  * the frames processed by the target CPU's own record are then not shown.
  */
 static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
@@ -136,7 +136,7 @@ static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter
 		return;
 	printf("cpumap: cpu %d processed %llu", o->cpu, (unsigned long long)st->cpu.processed);
 	/* The entry program runs on the target CPU: its own record says so. */
-	if (cpu_recs)
+	if (cpu_recs && o->cpu < xl_bench_detail_ncpus())
 		printf(" (%llu by cpu %d itself)", (unsigned long long)cpu_recs[o->cpu].processed,
 		       o->cpu);
 	printf(" dropped %llu passed %llu redirected %llu errors %llu enqueued %llu enqueue-drops %llu\n",

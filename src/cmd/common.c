@@ -161,7 +161,7 @@ int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_sample *firs
 void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
 		       uint64_t ns)
 {
-	int i, n = xl_bench_ncpus();
+	int i, n = xl_bench_detail_ncpus();
 
 	for (i = 0; i < n; i++) {
 		uint64_t d = b->per_cpu[i].rx_packets - a->per_cpu[i].rx_packets;

@@ -253,6 +253,10 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		return NULL;
 	gen->o = *opts;
 	gen->nthreads = nthreads;
+	/* Sized once for every possible CPU: none is left out of the count. */
+	gen->ncpus = libbpf_num_possible_cpus();
+	if (gen->ncpus > 0)
+		gen->cpu_buf = calloc(gen->ncpus, sizeof(*gen->cpu_buf));
 	gen->stat_sock = -1;
 	gen->engine = opts->pcap_path ? XL_ENGINE_PACKET : opts->engine;
 	if (!gen->o.flows)
@@ -463,15 +467,13 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 		 * returns; the program's per-CPU counter moves with every frame,
 		 * so a rate over a short window is right.
 		 */
-		struct xl_gen_cpu cpus[XL_GEN_MAX_CPUS];
-		int ncpu = libbpf_num_possible_cpus();
 		uint64_t frames = 0;
 		__u32 key = 0;
 
-		if (ncpu > 0 && ncpu <= XL_GEN_MAX_CPUS &&
-		    !bpf_map_lookup_elem(bpf_map__fd(gen->skel->maps.gen_state), &key, cpus)) {
-			for (i = 0; i < ncpu; i++)
-				frames += cpus[i].frames;
+		if (gen->cpu_buf &&
+		    !bpf_map_lookup_elem(bpf_map__fd(gen->skel->maps.gen_state), &key, gen->cpu_buf)) {
+			for (i = 0; i < gen->ncpus; i++)
+				frames += gen->cpu_buf[i].frames;
 			s->sent = frames;
 			s->bytes = frames * gen->frame_len;
 		}
@@ -518,5 +520,6 @@ void xl_gen__destroy(struct xl_gen *gen)
 	gen__destroy(gen->skel);
 	xl_frames_free(&gen->pcap);
 	free(gen->flows);
+	free(gen->cpu_buf);
 	free(gen);
 }

@@ -25,8 +25,6 @@
 #define LIVE_CHUNK_MAX (1u << 22)
 #define LIVE_CALL_NS 200000000ull
 #define PKT_BATCH 64
-/* Most CPUs whose generator counters are read. */
-#define XL_GEN_MAX_CPUS 256
 
 struct gen_thread {
 	struct xl_gen *gen;
@@ -54,6 +52,8 @@ struct xl_gen {
 	uint32_t sport_off, csum_off;
 	struct xl_gen_flow *flows;
 	struct gen *skel;
+	struct xl_gen_cpu *cpu_buf; /* ncpus: one lookup of gen_state */
+	int ncpus;
 	struct xl_frames pcap;
 	int64_t remaining;
 	bool counted;

@@ -53,7 +53,7 @@ void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu)
 
 int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 {
-	int i, err, ncpus = xl_bench_ncpus();
+	int i, err, ncpus = xl_bench_detail_ncpus();
 
 	err = m->read ? m->read(m->read_ctx, &s->total, s->per_cpu) :
 			xl_bench__read(m->bench, &s->total, s->per_cpu);
@@ -127,7 +127,7 @@ static void window_figures(struct xl_meter_window *w)
 void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		     const struct xl_meter_sample *b, struct xl_meter_window *w)
 {
-	int i, cpu = m->napi_cpu, ncpus = xl_bench_ncpus();
+	int i, cpu = m->napi_cpu, ncpus = xl_bench_detail_ncpus();
 	uint64_t best = 0;
 
 	memset(w, 0, sizeof(*w));

@@ -24,6 +24,7 @@ struct xl_bench {
 	int link_fd;
 	int ifindex;
 	int ncpus;
+	struct xl_bench_rec *recs; /* ncpus: one lookup's values */
 };
 
 static const char *const op_names[XL_OP__COUNT] = {
@@ -60,7 +61,28 @@ int xl_bench_ncpus(void)
 {
 	int n = libbpf_num_possible_cpus();
 
+	return n > 0 ? n : 1;
+}
+
+int xl_bench_detail_ncpus(void)
+{
+	int n = xl_bench_ncpus();
+
 	return n > XL_MAX_CPUS ? XL_MAX_CPUS : n;
+}
+
+void xl_bench_rec_sum(const struct xl_bench_rec *recs, int n, struct xl_bench_rec *total)
+{
+	int i, j;
+
+	memset(total, 0, sizeof(*total));
+	for (i = 0; i < n; i++) {
+		total->rx_packets += recs[i].rx_packets;
+		total->rx_bytes += recs[i].rx_bytes;
+		total->errors += recs[i].errors;
+		for (j = 0; j < XL_XDP_ACTIONS; j++)
+			total->actions[j] += recs[i].actions[j];
+	}
 }
 
 struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
@@ -73,6 +95,11 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 		return NULL;
 	b->link_fd = -1;
 	b->ncpus = xl_bench_ncpus();
+	b->recs = calloc(b->ncpus, sizeof(*b->recs));
+	if (!b->recs) {
+		err = -ENOMEM;
+		goto out_free;
+	}
 	b->ifindex = if_nametoindex(opts->ifname);
 	if (!b->ifindex) {
 		xl_err("interface %s: no such interface", opts->ifname);
@@ -104,6 +131,7 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 out_destroy_skel:
 	bench__destroy(b->skel);
 out_free:
+	free(b->recs);
 	free(b);
 	errno = -err;
 	return NULL;
@@ -112,22 +140,13 @@ out_free:
 int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
 		   struct xl_bench_rec *per_cpu)
 {
-	struct xl_bench_rec recs[XL_MAX_CPUS];
 	__u32 key = 0;
-	int i, j;
 
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.bench_stats), &key, recs))
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.bench_stats), &key, b->recs))
 		return -errno;
-	memset(total, 0, sizeof(*total));
-	for (i = 0; i < b->ncpus; i++) {
-		total->rx_packets += recs[i].rx_packets;
-		total->rx_bytes += recs[i].rx_bytes;
-		total->errors += recs[i].errors;
-		for (j = 0; j < XL_XDP_ACTIONS; j++)
-			total->actions[j] += recs[i].actions[j];
-	}
+	xl_bench_rec_sum(b->recs, b->ncpus, total);
 	if (per_cpu)
-		memcpy(per_cpu, recs, b->ncpus * sizeof(recs[0]));
+		memcpy(per_cpu, b->recs, xl_bench_detail_ncpus() * sizeof(b->recs[0]));
 	return 0;
 }
 
@@ -143,5 +162,6 @@ void xl_bench__destroy(struct xl_bench *b)
 	if (b->link_fd >= 0)
 		close(b->link_fd);
 	bench__destroy(b->skel);
+	free(b->recs);
 	free(b);
 }

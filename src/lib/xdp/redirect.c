@@ -31,6 +31,9 @@ struct xl_redirect {
 	int out_ifindex[XL_REDIR_MAX_OUT];
 	int link_fd;
 	int ncpus;
+	/* ncpus each: one lookup's values of bench_stats and cpu_stats */
+	struct xl_bench_rec *in_recs;
+	struct xl_redir_cpu_rec *cpu_recs;
 	int sock;
 	/* ethtool baselines at create time */
 	uint64_t base_drops;
@@ -263,6 +266,12 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	r->link_fd = -1;
 	r->sock = -1;
 	r->ncpus = xl_bench_ncpus();
+	r->in_recs = calloc(r->ncpus, sizeof(*r->in_recs));
+	r->cpu_recs = calloc(r->ncpus, sizeof(*r->cpu_recs));
+	if (!r->in_recs || !r->cpu_recs) {
+		err = -ENOMEM;
+		goto out_free;
+	}
 	err = check_opts(opts, r);
 	if (err)
 		goto out_free;
@@ -332,6 +341,8 @@ out_close_sock:
 out_destroy_skel:
 	redirect__destroy(r->skel);
 out_free:
+	free(r->in_recs);
+	free(r->cpu_recs);
 	free(r);
 	errno = -err;
 	return NULL;
@@ -341,22 +352,18 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		      struct xl_bench_rec *per_cpu_in,
 		      struct xl_redir_cpu_rec *per_cpu_cpu)
 {
-	static __thread struct xl_bench_rec in[XL_MAX_CPUS];
-	static __thread struct xl_redir_cpu_rec cpu[XL_MAX_CPUS];
+	struct xl_bench_rec *in = r->in_recs;
+	struct xl_redir_cpu_rec *cpu = r->cpu_recs;
 	uint64_t drops, xmit[XL_REDIR_MAX_OUT], xmit_err[XL_REDIR_MAX_OUT];
 	__u32 key = 0;
-	int i, j;
+	int i;
 
 	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.bench_stats), &key, in) ||
 	    bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.cpu_stats), &key, cpu))
 		return -errno;
 	memset(st, 0, sizeof(*st));
+	xl_bench_rec_sum(in, r->ncpus, &st->in);
 	for (i = 0; i < r->ncpus; i++) {
-		st->in.rx_packets += in[i].rx_packets;
-		st->in.rx_bytes += in[i].rx_bytes;
-		st->in.errors += in[i].errors;
-		for (j = 0; j < XL_XDP_ACTIONS; j++)
-			st->in.actions[j] += in[i].actions[j];
 		st->cpu.processed += cpu[i].processed;
 		st->cpu.dropped += cpu[i].dropped;
 		st->cpu.passed += cpu[i].passed;
@@ -374,9 +381,9 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		}
 	}
 	if (per_cpu_in)
-		memcpy(per_cpu_in, in, r->ncpus * sizeof(in[0]));
+		memcpy(per_cpu_in, in, xl_bench_detail_ncpus() * sizeof(in[0]));
 	if (per_cpu_cpu)
-		memcpy(per_cpu_cpu, cpu, r->ncpus * sizeof(cpu[0]));
+		memcpy(per_cpu_cpu, cpu, xl_bench_detail_ncpus() * sizeof(cpu[0]));
 	return 0;
 }
 
@@ -415,7 +422,7 @@ int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
 	total->actions[XDP_DROP] = st.cpu.dropped;
 	total->actions[XDP_PASS] = st.cpu.passed;
 	total->actions[XDP_REDIRECT] = st.cpu.redirected;
-	for (i = 0; per_cpu && i < r->ncpus; i++) {
+	for (i = 0; per_cpu && i < xl_bench_detail_ncpus(); i++) {
 		memset(&per_cpu[i], 0, sizeof(per_cpu[i]));
 		per_cpu[i].rx_packets = cpu[i].processed;
 		per_cpu[i].errors = cpu[i].errors;
