@@ -450,11 +450,16 @@ static void *sock_thread(void *arg)
 	if (s->cpu >= 0)
 		xl_task_set_cpu(0, s->cpu);
 	switch (s->app->c.app) {
-	case XL_XSK_RXDROP:
+	case XL_XSK_RXDROP: {
+		/* The loop is chosen here, once: no per-packet test of
+		 * --verify, --dump or --audit in the plain benchmark. */
+		xl_xsk_step_fn step = xl_xsk_rxdrop_loop(&s->q);
+
 		while (!stopping(s))
-			xl_xsk_rxdrop_step(&s->q);
+			step(&s->q);
 		drain_rx(s);
 		break;
+	}
 	case XL_XSK_L2FWD:
 		while (!stopping(s))
 			xl_xsk_l2fwd_step(&s->q, 0);

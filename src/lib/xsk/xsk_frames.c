@@ -225,6 +225,12 @@ int xl_frames_init(struct xl_frames *f, uint64_t first, uint32_t nframes,
 	f->frame_size = frame_size;
 	f->umem_size = umem_size;
 	f->unaligned = unaligned;
+	f->span = (uint64_t)nframes * frame_size;
+	if (umem_size < first)
+		f->span = 0;
+	else if (f->span > umem_size - first)
+		f->span = umem_size - first;
+	f->chunk_mask = unaligned ? 0 : ~(uint64_t)(frame_size - 1);
 	/* LIFO: hand out the lowest addresses first. */
 	for (i = 0; i < nframes; i++)
 		f->free[i] = first + (uint64_t)(nframes - 1 - i) * frame_size;
@@ -254,22 +260,13 @@ static uint32_t frame_index(const struct xl_frames *f, uint64_t addr)
 
 bool xl_frames_desc_ok(const struct xl_frames *f, uint64_t addr, uint32_t len)
 {
-	uint64_t base, off;
-
-	if (f->unaligned) {
-		base = addr & XSK_UNALIGNED_BUF_ADDR_MASK;
-		off = addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
-		/* The kernel's orig_addr is the base we put in the fill ring. */
-		if (frame_index(f, base) == UINT32_MAX ||
-		    (base - f->first) % f->frame_size)
-			return false;
-	} else {
-		base = addr & ~(uint64_t)(f->frame_size - 1);
-		off = addr - base;
-		if (frame_index(f, base) == UINT32_MAX)
-			return false;
-	}
-	return off + len <= f->frame_size && base + off + len <= f->umem_size;
+	if (!xl_frames_in_range(f, addr, len))
+		return false;
+	/* Unaligned: the kernel's orig_addr is the base we put in the fill
+	 * ring, so it must be one of our frame starts. Aligned: the chunk
+	 * mask already made it one (@first is a multiple of the frame size). */
+	return !f->unaligned ||
+	       !(((addr & XSK_UNALIGNED_BUF_ADDR_MASK) - f->first) % f->frame_size);
 }
 
 static uint32_t *ledger(struct xl_frames *f, enum xl_frame_state s)

@@ -31,6 +31,10 @@ enum xl_frame_state {
  * @first: UMEM address of the first frame (bytes); @frame_size: bytes.
  * @umem_size: size of the whole UMEM (bytes), for descriptor checks.
  * @unaligned: RX addresses carry the data offset in bits 48..63.
+ * @span: bytes from @first that this allocator's frames cover, clipped to
+ *   the UMEM (nframes * frame_size or less): the inline range check's one
+ *   bound, computed once by xl_frames_init().
+ * @chunk_mask: ~(frame_size - 1) in aligned mode (0 when unaligned).
  * @in_fill/@in_app/@in_tx: the ledger (see enum xl_frame_state).
  * @state: per-frame state when tracking (NULL otherwise).
  * @violations: impossible transitions seen (tracking), addresses outside
@@ -44,6 +48,8 @@ struct xl_frames {
 	uint32_t frame_size;
 	uint64_t umem_size;
 	bool unaligned;
+	uint64_t span;
+	uint64_t chunk_mask;
 	uint32_t in_fill, in_app, in_tx;
 	uint8_t *state;
 	uint64_t violations;
@@ -63,19 +69,53 @@ void xl_frames_fini(struct xl_frames *f);
 
 /**
  * xl_frame_base() - the base address of the frame an RX/TX/completion
- * address points into (strips the unaligned offset and the data offset).
+ * address points into: the address without the data offset (aligned: the
+ * chunk mask; unaligned: bits 0..47, which the kernel returns as the exact
+ * address we put in the fill or TX ring). No division: a base that is not
+ * one of our frame starts is caught by xl_frames_desc_ok() under --audit.
  */
 static inline uint64_t xl_frame_base(const struct xl_frames *f, uint64_t addr)
 {
 	if (f->unaligned)
-		return (addr & XSK_UNALIGNED_BUF_ADDR_MASK) -
-		       ((addr & XSK_UNALIGNED_BUF_ADDR_MASK) - f->first) % f->frame_size;
-	return addr & ~(uint64_t)(f->frame_size - 1);
+		return addr & XSK_UNALIGNED_BUF_ADDR_MASK;
+	return addr & f->chunk_mask;
 }
 
 /**
- * xl_frames_desc_ok() - true when an RX descriptor lies inside one of this
- * allocator's frames: address and address + length within the frame.
+ * xl_frames_in_range() - the hot path's descriptor check, inline and
+ * without a division: the frame base lies in this allocator's span
+ * (@first .. @first + @span), and the data (offset + @len bytes) ends
+ * inside one frame and inside the span. Aligned mode: offset = the bits
+ * under the chunk mask; unaligned: bits 48..63 of @addr. Frames start at
+ * multiples of the frame size from @first; in unaligned mode a base
+ * inside the span but between two frame starts passes here (the kernel
+ * only returns the bases we gave it) and is refused by the deep check
+ * xl_frames_desc_ok(), which --audit uses. The idea of masking instead of
+ * dividing is the kernel's own (xp_aligned_extract_addr() in
+ * include/net/xsk_buff_pool.h).
+ */
+static inline bool xl_frames_in_range(const struct xl_frames *f, uint64_t addr,
+				      uint32_t len)
+{
+	uint64_t rel, off;
+
+	if (f->unaligned) {
+		rel = (addr & XSK_UNALIGNED_BUF_ADDR_MASK) - f->first;
+		off = addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+	} else {
+		rel = (addr & f->chunk_mask) - f->first;
+		off = addr & ~f->chunk_mask;
+	}
+	/* rel wraps to a huge value below @first; off + len fits 64 bits. */
+	return rel < f->span && off + len <= f->frame_size &&
+	       rel + off + len <= f->span;
+}
+
+/**
+ * xl_frames_desc_ok() - the deep descriptor check (--audit, and the
+ * reference the inline check is tested against): xl_frames_in_range(),
+ * and in unaligned mode the base is exactly a frame start (a 64-bit
+ * division, which is why the hot path does not do it per descriptor).
  */
 bool xl_frames_desc_ok(const struct xl_frames *f, uint64_t addr, uint32_t len);
 
@@ -151,11 +191,44 @@ uint32_t xl_xsk_refill(struct xl_xsk_q *q, uint32_t max);
  */
 uint32_t xl_xsk_reap(struct xl_xsk_q *q, uint32_t max);
 
+/** xl_xsk_step_fn - one iteration of a receiving loop; returns descriptors processed. */
+typedef uint32_t (*xl_xsk_step_fn)(struct xl_xsk_q *q);
+
 /**
- * xl_xsk_rxdrop_step() - one rxdrop iteration: peek a batch, count,
- * release, refill. Return: descriptors processed (0: ring was empty).
+ * xl_xsk_rxdrop_fast() - one rxdrop iteration for a plain benchmark: peek
+ * a batch, check each descriptor with xl_frames_in_range(), count, and put
+ * each frame straight back into the fill ring (one reserve/submit for the
+ * batch, the free list untouched), as xdpsock does; the free list only
+ * tops up the fill ring. Frames stay "in fill" in the ledger. Falls back
+ * to the free list when the fill ring has less room than the batch or
+ * with --starve-fill. Return: descriptors processed (0: ring was empty).
  */
-uint32_t xl_xsk_rxdrop_step(struct xl_xsk_q *q);
+uint32_t xl_xsk_rxdrop_fast(struct xl_xsk_q *q);
+
+/**
+ * xl_xsk_rxdrop_checked() - xl_xsk_rxdrop_fast() plus what --verify,
+ * --dump and --audit ask: the deep check xl_frames_desc_ok(), each frame
+ * inspected (xl_xsk_inspect()), and with tracking every recycled frame
+ * checked to have been in the fill ring. Return: as xl_xsk_rxdrop_fast().
+ */
+uint32_t xl_xsk_rxdrop_checked(struct xl_xsk_q *q);
+
+/**
+ * xl_xsk_rxdrop_loop() - the rxdrop iteration for this socket, chosen once
+ * at set-up: xl_xsk_rxdrop_checked() when --verify, --dump or --audit is
+ * on (q->verify, q->dump, q->frames.state), else xl_xsk_rxdrop_fast().
+ */
+xl_xsk_step_fn xl_xsk_rxdrop_loop(const struct xl_xsk_q *q);
+
+/**
+ * xl_xsk_rxdrop_step() - one rxdrop iteration through the loop
+ * xl_xsk_rxdrop_loop() chooses (for tests and the stop-time drain; the
+ * socket thread chooses once). Return: descriptors processed.
+ */
+static inline uint32_t xl_xsk_rxdrop_step(struct xl_xsk_q *q)
+{
+	return xl_xsk_rxdrop_loop(q)(q);
+}
 
 /**
  * xl_xsk_l2fwd_step() - one l2fwd iteration: reap, refill, peek a batch,

@@ -70,17 +70,13 @@ static void idle(struct xl_xsk_q *q, short events)
 		q->err = q->err ? q->err : -ENXIO;
 }
 
-/*
- * Up to @max free frames into the fill ring, one reserve/submit; a
- * recvfrom when the kernel asks. *@kicked: whether it did (the idle path
- * then has nothing left to wake). Return: frames given.
- */
-static uint32_t refill(struct xl_xsk_q *q, uint32_t max, bool *kicked)
+/* Up to @max free frames into the fill ring, one reserve/submit, no kick.
+ * Return: frames given. */
+static uint32_t refill_nokick(struct xl_xsk_q *q, uint32_t max)
 {
 	struct xl_frames *f = &q->frames;
 	uint32_t n, i, idx;
 
-	*kicked = false;
 	if (q->starve_fill || !q->fill)
 		return 0;
 	n = min_u32(max, f->n_free);
@@ -94,10 +90,30 @@ static uint32_t refill(struct xl_xsk_q *q, uint32_t max, bool *kicked)
 	f->n_free -= n;
 	xl_frames_move(f, &f->free[f->n_free], n, XL_FRAME_FREE, XL_FRAME_FILL);
 	xsk_ring_prod__submit(q->fill, n);
+	return n;
+}
+
+/* After frames went into the fill ring: a recvfrom when the kernel asks.
+ * Return: whether it kicked (the idle path then has nothing left to wake). */
+static bool fill_kick(struct xl_xsk_q *q)
+{
 	if (q->need_wakeup && xsk_ring_prod__needs_wakeup(q->fill)) {
 		kick_rx(q);
-		*kicked = true;
+		return true;
 	}
+	return false;
+}
+
+/*
+ * Up to @max free frames into the fill ring, one reserve/submit; a
+ * recvfrom when the kernel asks. *@kicked: whether it did.
+ * Return: frames given.
+ */
+static uint32_t refill(struct xl_xsk_q *q, uint32_t max, bool *kicked)
+{
+	uint32_t n = refill_nokick(q, max);
+
+	*kicked = n && fill_kick(q);
 	return n;
 }
 
@@ -122,7 +138,8 @@ uint32_t xl_xsk_reap(struct xl_xsk_q *q, uint32_t max)
 		uint64_t addr = *xsk_ring_cons__comp_addr(q->comp, idx + i);
 
 		if (unlikely(f->n_free + k >= f->nframes ||
-			     !xl_frames_desc_ok(f, addr, 0))) {
+			     !(f->state ? xl_frames_desc_ok(f, addr, 0) :
+					 xl_frames_in_range(f, addr, 0)))) {
 			f->violations++;
 			continue;
 		}
@@ -137,31 +154,29 @@ uint32_t xl_xsk_reap(struct xl_xsk_q *q, uint32_t max)
 	return n;
 }
 
-uint32_t xl_xsk_rxdrop_step(struct xl_xsk_q *q)
+/*
+ * rxdrop through the free list (the fill ring had less room than the batch,
+ * or --starve-fill): every good frame goes onto the free list, refill()
+ * puts what fits back. @checked: the deep check and the inspection.
+ */
+static inline __attribute__((always_inline)) uint32_t
+rxdrop_via_free(struct xl_xsk_q *q, uint32_t n, uint32_t idx, bool checked)
 {
 	struct xl_frames *f = &q->frames;
-	uint32_t n, i, idx, k = 0;
 	uint64_t bytes = 0, pkts = 0;
+	uint32_t i, k = 0;
 	bool kicked;
 
-	n = xsk_ring_cons__peek(&q->rx, q->batch, &idx);
-	if (!n) {
-		/* One recvfrom at most: a refill that woke the kernel did
-		 * what idle() would (which then kicks and returns). */
-		refill(q, f->n_free, &kicked);
-		if (!kicked)
-			idle(q, POLLIN);
-		return 0;
-	}
 	for (i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
 
-		if (unlikely(!xl_frames_desc_ok(f, d->addr, d->len) ||
+		if (unlikely(!(checked ? xl_frames_desc_ok(f, d->addr, d->len) :
+					 xl_frames_in_range(f, d->addr, d->len)) ||
 			     f->n_free + k >= f->nframes)) {
 			q->c.bad_descs++;
 			continue;
 		}
-		if (unlikely(q->verify || q->dump))
+		if (checked && (q->verify || q->dump))
 			xl_xsk_inspect(q, (uint8_t *)q->area + xsk_umem__add_offset_to_addr(d->addr),
 				       d->len, !(i && (xsk_ring_cons__rx_desc(&q->rx, idx + i - 1)->options &
 						     XDP_PKT_CONTD)));
@@ -175,10 +190,90 @@ uint32_t xl_xsk_rxdrop_step(struct xl_xsk_q *q)
 	f->n_free += k;
 	q->c.rx_packets += pkts;
 	q->c.rx_bytes += bytes;
+	refill(q, f->n_free, &kicked);
+	return n;
+}
+
+/*
+ * One rxdrop iteration. The frames of the batch go straight back into the
+ * fill ring in one reserve/submit (their ledger place, "fill", does not
+ * change); the slots of bad descriptors are handed back before the submit
+ * (cached_prod is ours: reserve only advanced it). Then free frames, if
+ * any, top the ring up, and one recvfrom at most wakes the kernel.
+ * @checked (a constant in each instance): the deep check, the inspection
+ * for --verify/--dump, and the tracked state of every recycled frame.
+ */
+static inline __attribute__((always_inline)) uint32_t rxdrop(struct xl_xsk_q *q,
+							     bool checked)
+{
+	struct xl_frames *f = &q->frames;
+	uint64_t addrs[XL_XSK_MAX_BATCH];
+	uint32_t n, i, idx, fidx, k = 0;
+	uint64_t bytes = 0, pkts = 0;
+	bool kicked;
+
+	n = xsk_ring_cons__peek(&q->rx, q->batch, &idx);
+	if (!n) {
+		/* One recvfrom at most: a refill that woke the kernel did
+		 * what idle() would (which then kicks and returns). */
+		refill(q, f->n_free, &kicked);
+		if (!kicked)
+			idle(q, POLLIN);
+		return 0;
+	}
 	q->c.rx_batches++;
 	q->c.rx_descs += n;
-	xl_xsk_refill(q, f->n_free);
+	/* reserve is all or nothing: 0 when the ring has less room than n. */
+	if (unlikely(q->starve_fill || !q->fill ||
+		     xsk_ring_prod__reserve(q->fill, n, &fidx) != n))
+		return rxdrop_via_free(q, n, idx, checked);
+	for (i = 0; i < n; i++) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
+
+		if (unlikely(!(checked ? xl_frames_desc_ok(f, d->addr, d->len) :
+					 xl_frames_in_range(f, d->addr, d->len)))) {
+			q->c.bad_descs++;
+			continue;
+		}
+		if (checked && (q->verify || q->dump))
+			xl_xsk_inspect(q, (uint8_t *)q->area + xsk_umem__add_offset_to_addr(d->addr),
+				       d->len, !(i && (xsk_ring_cons__rx_desc(&q->rx, idx + i - 1)->options &
+						     XDP_PKT_CONTD)));
+		pkts += !(d->options & XDP_PKT_CONTD);
+		bytes += d->len;
+		if (checked)
+			addrs[k] = d->addr;
+		*xsk_ring_prod__fill_addr(q->fill, fidx + k++) = xl_frame_base(f, d->addr);
+	}
+	xsk_ring_cons__release(&q->rx, n);
+	if (unlikely(k < n)) {
+		q->fill->cached_prod -= n - k; /* bad ones: not ours to give */
+		f->in_fill -= n - k;
+	}
+	if (checked)
+		xl_frames_move(f, addrs, k, XL_FRAME_FILL, XL_FRAME_FILL);
+	xsk_ring_prod__submit(q->fill, k);
+	q->c.rx_packets += pkts;
+	q->c.rx_bytes += bytes;
+	if (k + refill_nokick(q, f->n_free))
+		fill_kick(q);
 	return n;
+}
+
+uint32_t xl_xsk_rxdrop_fast(struct xl_xsk_q *q)
+{
+	return rxdrop(q, false);
+}
+
+uint32_t xl_xsk_rxdrop_checked(struct xl_xsk_q *q)
+{
+	return rxdrop(q, true);
+}
+
+xl_xsk_step_fn xl_xsk_rxdrop_loop(const struct xl_xsk_q *q)
+{
+	return q->verify || q->dump || q->frames.state ? xl_xsk_rxdrop_checked :
+							 xl_xsk_rxdrop_fast;
 }
 
 static inline void swap_macs(uint8_t *p)
@@ -219,7 +314,8 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 	for (i = 0; i < k; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
 
-		if (unlikely(!xl_frames_desc_ok(f, d->addr, d->len)))
+		if (unlikely(!(f->state ? xl_frames_desc_ok(f, d->addr, d->len) :
+					  xl_frames_in_range(f, d->addr, d->len))))
 			break;
 	}
 	if (unlikely(i < k)) {
