@@ -222,6 +222,23 @@ static void test_flame_svg(void **state)
 	assert_non_null(strstr(buf, "<title>" BPF_SYM " (2 samples, 40.00%)</title>"));
 	assert_non_null(strstr(buf, "drop &lt;no-touch&gt; (5 samples)"));
 	assert_int_equal(count_of(buf, "<script>"), 1);
+	/* Our program is green (a BPF program), the kernel's bpf_prog_test_run_xdp would not be. */
+	{
+		const char *want = BPF_SYM " (2 samples, 40.00%)</title><rect x=\"600.000\" y=\"34\" "
+				   "width=\"400.000\" height=\"15\" rx=\"2\" fill=\"rgb(";
+		const char *at = strstr(buf, want);
+		unsigned int r, g, b;
+
+		assert_non_null(at);
+		assert_int_equal(sscanf(at + strlen(want), "%u,%u,%u", &r, &g, &b), 3);
+		assert_true(g > r && g > b);
+		at = strstr(buf, "veth_xdp_rcv_one (2 samples");
+		at = at ? at : strstr(buf, "veth_xdp_rcv_one (3 samples");
+		assert_non_null(at);
+		at = strstr(at, "fill=\"rgb(");
+		assert_int_equal(sscanf(at + 10, "%u,%u,%u", &r, &g, &b), 3);
+		assert_true(r > g);
+	}
 	assert_int_equal(strncmp(buf, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39), 0);
 	assert_non_null(strstr(buf, "</svg>\n"));
 	free(buf);

@@ -9,6 +9,7 @@
  * name, samples, share; click: zoom; "Reset zoom") that finds its own
  * <svg> element, so several graphs can be inlined in one HTML page.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #define TOP_H 34
 #define BOTTOM_H 24
 #define MAX_DEPTH 260
+/* Frames narrower than this (px) are left out: invisible, and they made most of the file. */
+#define MIN_W 0.5
 
 struct open_frame {
 	char *name;
@@ -142,12 +145,25 @@ static uint32_t name_hash(const char *s)
 	return h;
 }
 
+/* A JIT-ed program's kallsyms name: bpf_prog_<16 hex digits of tag>_<name>. */
+static bool is_bpf_prog(const char *name)
+{
+	int i;
+
+	if (strncmp(name, "bpf_prog_", 9))
+		return false;
+	for (i = 9; i < 25; i++)
+		if (!isxdigit((unsigned char)name[i]))
+			return false;
+	return name[25] == '_' || !name[25];
+}
+
 /* BPF programs green, the CPU roots grey, the rest in the warm palette. */
 static void frame_colour(const char *name, int depth, char *buf, size_t len)
 {
 	uint32_t h = name_hash(name);
 
-	if (!strncmp(name, "bpf_prog_", 9))
+	if (is_bpf_prog(name))
 		snprintf(buf, len, "rgb(%u,%u,%u)", 60 + h % 40, 170 + (h >> 8) % 50, 70 + (h >> 16) % 40);
 	else if (depth == 0)
 		snprintf(buf, len, "rgb(%u,%u,%u)", 170, 170, 180);
@@ -184,12 +200,16 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 	struct xl_flame fl;
 	double height;
 	size_t i;
-	int err;
+	int err, depth;
 
 	err = xl_flame_layout(f, width, &fl);
 	if (err)
 		return err;
-	height = TOP_H + fl.depth * FRAME_H + BOTTOM_H;
+	/* As deep as the drawn frames: a deep stack too narrow to draw adds no height. */
+	for (i = 0, depth = 0; i < fl.n; i++)
+		if (fl.rects[i].w >= MIN_W && fl.rects[i].depth + 1 > depth)
+			depth = fl.rects[i].depth + 1;
+	height = TOP_H + depth * FRAME_H + BOTTOM_H;
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"xl-flame\" width=\"%.0f\" "
 		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-w=\"%.0f\" data-total=\"%llu\" "
 		"font-family=\"monospace\" font-size=\"12\">\n",
@@ -206,11 +226,11 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 	fprintf(out, "<text class=\"tx det\" x=\"8\" y=\"%.0f\"> </text>\n", height - 8);
 	for (i = 0; i < fl.n; i++) {
 		const struct xl_flame_rect *r = &fl.rects[i];
-		double y = TOP_H + (fl.depth - 1 - r->depth) * FRAME_H;
+		double y = TOP_H + (depth - 1 - r->depth) * FRAME_H;
 		char colour[32];
 		int chars;
 
-		if (r->w < 0.1)
+		if (r->w < MIN_W)
 			continue;
 		frame_colour(r->name, r->depth, colour, sizeof(colour));
 		fprintf(out, "<g class=\"f\" data-x=\"%.3f\" data-wd=\"%.3f\" data-s=\"%llu\" data-n=\"",
