@@ -26,6 +26,9 @@
  * @stop: set asynchronously (signal) to abort between windows; may be NULL.
  * @gen_batch: the generator's live-frames batch (struct xl_gen_opts.batch;
  *           0: the default 64).
+ * @profiler: `lab run --profile`: each row runs one extra repetition whose
+ *           window perf records (row->profile); its figures are not kept,
+ *           since perf's own load changes them. NULL: none.
  */
 struct xl_labrun_opts {
 	int reps;
@@ -33,7 +36,23 @@ struct xl_labrun_opts {
 	int gen_cpu, napi_cpu;
 	volatile sig_atomic_t *stop;
 	uint32_t gen_batch;
+	struct xl_profiler *profiler;
 };
+
+/**
+ * xl_labrun_prof_begin() - for the profiled repetition of @row: start
+ * recording @cpus (@n; the same CPU twice is recorded once, its roles
+ * joined by '+'), files named after the row and its size. Return: true
+ * when recording (a failure is logged and the row goes on without).
+ */
+bool xl_labrun_prof_begin(const struct xl_labrun_opts *o, const struct xl_row_result *row,
+			  const struct xl_prof_cpu *cpus, int n);
+
+/**
+ * xl_labrun_prof_end() - stop the recording begun for @row and attach its
+ * profile to it (row->profile; nothing on failure, which is logged).
+ */
+void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *row);
 
 /**
  * xl_labrun_gen() - the lab's generator: live engine (packet as fallback),

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "xdplab/profile.h"
 #include "xdplab/stats.h"
 
 /** Most repetitions per row. */
@@ -86,6 +87,9 @@ struct xl_watch_est {
  * @watch: on the "redirect+mon-err" row of `lab run --with-monitor`: the
  * cost estimate (JSON "monitor_cost"); zero elsewhere.
  * @reps/@nreps: repetitions.
+ * @profile: with `lab run --profile`, the profile of one extra repetition
+ * after the measured ones (not among @reps); malloc'ed, the row owns it
+ * (xl_row_free_profile()); NULL without.
  * Derived by xl_row_finish(): @mpps (median/min/max in Mpps), @ns_per_pkt
  * (1e3 / median Mpps), @cpu_busy, @cpu_ns_per_pkt, @gen_mpps (medians),
  * @disagreement (largest), @valid (@cpu_busy >= XL_SATURATED_SHARE),
@@ -108,8 +112,12 @@ struct xl_row_result {
 	uint64_t xmit_errors;
 	double ring_drop_share;
 	struct xl_watch_est watch;
+	struct xl_profile *profile;
 	bool valid, mismatch;
 };
+
+/** xl_row_free_profile() - free @r->profile and set it NULL. */
+void xl_row_free_profile(struct xl_row_result *r);
 
 /** xl_row_finish() - compute the derived fields of @r from its reps. */
 void xl_row_finish(struct xl_row_result *r);

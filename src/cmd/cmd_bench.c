@@ -252,7 +252,7 @@ int cmd_bench(int argc, char **argv)
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
 	}
 	if (pr.samples)
-		xl_cmd_prof_print(stdout, &pr, "");
+		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_bench__destroy(b);

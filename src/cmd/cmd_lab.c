@@ -9,6 +9,7 @@
 #include <linux/bpf.h>
 
 #include "cmd.h"
+#include "profile_cli.h"
 #include "xdplab/bench.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
@@ -124,7 +125,7 @@ static int lab_teardown(int argc, char **argv)
 /* ---- lab run ---- */
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU, R_WITH_MONITOR };
+       R_NAPI_CPU, R_WITH_MONITOR, R_PROFILE = XL_OPT_PROFILE, R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
@@ -138,6 +139,8 @@ static const struct xl_opt run_opts[] = {
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
 	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", R_NAPI_CPU },
 	{ "json", 'j', "FILE", "also write the results as JSON (docs/results.md)", R_JSON },
+	XL_OPT_ENTRY_PROFILE,
+	XL_OPT_ENTRY_PROFILE_DIR,
 };
 static const struct xl_cmd_spec run_spec = {
 	"lab run", "", "Set up a lab, measure every row with repetitions, print the table, tear down.",
@@ -160,6 +163,7 @@ struct run_args {
 	int wiring;
 	int mode;
 	const char *json;
+	struct xl_cmd_prof prof;
 };
 
 /* Comma lists: "64,,100", a leading or a trailing comma are errors. */
@@ -261,6 +265,8 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->with_monitor = true;
 		return 0;
 	}
+	if (!xl_cmd_prof_opt(&a->prof, id, arg))
+		return 0;
 	return -EINVAL;
 }
 
@@ -329,8 +335,12 @@ static int lab_run(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	n = 0;
-	if (xl_lab__create(&lab, &lo))
+	xl_cmd_prof_open(&a.prof);
+	a.o.profiler = a.prof.p;
+	if (xl_lab__create(&lab, &lo)) {
+		xl_cmd_prof_close(&a.prof);
 		return XL_EXIT_RUNTIME;
+	}
 	err = xl_lab__wire(&lab, a.wiring, a.o.napi_cpu);
 	if (err) {
 		xl_warn("threaded NAPI unavailable; measuring with softirq wiring");
@@ -412,6 +422,13 @@ static int lab_run(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		xl_row_finish(&rows[i]);
 	xl_report_table(stdout, rows, n, header);
+	for (i = 0; i < n; i++) {
+		if (!rows[i].profile)
+			continue;
+		printf("%s %uB, an extra repetition recorded by perf (not among the figures above):\n",
+		       rows[i].name, rows[i].size);
+		xl_cmd_prof_print(stdout, rows[i].profile, "  ", 5);
+	}
 	if (a.json) {
 		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,
 						.warmup = a.o.warmup_ns / 1e9, .git = git_commit(),
@@ -425,6 +442,9 @@ static int lab_run(int argc, char **argv)
 		}
 	}
 	xl_lab__destroy(&lab);
+	xl_cmd_prof_close(&a.prof);
+	for (i = 0; i < n; i++)
+		xl_row_free_profile(&rows[i]);
 	return ret;
 }
 

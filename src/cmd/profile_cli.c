@@ -37,10 +37,10 @@ void xl_cmd_prof_close(struct xl_cmd_prof *cp)
 	cp->p = NULL;
 }
 
-void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *indent)
+void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *indent, int max)
 {
 	const char *last = "";
-	int i;
+	int i, k = 0;
 
 	fprintf(out, "%sprofile: %llu samples; folded stacks %s; flame graph %s\n", indent,
 		(unsigned long long)pr->samples, pr->folded, pr->svg);
@@ -51,7 +51,10 @@ void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *inden
 			fprintf(out, "%s  %-7s %-16s %-24s %s   (top symbols by self share of %s)\n",
 				indent, "share", "command", "dso", "symbol", t->label);
 			last = t->label;
+			k = 0;
 		}
+		if (k++ >= max)
+			continue;
 		fprintf(out, "%s  %6.2f%% %-16.16s %-24.24s %s\n", indent, t->share * 100, t->comm,
 			t->dso, t->sym);
 	}

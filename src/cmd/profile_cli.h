@@ -50,9 +50,9 @@ void xl_cmd_prof_close(struct xl_cmd_prof *cp);
 
 /**
  * xl_cmd_prof_print() - the profile's files and top-symbols table of each
- * CPU (share, command, DSO, symbol) to @out, each line prefixed by
- * @indent.
+ * CPU (share, command, DSO, symbol; at most @max lines per CPU) to @out,
+ * each line prefixed by @indent.
  */
-void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *indent);
+void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *indent, int max);
 
 #endif /* XDPLAB_PROFILE_CLI_H */

@@ -22,6 +22,7 @@ PASS=0 FAIL=0 SKIP=0
 TESTS=(
 	"profile-drop|drop --profile on the lab: folded stacks whose top DUT frames include our bpf_prog_, no perf left, bpf_jit_kallsyms restored"
 	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored"
+	"profile-lab-run|lab run --profile: each row's JSON has its profile (an extra repetition, not among reps), files exist, schema-valid, jit restored"
 	"profile-no-perf|no perf on PATH: one line naming linux-perf, the benchmark still runs (exit 0)"
 )
 
@@ -121,6 +122,29 @@ t_profile_sigint() {
 	grep -q '^profile: [0-9]* samples' "$WORK/drop.out" || fail "no profile: $(cat "$WORK/drop.out" "$WORK/drop.err")"
 	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
 	expect_eq "bpf_jit_kallsyms after SIGINT" "$(cat "$JIT")" 0
+}
+
+t_profile_lab_run() {
+	local rc r
+	echo 0 >"$JIT"
+	"$X" lab run --rows drop/no-touch,xsk-rxdrop/drv --sizes 64 --reps 2 --seconds 0.3 --warmup 0.1 \
+		--profile-dir "$WORK/lp" --json "$WORK/r.json" >"$WORK/lab.out" 2>"$WORK/lab.err"
+	rc=$?
+	expect_eq "lab run exit status ($(tail -3 "$WORK/lab.err"))" "$rc" 0
+	python3 "$ROOT/scripts/validate-results.py" "$WORK/r.json" >/dev/null || fail "results JSON is not valid"
+	expect_eq "rows" "$(jq '.rows | length' "$WORK/r.json")" 2
+	expect_eq "reps per row (the profiled one is extra)" "$(jq -c '[.rows[].reps | length]' "$WORK/r.json")" "[2,2]"
+	expect_eq "extra_repetition" "$(jq -c '[.rows[].profile.extra_repetition]' "$WORK/r.json")" "[true,true]"
+	expect_eq "CPU roles" "$(jq -c '[.rows[].profile.cpus[].role]' "$WORK/r.json")" '["dut","gen","xsk-app","gen+napi"]'
+	for r in drop-no-touch-64 xsk-rxdrop-64; do
+		[ -s "$WORK/lp/$r.folded" ] && [ -s "$WORK/lp/$r.svg" ] || fail "no $r.folded/.svg in $WORK/lp"
+		grep -q "flame graph $WORK/lp/$r.svg" "$WORK/lab.out" || fail "$r's paths not printed"
+	done
+	grep -q "^drop/no-touch 64B, an extra repetition recorded by perf (not among the figures above):" "$WORK/lab.out" ||
+		fail "no profile heading: $(cat "$WORK/lab.out")"
+	expect_eq "top symbols of the DUT in the JSON" "$(jq '.rows[0] as $r | [$r.profile.top[] | select(.cpu == "cpu\($r.napi_cpu) dut")] | length > 0' "$WORK/r.json")" true
+	expect_eq "perf processes left" "$(perf_left "$WORK/lp")" 0
+	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
 }
 
 t_profile_no_perf() {

@@ -6,6 +6,7 @@
  * counter; medians over repetitions, since the VM is shared and noisy.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +61,45 @@ static void row_init(struct xl_row_result *row, struct xl_lab *lab,
 	row->judged = "dut-cpu";
 }
 
+bool xl_labrun_prof_begin(const struct xl_labrun_opts *o, const struct xl_row_result *row,
+			  const struct xl_prof_cpu *cpus, int n)
+{
+	struct xl_prof_cpu u[XL_PROF_MAX_CPUS];
+	char name[64], *c;
+	int i, j, k = 0;
+
+	if (!o->profiler)
+		return false;
+	for (i = 0; i < n && i < XL_PROF_MAX_CPUS; i++) {
+		for (j = 0; j < k && u[j].cpu != cpus[i].cpu; j++)
+			;
+		if (j < k) {
+			size_t l = strlen(u[j].role);
+
+			snprintf(u[j].role + l, sizeof(u[j].role) - l, "+%s", cpus[i].role);
+		} else {
+			u[k++] = cpus[i];
+		}
+	}
+	snprintf(name, sizeof(name), "%s-%u", row->name, row->size);
+	for (c = name; *c; c++)
+		if (*c == '/' || *c == '+' || *c == ' ')
+			*c = '-';
+	return xl_profiler__start(o->profiler, u, k, name) == 0;
+}
+
+void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *row)
+{
+	struct xl_profile *p = malloc(sizeof(*p));
+
+	if (!p || xl_profiler__stop(o->profiler, p)) {
+		free(p);
+		return;
+	}
+	free(row->profile);
+	row->profile = p;
+}
+
 /* One measured run of @reps windows; @ceiling judges the generator CPU. */
 static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int action,
 		   enum xl_pkt_op op, enum xl_xdp_mode mode, uint32_t size,
@@ -72,11 +112,13 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 	struct xl_bench *bench;
 	struct xl_gen *gen;
 	int rep, err = 0;
+	const struct xl_prof_cpu cpus[] = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
 
-	for (rep = 0; rep < o->reps; rep++) {
+	/* With a profiler, one more repetition: recorded, not counted. */
+	for (rep = 0; rep < o->reps + (o->profiler ? 1 : 0); rep++) {
 		uint64_t eth_packets, run_packets;
 		double disagreement;
-		bool eth_ok;
+		bool eth_ok, profiled = false;
 
 		if (o->stop && *o->stop)
 			return -EINTR;
@@ -116,10 +158,14 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 			/* The NAPI kthread may be new after attach: find and pin it. */
 			m.napi_pid = xl_lab__napi_pid(lab);
 			xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
+			if (rep == o->reps)
+				profiled = xl_labrun_prof_begin(o, row, cpus, 2);
 			err = xl_meter_sample(&m, &a);
 			xl_sleep_ns(o->seconds_ns, o->stop);
 			if (!err)
 				err = xl_meter_sample(&m, &b);
+			if (profiled)
+				xl_labrun_prof_end(o, row);
 			xl_gen__stop(gen);
 			if (!err)
 				err = xl_gen__join(gen);
@@ -138,6 +184,8 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 		}
 		if (o->stop && *o->stop)
 			return -EINTR;
+		if (rep == o->reps)
+			break; /* the profiled one */
 		xl_meter_window(&m, &z0, &z1, &w);
 		eth_ok = w.eth_ok;
 		eth_packets = w.eth_packets;

@@ -157,8 +157,10 @@ static void cpu_reads(int cpu, struct xl_read *busy, struct xl_read *total)
  */
 static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		   const struct xl_xsk_config *c, uint32_t size, int app_cpu,
-		   struct xl_rep_result *rep)
+		   struct xl_rep_result *rep, struct xl_row_result *prof_row)
 {
+	const struct xl_prof_cpu cpus[] = { { app_cpu, "xsk-app" }, { o->gen_cpu, "gen+napi" } };
+	bool profiled = false;
 	struct rep_parts p = { 0 };
 	struct xl_read c0, c1, s0, s1, f0, f1, b0, b1, t0, t1;
 	struct xl_delta rx, sent, refused, busy, total;
@@ -191,6 +193,8 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	if (err)
 		goto out;
 	xl_sleep_ns(o->warmup_ns, o->stop);
+	if (prof_row)
+		profiled = xl_labrun_prof_begin(o, prof_row, cpus, 2);
 	c0 = xl_read_now(counted(c->app, p.app, p.sink), true);
 	gen_reads(p.gen, &s0, &f0);
 	cpu_reads(app_cpu, &b0, &t0);
@@ -198,6 +202,8 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	c1 = xl_read_now(counted(c->app, p.app, p.sink), true);
 	gen_reads(p.gen, &s1, &f1);
 	cpu_reads(app_cpu, &b1, &t1);
+	if (profiled)
+		xl_labrun_prof_end(o, prof_row);
 	if (p.gen) {
 		xl_gen__stop(p.gen);
 		err = xl_gen__join(p.gen);
@@ -299,7 +305,7 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			err = -EINTR;
 			break;
 		}
-		err = one_rep(lab, o, &c, size, app_cpu, &row->reps[rep]);
+		err = one_rep(lab, o, &c, size, app_cpu, &row->reps[rep], NULL);
 		if (err) {
 			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
 				 strerror(-err));
@@ -309,6 +315,17 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		xl_dbg("%s %s %uB rep %d: %.3f Mpps, gen %.3f Mpps, app cpu %.0f%%", row->name,
 		       row->mode, size, rep, row->reps[rep].pps / 1e6, row->reps[rep].gen_pps / 1e6,
 		       row->reps[rep].cpu_busy * 100);
+	}
+	if (!err && o->profiler && !(o->stop && *o->stop)) {
+		/* One more repetition, recorded by perf and not counted. */
+		struct xl_rep_result extra;
+
+		err = one_rep(lab, o, &c, size, app_cpu, &extra, row);
+		if (err && err != -EINTR) {
+			xl_warn("%s %uB: the profiled repetition failed: %s", row->name, size,
+				strerror(-err));
+			err = 0;
+		}
 	}
 	if (mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
 		set_gro(lab, false);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Lab results: derived figures, the table, the JSON document (jansson). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,6 +107,32 @@ static json_t *ci(bool have, double lo, double hi)
 	return have ? json_pack("[f,f]", lo, hi) : json_null();
 }
 
+void xl_row_free_profile(struct xl_row_result *r)
+{
+	free(r->profile);
+	r->profile = NULL;
+}
+
+/* The "profile" of a row (docs/results.md): files, CPUs, top symbols. */
+static json_t *profile_json(const struct xl_profile *p)
+{
+	json_t *cpus = json_array(), *top = json_array();
+	char label[32];
+	int i;
+
+	for (i = 0; i < p->ncpus; i++)
+		json_array_append_new(cpus, json_pack("{s:i,s:s,s:s}", "cpu", p->cpus[i].cpu, "role",
+						      p->cpus[i].role, "label",
+						      xl_prof_cpu_label(&p->cpus[i], label, sizeof(label))));
+	for (i = 0; i < p->ntop; i++)
+		json_array_append_new(top, json_pack("{s:s,s:f,s:I,s:s,s:s,s:s}", "cpu", p->top[i].label,
+						     "share", p->top[i].share, "samples",
+						     (json_int_t)p->top[i].samples, "comm", p->top[i].comm,
+						     "dso", p->top[i].dso, "symbol", p->top[i].sym));
+	return json_pack("{s:b,s:s,s:s,s:I,s:o,s:o}", "extra_repetition", 1, "folded", p->folded,
+			 "svg", p->svg, "samples", (json_int_t)p->samples, "cpus", cpus, "top", top);
+}
+
 static json_t *row_json(const struct xl_row_result *r)
 {
 	json_t *o = json_object(), *reps = json_array();
@@ -155,6 +182,8 @@ static json_t *row_json(const struct xl_row_result *r)
 			"counter_disagreement", p->disagreement));
 	}
 	json_object_set_new(o, "reps", reps);
+	if (r->profile)
+		json_object_set_new(o, "profile", profile_json(r->profile));
 	if (r->watch.valid)
 		json_object_set_new(o, "monitor_cost", json_pack("{s:f,s:f,s:o,s:f,s:f,s:f,s:f,s:o,s:f,s:o}",
 			"ns_per_pkt", r->watch.cost_ns, "cpu_ns_per_pkt", r->watch.cpu_cost_ns,

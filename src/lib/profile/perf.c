@@ -395,6 +395,12 @@ int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out)
 	if (err)
 		goto out_free;
 	unlink(data);
+	{
+		struct stat st_log;
+
+		if (!stat(log, &st_log) && !st_log.st_size)
+			unlink(log); /* perf said nothing: keep only what is worth reading */
+	}
 	out->samples = xl_folded__samples(f, NULL);
 	memcpy(out->cpus, p->cpus, sizeof(out->cpus));
 	out->ncpus = p->ncpus;
