@@ -13,7 +13,7 @@ BUILD    := build
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 MULTIARCH:= $(shell $(CC) -print-multiarch 2>/dev/null)
 
-PKGS     := libbpf libxdp libpcap jansson libmnl
+PKGS     := libbpf libxdp libpcap jansson libmnl libnftables
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -pthread \
 	    -Iinclude -I$(BUILD) -D_GNU_SOURCE
@@ -21,7 +21,7 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-in
 # rebuilds exactly the objects that include it; -MP keeps a deleted header
 # from breaking the build.
 DEPFLAGS := -MMD -MP
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lxdp -lpcap -ljansson -lmnl -lelf -lz) -lpthread -lm
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lxdp -lpcap -ljansson -lmnl -lnftables -lelf -lz) -lpthread -lm
 
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf \
 	      -I/usr/include/$(MULTIARCH) -Wall -Wno-unused-value
@@ -97,7 +97,8 @@ unit: $(UNIT_BINS)
 e2e: $(BUILD)/xdplab
 	@./tests/e2e/run.sh
 
-check: deps
+check:
+	@./scripts/deps.sh --test
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
 	@./tests/run-all.sh
 

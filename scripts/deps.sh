@@ -13,11 +13,16 @@ PKGS=(
 	libcmocka-dev                         # unit tests
 	libelf-dev zlib1g-dev                 # libbpf's link dependencies
 	libmnl-dev                            # netlink (link facts, peer XDP state)
+	libnftables-dev nftables              # the stack-drop row's nftables rule; tests list tables
+	linux-perf                            # the watch-cost rows' perf listener (lab run --with-perf)
+	openssh-server openssh-client         # tests: lab run --dut --gen-host over ssh into a lab netns
 	linux-libc-dev                        # kernel UAPI headers
 	iproute2 ethtool procps jq            # lab (netns, veth), ethtool -S, tests
 	python3 python3-jsonschema            # tests: results JSON against docs/results.schema.json
 	linux-perf                            # --profile: perf record / perf script (docs/profile.md)
 )
+
+[ "${1:-}" = --test ] && PKGS+=("${TEST_PKGS[@]}")
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -37,4 +42,16 @@ fi
 echo "deps.sh: installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# openssh-server's postinst would start an sshd on every address of the
+# machine: the tests start their own, in a namespace, on a lab address.
+# policy-rc.d (exit 101: "not allowed") keeps it from starting; ours is
+# removed afterwards, one the machine had is left alone.
+policy=/usr/sbin/policy-rc.d
+made_policy=0
+if [ ! -e $policy ]; then
+	printf '#!/bin/sh\nexit 101\n' >$policy && chmod 755 $policy && made_policy=1
+fi
+rc=0
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || rc=$?
+[ $made_policy = 1 ] && rm -f $policy
+exit $rc
