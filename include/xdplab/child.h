@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file child.h
+ * Helper processes that xdplab starts and must stop on every path (the
+ * perf listener, the generator on another host through ssh): forked with
+ * PR_SET_PDEATHSIG(SIGKILL), so they die with xdplab even on SIGKILL; in a
+ * process group of their own, so a Ctrl-C at the terminal reaches xdplab,
+ * which stops them itself; and SIGKILLed by an atexit handler if still
+ * running when xdplab exits.
+ */
+#ifndef XDPLAB_CHILD_H
+#define XDPLAB_CHILD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/** Flags of xl_child_spawn(). */
+enum {
+	XL_CHILD_STDIN_PIPE = 1,  /**< the child's stdin is a pipe from us (else /dev/null) */
+	XL_CHILD_STDOUT_PIPE = 2, /**< its stdout is a pipe to us (else /dev/null) */
+};
+
+/**
+ * struct xl_child - one child process.
+ * @pid: its pid, 0 when none (not started, or reaped).
+ * @stdin_fd: write end of its stdin pipe, or -1; closing it gives the child EOF.
+ * @stdout_fd: read end of its stdout pipe, or -1.
+ * @status: its wait status once reaped (xl_child_stop(), xl_child_exited()).
+ */
+struct xl_child {
+	pid_t pid;
+	int stdin_fd, stdout_fd;
+	int status;
+};
+
+/**
+ * xl_child_spawn() - start argv[0] (PATH lookup) with @argv.
+ * @flags: XL_CHILD_STDIN_PIPE | XL_CHILD_STDOUT_PIPE.
+ * @err_path: file that receives its stderr (created, truncated), or NULL
+ *            for /dev/null.
+ * The child's signal dispositions and mask are reset to the defaults.
+ * Return: 0 (@c filled), or -errno (-ENOENT: the program is not on PATH,
+ * found by waiting briefly for the exec to fail).
+ */
+int xl_child_spawn(struct xl_child *c, char *const argv[], int flags, const char *err_path);
+
+/**
+ * xl_child_exited() - reap @c if it has ended, without waiting.
+ * Return: true when it has ended (c->status holds the wait status).
+ */
+bool xl_child_exited(struct xl_child *c);
+
+/**
+ * xl_child_stop() - close our pipe ends, send @sig (0: none, just wait),
+ * wait up to @timeout_ms for the child to end, then SIGKILL it and reap it.
+ * Safe on a child already reaped or never started (pid 0).
+ * Return: its exit status (0..255), 128 + the signal that ended it, or
+ * -ETIMEDOUT when it had to be SIGKILLed.
+ */
+int xl_child_stop(struct xl_child *c, int sig, int timeout_ms);
+
+#endif /* XDPLAB_CHILD_H */
