@@ -7,6 +7,8 @@
  * The same program with action XDP_DROP is the lab's sink on the generator
  * side. The counters follow xdp-bench's rx/s and err/s semantics.
  */
+#include <linux/pkt_cls.h>
+
 #include "bpf_helpers_local.h"
 #include "xdplab/abi/bench.h"
 
@@ -36,6 +38,28 @@ int xdp_bench_action(struct xdp_md *ctx)
 	if (act < XL_XDP_ACTIONS)
 		rec->actions[act]++;
 	return act;
+}
+
+/*
+ * The lab's tc-drop row: the same counting and packet operation one hook up,
+ * at the clsact ingress hook (an skb, after GRO), then TC_ACT_SHOT. Counted
+ * as an XDP_DROP in the record so that readers need not tell the two apart.
+ * Loaded instead of xdp_bench_action (struct xl_bench_opts.tc).
+ */
+SEC("tc")
+int tc_bench_drop(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data;
+	void *data_end = (void *)(long)skb->data_end;
+	struct xl_bench_rec *rec;
+	__u32 key = 0;
+
+	rec = bpf_map_lookup_elem(&bench_stats, &key);
+	if (!rec)
+		return TC_ACT_SHOT;
+	xl_rec_rx(rec, data, data_end, pkt_op);
+	rec->actions[XDP_DROP]++;
+	return TC_ACT_SHOT;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -31,6 +31,12 @@
  *   SEC("xdp.frags")): needed in native mode when the MTU is above what one
  *   buffer holds (a veth: about 3.5 KB, e.g. MTU 9000); rx_bytes is then the
  *   whole frame's length. Kernel 5.18+.
+ * @tc: load the tc program instead (tc_bench_drop in bpf/bench.bpf.c: the
+ *      same counting, then TC_ACT_SHOT) and attach it at the clsact ingress
+ *      hook with libbpf's bpf_tc_* API (a clsact qdisc is made when the
+ *      interface has none, and removed again by xl_bench__destroy()).
+ *      @action must be XDP_DROP; @mode is not used. Unlike an XDP link, a
+ *      tc filter outlives a SIGKILLed process (the lab's namespace does not).
  */
 struct xl_bench_opts {
 	int action;
@@ -38,6 +44,7 @@ struct xl_bench_opts {
 	const char *ifname;
 	enum xl_xdp_mode mode;
 	bool frags;
+	bool tc;
 };
 
 struct xl_bench;
@@ -46,7 +53,8 @@ struct xl_bench;
  * xl_bench__create() - load and attach. Return: the benchmark (free with
  * xl_bench__destroy(), which detaches), or NULL with errno: ENODEV (no such
  * interface), EBUSY (another program is attached; message names it),
- * EPERM (no BPF permission), or another load/attach errno.
+ * EPERM (no BPF permission), EINVAL (@tc with another action than
+ * XDP_DROP), or another load/attach errno.
  */
 struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts);
 
@@ -62,7 +70,11 @@ int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
 /** xl_bench__ifindex() - the interface the program is attached to. */
 int xl_bench__ifindex(const struct xl_bench *b);
 
-/** xl_bench__destroy() - detach (close the link) and free. NULL is fine. */
+/**
+ * xl_bench__destroy() - detach (close the link; for @tc, delete the filter
+ * and the clsact qdisc we made, from the netns the benchmark was created
+ * in, whichever netns the caller is in) and free. NULL is fine.
+ */
 void xl_bench__destroy(struct xl_bench *b);
 
 /**

@@ -7,6 +7,8 @@
  */
 /* XDP benchmark programs: load with rodata knobs, attach by link, read per-CPU counters. */
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +27,11 @@ struct xl_bench {
 	int ifindex;
 	int ncpus;
 	struct xl_bench_rec *recs; /* ncpus: one lookup's values */
+	/* tc: the hook and filter to delete, and the netns they are in. */
+	bool tc, tc_hook_made;
+	int tc_ns_fd;
+	struct bpf_tc_hook hook;
+	struct bpf_tc_opts tc_opts;
 };
 
 static const char *const op_names[XL_OP__COUNT] = {
@@ -85,15 +92,77 @@ void xl_bench_rec_sum(const struct xl_bench_rec *recs, int n, struct xl_bench_re
 	}
 }
 
+/*
+ * The clsact ingress hook: make the qdisc if there is none (-EEXIST: keep
+ * the one there and leave it at destroy), then one filter running @prog_fd
+ * in direct-action mode. Return: 0 or -errno.
+ */
+static int tc_attach(struct xl_bench *b, int prog_fd, const char *ifname)
+{
+	int err;
+
+	b->hook = (struct bpf_tc_hook){ .sz = sizeof(b->hook), .ifindex = b->ifindex,
+					.attach_point = BPF_TC_INGRESS };
+	b->tc_opts = (struct bpf_tc_opts){ .sz = sizeof(b->tc_opts), .prog_fd = prog_fd };
+	err = bpf_tc_hook_create(&b->hook);
+	if (err && err != -EEXIST) {
+		xl_err("interface %s: cannot add a clsact qdisc: %s", ifname, strerror(-err));
+		return err;
+	}
+	b->tc_hook_made = !err;
+	err = bpf_tc_attach(&b->hook, &b->tc_opts);
+	if (err) {
+		xl_err("interface %s: cannot attach the tc program at clsact ingress: %s", ifname,
+		       strerror(-err));
+		if (b->tc_hook_made) {
+			b->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+			bpf_tc_hook_destroy(&b->hook);
+		}
+		return err;
+	}
+	b->tc_ns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
+/* Delete the filter (and the qdisc we made) from the netns they are in. */
+static void tc_detach(struct xl_bench *b)
+{
+	int here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	bool moved = b->tc_ns_fd >= 0 && here >= 0 && !setns(b->tc_ns_fd, CLONE_NEWNET);
+	struct bpf_tc_opts o = { .sz = sizeof(o), .handle = b->tc_opts.handle,
+				 .priority = b->tc_opts.priority };
+	int err;
+
+	err = bpf_tc_detach(&b->hook, &o);
+	if (err)
+		xl_warn("ifindex %d: cannot delete the tc filter: %s", b->ifindex, strerror(-err));
+	if (b->tc_hook_made) {
+		b->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+		bpf_tc_hook_destroy(&b->hook);
+	}
+	if (moved && setns(here, CLONE_NEWNET))
+		xl_err("cannot return to the caller's network namespace: %s", strerror(errno));
+	if (here >= 0)
+		close(here);
+	if (b->tc_ns_fd >= 0)
+		close(b->tc_ns_fd);
+}
+
 struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 {
 	struct xl_bench *b;
 	int err;
 
+	if (opts->tc && opts->action != XDP_DROP) {
+		xl_err("tc benchmark: only the drop action is supported");
+		errno = EINVAL;
+		return NULL;
+	}
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
 	b->link_fd = -1;
+	b->tc_ns_fd = -1;
 	b->ncpus = xl_bench_ncpus();
 	b->recs = calloc(b->ncpus, sizeof(*b->recs));
 	if (!b->recs) {
@@ -116,11 +185,20 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 	b->skel->rodata->frags = opts->frags;
 	if (opts->frags)
 		xl_xdp_prog_set_frags(b->skel->progs.xdp_bench_action);
+	bpf_program__set_autoload(b->skel->progs.xdp_bench_action, !opts->tc);
+	bpf_program__set_autoload(b->skel->progs.tc_bench_drop, opts->tc);
 	err = bench__load(b->skel);
 	if (err) {
 		xl_err("cannot load the XDP program: %s%s", strerror(-err),
 		       err == -EPERM ? " (needs root or CAP_BPF+CAP_NET_ADMIN)" : "");
 		goto out_destroy_skel;
+	}
+	if (opts->tc) {
+		err = tc_attach(b, bpf_program__fd(b->skel->progs.tc_bench_drop), opts->ifname);
+		if (err)
+			goto out_destroy_skel;
+		b->tc = true;
+		return b;
 	}
 	err = xl_xdp_attach_frags(bpf_program__fd(b->skel->progs.xdp_bench_action),
 				  b->ifindex, opts->ifname, opts->mode, opts->frags);
@@ -161,6 +239,8 @@ void xl_bench__destroy(struct xl_bench *b)
 		return;
 	if (b->link_fd >= 0)
 		close(b->link_fd);
+	if (b->tc)
+		tc_detach(b);
 	bench__destroy(b->skel);
 	free(b->recs);
 	free(b);
