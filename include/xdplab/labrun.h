@@ -29,6 +29,8 @@
  * @profiler: `lab run --profile`: each row runs one extra repetition whose
  *           window perf records (row->profile); its figures are not kept,
  *           since perf's own load changes them. NULL: none.
+ * @with_perf: the watch-cost rows add a perf listener level
+ *           (xl_labrun_watch_cost()).
  */
 struct xl_labrun_opts {
 	int reps;
@@ -37,6 +39,16 @@ struct xl_labrun_opts {
 	volatile sig_atomic_t *stop;
 	uint32_t gen_batch;
 	struct xl_profiler *profiler;
+	bool with_perf;
+};
+
+/** The UDP destination port of the lab's frames (discard), which stack-drop drops. */
+#define XL_LABRUN_UDP_DPORT 9
+
+/** The baselines one hook up from XDP (xl_labrun_stack()). */
+enum xl_baseline {
+	XL_BASE_NFT = 0, /**< "stack-drop": nftables raw prerouting UDP drop */
+	XL_BASE_TC = 1,  /**< "tc-drop": a BPF program at clsact ingress */
 };
 
 /**
@@ -88,5 +100,21 @@ int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action
  */
 int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		      uint32_t size, struct xl_row_result *row);
+
+/**
+ * xl_labrun_stack() - measure a baseline with no XDP program at the DUT:
+ * row "stack-drop" (@kind XL_BASE_NFT: the kernel stack up to the raw
+ * prerouting hook, where an nftables rule drops the lab's UDP frames;
+ * counted by the rule's own counter, xl_nft_drop__create()) or "tc-drop"
+ * (XL_BASE_TC: a BPF program at clsact ingress that counts and drops,
+ * struct xl_bench_opts.tc). Same method and count check as
+ * xl_labrun_xdp(); the veth counter the check reads (rx_queue_N_xdp_packets)
+ * counts every frame veth's NAPI took from its ring, XDP program or not.
+ * With softirq wiring GRO is turned on at the DUT end for the row (frames
+ * from the generator's ndo_xdp_xmit need a NAPI there) and off after.
+ * Return: as xl_labrun_xdp().
+ */
+int xl_labrun_stack(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_baseline kind,
+		    uint32_t size, struct xl_row_result *row);
 
 #endif /* XDPLAB_LABRUN_H */

@@ -24,7 +24,12 @@ enum xl_watch {
 	XL_WATCH_NONE = 0,   /**< no tracepoint program */
 	XL_WATCH_ERRORS = 1, /**< `xdplab monitor` (errors only) */
 	XL_WATCH_ALL = 2,    /**< `xdplab monitor --all` (success path too) */
+	XL_WATCH_PERF = 3,   /**< `perf record` on xdp:xdp_redirect, a filter matching nothing */
 };
+
+/** The perf listener's event and filter (no interface has ifindex 0). */
+#define XL_WATCH_PERF_EVENT "xdp:xdp_redirect"
+#define XL_WATCH_PERF_FILTER "ifindex == 0"
 
 /**
  * xl_labrun_redirect() - measure one redirect row: @kind XL_REDIR_DEVMAP
@@ -54,11 +59,20 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * are measured the same way with a generator batch of 1 frame, where each
  * frame is a devmap bulk of its own; xl_watch_estimate() then goes into
  * rows[1].watch, and the notes of rows[1] and rows[4] carry it.
+ * With @o->with_perf, rows[6] ("redirect+perf") is a fourth level in the
+ * first set: a perf listener (xl_perf_listener__create() with
+ * XL_WATCH_PERF_EVENT and XL_WATCH_PERF_FILTER), started once for the set
+ * and enabled for its slices only; its note gives its cost against
+ * rows[0]. While it is disabled its event stays open (perflisten.h), so
+ * the other levels of that set carry a disabled probe's residual.
  * Return: as xl_labrun_redirect(); the cause is in the note of the row
  * that failed; on -EINTR each row cut short says so in its note.
  */
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-			 struct xl_row_result rows[6]);
+			 struct xl_row_result *rows);
+
+/** xl_labrun_watch_rows() - how many rows xl_labrun_watch_cost() fills: 6, 7 with @o->with_perf. */
+int xl_labrun_watch_rows(const struct xl_labrun_opts *o);
 
 /**
  * xl_watch_cpu_cost_ci() - distribution-free 95% confidence interval

@@ -125,15 +125,16 @@ static int lab_teardown(int argc, char **argv)
 /* ---- lab run ---- */
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU, R_WITH_MONITOR, R_PROFILE = XL_OPT_PROFILE, R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
+       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_PROFILE = XL_OPT_PROFILE, R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
 	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 1; make bench uses 3)", R_SECONDS },
 	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.25)", R_WARMUP },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
-	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc)", R_ROWS },
+	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc; only when named: stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress))", R_ROWS },
 	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
+	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)", R_WITH_PERF },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
@@ -152,7 +153,13 @@ static const char *const all_rows[] = { "gen-ceiling", "drop/no-touch", "drop/re
 					"redirect", "redirect-cpu",
 					"xsk-rxdrop/skb", "xsk-rxdrop/drv", "xsk-rxdrop/zc",
 					"xsk-txpush/skb", "xsk-txpush/drv", "xsk-txpush/zc",
-					"xsk-l2fwd/skb", "xsk-l2fwd/drv", "xsk-l2fwd/zc", NULL };
+					"xsk-l2fwd/skb", "xsk-l2fwd/drv", "xsk-l2fwd/zc",
+					"stack-drop", "tc-drop", NULL };
+/* Rows measured only when --rows names them (not in make demo's time). */
+static bool named_only(const char *row)
+{
+	return !strcmp(row, "stack-drop") || !strcmp(row, "tc-drop");
+}
 
 struct run_args {
 	struct xl_labrun_opts o;
@@ -264,6 +271,9 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_WITH_MONITOR:
 		a->with_monitor = true;
 		return 0;
+	case R_WITH_PERF:
+		a->o.with_perf = true;
+		return 0;
 	}
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
@@ -297,11 +307,11 @@ static int lab_run(int argc, char **argv)
 	struct xl_lab_opts lo = { .queues = 1 };
 	struct xl_report_meta meta;
 	struct xl_lab lab;
-	char header[768];
+	char header[1024];
 	int idx, i, s, n = 0, cal = 0, err = 0, ret = XL_EXIT_OK;
 
 	for (i = 0; all_rows[i]; i++)
-		a.rows[i] = true;
+		a.rows[i] = !named_only(all_rows[i]);
 	idx = xl_opts_parse(&run_spec, argc, argv, on_run_opt, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
@@ -321,9 +331,13 @@ static int lab_run(int argc, char **argv)
 			continue;
 		n++;
 		if (!strcmp(all_rows[i], "redirect") && a.with_monitor)
-			cal = 6; /* the cost rows, once (first size) */
+			cal = xl_labrun_watch_rows(&a.o); /* the cost rows, once (first size) */
 		if (!strncmp(all_rows[i], "redirect", 8)) /* they need somewhere to go */
 			lo.out_pairs = 1;
+	}
+	if (a.o.with_perf && !a.with_monitor) {
+		xl_usage_error(&run_spec, "--with-perf adds a level to the --with-monitor cost rows: add --with-monitor");
+		return XL_EXIT_USAGE;
 	}
 	if (a.with_monitor && !cal) {
 		xl_usage_error(&run_spec, "--with-monitor measures the redirect row under the monitor: add redirect to --rows");
@@ -363,6 +377,10 @@ static int lab_run(int argc, char **argv)
 			 (a.o.seconds_ns < XL_WATCH_MAX_WINDOW_NS ? a.o.seconds_ns :
 								   XL_WATCH_MAX_WINDOW_NS) / 1e9,
 			 XL_WATCH_SLICE_NS / 1e6);
+	if (a.o.with_perf)
+		snprintf(header + strlen(header), sizeof(header) - strlen(header),
+			 ";\nredirect+perf: perf record on %s --filter '%s' (matches nothing), open for the first set, enabled in its slices only",
+			 XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
 	fprintf(stderr, "%s\n", header);
 	for (s = 0; s < a.nsizes && !err; s++) {
 		for (i = 0; all_rows[i] && n < MAX_ROWS; i++) {
@@ -378,11 +396,14 @@ static int lab_run(int argc, char **argv)
 							!strncmp(r, "xsk-txpush", 10) ? XL_XSK_TXPUSH : XL_XSK_L2FWD,
 						    strstr(r, "/skb") ? XL_MODE_SKB : XL_MODE_NATIVE,
 						    strstr(r, "/zc") != NULL, a.sizes[s], &rows[n]);
+			else if (!strcmp(r, "stack-drop") || !strcmp(r, "tc-drop"))
+				err = xl_labrun_stack(&lab, &a.o, r[0] == 's' ? XL_BASE_NFT : XL_BASE_TC,
+						      a.sizes[s], &rows[n]);
 			else if (!strncmp(r, "drop/", 5))
 				err = xl_labrun_xdp(&lab, &a.o, XDP_DROP, xl_pkt_op_parse(r + 5),
 						    a.mode, a.sizes[s], &rows[n]);
 			else if (!strcmp(r, "redirect") && a.with_monitor && s == 0 &&
-				 n + 7 <= MAX_ROWS) {
+				 n + 1 + xl_labrun_watch_rows(&a.o) <= MAX_ROWS) {
 				/* The row, then what watching costs (first size only): no
 				 * monitor, errors, all, interleaved; and at batch 1. */
 				err = xl_labrun_redirect(&lab, &a.o, XL_REDIR_DEVMAP, XL_WATCH_NONE,
@@ -390,7 +411,7 @@ static int lab_run(int argc, char **argv)
 				if (!err) {
 					n++;
 					err = xl_labrun_watch_cost(&lab, &a.o, a.sizes[s], &rows[n]);
-					n += 5;
+					n += xl_labrun_watch_rows(&a.o) - 1;
 				}
 			} else if (!strncmp(r, "redirect", 8))
 				err = xl_labrun_redirect(&lab, &a.o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,

@@ -69,6 +69,9 @@ TESTS=(
 	"bad-option-twice|--count given twice: exit 2"
 	"frags-mtu9000|MTU 9000: drop/pass/tx without --frags exit 1 saying use --frags; drop --frags counts 2000 frames of 9014 B exactly"
 	"lab-run|lab run with 2 rows: table, verdicts, JSON, nothing left behind"
+	"stack-tc-rows|lab run stack-drop and tc-drop at 2 sizes: counts equal veth's exactly, no nft table or tc filter left"
+	"watch-perf-row|lab run --with-monitor --with-perf: the redirect+perf row, interleaved, its cost; no perf left"
+	"watch-perf-sigkill|SIGKILL of lab run with its perf listener running: perf dies with it"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 
@@ -78,6 +81,8 @@ TESTS=(
 . "$HERE/foundation.inc"
 # shellcheck source=tests/e2e/harden.inc
 . "$HERE/harden.inc"
+# shellcheck source=tests/e2e/baselines.inc
+. "$HERE/baselines.inc"
 
 # ----------------------------------------------------------------- runner --
 

@@ -18,6 +18,7 @@
 #include "xdplab/labrun.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
+#include "xdplab/nft.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 
@@ -38,7 +39,7 @@ struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		.engine = XL_ENGINE_LIVE, .engine_forced = false,
 		.ifname = lab->ifname[XL_LAB_GEN], .netns_fd = lab->ns_fd[XL_LAB_GEN],
 		.flows = 1, .threads = 1, .first_cpu = o->gen_cpu, .batch = o->gen_batch,
-		.spec = { .size = size, .src_port = 1024, .dst_port = 9,
+		.spec = { .size = size, .src_port = 1024, .dst_port = XL_LABRUN_UDP_DPORT,
 			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
 	};
 
@@ -100,16 +101,47 @@ void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *ro
 	row->profile = p;
 }
 
+/*
+ * What a row puts at the DUT end for each repetition, and how its counters
+ * are read (struct xl_meter.read): an XDP or tc benchmark (struct
+ * xl_bench), or the nftables rule of the kernel-stack row.
+ */
+struct dut_ops {
+	void *(*create)(const void *arg); /* called in the DUT's netns */
+	int (*read)(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+	void (*destroy)(void *h);
+	const void *arg;
+};
+
+static int bench_read(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
+{
+	return xl_bench__read(h, total, per_cpu);
+}
+
+static void bench_destroy(void *h)
+{
+	xl_bench__destroy(h);
+}
+
+static void *nft_create(const void *arg)
+{
+	return xl_nft_drop__create(*(const uint16_t *)arg);
+}
+
+static void nft_destroy(void *h)
+{
+	xl_nft_drop__destroy(h);
+}
+
 /* One measured run of @reps windows; @ceiling judges the generator CPU. */
-static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int action,
-		   enum xl_pkt_op op, enum xl_xdp_mode mode, uint32_t size,
-		   bool ceiling, struct xl_row_result *row)
+static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const struct dut_ops *dut,
+		   uint32_t size, bool ceiling, struct xl_row_result *row)
 {
 	static struct xl_meter_sample z0, a, b, z1;
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = lab->queues,
-			      .ifname = lab->ifname[XL_LAB_DUT] };
+			      .ifname = lab->ifname[XL_LAB_DUT], .read = dut->read };
 	struct xl_meter_window w;
-	struct xl_bench *bench;
+	void *h;
 	struct xl_gen *gen;
 	int rep, err = 0;
 	const struct xl_prof_cpu cpus[] = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
@@ -122,11 +154,8 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 
 		if (o->stop && *o->stop)
 			return -EINTR;
-		bench = xl_labrun_bench(lab, XL_LAB_DUT,
-					&(struct xl_bench_opts){ .action = action, .op = op,
-								 .ifname = lab->ifname[XL_LAB_DUT],
-								 .mode = mode });
-		if (!bench) {
+		h = xl_lab__create_in(lab, XL_LAB_DUT, dut->create, dut->arg);
+		if (!h) {
 			err = -errno;
 			snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
 			return err;
@@ -135,11 +164,11 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 		if (!gen) {
 			err = -errno;
 			snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
-			xl_bench__destroy(bench);
+			dut->destroy(h);
 			return err;
 		}
 		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
-		m.bench = bench;
+		m.read_ctx = h;
 		m.gen = gen;
 		m.napi_pid = xl_lab__napi_pid(lab);
 		m.napi_cpu = row->napi_cpu;
@@ -176,7 +205,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, int actio
 		if (m.eth_sock >= 0)
 			close(m.eth_sock);
 		xl_gen__destroy(gen);
-		xl_bench__destroy(bench);
+		dut->destroy(h);
 		if (err) {
 			snprintf(row->note, sizeof(row->note), "measurement failed: %s", strerror(-err));
 			xl_row_finish(row); /* keep the repetitions that completed */
@@ -235,7 +264,13 @@ int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action
 	else
 		snprintf(row->name, sizeof(row->name), "%s",
 			 action == XDP_PASS ? "pass" : action == XDP_TX ? "tx" : "?");
-	return measure(lab, o, action, op, mode, size, false, row);
+	{
+		struct xl_bench_opts bo = { .action = action, .op = op,
+					    .ifname = lab->ifname[XL_LAB_DUT], .mode = mode };
+		struct dut_ops d = { bench_create, bench_read, bench_destroy, &bo };
+
+		return measure(lab, o, &d, size, false, row);
+	}
 }
 
 int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
@@ -245,5 +280,52 @@ int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->kind = "gen";
 	row->judged = "gen-cpu";
 	snprintf(row->name, sizeof(row->name), "gen-ceiling");
-	return measure(lab, o, XDP_DROP, XL_OP_NO_TOUCH, XL_MODE_NATIVE, size, true, row);
+	{
+		struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
+					    .ifname = lab->ifname[XL_LAB_DUT],
+					    .mode = XL_MODE_NATIVE };
+		struct dut_ops d = { bench_create, bench_read, bench_destroy, &bo };
+
+		return measure(lab, o, &d, size, true, row);
+	}
+}
+
+int xl_labrun_stack(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_baseline kind,
+		    uint32_t size, struct xl_row_result *row)
+{
+	static const uint16_t port = XL_LABRUN_UDP_DPORT;
+	struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
+				    .ifname = lab->ifname[XL_LAB_DUT], .tc = true };
+	struct dut_ops nft = { nft_create, xl_nft_drop__read, nft_destroy, &port };
+	struct dut_ops tc = { bench_create, bench_read, bench_destroy, &bo };
+	char *gro_on[] = { "ethtool", "-K", lab->ifname[XL_LAB_DUT], "gro", "on", NULL };
+	char *gro_off[] = { "ethtool", "-K", lab->ifname[XL_LAB_DUT], "gro", "off", NULL };
+	bool gro = lab->wiring == XL_WIRING_SOFTIRQ;
+	int err;
+
+	row_init(row, lab, o, size, XL_MODE_NATIVE);
+	row->mode = "none";
+	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
+	if (kind == XL_BASE_NFT) {
+		row->kind = "stack";
+		row->action = "NF_DROP";
+		snprintf(row->name, sizeof(row->name), "stack-drop");
+	} else {
+		row->kind = "tc";
+		row->action = "TC_ACT_SHOT";
+		snprintf(row->name, sizeof(row->name), "tc-drop");
+	}
+	/*
+	 * With no XDP program the DUT end has a NAPI (which the generator's
+	 * ndo_xdp_xmit needs) only with GRO on: threaded wiring has it;
+	 * softirq wiring gets it for this row.
+	 */
+	if (gro && xl_lab__exec(lab, XL_LAB_DUT, gro_on)) {
+		snprintf(row->note, sizeof(row->note), "cannot turn GRO on at the DUT end");
+		return -EOPNOTSUPP;
+	}
+	err = measure(lab, o, kind == XL_BASE_NFT ? &nft : &tc, size, false, row);
+	if (gro)
+		xl_lab__exec(lab, XL_LAB_DUT, gro_off);
+	return err;
 }

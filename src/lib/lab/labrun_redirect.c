@@ -20,6 +20,7 @@
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/monitor.h"
+#include "xdplab/perflisten.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
@@ -126,10 +127,11 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 {
 	static struct xl_meter_sample a, b;
 	struct xl_meter m = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1, .queues = 1 };
-	struct xl_monitor *mon[3] = { NULL, NULL, NULL };
+	struct xl_monitor *mon[4] = { NULL, NULL, NULL, NULL };
+	struct xl_perf_listener *perf = NULL;
 	struct xl_row_result *row = rows[0];
 	uint64_t slice_ns = o->seconds_ns / nslices;
-	struct watch_acc acc[3];
+	struct watch_acc acc[4];
 	struct xl_bench *sink = NULL;
 	struct xl_redirect *r;
 	struct xl_meter_window w;
@@ -153,7 +155,16 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	for (k = 0; k < nlevels; k++) {
 		struct xl_monitor_opts mo = { .all = levels[k] == XL_WATCH_ALL };
 
-		if (levels[k] == XL_WATCH_NONE)
+		if (levels[k] == XL_WATCH_PERF && !perf) {
+			perf = xl_perf_listener__create(XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
+			if (!perf) {
+				err = -errno;
+				snprintf(rows[k]->note, sizeof(rows[k]->note),
+					 "perf listener failed: %s", strerror(-err));
+				goto out_mon;
+			}
+		}
+		if (levels[k] == XL_WATCH_NONE || levels[k] == XL_WATCH_PERF)
 			continue;
 		mon[k] = xl_monitor__create(&mo);
 		if (!mon[k]) {
@@ -194,11 +205,14 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			int64_t ev0 = -1, ev1 = -1;
 
 			k = (sl + rep + sl / nlevels) % nlevels;
-			if (mon[k]) {
-				err = xl_monitor__attach(mon[k]);
+			if (mon[k] || levels[k] == XL_WATCH_PERF) {
+				err = mon[k] ? xl_monitor__attach(mon[k]) :
+					       xl_perf_listener__enable(perf);
 				if (err) {
 					snprintf(rows[k]->note, sizeof(rows[k]->note),
-						 "monitor attach failed: %s", strerror(-err));
+						 "%s failed: %s",
+						 mon[k] ? "monitor attach" : "perf enable",
+						 strerror(-err));
 					break;
 				}
 			}
@@ -217,6 +231,16 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 				err = xl_meter_sample(&m, &b);
 			if (mon[k])
 				xl_monitor__detach(mon[k]);
+			if (levels[k] == XL_WATCH_PERF) {
+				int e = xl_perf_listener__disable(perf);
+
+				if (!err && e) {
+					err = e;
+					snprintf(rows[k]->note, sizeof(rows[k]->note),
+						 "perf disable failed: %s", strerror(-err));
+					break;
+				}
+			}
 			if (err) {
 				if (err != -EINTR)
 					snprintf(rows[k]->note, sizeof(rows[k]->note),
@@ -244,6 +268,7 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 out_mon:
 	for (k = 0; k < nlevels; k++)
 		xl_monitor__destroy(mon[k]);
+	xl_perf_listener__destroy(perf);
 	xl_redirect__destroy(r);
 out_sink:
 	xl_bench__destroy(sink);
@@ -255,7 +280,7 @@ static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		     enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
 		     struct xl_row_result *row)
 {
-	static const char *const suffix[] = { "", "+mon-err", "+mon-all" };
+	static const char *const suffix[] = { "", "+mon-err", "+mon-all", "+perf" };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int cpu;
 
@@ -271,7 +296,7 @@ static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->action = xl_xdp_action_name(XDP_REDIRECT);
 	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
 	snprintf(row->name, sizeof(row->name), "%s%s",
-		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 3]);
+		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 4]);
 	/* cpumap target: a CPU other than the generator's and the NAPI's if
 	 * there is one, else the generator's (2 CPUs: someone must share). */
 	cpu = o->gen_cpu;
@@ -315,35 +340,57 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 #define XL_LAB_REDIRECT_HOPS 2
 #define WATCH_CAL_BATCH 1
 
+/* The perf row's note: its cost against @without, with the CPU cost's 95% CI. */
+static void perf_note(const struct xl_row_result *without, struct xl_row_result *with)
+{
+	double lo, hi;
+	int n;
+
+	if (!without->nreps || !with->nreps || without->mpps.median <= 0 ||
+	    with->mpps.median <= 0)
+		return;
+	n = snprintf(with->note, sizeof(with->note),
+		     "perf record on %s, --filter '%s' (matches nothing): %+.1f ns/packet, %+.1f CPU ns/packet vs %s, %+.1f per redirect hop",
+		     XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER, xl_watch_cost_ns(without, with),
+		     xl_watch_cpu_cost_ns(without, with), without->name,
+		     xl_watch_cpu_cost_ns(without, with) / XL_LAB_REDIRECT_HOPS);
+	if (n > 0 && (size_t)n < sizeof(with->note) && !xl_watch_cpu_cost_ci(without, with, &lo, &hi))
+		snprintf(with->note + n, sizeof(with->note) - n, " (95%% CI %.1f..%.1f)", lo, hi);
+}
+
 /*
- * Measure rows[0..2] (none, errors, all): one traffic set-up, then each
- * repetition interleaves the three levels in slices (one_set()).
+ * Measure rows[0..2] (none, errors, all) and @perf_row (the perf listener,
+ * NULL: not measured): one traffic set-up, then each repetition
+ * interleaves the levels in slices (one_set()).
  */
 static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32_t size,
-		     struct xl_row_result *rows)
+		     struct xl_row_result *rows, struct xl_row_result *perf_row)
 {
-	static const enum xl_watch levels[3] = { XL_WATCH_NONE, XL_WATCH_ERRORS, XL_WATCH_ALL };
-	struct xl_row_result *rp[3] = { &rows[0], &rows[1], &rows[2] };
+	static const enum xl_watch levels[4] = { XL_WATCH_NONE, XL_WATCH_ERRORS, XL_WATCH_ALL,
+						 XL_WATCH_PERF };
+	struct xl_row_result *rp[4] = { &rows[0], &rows[1], &rows[2], perf_row };
 	struct xl_labrun_opts wo = *lo, *o = &wo;
-	int w, err, nslices;
+	int w, err, nslices, nlevels = perf_row ? 4 : 3;
 
 	if (wo.reps < WATCH_MIN_REPS)
 		wo.reps = WATCH_MIN_REPS;
 	if (wo.seconds_ns > WATCH_MAX_WINDOW_NS)
 		wo.seconds_ns = WATCH_MAX_WINDOW_NS;
 	nslices = wo.seconds_ns / XL_WATCH_SLICE_NS > 1 ? wo.seconds_ns / XL_WATCH_SLICE_NS : 1;
-	err = one_set(lab, o, XL_REDIR_DEVMAP, levels, 3, size, 0, rp, 0, o->reps, nslices);
+	err = one_set(lab, o, XL_REDIR_DEVMAP, levels, nlevels, size, 0, rp, 0, o->reps, nslices);
 	if (err)
 		return err;
-	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++)
-		xl_row_finish(&rows[w]);
+	for (w = 0; w < nlevels; w++)
+		xl_row_finish(rp[w]);
 	xl_watch_note(&rows[0], &rows[1]);
 	xl_watch_note(&rows[0], &rows[2]);
+	if (perf_row)
+		perf_note(&rows[0], perf_row);
 	return 0;
 }
 
 static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-		      struct xl_row_result rows[6])
+		      struct xl_row_result *rows)
 {
 	struct xl_labrun_opts cal = *o;
 	struct xl_watch_est est;
@@ -357,15 +404,17 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 		snprintf(rows[3 + w].name, sizeof(rows[3 + w].name), "redirect/b%d%s",
 			 WATCH_CAL_BATCH, rows[w].name + strlen("redirect"));
 	}
+	if (o->with_perf)
+		row_setup(lab, o, XL_REDIR_DEVMAP, XL_WATCH_PERF, size, &rows[6]);
 	if (lab->nout < 1) {
 		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
 		return -ENODEV;
 	}
-	err = watch_set(lab, o, size, rows);
+	err = watch_set(lab, o, size, rows, o->with_perf ? &rows[6] : NULL);
 	if (err)
 		return err;
 	cal.gen_batch = WATCH_CAL_BATCH;
-	err = watch_set(lab, &cal, size, rows + 3);
+	err = watch_set(lab, &cal, size, rows + 3, NULL);
 	if (err)
 		return err;
 	if (xl_watch_estimate(rows, &est))
@@ -385,8 +434,13 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 	return 0;
 }
 
+int xl_labrun_watch_rows(const struct xl_labrun_opts *o)
+{
+	return o->with_perf ? 7 : 6;
+}
+
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
-			 struct xl_row_result rows[6])
+			 struct xl_row_result *rows)
 {
 	enum xl_wiring old_wiring = lab->wiring;
 	int old_napi = lab->napi_cpu;
@@ -406,7 +460,7 @@ int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uin
 	if (err == -EINTR) {
 		int i, want = o->reps > WATCH_MIN_REPS ? o->reps : WATCH_MIN_REPS;
 
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < xl_labrun_watch_rows(o); i++)
 			if (rows[i].nreps < want && !rows[i].note[0])
 				snprintf(rows[i].note, sizeof(rows[i].note),
 					 "interrupted after %d of %d repetitions", rows[i].nreps, want);
