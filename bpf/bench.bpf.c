@@ -57,7 +57,11 @@ int tc_bench_drop(struct __sk_buff *skb)
 	rec = bpf_map_lookup_elem(&bench_stats, &key);
 	if (!rec)
 		return TC_ACT_SHOT;
-	xl_rec_rx(rec, data, data_end, pkt_op);
+	/* xl_rec_rx() with the skb's length: the whole frame, linear or not. */
+	rec->rx_packets++;
+	rec->rx_bytes += skb->len;
+	if (xl_pkt_op_apply(data, data_end, pkt_op))
+		rec->errors++;
 	rec->actions[XDP_DROP]++;
 	return TC_ACT_SHOT;
 }
