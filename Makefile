@@ -39,11 +39,14 @@ CMD_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(CMD_SRCS))
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+# Test-only BPF programs (tests/unit/*.bpf.c) and their skeletons, for the
+# unit tests that run BPF code with BPF_PROG_RUN.
+UNIT_BPF_SKELS := $(patsubst tests/unit/%.bpf.c,$(BUILD)/tests/bpf/%.skel.h,$(wildcard tests/unit/*.bpf.c))
 
 .PHONY: all deps demo check unit e2e bench clean
 # Objects and skeletons are kept: a second make with nothing changed runs no
 # compiler (make would otherwise delete them as intermediates and rebuild).
-.SECONDARY: $(BPF_OBJS) $(SKELS)
+.SECONDARY: $(BPF_OBJS) $(SKELS) $(UNIT_BPF_SKELS:.skel.h=.bpf.o)
 
 all: $(BUILD)/xdplab
 
@@ -54,7 +57,11 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(BUILD)/$*.bpf.d -MT $@ -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
-	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@
+	$(BPFTOOL) gen skeleton $< name $(subst -,_,$(notdir $*)) > $@
+
+$(BUILD)/tests/bpf/%.bpf.o: tests/unit/%.bpf.c | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(BUILD)/tests/bpf/$*.bpf.d -MT $@ -c $< -o $@
 
 # Skeletons are an order-only prerequisite: they must exist before the first
 # compile; after that the generated .d files name the ones each object uses.
@@ -83,10 +90,10 @@ $(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab
 # test binaries: tests/run-all.sh runs build/tests/test_*).
 # Unit tests may reach the library's insides (-Isrc/lib/xsk: the hot path on
 # fake rings) and the command layer (-Isrc/cmd: option parsing).
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a | $(UNIT_BPF_SKELS)
 	@mkdir -p $(dir $@)
 	@mkdir -p $(BUILD)/deps/tests
-	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/tests/$*.d -Isrc/cmd -Isrc/lib/xsk -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/tests/$*.d -Isrc/cmd -Isrc/lib/xsk -I$(BUILD)/tests/bpf -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -113,4 +120,4 @@ bench: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS))
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BPF_SKELS:.skel.h=.bpf.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS))

@@ -17,6 +17,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "xdplab/abi/bench.h"
+#include "xdplab/abi/parse.h"
 
 #ifndef ETH_P_8021AD
 #define ETH_P_8021AD 0x88A8
@@ -29,77 +30,23 @@ struct xl_vlan_hdr {
 };
 
 /**
- * xl_parse_l4() - walk Ethernet, up to 2 VLAN tags and IPv4 or IPv6 (with
- * up to 4 extension headers) to the L4 header.
+ * xl_parse_l4() - the L4 header's offset by xl_parse_l3() (abi/parse.h: the
+ * parser user space runs too), for parse-ip.
  * @data, @data_end: the frame.
  * @l4_proto: out, IP protocol of the L4 header.
- * Return: offset of the L4 header in bytes, or -1 if the frame is not
- * IPv4/IPv6 or is truncated.
+ * Return: offset of the L4 header in bytes (0 when the frame has none by
+ * design: a non-first fragment), or -1 if the frame is not IPv4/IPv6 or is
+ * truncated or malformed.
  */
 static __always_inline int xl_parse_l4(void *data, void *data_end,
 				       __u8 *l4_proto)
 {
-	struct ethhdr *eth = data;
-	void *pos = data + sizeof(*eth);
-	__u16 proto;
-	int i;
+	struct xl_l3_info l3;
 
-	if (pos > data_end)
+	if (xl_parse_l3(data, data_end, &l3) != XL_PARSE_OK)
 		return -1;
-	proto = eth->h_proto;
-#pragma unroll
-	for (i = 0; i < 2; i++) {
-		struct xl_vlan_hdr *vh = pos;
-
-		if (proto != bpf_htons(ETH_P_8021Q) &&
-		    proto != bpf_htons(ETH_P_8021AD))
-			break;
-		if ((void *)(vh + 1) > data_end)
-			return -1;
-		proto = vh->encap_proto;
-		pos = vh + 1;
-	}
-	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr *iph = pos;
-		int hlen;
-
-		if ((void *)(iph + 1) > data_end)
-			return -1;
-		hlen = iph->ihl * 4;
-		if (hlen < (int)sizeof(*iph) || pos + hlen > data_end)
-			return -1;
-		*l4_proto = iph->protocol;
-		return pos + hlen - data;
-	}
-	if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr *ip6h = pos;
-		__u8 nexthdr;
-
-		if ((void *)(ip6h + 1) > data_end)
-			return -1;
-		nexthdr = ip6h->nexthdr;
-		pos = ip6h + 1;
-#pragma unroll
-		for (i = 0; i < 4; i++) {
-			__u8 *ext = pos;
-
-			if (nexthdr != IPPROTO_HOPOPTS &&
-			    nexthdr != IPPROTO_ROUTING &&
-			    nexthdr != IPPROTO_DSTOPTS &&
-			    nexthdr != IPPROTO_FRAGMENT)
-				break;
-			if ((void *)(ext + 8) > data_end)
-				return -1;
-			nexthdr = ext[0];
-			pos = nexthdr == IPPROTO_FRAGMENT ? ext + 8 :
-							     ext + (ext[1] + 1) * 8;
-		}
-		if (pos > data_end)
-			return -1;
-		*l4_proto = nexthdr;
-		return pos - data;
-	}
-	return -1;
+	*l4_proto = l3.l4_proto;
+	return l3.l4_off;
 }
 
 /**

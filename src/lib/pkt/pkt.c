@@ -17,19 +17,14 @@
 #include <string.h>
 
 #include "xdplab/pkt.h"
+#include "xdplab/abi/parse.h"
 
-/* Ethertypes (host order): IPv4, IPv6, 802.1Q C-tag, 802.1ad S-tag. */
-enum { XL_ET_IPV4 = 0x0800, XL_ET_IPV6 = 0x86dd,
-       XL_ET_VLAN = 0x8100, XL_ET_QINQ = 0x88a8 };
+/* Ethertypes (host order): IPv4, IPv6. */
+enum { XL_ET_IPV4 = 0x0800, XL_ET_IPV6 = 0x86dd };
 
 /* Header sizes in bytes (IPv4 and TCP without options). */
-enum { XL_VLAN_HLEN = 4, XL_IP4_HLEN = 20, XL_IP6_HLEN = 40,
-       XL_UDP_HLEN = 8, XL_TCP_HLEN = 20, XL_IP6_EXT_MIN = 8 };
+enum { XL_IP4_HLEN = 20, XL_IP6_HLEN = 40, XL_UDP_HLEN = 8, XL_TCP_HLEN = 20 };
 
-/* VLAN tags skipped (see struct xl_pkt_info); IPv6 extension headers
- * walked before the frame is called malformed. */
-#define XL_MAX_VLANS 2
-#define XL_IP6_MAX_EXT 8
 
 static uint16_t get_be16(const uint8_t *p)
 {
@@ -255,122 +250,47 @@ static int parse_l4(const uint8_t *p, size_t off, size_t end,
 	return 0;
 }
 
-static int parse_ipv4(const uint8_t *p, size_t off, size_t len,
-		      struct xl_pkt_info *info)
-{
-	const uint8_t *ip = p + off;
-	size_t avail = len - off, ihl, tot_len;
-	struct l4_ctx c = { .saddr = ip + 12, .daddr = ip + 16, .alen = 4 };
-	uint16_t frag;
-
-	if (avail < XL_IP4_HLEN || ip[0] >> 4 != 4)
-		return -EBADMSG;
-	ihl = (size_t)(ip[0] & 0x0f) * 4;
-	if (ihl < XL_IP4_HLEN || ihl > avail)
-		return -EBADMSG;
-	info->ip_csum_ok = xl_csum_partial(ip, ihl, 0) == 0xffff;
-	info->l4_proto = ip[9];
-
-	/* Bytes past the total length are Ethernet padding. */
-	tot_len = get_be16(ip + 2);
-	if (tot_len < ihl || tot_len > avail)
-		return -EBADMSG;
-
-	/* A non-first fragment carries no L4 header: l4_off stays 0. */
-	frag = get_be16(ip + 6);
-	if (frag & 0x1fff)
-		return 0;
-	c.fragment = frag & 0x2000; /* more fragments */
-	return parse_l4(p, off + ihl, off + tot_len, &c, info);
-}
-
-static bool ip6_is_ext(uint8_t nh)
-{
-	return nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
-	       nh == IPPROTO_FRAGMENT || nh == IPPROTO_DSTOPTS;
-}
-
-static int parse_ipv6(const uint8_t *p, size_t off, size_t len,
-		      struct xl_pkt_info *info)
-{
-	const uint8_t *ip = p + off, *eh;
-	struct l4_ctx c = { .saddr = ip + 8, .daddr = ip + 24, .alen = 16 };
-	size_t end, hlen;
-	uint16_t frag;
-	uint8_t nh;
-	int n;
-
-	if (len - off < XL_IP6_HLEN || ip[0] >> 4 != 6)
-		return -EBADMSG;
-	info->ip_csum_ok = true; /* IPv6 has no header checksum to fail */
-	end = off + XL_IP6_HLEN + get_be16(ip + 4);
-	if (end > len)
-		return -EBADMSG;
-	nh = ip[6];
-	off += XL_IP6_HLEN;
-
-	for (n = 0; ip6_is_ext(nh); n++) {
-		eh = p + off;
-		/* Hop-by-hop is only allowed right after the IPv6 header. */
-		if (n == XL_IP6_MAX_EXT || (nh == IPPROTO_HOPOPTS && n > 0))
-			return -EBADMSG;
-		if (end - off < XL_IP6_EXT_MIN)
-			return -EBADMSG;
-		/* Length in 8-byte units, not counting the first 8 bytes. */
-		hlen = nh == IPPROTO_FRAGMENT ? 8 : ((size_t)eh[1] + 1) * 8;
-		if (hlen > end - off)
-			return -EBADMSG;
-		if (nh == IPPROTO_ROUTING && eh[3] != 0)
-			c.daddr_unknown = true; /* segments left */
-		if (nh == IPPROTO_FRAGMENT) {
-			frag = get_be16(eh + 2);
-			if (frag & 0xfff8) {
-				/* Non-first fragment: no L4 header here. */
-				info->l4_proto = eh[0];
-				return 0;
-			}
-			/* An atomic fragment (M = 0) is a whole packet. */
-			c.fragment = frag & 1;
-		}
-		nh = eh[0];
-		off += hlen;
-	}
-	info->l4_proto = nh;
-	if (nh == IPPROTO_NONE)
-		return 0;
-	return parse_l4(p, off, end, &c, info);
-}
-
+/*
+ * The network layer is xl_parse_l3() (include/xdplab/abi/parse.h), the
+ * same code the BPF programs' parse-ip runs; here come the IPv4 header
+ * checksum, the L4 header's length and checksum, and the ports.
+ */
 int xl_pkt_parse(const void *frame, size_t len, struct xl_pkt_info *info)
 {
 	const uint8_t *p = frame;
-	size_t off = XL_ETH_HLEN;
-	uint16_t proto;
+	struct xl_l3_info l3;
+	struct l4_ctx c = { 0 };
+	int r;
 
 	memset(info, 0, sizeof(*info));
 	if (!frame || len < XL_ETH_HLEN)
 		return -EBADMSG;
-	proto = get_be16(p + 12);
-	while ((proto == XL_ET_VLAN || proto == XL_ET_QINQ) &&
-	       info->vlans < XL_MAX_VLANS) {
-		if (len - off < XL_VLAN_HLEN)
-			return -EBADMSG;
-		/* Tag: 16-bit TCI, then the next Ethertype. */
-		proto = get_be16(p + off + 2);
-		off += XL_VLAN_HLEN;
-		info->vlans++;
-	}
-	info->l3_proto = proto;
-	info->l3_off = off;
-
-	switch (proto) {
-	case XL_ET_IPV4:
-		return parse_ipv4(p, off, len, info);
-	case XL_ET_IPV6:
-		return parse_ipv6(p, off, len, info);
-	default:
+	r = xl_parse_l3(p, p + len, &l3);
+	info->l3_proto = l3.l3_proto;
+	info->vlans = l3.vlans;
+	info->l3_off = l3.l3_off;
+	info->l4_proto = l3.l4_proto;
+	if (r == XL_PARSE_NOT_IP)
 		return -EPROTONOSUPPORT;
+	if (l3.l3_proto == XL_ET_IPV4 && len - l3.l3_off >= XL_IP4_HLEN) {
+		size_t ihl = (size_t)(p[l3.l3_off] & 0x0f) * 4;
+
+		if (ihl >= XL_IP4_HLEN && ihl <= len - l3.l3_off)
+			info->ip_csum_ok = xl_csum_partial(p + l3.l3_off, ihl, 0) == 0xffff;
+		c = (struct l4_ctx){ .saddr = p + l3.l3_off + 12, .daddr = p + l3.l3_off + 16,
+				     .alen = 4 };
+	} else if (l3.l3_proto == XL_ET_IPV6) {
+		info->ip_csum_ok = true; /* IPv6 has no header checksum to fail */
+		c = (struct l4_ctx){ .saddr = p + l3.l3_off + 8, .daddr = p + l3.l3_off + 24,
+				     .alen = 16 };
 	}
+	if (r != XL_PARSE_OK)
+		return -EBADMSG;
+	if (!l3.l4_off)
+		return 0; /* a non-first fragment, or no next header */
+	c.fragment = l3.fragment;
+	c.daddr_unknown = l3.daddr_unknown;
+	return parse_l4(p, l3.l4_off, l3.ip_end, &c, info);
 }
 
 static int hex_digit(char ch)
