@@ -46,7 +46,7 @@ UNIT_BPF_SKELS := $(patsubst tests/unit/%.bpf.c,$(BUILD)/tests/bpf/%.skel.h,$(wi
 .PHONY: all deps demo check unit e2e bench clean
 # Objects and skeletons are kept: a second make with nothing changed runs no
 # compiler (make would otherwise delete them as intermediates and rebuild).
-.SECONDARY: $(BPF_OBJS) $(SKELS) $(UNIT_BPF_SKELS:.skel.h=.bpf.o)
+.SECONDARY: $(BPF_OBJS) $(SKELS) $(UNIT_BPF_SKELS) $(UNIT_BPF_SKELS:.skel.h=.bpf.o)
 
 all: $(BUILD)/xdplab
 
