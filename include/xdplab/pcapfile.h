@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file pcapfile.h
- * Loading the frames of a capture file (libpcap) for replay.
+ * Capture files through libpcap: loading the frames of one for replay,
+ * writing one (xdplab dump, xsk rxdrop --dump), and tcpdump-syntax filters.
  */
 #ifndef XDPLAB_PCAPFILE_H
 #define XDPLAB_PCAPFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,5 +44,62 @@ int xl_frames_load_pcap(const char *path, uint32_t max_len,
 
 /** xl_frames_free() - free what xl_frames_load_pcap() allocated. */
 void xl_frames_free(struct xl_frames *f);
+
+struct xl_pcap_writer;
+
+/**
+ * xl_pcap_writer__open() - create @path as an Ethernet (LINKTYPE_ETHERNET)
+ * classic pcap file through libpcap's dumper (libpcap 1.10 writes no
+ * pcapng). @path "-" writes to standard output (a duplicate of fd 1).
+ * Writes go through a @buf_bytes stdio buffer (0: 1 MiB), so the file sees
+ * one write() per buffer, not one per frame.
+ * @snaplen: the file header's snapshot length in bytes.
+ * @nano: nanosecond timestamps (magic 0xa1b23c4d), else microseconds.
+ * Return: the writer (close with xl_pcap_writer__close()) or NULL with
+ * errno set (the cause logged with @path).
+ */
+struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, bool nano,
+					    size_t buf_bytes);
+
+/**
+ * xl_pcap_writer__write() - append one record: @caplen bytes of a frame of
+ * @len bytes, taken at @ts_ns (ns since the Unix epoch). Not thread-safe.
+ */
+void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void *data,
+			   uint32_t caplen, uint32_t len);
+
+/**
+ * xl_pcap_writer__flush() - write the buffered records to the file.
+ * Return: 0, or -EIO when a write failed since the last flush (disk full,
+ * reader of '-' gone), with the cause logged once.
+ */
+int xl_pcap_writer__flush(struct xl_pcap_writer *w);
+
+/** xl_pcap_writer__close() - flush and close. NULL is fine. Return: as flush. */
+int xl_pcap_writer__close(struct xl_pcap_writer *w);
+
+struct xl_pcap_filter;
+
+/**
+ * xl_pcap_filter__compile() - compile @expr (tcpdump syntax, pcap-filter(7))
+ * for Ethernet frames captured to @snaplen bytes, optimized, with libpcap's
+ * pcap_compile() into a classic BPF program run in user space.
+ * Return: the filter (free with xl_pcap_filter__free()) or NULL with errno
+ * EINVAL and libpcap's reason copied to @err (@errlen bytes).
+ */
+struct xl_pcap_filter *xl_pcap_filter__compile(const char *expr, uint32_t snaplen, char *err,
+					       size_t errlen);
+
+/**
+ * xl_pcap_filter__match() - run the filter on @caplen captured bytes of a
+ * frame of @len bytes (pcap_offline_filter()). A filter that reads beyond
+ * @caplen rejects the frame, as libpcap does.
+ * Return: true when the frame matches.
+ */
+bool xl_pcap_filter__match(const struct xl_pcap_filter *f, const void *data, uint32_t caplen,
+			   uint32_t len);
+
+/** xl_pcap_filter__free() - free a compiled filter. NULL is fine. */
+void xl_pcap_filter__free(struct xl_pcap_filter *f);
 
 #endif /* XDPLAB_PCAPFILE_H */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Capture files for replay, read with libpcap. */
+/* Capture files through libpcap: read for replay, written by dump and rxdrop --dump, filters. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <pcap/pcap.h>
 
@@ -113,4 +115,142 @@ int xl_frames_load_pcap(const char *path, uint32_t max_len,
 	if (err)
 		xl_frames_free(out);
 	return err;
+}
+
+struct xl_pcap_writer {
+	pcap_t *pcap;
+	pcap_dumper_t *dumper;
+	FILE *f;
+	char *buf;
+	bool nano;
+	bool failed;
+	char path[256];
+};
+
+struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, bool nano,
+					    size_t buf_bytes)
+{
+	struct xl_pcap_writer *w = calloc(1, sizeof(*w));
+	int fd, err = EIO;
+
+	if (!w)
+		return NULL;
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	w->nano = nano;
+	w->pcap = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, snaplen,
+						       nano ? PCAP_TSTAMP_PRECISION_NANO :
+							      PCAP_TSTAMP_PRECISION_MICRO);
+	if (!w->pcap)
+		goto out_free;
+	if (!strcmp(path, "-")) {
+		fd = dup(STDOUT_FILENO);
+		w->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!w->f && fd >= 0)
+			close(fd);
+	} else {
+		w->f = fopen(path, "w");
+	}
+	if (!w->f) {
+		err = errno;
+		xl_err("capture file %s: %s", path, strerror(err));
+		goto out_close_pcap;
+	}
+	w->buf = malloc(buf_bytes ? buf_bytes : 1 << 20);
+	if (w->buf)
+		setvbuf(w->f, w->buf, _IOFBF, buf_bytes ? buf_bytes : 1 << 20);
+	w->dumper = pcap_dump_fopen(w->pcap, w->f);
+	if (!w->dumper) {
+		xl_err("capture file %s: %s", path, pcap_geterr(w->pcap));
+		fclose(w->f);
+		goto out_close_pcap;
+	}
+	return w;
+out_close_pcap:
+	pcap_close(w->pcap);
+out_free:
+	free(w->buf);
+	free(w);
+	errno = err;
+	return NULL;
+}
+
+void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void *data,
+			   uint32_t caplen, uint32_t len)
+{
+	struct pcap_pkthdr h = { .caplen = caplen, .len = len };
+
+	h.ts.tv_sec = ts_ns / 1000000000ull;
+	/* With nanosecond precision libpcap writes tv_usec as nanoseconds. */
+	h.ts.tv_usec = w->nano ? ts_ns % 1000000000ull : ts_ns % 1000000000ull / 1000;
+	pcap_dump((u_char *)w->dumper, &h, data);
+}
+
+int xl_pcap_writer__flush(struct xl_pcap_writer *w)
+{
+	if (pcap_dump_flush(w->dumper) || ferror(w->f)) {
+		if (!w->failed)
+			xl_err("capture file %s: write failed: %s", w->path, strerror(errno ?: EIO));
+		w->failed = true;
+	}
+	return w->failed ? -EIO : 0;
+}
+
+int xl_pcap_writer__close(struct xl_pcap_writer *w)
+{
+	int err;
+
+	if (!w)
+		return 0;
+	err = xl_pcap_writer__flush(w);
+	pcap_dump_close(w->dumper); /* closes w->f */
+	pcap_close(w->pcap);
+	free(w->buf);
+	free(w);
+	return err;
+}
+
+struct xl_pcap_filter {
+	struct bpf_program prog;
+};
+
+struct xl_pcap_filter *xl_pcap_filter__compile(const char *expr, uint32_t snaplen, char *err,
+					       size_t errlen)
+{
+	struct xl_pcap_filter *f = calloc(1, sizeof(*f));
+	pcap_t *p;
+
+	if (!f)
+		return NULL;
+	p = pcap_open_dead(DLT_EN10MB, snaplen);
+	if (!p) {
+		snprintf(err, errlen, "libpcap cannot open a dead handle");
+		goto out_free;
+	}
+	if (pcap_compile(p, &f->prog, expr, 1, PCAP_NETMASK_UNKNOWN)) {
+		snprintf(err, errlen, "%s", pcap_geterr(p));
+		pcap_close(p);
+		goto out_free;
+	}
+	pcap_close(p);
+	return f;
+out_free:
+	free(f);
+	errno = EINVAL;
+	return NULL;
+}
+
+bool xl_pcap_filter__match(const struct xl_pcap_filter *f, const void *data, uint32_t caplen,
+			   uint32_t len)
+{
+	struct pcap_pkthdr h = { .caplen = caplen, .len = len };
+
+	return pcap_offline_filter(&f->prog, &h, data) != 0;
+}
+
+void xl_pcap_filter__free(struct xl_pcap_filter *f)
+{
+	if (!f)
+		return;
+	pcap_freecode(&f->prog);
+	free(f);
 }

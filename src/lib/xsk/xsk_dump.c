@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* rxdrop --dump: frames to a pcap file through libpcap's dumper. */
+/* rxdrop --dump: frames to a pcap file through the shared libpcap writer (pkt/pcapfile.c). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include <pcap/pcap.h>
-
-#include "xdplab/log.h"
+#include "xdplab/pcapfile.h"
 #include "xsk_dump.h"
 
 struct xl_xsk_dump {
 	pthread_mutex_t lock;
-	pcap_t *pcap;
-	pcap_dumper_t *dumper;
+	struct xl_pcap_writer *w;
 };
 
 struct xl_xsk_dump *xl_xsk_dump__open(const char *path)
@@ -22,40 +19,31 @@ struct xl_xsk_dump *xl_xsk_dump__open(const char *path)
 
 	if (!d)
 		return NULL;
-	d->pcap = pcap_open_dead(DLT_EN10MB, 65535);
-	if (!d->pcap)
-		goto out_free;
-	d->dumper = pcap_dump_open(d->pcap, path);
-	if (!d->dumper) {
-		xl_err("--dump %s: %s", path, pcap_geterr(d->pcap));
-		pcap_close(d->pcap);
-		goto out_free;
+	/* Microsecond timestamps, the classic format every reader takes. */
+	d->w = xl_pcap_writer__open(path, 65535, false, 0);
+	if (!d->w) {
+		free(d);
+		errno = EIO;
+		return NULL;
 	}
 	pthread_mutex_init(&d->lock, NULL);
 	return d;
-out_free:
-	free(d);
-	errno = EIO;
-	return NULL;
 }
 
 void xl_xsk_dump__frame(struct xl_xsk_dump *d, const uint8_t *data, uint32_t len)
 {
-	struct pcap_pkthdr h = { .caplen = len, .len = len };
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	h.ts.tv_sec = ts.tv_sec;
-	h.ts.tv_usec = ts.tv_nsec / 1000;
 	pthread_mutex_lock(&d->lock);
-	pcap_dump((u_char *)d->dumper, &h, data);
+	xl_pcap_writer__write(d->w, ts.tv_sec * 1000000000ull + ts.tv_nsec, data, len, len);
 	pthread_mutex_unlock(&d->lock);
 }
 
 void xl_xsk_dump__flush(struct xl_xsk_dump *d)
 {
 	pthread_mutex_lock(&d->lock);
-	pcap_dump_flush(d->dumper);
+	xl_pcap_writer__flush(d->w);
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -63,8 +51,7 @@ void xl_xsk_dump__close(struct xl_xsk_dump *d)
 {
 	if (!d)
 		return;
-	pcap_dump_close(d->dumper);
-	pcap_close(d->pcap);
+	xl_pcap_writer__close(d->w);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 }
