@@ -138,6 +138,7 @@ int cmd_cleanup(int argc, char **argv);
 int cmd_redirect(int argc, char **argv); /* redirect, redirect-cpu, redirect-multi */
 int cmd_monitor(int argc, char **argv);
 int cmd_compare(int argc, char **argv); /* compare BASE.json NEW.json */
+int cmd_dump(int argc, char **argv);
 
 /**
  * struct xl_command - one entry of the command table (commands.c).

@@ -16,6 +16,7 @@ const struct xl_command xl_commands[] = {
 	{ "redirect-cpu", cmd_redirect, "XDP_REDIRECT into a cpumap, program on the target CPU" },
 	{ "redirect-multi", cmd_redirect, "XDP_REDIRECT broadcast IN -> OUT... (devmap_hash)" },
 	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },
+	{ "dump", cmd_dump, "write the frames an XDP hook sees to a pcap file, with exact drop counts" },
 	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd" },
 	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },
 	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab dump IFACE: the frames an XDP hook sees, to a pcap file, with the
+ * books of where every frame went (docs/dump.md). Exit status: 0 complete,
+ * 3 the capture lost frames (ring full), 1 runtime failure, 2 usage.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "cmd.h"
+#include "xdplab/dump.h"
+#include "xdplab/log.h"
+#include "xdplab/pcapfile.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+
+/** Exit status of a capture that completed but lost frames. */
+#define XL_EXIT_LOSSY 3
+
+enum { O_WRITE, O_SNAPLEN, O_COUNT, O_FILTER, O_HOOK, O_ACTION, O_RING };
+
+static const struct xl_opt dump_opts[] = {
+	{ "write", 'w', "FILE", "pcap file to write, '-' for standard output (required)", O_WRITE },
+	{ "snaplen", 's', "BYTES", "bytes kept per frame, 1..16384 (default 16384)", O_SNAPLEN },
+	{ "count", 'c', "N", "stop after writing N frames, 0 = no limit (default 0)", O_COUNT },
+	{ "filter", 'f', "EXPR", "tcpdump-syntax filter (pcap-filter(7)), run in user space on each captured frame", O_FILTER },
+	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (fentry/fexit of the attached program); default entry if a program is attached, else own", O_HOOK },
+	{ "action", 'a', "ACTION", "what our program returns at the own hook: pass or drop (default pass)", O_ACTION },
+	{ "ring-size", 0, "MIB", "ring buffer size in MiB, a power of two 1..1024 (default 8)", O_RING },
+	XL_OPT_ENTRY_MODE(" (own hook; entry/exit: which attached program)"),
+	XL_OPT_ENTRY_INTERVAL,
+	XL_OPT_ENTRY_DURATION,
+	XL_OPT_ENTRY_NETNS,
+	XL_OPT_ENTRY_QUIET,
+};
+
+static const struct xl_cmd_spec dump_spec = {
+	"dump", "IFACE",
+	"Write the frames an XDP hook on IFACE sees to a pcap file; count every frame seen, written, filtered or lost.",
+	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]),
+};
+
+struct dump_args {
+	struct xl_dump_opts o;
+	uint64_t interval_ns, duration_ns;
+	bool quiet;
+	const char *netns;
+};
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const hooks[] = { "own", "entry", "exit", "both", NULL };
+	static const char *const actions[] = { "pass", "drop", NULL };
+	struct dump_args *a = ctx;
+	uint64_t v;
+	int r;
+
+	r = xl_cmd_run_opt(&dump_spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				   &a->duration_ns, NULL, &a->netns, NULL, &a->o.mode, &a->quiet });
+	if (r <= 0)
+		return r;
+	switch (id) {
+	case O_WRITE:
+		a->o.path = arg;
+		return 0;
+	case O_SNAPLEN:
+		r = xl_parse_u64(&dump_spec, "--snaplen", arg, 1, XL_DUMP_MAX_SNAPLEN, &v);
+		a->o.snaplen = v;
+		return r;
+	case O_COUNT:
+		return xl_parse_u64(&dump_spec, "--count", arg, 0, UINT64_MAX, &a->o.count);
+	case O_FILTER:
+		a->o.filter = arg;
+		return 0;
+	case O_HOOK:
+		r = xl_parse_choice(&dump_spec, "--hook", arg, hooks);
+		if (r < 0)
+			return r;
+		a->o.where = XL_DUMP_OWN + r;
+		return 0;
+	case O_ACTION:
+		r = xl_parse_choice(&dump_spec, "--action", arg, actions);
+		if (r < 0)
+			return r;
+		a->o.own_action = r ? XDP_DROP : XDP_PASS;
+		return 0;
+	case O_RING:
+		r = xl_parse_u64(&dump_spec, "--ring-size", arg, 1, 1024, &v);
+		if (r)
+			return r;
+		if (v & (v - 1))
+			return xl_usage_error(&dump_spec, "--ring-size: %s is not a power of two (accepted: 1, 2, 4 .. 1024)", arg);
+		a->o.ring_bytes = v << 20;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const char *hook_name(enum xl_dump_where w)
+{
+	static const char *const n[] = { "auto", "own", "entry", "exit", "both" };
+
+	return w <= XL_DUMP_BOTH ? n[w] : "?";
+}
+
+/* The kernel's count of frames through XDP on @ifname (veth: rx_queue_N_xdp_packets). */
+static int kernel_xdp_packets(int sock, const char *ifname, uint64_t *out, int *queues)
+{
+	static const char *const names[] = {
+		"rx_queue_0_xdp_packets", "rx_queue_1_xdp_packets", "rx_queue_2_xdp_packets",
+		"rx_queue_3_xdp_packets", "rx_queue_4_xdp_packets", "rx_queue_5_xdp_packets",
+		"rx_queue_6_xdp_packets", "rx_queue_7_xdp_packets",
+	};
+	uint64_t v[8];
+	int i, n;
+
+	n = xl_ethtool_stats(sock, ifname, names, v, 8);
+	if (n <= 0 || v[0] == UINT64_MAX)
+		return -ENOENT;
+	*out = 0;
+	*queues = 0;
+	for (i = 0; i < 8 && v[i] != UINT64_MAX; i++) {
+		*out += v[i];
+		(*queues)++;
+	}
+	return 0;
+}
+
+static void print_interval(FILE *out, double t, const struct xl_dump_counts *p,
+			   const struct xl_dump_counts *c, double secs)
+{
+	char b[6][32];
+
+	fprintf(out, "%8.3f s  seen/s %s  written/s %s  filtered/s %s  ring-full/s %s  truncated/s %s  total written %s\n",
+		t, xl_fmt_thousands((uint64_t)((c->seen - p->seen) / secs), b[0], 32),
+		xl_fmt_thousands((uint64_t)((c->written - p->written) / secs), b[1], 32),
+		xl_fmt_thousands((uint64_t)((c->filtered - p->filtered) / secs), b[2], 32),
+		xl_fmt_thousands((uint64_t)((c->ring_full - p->ring_full) / secs), b[3], 32),
+		xl_fmt_thousands((uint64_t)((c->truncated - p->truncated) / secs), b[4], 32),
+		xl_fmt_thousands(c->written, b[5], 32));
+	fflush(out);
+}
+
+/* The summary at exit; returns the exit status it states. */
+static int print_summary(FILE *out, struct xl_dump *d, const struct xl_dump_counts *c,
+			 int stop_err, bool k_ok, uint64_t k_pkts, int k_queues)
+{
+	enum xl_dump_where w = xl_dump__where(d);
+	uint64_t in_flight = c->seen - c->records - c->ring_full;
+	int i;
+
+	fprintf(out, "totals: seen %llu frames, %llu bytes",
+		(unsigned long long)c->seen, (unsigned long long)c->seen_bytes);
+	if (w == XL_DUMP_BOTH)
+		fprintf(out, " (entry %llu, exit %llu)",
+			(unsigned long long)c->hook_seen[XL_DUMP_HOOK_ENTRY],
+			(unsigned long long)c->hook_seen[XL_DUMP_HOOK_EXIT]);
+	fprintf(out, "; written %llu (%llu bytes captured), filtered %llu, after --count %llu, ring full %llu; truncated by snaplen %llu; wake-ups %llu\n",
+		(unsigned long long)c->written, (unsigned long long)c->written_bytes,
+		(unsigned long long)c->filtered, (unsigned long long)c->after_count,
+		(unsigned long long)c->ring_full, (unsigned long long)c->truncated,
+		(unsigned long long)c->wakeups);
+	if (w == XL_DUMP_EXIT || w == XL_DUMP_BOTH || w == XL_DUMP_OWN) {
+		fprintf(out, "actions:");
+		for (i = 0; i < 5; i++)
+			fprintf(out, " %s %llu", xl_xdp_action_name(i),
+				(unsigned long long)c->actions[i]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "check: hook counter %llu = records read %llu + ring full %llu%s\n",
+		(unsigned long long)c->seen, (unsigned long long)c->records,
+		(unsigned long long)c->ring_full,
+		stop_err == -EPROTO ? " FAILED" : "");
+	if (k_ok)
+		fprintf(out, "check: kernel rx_queue_0%s_xdp_packets %llu%s\n",
+			k_queues > 1 ? (char[8]){ '.', '.', (char)('0' + k_queues - 1), 0 } : "",
+			(unsigned long long)k_pkts,
+			w == XL_DUMP_BOTH ? " (each hook sees each frame once)" : "");
+	if (stop_err == -EPROTO) {
+		xl_err("capture books do not balance: %llu frames counted by the hook were neither read nor counted lost",
+		       (unsigned long long)in_flight);
+		return XL_EXIT_RUNTIME;
+	}
+	if (stop_err) {
+		xl_err("capture failed: %s", strerror(-stop_err));
+		return XL_EXIT_RUNTIME;
+	}
+	if (c->ring_full) {
+		fprintf(out, "capture LOST %llu of %llu frames (ring buffer full): exit status %d\n",
+			(unsigned long long)c->ring_full, (unsigned long long)c->seen, XL_EXIT_LOSSY);
+		return XL_EXIT_LOSSY;
+	}
+	fprintf(out, "capture complete: every frame seen was written%s\n",
+		c->filtered || c->after_count ? ", filtered or after --count" : "");
+	return XL_EXIT_OK;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct dump_args a = { .interval_ns = 1000000000ull,
+			       .o = { .snaplen = XL_DUMP_MAX_SNAPLEN, .ring_bytes = 8u << 20,
+				      .own_action = XDP_PASS } };
+	struct xl_dump_counts prev, cur;
+	uint64_t t0, t_last, k0 = 0, k1 = 0;
+	int idx, ret, err = 0, sock, kq = 0;
+	bool k_ok = false;
+	struct xl_dump *d;
+	unsigned int tid;
+	FILE *out;
+
+	idx = xl_opts_parse(&dump_spec, argc, argv, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc - 1) {
+		xl_usage_error(&dump_spec, idx >= argc ? "missing IFACE (see --help)" :
+							 "one IFACE expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	if (!a.o.path) {
+		xl_usage_error(&dump_spec, "missing -w FILE (a pcap file, or '-' for standard output)");
+		return XL_EXIT_USAGE;
+	}
+	if (a.o.filter) {
+		/* A filter that does not compile is a usage error (checked
+		 * again where the capture compiles it). */
+		char ferr[256];
+		struct xl_pcap_filter *f = xl_pcap_filter__compile(a.o.filter, a.o.snaplen, ferr,
+								   sizeof(ferr));
+
+		if (!f) {
+			xl_usage_error(&dump_spec, "--filter '%s': %s", a.o.filter, ferr);
+			return XL_EXIT_USAGE;
+		}
+		xl_pcap_filter__free(f);
+	}
+	a.o.ifname = argv[idx];
+	if (a.netns && (ret = xl_cmd_enter_netns(&dump_spec, a.netns)))
+		return ret;
+	if (!if_nametoindex(a.o.ifname)) {
+		xl_usage_error(&dump_spec, "interface '%s': no such interface", a.o.ifname);
+		return XL_EXIT_USAGE;
+	}
+	/* With -w - the frames own stdout: every line goes to stderr. */
+	out = strcmp(a.o.path, "-") ? stdout : stderr;
+	d = xl_dump__create(&a.o);
+	if (!d)
+		return errno == EINVAL ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock >= 0)
+		k_ok = !kernel_xdp_packets(sock, a.o.ifname, &k0, &kq);
+	{
+		const char *tn = xl_dump__target(d, &tid);
+
+		if (xl_dump__where(d) == XL_DUMP_OWN)
+			fprintf(stderr, "xdplab: capturing on %s with our XDP program (%s, %s mode), snaplen %u, ring %u MiB%s%s%s; Ctrl-C to stop\n",
+				a.o.ifname, xl_xdp_action_name(a.o.own_action),
+				xl_xdp_mode_name(a.o.mode), a.o.snaplen, a.o.ring_bytes >> 20,
+				a.o.filter ? ", filter '" : "", a.o.filter ?: "", a.o.filter ? "'" : "");
+		else
+			fprintf(stderr, "xdplab: capturing on %s at the %s of %s (id %u), snaplen %u, ring %u MiB%s%s%s; Ctrl-C to stop\n",
+				a.o.ifname, xl_dump__where(d) == XL_DUMP_BOTH ? "entry and exit" :
+					    hook_name(xl_dump__where(d)),
+				tn, tid, a.o.snaplen, a.o.ring_bytes >> 20,
+				a.o.filter ? ", filter '" : "", a.o.filter ?: "", a.o.filter ? "'" : "");
+	}
+	memset(&prev, 0, sizeof(prev));
+	t0 = t_last = xl_now_ns();
+	while (!xl_stop_requested && !xl_dump__done(d)) {
+		uint64_t now;
+
+		err = xl_dump__poll(d, 10);
+		if (err < 0)
+			break;
+		err = 0;
+		now = xl_now_ns();
+		if (a.duration_ns && now - t0 >= a.duration_ns)
+			break;
+		if (now - t_last >= a.interval_ns) {
+			err = xl_dump__flush(d);
+			if (err)
+				break;
+			if (!if_indextoname(xl_dump__ifindex(d), (char[IF_NAMESIZE]){ 0 })) {
+				xl_err("interface %s vanished during the capture", a.o.ifname);
+				err = -ENODEV;
+				break;
+			}
+			if (!a.quiet && !xl_dump__read(d, &cur)) {
+				print_interval(out, (now - t0) / 1e9, &prev, &cur, (now - t_last) / 1e9);
+				prev = cur;
+			}
+			t_last = now;
+		}
+	}
+	ret = xl_dump__stop(d, &cur);
+	if (!ret && err)
+		ret = err;
+	if (k_ok)
+		k_ok = !kernel_xdp_packets(sock, a.o.ifname, &k1, &kq);
+	ret = print_summary(out, d, &cur, ret, k_ok, k1 - k0, kq);
+	if (sock >= 0)
+		close(sock);
+	xl_dump__destroy(d);
+	return ret;
+}

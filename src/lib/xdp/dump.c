@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Capture at the XDP hook (dump.h, docs/dump.md): load bpf/dump.bpf.c as our
+ * own XDP program or as fentry/fexit of the program already on the
+ * interface, read its ring buffer in batches, filter in user space and
+ * write a pcap file through pkt/pcapfile.c. Keeps the books that let the
+ * command say exactly how many frames the hook saw and where each went.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "dump.skel.h"
+#include "xdplab/dump.h"
+#include "xdplab/log.h"
+#include "xdplab/pcapfile.h"
+#include "xdplab/time.h"
+
+struct xl_dump {
+	struct dump *skel;
+	struct ring_buffer *rb;
+	struct xl_pcap_writer *w;
+	struct xl_pcap_filter *filter;
+	struct bpf_link *links[2]; /* fentry, fexit */
+	int link_fd;		   /* own hook */
+	int target_fd;
+	unsigned int target_id;
+	char target_name[128];
+	enum xl_dump_where where;
+	int ifindex;
+	int ncpus;
+	uint64_t count;
+	int64_t realtime_off_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int write_err;
+	/* The user-space half of the books (struct xl_dump_counts). */
+	uint64_t records, written, written_bytes, filtered, after_count;
+};
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct xl_dump *d = ctx;
+	const struct xl_dump_hdr *h = data;
+	const uint8_t *frame = (const uint8_t *)(h + 1);
+	uint32_t caplen;
+
+	if (size < sizeof(*h))
+		return 0;
+	caplen = h->caplen;
+	if (caplen > size - sizeof(*h))
+		caplen = size - sizeof(*h);
+	d->records++;
+	if (d->count && d->written >= d->count) {
+		d->after_count++;
+		return 0;
+	}
+	if (d->filter && !xl_pcap_filter__match(d->filter, frame, caplen, h->len)) {
+		d->filtered++;
+		return 0;
+	}
+	xl_pcap_writer__write(d->w, h->ts_ns + d->realtime_off_ns, frame, caplen, h->len);
+	d->written++;
+	d->written_bytes += caplen;
+	return 0;
+}
+
+/* The name of the main function of program @fd, from its BTF func_info. */
+static int prog_func_name(int fd, char *name, size_t len)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_func_info fi[1] = {};
+	__u32 ilen = sizeof(info);
+	const struct btf_type *t;
+	struct btf *btf;
+	int err;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		return -errno;
+	if (!info.btf_id || !info.nr_func_info)
+		return -ENOTSUP;
+	memset(&info, 0, sizeof(info));
+	info.nr_func_info = 1;
+	info.func_info_rec_size = sizeof(fi[0]);
+	info.func_info = (__u64)(unsigned long)fi;
+	ilen = sizeof(info);
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		return -errno;
+	btf = btf__load_from_kernel_by_id(info.btf_id);
+	if (!btf)
+		return -errno;
+	t = btf__type_by_id(btf, fi[0].type_id);
+	err = t ? 0 : -ENOENT;
+	if (t)
+		snprintf(name, len, "%s", btf__name_by_offset(btf, t->name_off));
+	btf__free(btf);
+	return err;
+}
+
+/* The attached program to trace: its fd and name; *where resolved for auto. */
+static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	unsigned int id;
+	int err;
+
+	err = bpf_xdp_query(d->ifindex, 0, &q);
+	if (err) {
+		xl_err("%s: cannot query its XDP programs: %s", o->ifname, strerror(-err));
+		return err;
+	}
+	id = o->mode == XL_MODE_SKB ? q.skb_prog_id : (q.drv_prog_id ?: q.skb_prog_id);
+	if (d->where == XL_DUMP_AUTO)
+		d->where = id ? XL_DUMP_ENTRY : XL_DUMP_OWN;
+	if (d->where == XL_DUMP_OWN) {
+		if (q.drv_prog_id || q.skb_prog_id) {
+			xl_err("%s: an XDP program (id %u) is attached: --hook own needs the interface free; capture at its entry or exit instead (--hook entry|exit|both)",
+			       o->ifname, q.drv_prog_id ?: q.skb_prog_id);
+			return -EBUSY;
+		}
+		return 0;
+	}
+	if (!id) {
+		xl_err("%s: no XDP program attached%s to trace at its entry or exit (use --hook own)",
+		       o->ifname, o->mode == XL_MODE_SKB ? " in skb mode" : "");
+		return -ENOENT;
+	}
+	d->target_id = id;
+	d->target_fd = bpf_prog_get_fd_by_id(id);
+	if (d->target_fd < 0) {
+		err = -errno;
+		xl_err("%s: cannot open XDP program id %u: %s", o->ifname, id, strerror(-err));
+		return err;
+	}
+	err = prog_func_name(d->target_fd, d->target_name, sizeof(d->target_name));
+	if (err) {
+		xl_err("%s: XDP program id %u %s (fentry/fexit need the program's BTF)", o->ifname,
+		       id, err == -ENOTSUP ? "has no BTF" : "has no readable BTF function name");
+		return err == -ENOTSUP ? -ENOTSUP : err;
+	}
+	return 0;
+}
+
+static int load(struct xl_dump *d, const struct xl_dump_opts *o)
+{
+	struct dump *s = d->skel;
+	bool entry = d->where == XL_DUMP_ENTRY || d->where == XL_DUMP_BOTH;
+	bool exit_ = d->where == XL_DUMP_EXIT || d->where == XL_DUMP_BOTH;
+	int err;
+
+	s->rodata->snaplen = o->snaplen;
+	s->rodata->own_action = o->own_action;
+	/* Wake the reader each time an eighth of the ring fills. */
+	s->rodata->wakeup_bytes = o->ring_bytes / 8;
+	bpf_map__set_max_entries(s->maps.dump_ring, o->ring_bytes);
+	bpf_program__set_autoload(s->progs.xdp_dump, d->where == XL_DUMP_OWN);
+	bpf_program__set_autoload(s->progs.dump_entry, entry);
+	bpf_program__set_autoload(s->progs.dump_exit, exit_);
+	if (entry)
+		bpf_program__set_attach_target(s->progs.dump_entry, d->target_fd, d->target_name);
+	if (exit_)
+		bpf_program__set_attach_target(s->progs.dump_exit, d->target_fd, d->target_name);
+	err = dump__load(s);
+	if (err == -EPERM && d->where != XL_DUMP_OWN) {
+		xl_err("%s: the kernel refused the fentry/fexit program that traces %s (id %u): %s (some machines forbid tracing programs on functions or programs; detach it and use --hook own)",
+		       o->ifname, d->target_name, d->target_id, strerror(-err));
+		return err;
+	}
+	if (err) {
+		xl_err("cannot load the capture program: %s%s", strerror(-err),
+		       err == -EPERM ? " (needs root or CAP_BPF+CAP_PERFMON+CAP_NET_ADMIN)" : "");
+		return err;
+	}
+	if (d->where == XL_DUMP_OWN) {
+		err = xl_xdp_attach(bpf_program__fd(s->progs.xdp_dump), d->ifindex, o->ifname,
+				    o->mode);
+		if (err < 0)
+			return err;
+		d->link_fd = err;
+		return 0;
+	}
+	if (entry) {
+		d->links[0] = bpf_program__attach_trace(s->progs.dump_entry);
+		if (!d->links[0])
+			goto out_trace;
+	}
+	if (exit_) {
+		d->links[1] = bpf_program__attach_trace(s->progs.dump_exit);
+		if (!d->links[1])
+			goto out_trace;
+	}
+	return 0;
+out_trace:
+	err = -errno;
+	xl_err("%s: cannot attach fentry/fexit to %s (id %u): %s", o->ifname, d->target_name,
+	       d->target_id, strerror(-err));
+	return err;
+}
+
+struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
+{
+	struct timespec rt, mono;
+	struct xl_dump *d;
+	char ferr[256];
+	int err;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->link_fd = -1;
+	d->target_fd = -1;
+	d->where = o->where;
+	d->count = o->count;
+	d->ncpus = libbpf_num_possible_cpus();
+	d->ifindex = if_nametoindex(o->ifname);
+	if (!d->ifindex) {
+		xl_err("interface %s: no such interface", o->ifname);
+		err = -ENODEV;
+		goto out_free;
+	}
+	if (o->filter) {
+		d->filter = xl_pcap_filter__compile(o->filter, o->snaplen, ferr, sizeof(ferr));
+		if (!d->filter) {
+			xl_err("--filter '%s': %s", o->filter, ferr);
+			err = -EINVAL;
+			goto out_free;
+		}
+	}
+	err = find_target(d, o);
+	if (err)
+		goto out_destroy;
+	d->skel = dump__open();
+	if (!d->skel) {
+		err = -errno;
+		goto out_destroy;
+	}
+	d->w = xl_pcap_writer__open(o->path, o->snaplen, true, 1 << 20);
+	if (!d->w) {
+		err = -errno;
+		goto out_destroy;
+	}
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	d->realtime_off_ns = (int64_t)(rt.tv_sec - mono.tv_sec) * 1000000000ll +
+			     (rt.tv_nsec - mono.tv_nsec);
+	err = load(d, o);
+	if (err)
+		goto out_destroy;
+	d->rb = ring_buffer__new(bpf_map__fd(d->skel->maps.dump_ring), on_record, d, NULL);
+	if (!d->rb) {
+		err = -errno;
+		xl_err("cannot open the capture ring buffer: %s", strerror(-err));
+		goto out_destroy;
+	}
+	return d;
+out_destroy:
+	xl_dump__destroy(d);
+	errno = -err;
+	return NULL;
+out_free:
+	free(d);
+	errno = -err;
+	return NULL;
+}
+
+enum xl_dump_where xl_dump__where(const struct xl_dump *d)
+{
+	return d->where;
+}
+
+const char *xl_dump__target(const struct xl_dump *d, unsigned int *prog_id)
+{
+	if (prog_id)
+		*prog_id = d->target_id;
+	return d->target_name;
+}
+
+int xl_dump__ifindex(const struct xl_dump *d)
+{
+	return d->ifindex;
+}
+
+int xl_dump__poll(struct xl_dump *d, int timeout_ms)
+{
+	int n = ring_buffer__poll(d->rb, timeout_ms);
+
+	if (n == -EINTR)
+		n = 0;
+	if (n < 0)
+		return n;
+	/* Below the wake-up threshold nothing wakes us: read what is there. */
+	if (!n) {
+		n = ring_buffer__consume(d->rb);
+		if (n < 0)
+			return n;
+	}
+	return n;
+}
+
+bool xl_dump__done(const struct xl_dump *d)
+{
+	return d->count && d->written >= d->count;
+}
+
+int xl_dump__flush(struct xl_dump *d)
+{
+	return xl_pcap_writer__flush(d->w);
+}
+
+int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
+{
+	struct xl_dump_stats *v;
+	__u32 key;
+	int i, j, err = 0;
+
+	memset(c, 0, sizeof(*c));
+	v = calloc(d->ncpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (key = 0; key < XL_DUMP_HOOKS; key++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dump_stats), &key, v)) {
+			err = -errno;
+			break;
+		}
+		for (i = 0; i < d->ncpus; i++) {
+			c->hook_seen[key] += v[i].seen;
+			c->seen += v[i].seen;
+			c->seen_bytes += v[i].seen_bytes;
+			c->ring_full += v[i].ring_full;
+			c->truncated += v[i].truncated;
+			c->wakeups += v[i].wakeups;
+			for (j = 0; j < 5; j++)
+				c->actions[j] += v[i].actions[j];
+		}
+	}
+	free(v);
+	c->records = d->records;
+	c->written = d->written;
+	c->written_bytes = d->written_bytes;
+	c->filtered = d->filtered;
+	c->after_count = d->after_count;
+	return err;
+}
+
+static void detach(struct xl_dump *d)
+{
+	int i;
+
+	if (d->link_fd >= 0)
+		close(d->link_fd);
+	d->link_fd = -1;
+	for (i = 0; i < 2; i++) {
+		bpf_link__destroy(d->links[i]);
+		d->links[i] = NULL;
+	}
+}
+
+int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c)
+{
+	int i, err = 0;
+
+	detach(d);
+	/* A CPU may still be inside the program (it runs under RCU): wait
+	 * until every frame counted is read or counted as not captured. */
+	for (i = 0; i < 200; i++) {
+		ring_buffer__consume(d->rb);
+		err = xl_dump__read(d, c);
+		if (err)
+			return err;
+		if (c->seen == c->records + c->ring_full)
+			break;
+		xl_sleep_ns(5000000, NULL);
+	}
+	ring_buffer__consume(d->rb);
+	xl_dump__read(d, c);
+	if (xl_pcap_writer__flush(d->w))
+		return -EIO;
+	return c->seen == c->records + c->ring_full ? 0 : -EPROTO;
+}
+
+void xl_dump__destroy(struct xl_dump *d)
+{
+	if (!d)
+		return;
+	detach(d);
+	ring_buffer__free(d->rb);
+	dump__destroy(d->skel);
+	if (d->target_fd >= 0)
+		close(d->target_fd);
+	xl_pcap_writer__close(d->w);
+	xl_pcap_filter__free(d->filter);
+	free(d);
+}
