@@ -72,6 +72,12 @@ TESTS=(
 	"stack-tc-rows|lab run stack-drop and tc-drop at 2 sizes: counts equal veth's exactly, no nft table or tc filter left"
 	"watch-perf-row|lab run --with-monitor --with-perf: the redirect+perf row, interleaved, its cost; no perf left"
 	"watch-perf-sigkill|SIGKILL of lab run with its perf listener running: perf dies with it"
+	"dump-exact|dump: every frame of sub-capacity runs (generated, replayed, corpus) in the pcap byte-exact"
+	"dump-overload|dump with a 1 MiB ring under a flood: exit 3, seen = written + ring full = gen sent = kernel"
+	"dump-filter-snaplen|dump --filter and --snaplen counted exactly; --count ends the capture"
+	"dump-sigkill|SIGKILL of dump: nothing attached"
+	"dump-hook-entry-exit|dump --hook both on a running drop: exact counts, or the kernel's refusal in one line"
+	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 
@@ -83,6 +89,8 @@ TESTS=(
 . "$HERE/harden.inc"
 # shellcheck source=tests/e2e/baselines.inc
 . "$HERE/baselines.inc"
+# shellcheck source=tests/e2e/dump.inc
+. "$HERE/dump.inc"
 
 # ----------------------------------------------------------------- runner --
 
