@@ -98,7 +98,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a |
 $(BUILD):
 	@mkdir -p $(BUILD)
 
-unit: $(UNIT_BINS)
+# The project's own test captures (scripts/make-test-pcaps.py), read by the
+# unit tests' capture parse; ../shared/corpus adds more where present.
+TEST_PCAPS := $(BUILD)/test-pcaps/.made
+$(TEST_PCAPS): scripts/make-test-pcaps.py
+	@python3 $< $(dir $@)
+	@touch $@
+
+unit: $(UNIT_BINS) $(TEST_PCAPS)
 	@./tests/unit/run.sh $(UNIT_BINS)
 
 e2e: $(BUILD)/xdplab
@@ -106,7 +113,7 @@ e2e: $(BUILD)/xdplab
 
 check:
 	@./scripts/deps.sh --test
-	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(TEST_PCAPS)
 	@./tests/run-all.sh
 
 demo: deps

@@ -23,7 +23,7 @@ declare -A KNOWN_FAILURES=(
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERE="$ROOT/tests/e2e"
 X="${XDPLAB:-$ROOT/build/xdplab}" # XDPLAB=path: test another binary
-CORPUS="$ROOT/../shared/corpus/tcpdump"
+CORPUS="${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}" # extra cases where present
 NCPU=$(nproc)
 
 # name|what it checks (the order is the order of a full run)

@@ -15,7 +15,6 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 X=${XDPLAB:-$ROOT/build/xdplab}
 CORPUS=${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}
-[ -d "$CORPUS" ] || CORPUS=/work/shared/corpus/tcpdump
 WORK=""
 LAB="" GEN="" GNS="" DUT="" DNS=""
 PIDS=()
@@ -254,17 +253,19 @@ t_l2fwd_frags() { frags_run 3000; }
 t_l2fwd_frags_batch32() { frags_run 3000,1000,3000,3000 --batch 32; }
 t_l2fwd_frags_batch18() { frags_run 3000,1000,3000,3000 --batch 18 --tx-size 32; }
 
-# Every frame of the tcpdump corpus through l2fwd, byte-exact, malformed too.
+# Every frame of the project's own test captures (scripts/make-test-pcaps.py)
+# and of the tcpdump corpus where it exists through l2fwd, byte-exact,
+# malformed too.
 t_l2fwd_corpus() {
-	[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS"; return 2; }
-	python3 - "$CORPUS" "$WORK/corpus.pcap" <<'EOF' || return 1
+	python3 "$ROOT/scripts/make-test-pcaps.py" "$WORK/pcaps" || return 1
+	python3 - "$WORK/pcaps" "$CORPUS" "$WORK/corpus.pcap" <<'EOF' || return 1
 import os, struct, sys
-src, dst = sys.argv[1], sys.argv[2]
+srcs, dst = sys.argv[1:-1], sys.argv[-1]
 n = 0
 with open(dst, "wb") as out:
     out.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-    for name in sorted(os.listdir(src)):
-        with open(os.path.join(src, name), "rb") as f:
+    for name in [os.path.join(s, f) for s in srcs if os.path.isdir(s) for f in sorted(os.listdir(s))]:
+        with open(name, "rb") as f:
             data = f.read()
         if len(data) < 24: continue
         magic = struct.unpack("<I", data[:4])[0]
