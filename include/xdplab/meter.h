@@ -164,4 +164,12 @@ void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_wind
 /** xl_meter_window_zero() - an empty sum for xl_meter_window_add() (every delta ok). */
 void xl_meter_window_zero(struct xl_meter_window *sum);
 
+/**
+ * xl_meter_window_rep() - @w as a repetition record (struct xl_rep_result
+ * of xdplab/report.h, as lab rows and --json files hold them): the check
+ * (@run_packets, @eth_packets) over @w itself; @xmit_events -1.
+ */
+struct xl_rep_result;
+void xl_meter_window_rep(const struct xl_meter_window *w, struct xl_rep_result *rep);
+
 #endif /* XDPLAB_METER_H */

@@ -17,8 +17,10 @@
 
 /** Most repetitions per row. */
 #define XL_MAX_REPS 32
-/** JSON schema name written in every results file. */
+/** JSON schema name written in every results file of lab run. */
 #define XL_RESULTS_SCHEMA "xdplab.lab-results/1"
+/** The schema of a single command's --json file (the same family: docs/results.md). */
+#define XL_RUN_RESULTS_SCHEMA "xdplab.run-results/1"
 
 /**
  * struct xl_rep_result - one repetition of one row.
@@ -133,11 +135,27 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		     const char *header);
 
 /**
+ * struct xl_interval_rec - one interval of a single command's run, for its
+ * --json file: @t seconds after the start (at the interval's end), in
+ * repetition @rep (0-based), the interval's figures in @r (the same record
+ * as a repetition).
+ */
+struct xl_interval_rec {
+	double t;
+	int rep;
+	struct xl_rep_result r;
+};
+
+/**
  * struct xl_report_meta - what the JSON says about the run.
  * @reps: repetitions per row; @seconds/@warmup: window and warm-up (s);
  * @git: commit ("" unknown); @lab_tag: the lab's tag.
  * @wiring: the lab's wiring for the XDP rows ("threaded"/"softirq"; NULL:
  *   not written).
+ * A single command's file (schema XL_RUN_RESULTS_SCHEMA) also has:
+ * @command: its name ("drop", "xsk rxdrop"...), NULL for lab run;
+ * @interval: seconds between interval records; @intervals/@nintervals: the
+ * records (not owned).
  */
 struct xl_report_meta {
 	int reps;
@@ -145,11 +163,16 @@ struct xl_report_meta {
 	const char *git;
 	const char *lab_tag;
 	const char *wiring;
+	const char *command;
+	double interval;
+	const struct xl_interval_rec *intervals;
+	int nintervals;
 };
 
 /**
- * xl_report_json() - write the rows as JSON (schema XL_RESULTS_SCHEMA,
- * docs/results.md) to @path. Return: 0 or -errno (-EIO: write failed).
+ * xl_report_json() - write the rows as JSON (schema XL_RESULTS_SCHEMA, or
+ * XL_RUN_RESULTS_SCHEMA with @meta->command: docs/results.md) to @path.
+ * Return: 0 or -errno (-EIO: write failed).
  */
 int xl_report_json(const char *path, const struct xl_report_meta *meta,
 		   const struct xl_row_result *rows, int n);

@@ -14,6 +14,7 @@
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/meter.h"
+#include "xdplab/report.h"
 #include "xdplab/time.h"
 #include "opts.h"
 
@@ -33,7 +34,8 @@ void xl_sig_install(void);
  * --packet-operation and --mode, mean and check the same everywhere.
  */
 enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
-       XL_OPT_PACKET_OP, XL_OPT_MODE, XL_OPT_QUIET, XL_OPT_FRAGS };
+       XL_OPT_PACKET_OP, XL_OPT_MODE, XL_OPT_QUIET, XL_OPT_FRAGS, XL_OPT_REPS,
+       XL_OPT_JSON };
 #define XL_OPT_ENTRY_INTERVAL \
 	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", XL_OPT_INTERVAL }
 #define XL_OPT_ENTRY_DURATION \
@@ -49,6 +51,10 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
 	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", XL_OPT_PACKET_OP }
 #define XL_OPT_ENTRY_FRAGS \
 	{ "frags", 0, NULL, "load the program multi-buffer (xdp.frags): needed in native mode for an MTU above one buffer (veth: ~3.5 KB)", XL_OPT_FRAGS }
+#define XL_OPT_ENTRY_REPS \
+	{ "reps", 0, "N", "N windows of --duration back to back, 1..32 (default 1): the summary's repetitions", XL_OPT_REPS }
+#define XL_OPT_ENTRY_JSON \
+	{ "json", 'j', "FILE", "also write each interval and the summary as JSON (docs/results.md)", XL_OPT_JSON }
 /* @where: what the mode applies to, appended to the help text ("" or " on IN"). */
 #define XL_OPT_ENTRY_MODE(where) \
 	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB)" where, XL_OPT_MODE }
@@ -58,6 +64,7 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
  * member means the command has no such option.
  * @interval_ns/@duration_ns: ns. @extended: flag. @netns: namespace name.
  * @op: enum xl_pkt_op. @mode: enum xl_xdp_mode. @quiet, @frags: flags.
+ * @reps: 1..XL_MAX_REPS. @json: file name.
  */
 struct xl_run_opts {
 	uint64_t *interval_ns, *duration_ns;
@@ -67,7 +74,15 @@ struct xl_run_opts {
 	enum xl_xdp_mode *mode;
 	bool *quiet;
 	bool *frags;
+	int *reps;
+	const char **json;
 };
+
+/**
+ * xl_cmd_check_reps() - --reps N above 1 needs --duration (each repetition
+ * is one window of it). Return: 0, or -EINVAL (one line printed).
+ */
+int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duration_ns);
 
 /**
  * xl_cmd_run_opt() - handle one of the shared options for @spec's command.
@@ -94,11 +109,29 @@ void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sa
 		       uint64_t ns);
 
 /**
+ * struct xl_cmd_records - the interval records of a run, for --json:
+ * @v/@n/@cap: a growing array (free @v).
+ */
+struct xl_cmd_records {
+	struct xl_interval_rec *v;
+	int n, cap;
+};
+
+/**
+ * xl_cmd_records_add() - append the window @w, @t s into the run, of
+ * repetition @rep. Out of memory: the record is left out.
+ */
+void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
+			const struct xl_meter_window *w);
+
+/**
  * struct xl_cmd_loop - the report loop of the commands that watch an XDP
- * program (drop/pass/tx, redirect*): a meter sample every @interval_ns, a
- * line per interval, until @duration_ns (0: none) or Ctrl-C.
+ * program (drop/pass/tx, redirect*), on the one sampler
+ * (xdplab/sampler.h): a meter sample every @interval_ns, a line per
+ * interval, until @duration_ns (0: none) or Ctrl-C, @reps times.
  * @m: the meter; its napi_pid is looked up by @ifname while it is 0 (a
  *     NAPI kthread appears once traffic flows with threaded NAPI).
+ * @reps: windows of @duration_ns back to back (0 or 1: one).
  * @quiet/@extended: no interval lines / also the per-CPU lines.
  * @alive: called every 100 ms between samples: XL_EXIT_OK to go on, else
  *     the exit status to stop with (it printed why).
@@ -106,28 +139,67 @@ void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sa
  *     counters): 0 or -errno; NULL: none.
  * @print: one interval's line from the window @w, @t s into the run.
  * @ctx: passed to the callbacks.
+ * @row: out, NULL: none: one repetition per complete window of
+ *     @duration_ns, then xl_cmd_row_finish(); the caller sets the identity
+ *     (name, kind, action, op, mode, wiring, engine, judged) before.
+ * @rec: out, NULL: none: every interval's record.
  */
 struct xl_cmd_loop {
 	struct xl_meter *m;
 	const char *ifname;
 	uint64_t interval_ns, duration_ns;
+	int reps;
 	bool quiet, extended;
 	int (*alive)(void *ctx);
 	int (*sampled)(void *ctx);
 	void (*print)(void *ctx, const struct xl_meter_window *w, double t);
 	void *ctx;
+	struct xl_row_result *row;
+	struct xl_cmd_records *rec;
 };
 
 /**
- * xl_cmd_report_loop() - run @l: sample into @first, report each interval,
- * and sample the end into @last for the caller's totals (window @first to
- * @last). Return: XL_EXIT_OK, or the exit status that stopped it
- * (XL_EXIT_RUNTIME when a sample failed); *@have_last says whether @last
- * was taken.
+ * xl_cmd_report_loop() - run @l and sum every window into @total (the
+ * windows tile the run: first sample to last). Return: XL_EXIT_OK, or the
+ * exit status that stopped it (XL_EXIT_RUNTIME when a sample failed);
+ * @total->ns is 0 when nothing was measured.
  */
-int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_sample *first,
-		       struct xl_meter_sample *last, bool *have_last);
+int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *total);
 
+/**
+ * xl_cmd_row_init() - a single command's summary row with the identity of
+ * a lab row (docs/results.md): name @name, or "@name/@suffix" (the lab's
+ * "drop/no-touch"), @kind, @action, @op, @mode, @wiring; the generator is
+ * not ours ("external", gen_cpu -1) and the DUT's CPU is judged. The
+ * strings must outlive the row.
+ */
+void xl_cmd_row_init(struct xl_row_result *row, const char *name, const char *suffix,
+		     const char *kind, const char *action, const char *op, const char *mode,
+		     const char *wiring);
+
+/**
+ * xl_cmd_row_finish() - a single command's summary row: the frame size (our
+ * bytes / packets, rounded; 0 without packets) and the judged CPU from
+ * @total, then xl_row_finish() over the repetitions.
+ */
+void xl_cmd_row_finish(struct xl_row_result *row, const struct xl_meter_window *total);
+
+/**
+ * xl_cmd_print_verdict() - the line "verdict: valid (cpuN busy X%, median of
+ * N); median M Mpps (min-max), CPU C ns/packet" for a single command's row.
+ */
+void xl_cmd_print_verdict(const struct xl_row_result *row);
+
+/**
+ * xl_cmd_write_json() - write @row and @l's interval records to @path
+ * (schema XL_RUN_RESULTS_SCHEMA, docs/results.md). Return: XL_EXIT_OK or
+ * XL_EXIT_RUNTIME (logged).
+ */
+int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd_loop *l,
+		      const struct xl_row_result *row);
+
+/** xl_cmd_git_commit() - the working directory's commit (12 hex digits), "" if none. */
+const char *xl_cmd_git_commit(void);
 
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv); /* drop, pass, tx: argv[0] says which */

@@ -5,6 +5,7 @@
 #include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -32,6 +33,8 @@ static const struct xl_opt bench_opts[] = {
 	XL_OPT_ENTRY_QUIET,
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
+	XL_OPT_ENTRY_REPS,
+	XL_OPT_ENTRY_JSON,
 };
 
 struct bench_args {
@@ -39,7 +42,8 @@ struct bench_args {
 	struct xl_bench_opts o;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet;
-	const char *netns;
+	const char *netns, *json;
+	int reps;
 	struct xl_cmd_prof prof;
 };
 
@@ -53,7 +57,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				       &a->duration_ns, &a->extended, &a->netns,
-				       &a->o.op, &a->o.mode, &a->quiet, &a->o.frags });
+				       &a->o.op, &a->o.mode, &a->quiet, &a->o.frags, &a->reps,
+				       &a->json });
 
 	return r <= 0 ? r : -EINVAL;
 }
@@ -147,21 +152,10 @@ static bool prof_start(struct bench_args *a, const char *cmd)
 	return true;
 }
 
-static void prof_stop(struct bench_args *a, const struct xl_meter_sample *first,
-		      const struct xl_meter_sample *last, struct xl_profile *pr)
+/* @dut: the CPU that processed most frames (-1: none) gets the "dut" role. */
+static void prof_stop(struct bench_args *a, int dut, struct xl_profile *pr)
 {
-	uint64_t most = 0;
-	int i, dut = -1;
-
-	for (i = 0; first && i < xl_bench_ncpus() && i < XL_PROF_MAX_CPUS; i++) {
-		uint64_t d = last->per_cpu[i].rx_packets - first->per_cpu[i].rx_packets;
-
-		if (d > most) {
-			most = d;
-			dut = i;
-		}
-	}
-	if (dut >= 0)
+	if (dut >= 0 && dut < XL_PROF_MAX_CPUS)
 		xl_profiler__set_role(a->prof.p, dut, "dut");
 	if (xl_profiler__stop(a->prof.p, pr))
 		memset(pr, 0, sizeof(*pr));
@@ -169,16 +163,18 @@ static void prof_stop(struct bench_args *a, const struct xl_meter_sample *first,
 
 int cmd_bench(int argc, char **argv)
 {
-	static struct xl_meter_sample first, cur;
-	struct bench_args a = { .interval_ns = 1000000000ull };
+	static struct xl_row_result row;
+	struct xl_cmd_records rec = { 0 };
+	struct bench_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
+	struct xl_cmd_loop loop;
 	struct xl_bench *b;
 	const char *ifname;
 	char summary[128];
 	unsigned int prog_id;
 	static struct xl_profile pr;
-	bool have_last, profiling;
+	bool profiling;
 	int idx, i, ret = XL_EXIT_OK;
 
 	a.o.action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
@@ -197,6 +193,8 @@ int cmd_bench(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	ifname = argv[idx];
+	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
+		return XL_EXIT_USAGE;
 	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
 	xl_cmd_prof_open(&a.prof);
 	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
@@ -227,17 +225,20 @@ int cmd_bench(int argc, char **argv)
 	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
 		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op));
+	xl_cmd_row_init(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
+			xl_xdp_action_name(a.o.action), xl_pkt_op_name(a.o.op),
+			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
 	profiling = prof_start(&a, argv[0]);
-	ret = xl_cmd_report_loop(&(struct xl_cmd_loop){ .m = &m, .ifname = ifname,
-			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
+	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
+			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
 			.print = bench_print,
-			.ctx = &(struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id } },
-			&first, &cur, &have_last);
+			.ctx = &(struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id },
+			.row = &row, .rec = a.json ? &rec : NULL };
+	ret = xl_cmd_report_loop(&loop, &w);
 	if (profiling)
-		prof_stop(&a, have_last ? &first : NULL, &cur, &pr);
-	if (have_last) {
-		xl_meter_window(&m, &first, &cur, &w);
+		prof_stop(&a, w.ns ? w.napi_cpu : -1, &pr);
+	if (w.ns) {
 		printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
 		       (unsigned long long)w.packets, (unsigned long long)w.bytes,
 		       (unsigned long long)w.errors, w.ns / 1e9);
@@ -250,9 +251,13 @@ int cmd_bench(int argc, char **argv)
 		else if (w.eth_ok)
 			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
+		xl_cmd_print_verdict(&row);
 	}
 	if (pr.samples)
 		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
+	if (a.json && xl_cmd_write_json(a.json, argv[0], &loop, &row) && ret == XL_EXIT_OK)
+		ret = XL_EXIT_RUNTIME;
+	free(rec.v);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_bench__destroy(b);

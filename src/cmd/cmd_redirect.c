@@ -32,7 +32,9 @@ enum { O_CPU, O_CPU_ACTION, O_QSIZE };
 	XL_OPT_ENTRY_INTERVAL,                                                          \
 	XL_OPT_ENTRY_DURATION,                                                          \
 	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },         \
-	XL_OPT_ENTRY_NETNS
+	XL_OPT_ENTRY_NETNS,                                                             \
+	XL_OPT_ENTRY_REPS,                                                              \
+	XL_OPT_ENTRY_JSON
 
 static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET };
 /* -q is --qsize as in xdp-bench redirect-cpu; --quiet is -Q here. */
@@ -49,7 +51,8 @@ struct redir_args {
 	struct xl_redirect_opts o;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, cpu_given;
-	const char *netns;
+	const char *netns, *json;
+	int reps;
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -61,7 +64,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				  &a->duration_ns, &a->extended, &a->netns,
-				  &a->o.op, &a->o.mode, &a->quiet, &a->o.frags });
+				  &a->o.op, &a->o.mode, &a->quiet, &a->o.frags, &a->reps,
+				  &a->json });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -189,7 +193,7 @@ static int parse(struct redir_args *a, int argc, char **argv)
 	}
 	for (i = 0; i < a->o.nout; i++)
 		a->o.out[i] = argv[idx + 1 + i];
-	return 0;
+	return xl_cmd_check_reps(&a->spec, a->reps, a->duration_ns) ? XL_EXIT_USAGE : 0;
 }
 
 /* What the report loop's callbacks need: the redirect and its counters. */
@@ -244,14 +248,15 @@ static void redir_print(void *ctx, const struct xl_meter_window *w, double t)
 
 int cmd_redirect(int argc, char **argv)
 {
-	static struct xl_meter_sample first, cur;
+	static struct xl_row_result row;
 	static struct xl_redirect_stats st;
+	struct xl_cmd_records rec = { 0 };
+	struct xl_cmd_loop loop;
 	static struct xl_redir_cpu_rec cpu_recs[XL_MAX_CPUS];
-	struct redir_args a = { .interval_ns = 1000000000ull };
+	struct redir_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	struct xl_redirect *r;
-	bool have_last;
 	int ret = XL_EXIT_OK, err;
 
 	if (!strcmp(argv[0], "redirect-cpu")) {
@@ -297,19 +302,25 @@ int cmd_redirect(int argc, char **argv)
 			a.o.kind == XL_REDIR_MULTI ? "devmap_hash broadcast, ingress excluded" : "devmap",
 			xl_xdp_mode_name(a.o.mode), a.o.frags ? " multi-buffer" : "",
 			xl_pkt_op_name(a.o.op));
-	ret = xl_cmd_report_loop(&(struct xl_cmd_loop){ .m = &m, .ifname = a.o.in,
-			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
+	xl_cmd_row_init(&row, argv[0], NULL, "xdp", "XDP_REDIRECT", xl_pkt_op_name(a.o.op),
+			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
+	loop = (struct xl_cmd_loop){ .m = &m, .ifname = a.o.in,
+			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = redir_alive,
 			.sampled = redir_sampled, .print = redir_print,
-			.ctx = &(struct redir_run){ r, &a.o } },
-			&first, &cur, &have_last);
-	if (have_last && xl_redirect__read(r, &st, NULL, cpu_recs) == 0) {
-		xl_meter_window(&m, &first, &cur, &w);
+			.ctx = &(struct redir_run){ r, &a.o },
+			.row = &row, .rec = a.json ? &rec : NULL };
+	ret = xl_cmd_report_loop(&loop, &w);
+	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0) {
 		print_totals(&a.o, &w, &st, cpu_recs);
 		if (w.eth_ok)
 			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
+		xl_cmd_print_verdict(&row);
 	}
+	if (a.json && xl_cmd_write_json(a.json, argv[0], &loop, &row) && ret == XL_EXIT_OK)
+		ret = XL_EXIT_RUNTIME;
+	free(rec.v);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_redirect__destroy(r);

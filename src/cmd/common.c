@@ -9,11 +9,14 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "xdplab/log.h"
+#include "xdplab/report.h"
+#include "xdplab/sampler.h"
 #include "xdplab/stats.h"
 
 int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
@@ -77,6 +80,22 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 			return 0;
 		}
 		break;
+	case XL_OPT_REPS:
+		if (r->reps) {
+			uint64_t v;
+			int e = xl_parse_u64(spec, "--reps", arg, 1, XL_MAX_REPS, &v);
+
+			if (!e)
+				*r->reps = (int)v;
+			return e;
+		}
+		break;
+	case XL_OPT_JSON:
+		if (r->json) {
+			*r->json = arg;
+			return 0;
+		}
+		break;
 	case XL_OPT_PACKET_OP:
 		if (r->op) {
 			static const char *const ops[] = { "no-touch", "read-data", "parse-ip",
@@ -104,58 +123,189 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 	return 1;
 }
 
-/* A meter sample and the command's own counters; 0 or -errno. */
-static int loop_sample(const struct xl_cmd_loop *l, struct xl_meter_sample *s)
+int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duration_ns)
 {
-	int err = xl_meter_sample(l->m, s);
-
-	return err ? err : l->sampled ? l->sampled(l->ctx) : 0;
+	if (reps > 1 && !duration_ns) {
+		xl_usage_error(spec, "--reps %d needs --duration SECONDS (each repetition is one window of --duration)",
+			       reps);
+		return -EINVAL;
+	}
+	return 0;
 }
 
-int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_sample *first,
-		       struct xl_meter_sample *last, bool *have_last)
+/* The report loop's state between the sampler's callbacks. */
+struct loop_run {
+	const struct xl_cmd_loop *l;
+	struct xl_meter_sample *s; /* XL_SAMPLER_SLOTS samples */
+	struct xl_meter_window rep, *total;
+	uint64_t base_ns; /* the time of the repetitions before this one */
+	int rep_no, status;
+};
+
+static int loop_sample(void *ctx, int slot)
 {
-	static struct xl_meter_sample prev;
+	struct loop_run *lr = ctx;
+	int err = xl_meter_sample(lr->l->m, &lr->s[slot]);
+
+	return err ? err : lr->l->sampled ? lr->l->sampled(lr->l->ctx) : 0;
+}
+
+static int loop_alive(void *ctx)
+{
+	struct loop_run *lr = ctx;
+
+	lr->status = lr->l->alive(lr->l->ctx);
+	return lr->status == XL_EXIT_OK ? XL_SAMPLER_GO : -1;
+}
+
+static void loop_interval(void *ctx, int from, int to, uint64_t t_ns, bool partial)
+{
+	struct loop_run *lr = ctx;
+	const struct xl_cmd_loop *l = lr->l;
 	struct xl_meter_window w;
-	uint64_t start, next;
-	int ret = XL_EXIT_OK;
+	double t = (lr->base_ns + t_ns) / 1e9;
 
-	*have_last = false;
-	if (loop_sample(l, first))
-		return XL_EXIT_RUNTIME;
-	prev = *first;
-	start = xl_now_ns();
-	next = start + l->interval_ns;
-	while (!xl_stop_requested) {
-		uint64_t now = xl_now_ns(), end = l->duration_ns ? start + l->duration_ns : 0;
-		uint64_t wake = end && end < next ? end : next;
+	if (!l->m->napi_pid)
+		l->m->napi_pid = xl_napi_kthread_pid(l->ifname);
+	xl_meter_window(l->m, &lr->s[from], &lr->s[to], &w);
+	xl_meter_window_add(&lr->rep, &w);
+	xl_meter_window_add(lr->total, &w);
+	if (l->rec)
+		xl_cmd_records_add(l->rec, t, lr->rep_no, &w);
+	if (partial || l->quiet)
+		return;
+	l->print(l->ctx, &w, t);
+	if (l->extended)
+		xl_cmd_print_cpus(&lr->s[from], &lr->s[to], w.ns);
+}
 
-		if (now < wake) {
-			/* Wake every 100 ms to notice a vanished interface quickly. */
-			xl_cmd_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
-			ret = l->alive(l->ctx);
-			if (ret != XL_EXIT_OK)
-				break;
-			continue;
-		}
-		if (loop_sample(l, last)) {
-			ret = XL_EXIT_RUNTIME;
+int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *total)
+{
+	static struct xl_meter_sample s[XL_SAMPLER_SLOTS];
+	struct loop_run lr = { .l = l, .s = s, .total = total };
+	struct xl_sampler sm = { .interval_ns = l->interval_ns, .duration_ns = l->duration_ns,
+				 .stop = &xl_stop_requested, .sample = loop_sample,
+				 .alive = loop_alive, .interval = loop_interval, .ctx = &lr };
+	int reps = l->reps > 0 ? l->reps : 1, err = 0;
+
+	xl_meter_window_zero(total);
+	if (l->row)
+		l->row->nreps = 0;
+	for (lr.rep_no = 0; lr.rep_no < reps && !xl_stop_requested; lr.rep_no++) {
+		xl_meter_window_zero(&lr.rep);
+		err = xl_sampler_run(&sm);
+		if (err)
 			break;
+		/* A repetition cut short by Ctrl-C is no repetition (its totals count). */
+		if (l->row && !xl_stop_requested && lr.rep.ns) {
+			xl_meter_window_rep(&lr.rep, &l->row->reps[l->row->nreps]);
+			l->row->nreps++;
 		}
-		if (!l->m->napi_pid)
-			l->m->napi_pid = xl_napi_kthread_pid(l->ifname);
-		xl_meter_window(l->m, &prev, last, &w);
-		if (!l->quiet)
-			l->print(l->ctx, &w, (now - start) / 1e9);
-		if (l->extended && !l->quiet)
-			xl_cmd_print_cpus(&prev, last, w.ns);
-		prev = *last;
-		next += l->interval_ns;
-		if (end && now >= end)
-			break;
+		lr.base_ns += lr.rep.ns;
+		if (sm.last_slot > 0)
+			s[0] = s[sm.last_slot];
+		sm.have_first = sm.last_slot >= 0;
 	}
-	*have_last = loop_sample(l, last) == 0;
-	return ret;
+	if (l->row)
+		xl_cmd_row_finish(l->row, total);
+	if (err == -1)
+		return lr.status;
+	return err ? XL_EXIT_RUNTIME : XL_EXIT_OK;
+}
+
+void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
+			const struct xl_meter_window *w)
+{
+	if (rec->n == rec->cap) {
+		int cap = rec->cap ? rec->cap * 2 : 64;
+		struct xl_interval_rec *v = realloc(rec->v, cap * sizeof(*v));
+
+		if (!v)
+			return; /* the file then lacks the later records; said at write */
+		rec->v = v;
+		rec->cap = cap;
+	}
+	rec->v[rec->n].t = t;
+	rec->v[rec->n].rep = rep;
+	xl_meter_window_rep(w, &rec->v[rec->n].r);
+	rec->n++;
+}
+
+void xl_cmd_row_init(struct xl_row_result *row, const char *name, const char *suffix,
+		     const char *kind, const char *action, const char *op, const char *mode,
+		     const char *wiring)
+{
+	memset(row, 0, sizeof(*row));
+	if (suffix)
+		snprintf(row->name, sizeof(row->name), "%s/%s", name, suffix);
+	else
+		snprintf(row->name, sizeof(row->name), "%s", name);
+	row->kind = kind;
+	row->action = action;
+	row->op = op;
+	row->mode = mode;
+	row->wiring = wiring;
+	row->napi_cpu = -1;
+	row->gen_cpu = -1;
+	row->engine = "external";
+	row->judged = "dut-cpu";
+}
+
+void xl_cmd_row_finish(struct xl_row_result *row, const struct xl_meter_window *total)
+{
+	/* Our bytes count frames without FCS, as the lab's size does. */
+	row->size = total->packets ? (uint32_t)((total->bytes + total->packets / 2) /
+						 total->packets) : 0;
+	row->napi_cpu = total->napi_cpu;
+	xl_row_finish(row);
+}
+
+void xl_cmd_print_verdict(const struct xl_row_result *row)
+{
+	char busy[64] = "";
+
+	if (!row->nreps) {
+		printf("verdict: n/a (no complete window)\n");
+		return;
+	}
+	if (row->napi_cpu >= 0)
+		snprintf(busy, sizeof(busy), " (cpu%d busy %.1f%%, median of %d)", row->napi_cpu,
+			 row->cpu_busy * 100, row->nreps);
+	printf("verdict: %s%s; median %.3f Mpps (%.3f-%.3f), CPU %.1f ns/packet\n",
+	       xl_row_verdict(row), busy, row->mpps.median, row->mpps.min, row->mpps.max,
+	       row->cpu_ns_per_pkt);
+}
+
+const char *xl_cmd_git_commit(void)
+{
+	static char buf[64];
+	FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
+
+	buf[0] = '\0';
+	if (p) {
+		if (fgets(buf, sizeof(buf), p))
+			buf[strcspn(buf, "\n")] = '\0';
+		pclose(p);
+	}
+	return buf;
+}
+
+int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd_loop *l,
+		      const struct xl_row_result *row)
+{
+	struct xl_report_meta meta = {
+		.reps = l->reps > 0 ? l->reps : 1, .seconds = l->duration_ns / 1e9,
+		.git = xl_cmd_git_commit(), .command = command,
+		.interval = l->interval_ns / 1e9,
+		.intervals = l->rec ? l->rec->v : NULL, .nintervals = l->rec ? l->rec->n : 0,
+	};
+
+	if (xl_report_json(path, &meta, row, 1)) {
+		xl_err("cannot write --json %s", path);
+		return XL_EXIT_RUNTIME;
+	}
+	fprintf(stderr, "xdplab: results written to %s\n", path);
+	return XL_EXIT_OK;
 }
 
 void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,

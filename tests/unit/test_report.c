@@ -210,12 +210,13 @@ static void check_rep(json_t *rep, const struct xl_rep_result *p)
 {
 	json_t *eth;
 
-	assert_int_equal(json_object_size(rep), 12);
+	assert_int_equal(json_object_size(rep), 13);
 	assert_int_equal(get_int(rep, "ns"), p->ns);
 	assert_int_equal(get_int(rep, "packets"), p->packets);
 	assert_int_equal(get_int(rep, "run_packets"), p->run_packets);
 	assert_dbl_equal(get_num(rep, "pps"), p->pps);
 	assert_dbl_equal(get_num(rep, "gen_pps"), p->gen_pps);
+	assert_int_equal(get_int(rep, "gen_sent"), p->gen_sent);
 	assert_dbl_equal(get_num(rep, "cpu_busy"), p->cpu_busy);
 	assert_dbl_equal(get_num(rep, "cpu_ns_per_pkt"), p->cpu_ns_per_pkt);
 	assert_dbl_equal(get_num(rep, "chain_ns_per_pkt"), p->chain_ns_per_pkt);

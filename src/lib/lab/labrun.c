@@ -221,13 +221,12 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		run_packets = w.packets;
 		disagreement = w.disagreement;
 		xl_meter_window(&m, &a, &b, &w);
-		row->reps[rep] = (struct xl_rep_result){
-			.ns = w.ns, .packets = w.packets, .pps = w.pps, .gen_pps = w.gen_pps,
-			.gen_sent = w.gen_sent.n, .gen_xmit_errors = w.gen_xmit_errors, .cpu_busy = w.cpu_busy,
-			.cpu_ns_per_pkt = w.cpu_ns_per_pkt, .eth_packets = eth_packets,
-			.run_packets = run_packets, .eth_ok = eth_ok, .disagreement = disagreement,
-			.chain_ns_per_pkt = w.chain_ns_per_pkt, .xmit_events = -1,
-		};
+		xl_meter_window_rep(&w, &row->reps[rep]);
+		/* The check over the whole repetition, not the window's edges. */
+		row->reps[rep].eth_packets = eth_packets;
+		row->reps[rep].run_packets = run_packets;
+		row->reps[rep].eth_ok = eth_ok;
+		row->reps[rep].disagreement = disagreement;
 		if (ceiling) {
 			/*
 			 * Judge and cost the generator's CPU, not the DUT's, over

@@ -96,20 +96,14 @@ static void acc_add(struct watch_acc *s, const struct xl_meter_window *w, int64_
 	s->events = s->events < 0 || events < 0 ? -1 : s->events + events;
 }
 
+/* The check spans the same slices as the figures. */
 static struct xl_rep_result acc_rep(const struct watch_acc *s)
 {
-	const struct xl_meter_window *w = &s->w;
+	struct xl_rep_result r;
 
-	return (struct xl_rep_result){
-		.ns = w->ns, .packets = w->packets, .pps = w->pps, .gen_pps = w->gen_pps,
-		.gen_sent = w->gen_sent.n, .gen_xmit_errors = w->gen_xmit_errors,
-		.cpu_busy = w->cpu_busy, .cpu_ns_per_pkt = w->cpu_ns_per_pkt,
-		.chain_ns_per_pkt = w->chain_ns_per_pkt,
-		.eth_packets = w->eth_packets, .eth_ok = w->eth_ok,
-		.run_packets = w->packets, /* the check spans the same slices */
-		.disagreement = w->disagreement,
-		.xmit_events = s->events,
-	};
+	xl_meter_window_rep(&s->w, &r);
+	r.xmit_events = s->events;
+	return r;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "xdplab/meter.h"
+#include "xdplab/report.h"
 #include "xdplab/stats.h"
 #include "xdplab/time.h"
 
@@ -237,4 +238,17 @@ void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_wind
 	xl_delta_add(&sum->gen_refused, &w->gen_refused);
 	xl_delta_add(&sum->eth, &w->eth);
 	window_figures(sum);
+}
+
+void xl_meter_window_rep(const struct xl_meter_window *w, struct xl_rep_result *rep)
+{
+	*rep = (struct xl_rep_result){
+		.ns = w->ns, .packets = w->packets, .pps = w->pps, .gen_pps = w->gen_pps,
+		.gen_sent = w->gen_sent.n, .gen_xmit_errors = w->gen_xmit_errors,
+		.cpu_busy = w->cpu_busy, .cpu_ns_per_pkt = w->cpu_ns_per_pkt,
+		.chain_ns_per_pkt = w->chain_ns_per_pkt,
+		.eth_packets = w->eth_packets, .eth_ok = w->eth_ok,
+		.run_packets = w->packets, .disagreement = w->disagreement,
+		.xmit_events = -1,
+	};
 }

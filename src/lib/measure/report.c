@@ -133,6 +133,22 @@ static json_t *profile_json(const struct xl_profile *p)
 			 "svg", p->svg, "samples", (json_int_t)p->samples, "cpus", cpus, "top", top);
 }
 
+/* One repetition (or one interval of a single command): its figures. */
+static json_t *rep_json(const struct xl_rep_result *p)
+{
+	return json_pack("{s:I,s:I,s:I,s:f,s:f,s:I,s:f,s:f,s:f,s:o,s:I,s:o,s:f}",
+		"ns", (json_int_t)p->ns, "packets", (json_int_t)p->packets,
+		"run_packets", (json_int_t)p->run_packets,
+		"pps", p->pps, "gen_pps", p->gen_pps, "gen_sent", (json_int_t)p->gen_sent,
+		"cpu_busy", p->cpu_busy,
+		"cpu_ns_per_pkt", p->cpu_ns_per_pkt,
+		"chain_ns_per_pkt", p->chain_ns_per_pkt,
+		"xmit_events", p->xmit_events >= 0 ? json_integer(p->xmit_events) : json_null(),
+		"gen_xmit_errors", (json_int_t)p->gen_xmit_errors,
+		"eth_packets", p->eth_ok ? json_integer(p->eth_packets) : json_null(),
+		"counter_disagreement", p->disagreement);
+}
+
 static json_t *row_json(const struct xl_row_result *r)
 {
 	json_t *o = json_object(), *reps = json_array();
@@ -167,20 +183,8 @@ static json_t *row_json(const struct xl_row_result *r)
 		json_object_set_new(o, "mpps", json_null());
 		json_object_set_new(o, "valid", json_false());
 	}
-	for (i = 0; i < r->nreps; i++) {
-		const struct xl_rep_result *p = &r->reps[i];
-
-		json_array_append_new(reps, json_pack("{s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:o,s:I,s:o,s:f}",
-			"ns", (json_int_t)p->ns, "packets", (json_int_t)p->packets,
-			"run_packets", (json_int_t)p->run_packets,
-			"pps", p->pps, "gen_pps", p->gen_pps, "cpu_busy", p->cpu_busy,
-			"cpu_ns_per_pkt", p->cpu_ns_per_pkt,
-			"chain_ns_per_pkt", p->chain_ns_per_pkt,
-			"xmit_events", p->xmit_events >= 0 ? json_integer(p->xmit_events) : json_null(),
-			"gen_xmit_errors", (json_int_t)p->gen_xmit_errors,
-			"eth_packets", p->eth_ok ? json_integer(p->eth_packets) : json_null(),
-			"counter_disagreement", p->disagreement));
-	}
+	for (i = 0; i < r->nreps; i++)
+		json_array_append_new(reps, rep_json(&r->reps[i]));
 	json_object_set_new(o, "reps", reps);
 	if (r->profile)
 		json_object_set_new(o, "profile", profile_json(r->profile));
@@ -231,7 +235,8 @@ int xl_report_json(const char *path, const struct xl_report_meta *meta,
 	int i, err;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	json_object_set_new(doc, "schema", json_string(XL_RESULTS_SCHEMA));
+	json_object_set_new(doc, "schema", json_string(meta->command ? XL_RUN_RESULTS_SCHEMA :
+									XL_RESULTS_SCHEMA));
 	json_object_set_new(doc, "date", json_string(date));
 	json_object_set_new(doc, "git", json_string(meta->git ? meta->git : ""));
 	json_object_set_new(doc, "machine", machine_json());
@@ -242,6 +247,21 @@ int xl_report_json(const char *path, const struct xl_report_meta *meta,
 		json_object_set_new(cfg, "wiring", json_string(meta->wiring));
 	json_object_set_new(doc, "config", cfg);
 	json_object_set_new(doc, "lab", json_string(meta->lab_tag ? meta->lab_tag : ""));
+	if (meta->command) {
+		json_t *iv = json_array();
+
+		json_object_set_new(doc, "command", json_string(meta->command));
+		json_object_set_new(json_object_get(doc, "config"), "interval",
+				    json_real(meta->interval));
+		for (i = 0; i < meta->nintervals; i++) {
+			json_t *rec = rep_json(&meta->intervals[i].r);
+
+			json_object_set_new(rec, "t", json_real(meta->intervals[i].t));
+			json_object_set_new(rec, "rep", json_integer(meta->intervals[i].rep));
+			json_array_append_new(iv, rec);
+		}
+		json_object_set_new(doc, "intervals", iv);
+	}
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, row_json(&rows[i]));
 	json_object_set_new(doc, "rows", arr);
