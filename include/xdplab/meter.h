@@ -157,7 +157,7 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
  * xl_meter_window_add() - add window @w to @sum (the raw deltas add), then
  * recompute @sum's figures from the sums: the totals of a run made of
  * intervals, or of a repetition made of slices. Start @sum with
- * xl_meter_window_zero(). @napi_cpu of the last window added is kept.
+ * xl_meter_window_zero(). @napi_cpu of the last window with packets is kept.
  */
 void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_window *w);
 

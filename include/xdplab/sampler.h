@@ -33,8 +33,9 @@ enum { XL_SAMPLER_GO = 0, XL_SAMPLER_DONE = 1 };
  *   (the run ends; no interval is handed over for that sample).
  * @alive: called every @poll_ns between samples and before the first
  *   interval sample: XL_SAMPLER_GO, XL_SAMPLER_DONE (the work finished:
- *   take the final sample and end), or a negative value (something vanished;
- *   end without a final sample). NULL: always XL_SAMPLER_GO.
+ *   take the final sample and end), or a negative value (something vanished:
+ *   a final sample is tried, its window handed over as partial if it could
+ *   be read, and the run ends). NULL: always XL_SAMPLER_GO.
  * @interval: the window from slot @from to slot @to, @t_ns after the
  *   run's start (at @to's sample); @partial: a final piece shorter than an
  *   interval (stopped, done, or the duration ended between samples),

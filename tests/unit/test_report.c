@@ -518,7 +518,7 @@ static void test_json_matches_schema_file(void **state)
 	defs = get(schema, "definitions");
 	props = get(schema, "properties");
 
-	assert_string_equal(get_str(get(props, "schema"), "const"), get_str(doc, "schema"));
+	assert_true(in_enum(get(props, "schema"), get_str(doc, "schema")));
 	check_required(schema, doc, "document");
 	check_required(get(props, "machine"), get(doc, "machine"), "machine");
 	check_required(get(props, "config"), get(doc, "config"), "config");
@@ -540,6 +540,45 @@ static void test_json_matches_schema_file(void **state)
 		json_array_foreach(get(row, "reps"), j, rep)
 			check_required(get(defs, "rep"), rep, "rep");
 	}
+	json_decref(schema);
+	json_decref(doc);
+}
+
+/* A single command's file: schema name, command, interval records. */
+static void test_json_run_results(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	struct xl_interval_rec iv[2] = {
+		{ .t = 0.5, .rep = 0, .r = { .ns = 500000000, .packets = 1000, .pps = 2000,
+					     .xmit_events = -1 } },
+		{ .t = 1.25, .rep = 1, .r = { .ns = 750000000, .packets = 3, .pps = 4,
+					      .gen_sent = 7, .xmit_events = -1 } },
+	};
+	struct xl_report_meta m = { .reps = 2, .seconds = 0.75, .command = "drop",
+				    .interval = 0.5, .intervals = iv, .nintervals = 2 };
+	json_t *doc, *schema, *arr, *rec;
+	size_t i;
+
+	make_rows(rows);
+	assert_int_equal(xl_report_json(tmp_path, &m, rows, 1), 0);
+	doc = load(tmp_path);
+	schema = load(SCHEMA_FILE);
+	assert_string_equal(get_str(doc, "schema"), XL_RUN_RESULTS_SCHEMA);
+	assert_true(in_enum(get(get(schema, "properties"), "schema"), get_str(doc, "schema")));
+	assert_string_equal(get_str(doc, "command"), "drop");
+	assert_dbl_equal(get_num(get(doc, "config"), "interval"), 0.5);
+	assert_int_equal(get_int(get(doc, "config"), "reps"), 2);
+	arr = get(doc, "intervals");
+	assert_int_equal(json_array_size(arr), 2);
+	json_array_foreach(arr, i, rec) {
+		check_required(get(get(schema, "definitions"), "rep"), rec, "interval");
+		assert_dbl_equal(get_num(rec, "t"), iv[i].t);
+		assert_int_equal(get_int(rec, "rep"), iv[i].rep);
+		assert_int_equal(get_int(rec, "ns"), iv[i].r.ns);
+		assert_int_equal(get_int(rec, "packets"), iv[i].r.packets);
+		assert_int_equal(get_int(rec, "gen_sent"), iv[i].r.gen_sent);
+	}
+	assert_int_equal(json_array_size(get(doc, "rows")), 1);
 	json_decref(schema);
 	json_decref(doc);
 }
@@ -742,6 +781,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_other_rows, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_json_matches_schema_file, setup_tmp,
 						teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_json_run_results, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_json_no_rows_and_defaults, setup_tmp,
 						teardown_tmp),
 		cmocka_unit_test(test_json_monitor_cost),

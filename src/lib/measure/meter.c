@@ -217,7 +217,8 @@ void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_wind
 	sum->errors += w->errors;
 	for (i = 0; i < XL_XDP_ACTIONS; i++)
 		sum->actions[i] += w->actions[i];
-	sum->napi_cpu = w->napi_cpu;
+	if (w->packets)
+		sum->napi_cpu = w->napi_cpu; /* the CPU judged where frames were */
 	/*
 	 * The CPU and chain figures divide by the packets of the windows in
 	 * which they were read; a window whose CPU read failed adds neither.

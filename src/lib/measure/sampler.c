@@ -34,8 +34,17 @@ int xl_sampler_run(struct xl_sampler *s)
 		bool last;
 
 		a = s->alive ? s->alive(s->ctx) : XL_SAMPLER_GO;
-		if (a < 0)
+		if (a < 0) {
+			/*
+			 * Something vanished: what was counted until now still
+			 * stands (partial totals), if it can be read.
+			 */
+			if (!s->sample(s->ctx, cur)) {
+				s->last_slot = cur;
+				s->interval(s->ctx, prev, cur, xl_now_ns() - start, true);
+			}
 			return a;
+		}
 		last = a == XL_SAMPLER_DONE || stopped(s) || (end && now >= end);
 		if (!last && now < wake) {
 			/* Wake every @poll to notice a vanished device quickly. */
