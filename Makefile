@@ -1,6 +1,6 @@
 # xdplab build. Everything generated goes to build/.
 #   make            build build/xdplab
-#   make demo       deps, build, run the lab table (xdplab lab run)
+#   make demo       deps, build, run the lab table (xdplab lab run), write build/report.html
 #   make check      deps, build, unit and end-to-end tests
 #   make unit       unit tests only (cmocka, no root needed)
 #   make e2e        end-to-end tests only (root, veth lab)
@@ -31,7 +31,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS    := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 
 # The library is a folder per concern (docs/architecture.md).
-LIB_DIRS := core sys pkt xdp gen xsk measure profile lab
+LIB_DIRS := core sys pkt xdp gen xsk measure profile html lab
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/lib/$(d)/*.c))
 CMD_SRCS := $(wildcard src/cmd/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -119,6 +119,7 @@ check:
 demo: deps
 	@$(MAKE) --no-print-directory all
 	./$(BUILD)/xdplab lab run --with-monitor --json $(BUILD)/lab-results.json
+	./$(BUILD)/xdplab report $(BUILD)/lab-results.json -o $(BUILD)/report.html
 
 bench: deps
 	@$(MAKE) --no-print-directory all

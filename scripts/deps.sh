@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages that xdplab's build, tests and lab need.
 # Installs only what is missing; safe to run again. Must run as root
-# (sudo is not assumed to exist).
+# (sudo is not assumed to exist). --test: also the packages only the tests need.
 set -euo pipefail
 
 PKGS=(
@@ -14,12 +14,15 @@ PKGS=(
 	libelf-dev zlib1g-dev                 # libbpf's link dependencies
 	libmnl-dev                            # netlink (link facts, peer XDP state)
 	libnftables-dev nftables              # the stack-drop row's nftables rule; tests list tables
-	linux-perf                            # the watch-cost rows' perf listener (lab run --with-perf)
-	openssh-server openssh-client         # tests: lab run --dut --gen-host over ssh into a lab netns
+	linux-perf                            # --profile (docs/profile.md); the watch-cost rows' perf listener (lab run --with-perf)
 	linux-libc-dev                        # kernel UAPI headers
 	iproute2 ethtool procps jq            # lab (netns, veth), ethtool -S, tests
 	python3 python3-jsonschema            # tests: results JSON against docs/results.schema.json
-	linux-perf                            # --profile: perf record / perf script (docs/profile.md)
+)
+# Only for the tests (deps.sh --test, which make check runs; make demo does not).
+TEST_PKGS=(
+	openssh-server openssh-client         # lab run --dut --gen-host over ssh into a lab netns
+	chromium                              # the HTML report opened in headless Chromium (tests/e2e/profile.sh)
 )
 
 [ "${1:-}" = --test ] && PKGS+=("${TEST_PKGS[@]}")

@@ -211,6 +211,7 @@ int cmd_redirect(int argc, char **argv); /* redirect, redirect-cpu, redirect-mul
 int cmd_monitor(int argc, char **argv);
 int cmd_compare(int argc, char **argv); /* compare BASE.json NEW.json */
 int cmd_dump(int argc, char **argv);
+int cmd_report(int argc, char **argv);  /* report RUN.json [BASE.json] -o FILE */
 
 /**
  * struct xl_command - one entry of the command table (commands.c).

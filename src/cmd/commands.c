@@ -19,6 +19,7 @@ const struct xl_command xl_commands[] = {
 	{ "dump", cmd_dump, "write the frames an XDP hook sees to a pcap file, with exact drop counts" },
 	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd" },
 	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },
+	{ "report", cmd_report, "one self-contained HTML page of a run (charts, table, flame graphs)" },
 	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
 	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },
 };

@@ -23,6 +23,7 @@ TESTS=(
 	"profile-drop|drop --profile on the lab: folded stacks whose top DUT frames include our bpf_prog_, no perf left, bpf_jit_kallsyms restored"
 	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored"
 	"profile-lab-run|lab run --profile: each row's JSON has its profile (an extra repetition, not among reps), files exist, schema-valid, jit restored"
+	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
 	"profile-no-perf|no perf on PATH: one line naming linux-perf, the benchmark still runs (exit 0)"
 )
 
@@ -145,6 +146,104 @@ t_profile_lab_run() {
 	expect_eq "top symbols of the DUT in the JSON" "$(jq '.rows[0] as $r | [$r.profile.top[] | select(.cpu == "cpu\($r.napi_cpu) dut")] | length > 0' "$WORK/r.json")" true
 	expect_eq "perf processes left" "$(perf_left "$WORK/lp")" 0
 	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
+}
+
+# chromium_run OUT_ERR ARGS...: headless Chromium as root (a fresh profile, no network services).
+chromium_run() {
+	local err=$1
+	shift
+	rm -rf "$WORK/chr"
+	timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$WORK/chr" --enable-logging=stderr --v=0 "$@" 2>"$err"
+}
+
+# console_errors ERRFILE: the page's console messages of level error or uncaught exceptions.
+console_errors() {
+	grep -E ':(INFO|ERROR|WARNING):CONSOLE' "$1" | grep -Ei 'uncaught|error' || true
+}
+
+# check_dom JSON DOM: bars in the row charts = measured rows; every row's label in the page.
+check_dom() {
+	python3 - "$1" "$2" <<'PY' || fail "DOM check of $2"
+import html.parser, json, sys
+doc = json.load(open(sys.argv[1]))
+charts, stack, labels, bars = {}, [], [], {}
+class P(html.parser.HTMLParser):
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "svg":
+            stack.append(a.get("data-chart"))
+        if tag == "rect" and stack and stack[-1] and "bar" in (a.get("class") or "").split():
+            bars[stack[-1]] = bars.get(stack[-1], 0) + 1
+        self.cls = a.get("class")
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            stack.pop()
+    def handle_data(self, d):
+        if getattr(self, "cls", None) == "label":
+            labels.append(d)
+P().feed(open(sys.argv[2]).read())
+rows = doc["rows"]
+measured = sum(1 for r in rows if r["mpps"] is not None)
+got = sum(bars.get(c, 0) for c in ("mpps", "xsk-mpps", "watch-cost"))
+ok = True
+if got != measured:
+    print("    rate bars %d, measured rows %d (%s)" % (got, measured, bars)); ok = False
+text = open(sys.argv[2]).read()
+for r in rows:
+    if r["kind"] == "xsk":
+        want = "%s, %d B" % (r["name"][4:], r["size"])
+    else:
+        want = "%s %d B" % (r["name"], r["size"]) + ("" if r["mode"] == "native" else " " + r["mode"])
+    if want not in labels and want not in text:
+        print("    no label for row %r" % want); ok = False
+    if r["name"] not in text:
+        print("    row %r not in the table" % r["name"]); ok = False
+sys.exit(0 if ok else 1)
+PY
+}
+
+t_report_browser() {
+	local base=$ROOT/bench/20261201T012124Z-05e6a822a9a7.json run=$ROOT/bench/20261201T032203Z-afe027a4c0fb.json
+	local out rc z
+	# A committed run of 42 rows against an older one: the compare view and 40+ labels.
+	out=$("$X" report "$run" "$base" -o "$WORK/big.html" 2>&1)
+	rc=$?
+	expect_eq "report exit status ($out)" "$rc" 0
+	expect_eq "report output" "$out" "report: $WORK/big.html"
+	grep -Eq '<script[^>]* src=|<link |@import|https?://[a-z]' "$WORK/big.html" &&
+		grep -Eo '<script[^>]* src=[^>]*>|<link [^>]*>|@import[^;]*|https?://[a-z][^" ]*' "$WORK/big.html" |
+		grep -v 'http://www.w3.org/2000/svg' | grep -q . && fail "the page refers to something outside itself"
+	chromium_run "$WORK/big.err" --dump-dom "file://$WORK/big.html" >"$WORK/big.dom" || fail "chromium failed: $(tail -3 "$WORK/big.err")"
+	expect_eq "console errors" "$(console_errors "$WORK/big.err")" ""
+	check_dom "$run" "$WORK/big.dom"
+	grep -q 'data-chart="compare"' "$WORK/big.dom" || fail "no compare view"
+	chromium_run "$WORK/shot.err" --hide-scrollbars --window-size=1400,3000 --screenshot="$WORK/big.png" \
+		"file://$WORK/big.html" >/dev/null || fail "no screenshot"
+	[ "$(stat -c %s "$WORK/big.png")" -gt 50000 ] || fail "the screenshot is nearly empty"
+	[ -n "${XL_REPORT_SHOT:-}" ] && cp "$WORK/big.png" "$XL_REPORT_SHOT"
+	# A fresh run with profiles: the flame graphs inline and working.
+	"$X" lab run --rows drop/no-touch,xsk-rxdrop/drv --sizes 64 --reps 1 --seconds 0.3 --warmup 0.1 \
+		--profile-dir "$WORK/lp" --json "$WORK/r.json" >/dev/null 2>"$WORK/lab.err" || fail "lab run: $(tail -3 "$WORK/lab.err")"
+	"$X" report "$WORK/r.json" -o "$WORK/p.html" >/dev/null || fail "report of the profiled run"
+	expect_eq "flame graphs inlined" "$(grep -c 'class="xl-flame"' "$WORK/p.html")" 2
+	# Drive the first flame graph: hover a frame, click it, read what it shows.
+	sed 's|</body>|<script>(function(){var s=document.querySelector("svg.xl-flame"),W=+s.getAttribute("data-w"),g=null;\
+s.querySelectorAll("g.f").forEach(function(x){var w=+x.getAttribute("data-wd");if(!g\&\&w>20\&\&w<W*0.8)g=x;});\
+g.dispatchEvent(new MouseEvent("mouseover"));console.log("XL-HOVER "+s.querySelector(".det").textContent);\
+g.dispatchEvent(new MouseEvent("click"));console.log("XL-ZOOM "+Math.round(+g.querySelector("rect").getAttribute("width"))+" of "+W);})();</script></body>|' \
+		"$WORK/p.html" >"$WORK/p-drive.html"
+	chromium_run "$WORK/p.err" --dump-dom "file://$WORK/p-drive.html" >"$WORK/p.dom" || fail "chromium failed on the profiled report"
+	expect_eq "console errors (profiled report)" "$(console_errors "$WORK/p.err")" ""
+	check_dom "$WORK/r.json" "$WORK/p.dom"
+	grep -Eq 'XL-HOVER .+: [0-9]+ samples \([0-9.]+%\)' "$WORK/p.err" || fail "hover shows no frame and share: $(grep XL- "$WORK/p.err")"
+	z=$(sed -n 's/.*XL-ZOOM \([0-9]* of [0-9]*\).*/\1/p' "$WORK/p.err")
+	expect_eq "zoomed frame width" "$z" "1200 of 1200"
+	# The console check itself: a page with an error is caught.
+	printf '<!DOCTYPE html><p>x</p><script>nosuch();</script>' >"$WORK/bad.html"
+	chromium_run "$WORK/bad.err" --dump-dom "file://$WORK/bad.html" >/dev/null
+	[ -n "$(console_errors "$WORK/bad.err")" ] || fail "the console check misses an uncaught error"
 }
 
 t_profile_no_perf() {

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file htmlreport.h
+ * `xdplab report RUN.json [BASE.json] -o FILE`: one self-contained HTML
+ * page of a lab run (no external script, font, style or network): the
+ * environment, charts drawn by svgchart.h (per row median Mpps with
+ * min-max whiskers and CPU ns/packet, coloured by verdict; the AF_XDP rows
+ * grouped by benchmark and size across XDP_SKB / XDP_DRV / zero-copy; the
+ * watch-cost rows per monitor level with 95% confidence intervals), the
+ * table, the comparison with BASE (compare.h) and the flame graphs of
+ * `lab run --profile`, inlined.
+ */
+#ifndef XDPLAB_HTMLREPORT_H
+#define XDPLAB_HTMLREPORT_H
+
+#include <stddef.h>
+
+/**
+ * xl_html_report() - write the report of the results file @run (and its
+ * comparison with @base when not NULL) to @out_path. Flame graphs are read
+ * from the paths in the rows' "profile" (as written, else relative to
+ * @run's directory); a missing one is named on the page. On error @err
+ * (@errlen bytes) gets one line naming the file and the cause.
+ * Return: 0, -ENOENT/-EINVAL/-EPROTO (a results file cannot be read, as
+ * xl_cmp_load()), -EIO (cannot write @out_path), -ENOMEM.
+ */
+int xl_html_report(const char *run, const char *base, const char *out_path, char *err,
+		   size_t errlen);
+
+#endif /* XDPLAB_HTMLREPORT_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The report's chart writer: tick steps, one bar per value, every label, whiskers, negatives. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+#include "xdplab/svgchart.h"
+
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+static char *render(const struct xl_chart *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_int_equal(xl_svg_chart(m, c), 0);
+	fclose(m);
+	return buf;
+}
+
+static void test_nice_step(void **state)
+{
+	assert_dbl_equal(xl_svg_nice_step(0, 6.17, 6), 2);
+	assert_dbl_equal(xl_svg_nice_step(0, 1359, 6), 500);
+	assert_dbl_equal(xl_svg_nice_step(-76.8, 487.6, 6), 100);
+	assert_dbl_equal(xl_svg_nice_step(0, 0.9, 6), 0.2);
+	assert_dbl_equal(xl_svg_nice_step(3, 3, 6), 1); /* no span */
+}
+
+static void test_bars_labels_whiskers(void **state)
+{
+	const struct xl_bar bars[] = {
+		{ .label = "drop/no-touch 64 B", .value = 5, .lo = 4, .hi = 6, .has_value = true,
+		  .has_whisker = true, .cls = "generator-bound" },
+		{ .label = "xsk-rxdrop 64 B zc", .note = "not supported by veth", .cls = "na" },
+		{ .label = "pass <64 B>", .value = 0.5, .has_value = true, .cls = "valid", .group = "g&1" },
+	};
+	char *s = render(&(struct xl_chart){ .title = "Rate", .axis = "median Mpps", .fmt = "%.2f",
+					     .id = "mpps", .bars = bars, .n = 3, .width = 1000 });
+
+	assert_int_equal(count_of(s, "<rect class=\"bar "), 2);
+	assert_int_equal(count_of(s, "<rect class=\"bar generator-bound\""), 1);
+	assert_int_equal(count_of(s, "class=\"label\""), 3);
+	assert_non_null(strstr(s, ">drop/no-touch 64 B</text>"));
+	assert_non_null(strstr(s, ">pass &lt;64 B&gt;</text>"));
+	assert_non_null(strstr(s, ">g&amp;1</text>"));
+	assert_non_null(strstr(s, ">not supported by veth</text>"));
+	assert_non_null(strstr(s, "data-chart=\"mpps\""));
+	assert_non_null(strstr(s, ">median Mpps</text>"));
+	/* Axis 0..6 (step 1) over x 270..810: the bar 0..5 is 450 px, the whisker 4..6. */
+	assert_non_null(strstr(s, "<rect class=\"bar generator-bound\" x=\"270.0\" y=\"27\" width=\"450.0\""));
+	assert_non_null(strstr(s, "<line class=\"whisker\" x1=\"630.0\" x2=\"810.0\""));
+	assert_null(strstr(s, "class=\"zero\"")); /* nothing negative */
+	/* 3 rows + 1 group heading, title 24, axis 40. */
+	assert_non_null(strstr(s, "height=\"136\""));
+	free(s);
+}
+
+static void test_negative_values(void **state)
+{
+	const struct xl_bar bars[] = {
+		{ .label = "a", .value = -50, .has_value = true, .cls = "improvement" },
+		{ .label = "b", .value = 100, .has_value = true, .cls = "regression" },
+	};
+	char *s = render(&(struct xl_chart){ .title = "Delta", .axis = "ns", .fmt = "%+.1f",
+					     .bars = bars, .n = 2, .width = 1000 });
+
+	/* -50..100 in steps of 50 over 270..810: zero at 450; a bar goes left of it. */
+	assert_int_equal(count_of(s, "class=\"zero\""), 1);
+	assert_non_null(strstr(s, "<line class=\"zero\" x1=\"450.0\""));
+	assert_non_null(strstr(s, "<rect class=\"bar improvement\" x=\"270.0\" y=\"27\" width=\"180.0\""));
+	assert_non_null(strstr(s, "<rect class=\"bar regression\" x=\"450.0\" y=\"45\" width=\"360.0\""));
+	assert_non_null(strstr(s, ">-50</text>")); /* a tick label */
+	assert_non_null(strstr(s, ">-50.0</text>"));
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nice_step),
+		cmocka_unit_test(test_bars_labels_whiskers),
+		cmocka_unit_test(test_negative_values),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
