@@ -99,6 +99,15 @@ struct xl_gen_stats {
 struct xl_gen;
 
 /**
+ * xl_gen_opts_check() - the rules between options, which xl_gen__create()
+ * also applies (so no caller can skip them): --pcap only with one thread
+ * (each thread would replay the whole capture), --pcap not with a forced
+ * live engine, --batch only for the live engine.
+ * Return: 0 or -EINVAL with one line in @msg (@len bytes).
+ */
+int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len);
+
+/**
  * xl_gen__create() - validate, resolve the interface, build the frames,
  * load the BPF program (live) or open the sockets (packet). Nothing is sent.
  * Return: a generator (free with xl_gen__destroy()) or NULL with errno set:
@@ -142,9 +151,17 @@ int xl_gen__join(struct xl_gen *gen);
  * summed (/proc/TID/schedstat, steal excluded). A live-frames thread runs
  * the redirect flush and, when the receiving NAPI is in softirq on the same
  * CPU, that NAPI too, inline: its runtime is then the CPU cost of the whole
- * chain. 0 before xl_gen__start() or where unreadable.
+ * chain. 0 before xl_gen__start() or when a thread's time is unreadable
+ * (never a partial sum).
  */
 uint64_t xl_gen__runtime_ns(const struct xl_gen *gen);
+
+/**
+ * xl_gen__runtime() - as xl_gen__runtime_ns(), telling a failed read apart:
+ * Return: 0 with *@ns (0 before the threads run), or -EIO when a running
+ * thread's schedstat could not be read (*@ns 0).
+ */
+int xl_gen__runtime(const struct xl_gen *gen, uint64_t *ns);
 
 /** xl_gen__read() - the totals so far (callable while running). */
 void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *stats);

@@ -166,7 +166,9 @@ int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu);
 
 /**
  * xl_lab__napi_pid() - pid of the DUT end's NAPI kthread (threaded wiring),
- * re-pinned to lab->napi_cpu if it changed. Return: pid or 0.
+ * re-pinned to lab->napi_cpu if it changed. Return: pid, 0 if there is
+ * none, or -errno when it cannot be pinned (logged: the row's placement
+ * would not be the one it reports).
  */
 int xl_lab__napi_pid(struct xl_lab *lab);
 

@@ -175,7 +175,11 @@ int xl_xsk_check_frame_size(uint64_t size, bool unaligned, bool hugepages,
  * xl_xsk_config_check() - every cross-option rule: ring sizes, frame size,
  * headroom (must leave room for a minimum frame), frames 1..max and the
  * UMEM against physical memory, zero-copy with skb mode, batch vs rings,
- * bursts 1..XL_XSK_MAX_BURSTS (above 1 only with a count).
+ * bursts 1..XL_XSK_MAX_BURSTS (above 1 only with a count), txpush's rate at
+ * least one frame per second per queue (each queue gets rate / queues, and
+ * 0 means no limit), --frags with a batch and TX ring of at least
+ * XL_XSK_MAX_FRAME_DESCS (else l2fwd can never send a whole frame and loops
+ * forever). xl_xsk_app__create() applies it too, so no caller can skip it.
  * Return: 0 or -EINVAL with one line in @msg.
  */
 int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len);

@@ -196,14 +196,12 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 	if (s->ipv6 && s->size < 62)
 		return xl_usage_error(&gen_spec, "--size (IPv6): '%u' is out of range (accepted: 62..%u)",
 				      s->size, li.mtu + 14);
-	if (a->o.pcap_path && a->o.threads > 1)
-		return xl_usage_error(&gen_spec, "--threads: '%d' is out of range with --pcap (accepted: 1; an in-order replay is one thread)",
-				      a->o.threads);
-	if (a->o.pcap_path && a->o.engine_forced && a->o.engine == XL_ENGINE_LIVE)
-		return xl_usage_error(&gen_spec, "--pcap needs --engine packet (live frames repeat one frame per call, so an in-order replay is not possible)");
-	if (a->o.batch && (a->o.pcap_path || a->o.engine == XL_ENGINE_PACKET))
-		return xl_usage_error(&gen_spec, "--batch is for the live engine (the packet engine sends sendmmsg batches of %d)",
-				      64);
+	{
+		char msg[256];
+
+		if (xl_gen_opts_check(&a->o, msg, sizeof(msg)))
+			return xl_usage_error(&gen_spec, "%s", msg);
+	}
 	if (a->o.flows > 1 && (uint32_t)s->src_port + a->o.flows - 1 > 65535)
 		return xl_usage_error(&gen_spec, "--flows: %u flows from --src-port %u pass port 65535",
 				      a->o.flows, s->src_port);

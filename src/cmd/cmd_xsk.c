@@ -273,14 +273,7 @@ static int check_combinations(struct xsk_args *a)
 	/* They look at one descriptor at a time: a multi-buffer frame has several. */
 	if (c->frags && (c->verify || c->dump_path))
 		return xl_usage_error(&a->spec, "--verify and --dump do not take --frags (they inspect one descriptor, a frame may have several)");
-	if (tx && c->rate_pps && c->rate_pps < c->queues)
-		return xl_usage_error(&a->spec, "--rate: %llu is below --queues %u (accepted: at least one frame per second per queue, or 0 for no limit)",
-				      (unsigned long long)c->rate_pps, c->queues);
-	/* A frame may take up to 18 descriptors (MAX_SKB_FRAGS + 1): a batch or
-	 * TX ring smaller than that can never hold one whole and l2fwd stalls. */
-	if (c->frags && (c->batch < XL_XSK_MAX_FRAME_DESCS || c->tx_size < XL_XSK_MAX_FRAME_DESCS))
-		return xl_usage_error(&a->spec, "--frags needs --batch and --tx-size of at least %d (the descriptors one frame may take)",
-				      XL_XSK_MAX_FRAME_DESCS);
+	/* --rate vs --queues and --frags vs --batch/--tx-size: xl_xsk_config_check(). */
 	if (c->shared_umem && c->queues < 2)
 		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
 	/* Unless told, enough frames to keep the fill ring full (l2fwd with the

@@ -116,6 +116,45 @@ static void unclaim(struct xl_gen *gen, uint64_t n)
 		__atomic_fetch_add(&gen->remaining, n, __ATOMIC_RELAXED);
 }
 
+/*
+ * Back to the namespace @cur_ns (an fd, closed here; < 0: nothing to do).
+ * A failed return leaves the thread in the generator's namespace, where
+ * every later name lookup would be wrong: say so and return -errno.
+ */
+static int restore_ns(int cur_ns)
+{
+	int err = 0;
+
+	if (cur_ns < 0)
+		return 0;
+	if (setns(cur_ns, CLONE_NEWNET)) {
+		err = -errno;
+		xl_err("cannot return to the caller's network namespace: %s", strerror(-err));
+	}
+	close(cur_ns);
+	return err;
+}
+
+int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
+{
+	if (o->pcap_path && o->threads > 1) {
+		/* Each thread would replay the whole capture: N copies, out of order. */
+		snprintf(msg, len, "--threads: '%d' is out of range with --pcap (accepted: 1; an in-order replay is one thread)",
+			 o->threads);
+		return -EINVAL;
+	}
+	if (o->pcap_path && o->engine_forced && o->engine == XL_ENGINE_LIVE) {
+		snprintf(msg, len, "--pcap needs --engine packet (live frames repeat one frame per call, so an in-order replay is not possible)");
+		return -EINVAL;
+	}
+	if (o->batch && (o->pcap_path || o->engine == XL_ENGINE_PACKET)) {
+		snprintf(msg, len, "--batch is for the live engine (the packet engine sends sendmmsg batches of %d)",
+			 PKT_BATCH);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void *gen_thread_main(void *arg)
 {
 	struct gen_thread *t = arg;
@@ -132,8 +171,14 @@ static void *gen_thread_main(void *arg)
 	err = enter_ns(gen);
 	if (err)
 		goto out;
-	if (t->cpu >= 0)
-		xl_task_set_cpu(0, t->cpu);
+	if (t->cpu >= 0) {
+		err = xl_task_set_cpu(0, t->cpu);
+		if (err) {
+			xl_err("cannot pin generator thread %d to CPU %d: %s", t->idx, t->cpu,
+			       strerror(-err));
+			goto out;
+		}
+	}
 
 	while (!__atomic_load_n(&gen->stop, __ATOMIC_RELAXED)) {
 		uint64_t now = xl_now_ns(), want = PKT_BATCH, take, t0;
@@ -247,6 +292,13 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	int err, i, cur_ns = -1;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct xl_gen *gen;
+	char msg[256];
+
+	if (xl_gen_opts_check(opts, msg, sizeof(msg))) {
+		xl_err("%s", msg);
+		errno = EINVAL;
+		return NULL;
+	}
 
 	gen = calloc(1, sizeof(*gen) + nthreads * sizeof(gen->th[0]));
 	if (!gen)
@@ -333,16 +385,15 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		}
 	}
 	gen->xmit_err_base = read_xmit_errors(gen);
-	if (cur_ns >= 0) {
-		setns(cur_ns, CLONE_NEWNET);
-		close(cur_ns);
+	err = restore_ns(cur_ns);
+	if (err) {
+		xl_gen__destroy(gen);
+		errno = -err;
+		return NULL;
 	}
 	return gen;
 out_err:
-	if (cur_ns >= 0) {
-		setns(cur_ns, CLONE_NEWNET);
-		close(cur_ns);
-	}
+	restore_ns(cur_ns);
 	xl_gen__destroy(gen);
 	errno = -err;
 	return NULL;
@@ -381,11 +432,11 @@ int xl_gen__preflight(struct xl_gen *gen)
 		gen->o.ifname, peer.name, gro == 0 ? " and GRO off" : "", peer.name, peer.name);
 	err = -ENETUNREACH;
 out:
-	if (cur_ns >= 0) {
-		setns(cur_ns, CLONE_NEWNET);
-		close(cur_ns);
+	{
+		int rerr = restore_ns(cur_ns);
+
+		return rerr ? rerr : err;
 	}
-	return err;
 }
 
 int xl_gen__start(struct xl_gen *gen)
@@ -409,17 +460,32 @@ int xl_gen__start(struct xl_gen *gen)
 	return 0;
 }
 
-uint64_t xl_gen__runtime_ns(const struct xl_gen *gen)
+int xl_gen__runtime(const struct xl_gen *gen, uint64_t *ns)
 {
-	uint64_t ns = 0;
+	uint64_t t;
 	int i, tid;
 
+	*ns = 0;
 	for (i = 0; i < gen->nthreads; i++) {
 		tid = __atomic_load_n(&gen->th[i].ktid, __ATOMIC_ACQUIRE);
-		if (tid > 0)
-			ns += xl_task_runtime_ns(tid);
+		if (tid <= 0)
+			continue;
+		t = xl_task_runtime_ns(tid);
+		/* A failed read is no figure, not a smaller sum. */
+		if (!t) {
+			*ns = 0;
+			return -EIO;
+		}
+		*ns += t;
 	}
-	return ns;
+	return 0;
+}
+
+uint64_t xl_gen__runtime_ns(const struct xl_gen *gen)
+{
+	uint64_t ns;
+
+	return xl_gen__runtime(gen, &ns) ? 0 : ns;
 }
 
 void xl_gen__stop(struct xl_gen *gen)

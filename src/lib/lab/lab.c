@@ -428,8 +428,16 @@ int xl_lab__napi_pid(struct xl_lab *lab)
 	if (lab->wiring != XL_WIRING_THREADED)
 		return 0;
 	pid = xl_napi_kthread_pid(lab->ifname[XL_LAB_DUT]);
-	if (pid && lab->napi_cpu >= 0)
-		xl_task_set_cpu(pid, lab->napi_cpu);
+	if (pid && lab->napi_cpu >= 0) {
+		int err = xl_task_set_cpu(pid, lab->napi_cpu);
+
+		/* Not where the row says it is: a wrong placement, no figure. */
+		if (err) {
+			xl_err("cannot pin the NAPI kthread of %s (pid %d) to CPU %d: %s",
+			       lab->ifname[XL_LAB_DUT], pid, lab->napi_cpu, strerror(-err));
+			return err;
+		}
+	}
 	return pid;
 }
 
@@ -455,7 +463,7 @@ int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu)
 		}
 		lab->wiring = wiring;
 		lab->napi_cpu = napi_cpu;
-		if (!xl_lab__napi_pid(lab)) {
+		if (xl_lab__napi_pid(lab) <= 0) {
 			xl_err("lab %s: no napi/%s kthread after enabling threaded NAPI",
 			       lab->tag, dev);
 			return -EOPNOTSUPP;

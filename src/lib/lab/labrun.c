@@ -171,6 +171,10 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		m.read_ctx = h;
 		m.gen = gen;
 		m.napi_pid = xl_lab__napi_pid(lab);
+		if (m.napi_pid < 0) {
+			err = m.napi_pid;
+			m.napi_pid = 0;
+		}
 		m.napi_cpu = row->napi_cpu;
 		m.eth_sock = xl_lab__socket(lab, XL_LAB_DUT, AF_INET, SOCK_DGRAM);
 		/*
@@ -179,18 +183,25 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		 * while traffic flows would put our counters and the kernel's a
 		 * few microseconds apart, which at Mpps is a visible error.
 		 */
-		err = xl_meter_sample(&m, &z0);
+		if (!err)
+			err = xl_meter_sample(&m, &z0);
 		if (!err)
 			err = xl_gen__start(gen);
 		if (!err) {
 			xl_sleep_ns(o->warmup_ns, o->stop);
 			/* The NAPI kthread may be new after attach: find and pin it. */
 			m.napi_pid = xl_lab__napi_pid(lab);
+			if (m.napi_pid < 0) {
+				err = m.napi_pid; /* the generator is still stopped below */
+				m.napi_pid = 0;
+			}
 			xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
-			if (rep == o->reps)
+			if (!err && rep == o->reps)
 				profiled = xl_labrun_prof_begin(o, row, cpus, 2);
-			err = xl_meter_sample(&m, &a);
-			xl_sleep_ns(o->seconds_ns, o->stop);
+			if (!err)
+				err = xl_meter_sample(&m, &a);
+			if (!err)
+				xl_sleep_ns(o->seconds_ns, o->stop);
 			if (!err)
 				err = xl_meter_sample(&m, &b);
 			if (profiled)

@@ -194,6 +194,11 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		}
 		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
 						       xl_redirect__cpumap_kthread_pid(r);
+		if (m.napi_pid < 0) {
+			err = m.napi_pid;
+			m.napi_pid = 0;
+			break;
+		}
 		xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
 		for (sl = 0; !err && sl < nslices * nlevels; sl++) {
 			int64_t ev0 = -1, ev1 = -1;

@@ -75,13 +75,13 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	if (m->gen) {
 		struct xl_gen_stats gs;
 		uint64_t chain;
-		bool ok = true;
+		bool ok;
 
 		xl_gen__read(m->gen, &gs);
 		s->gen_sent = xl_read_now(gs.sent, true);
 		s->gen_refused = s->gen_sent;
 		s->gen_refused.v = gs.xmit_errors;
-		chain = xl_gen__runtime_ns(m->gen);
+		ok = !xl_gen__runtime(m->gen, &chain);
 		for (i = 0; i < XL_METER_CHAIN_PIDS; i++) {
 			uint64_t ns = m->chain_pids[i] ? xl_task_runtime_ns(m->chain_pids[i]) : 0;
 

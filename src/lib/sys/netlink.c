@@ -18,6 +18,7 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
+#include "xdplab/log.h"
 #include "xdplab/netlink.h"
 
 static int parse_xdp(const struct nlattr *nest, struct xl_link_info *info)
@@ -229,7 +230,14 @@ static int peer_gro_visit(const struct xl_link_info *peer, int peer_netnsid, int
 			if (!xl_link_get(peer->ifindex, -1, &li) && !strcmp(li.name, peer->name) &&
 			    !memcmp(li.mac, peer->mac, 6))
 				on = xl_link_gro(peer->name);
-			setns(home_fd, CLONE_NEWNET);
+			if (setns(home_fd, CLONE_NEWNET)) {
+				/* Stranded in another namespace: stop, say so. */
+				xl_err("cannot return to the caller's network namespace after visiting %s: %s",
+				       d->d_name, strerror(errno));
+				close(fd);
+				closedir(dir);
+				return -1;
+			}
 		}
 		close(fd);
 	}

@@ -447,8 +447,18 @@ static void *sock_thread(void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	if (s->cpu >= 0)
-		xl_task_set_cpu(0, s->cpu);
+	if (s->cpu >= 0) {
+		int err = xl_task_set_cpu(0, s->cpu);
+
+		/* Unpinned, its figures would be another placement's: stop. */
+		if (err) {
+			xl_err("cannot pin the thread of queue %u to CPU %d: %s", s->queue, s->cpu,
+			       strerror(-err));
+			s->q.err = err;
+			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+			return NULL;
+		}
+	}
 	switch (s->app->c.app) {
 	case XL_XSK_RXDROP: {
 		/* The loop is chosen here, once: no per-packet test of

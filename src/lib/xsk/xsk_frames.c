@@ -194,6 +194,19 @@ int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len)
 		snprintf(msg, len, "--zero-copy needs --mode drv: XDP_SKB (generic XDP) always copies");
 		return -EINVAL;
 	}
+	if (c->app == XL_XSK_TXPUSH && c->rate_pps && c->rate_pps < c->queues) {
+		/* Each queue gets rate / queues: 0 would be "no limit". */
+		snprintf(msg, len, "--rate: %llu is below --queues %u (accepted: at least one frame per second per queue, or 0 for no limit)",
+			 (unsigned long long)c->rate_pps, c->queues);
+		return -EINVAL;
+	}
+	/* A frame may take up to 18 descriptors (MAX_SKB_FRAGS + 1): a batch or
+	 * TX ring smaller than that can never hold one whole and l2fwd stalls. */
+	if (c->frags && (c->batch < XL_XSK_MAX_FRAME_DESCS || c->tx_size < XL_XSK_MAX_FRAME_DESCS)) {
+		snprintf(msg, len, "--frags needs --batch and --tx-size of at least %d (the descriptors one frame may take)",
+			 XL_XSK_MAX_FRAME_DESCS);
+		return -EINVAL;
+	}
 	if (c->app == XL_XSK_TXPUSH && c->spec.size + c->headroom > c->frame_size) {
 		snprintf(msg, len, "--size: %u bytes do not fit a %u-byte chunk", c->spec.size,
 			 c->frame_size);
