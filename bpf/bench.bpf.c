@@ -16,6 +16,15 @@ const volatile __u32 action = XDP_DROP;
 const volatile __u32 pkt_op = XL_OP_NO_TOUCH;
 /* 1: loaded with BPF_F_XDP_HAS_FRAGS (--frags), frames may span buffers. */
 const volatile __u32 frags = 0;
+/*
+ * --extra-ns: 1 loads a bounded busy loop of extra_iters iterations per
+ * frame (at most XL_EXTRA_MAX_ITERS); user space calibrates it with
+ * BPF_PROG_RUN and sets extra_iters (writable .bss: set after load; 0 spins
+ * not at all). 0 (the default) prunes the loop: the program is the one
+ * without the option.
+ */
+const volatile __u32 extra_on = 0;
+__u32 extra_iters = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -35,6 +44,22 @@ int xdp_bench_action(struct xdp_md *ctx)
 	if (!rec)
 		return XDP_ABORTED;
 	xl_rec_rx(rec, ctx, pkt_op, frags);
+	if (extra_on) {
+		__u32 i, n = extra_iters;
+		__u64 acc = 0;
+
+		/*
+		 * Open-coded, so one iteration is a few instructions (a
+		 * bpf_loop() callback costs ~7 ns: too coarse for 10 ns); the
+		 * empty asm keeps clang from folding the loop away.
+		 */
+		for (i = 0; i < XL_EXTRA_MAX_ITERS; i++) {
+			if (i >= n)
+				break;
+			asm volatile("" : "+r"(acc));
+			acc += i;
+		}
+	}
 	if (act < XL_XDP_ACTIONS)
 		rec->actions[act]++;
 	return act;

@@ -10,6 +10,9 @@
 
 #include <stdbool.h>
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "xdplab/attach.h"
 #include "xdplab/abi/bench.h"
 
@@ -27,6 +30,9 @@
  * @action: XDP_DROP, XDP_PASS or XDP_TX.
  * @op: the packet operation.
  * @ifname: the interface (current netns); @mode: native or skb.
+ * @frags: multi-buffer program (--frags).
+ * @extra: load the --extra-ns busy loop (it spins 0 iterations until
+ *   xl_bench__calibrate_extra() or xl_bench__set_extra_iters() sets some).
  * @frags: load the program multi-buffer (BPF_F_XDP_HAS_FRAGS, as libbpf's
  *   SEC("xdp.frags")): needed in native mode when the MTU is above what one
  *   buffer holds (a veth: about 3.5 KB, e.g. MTU 9000); rx_bytes is then the
@@ -45,6 +51,7 @@ struct xl_bench_opts {
 	enum xl_xdp_mode mode;
 	bool frags;
 	bool tc;
+	bool extra;
 };
 
 struct xl_bench;
@@ -66,6 +73,60 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts);
  */
 int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
 		   struct xl_bench_rec *per_cpu);
+
+/** Most --extra-ns: 1 us of CPU per packet (XL_EXTRA_MAX_ITERS iterations of a fraction of a ns each). */
+#define XL_EXTRA_NS_MAX 1000
+
+/**
+ * struct xl_extra_cal - the calibration of the --extra-ns busy loop.
+ * @target_ns: CPU ns per packet asked for.
+ * @ns_per_iter: CPU ns one loop iteration costs: the median over
+ *   @rounds of (duration with XL_EXTRA_CAL_ITERS iterations - duration with
+ *   0) / XL_EXTRA_CAL_ITERS, each duration the kernel's own average per run
+ *   of BPF_PROG_RUN in repeat mode (bpf_prog_test_run_opts.duration, ns);
+ *   @ns_per_iter_min/@ns_per_iter_max: the extremes of the rounds.
+ * @iters: iterations set: round(@target_ns / @ns_per_iter).
+ * @set_ns: @iters x @ns_per_iter: what the loop costs by the calibration
+ *   (differs from @target_ns by at most half an iteration).
+ * @base_ns: the program's duration per run with 0 iterations (BPF_PROG_RUN).
+ * @check_ns: measured after setting @iters: duration with @iters minus
+ *   @base_ns (integer ns from the kernel: +-1 ns resolution).
+ */
+struct xl_extra_cal {
+	double target_ns, ns_per_iter, ns_per_iter_min, ns_per_iter_max;
+	uint32_t iters;
+	double set_ns, base_ns, check_ns;
+	int rounds;
+};
+
+/** Iterations of the calibration's long runs. */
+#define XL_EXTRA_CAL_ITERS 4096
+
+/**
+ * xl_bench__calibrate_extra() - calibrate the busy loop of a benchmark
+ * created with @extra, on the calling CPU, then set it to @ns CPU ns per
+ * packet (0..XL_EXTRA_NS_MAX). Runs the program with BPF_PROG_RUN on a
+ * 64-byte IPv4/UDP frame about 0.1 s in all, then zeroes its counters (call
+ * it before the first xl_bench__read() of a measurement). Return: 0 (@cal
+ * filled), -EOPNOTSUPP (not created with @extra), -ERANGE (@ns out of
+ * range, or more than XL_EXTRA_MAX_ITERS iterations on this CPU), or
+ * -errno of BPF_PROG_RUN.
+ */
+int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal *cal);
+
+/**
+ * xl_bench__set_extra_iters() - set the busy loop to @iters iterations per
+ * packet (from an earlier calibration; takes effect on the next packet).
+ * Return: 0, -EOPNOTSUPP (not created with @extra).
+ */
+int xl_bench__set_extra_iters(struct xl_bench *b, uint32_t iters);
+
+/**
+ * xl_extra_iters() - iterations for @ns CPU ns per packet at @ns_per_iter:
+ * round(@ns / @ns_per_iter), 0 when either is <= 0, at most 1 << 23
+ * (bpf_loop()'s limit).
+ */
+uint32_t xl_extra_iters(double ns, double ns_per_iter);
 
 /** xl_bench__ifindex() - the interface the program is attached to. */
 int xl_bench__ifindex(const struct xl_bench *b);

@@ -31,6 +31,9 @@
  *           since perf's own load changes them. NULL: none.
  * @with_perf: the watch-cost rows add a perf listener level
  *           (xl_labrun_watch_cost()).
+ * @extra/@extra_ns: the XDP_DROP rows run with the --extra-ns busy loop
+ *           set to @extra_ns CPU ns per packet (calibrated on the row's
+ *           first repetition; struct xl_row_result.extra).
  */
 struct xl_labrun_opts {
 	int reps;
@@ -40,6 +43,8 @@ struct xl_labrun_opts {
 	uint32_t gen_batch;
 	struct xl_profiler *profiler;
 	bool with_perf;
+	bool extra;
+	double extra_ns;
 };
 
 /** The UDP destination port of the lab's frames (discard), which stack-drop drops. */
@@ -116,5 +121,26 @@ int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
  */
 int xl_labrun_stack(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_baseline kind,
 		    uint32_t size, struct xl_row_result *row);
+
+/** The extra costs `lab run --sensitivity` tries, in ns per packet, in order. */
+#define XL_SENS_LADDER { 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 1000 }
+
+/**
+ * xl_labrun_sensitivity() - for the drop row @op at @size in @mode: the
+ * smallest extra CPU cost per packet that `xdplab compare` flags with
+ * @o->reps repetitions. One benchmark (with the --extra-ns loop, calibrated
+ * once) and one generator run for the whole search; for each cost N of
+ * XL_SENS_LADDER, @o->reps windows of @o->seconds_ns with N alternate with
+ * @o->reps without (N first in odd pairs, last in even ones, so a drift of
+ * the host falls on both), and the two sets are compared as compare does
+ * (xl_cmp_row_compare(), alpha 0.05, no threshold); the first N flagged as
+ * a regression ends the search. When @o->reps a side can never reach
+ * p < 0.05 nothing is measured and @res->note says so.
+ * Return: 0 (@res filled), -EINTR when stopped, -errno (@res->note says
+ * what failed).
+ */
+int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			  enum xl_pkt_op op, enum xl_xdp_mode mode, uint32_t size,
+			  struct xl_sens_result *res);
 
 #endif /* XDPLAB_LABRUN_H */

@@ -77,6 +77,19 @@ struct xl_watch_est {
 };
 
 /**
+ * struct xl_row_extra - the --extra-ns busy loop of a row (struct
+ * xl_extra_cal in xdplab/bench.h, as measured on the row's first
+ * repetition). @on: the row ran with it. @target_ns: asked for, CPU ns per
+ * packet; @iters/@ns_per_iter: iterations set and their calibrated cost;
+ * @set_ns: @iters x @ns_per_iter; @check_ns: measured with BPF_PROG_RUN.
+ */
+struct xl_row_extra {
+	bool on;
+	double target_ns, ns_per_iter, set_ns, check_ns;
+	uint32_t iters;
+};
+
+/**
  * struct xl_row_result - one row of the lab table.
  * @name: "drop/no-touch", "pass", "tx", "gen-ceiling"...
  * @kind: "xdp" or "gen". @action: "XDP_DROP"...; @op: packet operation name.
@@ -86,6 +99,7 @@ struct xl_watch_est {
  * ("dut-cpu" or "gen-cpu").
  * @note: why the row has no figure ("" when it has one), or what the
  * verdict adds (the monitor's cost).
+ * @extra: the --extra-ns busy loop, when the row ran with one.
  * @watch: on the "redirect+mon-err" row of `lab run --with-monitor`: the
  * cost estimate (JSON "monitor_cost"); zero elsewhere.
  * @reps/@nreps: repetitions.
@@ -115,6 +129,7 @@ struct xl_row_result {
 	double ring_drop_share;
 	struct xl_watch_est watch;
 	struct xl_profile *profile;
+	struct xl_row_extra extra;
 	bool valid, mismatch;
 };
 
@@ -133,6 +148,46 @@ const char *xl_row_verdict(const struct xl_row_result *r);
  */
 void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		     const char *header);
+
+/** Most extra costs one sensitivity search tries (XL_SENS_LADDER). */
+#define XL_SENS_MAX_TRIES 16
+
+/**
+ * struct xl_sens_try - one cost tried by `lab run --sensitivity`: @reps
+ * windows with @extra_ns CPU ns per packet (@set_ns by the calibration)
+ * interleaved with @reps without. @p: the Mann-Whitney p-value of the
+ * compare; @delta_ns: its deciding difference (median with - without, CPU
+ * ns/packet when @on_cpu, else ns/packet); @regression: compare flagged it.
+ */
+struct xl_sens_try {
+	double extra_ns, set_ns, p, delta_ns;
+	bool on_cpu, regression;
+};
+
+/**
+ * struct xl_sens_result - the smallest extra cost per packet a compare of
+ * this lab's repetitions flags, for one drop row.
+ * @name/@size: the row ("drop/no-touch", 64). @reps: windows per side.
+ * @detected_ns: the smallest cost tried that was flagged (-1: none was, or
+ *   the search was not run; @note says why). @ns_per_iter: the busy
+ *   loop's calibration. @tries/@ntries: every cost tried, in order.
+ */
+struct xl_sens_result {
+	char name[32];
+	uint32_t size;
+	int reps;
+	double detected_ns, ns_per_iter;
+	char note[160];
+	int ntries;
+	struct xl_sens_try tries[XL_SENS_MAX_TRIES];
+};
+
+/**
+ * xl_sens_line() - the sentence for @s into @buf (@len bytes): "this lab
+ * detects >= 3 ns/packet on drop/no-touch at 64 B with 5 reps (...)".
+ * Return: @buf.
+ */
+char *xl_sens_line(const struct xl_sens_result *s, char *buf, size_t len);
 
 /**
  * struct xl_interval_rec - one interval of a single command's run, for its
@@ -156,6 +211,9 @@ struct xl_interval_rec {
  * @command: its name ("drop", "xsk rxdrop"...), NULL for lab run;
  * @interval: seconds between interval records; @intervals/@nintervals: the
  * records (not owned).
+ * @extra/@extra_ns: `lab run --extra-ns` was given, and its value (ns).
+ * @sens/@nsens: `lab run --sensitivity` results ("sensitivity"; written
+ *   when @sens is not NULL).
  */
 struct xl_report_meta {
 	int reps;
@@ -167,6 +225,10 @@ struct xl_report_meta {
 	double interval;
 	const struct xl_interval_rec *intervals;
 	int nintervals;
+	bool extra;
+	double extra_ns;
+	const struct xl_sens_result *sens;
+	int nsens;
 };
 
 /**

@@ -201,6 +201,13 @@ int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd
 /** xl_cmd_git_commit() - the working directory's commit (12 hex digits), "" if none. */
 const char *xl_cmd_git_commit(void);
 
+/**
+ * xl_cmd_print_extra() - one stderr line on an --extra-ns calibration:
+ * iterations, ns per iteration (median and range), the cost set and the
+ * BPF_PROG_RUN check.
+ */
+void xl_cmd_print_extra(const struct xl_extra_cal *cal);
+
 int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv); /* drop, pass, tx: argv[0] says which */
 int cmd_lab(int argc, char **argv);

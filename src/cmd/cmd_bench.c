@@ -22,8 +22,11 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
+enum { O_EXTRA_NS };
+
 static const struct xl_opt bench_opts[] = {
 	XL_OPT_ENTRY_PACKET_OP,
+	{ "extra-ns", 0, "NS", "add a busy loop of NS ns of CPU per packet, 0..1000, calibrated at start with BPF_PROG_RUN (docs/compare.md)", O_EXTRA_NS },
 	XL_OPT_ENTRY_MODE(""),
 	XL_OPT_ENTRY_FRAGS,
 	XL_OPT_ENTRY_INTERVAL,
@@ -45,6 +48,7 @@ struct bench_args {
 	const char *netns, *json;
 	int reps;
 	struct xl_cmd_prof prof;
+	uint64_t extra_ns;
 };
 
 /* Every option of these commands is a shared one. */
@@ -53,6 +57,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 	struct bench_args *a = ctx;
 	int r;
 
+	if (id == O_EXTRA_NS) {
+		a->o.extra = true;
+		return xl_parse_u64(&a->spec, "--extra-ns", arg, 0, XL_EXTRA_NS_MAX, &a->extra_ns);
+	}
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
@@ -209,6 +217,18 @@ int cmd_bench(int argc, char **argv)
 	if (!b) {
 		ret = errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 		goto out_prof;
+	}
+	if (a.o.extra) {
+		struct xl_extra_cal cal;
+		int err = xl_bench__calibrate_extra(b, a.extra_ns, &cal);
+
+		if (err) {
+			xl_err("--extra-ns: calibration with BPF_PROG_RUN failed: %s", strerror(-err));
+			xl_bench__destroy(b);
+			ret = XL_EXIT_RUNTIME;
+			goto out_prof;
+		}
+		xl_cmd_print_extra(&cal);
 	}
 	m.bench = b;
 	m.ifname = ifname;

@@ -125,7 +125,8 @@ static int lab_teardown(int argc, char **argv)
 /* ---- lab run ---- */
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_PROFILE = XL_OPT_PROFILE, R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
+       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY,
+       R_PROFILE = XL_OPT_PROFILE, R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
@@ -135,6 +136,8 @@ static const struct xl_opt run_opts[] = {
 	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc; only when named: stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress))", R_ROWS },
 	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)", R_WITH_PERF },
+	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
+	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
@@ -166,7 +169,8 @@ struct run_args {
 	uint32_t sizes[MAX_SIZES];
 	int nsizes;
 	bool rows[32];
-	bool with_monitor;
+	bool with_monitor, extra, sensitivity;
+	uint64_t extra_ns;
 	int wiring;
 	int mode;
 	const char *json;
@@ -274,6 +278,12 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_WITH_PERF:
 		a->o.with_perf = true;
 		return 0;
+	case R_EXTRA_NS:
+		a->extra = true;
+		return xl_parse_u64(&run_spec, "--extra-ns", arg, 0, XL_EXTRA_NS_MAX, &a->extra_ns);
+	case R_SENSITIVITY:
+		a->sensitivity = true;
+		return 0;
 	}
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
@@ -304,11 +314,12 @@ static int lab_run(int argc, char **argv)
 		.sizes = { 64, 1500 }, .nsizes = 2, .wiring = ncpu > 1 ? XL_WIRING_THREADED :
 									 XL_WIRING_SOFTIRQ,
 	};
+	static struct xl_sens_result sens[MAX_SIZES * 4];
 	struct xl_lab_opts lo = { .queues = 1 };
 	struct xl_report_meta meta;
 	struct xl_lab lab;
-	char header[1024];
-	int idx, i, s, n = 0, cal = 0, err = 0, ret = XL_EXIT_OK;
+	char header[3072];
+	int idx, i, s, n = 0, cal = 0, drops = 0, nsens = 0, err = 0, ret = XL_EXIT_OK;
 
 	for (i = 0; all_rows[i]; i++)
 		a.rows[i] = !named_only(all_rows[i]);
@@ -334,11 +345,23 @@ static int lab_run(int argc, char **argv)
 			cal = xl_labrun_watch_rows(&a.o); /* the cost rows, once (first size) */
 		if (!strncmp(all_rows[i], "redirect", 8)) /* they need somewhere to go */
 			lo.out_pairs = 1;
+		drops += !strncmp(all_rows[i], "drop/", 5);
 	}
 	if (a.o.with_perf && !a.with_monitor) {
 		xl_usage_error(&run_spec, "--with-perf adds a level to the --with-monitor cost rows: add --with-monitor");
 		return XL_EXIT_USAGE;
 	}
+	if (a.extra && a.sensitivity) {
+		xl_usage_error(&run_spec, "--extra-ns and --sensitivity exclude each other (--sensitivity sets the extra cost itself)");
+		return XL_EXIT_USAGE;
+	}
+	if ((a.extra || a.sensitivity) && !drops) {
+		xl_usage_error(&run_spec, "%s applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)",
+			       a.extra ? "--extra-ns" : "--sensitivity");
+		return XL_EXIT_USAGE;
+	}
+	a.o.extra = a.extra;
+	a.o.extra_ns = a.extra_ns;
 	if (a.with_monitor && !cal) {
 		xl_usage_error(&run_spec, "--with-monitor measures the redirect row under the monitor: add redirect to --rows");
 		return XL_EXIT_USAGE;
@@ -381,6 +404,10 @@ static int lab_run(int argc, char **argv)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 ";\nredirect+perf: perf record on %s --filter '%s' (matches nothing), open for the first set, enabled in its slices only",
 			 XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
+	if (a.extra)
+		snprintf(header + strlen(header), sizeof(header) - strlen(header),
+			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
+			 (unsigned long long)a.extra_ns);
 	fprintf(stderr, "%s\n", header);
 	for (s = 0; s < a.nsizes && !err; s++) {
 		for (i = 0; all_rows[i] && n < MAX_ROWS; i++) {
@@ -435,6 +462,38 @@ static int lab_run(int argc, char **argv)
 			}
 		}
 	}
+	/* --sensitivity: after the rows, each drop row's smallest detected cost. */
+	for (s = 0; a.sensitivity && s < a.nsizes && err != -EINTR; s++)
+		for (i = 0; all_rows[i] && err != -EINTR; i++) {
+			char line[256];
+
+			if (!a.rows[i] || strncmp(all_rows[i], "drop/", 5))
+				continue;
+			fprintf(stderr, "xdplab: sensitivity of %s at %u bytes...\n", all_rows[i],
+				a.sizes[s]);
+			err = xl_labrun_sensitivity(&lab, &a.o, xl_pkt_op_parse(all_rows[i] + 5),
+						    a.mode, a.sizes[s], &sens[nsens]);
+			if (err && err != -EINTR) {
+				xl_err("sensitivity of %s at %u bytes failed: %s", all_rows[i],
+				       a.sizes[s], sens[nsens].note);
+				ret = XL_EXIT_RUNTIME;
+				err = 0;
+			}
+			if (err != -EINTR)
+				fprintf(stderr, "xdplab: %s\n", xl_sens_line(&sens[nsens++], line,
+									     sizeof(line)));
+		}
+	if (a.sensitivity) {
+		snprintf(header + strlen(header), sizeof(header) - strlen(header),
+			 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < 0.05) flags %d windows with it against %d interleaved without",
+			 a.o.reps, a.o.reps);
+		for (i = 0; i < nsens; i++) {
+			char line[256];
+
+			snprintf(header + strlen(header), sizeof(header) - strlen(header),
+				 "\n  %s", xl_sens_line(&sens[i], line, sizeof(line)));
+		}
+	}
 	if (err == -EINTR) {
 		xl_err("interrupted; partial results follow");
 		ret = XL_EXIT_RUNTIME;
@@ -454,7 +513,10 @@ static int lab_run(int argc, char **argv)
 		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,
 						.warmup = a.o.warmup_ns / 1e9, .git = git_commit(),
 						.lab_tag = lab.tag,
-						.wiring = xl_wiring_name(lab.wiring) };
+						.wiring = xl_wiring_name(lab.wiring),
+						.extra = a.extra, .extra_ns = a.extra_ns,
+						.sens = a.sensitivity ? sens : NULL,
+						.nsens = nsens };
 		if (xl_report_json(a.json, &meta, rows, n)) {
 			xl_err("cannot write --json %s", a.json);
 			ret = XL_EXIT_RUNTIME;

@@ -332,3 +332,10 @@ void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sa
 		       xl_cpu_busy_share(&a->cpu[i], &b->cpu[i]) * 100);
 	}
 }
+
+void xl_cmd_print_extra(const struct xl_extra_cal *cal)
+{
+	fprintf(stderr, "xdplab: --extra-ns %.0f: %u busy-loop iterations x %.3f ns (calibration rounds %.3f..%.3f) = %.1f ns per packet; BPF_PROG_RUN check: %+.0f ns over the program's %.0f ns\n",
+		cal->target_ns, cal->iters, cal->ns_per_iter, cal->ns_per_iter_min,
+		cal->ns_per_iter_max, cal->set_ns, cal->check_ns, cal->base_ns);
+}

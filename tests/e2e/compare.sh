@@ -16,7 +16,7 @@ trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files
-       compare_lab_runs)
+       compare_lab_runs extra_ns_bad extra_ns_lab_row sensitivity_too_few sensitivity_search)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -165,6 +165,76 @@ t_compare_lab_runs() {
 	grep -q 'it needs at least 4 vs 4 (lab run --reps 4)' "$TMP/out" || fail "no n needed: $(cat "$TMP/out")" || return 1
 	grep -Eq '^  lab wiring +threaded +threaded$' "$TMP/out" || fail "no lab wiring line: $(cat "$TMP/out")" || return 1
 	grep -Eq '^  bpf_jit_enable +[0-9]+ +[0-9]+$' "$TMP/out" || fail "no JIT line: $(cat "$TMP/out")"
+}
+
+# bad_cmd CMD... -- WANT: exit 2, empty stdout, the one line WANT on stderr.
+bad_cmd() {
+	local args=() want
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	want=$2
+	"$X" "${args[@]}" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status of '${args[*]}'" "$?" 2 || return 1
+	[ ! -s "$TMP/out" ] || fail "stdout not empty: $(cat "$TMP/out")" || return 1
+	expect_eq "lines on stderr of '${args[*]}'" "$(wc -l <"$TMP/err")" 1 || return 1
+	expect_eq "message" "$(cat "$TMP/err")" "$want"
+}
+
+t_extra_ns_bad() {
+	bad_cmd drop --extra-ns 1001 lo -- "xdplab drop: --extra-ns: '1001' is out of range (accepted: 0..1000)" || return 1
+	bad_cmd tx --extra-ns x lo -- "xdplab tx: --extra-ns: 'x' is not a whole number (accepted: 0..1000)" || return 1
+	bad_cmd lab run --extra-ns 10 --rows pass -- \
+		"xdplab lab run: --extra-ns applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)" || return 1
+	bad_cmd lab run --sensitivity --rows tx -- \
+		"xdplab lab run: --sensitivity applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)" || return 1
+	bad_cmd lab run --sensitivity --extra-ns 5 -- \
+		"xdplab lab run: --extra-ns and --sensitivity exclude each other (--sensitivity sets the extra cost itself)"
+}
+
+# A drop row with the calibrated loop: the JSON says what was set, and no frame is lost to it.
+t_extra_ns_lab_row() {
+	local j=$TMP/x.json
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	"$X" lab run --rows drop/no-touch,pass --sizes 64 --reps 1 --seconds 0.3 --extra-ns 10 --json "$j" \
+		>"$TMP/out" 2>&1 || fail "lab run failed: $(cat "$TMP/out")" || return 1
+	./scripts/validate-results.py "$j" >"$TMP/v" 2>&1 || fail "schema: $(cat "$TMP/v")" || return 1
+	expect_eq "config.extra_ns" "$(jq -r '.config.extra_ns' "$j")" 10 || return 1
+	expect_eq "pass row has no loop" "$(jq -r '.rows[1].extra_ns' "$j")" null || return 1
+	# The iterations are round(10 / ns_per_iter): within half an iteration of 10 ns.
+	jq -e '.rows[0].extra_ns | .target == 10 and .iters > 0 and
+		(.set - .iters * .ns_per_iter | fabs) < 1e-9 and (.set - 10 | fabs) <= .ns_per_iter / 2' "$j" >/dev/null ||
+		fail "drop row extra_ns: $(jq -c '.rows[0].extra_ns' "$j")" || return 1
+	expect_eq "drop row count check" "$(jq -r '.rows[0].counter_mismatch' "$j")" false || return 1
+	grep -Eq '^drop/no-touch +64 .*; extra 10 ns: [0-9]+ x [0-9.]+ ns = [0-9.]+ ns$' "$TMP/out" ||
+		fail "no extra note in the table: $(cat "$TMP/out")"
+}
+
+t_sensitivity_too_few() {
+	local j=$TMP/s.json
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	"$X" lab run --rows drop/no-touch --sizes 64 --reps 3 --seconds 0.2 --sensitivity --json "$j" \
+		>"$TMP/out" 2>&1 || fail "lab run failed: $(cat "$TMP/out")" || return 1
+	grep -q '^  drop/no-touch at 64 B with 3 reps: 3 vs 3 repetitions can never reach p < 0.05 (smallest p 0.100): no cost is detectable; use --reps 4 or more$' "$TMP/out" ||
+		fail "no too-few line in the header: $(cat "$TMP/out")" || return 1
+	expect_eq "detected_ns" "$(jq -r '.sensitivity[0].detected_ns' "$j")" null || return 1
+	expect_eq "tries" "$(jq -r '.sensitivity[0].tries | length' "$j")" 0
+}
+
+# A real search (4 reps of 0.2 s a side): the costs tried go up the ladder
+# and the search stops at the first one flagged, whatever the host did.
+t_sensitivity_search() {
+	local j=$TMP/s.json
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	"$X" lab run --rows drop/no-touch --sizes 64 --reps 4 --seconds 0.2 --sensitivity --json "$j" \
+		>"$TMP/out" 2>&1 || fail "lab run failed: $(cat "$TMP/out")" || return 1
+	./scripts/validate-results.py "$j" >"$TMP/v" 2>&1 || fail "schema: $(cat "$TMP/v")" || return 1
+	jq -e '.sensitivity[0] as $s | ($s.tries | map(.extra_ns)) as $x |
+		$x == [1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 1000][0:($x | length)] and
+		([$s.tries[:-1][] | .regression] | any | not) and
+		(if $s.detected_ns == null then ($s.tries | length) == 15 and ([$s.tries[] | .regression] | any | not)
+		 else $s.tries[-1].regression and $s.tries[-1].extra_ns == $s.detected_ns end)' "$j" >/dev/null ||
+		fail "sensitivity search: $(jq -c '.sensitivity' "$j")" || return 1
+	grep -Eq '^  (this lab detects >= [0-9]+ ns/packet on drop/no-touch at 64 B with 4 reps|drop/no-touch at 64 B with 4 reps: no cost up to 1000 ns/packet was detected)$' "$TMP/out" ||
+		fail "no sensitivity line in the header: $(cat "$TMP/out")"
 }
 
 list() { printf '%s\n' "${TESTS[@]}"; }

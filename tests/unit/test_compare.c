@@ -18,7 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "xdplab/bench.h"
 #include "xdplab/compare.h"
+#include "xdplab/report.h"
 
 #include "test_util.h"
 
@@ -492,6 +496,85 @@ static void test_env_side_by_side(void **state)
 	xl_cmp_file_free(&old);
 }
 
+/* ---- --extra-ns and --sensitivity ---- */
+
+static void test_extra_iters(void **state)
+{
+	assert_int_equal(xl_extra_iters(10, 0.272), 37);   /* 36.76 rounds up */
+	assert_int_equal(xl_extra_iters(10, 0.555), 18);   /* 18.02 */
+	assert_int_equal(xl_extra_iters(1, 3), 0);         /* a third rounds to none */
+	assert_int_equal(xl_extra_iters(2, 3), 1);
+	assert_int_equal(xl_extra_iters(0, 0.3), 0);
+	assert_int_equal(xl_extra_iters(10, 0), 0);
+	assert_int_equal(xl_extra_iters(-5, 0.3), 0);
+	assert_int_equal(xl_extra_iters(1e9, 0.3), XL_EXTRA_MAX_ITERS);
+}
+
+static void test_sens_line_and_json(void **state)
+{
+	struct xl_sens_result s[2] = {
+		{ .name = "drop/no-touch", .size = 64, .reps = 5, .detected_ns = 3, .ns_per_iter = 0.27,
+		  .ntries = 3, .tries = { { 1, 1.08, 0.42, -0.5, true, false },
+					  { 2, 1.89, 0.15, 1.5, true, false },
+					  { 3, 2.97, 0.0079, 3.2, true, true } } },
+		{ .name = "drop/parse-ip", .size = 1500, .reps = 3, .detected_ns = -1,
+		  .note = "3 vs 3 repetitions can never reach p < 0.05" },
+	};
+	struct xl_row_result row;
+	struct xl_report_meta meta = { .reps = 5, .seconds = 1, .warmup = 0.25, .extra = true,
+				       .extra_ns = 10, .sens = s, .nsens = 2 };
+	char line[256], path[128];
+	json_t *doc, *a, *t, *x;
+	json_error_t je;
+
+	assert_string_equal(xl_sens_line(&s[0], line, sizeof(line)),
+			    "this lab detects >= 3 ns/packet on drop/no-touch at 64 B with 5 reps");
+	assert_string_equal(xl_sens_line(&s[1], line, sizeof(line)),
+			    "drop/parse-ip at 1500 B with 3 reps: 3 vs 3 repetitions can never reach p < 0.05");
+
+	memset(&row, 0, sizeof(row));
+	snprintf(row.name, sizeof(row.name), "drop/no-touch");
+	row.kind = "xdp";
+	row.mode = "native";
+	row.size = 64;
+	row.extra = (struct xl_row_extra){ .on = true, .target_ns = 10, .ns_per_iter = 0.25,
+					   .set_ns = 10, .check_ns = 11, .iters = 40 };
+	snprintf(path, sizeof(path), "%s/sens.json", dir);
+	assert_int_equal(xl_report_json(path, &meta, &row, 1), 0);
+	doc = json_load_file(path, 0, &je);
+	assert_non_null(doc);
+	assert_near(json_number_value(json_object_get(json_object_get(doc, "config"), "extra_ns")),
+		    10, 0);
+	x = json_object_get(json_array_get(json_object_get(doc, "rows"), 0), "extra_ns");
+	assert_int_equal(json_integer_value(json_object_get(x, "iters")), 40);
+	assert_near(json_number_value(json_object_get(x, "ns_per_iter")), 0.25, 0);
+	assert_near(json_number_value(json_object_get(x, "check")), 11, 0);
+	a = json_object_get(doc, "sensitivity");
+	assert_int_equal(json_array_size(a), 2);
+	assert_near(json_number_value(json_object_get(json_array_get(a, 0), "detected_ns")), 3, 0);
+	assert_true(json_is_null(json_object_get(json_array_get(a, 1), "detected_ns")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(a, 0), "line")),
+			    "this lab detects >= 3 ns/packet on drop/no-touch at 64 B with 5 reps");
+	t = json_object_get(json_array_get(a, 0), "tries");
+	assert_int_equal(json_array_size(t), 3);
+	assert_true(json_is_true(json_object_get(json_array_get(t, 2), "regression")));
+	assert_true(json_is_false(json_object_get(json_array_get(t, 1), "regression")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(t, 0), "metric")),
+			    "cpu_ns_per_pkt");
+	assert_int_equal(json_array_size(json_object_get(json_array_get(a, 1), "tries")), 0);
+	json_decref(doc);
+
+	/* Without --extra-ns and --sensitivity none of it is written. */
+	meta = (struct xl_report_meta){ .reps = 5, .seconds = 1, .warmup = 0.25 };
+	row.extra.on = false;
+	assert_int_equal(xl_report_json(path, &meta, &row, 1), 0);
+	doc = json_load_file(path, 0, &je);
+	assert_null(json_object_get(doc, "sensitivity"));
+	assert_null(json_object_get(json_object_get(doc, "config"), "extra_ns"));
+	assert_null(json_object_get(json_array_get(json_object_get(doc, "rows"), 0), "extra_ns"));
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +591,8 @@ int main(void)
 		cmocka_unit_test(test_compare_too_few),
 		cmocka_unit_test(test_compare_pairing),
 		cmocka_unit_test(test_env_side_by_side),
+		cmocka_unit_test(test_extra_iters),
+		cmocka_unit_test(test_sens_line_and_json),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

@@ -19,6 +19,13 @@ enum xl_pkt_op {
 	XL_OP__COUNT,
 };
 
+/**
+ * Most iterations of the --extra-ns busy loop (bpf/bench.bpf.c): the
+ * verifier walks every iteration, so this bounds its work (about 40
+ * instructions each).
+ */
+#define XL_EXTRA_MAX_ITERS 16384
+
 /** Number of XDP actions counted (XDP_ABORTED .. XDP_REDIRECT). */
 #define XL_XDP_ACTIONS 5
 

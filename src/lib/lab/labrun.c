@@ -133,6 +133,32 @@ static void nft_destroy(void *h)
 	xl_nft_drop__destroy(h);
 }
 
+/*
+ * The --extra-ns loop of a drop row: calibrated on the first repetition,
+ * the same iterations on the others (a row is one cost, not one per rep).
+ */
+static int set_extra(struct xl_bench *bench, const struct xl_labrun_opts *o, int rep,
+		     struct xl_row_result *row)
+{
+	struct xl_extra_cal cal;
+	int err;
+
+	if (rep)
+		return xl_bench__set_extra_iters(bench, row->extra.iters);
+	err = xl_bench__calibrate_extra(bench, o->extra_ns, &cal);
+	if (err) {
+		snprintf(row->note, sizeof(row->note), "--extra-ns calibration failed: %s",
+			 strerror(-err));
+		return err;
+	}
+	row->extra = (struct xl_row_extra){ .on = true, .target_ns = cal.target_ns,
+					    .ns_per_iter = cal.ns_per_iter, .set_ns = cal.set_ns,
+					    .check_ns = cal.check_ns, .iters = cal.iters };
+	snprintf(row->note, sizeof(row->note), "extra %.0f ns: %u x %.3f ns = %.1f ns",
+		 cal.target_ns, cal.iters, cal.ns_per_iter, cal.set_ns);
+	return 0;
+}
+
 /* One measured run of @reps windows; @ceiling judges the generator CPU. */
 static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const struct dut_ops *dut,
 		   uint32_t size, bool ceiling, struct xl_row_result *row)
@@ -143,6 +169,8 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 	struct xl_meter_window w;
 	void *h;
 	struct xl_gen *gen;
+	const struct xl_bench_opts *bo = dut->create == bench_create ? dut->arg : NULL;
+	bool extra = bo && bo->extra && !ceiling;
 	int rep, err = 0;
 	const struct xl_prof_cpu cpus[] = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
 
@@ -159,6 +187,13 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 			err = -errno;
 			snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
 			return err;
+		}
+		if (extra) {
+			err = set_extra(h, o, rep, row);
+			if (err) {
+				dut->destroy(h);
+				return err;
+			}
 		}
 		gen = xl_labrun_gen(lab, o, size);
 		if (!gen) {
@@ -276,7 +311,8 @@ int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action
 			 action == XDP_PASS ? "pass" : action == XDP_TX ? "tx" : "?");
 	{
 		struct xl_bench_opts bo = { .action = action, .op = op,
-					    .ifname = lab->ifname[XL_LAB_DUT], .mode = mode };
+					    .ifname = lab->ifname[XL_LAB_DUT], .mode = mode,
+					    .extra = o->extra && action == XDP_DROP };
 		struct dut_ops d = { bench_create, bench_read, bench_destroy, &bo };
 
 		return measure(lab, o, &d, size, false, row);

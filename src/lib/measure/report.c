@@ -188,6 +188,11 @@ static json_t *row_json(const struct xl_row_result *r)
 	json_object_set_new(o, "reps", reps);
 	if (r->profile)
 		json_object_set_new(o, "profile", profile_json(r->profile));
+	if (r->extra.on)
+		json_object_set_new(o, "extra_ns", json_pack("{s:f,s:i,s:f,s:f,s:f}",
+			"target", r->extra.target_ns, "iters", (int)r->extra.iters,
+			"ns_per_iter", r->extra.ns_per_iter, "set", r->extra.set_ns,
+			"check", r->extra.check_ns));
 	if (r->watch.valid)
 		json_object_set_new(o, "monitor_cost", json_pack("{s:f,s:f,s:o,s:f,s:f,s:f,s:f,s:o,s:f,s:o}",
 			"ns_per_pkt", r->watch.cost_ns, "cpu_ns_per_pkt", r->watch.cpu_cost_ns,
@@ -203,6 +208,44 @@ static json_t *row_json(const struct xl_row_result *r)
 			"estimate_ns_per_pkt_ci", ci(r->watch.estimate_ci, r->watch.estimate_lo,
 						     r->watch.estimate_hi)));
 	return o;
+}
+
+char *xl_sens_line(const struct xl_sens_result *s, char *buf, size_t len)
+{
+	if (s->detected_ns >= 0)
+		snprintf(buf, len, "this lab detects >= %g ns/packet on %s at %u B with %d reps",
+			 s->detected_ns, s->name, s->size, s->reps);
+	else
+		snprintf(buf, len, "%s at %u B with %d reps: %s", s->name, s->size, s->reps,
+			 s->note[0] ? s->note : "no cost tried was detected");
+	return buf;
+}
+
+/* The "sensitivity" array: one object per drop row searched. */
+static json_t *sens_json(const struct xl_sens_result *s, int n)
+{
+	json_t *arr = json_array(), *tries;
+	char line[256];
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		tries = json_array();
+		for (j = 0; j < s[i].ntries; j++) {
+			const struct xl_sens_try *t = &s[i].tries[j];
+
+			json_array_append_new(tries, json_pack("{s:f,s:f,s:f,s:f,s:s,s:b}",
+				"extra_ns", t->extra_ns, "set_ns", t->set_ns, "p", t->p,
+				"delta_ns", t->delta_ns, "metric",
+				t->on_cpu ? "cpu_ns_per_pkt" : "ns_per_pkt", "regression",
+				t->regression));
+		}
+		json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:o,s:f,s:s,s:s,s:o}",
+			"name", s[i].name, "size", (int)s[i].size, "reps", s[i].reps,
+			"detected_ns", s[i].detected_ns >= 0 ? json_real(s[i].detected_ns) : json_null(),
+			"ns_per_iter", s[i].ns_per_iter, "note", s[i].note,
+			"line", xl_sens_line(&s[i], line, sizeof(line)), "tries", tries));
+	}
+	return arr;
 }
 
 /* The "machine" object: what compare sets side by side (xdplab/env.h). */
@@ -245,6 +288,10 @@ int xl_report_json(const char *path, const struct xl_report_meta *meta,
 			"counter_tolerance", XL_COUNTER_TOLERANCE);
 	if (meta->wiring)
 		json_object_set_new(cfg, "wiring", json_string(meta->wiring));
+	if (meta->extra)
+		json_object_set_new(cfg, "extra_ns", json_real(meta->extra_ns));
+	if (meta->sens)
+		json_object_set_new(doc, "sensitivity", sens_json(meta->sens, meta->nsens));
 	json_object_set_new(doc, "config", cfg);
 	json_object_set_new(doc, "lab", json_string(meta->lab_tag ? meta->lab_tag : ""));
 	if (meta->command) {

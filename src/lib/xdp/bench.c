@@ -6,6 +6,7 @@
  * docs/architecture.md.
  */
 /* XDP benchmark programs: load with rodata knobs, attach by link, read per-CPU counters. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -20,9 +21,11 @@
 #include "bench.skel.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
+#include "xdplab/pkt.h"
 
 struct xl_bench {
 	struct bench *skel;
+	bool extra;
 	int link_fd;
 	int ifindex;
 	int ncpus;
@@ -183,6 +186,8 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 	b->skel->rodata->action = opts->action;
 	b->skel->rodata->pkt_op = opts->op;
 	b->skel->rodata->frags = opts->frags;
+	b->skel->rodata->extra_on = opts->extra;
+	b->extra = opts->extra;
 	if (opts->frags)
 		xl_xdp_prog_set_frags(b->skel->progs.xdp_bench_action);
 	bpf_program__set_autoload(b->skel->progs.xdp_bench_action, !opts->tc);
@@ -226,6 +231,105 @@ int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
 	if (per_cpu)
 		memcpy(per_cpu, b->recs, xl_bench_detail_ncpus() * sizeof(b->recs[0]));
 	return 0;
+}
+
+/* ---- --extra-ns: the busy loop's calibration ---- */
+
+uint32_t xl_extra_iters(double ns, double ns_per_iter)
+{
+	double n;
+
+	if (ns <= 0 || ns_per_iter <= 0)
+		return 0;
+	n = ns / ns_per_iter + 0.5;
+	return n > XL_EXTRA_MAX_ITERS ? XL_EXTRA_MAX_ITERS : (uint32_t)n;
+}
+
+int xl_bench__set_extra_iters(struct xl_bench *b, uint32_t iters)
+{
+	if (!b->extra)
+		return -EOPNOTSUPP;
+	b->skel->bss->extra_iters = iters;
+	return 0;
+}
+
+/* One BPF_PROG_RUN of @repeat runs with @iters: the kernel's ns per run. */
+static int test_run(struct xl_bench *b, const void *frame, size_t len, uint32_t iters,
+		    uint32_t repeat, double *ns)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = len,
+		    .repeat = repeat);
+
+	b->skel->bss->extra_iters = iters;
+	if (bpf_prog_test_run_opts(bpf_program__fd(b->skel->progs.xdp_bench_action), &t))
+		return -errno;
+	*ns = t.duration;
+	return 0;
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, c = *(const double *)y;
+
+	return a < c ? -1 : a > c;
+}
+
+#define CAL_ROUNDS 5
+#define CAL_BASE_REPEAT 200000
+#define CAL_LONG_REPEAT 2000
+
+int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal *cal)
+{
+	struct xl_pkt_spec spec = { .size = 64, .src_port = 1024, .dst_port = 9,
+				    .src_ip4 = { htonl(0xc6120001) }, .dst_ip4 = { htonl(0xc6120002) } };
+	double base[CAL_ROUNDS], per[CAL_ROUNDS], lng, chk;
+	struct xl_bench_rec zero[XL_MAX_CPUS] = { 0 };
+	uint8_t frame[64];
+	__u32 key = 0;
+	int i, err, len;
+
+	if (!b->extra)
+		return -EOPNOTSUPP;
+	if (!(ns >= 0 && ns <= XL_EXTRA_NS_MAX))
+		return -ERANGE;
+	len = xl_pkt_build(&spec, frame, sizeof(frame));
+	if (len < 0)
+		return len;
+	memset(cal, 0, sizeof(*cal));
+	cal->target_ns = ns;
+	cal->rounds = CAL_ROUNDS;
+	/* Interleaved rounds: a drift of the host falls on both durations. */
+	for (i = 0; i < CAL_ROUNDS; i++) {
+		err = test_run(b, frame, len, 0, CAL_BASE_REPEAT, &base[i]);
+		if (!err)
+			err = test_run(b, frame, len, XL_EXTRA_CAL_ITERS, CAL_LONG_REPEAT, &lng);
+		if (err)
+			goto out_zero;
+		per[i] = (lng - base[i]) / XL_EXTRA_CAL_ITERS;
+	}
+	qsort(per, CAL_ROUNDS, sizeof(per[0]), cmp_dbl);
+	qsort(base, CAL_ROUNDS, sizeof(base[0]), cmp_dbl);
+	cal->ns_per_iter = per[CAL_ROUNDS / 2];
+	cal->ns_per_iter_min = per[0];
+	cal->ns_per_iter_max = per[CAL_ROUNDS - 1];
+	cal->base_ns = base[CAL_ROUNDS / 2];
+	if (cal->ns_per_iter <= 0 || ns / cal->ns_per_iter > XL_EXTRA_MAX_ITERS) {
+		err = -ERANGE; /* the loop cannot spin that long on this CPU */
+		goto out_zero;
+	}
+	cal->iters = xl_extra_iters(ns, cal->ns_per_iter);
+	cal->set_ns = cal->iters * cal->ns_per_iter;
+	err = test_run(b, frame, len, cal->iters, CAL_BASE_REPEAT / (1 + cal->iters / 64), &chk);
+	if (err)
+		goto out_zero;
+	cal->check_ns = chk - cal->base_ns;
+	b->skel->bss->extra_iters = cal->iters;
+out_zero:
+	/* The calibration's frames are not the measurement's. */
+	bpf_map_update_elem(bpf_map__fd(b->skel->maps.bench_stats), &key, zero, 0);
+	if (err)
+		b->skel->bss->extra_iters = 0;
+	return err;
 }
 
 int xl_bench__ifindex(const struct xl_bench *b)

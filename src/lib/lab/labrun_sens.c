@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * `lab run --sensitivity`: the smallest extra CPU cost per packet that a
+ * compare of this lab's repetitions flags (xdplab/labrun.h). One benchmark
+ * with the calibrated --extra-ns loop and one generator run per row; the
+ * cost is switched between windows by writing the loop's iteration count.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include "xdplab/compare.h"
+#include "xdplab/labrun.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/time.h"
+
+/* Time the NAPI takes to pick up a new iteration count, before a window. */
+#define SETTLE_NS 20000000ull
+
+/* One window with @iters: its pps and CPU ns/packet into @d's next rep. */
+static int window(struct xl_meter *m, struct xl_bench *bench, uint32_t iters,
+		  const struct xl_labrun_opts *o, struct xl_cmp_rowdata *d, double *busy)
+{
+	static struct xl_meter_sample a, b;
+	struct xl_meter_window w;
+	int err;
+
+	xl_bench__set_extra_iters(bench, iters);
+	xl_sleep_ns(SETTLE_NS, o->stop);
+	err = xl_meter_sample(m, &a);
+	if (err)
+		return err;
+	xl_sleep_ns(o->seconds_ns, o->stop);
+	err = xl_meter_sample(m, &b);
+	if (err)
+		return err;
+	if (o->stop && *o->stop)
+		return -EINTR;
+	xl_meter_window(m, &a, &b, &w);
+	d->pps[d->nreps] = w.pps;
+	d->cpu_ns[d->nreps] = w.cpu_ns_per_pkt;
+	busy[d->nreps] = w.cpu_busy;
+	d->nreps++;
+	return 0;
+}
+
+/* A side's figures as compare reads them from a file. */
+static void finish_side(struct xl_cmp_rowdata *d, const char *name, uint32_t size,
+			const double *busy)
+{
+	double v[XL_MAX_REPS];
+	int i;
+
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->size = size;
+	for (i = 0; i < d->nreps; i++)
+		v[i] = d->pps[i] / 1e6;
+	d->mpps = xl_summarize(v, d->nreps);
+	snprintf(d->verdict, sizeof(d->verdict), "%s",
+		 xl_summarize(busy, d->nreps).median >= XL_SATURATED_SHARE ? "valid" :
+									     "generator-bound");
+}
+
+/* Measure one cost @t->extra_ns against none and compare the two. */
+static int try_cost(struct xl_meter *m, struct xl_bench *bench, double ns_per_iter,
+		    const struct xl_labrun_opts *o, const struct xl_sens_result *res,
+		    struct xl_sens_try *t)
+{
+	static struct xl_cmp_rowdata zero, with;
+	double bz[XL_MAX_REPS], bw[XL_MAX_REPS];
+	const struct xl_cmp_opts co = { .alpha = 0.05, .threshold_ns = 0 };
+	struct xl_cmp_row r = { .base = &zero, .new = &with };
+	uint32_t iters = xl_extra_iters(t->extra_ns, ns_per_iter);
+	int rep, err = 0;
+
+	memset(&zero, 0, sizeof(zero));
+	memset(&with, 0, sizeof(with));
+	t->set_ns = iters * ns_per_iter;
+	for (rep = 0; rep < o->reps && !err; rep++) {
+		bool first = rep % 2 == 0;
+
+		err = window(m, bench, first ? iters : 0, o, first ? &with : &zero,
+			     first ? bw : bz);
+		if (!err)
+			err = window(m, bench, first ? 0 : iters, o, first ? &zero : &with,
+				     first ? bz : bw);
+	}
+	if (err)
+		return err;
+	finish_side(&zero, res->name, res->size, bz);
+	finish_side(&with, res->name, res->size, bw);
+	xl_cmp_row_compare(&r, &co);
+	t->p = r.test.p;
+	t->on_cpu = r.on_cpu;
+	t->delta_ns = r.delta;
+	t->regression = r.verdict == XL_CMP_REGRESSION;
+	xl_dbg("sensitivity %s %uB +%g ns: p %.4f, delta %+.2f %s", res->name, res->size,
+	       t->extra_ns, t->p, t->delta_ns, t->on_cpu ? "CPU ns/packet" : "ns/packet");
+	return 0;
+}
+
+int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			  enum xl_pkt_op op, enum xl_xdp_mode mode, uint32_t size,
+			  struct xl_sens_result *res)
+{
+	static const double ladder[] = XL_SENS_LADDER;
+	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = lab->queues,
+			      .ifname = lab->ifname[XL_LAB_DUT] };
+	struct xl_extra_cal cal;
+	struct xl_bench *bench;
+	struct xl_gen *gen;
+	size_t need, i;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(res->name, sizeof(res->name), "drop/%s", xl_pkt_op_name(op));
+	res->size = size;
+	res->reps = o->reps;
+	res->detected_ns = -1;
+	if (xl_mann_whitney_min_p(o->reps, o->reps) >= 0.05) {
+		need = xl_mann_whitney_n_needed(0.05);
+		snprintf(res->note, sizeof(res->note),
+			 "%d vs %d repetitions can never reach p < 0.05 (smallest p %.3f): no cost is detectable; use --reps %zu or more",
+			 o->reps, o->reps, xl_mann_whitney_min_p(o->reps, o->reps), need);
+		return 0;
+	}
+	bench = xl_labrun_bench(lab, XL_LAB_DUT,
+				&(struct xl_bench_opts){ .action = XDP_DROP, .op = op,
+							 .ifname = lab->ifname[XL_LAB_DUT],
+							 .mode = mode, .extra = true });
+	if (!bench) {
+		err = -errno;
+		snprintf(res->note, sizeof(res->note), "attach failed: %s", strerror(-err));
+		return err;
+	}
+	err = xl_bench__calibrate_extra(bench, 0, &cal);
+	if (err) {
+		snprintf(res->note, sizeof(res->note), "--extra-ns calibration failed: %s",
+			 strerror(-err));
+		goto out_bench;
+	}
+	res->ns_per_iter = cal.ns_per_iter;
+	gen = xl_labrun_gen(lab, o, size);
+	if (!gen) {
+		err = -errno;
+		snprintf(res->note, sizeof(res->note), "generator failed: %s", strerror(-err));
+		goto out_bench;
+	}
+	m.bench = bench;
+	m.gen = gen;
+	m.napi_cpu = lab->wiring == XL_WIRING_THREADED ? lab->napi_cpu : o->gen_cpu;
+	m.eth_sock = xl_lab__socket(lab, XL_LAB_DUT, AF_INET, SOCK_DGRAM);
+	err = xl_gen__start(gen);
+	if (err) {
+		snprintf(res->note, sizeof(res->note), "generator failed: %s", strerror(-err));
+		goto out_gen;
+	}
+	xl_sleep_ns(o->warmup_ns, o->stop);
+	m.napi_pid = xl_lab__napi_pid(lab);
+	xl_meter_set_chain(&m, o->gen_cpu, m.napi_cpu);
+	for (i = 0; i < sizeof(ladder) / sizeof(ladder[0]) && i < XL_SENS_MAX_TRIES; i++) {
+		struct xl_sens_try *t = &res->tries[res->ntries];
+
+		t->extra_ns = ladder[i];
+		err = try_cost(&m, bench, cal.ns_per_iter, o, res, t);
+		if (err)
+			break;
+		res->ntries++;
+		if (t->regression) {
+			res->detected_ns = t->extra_ns;
+			break;
+		}
+	}
+	if (!err && res->detected_ns < 0)
+		snprintf(res->note, sizeof(res->note), "no cost up to %g ns/packet was detected",
+			 ladder[res->ntries - 1]);
+	if (err && err != -EINTR)
+		snprintf(res->note, sizeof(res->note), "measurement failed: %s", strerror(-err));
+	xl_gen__stop(gen);
+	xl_gen__join(gen);
+out_gen:
+	if (m.eth_sock >= 0)
+		close(m.eth_sock);
+	xl_gen__destroy(gen);
+out_bench:
+	xl_bench__destroy(bench);
+	return err;
+}
