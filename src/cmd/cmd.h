@@ -118,11 +118,11 @@ struct xl_cmd_records {
 };
 
 /**
- * xl_cmd_records_add() - append the window @w, @t s into the run, of
- * repetition @rep. Out of memory: the record is left out.
+ * xl_cmd_records_add() - append the interval record @r, @t s into the run,
+ * of repetition @rep. Out of memory: the record is left out.
  */
 void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
-			const struct xl_meter_window *w);
+			const struct xl_rep_result *r);
 
 /**
  * struct xl_cmd_loop - the report loop of the commands that watch an XDP

@@ -6,6 +6,7 @@
 #include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,7 +15,10 @@
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
+#include "xdplab/report.h"
+#include "xdplab/sampler.h"
 #include "xdplab/stats.h"
+#include "xdplab/window.h"
 
 enum {
 	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_SRC_MAC,
@@ -44,6 +48,7 @@ static const struct xl_opt gen_opts[] = {
 	XL_OPT_ENTRY_NETNS,
 	{ "no-check", 0, NULL, "skip the pre-flight check of the veth peer", O_NO_CHECK },
 	XL_OPT_ENTRY_QUIET,
+	XL_OPT_ENTRY_JSON,
 };
 
 static const struct xl_cmd_spec gen_spec = {
@@ -53,7 +58,7 @@ static const struct xl_cmd_spec gen_spec = {
 
 struct gen_args {
 	struct xl_gen_opts o;
-	const char *src_mac, *dst_mac, *src_ip, *dst_ip, *netns;
+	const char *src_mac, *dst_mac, *src_ip, *dst_ip, *netns, *json;
 	const char *size_arg; /* checked once the interface's MTU is known */
 	int src_family, dst_family; /* AF_INET/AF_INET6 of --src-ip/--dst-ip, 0 unset */
 	bool is_veth;
@@ -90,7 +95,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	r = xl_cmd_run_opt(&gen_spec, id, arg, &(struct xl_run_opts){ .interval_ns = &a->interval_ns,
 				  .duration_ns = &a->o.duration_ns, .netns = &a->netns,
-				  .quiet = &a->quiet });
+				  .quiet = &a->quiet, .json = &a->json });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -252,11 +257,142 @@ static int dev_tx_packets(const char *ifname, uint64_t *out)
 	return err;
 }
 
-/* @left: frames the device's TX counter saw (veth), or -1 when unknown. */
-static void print_summary(struct xl_gen *gen, const char *ifname, int64_t left)
+/*
+ * One sample of the generator: its sent and refused counts and, on veth,
+ * the device's TX packets counter (what really left), each read stamped.
+ */
+struct gen_sample {
+	struct xl_read sent, refused, tx;
+};
+
+/*
+ * The three counts of a window, each labelled: sent (handed to the
+ * device), refused by it, delivered (left it). Delivered is the device's TX
+ * counter where it is read (veth: it also catches refusals that no error
+ * counter sees), else sent minus refused.
+ */
+struct gen_counts {
+	struct xl_delta sent, refused, delivered;
+	bool from_tx;
+};
+
+static void gen_counts(const struct gen_sample *a, const struct gen_sample *b,
+		       struct gen_counts *c)
+{
+	c->sent = xl_delta_of(&a->sent, &b->sent, 64);
+	c->from_tx = a->tx.ok && b->tx.ok;
+	if (c->from_tx) {
+		c->delivered = xl_delta_of(&a->tx, &b->tx, 64);
+		c->refused = c->sent;
+		c->refused.n = c->sent.n > c->delivered.n ? c->sent.n - c->delivered.n : 0;
+	} else {
+		c->refused = xl_delta_of(&a->refused, &b->refused, 64);
+		c->delivered = c->sent;
+		c->delivered.n = c->sent.n > c->refused.n ? c->sent.n - c->refused.n : 0;
+	}
+}
+
+/* What the sampler's callbacks need. */
+struct gen_run {
+	struct gen_args *a;
+	struct xl_gen *gen;
+	const char *ifname;
+	struct gen_sample s[XL_SAMPLER_SLOTS];
+	struct xl_cmd_records *rec;
+	struct xl_rep_result total;
+	int stalled, status;
+};
+
+static int gen_sample(void *ctx, int slot)
+{
+	struct gen_run *g = ctx;
+	struct gen_sample *s = &g->s[slot];
+	struct xl_gen_stats st;
+	uint64_t tx = 0;
+
+	xl_gen__read(g->gen, &st);
+	s->sent = xl_read_now(st.sent, true);
+	s->refused = s->sent;
+	s->refused.v = st.xmit_errors;
+	s->tx.ok = false;
+	if (g->a->is_veth) {
+		bool ok = dev_tx_packets(g->ifname, &tx) == 0;
+
+		s->tx = xl_read_now(tx, ok);
+	}
+	return 0;
+}
+
+static int gen_alive(void *ctx)
+{
+	struct gen_run *g = ctx;
+
+	if (g->status)
+		return -1;
+	return xl_gen__done(g->gen) ? XL_SAMPLER_DONE : XL_SAMPLER_GO;
+}
+
+/* A window as a record of the JSON file: the generator's figures. */
+static void gen_rep(const struct gen_counts *c, struct xl_rep_result *r)
+{
+	*r = (struct xl_rep_result){
+		.ns = c->sent.ns, .packets = c->delivered.n, .pps = xl_delta_rate(&c->delivered),
+		.gen_pps = xl_delta_rate(&c->delivered), .gen_sent = c->sent.n,
+		.gen_xmit_errors = c->refused.n, .run_packets = c->delivered.n,
+		.xmit_events = -1,
+	};
+}
+
+static void gen_interval(void *ctx, int from, int to, uint64_t t_ns, bool partial)
+{
+	struct gen_run *g = ctx;
+	const struct gen_sample *a = &g->s[from], *b = &g->s[to];
+	struct gen_counts c;
+	struct xl_rep_result r;
+
+	gen_counts(a, b, &c);
+	gen_rep(&c, &r);
+	if (g->rec)
+		xl_cmd_records_add(g->rec, t_ns / 1e9, 0, &r);
+	if (!g->a->quiet && !partial) {
+		char b1[32], b2[32], b3[32];
+
+		printf("%8.3f s  sent %s pps  refused/s %s  delivered %s pps (%.3f Mpps)\n",
+		       t_ns / 1e9, xl_fmt_thousands((uint64_t)xl_delta_rate(&c.sent), b1, sizeof(b1)),
+		       xl_fmt_thousands((uint64_t)xl_delta_rate(&c.refused), b2, sizeof(b2)),
+		       xl_fmt_thousands((uint64_t)xl_delta_rate(&c.delivered), b3, sizeof(b3)),
+		       xl_delta_rate(&c.delivered) / 1e6);
+	}
+	if (partial)
+		return;
+	/*
+	 * Nothing left the device: what was sent all failed, or nothing
+	 * was sent although the rate asks for frames every interval.
+	 */
+	if (!c.sent.n) {
+		if (!g->a->o.rate_pps || g->a->o.rate_pps * (double)g->a->interval_ns >= 1e9)
+			g->stalled++;
+	} else if (!c.delivered.n) {
+		g->stalled++;
+	} else {
+		g->stalled = 0;
+	}
+	if (g->stalled >= 3) {
+		xl_err("nothing left %s for 3 intervals (%llu sent, %llu xmit errors): %s",
+		       g->ifname, (unsigned long long)b->sent.v, (unsigned long long)b->refused.v,
+		       b->sent.v ? "the device drops what is redirected to it (veth: its peer needs an XDP program or GRO on)" :
+				   "the generator is not sending (see -v)");
+		g->status = XL_EXIT_RUNTIME;
+	}
+}
+
+/* @first/@last: the run's first and final samples (after the threads ended). */
+static void print_summary(struct xl_gen *gen, const char *ifname, const struct gen_sample *first,
+			  const struct gen_sample *last)
 {
 	struct xl_gen_stats st;
-	char b1[32];
+	struct gen_counts c;
+	char b1[32], b2[32];
 	uint64_t ns;
 
 	xl_gen__read(gen, &st);
@@ -265,9 +401,12 @@ static void print_summary(struct xl_gen *gen, const char *ifname, int64_t left)
 	       (unsigned long long)st.sent, (unsigned long long)st.bytes, ns / 1e9,
 	       xl_fmt_thousands((uint64_t)xl_rate(st.sent, ns), b1, sizeof(b1)), ifname,
 	       xl_gen_engine_name(xl_gen__engine(gen)), (unsigned long long)st.xmit_errors);
-	if (left >= 0)
-		printf("device: %lld frames left %s (its TX packets counter)\n", (long long)left,
-		       ifname);
+	gen_counts(first, last, &c);
+	printf("delivered %llu frames (%s pps), refused by the device %llu (%s)\n",
+	       (unsigned long long)c.delivered.n,
+	       xl_fmt_thousands((uint64_t)xl_rate(c.delivered.n, ns), b2, sizeof(b2)),
+	       (unsigned long long)c.refused.n,
+	       c.from_tx ? "sent minus its TX packets counter" : "its xmit errors");
 	if (st.pcap_frames)
 		printf("pcap: %llu frames read, %llu skipped larger than MTU+14, %llu skipped shorter than 14 bytes, %llu sent shorter than 60 bytes, %llu cut by the capture's snaplen (sent as captured)\n",
 		       (unsigned long long)st.pcap_frames, (unsigned long long)st.pcap_oversize,
@@ -281,12 +420,14 @@ int cmd_gen(int argc, char **argv)
 				     .threads = 1, .first_cpu = -1,
 				     .spec = { .size = 64, .src_port = 1024, .dst_port = 9 } },
 			      .interval_ns = 1000000000ull };
-	struct xl_gen_stats prev = { 0 }, cur;
-	uint64_t start, next, last_print, tx_prev = 0, tx_cur = 0, tx_first = 0;
-	bool have_tx;
+	static struct xl_row_result row;
+	static struct gen_run g;
+	struct xl_cmd_records rec = { 0 };
+	struct gen_sample first;
+	struct xl_sampler sm;
 	const char *ifname;
 	struct xl_gen *gen;
-	int idx, err, stalled = 0, ret = XL_EXIT_OK;
+	int idx, err, ret = XL_EXIT_OK;
 
 	inet_pton(AF_INET, "198.18.0.1", &a.o.spec.src_ip4);
 	inet_pton(AF_INET, "198.18.0.2", &a.o.spec.dst_ip4);
@@ -320,63 +461,22 @@ int cmd_gen(int argc, char **argv)
 	}
 	if (!a.no_check && xl_gen__preflight(gen))
 		xl_warn("continuing: the run stops if nothing leaves %s for 3 intervals", ifname);
+	g = (struct gen_run){ .a = &a, .gen = gen, .ifname = ifname, .rec = a.json ? &rec : NULL };
+	gen_sample(&g, 0); /* before the first frame: every frame is in the summary */
 	err = xl_gen__start(gen);
 	if (err) {
 		xl_err("cannot start the generator threads: %s", strerror(-err));
 		xl_gen__destroy(gen);
 		return XL_EXIT_RUNTIME;
 	}
-	have_tx = a.is_veth && dev_tx_packets(ifname, &tx_prev) == 0;
-	tx_first = tx_prev;
-	start = last_print = xl_now_ns();
-	next = start + a.interval_ns;
-	while (!xl_stop_requested && !xl_gen__done(gen)) {
-		uint64_t now;
-
-		xl_cmd_sleep_ns(20000000); /* 20 ms: end promptly after the last frame */
-		now = xl_now_ns();
-		if (now < next)
-			continue;
-		xl_gen__read(gen, &cur);
-		if (!a.quiet) {
-			char b1[32];
-			double pps = xl_rate(cur.sent - prev.sent, now - last_print);
-
-			printf("%8.3f s  tx %s pps (%.3f Mpps)  xmit-err/s %llu\n",
-			       (now - start) / 1e9, xl_fmt_thousands((uint64_t)pps, b1, sizeof(b1)),
-			       pps / 1e6,
-			       (unsigned long long)xl_rate(cur.xmit_errors - prev.xmit_errors,
-							   now - last_print));
-		}
-		/*
-		 * Nothing left the device: what was sent all failed, or nothing
-		 * was sent although the rate asks for frames every interval.
-		 */
-		if (have_tx && dev_tx_packets(ifname, &tx_cur))
-			have_tx = false;
-		if (cur.sent == prev.sent) {
-			if (!a.o.rate_pps || a.o.rate_pps * (double)a.interval_ns >= 1e9)
-				stalled++;
-		} else if (have_tx ? tx_cur == tx_prev :
-			   cur.sent - prev.sent <= cur.xmit_errors - prev.xmit_errors) {
-			stalled++;
-		} else {
-			stalled = 0;
-		}
-		tx_prev = tx_cur;
-		if (stalled >= 3) {
-			xl_err("nothing left %s for 3 intervals (%llu sent, %llu xmit errors): %s",
-			       ifname, (unsigned long long)cur.sent,
-			       (unsigned long long)cur.xmit_errors,
-			       cur.sent ? "the device drops what is redirected to it (veth: its peer needs an XDP program or GRO on)" :
-					  "the generator is not sending (see -v)");
-			ret = XL_EXIT_RUNTIME;
-			break;
-		}
-		prev = cur;
-		last_print = now;
-		next += a.interval_ns;
-	}
+	/* Polled every 20 ms: the run ends promptly after the last frame. */
+	sm = (struct xl_sampler){ .interval_ns = a.interval_ns, .poll_ns = 20000000ull,
+				  .stop = &xl_stop_requested, .sample = gen_sample,
+				  .alive = gen_alive, .interval = gen_interval, .ctx = &g,
+				  .have_first = true };
+	err = xl_sampler_run(&sm);
+	if (err == -1)
+		ret = g.status;
 	xl_gen__stop(gen);
 	err = xl_gen__join(gen);
 	if (err == -ENXIO || err == -ENODEV) {
@@ -386,9 +486,32 @@ int cmd_gen(int argc, char **argv)
 		xl_err("generator on %s failed: %s", ifname, strerror(-err));
 		ret = XL_EXIT_RUNTIME;
 	}
-	if (have_tx && dev_tx_packets(ifname, &tx_cur))
-		have_tx = false;
-	print_summary(gen, ifname, have_tx ? (int64_t)(tx_cur - tx_first) : -1);
+	/*
+	 * The summary's window ends after the last frame: a sample after the
+	 * join and after 50 ms in which the veth peer's NAPI takes the frames
+	 * still in its ring (its TX counter counts them then).
+	 */
+	xl_sleep_ns(50000000ull, NULL);
+	first = g.s[0];
+	gen_sample(&g, 1);
+	print_summary(gen, ifname, &first, &g.s[1]);
+	if (a.json) {
+		struct gen_counts c;
+
+		xl_cmd_row_init(&row, "gen", NULL, "gen", NULL, NULL, "-", "-");
+		row.engine = xl_gen_engine_name(xl_gen__engine(gen));
+		row.judged = "gen-cpu";
+		row.size = a.o.spec.size;
+		gen_counts(&first, &g.s[1], &c);
+		gen_rep(&c, &row.reps[0]);
+		row.nreps = 1;
+		xl_row_finish(&row);
+		if (xl_cmd_write_json(a.json, "gen", &(struct xl_cmd_loop){
+				.interval_ns = a.interval_ns, .duration_ns = a.o.duration_ns,
+				.rec = &rec }, &row) && ret == XL_EXIT_OK)
+			ret = XL_EXIT_RUNTIME;
+	}
+	free(rec.v);
 	xl_gen__destroy(gen);
 	return ret;
 }

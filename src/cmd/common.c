@@ -170,8 +170,12 @@ static void loop_interval(void *ctx, int from, int to, uint64_t t_ns, bool parti
 	xl_meter_window(l->m, &lr->s[from], &lr->s[to], &w);
 	xl_meter_window_add(&lr->rep, &w);
 	xl_meter_window_add(lr->total, &w);
-	if (l->rec)
-		xl_cmd_records_add(l->rec, t, lr->rep_no, &w);
+	if (l->rec) {
+		struct xl_rep_result r;
+
+		xl_meter_window_rep(&w, &r);
+		xl_cmd_records_add(l->rec, t, lr->rep_no, &r);
+	}
 	if (partial || l->quiet)
 		return;
 	l->print(l->ctx, &w, t);
@@ -214,7 +218,7 @@ int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *tota
 }
 
 void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
-			const struct xl_meter_window *w)
+			const struct xl_rep_result *r)
 {
 	if (rec->n == rec->cap) {
 		int cap = rec->cap ? rec->cap * 2 : 64;
@@ -227,7 +231,7 @@ void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
 	}
 	rec->v[rec->n].t = t;
 	rec->v[rec->n].rep = rep;
-	xl_meter_window_rep(w, &rec->v[rec->n].r);
+	rec->v[rec->n].r = *r;
 	rec->n++;
 }
 
