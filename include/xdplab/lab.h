@@ -49,7 +49,8 @@ const char *xl_wiring_name(enum xl_wiring w);
  * struct xl_lab_opts - how to build a lab.
  * @queues: RX/TX queues per veth end (1..64; 0 means 1).
  * @manual: a lab made by `xdplab lab setup`, which outlives its process:
- *          its tag starts with "xlm" and xl_lab_sweep() leaves it alone.
+ *          its tag starts with "xlm"; xl_lab_sweep() leaves it alone once
+ *          its set-up finished (a mark in /run/xdplab says it had not).
  * @out_pairs: extra veth pairs for XDP_REDIRECT to go to (0..XL_LAB_MAX_OUT,
  *          default 0). Pair i has its DUT end "<tag>r<i>d" in the DUT
  *          namespace (no addresses, IPv6 off: it sends nothing) and its far
@@ -182,7 +183,9 @@ int xl_lab__exec(const struct xl_lab *lab, enum xl_lab_side side,
 
 /**
  * xl_lab_sweep() - remove the namespaces of labs whose creating process is
- * dead (left by SIGKILL); manual labs are kept.
+ * dead (left by SIGKILL), and of manual labs whose `lab setup` was killed
+ * before it finished (its mark /run/xdplab/setup-TAG is still there and its
+ * pid is dead); finished manual labs are kept.
  * Return: number of namespaces removed, or -errno.
  */
 int xl_lab_sweep(void);
@@ -198,7 +201,9 @@ int xl_lab_remove(const char *tag);
 /**
  * xl_lab_remove_all() - remove every xdplab lab namespace, manual ones too
  * (`xdplab lab teardown --all`, `xdplab cleanup --labs`), except the labs of
- * processes still running. Return: number removed.
+ * processes still running and manual labs another live process is inside
+ * (another user's benchmark or shell: warned and kept). Return: number
+ * removed.
  */
 int xl_lab_remove_all(void);
 

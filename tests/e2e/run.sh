@@ -71,6 +71,7 @@ TESTS=(
 	"frags-mtu9000|MTU 9000: drop/pass/tx without --frags exit 1 saying use --frags; drop --frags counts 2000 frames of 9014 B exactly"
 	"drop-json-reps|drop --duration 1.5 --reps 2 --json: 2 repetitions, intervals that add up to the exact totals, a lab row's identity, the schema"
 	"bad-reps-no-duration|drop --reps 2 without --duration: exit 2, one line"
+	"lab-setup-killed|a lab setup SIGKILLed half-way is swept by cleanup; finished manual labs stay"
 	"lab-run|lab run with 2 rows: table, verdicts, JSON, nothing left behind"
 	"stack-tc-rows|lab run stack-drop and tc-drop at 2 sizes: counts equal veth's exactly, no nft table or tc filter left"
 	"watch-perf-row|lab run --with-monitor --with-perf: the redirect+perf row, interleaved, its cost; no perf left"

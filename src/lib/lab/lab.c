@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -33,6 +34,8 @@
 extern char **environ;
 
 #define NETNS_DIR "/run/netns"
+/* Room for a lab tag parsed from a namespace name ("xlm<pid><letter>"). */
+#define XL_LAB_TAG_LEN 24
 #define MAX_LABS 8
 
 static struct xl_lab *live_labs[MAX_LABS];
@@ -146,6 +149,54 @@ static void destroy_all_at_exit(void)
 	for (i = 0; i < MAX_LABS; i++)
 		if (live_labs[i])
 			xl_lab__destroy(live_labs[i]);
+}
+
+/*
+ * Manual labs are marked while `lab setup` builds them: a file named by the
+ * tag in XL_LAB_MARK_DIR, made before the first namespace and removed when
+ * the set-up finished (or the lab is destroyed). A sweep finding the mark of
+ * a dead pid knows the set-up was killed half-way.
+ */
+#define XL_LAB_MARK_DIR "/run/xdplab"
+
+static int setup_mark(const char *tag, bool on)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), XL_LAB_MARK_DIR "/setup-%s", tag);
+	if (!on)
+		return unlink(path) && errno != ENOENT ? -errno : 0;
+	if (mkdir(XL_LAB_MARK_DIR, 0755) && errno != EEXIST)
+		goto out_err;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out_err;
+	close(fd);
+	return 0;
+out_err:
+	xl_err("lab %s: cannot mark its set-up in %s: %s", tag, XL_LAB_MARK_DIR, strerror(errno));
+	return -errno;
+}
+
+static bool setup_marked(const char *tag)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), XL_LAB_MARK_DIR "/setup-%s", tag);
+	return !access(path, F_OK);
+}
+
+/* Either namespace of @tag still exists. */
+static bool lab_ns_left(const char *tag)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), NETNS_DIR "/%s-gen", tag);
+	if (!access(path, F_OK))
+		return true;
+	snprintf(path, sizeof(path), NETNS_DIR "/%s-dut", tag);
+	return !access(path, F_OK);
 }
 
 static void del_netns(const char *name)
@@ -263,6 +314,12 @@ int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts)
 	snprintf(lab->tag, sizeof(lab->tag), "%s%d%c", opts && opts->manual ? "xlm" : "xl",
 		 (int)getpid(), 'a' + letter);
 	set_names(lab);
+	/* Before the first namespace: a set-up killed from here on is swept. */
+	if (opts && opts->manual) {
+		err = setup_mark(lab->tag, true);
+		if (err)
+			return err;
+	}
 	fill_addresses(lab);
 	lab->queues = queues;
 	snprintf(q, sizeof(q), "%d", queues);
@@ -342,6 +399,8 @@ int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts)
 	}
 	xl_info("lab %s: %s (%s) <-> %s (%s), %d queue(s)", lab->tag,
 		lab->ifname[0], lab->ns[0], lab->ifname[1], lab->ns[1], queues);
+	if (opts && opts->manual)
+		setup_mark(lab->tag, false); /* set up: it stays until torn down */
 	return 0;
 out_err:
 	if (err > 0)
@@ -370,6 +429,7 @@ void xl_lab__destroy(struct xl_lab *lab)
 		/* Deleting the namespaces deletes the veth pair with them. */
 		for (s = 0; s < 2; s++)
 			del_netns(lab->ns[s]);
+		setup_mark(lab->tag, false);
 	}
 	lab->live = false;
 }
@@ -483,30 +543,80 @@ int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu)
 	return 0;
 }
 
-/* Parse "xl<pid><letter>-gen|dut"; return pid, or 0 if not an auto lab. */
-static int lab_ns_pid(const char *name)
+/*
+ * Parse "xl<pid><letter>-gen|dut" (an automatic lab) or "xlm<pid><letter>-
+ * gen|dut" (`lab setup`); return the pid (*@manual says which), or 0 if the
+ * name is not a lab namespace. @tag (XL_LAB_TAG_LEN) gets "xl[m]<pid><letter>".
+ */
+static int lab_ns_pid(const char *name, bool *manual, char *tag)
 {
 	const char *p = name + 2;
 	char *end;
 	long pid;
 
-	if (strncmp(name, "xl", 2) || !(*p >= '0' && *p <= '9'))
+	if (strncmp(name, "xl", 2))
+		return 0;
+	*manual = *p == 'm';
+	if (*manual)
+		p++;
+	if (!(*p >= '0' && *p <= '9'))
 		return 0;
 	pid = strtol(p, &end, 10);
-	if (end == p || !(*end >= 'a' && *end <= 'z') ||
+	if (end == p || pid <= 0 || pid > 1 << 22 || !(*end >= 'a' && *end <= 'z') ||
 	    (strcmp(end + 1, "-gen") && strcmp(end + 1, "-dut")))
 		return 0;
+	snprintf(tag, XL_LAB_TAG_LEN, "%.*s", (int)(end + 1 - name), name);
 	return (int)pid;
 }
 
-static bool is_lab_ns(const char *name)
+/*
+ * A process other than us whose network namespace is /run/netns/@name: the
+ * lab is in use (a benchmark run with --netns, a shell in `ip netns exec`).
+ * Return: its pid, or 0.
+ */
+static int ns_user(const char *name)
 {
-	return lab_ns_pid(name) > 0 ||
-	       (!strncmp(name, "xlm", 3) && (strstr(name, "-gen") || strstr(name, "-dut")));
+	char path[300];
+	struct stat ns;
+	struct dirent *d;
+	DIR *proc;
+	int pid = 0;
+
+	snprintf(path, sizeof(path), NETNS_DIR "/%s", name);
+	if (stat(path, &ns))
+		return 0;
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while (!pid && (d = readdir(proc))) {
+		struct stat st;
+		int p = atoi(d->d_name);
+
+		if (p <= 0 || p == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/ns/net", p);
+		if (!stat(path, &st) && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev)
+			pid = p;
+	}
+	closedir(proc);
+	return pid;
 }
 
+static bool pid_alive(int pid)
+{
+	return pid > 0 && !(kill(pid, 0) && errno == ESRCH);
+}
+
+/*
+ * What a sweep removes. Automatic labs: those whose process is dead. Manual
+ * labs (`lab setup` exits and the lab stays): those whose set-up was killed
+ * before it finished (its mark is still there and its pid is dead); with
+ * @all (teardown --all, cleanup --labs) every finished one too, unless a
+ * live process is inside it. A lab whose process runs is never removed.
+ */
 static int sweep(bool all)
 {
+	char tag[XL_LAB_TAG_LEN];
 	struct dirent *d;
 	int removed = 0;
 	DIR *dir = opendir(NETNS_DIR);
@@ -514,18 +624,25 @@ static int sweep(bool all)
 	if (!dir)
 		return errno == ENOENT ? 0 : -errno;
 	while ((d = readdir(dir))) {
-		int pid = lab_ns_pid(d->d_name);
+		bool manual, unfinished;
+		int pid = lab_ns_pid(d->d_name, &manual, tag), user;
 
-		bool alive = pid > 0 && !(kill(pid, 0) && errno == ESRCH);
-
-		/* A lab of a running process is never removed under it. */
-		if (all ? !is_lab_ns(d->d_name) || alive :
-			  (pid <= 0 || pid == getpid() || alive))
+		if (pid <= 0 || pid == getpid() || pid_alive(pid))
 			continue;
-		xl_info("removing lab namespace %s%s", d->d_name,
-			all ? "" : " (its process is gone)");
+		unfinished = manual && setup_marked(tag);
+		if (manual && !unfinished && !all)
+			continue;
+		if (manual && !unfinished && (user = ns_user(d->d_name))) {
+			xl_warn("lab namespace %s is in use by pid %d: kept", d->d_name, user);
+			continue;
+		}
+		xl_info("removing lab namespace %s (%s)", d->d_name,
+			!manual ? "its process is gone" :
+			unfinished ? "its set-up was killed before it finished" : "asked for");
 		del_netns(d->d_name);
 		removed++;
+		if (unfinished && !lab_ns_left(tag))
+			setup_mark(tag, false);
 	}
 	closedir(dir);
 	return removed;
