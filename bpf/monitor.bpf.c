@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The monitor: count the xdp tracepoints per CPU by (event, action,
- * ifindex, errno) in a per-CPU hash. Two program sets over the same
+ * ifindex, errno): in a per-CPU array slot per (event, errno class) when
+ * the slot's key matches (the frequent events: no hash lookup), else in a
+ * per-CPU hash (include/xdplab/abi/monitor.h). Two program sets over the same
  * counting code: tp_btf (BTF-typed arguments, device ifindexes read through
  * CO-RE, include/xdplab/xdp_core.h) for kernels with vmlinux BTF, and
  * raw_tp (scalar arguments only, ifindex 0) otherwise. User space loads one
@@ -33,11 +35,18 @@ struct {
 	__type(value, struct xl_mon_val);
 } mon_counts SEC(".maps");
 
-static __always_inline void count(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XL_MON_FAST_SLOTS);
+	__type(key, __u32);
+	__type(value, struct xl_mon_slot);
+} mon_fast SEC(".maps");
+
+/* The slow path: the hash, for keys without a fast slot. */
+static __always_inline void count_hash(__u32 ev, __u32 act, int ifindex, __u32 err, __u64 packets,
 				  __u64 drops)
 {
-	struct xl_mon_key k = { .event = ev, .action = act, .ifindex = ifindex,
-				.err = err < 0 ? -err : err };
+	struct xl_mon_key k = { .event = ev, .action = act, .ifindex = ifindex, .err = err };
 	struct xl_mon_val *v, zero = {};
 
 	v = bpf_map_lookup_elem(&mon_counts, &k);
@@ -50,6 +59,37 @@ static __always_inline void count(__u32 ev, __u32 act, int ifindex, int err, __u
 	v->events++;
 	v->packets += packets;
 	v->drops += drops;
+}
+
+static __always_inline void count(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
+				  __u64 drops)
+{
+	__u32 e = err < 0 ? -err : err, idx;
+	int c = xl_mon_err_class(e);
+	struct xl_mon_slot *s;
+
+	if (c < 0)
+		goto slow;
+	idx = ev * XL_MON_ERR_CLASSES + c;
+	s = bpf_map_lookup_elem(&mon_fast, &idx);
+	if (!s)
+		goto slow;
+	if (!s->used) {
+		/* First event of this class on this CPU: the slot is its. */
+		s->key.event = ev;
+		s->key.action = act;
+		s->key.ifindex = ifindex;
+		s->key.err = e;
+		s->used = 1;
+	} else if (s->key.ifindex != ifindex || s->key.action != act) {
+		goto slow;
+	}
+	s->val.events++;
+	s->val.packets += packets;
+	s->val.drops += drops;
+	return;
+slow:
+	count_hash(ev, act, ifindex, e, packets, drops);
 }
 
 /* The redirect target's ifindex, as the tracepoint itself computes it. */
@@ -81,7 +121,7 @@ static __always_inline void bulk(__u32 ev, __u32 act, int ifindex, int err, __u6
 SEC("tp_btf/xdp_exception")
 int BPF_PROG(xl_mon_exc, const struct net_device *dev, const struct bpf_prog *xdp, __u32 act)
 {
-	count(XL_EV_EXCEPTION, act, dev->ifindex, 0, 1, 1);
+	count_hash(XL_EV_EXCEPTION, act, dev->ifindex, 0, 1, 1);
 	return 0;
 }
 
@@ -137,7 +177,7 @@ int BPF_PROG(xl_mon_xmit, const struct net_device *from_dev, const struct net_de
 SEC("raw_tp/xdp_exception")
 int BPF_PROG(xl_mon_exc_raw, void *dev, void *xdp, __u32 act)
 {
-	count(XL_EV_EXCEPTION, act, 0, 0, 1, 1);
+	count_hash(XL_EV_EXCEPTION, act, 0, 0, 1, 1);
 	return 0;
 }
 

@@ -21,7 +21,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
-       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_raw_tp monitor_json
+       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_raw_tp monitor_json monitor_all_exact
        kill_leaves_nothing watch_cost_rows bad_inputs)
 
 cleanup() {
@@ -294,6 +294,38 @@ for line in open(sys.argv[1]):
 print(got)
 PY
 )" "REDIRECT ENETDOWN 100 $N $N"
+}
+
+# monitor --all counts the success path in its per-CPU array slots (no
+# hash): every redirected frame one xdp_redirect event to OX, every frame
+# in a devmap_xmit bulk on OX, nothing dropped, the counts exact.
+t_monitor_all_exact() {
+	sink sx 6
+	bg "$TMP/mon" $X monitor --all --json
+	wait_line "$TMP/mon" "all events" || return 1
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in && send $N || return 1
+	sleep 0.5
+	stop_all
+	expect "redirect rx" "$(totals "$TMP/red")" $N || return 1
+	expect "--all totals for OX" "$(python3 - "$TMP/mon" $OX <<'PY'
+import json, sys
+rdr = xmit = drops = 0
+last = None
+for line in open(sys.argv[1]):
+    if line.startswith("{") and json.loads(line)["type"] == "totals":
+        last = json.loads(line)
+for r in last["rows"] if last else []:
+    if r["ifindex"] != int(sys.argv[2]):
+        continue
+    if r["event"] == "xdp_redirect" and r["errno"] == 0:
+        rdr += r["events"]
+    if r["event"] == "xdp_devmap_xmit":
+        xmit += r["packets"]
+        drops += r["drops"]
+print(rdr, xmit, drops)
+PY
+)" "$N $N 0"
 }
 
 # lab run --with-monitor: the six rows, softirq wiring, and the events the

@@ -2,7 +2,8 @@
 /**
  * @file abi/monitor.h
  * Layout shared by bpf/monitor.bpf.c and user space: the key and value of
- * the per-CPU hash in which the xdp tracepoint programs count events.
+ * the per-CPU hash in which the xdp tracepoint programs count events, and
+ * the slots of the per-CPU array that counts the frequent ones.
  * Compiles under clang -target bpf and gcc.
  */
 #ifndef XDPLAB_MONITOR_SHARED_H
@@ -62,10 +63,68 @@ struct xl_mon_val {
 	__u64 drops;
 };
 
+/*
+ * The fast counters: a per-CPU array with one slot per (event, errno
+ * class), found by index (an array lookup the JIT inlines) instead of a
+ * hash lookup per event, as xdp-tools' sample programs count redirect
+ * errors per errno class (lib/util/xdp_sample.bpf.c). A slot keeps the
+ * first full key it saw on its CPU; an event whose ifindex or action
+ * differs from its slot's, an errno outside the classes and xdp_exception
+ * (rare; the action varies) go to the per-CPU hash as before. User space
+ * adds both, so the rows are the same.
+ */
+
+/** Errno classes with a fast slot: none, ENETDOWN, EINVAL, ENETUNREACH,
+ * EOPNOTSUPP, EBUSY, ENOSPC (the errnos of the redirect and xmit paths). */
+#define XL_MON_ERR_CLASSES 7
+
+/** Slots of the fast array: every event x every errno class. */
+#define XL_MON_FAST_SLOTS (XL_EV__COUNT * XL_MON_ERR_CLASSES)
+
+/**
+ * xl_mon_err_class() - the fast slot class of a positive errno @err, or
+ * -1 when it has none (counted in the hash). Numbers as in
+ * include/uapi/asm-generic/errno*.h (BPF programs have no errno.h).
+ */
+static inline int xl_mon_err_class(__u32 err)
+{
+	switch (err) {
+	case 0:
+		return 0;
+	case 100: /* ENETDOWN */
+		return 1;
+	case 22: /* EINVAL */
+		return 2;
+	case 101: /* ENETUNREACH */
+		return 3;
+	case 95: /* EOPNOTSUPP */
+		return 4;
+	case 16: /* EBUSY */
+		return 5;
+	case 28: /* ENOSPC */
+		return 6;
+	}
+	return -1;
+}
+
+/**
+ * struct xl_mon_slot - one fast counter on one CPU.
+ * @key: the full key of what it counts (set on first use).
+ * @used: 0 until the first event on this CPU claims the slot.
+ * @val: the counts, as in the hash.
+ */
+struct xl_mon_slot {
+	struct xl_mon_key key;
+	__u32 used;
+	__u32 pad;
+	struct xl_mon_val val;
+};
+
 #ifndef __bpf__
 /* The layout is an ABI between the BPF program and user space. */
 _Static_assert(sizeof(struct xl_mon_key) == 16, "struct xl_mon_key changed size");
 _Static_assert(sizeof(struct xl_mon_val) == 24, "struct xl_mon_val changed size");
+_Static_assert(sizeof(struct xl_mon_slot) == 48, "struct xl_mon_slot changed size");
 #endif
 
 #endif /* XDPLAB_MONITOR_SHARED_H */

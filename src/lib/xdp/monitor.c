@@ -281,6 +281,28 @@ out_free:
 	return NULL;
 }
 
+/* The fast slots: each CPU's slot is a row of its own key (a slot may hold
+ * a different key on each CPU), added to what the hash had for it. */
+static int read_fast(struct xl_monitor *m, struct xl_mon_snapshot *s)
+{
+	static __thread struct xl_mon_slot slots[512];
+	int fd = bpf_map__fd(m->skel->maps.mon_fast), i, err;
+	__u32 idx;
+
+	for (idx = 0; idx < XL_MON_FAST_SLOTS; idx++) {
+		if (bpf_map_lookup_elem(fd, &idx, slots))
+			return -errno;
+		for (i = 0; i < m->ncpus; i++) {
+			if (!slots[i].used)
+				continue;
+			err = xl_mon_add(s, &slots[i].key, &slots[i].val);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s)
 {
 	static __thread struct xl_mon_val vals[512];
@@ -306,6 +328,9 @@ int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s)
 		if (err)
 			return err;
 	}
+	err = read_fast(m, s);
+	if (err)
+		return err;
 	xl_mon_sort(s);
 	return 0;
 }
