@@ -150,10 +150,15 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
  * @folded/@svg: the files written. @samples: samples kept.
  * @cpus/@ncpus: what was recorded. @top/@ntop: the top symbols of each
  * CPU in turn (XL_PROF_TOP at most per CPU).
+ * @have_window/@pps/@cpu_ns_per_pkt: the rate (frames/s) and judged CPU
+ * ns/packet of the recorded window, set by the caller when it measured
+ * them: against the unrecorded repetitions, what perf itself costs.
  */
 struct xl_profile {
 	char folded[PATH_MAX], svg[PATH_MAX];
 	uint64_t samples;
+	bool have_window;
+	double pps, cpu_ns_per_pkt;
 	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
 	int ncpus;
 	struct xl_top_sym top[XL_PROF_MAX_CPUS * XL_PROF_TOP];

@@ -507,6 +507,11 @@ static int lab_run(int argc, char **argv)
 			continue;
 		printf("%s %uB, an extra repetition recorded by perf (not among the figures above):\n",
 		       rows[i].name, rows[i].size);
+		if (rows[i].profile->have_window && rows[i].nreps && rows[i].mpps.median > 0)
+			printf("  with perf recording: %.2f Mpps (%+.1f%% of the median), CPU ns/packet %.1f (median %.1f)\n",
+			       rows[i].profile->pps / 1e6,
+			       (rows[i].profile->pps / 1e6 / rows[i].mpps.median - 1) * 100,
+			       rows[i].profile->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
 		xl_cmd_prof_print(stdout, rows[i].profile, "  ", 5);
 	}
 	if (a.json) {

@@ -321,6 +321,11 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		struct xl_rep_result extra;
 
 		err = one_rep(lab, o, &c, size, app_cpu, &extra, row);
+		if (!err && row->profile) {
+			row->profile->have_window = true;
+			row->profile->pps = extra.pps;
+			row->profile->cpu_ns_per_pkt = extra.cpu_ns_per_pkt;
+		}
 		if (err && err != -EINTR) {
 			xl_warn("%s %uB: the profiled repetition failed: %s", row->name, size,
 				strerror(-err));
