@@ -132,43 +132,6 @@ static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 	print_window(w, t, ((struct bench_run *)ctx)->action);
 }
 
-/*
- * --profile: every CPU (up to XL_PROF_MAX_CPUS) for the whole run, which
- * is the measured window of this command; the CPU that counted most
- * packets is named "dut" when the run ends.
- */
-static bool prof_start(struct bench_args *a, const char *cmd)
-{
-	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
-	int i, n = xl_bench_ncpus();
-
-	xl_cmd_prof_open(&a->prof);
-	if (!a->prof.p)
-		return false;
-	if (n > XL_PROF_MAX_CPUS) {
-		xl_warn("profile: %d CPUs, recording the first %d", n, XL_PROF_MAX_CPUS);
-		n = XL_PROF_MAX_CPUS;
-	}
-	for (i = 0; i < n; i++)
-		cpus[i] = (struct xl_prof_cpu){ .cpu = i };
-	if (xl_profiler__start(a->prof.p, cpus, n, cmd)) {
-		xl_cmd_prof_close(&a->prof);
-		return false;
-	}
-	fprintf(stderr, "xdplab: profiling CPUs 0-%d with perf for the whole run (its overhead is in these figures: docs/profile.md)\n",
-		n - 1);
-	return true;
-}
-
-/* @dut: the CPU that processed most frames (-1: none) gets the "dut" role. */
-static void prof_stop(struct bench_args *a, int dut, struct xl_profile *pr)
-{
-	if (dut >= 0 && dut < XL_PROF_MAX_CPUS)
-		xl_profiler__set_role(a->prof.p, dut, "dut");
-	if (xl_profiler__stop(a->prof.p, pr))
-		memset(pr, 0, sizeof(*pr));
-}
-
 int cmd_bench(int argc, char **argv)
 {
 	static struct xl_row_result row;
@@ -248,7 +211,7 @@ int cmd_bench(int argc, char **argv)
 	xl_cmd_row_init(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
 			xl_xdp_action_name(a.o.action), xl_pkt_op_name(a.o.op),
 			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
-	profiling = prof_start(&a, argv[0]);
+	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
@@ -257,7 +220,7 @@ int cmd_bench(int argc, char **argv)
 			.row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);
 	if (profiling)
-		prof_stop(&a, w.ns ? w.napi_cpu : -1, &pr);
+		xl_cmd_prof_run_stop(&a.prof, w.ns ? w.napi_cpu : -1, &pr);
 	if (w.ns) {
 		printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
 		       (unsigned long long)w.packets, (unsigned long long)w.bytes,
@@ -273,8 +236,10 @@ int cmd_bench(int argc, char **argv)
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
 		xl_cmd_print_verdict(&row);
 	}
-	if (pr.samples)
+	if (pr.samples) {
 		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
+		row.profile = &pr; /* static, not the row's to free: only for --json */
+	}
 	if (a.json && xl_cmd_write_json(a.json, argv[0], &loop, &row) && ret == XL_EXIT_OK)
 		ret = XL_EXIT_RUNTIME;
 	free(rec.v);

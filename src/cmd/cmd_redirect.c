@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include "cmd.h"
+#include "profile_cli.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/redirect.h"
@@ -36,11 +37,14 @@ enum { O_CPU, O_CPU_ACTION, O_QSIZE };
 	XL_OPT_ENTRY_REPS,                                                              \
 	XL_OPT_ENTRY_JSON
 
-static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET };
+static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET,
+					     XL_OPT_ENTRY_PROFILE, XL_OPT_ENTRY_PROFILE_DIR };
 /* -q is --qsize as in xdp-bench redirect-cpu; --quiet is -Q here. */
 static const struct xl_opt cpu_opts[] = {
 	COMMON_OPTS_BUT_QUIET,
 	XL_OPT_ENTRY_QUIET_AS('Q'),
+	XL_OPT_ENTRY_PROFILE,
+	XL_OPT_ENTRY_PROFILE_DIR,
 	{ "cpu", 'c', "CPU", "target CPU of the cpumap, an online CPU (required)", O_CPU },
 	{ "cpu-action", 'a', "ACTION", "program on the cpumap entry: drop (default), pass or redirect (needs OUT)", O_CPU_ACTION },
 	{ "qsize", 'q', "FRAMES", "cpumap queue size, 1..16384 (default 2048)", O_QSIZE },
@@ -53,6 +57,7 @@ struct redir_args {
 	bool extended, quiet, cpu_given;
 	const char *netns, *json;
 	int reps;
+	struct xl_cmd_prof prof;
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -62,6 +67,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 	uint64_t v;
 	int r;
 
+	if (!xl_cmd_prof_opt(&a->prof, id, arg))
+		return 0;
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				  &a->duration_ns, &a->extended, &a->netns,
 				  &a->o.op, &a->o.mode, &a->quiet, &a->o.frags, &a->reps,
@@ -257,6 +264,8 @@ int cmd_redirect(int argc, char **argv)
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	struct xl_redirect *r;
+	static struct xl_profile pr;
+	bool profiling;
 	int ret = XL_EXIT_OK, err;
 
 	if (!strcmp(argv[0], "redirect-cpu")) {
@@ -278,13 +287,19 @@ int cmd_redirect(int argc, char **argv)
 	err = parse(&a, argc, argv);
 	if (err)
 		return err < 0 ? XL_EXIT_OK : err;
+	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
+	xl_cmd_prof_open(&a.prof);
 	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
-		return ret;
+		goto out_prof;
+	ret = XL_EXIT_USAGE;
 	if (xl_redirect_check(&a.o))
-		return XL_EXIT_USAGE;
+		goto out_prof;
 	r = xl_redirect__create(&a.o);
-	if (!r)
-		return errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	if (!r) {
+		ret = errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		goto out_prof;
+	}
+	ret = XL_EXIT_OK;
 	m.read = xl_redirect__read_bench;
 	m.read_ctx = r;
 	m.ifname = a.o.in;
@@ -310,7 +325,10 @@ int cmd_redirect(int argc, char **argv)
 			.sampled = redir_sampled, .print = redir_print,
 			.ctx = &(struct redir_run){ r, &a.o },
 			.row = &row, .rec = a.json ? &rec : NULL };
+	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
 	ret = xl_cmd_report_loop(&loop, &w);
+	if (profiling)
+		xl_cmd_prof_run_stop(&a.prof, w.ns ? w.napi_cpu : -1, &pr);
 	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0) {
 		print_totals(&a.o, &w, &st, cpu_recs);
 		if (w.eth_ok)
@@ -318,11 +336,17 @@ int cmd_redirect(int argc, char **argv)
 			       (unsigned long long)w.eth_packets, w.disagreement * 100);
 		xl_cmd_print_verdict(&row);
 	}
+	if (pr.samples) {
+		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
+		row.profile = &pr; /* static, not the row's to free: only for --json */
+	}
 	if (a.json && xl_cmd_write_json(a.json, argv[0], &loop, &row) && ret == XL_EXIT_OK)
 		ret = XL_EXIT_RUNTIME;
 	free(rec.v);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_redirect__destroy(r);
+out_prof:
+	xl_cmd_prof_close(&a.prof);
 	return ret;
 }

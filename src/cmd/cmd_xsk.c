@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "profile_cli.h"
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
@@ -57,6 +58,8 @@ static const struct xl_opt xsk_opts[] = {
 	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", XL_OPT_EXTENDED },
 	XL_OPT_ENTRY_QUIET,
 	XL_OPT_ENTRY_NETNS,
+	XL_OPT_ENTRY_PROFILE,
+	XL_OPT_ENTRY_PROFILE_DIR,
 	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
 	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), 1..1000000 (default 1)", O_BURSTS },
 	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
@@ -80,6 +83,7 @@ struct xsk_args {
 	bool frames_seen;
 	const char *netns, *src_mac, *dst_mac;
 	bool src_ip_set, dst_ip_set;
+	struct xl_cmd_prof prof;
 };
 
 static int ring_opt(struct xsk_args *a, const char *opt, const char *arg, uint32_t *out)
@@ -122,6 +126,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 	uint64_t v;
 	int r;
 
+	if (!xl_cmd_prof_opt(&a->prof, id, arg))
+		return 0;
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				  &a->duration_ns, &a->extended, &a->netns, .quiet = &a->quiet });
 	if (r <= 0)
@@ -383,7 +389,8 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	uint64_t start, next, end, now, t_first, t_prev, t_cur;
 	char label[32];
 	static char audit[32768];
-	bool vanished = false;
+	static struct xl_profile pr;
+	bool vanished = false, profiling;
 
 	xl_xsk_app__read(app, first);
 	t_prev = xl_now_ns(); /* the totals' window starts at this read */
@@ -393,6 +400,8 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 		xl_err("cannot start the socket threads: %s", strerror(-err));
 		return XL_EXIT_RUNTIME;
 	}
+	/* The profile covers the run; a pinned first socket's CPU is the app's. */
+	profiling = xl_cmd_prof_run_start(&a->prof, a->spec.name, a->c.first_cpu);
 	t_first = t_prev;
 	start = xl_now_ns();
 	next = start + a->interval_ns;
@@ -437,6 +446,8 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	}
 	xl_xsk_app__stop(app);
 	err = xl_xsk_app__join(app);
+	if (profiling)
+		xl_cmd_prof_run_stop(&a->prof, -1, &pr);
 	xl_xsk_app__read(app, cur);
 	now = xl_now_ns();
 	sum_stats(cur, n, &tc);
@@ -456,6 +467,8 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 		ret = XL_EXIT_RUNTIME;
 	}
 	print_totals(&tc, now - t_first);
+	if (pr.samples)
+		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
 	if (a->c.audit) {
 		if (xl_xsk_app__audit(app, audit, sizeof(audit))) {
 			/* After the device vanished, frames it held never came back. */
@@ -471,12 +484,13 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	return ret;
 }
 
+static int xsk_in_ns(struct xsk_args *ap, const char *appname);
+
 int cmd_xsk(int argc, char **argv)
 {
 	static const char *const apps[] = { "rxdrop", "txpush", "l2fwd", NULL };
 	struct xsk_args a = { .interval_ns = 1000000000ull };
-	struct xl_xsk_app *app;
-	char summary[160], name[32], msg[512];
+	char summary[160], name[32];
 	int idx, r;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -517,6 +531,21 @@ int cmd_xsk(int argc, char **argv)
 	a.c.ifname = argv[idx];
 	if (check_combinations(&a))
 		return XL_EXIT_USAGE;
+	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
+	xl_cmd_prof_open(&a.prof);
+	r = xsk_in_ns(&a, apps[a.c.app]);
+	xl_cmd_prof_close(&a.prof);
+	return r;
+}
+
+/* cmd_xsk() once the options are parsed: the namespace, checks, the run. */
+static int xsk_in_ns(struct xsk_args *ap, const char *appname)
+{
+	struct xsk_args a = *ap; /* a copy: the body reads as cmd_xsk()'s did */
+	struct xl_xsk_app *app;
+	char name[32], msg[512];
+	int r;
+
 	if (a.netns) {
 		int rc = xl_cmd_enter_netns(&a.spec, a.netns);
 
@@ -544,11 +573,12 @@ int cmd_xsk(int argc, char **argv)
 	else
 		snprintf(name, sizeof(name), "queue %u", a.c.queue);
 	fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s; Ctrl-C to stop\n",
-		apps[r], a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
+		appname, a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
 		xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",
 		a.c.need_wakeup ? " need_wakeup" : "",
 		a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin");
 	r = run(&a, app);
+	ap->prof = a.prof; /* run() may have closed the session: the caller closes what is left */
 	xl_xsk_app__destroy(app);
 	return r;
 }

@@ -49,6 +49,21 @@ void xl_cmd_prof_open(struct xl_cmd_prof *cp);
 void xl_cmd_prof_close(struct xl_cmd_prof *cp);
 
 /**
+ * xl_cmd_prof_run_start() - the profile of a command's whole run (its
+ * measured window): open the session if needed and record every CPU (the
+ * first XL_PROF_MAX_CPUS), @app_cpu (>= 0) with the role "xsk-app"; files
+ * named @name. Return: true when recording (else the reason was printed).
+ */
+bool xl_cmd_prof_run_start(struct xl_cmd_prof *cp, const char *name, int app_cpu);
+
+/**
+ * xl_cmd_prof_run_stop() - end that recording: @dut_cpu (>= 0; the CPU
+ * where the DUT's program ran most) gets the role "dut", then the profile
+ * goes to @pr (zeroed when it failed, which is logged).
+ */
+void xl_cmd_prof_run_stop(struct xl_cmd_prof *cp, int dut_cpu, struct xl_profile *pr);
+
+/**
  * xl_cmd_prof_print() - the profile's files and top-symbols table of each
  * CPU (share, command, DSO, symbol; at most @max lines per CPU) to @out,
  * each line prefixed by @indent.

@@ -14,7 +14,8 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 X=${XDPLAB:-$ROOT/build/xdplab}
 JIT=/proc/sys/net/core/bpf_jit_kallsyms
-WORK="" LAB="" GEN="" GNS="" DUT="" DNS="" JIT0=""
+WORK="" LAB="" GEN="" GNS="" DUT="" DNS="" OUT="" JIT0=""
+NCPU=$(nproc)
 PIDS=()
 PASS=0 FAIL=0 SKIP=0
 
@@ -24,6 +25,7 @@ TESTS=(
 	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored"
 	"profile-lab-run|lab run --profile: each row's JSON has its profile (an extra repetition, not among reps), files exist, schema-valid, jit restored"
 	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
+	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
 	"profile-no-perf|no perf on PATH: one line naming linux-perf, the benchmark still runs (exit 0)"
 )
 
@@ -53,7 +55,8 @@ cleanup() {
 
 lab_up() {
 	local out
-	out=$("$X" lab setup) || fail "xdplab lab setup failed"
+	out=$("$X" lab setup "$@") || fail "xdplab lab setup failed"
+	OUT=$(awk '$1 == "out0" {print $2}' <<<"$out")
 	LAB=$(awk '$1 == "lab" {print $2}' <<<"$out")
 	GEN=$(awk '$1 == "gen" {print $2}' <<<"$out")
 	GNS=$(awk '$1 == "gen" {print $4}' <<<"$out")
@@ -244,6 +247,29 @@ g.dispatchEvent(new MouseEvent("click"));console.log("XL-ZOOM "+Math.round(+g.qu
 	printf '<!DOCTYPE html><p>x</p><script>nosuch();</script>' >"$WORK/bad.html"
 	chromium_run "$WORK/bad.err" --dump-dom "file://$WORK/bad.html" >/dev/null
 	[ -n "$(console_errors "$WORK/bad.err")" ] || fail "the console check misses an uncaught error"
+}
+
+t_profile_xsk_redirect() {
+	local out rc app=$((NCPU > 1 ? 1 : 0))
+	lab_up --out-pairs 1
+	echo 0 >"$JIT"
+	gen_bg 6
+	sleep 0.3
+	out=$("$X" xsk rxdrop --netns "$DNS" "$DUT" -d 1.5 -q --cpu "$app" --profile-dir "$WORK/x" 2>"$WORK/xsk.err")
+	rc=$?
+	expect_eq "xsk rxdrop --profile exit status ($(tail -2 "$WORK/xsk.err"))" "$rc" 0
+	[ -s "$WORK/x/xsk-rxdrop.folded" ] && [ -s "$WORK/x/xsk-rxdrop.svg" ] || fail "no xsk-rxdrop.folded/.svg"
+	grep -q "^profile: [0-9]* samples; folded stacks $WORK/x/xsk-rxdrop.folded; flame graph $WORK/x/xsk-rxdrop.svg$" <<<"$out" ||
+		fail "no profile line in: $out"
+	grep -q "^cpu$app xsk-app;" "$WORK/x/xsk-rxdrop.folded" || fail "no stack rooted at cpu$app xsk-app"
+	out=$("$X" redirect --netns "$DNS" "$DUT" "$OUT" -d 1.5 -q --profile-dir "$WORK/r" 2>"$WORK/redir.err")
+	rc=$?
+	expect_eq "redirect --profile exit status ($(tail -2 "$WORK/redir.err"))" "$rc" 0
+	grep -q "^profile: [0-9]* samples; folded stacks $WORK/r/redirect.folded; flame graph $WORK/r/redirect.svg$" <<<"$out" ||
+		fail "no profile line in: $out"
+	grep -Eq '^cpu[0-9]+ dut;.*xdp_do_redirect' "$WORK/r/redirect.folded" || fail "no xdp_do_redirect on the dut CPU"
+	expect_eq "perf processes left" "$(perf_left "$WORK")" 0
+	expect_eq "bpf_jit_kallsyms after the runs" "$(cat "$JIT")" 0
 }
 
 t_profile_no_perf() {
