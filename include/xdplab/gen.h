@@ -122,12 +122,15 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts);
 enum xl_gen_engine xl_gen__engine(const struct xl_gen *gen);
 
 /**
- * xl_gen__preflight() - for the live engine on veth: read the peer's XDP
- * program (netlink, IFLA_TARGET_NETNSID) and GRO state (ethtool, in the
- * peer's namespace when it is a named one); frames redirected into a veth
- * whose peer has no NAPI (no XDP program, GRO off) are all dropped.
- * Sends nothing. Return: 0 (fine, unknown, or not veth), -ENETUNREACH with
- * the fix logged.
+ * xl_gen__preflight() - first whether the interface can pass traffic at
+ * all (xl_link_down_cause(): down, its veth peer down, no carrier); then,
+ * for the live engine on veth, the peer's XDP program (netlink,
+ * IFLA_TARGET_NETNSID) and GRO state (ethtool, in the peer's namespace when
+ * it is a named one): frames redirected into a veth whose peer has no NAPI
+ * (no XDP program, GRO off) are all dropped.
+ * Sends nothing. Return: 0 (fine, unknown, or not veth), -ENETDOWN (the
+ * link cannot pass traffic) or -ENETUNREACH (no NAPI at the peer), with
+ * the cause logged; -errno if the generator's namespace cannot be entered.
  */
 int xl_gen__preflight(struct xl_gen *gen);
 

@@ -23,6 +23,9 @@
  * @xdp_attached: XDP_ATTACHED_* (0 none, 1 native, 2 skb, 3 hw, 4 multi).
  * @xdp_prog_id: the attached program's id, 0 if none.
  * @up: IFF_UP set. @mac: IFLA_ADDRESS (zero if none).
+ * @carrier: IFLA_CARRIER (1 carrier, 0 none, -1 not reported).
+ * @operstate: IFLA_OPERSTATE (RFC 2863: 6 up, 2 down, 5 dormant, 0 unknown...;
+ *   -1 not reported).
  */
 struct xl_link_info {
 	int ifindex;
@@ -36,7 +39,19 @@ struct xl_link_info {
 	uint32_t xdp_prog_id;
 	int up;
 	uint8_t mac[6];
+	int carrier;
+	int operstate;
 };
+
+/**
+ * xl_link_down_cause() - whether @ifindex (caller's namespace) can pass
+ * traffic, and if not why, naming the real cause: down itself (IFF_UP off),
+ * its veth peer down (a veth's carrier follows its peer; the peer may be
+ * in another namespace), no carrier, or an operstate other than up.
+ * Return: 0 when it can, 1 with one phrase in @msg when it cannot, or
+ * -errno (the link cannot be read; @msg says so).
+ */
+int xl_link_down_cause(int ifindex, char *msg, size_t len);
 
 /**
  * xl_link_get() - RTM_GETLINK for @ifindex.

@@ -378,10 +378,17 @@ static void gen_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 		g->stalled = 0;
 	}
 	if (g->stalled >= 3) {
+		char cause[256];
+		int ifindex = if_nametoindex(g->ifname);
+
+		/* A link that is down (or whose veth peer is) is the cause, not NAPI. */
+		if (!ifindex || xl_link_down_cause(ifindex, cause, sizeof(cause)) != 1)
+			snprintf(cause, sizeof(cause), "%s",
+				 b->sent.v ? "the device drops what is redirected to it (veth: its peer needs an XDP program or GRO on)" :
+					     "the generator is not sending (see -v)");
 		xl_err("nothing left %s for 3 intervals (%llu sent, %llu xmit errors): %s",
 		       g->ifname, (unsigned long long)b->sent.v, (unsigned long long)b->refused.v,
-		       b->sent.v ? "the device drops what is redirected to it (veth: its peer needs an XDP program or GRO on)" :
-				   "the generator is not sending (see -v)");
+		       cause);
 		g->status = XL_EXIT_RUNTIME;
 	}
 }

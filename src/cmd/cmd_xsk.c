@@ -390,6 +390,7 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	char label[32];
 	static char audit[32768];
 	static struct xl_profile pr;
+	char cause[256];
 	bool vanished = false, profiling;
 
 	xl_xsk_app__read(app, first);
@@ -418,6 +419,15 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 			xl_cmd_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
 			if (!if_indextoname(xl_xsk_app__ifindex(app), (char[IF_NAMESIZE]){ 0 })) {
 				xl_err("interface %s vanished during the run", a->c.ifname);
+				vanished = true;
+				break;
+			}
+			/*
+			 * A link that went down (or whose veth peer did) passes
+			 * nothing: txpush would count sends that all drop.
+			 */
+			if (xl_link_down_cause(xl_xsk_app__ifindex(app), cause, sizeof(cause)) == 1) {
+				xl_err("%s; stopping", cause);
 				vanished = true;
 				break;
 			}
@@ -564,6 +574,15 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	/* A UMEM that cannot be locked is a usage error: fewer or smaller frames. */
 	if (xl_memlock_ensure((uint64_t)a.c.frames * a.c.frame_size * a.c.queues))
 		return XL_EXIT_USAGE;
+	{
+		char cause[256];
+
+		/* Down at the start: nothing would pass, say why instead of rates. */
+		if (xl_link_down_cause(if_nametoindex(a.c.ifname), cause, sizeof(cause)) == 1) {
+			xl_err("cannot run %s on %s: %s", appname, a.c.ifname, cause);
+			return XL_EXIT_RUNTIME;
+		}
+	}
 	/* Every input rule was checked above: what fails now is the system. */
 	app = xl_xsk_app__create(&a.c);
 	if (!app)

@@ -409,11 +409,29 @@ int xl_gen__preflight(struct xl_gen *gen)
 	struct xl_link_info me, peer;
 	int err, gro, cur_ns = -1;
 
-	if (gen->engine != XL_ENGINE_LIVE || !gen->is_veth)
-		return 0;
 	if (gen->o.netns_fd >= 0) {
 		cur_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-		enter_ns(gen);
+		if (cur_ns < 0 || enter_ns(gen)) {
+			err = -errno;
+			xl_err("cannot enter the generator's namespace: %s", strerror(-err));
+			if (cur_ns >= 0)
+				close(cur_ns);
+			return err;
+		}
+	}
+	{
+		char cause[256];
+
+		/* Down, or its veth peer is: say that, not a missing NAPI. */
+		if (xl_link_down_cause(gen->ifindex, cause, sizeof(cause)) == 1) {
+			xl_warn("%s", cause);
+			err = -ENETDOWN;
+			goto out;
+		}
+	}
+	if (gen->engine != XL_ENGINE_LIVE || !gen->is_veth) {
+		err = 0;
+		goto out;
 	}
 	err = xl_link_get(gen->ifindex, -1, &me);
 	if (!err)

@@ -46,6 +46,8 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 
 	info->ifindex = ifm->ifi_index;
 	info->up = !!(ifm->ifi_flags & IFF_UP);
+	info->carrier = -1;
+	info->operstate = -1;
 	mnl_attr_for_each(a, nlh, sizeof(*ifm)) {
 		switch (mnl_attr_get_type(a)) {
 		case IFLA_IFNAME:
@@ -57,6 +59,12 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		case IFLA_MTU:
 			info->mtu = mnl_attr_get_u32(a);
+			break;
+		case IFLA_CARRIER:
+			info->carrier = mnl_attr_get_u8(a);
+			break;
+		case IFLA_OPERSTATE:
+			info->operstate = mnl_attr_get_u8(a);
 			break;
 		case IFLA_NUM_RX_QUEUES:
 			info->rx_queues = mnl_attr_get_u32(a);
@@ -142,6 +150,50 @@ int xl_link_gro(const char *ifname)
 		on = !!ev.data;
 	close(fd);
 	return on;
+}
+
+static const char *operstate_name(int s)
+{
+	static const char *const n[] = { "unknown", "notpresent", "down", "lowerlayerdown",
+					 "testing", "dormant", "up" };
+
+	return s >= 0 && s < (int)(sizeof(n) / sizeof(n[0])) ? n[s] : "?";
+}
+
+int xl_link_down_cause(int ifindex, char *msg, size_t len)
+{
+	struct xl_link_info li, peer;
+	int err;
+
+	err = xl_link_get(ifindex, -1, &li);
+	if (err) {
+		snprintf(msg, len, "interface %d: %s", ifindex, strerror(-err));
+		return err;
+	}
+	if (!li.up) {
+		snprintf(msg, len, "%s is down (administratively: ip link set %s up)", li.name,
+			 li.name);
+		return 1;
+	}
+	/* A veth's carrier follows its peer: name the peer when it is the cause. */
+	if (li.peer_ifindex && !strcmp(li.kind, "veth") &&
+	    !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer) && !peer.up) {
+		snprintf(msg, len, "the veth peer of %s (%s%s) is down, so %s has no carrier: what is sent is dropped",
+			 li.name, peer.name, li.peer_netnsid >= 0 ? ", other namespace" : "", li.name);
+		return 1;
+	}
+	if (li.carrier == 0) {
+		snprintf(msg, len, "%s has no carrier (operstate %s)", li.name,
+			 operstate_name(li.operstate));
+		return 1;
+	}
+	/* IF_OPER_UP = 6; unknown (0) is what many virtual devices report when up. */
+	if (li.operstate > 0 && li.operstate != 6) {
+		snprintf(msg, len, "%s is not operational (operstate %s)", li.name,
+			 operstate_name(li.operstate));
+		return 1;
+	}
+	return 0;
 }
 
 /* Entries named @prefix* in /sys/class/net/@ifname/queues; -errno if unreadable. */
