@@ -25,7 +25,9 @@
  * @bench: the benchmark's counters (required unless @read is set).
  * @gen: the generator, or NULL (its sent count is then not reported).
  * @napi_cpu: the CPU whose busy share decides validity; -1: the CPU that
- *            processed most packets in the window (from the per-CPU counters).
+ *            processed most packets in the window (from the per-CPU counters),
+ *            or, when the reader keeps no per-CPU split (all zero: the
+ *            nftables counter), the CPU with the most softirq time in it.
  * @napi_pid: threaded-NAPI kthread (its run time is the CPU cost), 0: none
  *            (the NAPI CPU's softirq time is used).
  * @chain_pids: other tasks that run the chain's work, whose run time counts

@@ -129,7 +129,7 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		     const struct xl_meter_sample *b, struct xl_meter_window *w)
 {
 	int i, cpu = m->napi_cpu, ncpus = xl_bench_detail_ncpus();
-	uint64_t best = 0;
+	uint64_t best = 0, most = 0;
 
 	memset(w, 0, sizeof(*w));
 	w->rx = (struct xl_delta){ .n = b->total.rx_packets - a->total.rx_packets,
@@ -144,6 +144,18 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 
 			if (d > best) {
 				best = d;
+				cpu = i;
+			}
+		}
+		/*
+		 * No per-CPU split (a reader such as the nftables counter):
+		 * the CPU that spent the most softirq time in the window.
+		 */
+		for (i = 0; !best && w->rx.n && i < ncpus; i++) {
+			struct xl_delta d = CPU_DELTA(a, b, i, softirq);
+
+			if (d.ok && d.n > most) {
+				most = d.n;
 				cpu = i;
 			}
 		}
