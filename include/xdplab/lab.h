@@ -37,9 +37,12 @@ enum xl_wiring {
 	/** threaded NAPI (GRO on, so it survives attach/detach), its kthread
 	 * pinned to another CPU than the generator's. */
 	XL_WIRING_THREADED = 1,
+	/** a real interface (`lab run --dut`): its NAPI placement is the
+	 * device's own and xdplab changes nothing. */
+	XL_WIRING_DEVICE = 2,
 };
 
-/** xl_wiring_name() - "softirq" or "threaded". */
+/** xl_wiring_name() - "softirq", "threaded" or "device". */
 const char *xl_wiring_name(enum xl_wiring w);
 
 /** Most extra "out" veth pairs a lab can have (redirect targets). */
@@ -113,6 +116,18 @@ struct xl_lab {
  * -EINVAL: bad options); the cause is logged in one line.
  */
 int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts);
+
+/**
+ * xl_lab__open_device() - a lab that is a view of a real interface in the
+ * caller's network namespace (`lab run --dut IFACE`): only the DUT side is
+ * filled (@ifname, @ifindex, @mac, the first IPv4 address in @ip4 or
+ * 198.18.0.2 when it has none, @queues from /sys/class/net/IFACE/queues),
+ * both @ns_fd and @root_ns_fd are the caller's netns, @wiring is
+ * XL_WIRING_DEVICE, @nout 0. Nothing is created: xl_lab__destroy() only
+ * closes its fds. Return: 0, or -ENODEV (no such interface; logged) or
+ * another -errno.
+ */
+int xl_lab__open_device(struct xl_lab *lab, const char *ifname);
 
 /**
  * xl_lab__destroy() - delete the namespaces (which deletes the veths) and

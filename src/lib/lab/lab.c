@@ -12,6 +12,7 @@
  * attach/detach.
  */
 #include <dirent.h>
+#include <ifaddrs.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -44,7 +46,7 @@ static int next_letter;
 
 const char *xl_wiring_name(enum xl_wiring w)
 {
-	return w == XL_WIRING_THREADED ? "threaded" : "softirq";
+	return w == XL_WIRING_THREADED ? "threaded" : w == XL_WIRING_DEVICE ? "device" : "softirq";
 }
 
 int xl_run_cmd(char *const argv[], char *errline, size_t errlen)
@@ -408,6 +410,68 @@ out_err:
 out_destroy:
 	xl_lab__destroy(lab);
 	return err;
+}
+
+int xl_lab__open_device(struct xl_lab *lab, const char *ifname)
+{
+	struct ifaddrs *ifa, *i;
+	struct ifreq ifr = { 0 };
+	char path[96];
+	DIR *d;
+	int fd, err = 0;
+
+	memset(lab, 0, sizeof(*lab));
+	lab->ns_fd[0] = lab->ns_fd[1] = lab->root_ns_fd = -1;
+	lab->wiring = XL_WIRING_DEVICE;
+	lab->napi_cpu = -1;
+	snprintf(lab->ifname[XL_LAB_DUT], IF_NAMESIZE, "%s", ifname);
+	lab->ifindex[XL_LAB_DUT] = if_nametoindex(ifname);
+	if (!lab->ifindex[XL_LAB_DUT]) {
+		xl_err("interface %s: no such interface in this network namespace", ifname);
+		return -ENODEV;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	snprintf(ifr.ifr_name, IF_NAMESIZE, "%s", ifname);
+	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		err = -errno;
+	else
+		memcpy(lab->mac[XL_LAB_DUT], ifr.ifr_hwaddr.sa_data, 6);
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		xl_err("interface %s: cannot read its MAC address: %s", ifname, strerror(-err));
+		return err;
+	}
+	inet_pton(AF_INET, "198.18.0.2", &lab->ip4[XL_LAB_DUT]);
+	if (!getifaddrs(&ifa)) {
+		for (i = ifa; i; i = i->ifa_next)
+			if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+			    !strcmp(i->ifa_name, ifname)) {
+				lab->ip4[XL_LAB_DUT] = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+				break;
+			}
+		freeifaddrs(ifa);
+	}
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	d = opendir(path);
+	if (d) {
+		struct dirent *e;
+
+		while ((e = readdir(d)))
+			lab->queues += !strncmp(e->d_name, "rx-", 3);
+		closedir(d);
+	}
+	if (lab->queues < 1)
+		lab->queues = 1;
+	lab->root_ns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	lab->ns_fd[XL_LAB_GEN] = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	lab->ns_fd[XL_LAB_DUT] = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (lab->root_ns_fd < 0 || lab->ns_fd[0] < 0 || lab->ns_fd[1] < 0) {
+		err = -errno;
+		xl_lab__destroy(lab);
+		return err;
+	}
+	return 0;
 }
 
 void xl_lab__destroy(struct xl_lab *lab)
