@@ -18,6 +18,29 @@
 #include "xdplab/report.h"
 
 /**
+ * struct xl_labrun_source - the traffic when it is not the lab's own
+ * generator (`lab run --dut`): a generator on another host, or the user's.
+ * @start: start @size-byte frames for at most @max_ns; NULL: the traffic
+ *         is the user's, nothing to start. Return: 0 or -errno.
+ * @stop: stop it and wait for it (NULL with @start NULL). Return: 0 or
+ *         -errno (the row is then marked failed).
+ * @ctx: passed to both.
+ * @engine: the rows' gen_engine, e.g. "ssh" or "external".
+ * Each repetition waits, after @start, up to XL_LABRUN_ARRIVE_NS for the
+ * DUT's counter to move before its warm-up (the connection and the
+ * generator's start take that long on another host).
+ */
+struct xl_labrun_source {
+	int (*start)(void *ctx, uint32_t size, uint64_t max_ns);
+	int (*stop)(void *ctx);
+	void *ctx;
+	const char *engine;
+};
+
+/** How long a repetition waits for the first frame from a struct xl_labrun_source, ns. */
+#define XL_LABRUN_ARRIVE_NS 15000000000ull
+
+/**
  * struct xl_labrun_opts - how to measure.
  * @reps: repetitions per row (1..XL_MAX_REPS).
  * @seconds_ns: measured window per repetition; @warmup_ns: run before it.
@@ -34,6 +57,9 @@
  * @extra/@extra_ns: the XDP_DROP rows run with the --extra-ns busy loop
  *           set to @extra_ns CPU ns per packet (calibrated on the row's
  *           first repetition; struct xl_row_result.extra).
+ * @src: the traffic of xl_labrun_xdp() and xl_labrun_stack() rows when not
+ *           the lab's generator (a lab from xl_lab__open_device()); NULL:
+ *           the lab's generator.
  */
 struct xl_labrun_opts {
 	int reps;
@@ -45,6 +71,7 @@ struct xl_labrun_opts {
 	bool with_perf;
 	bool extra;
 	double extra_ns;
+	const struct xl_labrun_source *src;
 };
 
 /** The UDP destination port of the lab's frames (discard), which stack-drop drops. */

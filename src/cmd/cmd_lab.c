@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "profile_cli.h"
 #include "xdplab/bench.h"
+#include "xdplab/genremote.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
 #include "xdplab/labrun_redirect.h"
@@ -125,8 +126,9 @@ static int lab_teardown(int argc, char **argv)
 /* ---- lab run ---- */
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY,
-       R_PROFILE = XL_OPT_PROFILE, R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
+       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
+       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_PROFILE = XL_OPT_PROFILE,
+       R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
@@ -143,6 +145,11 @@ static const struct xl_opt run_opts[] = {
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
 	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", R_NAPI_CPU },
 	{ "json", 'j', "FILE", "also write the results as JSON (docs/results.md)", R_JSON },
+	{ "dut", 0, "IFACE", "measure the DUT rows on this real interface (this netns) instead of a veth lab; rows that need the lab say why they are skipped", R_DUT },
+	{ "gen-host", 0, "HOST", "with --dut: run the generator on HOST through ssh (your ssh config, BatchMode: keys, no passwords), started and stopped per repetition; without it, run any generator yourself: xdplab measures what arrives", R_GEN_HOST },
+	{ "gen-iface", 0, "IFACE", "with --gen-host: the generator's interface on HOST", R_GEN_IFACE },
+	{ "gen-xdplab", 0, "PATH", "with --gen-host: xdplab's path on HOST (default: xdplab on its PATH)", R_GEN_XDPLAB },
+	{ "ssh-config", 0, "FILE", "with --gen-host: ssh -F FILE instead of ~/.ssh/config", R_SSH_CONFIG },
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
 };
@@ -175,6 +182,8 @@ struct run_args {
 	int mode;
 	const char *json;
 	struct xl_cmd_prof prof;
+	const char *dut, *gen_host, *gen_iface, *gen_xdplab, *ssh_config;
+	bool wiring_set, cpus_set;
 };
 
 /* Comma lists: "64,,100", a leading or a trailing comma are errors. */
@@ -248,16 +257,19 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_ROWS:
 		return parse_rows(a, arg);
 	case R_WIRING:
+		a->wiring_set = true;
 		a->wiring = xl_parse_choice(&run_spec, "--wiring", arg, wirings);
 		return a->wiring < 0 ? a->wiring : 0;
 	case R_MODE:
 		a->mode = xl_parse_choice(&run_spec, "--mode", arg, modes);
 		return a->mode < 0 ? a->mode : 0;
 	case R_GEN_CPU:
+		a->cpus_set = true;
 		r = xl_parse_u64(&run_spec, "--gen-cpu", arg, 0, ncpu - 1, &v);
 		a->o.gen_cpu = v;
 		return r;
 	case R_NAPI_CPU:
+		a->cpus_set = true;
 		r = xl_parse_u64(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, &v);
 		a->o.napi_cpu = v;
 		return r;
@@ -284,6 +296,24 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_SENSITIVITY:
 		a->sensitivity = true;
 		return 0;
+	case R_DUT:
+		a->dut = arg;
+		return 0;
+	case R_GEN_HOST:
+		a->gen_host = arg;
+		return 0;
+	case R_GEN_IFACE:
+		a->gen_iface = arg;
+		return 0;
+	case R_GEN_XDPLAB:
+		a->gen_xdplab = arg;
+		return 0;
+	case R_SSH_CONFIG:
+		if (access(arg, R_OK))
+			return xl_usage_error(&run_spec, "--ssh-config: cannot read '%s': %s", arg,
+					      strerror(errno));
+		a->ssh_config = arg;
+		return 0;
 	}
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
@@ -304,6 +334,112 @@ static const char *git_commit(void)
 	return buf;
 }
 
+/* ---- lab run --dut: a real interface, the generator elsewhere ---- */
+
+/* The --dut options' consistency. Return: 0 or -EINVAL (said). */
+static int dut_usage(const struct run_args *a)
+{
+	if (!a->dut && (a->gen_host || a->gen_iface || a->gen_xdplab || a->ssh_config))
+		return xl_usage_error(&run_spec, "--gen-host, --gen-iface, --gen-xdplab and --ssh-config go with --dut IFACE");
+	if (a->dut && !a->gen_host != !a->gen_iface)
+		return xl_usage_error(&run_spec, "--gen-host HOST and --gen-iface IFACE go together (or neither: run your own generator)");
+	if (a->dut && !a->gen_host && (a->gen_xdplab || a->ssh_config))
+		return xl_usage_error(&run_spec, "--gen-xdplab and --ssh-config go with --gen-host");
+	if (a->dut && (a->wiring_set || a->cpus_set))
+		return xl_usage_error(&run_spec, "--wiring, --gen-cpu and --napi-cpu place the veth lab's NAPI and generator: a --dut interface keeps its own placement");
+	if (a->dut && a->with_monitor)
+		return xl_usage_error(&run_spec, "--with-monitor measures the veth lab's redirect rows: not with --dut");
+	return 0;
+}
+
+/*
+ * A row that needs the veth lab: fill @row as skipped with the reason.
+ * Return: true when @name is such a row.
+ */
+static bool dut_skip(const struct xl_lab *lab, const char *name, uint32_t size,
+		     struct xl_row_result *row)
+{
+	const char *why = NULL;
+
+	if (!strcmp(name, "gen-ceiling"))
+		why = "needs the veth lab: the ceiling is the lab's own generator's rate";
+	else if (!strncmp(name, "redirect", 8))
+		why = "needs the veth lab: its out pair is the redirect target whose far end counts the frames";
+	else if (!strncmp(name, "xsk-txpush", 10))
+		why = "needs the veth lab: AF_XDP txpush is counted at the veth peer";
+	else if (!strncmp(name, "xsk-", 4))
+		why = "needs the veth lab: AF_XDP rows place the peer's NAPI and the generator (docs/afxdp.md)";
+	if (!why)
+		return false;
+	memset(row, 0, sizeof(*row));
+	snprintf(row->name, sizeof(row->name), "%s", name);
+	row->kind = !strncmp(name, "xsk-", 4) ? "xsk" : !strcmp(name, "gen-ceiling") ? "gen" : "xdp";
+	row->mode = strstr(name, "/skb") ? "skb" : strstr(name, "/zc") ? "zc" : "native";
+	row->size = size;
+	row->wiring = xl_wiring_name(lab->wiring);
+	row->napi_cpu = row->gen_cpu = -1;
+	row->engine = "";
+	row->judged = "";
+	snprintf(row->note, sizeof(row->note), "skipped: %s", why);
+	return true;
+}
+
+static int remote_start(void *ctx, uint32_t size, uint64_t max_ns)
+{
+	return xl_gen_remote__start(ctx, size, max_ns);
+}
+
+static int remote_stop(void *ctx)
+{
+	return xl_gen_remote__stop(ctx);
+}
+
+/*
+ * Open the --dut interface and its traffic source (the ssh generator,
+ * checked with one round trip, or the user's) and write the header.
+ * Return: 0 or -errno (said).
+ */
+static int dut_open(const struct run_args *a, struct xl_lab *lab, struct xl_labrun_source *src,
+		    struct xl_gen_remote **remote, char *header, size_t len)
+{
+	char ip[INET_ADDRSTRLEN], mac[18];
+	int err = xl_lab__open_device(lab, a->dut);
+
+	if (err)
+		return err;
+	*src = (struct xl_labrun_source){ .engine = "external" };
+	if (a->gen_host) {
+		struct xl_gen_remote_opts ro = { .host = a->gen_host, .iface = a->gen_iface,
+						 .xdplab = a->gen_xdplab, .ssh_config = a->ssh_config,
+						 .dst_ip = lab->ip4[XL_LAB_DUT],
+						 .dst_port = XL_LABRUN_UDP_DPORT };
+
+		memcpy(ro.dst_mac, lab->mac[XL_LAB_DUT], 6);
+		*remote = xl_gen_remote__new(&ro);
+		err = *remote ? xl_gen_remote__check(*remote) : -errno;
+		if (err) {
+			xl_lab__destroy(lab);
+			return err;
+		}
+		*src = (struct xl_labrun_source){ remote_start, remote_stop, *remote, "ssh" };
+	}
+	inet_ntop(AF_INET, &lab->ip4[XL_LAB_DUT], ip, sizeof(ip));
+	xl_mac_format(lab->mac[XL_LAB_DUT], mac);
+	snprintf(header, len,
+		 "xdplab lab run: DUT %s (this netns, %d queue%s, %s, frames to %s udp/%d), wiring device (its own NAPI placement, unchanged);\n"
+		 "generator: %s%s;\n"
+		 "%d reps x %.2g s after %.2g s warm-up (each waits up to %.0f s for the first frame), medians; "
+		 "'valid' needs the judged CPU (the one that counted most frames) >= %.0f%% busy; "
+		 "check = our count vs %s's rx_queue_N_xdp_packets where the driver has them",
+		 lab->ifname[XL_LAB_DUT], lab->queues, lab->queues > 1 ? "s" : "", mac, ip,
+		 XL_LABRUN_UDP_DPORT,
+		 *remote ? xl_gen_remote__describe(*remote) : "external (run your own; xdplab measures what arrives)",
+		 *remote ? ", started and stopped per repetition" : "", a->o.reps,
+		 a->o.seconds_ns / 1e9, a->o.warmup_ns / 1e9, XL_LABRUN_ARRIVE_NS / 1e9,
+		 XL_SATURATED_SHARE * 100, lab->ifname[XL_LAB_DUT]);
+	return 0;
+}
+
 static int lab_run(int argc, char **argv)
 {
 	static struct xl_row_result rows[MAX_ROWS];
@@ -317,6 +453,9 @@ static int lab_run(int argc, char **argv)
 	static struct xl_sens_result sens[MAX_SIZES * 4];
 	struct xl_lab_opts lo = { .queues = 1 };
 	struct xl_report_meta meta;
+	struct xl_labrun_source src;
+	struct xl_gen_remote *remote = NULL;
+	char lab_tag[48];
 	struct xl_lab lab;
 	char header[3072];
 	int idx, i, s, n = 0, cal = 0, drops = 0, nsens = 0, err = 0, ret = XL_EXIT_OK;
@@ -332,7 +471,9 @@ static int lab_run(int argc, char **argv)
 		xl_usage_error(&run_spec, "unexpected argument '%s'", argv[idx]);
 		return XL_EXIT_USAGE;
 	}
-	if (a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
+	if (dut_usage(&a))
+		return XL_EXIT_USAGE;
+	if (!a.dut && a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
 		xl_usage_error(&run_spec, "--napi-cpu %d equals --gen-cpu: threaded wiring needs two CPUs (or --wiring softirq)",
 			       a.o.napi_cpu);
 		return XL_EXIT_USAGE;
@@ -374,6 +515,14 @@ static int lab_run(int argc, char **argv)
 	n = 0;
 	xl_cmd_prof_open(&a.prof);
 	a.o.profiler = a.prof.p;
+	if (a.dut) {
+		if (dut_open(&a, &lab, &src, &remote, header, sizeof(header))) {
+			xl_cmd_prof_close(&a.prof);
+			return XL_EXIT_RUNTIME;
+		}
+		a.o.src = &src;
+		goto measure;
+	}
 	if (xl_lab__create(&lab, &lo)) {
 		xl_cmd_prof_close(&a.prof);
 		return XL_EXIT_RUNTIME;
@@ -404,6 +553,7 @@ static int lab_run(int argc, char **argv)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 ";\nredirect+perf: perf record on %s --filter '%s' (matches nothing), open for the first set, enabled in its slices only",
 			 XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
+measure:
 	if (a.extra)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
@@ -415,6 +565,10 @@ static int lab_run(int argc, char **argv)
 
 			if (!a.rows[i])
 				continue;
+			if (a.dut && dut_skip(&lab, r, a.sizes[s], &rows[n])) {
+				n++;
+				continue;
+			}
 			fprintf(stderr, "xdplab: measuring %s at %u bytes...\n", r, a.sizes[s]);
 			if (!strcmp(r, "gen-ceiling"))
 				err = xl_labrun_ceiling(&lab, &a.o, a.sizes[s], &rows[n]);
@@ -514,10 +668,12 @@ static int lab_run(int argc, char **argv)
 			       rows[i].profile->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
 		xl_cmd_prof_print(stdout, rows[i].profile, "  ", 5);
 	}
+	snprintf(lab_tag, sizeof(lab_tag), "%s%s", a.dut ? "dut:" : "",
+		 a.dut ? lab.ifname[XL_LAB_DUT] : lab.tag);
 	if (a.json) {
 		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,
 						.warmup = a.o.warmup_ns / 1e9, .git = git_commit(),
-						.lab_tag = lab.tag,
+						.lab_tag = lab_tag,
 						.wiring = xl_wiring_name(lab.wiring),
 						.extra = a.extra, .extra_ns = a.extra_ns,
 						.sens = a.sensitivity ? sens : NULL,
@@ -530,6 +686,7 @@ static int lab_run(int argc, char **argv)
 		}
 	}
 	xl_lab__destroy(&lab);
+	xl_gen_remote__free(remote);
 	xl_cmd_prof_close(&a.prof);
 	for (i = 0; i < n; i++)
 		xl_row_free_profile(&rows[i]);

@@ -83,6 +83,10 @@ TESTS=(
 	"dump-sigkill|SIGKILL of dump: nothing attached"
 	"dump-hook-entry-exit|dump --hook both on a running drop: exact counts, or the kernel's refusal in one line"
 	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
+	"dut-gen-host|lab run --dut D --gen-host over ssh into the generator's netns (test sshd, key, known_hosts): XDP rows, exact counts, skipped rows say why, nothing left"
+	"dut-gen-host-sigkill|SIGKILL of lab run --dut --gen-host: ssh and the remote generator stop"
+	"dut-external|lab run --dut D with the user's own generator running: rows measured with verdicts, counts agree, nothing left"
+	"dut-usage|lab run --dut/--gen-host usage errors (exit 2) and a missing interface (exit 1, one line)"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 

@@ -60,6 +60,35 @@ static void row_init(struct xl_row_result *row, struct xl_lab *lab,
 	row->gen_cpu = o->gen_cpu;
 	row->engine = "live";
 	row->judged = "dut-cpu";
+	if (o->src) {
+		/* A real interface: the CPU that counted most frames is judged. */
+		row->napi_cpu = -1;
+		row->gen_cpu = -1;
+		row->engine = o->src->engine;
+	}
+}
+
+/*
+ * After @src started: wait until the DUT's counter moves past @z0 (up to
+ * XL_LABRUN_ARRIVE_NS). Return: 0, -ETIMEDOUT, -EINTR or a read's -errno.
+ */
+static int wait_arrival(const struct xl_meter *m, const struct xl_meter_sample *z0,
+			const struct xl_labrun_opts *o)
+{
+	static struct xl_meter_sample s;
+	uint64_t waited;
+	int err;
+
+	for (waited = 0; waited < XL_LABRUN_ARRIVE_NS; waited += 20000000ull) {
+		err = xl_meter_sample(m, &s);
+		if (err)
+			return err;
+		if (s.total.rx_packets != z0->total.rx_packets)
+			return 0;
+		if (xl_sleep_ns(20000000ull, o->stop))
+			return -EINTR;
+	}
+	return -ETIMEDOUT;
 }
 
 bool xl_labrun_prof_begin(const struct xl_labrun_opts *o, const struct xl_row_result *row,
@@ -159,6 +188,26 @@ static int set_extra(struct xl_bench *bench, const struct xl_labrun_opts *o, int
 	return 0;
 }
 
+/* Start the row's traffic: the lab's generator @gen, or @o->src. */
+static int src_start(const struct xl_labrun_opts *o, struct xl_gen *gen, uint32_t size)
+{
+	if (!o->src)
+		return xl_gen__start(gen);
+	return o->src->start ? o->src->start(o->src->ctx, size,
+					     XL_LABRUN_ARRIVE_NS + o->warmup_ns + o->seconds_ns) :
+			       0;
+}
+
+/* Stop it and wait for it. Return: 0 or -errno. */
+static int src_stop(const struct xl_labrun_opts *o, struct xl_gen *gen)
+{
+	if (!o->src) {
+		xl_gen__stop(gen);
+		return xl_gen__join(gen);
+	}
+	return o->src->stop ? o->src->stop(o->src->ctx) : 0;
+}
+
 /* One measured run of @reps windows; @ceiling judges the generator CPU. */
 static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const struct dut_ops *dut,
 		   uint32_t size, bool ceiling, struct xl_row_result *row)
@@ -179,6 +228,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		uint64_t eth_packets, run_packets;
 		double disagreement;
 		bool eth_ok, profiled = false;
+		int e;
 
 		if (o->stop && *o->stop)
 			return -EINTR;
@@ -195,14 +245,15 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 				return err;
 			}
 		}
-		gen = xl_labrun_gen(lab, o, size);
-		if (!gen) {
+		gen = o->src ? NULL : xl_labrun_gen(lab, o, size);
+		if (!gen && !o->src) {
 			err = -errno;
 			snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
 			dut->destroy(h);
 			return err;
 		}
-		row->engine = xl_gen_engine_name(xl_gen__engine(gen));
+		if (gen)
+			row->engine = xl_gen_engine_name(xl_gen__engine(gen));
 		m.read_ctx = h;
 		m.gen = gen;
 		m.napi_pid = xl_lab__napi_pid(lab);
@@ -221,7 +272,16 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		if (!err)
 			err = xl_meter_sample(&m, &z0);
 		if (!err)
-			err = xl_gen__start(gen);
+			err = src_start(o, gen, size);
+		if (!err && o->src) {
+			err = wait_arrival(&m, &z0, o);
+			if (err == -ETIMEDOUT)
+				snprintf(row->note, sizeof(row->note),
+					 "no frame arrived within %.0f s of the generator's start",
+					 XL_LABRUN_ARRIVE_NS / 1e9);
+			if (err)
+				src_stop(o, gen);
+		}
 		if (!err) {
 			xl_sleep_ns(o->warmup_ns, o->stop);
 			/* The NAPI kthread may be new after attach: find and pin it. */
@@ -230,7 +290,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 				err = m.napi_pid; /* the generator is still stopped below */
 				m.napi_pid = 0;
 			}
-			xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
+			xl_meter_set_chain(&m, row->gen_cpu, row->napi_cpu);
 			if (!err && rep == o->reps)
 				profiled = xl_labrun_prof_begin(o, row, cpus, 2);
 			if (!err)
@@ -241,9 +301,9 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 				err = xl_meter_sample(&m, &b);
 			if (profiled)
 				xl_labrun_prof_end(o, row);
-			xl_gen__stop(gen);
+			e = src_stop(o, gen);
 			if (!err)
-				err = xl_gen__join(gen);
+				err = e;
 			xl_sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */
 			if (!err)
 				err = xl_meter_sample(&m, &z1);
@@ -253,7 +313,9 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		xl_gen__destroy(gen);
 		dut->destroy(h);
 		if (err) {
-			snprintf(row->note, sizeof(row->note), "measurement failed: %s", strerror(-err));
+			if (!row->note[0] || err != -ETIMEDOUT)
+				snprintf(row->note, sizeof(row->note), "measurement failed: %s",
+					 strerror(-err));
 			xl_row_finish(row); /* keep the repetitions that completed */
 			return err;
 		}
