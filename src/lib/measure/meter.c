@@ -61,6 +61,12 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	s->t_ns = xl_now_ns();
 	if (err)
 		return err;
+	/*
+	 * The kernel's count right after ours: with traffic flowing through
+	 * the reads (a generator that is not ours), anything read in between
+	 * (every CPU's /proc/stat line) would count as a disagreement.
+	 */
+	s->eth = read_eth(m);
 	for (i = 0; i < ncpus; i++)
 		s->cpu_ok[i] = !xl_cpu_times_read(i, &s->cpu[i]);
 	s->cpu_t_ns = xl_now_ns();
@@ -90,7 +96,6 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 		}
 		s->chain_runtime = xl_read_now(chain, ok);
 	}
-	s->eth = read_eth(m);
 	return 0;
 }
 
