@@ -9,6 +9,7 @@
  */
 #include "bpf_helpers_local.h"
 #include "xdplab/abi/gen.h"
+#include "xdplab/abi/latency.h"
 
 const volatile __u32 ifindex_out = 0;
 const volatile __u32 nr_flows = 1;
@@ -18,6 +19,18 @@ volatile __u32 dry_run = 0;
 /* Offsets of the UDP source port and checksum in the template frame. */
 const volatile __u32 sport_off = 34;
 const volatile __u32 csum_off = 40;
+/*
+ * --stamp: write struct xl_stamp (abi/latency.h: the pktgen header, seq and
+ * CLOCK_MONOTONIC time) at stamp_off, the UDP payload, and fix the UDP
+ * checksum from the template's (tmpl_csum, or the flow's) with
+ * bpf_csum_diff over the 20 bytes: the template holds the builder's payload
+ * pattern there (byte i = i), so the new checksum is absolute too. One
+ * sending thread (user space checks), so stamp_seq needs no atomics.
+ */
+const volatile __u32 stamp = 0;
+const volatile __u32 stamp_off = 42;
+const volatile __u16 tmpl_csum = 0;
+__u64 stamp_seq = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -46,6 +59,8 @@ int xdp_gen_redirect(struct xdp_md *ctx)
 	st = bpf_map_lookup_elem(&gen_state, &key);
 	if (!st)
 		return XDP_ABORTED;
+	__u16 csum0 = tmpl_csum;
+
 	if (nr_flows > 1) {
 		struct xl_gen_flow *fl;
 		__u32 idx = st->next;
@@ -60,6 +75,34 @@ int xdp_gen_redirect(struct xdp_md *ctx)
 			return XDP_ABORTED;
 		*(__u16 *)(data + sport_off) = fl->src_port;
 		*(__u16 *)(data + csum_off) = fl->udp_csum;
+		csum0 = fl->udp_csum;
+	}
+	if (stamp) {
+		__u8 tmpl[XL_STAMP_LEN];
+		struct xl_stamp *sp = data + stamp_off;
+		__u64 now = bpf_ktime_get_ns();
+		__s64 sum;
+		int i;
+
+		if ((void *)(sp + 1) > data_end || data + csum_off + 2 > data_end)
+			return XDP_ABORTED;
+#pragma unroll
+		for (i = 0; i < XL_STAMP_LEN; i++)
+			tmpl[i] = i;
+		sp->magic = bpf_htonl(XL_STAMP_MAGIC);
+		sp->seq = bpf_htonl((__u32)stamp_seq++);
+		sp->tv_sec = bpf_htonl((__u32)(now / 1000000000ull));
+		sp->tv_usec = bpf_htonl((__u32)(now % 1000000000ull / 1000));
+		sp->nsec = bpf_htons((__u16)(now % 1000));
+		sp->zero = 0;
+		sum = bpf_csum_diff((__be32 *)tmpl, XL_STAMP_LEN, (__be32 *)sp, XL_STAMP_LEN,
+				    (__u16)~csum0);
+		if (sum < 0)
+			return XDP_ABORTED;
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		csum0 = ~sum & 0xffff;
+		*(__u16 *)(data + csum_off) = csum0 ? csum0 : 0xffff;
 	}
 	st->frames++;
 	return bpf_redirect(ifindex_out, 0);

@@ -47,6 +47,12 @@ const char *xl_gen_engine_name(enum xl_gen_engine e);
  *         as devmap bulks of up to 16), 1..XL_GEN_MAX_BATCH; 0 = 64, the
  *         kernel's default. 1 flushes every frame on its own (one
  *         xdp_devmap_xmit event per frame per redirect hop).
+ * @stamp: write a stamp (struct xl_stamp, abi/latency.h: the pktgen header
+ *         with a sequence number and the CLOCK_MONOTONIC send time) at the
+ *         start of the UDP payload of every frame, UDP checksum kept valid,
+ *         for the latency receiver (docs/latency.md). Live engine, one
+ *         thread, no pcap, and a frame that holds it (IPv4 >= 62 bytes,
+ *         IPv6 >= 82): xl_gen_opts_check().
  */
 struct xl_gen_opts {
 	enum xl_gen_engine engine;
@@ -62,6 +68,7 @@ struct xl_gen_opts {
 	int first_cpu;
 	const char *pcap_path;
 	uint32_t batch;
+	bool stamp;
 };
 
 /* Largest live-frames batch the kernel accepts (TEST_XDP_MAX_BATCH), and
@@ -102,7 +109,8 @@ struct xl_gen;
  * xl_gen_opts_check() - the rules between options, which xl_gen__create()
  * also applies (so no caller can skip them): --pcap only with one thread
  * (each thread would replay the whole capture), --pcap not with a forced
- * live engine, --batch only for the live engine.
+ * live engine, --batch only for the live engine, --stamp only with the live
+ * engine, one thread, no pcap and a frame that holds the stamp.
  * Return: 0 or -EINVAL with one line in @msg (@len bytes).
  */
 int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len);

@@ -23,7 +23,7 @@
 enum {
 	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_SRC_MAC,
 	O_DST_MAC, O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
-	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH,
+	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH, O_STAMP,
 };
 
 static const struct xl_opt gen_opts[] = {
@@ -43,6 +43,7 @@ static const struct xl_opt gen_opts[] = {
 	{ "threads", 't', "N", "sending threads, 1..number of CPUs (default 1)", O_THREADS },
 	{ "cpu", 'c', "CPU", "pin thread i to CPU+i (default: not pinned)", O_CPU },
 	{ "batch", 0, "FRAMES", "live engine: frames per batch before the redirects are flushed, 1..256 (default 64; 1 = one devmap bulk per frame)", O_BATCH },
+	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (live engine, 1 thread)", O_STAMP },
 	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration", O_PCAP },
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_NETNS,
@@ -156,6 +157,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case O_NO_CHECK:
 		a->no_check = true;
+		return 0;
+	case O_STAMP:
+		a->o.stamp = true;
 		return 0;
 	}
 	return -EINVAL;

@@ -38,6 +38,7 @@
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
 #include "xdplab/pcapfile.h"
+#include "xdplab/abi/latency.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 
@@ -150,6 +151,16 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 	if (o->batch && (o->pcap_path || o->engine == XL_ENGINE_PACKET)) {
 		snprintf(msg, len, "--batch is for the live engine (the packet engine sends sendmmsg batches of %d)",
 			 PKT_BATCH);
+		return -EINVAL;
+	}
+	if (o->stamp && (o->pcap_path || o->threads > 1 || o->engine == XL_ENGINE_PACKET)) {
+		snprintf(msg, len, "--stamp needs the live engine, one thread and no --pcap (one sender numbers the frames)");
+		return -EINVAL;
+	}
+	if (o->stamp && o->spec.size < XL_ETH_HLEN + (o->spec.ipv6 ? 40u : 20u) + 8 + XL_STAMP_LEN) {
+		snprintf(msg, len, "--stamp needs --size >= %u for %s (the stamp is %u bytes of UDP payload)",
+			 XL_ETH_HLEN + (o->spec.ipv6 ? 40 : 20) + 8 + XL_STAMP_LEN,
+			 o->spec.ipv6 ? "IPv6" : "IPv4", XL_STAMP_LEN);
 		return -EINVAL;
 	}
 	return 0;
@@ -359,10 +370,14 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		if (err)
 			goto out_err;
 	}
+	if (opts->stamp) {
+		/* No fallback to AF_PACKET: it cannot stamp. */
+		gen->o.engine_forced = true;
+	}
 	if (gen->engine == XL_ENGINE_LIVE) {
 		err = xl_gen_setup_live(gen);
 		if (err) {
-			if (opts->engine_forced) {
+			if (gen->o.engine_forced) {
 				xl_err("engine live unavailable on %s: %s (needs BPF_F_TEST_XDP_LIVE_FRAMES, kernel 5.18+, and frames up to a page)",
 				       opts->ifname, strerror(-err));
 				goto out_err;

@@ -107,6 +107,11 @@ int xl_gen_setup_live(struct xl_gen *gen)
 	gen->skel->rodata->nr_flows = gen->o.flows;
 	gen->skel->rodata->sport_off = gen->sport_off;
 	gen->skel->rodata->csum_off = gen->csum_off;
+	if (gen->o.stamp) {
+		gen->skel->rodata->stamp = 1;
+		gen->skel->rodata->stamp_off = gen->sport_off + 8;
+		memcpy((void *)&gen->skel->rodata->tmpl_csum, gen->frame + gen->csum_off, 2);
+	}
 	err = gen__load(gen->skel);
 	if (err)
 		return err;
