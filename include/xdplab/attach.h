@@ -86,7 +86,7 @@ void xl_xdp_holder_describe(const struct xl_xdp_holder *h, char *buf,
  * link (BPF_LINK_DETACH, even if another process holds it or it is pinned)
  * or a legacy attach, when the program is one of ours (its name is one of
  * the XDP programs in bpf/: xdp_bench_action, xdp_gen_redirect,
- * xdp_redir_devmap/cpumap/multi, xdp_xsk_redirect[_mb], xdp_dump).
+ * xdp_redir_devmap/cpumap/multi, xdp_xsk_redirect[_mb], xdp_dump, xdp_latency).
  * @all: also remove programs that are not ours.
  * Return: number of programs removed (0 or 1), -EPERM when the attached
  * program is not ours and !@all, or -errno.

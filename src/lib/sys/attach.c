@@ -209,7 +209,7 @@ static bool is_ours(const char *name)
 	static const char *const ours[] = { "xdp_bench_action", "xdp_gen_redirect",
 					    "xdp_redir_devmap", "xdp_redir_cpumap",
 					    "xdp_redir_multi", "xdp_xsk_redirect",
-					    "xdp_xsk_redirect_mb", "xdp_dump" };
+					    "xdp_xsk_redirect_mb", "xdp_dump", "xdp_latency" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)

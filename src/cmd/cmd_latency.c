@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab latency IFACE: the receiver of 'gen --stamp' frames; one-way
+ * latency percentiles, loss, reordering and duplicates (docs/latency.md).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "xdplab/latency.h"
+#include "xdplab/log.h"
+#include "xdplab/stats.h"
+
+enum { O_ACTION, O_BUSY_WAIT, O_JSON };
+
+static const struct xl_opt lat_opts[] = {
+	{ "action", 'a', "ACTION", "what the receiver returns: drop or pass (default drop)", O_ACTION },
+	{ "busy-wait", 0, "NS", "spin this long per frame before reading the clock, 0..100000000 (a known added delay; default 0)", O_BUSY_WAIT },
+	{ "json", 'j', NULL, "the totals as one JSON object (with the histogram's buckets) instead of text", O_JSON },
+	XL_OPT_ENTRY_MODE(""),
+	XL_OPT_ENTRY_INTERVAL,
+	XL_OPT_ENTRY_DURATION,
+	XL_OPT_ENTRY_NETNS,
+	XL_OPT_ENTRY_QUIET,
+};
+
+static const struct xl_cmd_spec lat_spec = {
+	"latency", "IFACE",
+	"Receive 'gen --stamp' frames on IFACE with an XDP program: one-way latency percentiles, loss, reordering, duplicates.",
+	lat_opts, sizeof(lat_opts) / sizeof(lat_opts[0]),
+};
+
+struct lat_args {
+	struct xl_latency_opts o;
+	uint64_t interval_ns, duration_ns;
+	bool quiet, json;
+	const char *netns;
+};
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const actions[] = { "drop", "pass", NULL };
+	struct lat_args *a = ctx;
+	int r;
+
+	r = xl_cmd_run_opt(&lat_spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				   &a->duration_ns, NULL, &a->netns, NULL, &a->o.mode, &a->quiet });
+	if (r <= 0)
+		return r;
+	switch (id) {
+	case O_ACTION:
+		r = xl_parse_choice(&lat_spec, "--action", arg, actions);
+		if (r < 0)
+			return r;
+		a->o.action = r ? XDP_PASS : XDP_DROP;
+		return 0;
+	case O_BUSY_WAIT:
+		return xl_parse_u64(&lat_spec, "--busy-wait", arg, 0, 100000000, &a->o.busy_wait_ns);
+	case O_JSON:
+		a->json = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999 };
+static const char *const qnames[] = { "p50", "p90", "p99", "p99.9" };
+
+static void print_interval(double t, const struct xl_lat_totals *d, double secs)
+{
+	char b[2][32];
+
+	printf("%8.3f s  rx/s %s  stamped/s %s  p50 %.1f us  p99 %.1f us  max %.1f us\n", t,
+	       xl_fmt_thousands((uint64_t)(d->frames / secs), b[0], 32),
+	       xl_fmt_thousands((uint64_t)(d->stamped / secs), b[1], 32),
+	       xl_lat_percentile(d->hist, d->stamped, 0.5, d->max_ns) / 1e3,
+	       xl_lat_percentile(d->hist, d->stamped, 0.99, d->max_ns) / 1e3, d->max_ns / 1e3);
+}
+
+static void print_totals(const struct xl_lat_totals *t, double secs)
+{
+	size_t i;
+
+	printf("totals: %llu frames, %llu stamped, %llu without a stamp in %.3f s\n",
+	       (unsigned long long)t->frames, (unsigned long long)t->stamped,
+	       (unsigned long long)(t->frames - t->stamped), secs);
+	if (!t->stamped) {
+		printf("latency: no stamped frame (send with 'xdplab gen --stamp')\n");
+		return;
+	}
+	printf("latency ns: min %llu", (unsigned long long)t->min_ns);
+	for (i = 0; i < 4; i++)
+		printf(" %s %llu", qnames[i],
+		       (unsigned long long)xl_lat_percentile(t->hist, t->stamped, quantiles[i],
+							     t->max_ns));
+	printf(" max %llu mean %.0f (one-way, CLOCK_MONOTONIC; buckets of 3 significant bits, <= 12.5%% wide)\n",
+	       (unsigned long long)t->max_ns, (double)t->sum_ns / t->stamped);
+	printf("sequence: first %llu last %llu, expected %llu, lost %llu, reordered %llu, duplicates %llu%s\n",
+	       (unsigned long long)t->seq_first, (unsigned long long)t->seq_last,
+	       (unsigned long long)t->expected, (unsigned long long)t->lost,
+	       (unsigned long long)t->reordered, (unsigned long long)t->duplicates,
+	       t->negative ? " (stamps from the future counted as 0 ns)" : "");
+}
+
+static int print_json(const struct xl_lat_totals *t, double secs)
+{
+	json_t *o = json_object(), *b = json_array(), *p = json_object();
+	uint64_t lo, hi;
+	uint32_t i;
+	int err = 0;
+
+	if (!o || !b || !p) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < XL_LAT_BUCKETS; i++) {
+		if (!t->hist[i])
+			continue;
+		xl_lat_bucket_bounds(i, &lo, &hi);
+		json_array_append_new(b, json_pack("{s:I, s:I, s:I}", "lo_ns", (json_int_t)lo,
+						   "hi_ns", (json_int_t)hi, "count",
+						   (json_int_t)t->hist[i]));
+	}
+	for (i = 0; i < 4; i++)
+		json_object_set_new(p, qnames[i], json_integer(xl_lat_percentile(t->hist,
+						  t->stamped, quantiles[i], t->max_ns)));
+	json_object_set_new(o, "seconds", json_real(secs));
+	json_object_set_new(o, "frames", json_integer(t->frames));
+	json_object_set_new(o, "stamped", json_integer(t->stamped));
+	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC (bpf_ktime_get_ns), one host"));
+	json_object_set_new(o, "min_ns", t->stamped ? json_integer(t->min_ns) : json_null());
+	json_object_set_new(o, "max_ns", t->stamped ? json_integer(t->max_ns) : json_null());
+	json_object_set_new(o, "mean_ns", t->stamped ? json_real((double)t->sum_ns / t->stamped) : json_null());
+	json_object_set_new(o, "percentiles_ns", p);
+	p = NULL;
+	json_object_set_new(o, "bucket_resolution", json_string("3 significant bits: each power of two in 8 buckets, width <= 12.5% of the lower bound; percentiles are a bucket's upper bound"));
+	json_object_set_new(o, "buckets", b);
+	b = NULL;
+	json_object_set_new(o, "seq_first", json_integer(t->seq_first));
+	json_object_set_new(o, "seq_last", json_integer(t->seq_last));
+	json_object_set_new(o, "expected", json_integer(t->expected));
+	json_object_set_new(o, "lost", json_integer(t->lost));
+	json_object_set_new(o, "reordered", json_integer(t->reordered));
+	json_object_set_new(o, "duplicates", json_integer(t->duplicates));
+	json_object_set_new(o, "negative", json_integer(t->negative));
+	if (json_dumpf(o, stdout, JSON_COMPACT) || fputc('\n', stdout) == EOF)
+		err = -EIO;
+out:
+	json_decref(o);
+	json_decref(b);
+	json_decref(p);
+	return err;
+}
+
+int cmd_latency(int argc, char **argv)
+{
+	struct lat_args a = { .interval_ns = 1000000000ull, .o = { .action = XDP_DROP } };
+	struct xl_lat_totals *prev, *cur, *d;
+	uint64_t t0, t_last, now;
+	struct xl_latency *l;
+	int idx, ret = XL_EXIT_OK;
+
+	idx = xl_opts_parse(&lat_spec, argc, argv, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc - 1) {
+		xl_usage_error(&lat_spec, idx >= argc ? "missing IFACE (see --help)" :
+							"one IFACE expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	a.o.ifname = argv[idx];
+	if (a.netns && (ret = xl_cmd_enter_netns(&lat_spec, a.netns)))
+		return ret;
+	if (!if_nametoindex(a.o.ifname)) {
+		xl_usage_error(&lat_spec, "interface '%s': no such interface", a.o.ifname);
+		return XL_EXIT_USAGE;
+	}
+	prev = calloc(3, sizeof(*prev));
+	if (!prev)
+		return XL_EXIT_RUNTIME;
+	cur = prev + 1;
+	d = prev + 2;
+	l = xl_latency__create(&a.o);
+	if (!l) {
+		free(prev);
+		return XL_EXIT_RUNTIME;
+	}
+	fprintf(stderr, "xdplab: latency receiver on %s (%s mode, %s%s); Ctrl-C to stop\n", a.o.ifname,
+		xl_xdp_mode_name(a.o.mode), xl_xdp_action_name(a.o.action),
+		a.o.busy_wait_ns ? ", busy wait per frame" : "");
+	t0 = t_last = xl_now_ns();
+	while (!xl_stop_requested) {
+		if (xl_cmd_sleep_ns(100000000ull))
+			break;
+		now = xl_now_ns();
+		if (!if_indextoname(xl_latency__ifindex(l), (char[IF_NAMESIZE]){ 0 })) {
+			xl_err("interface %s vanished during the run", a.o.ifname);
+			ret = XL_EXIT_RUNTIME;
+			break;
+		}
+		if (now - t_last >= a.interval_ns) {
+			if (xl_latency__read(l, cur)) {
+				ret = XL_EXIT_RUNTIME;
+				break;
+			}
+			if (!a.quiet && !a.json) {
+				xl_lat_totals_diff(prev, cur, d);
+				print_interval((now - t0) / 1e9, d, (now - t_last) / 1e9);
+			}
+			*prev = *cur;
+			t_last = now;
+		}
+		if (a.duration_ns && now - t0 >= a.duration_ns)
+			break;
+	}
+	if (!xl_latency__read(l, cur)) {
+		double secs = (xl_now_ns() - t0) / 1e9;
+
+		if (a.json) {
+			if (print_json(cur, secs))
+				ret = XL_EXIT_RUNTIME;
+		} else {
+			print_totals(cur, secs);
+		}
+	} else {
+		ret = XL_EXIT_RUNTIME;
+	}
+	xl_latency__destroy(l);
+	free(prev);
+	return ret;
+}
