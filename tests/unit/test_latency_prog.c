@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_latency_prog.c - the stamping and the latency receiver, run with
+ * BPF_PROG_RUN (root or CAP_BPF; skipped with that reason without it):
+ * gen.bpf.c with --stamp writes the pktgen header (magic, seq 0, 1, 2 ...,
+ * CLOCK_MONOTONIC time) with a valid UDP checksum (IPv4 and IPv6, one and
+ * 16 flows, checked by the user-space parser); latency.bpf.c counts those
+ * frames, and its sequence books give exactly the loss, reordering and
+ * duplicates of a crafted order (0 1 2 5 4 4 6 -> lost 1, reordered 1,
+ * duplicates 1).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "gen.skel.h"
+#include "latency.skel.h"
+#include "xdplab/gen.h"
+#include "xdplab/abi/gen.h"
+#include "xdplab/latency.h"
+#include "xdplab/pkt.h"
+
+static bool have_bpf;
+
+static int setup(void **state)
+{
+	struct latency *s = latency__open_and_load();
+
+	have_bpf = s != NULL;
+	latency__destroy(s);
+	return 0;
+}
+
+static int prog_run(int fd, const uint8_t *in, uint32_t len, uint8_t *out, uint32_t *out_len)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len, .data_out = out,
+		    .data_size_out = *out_len, .repeat = 1);
+	int err = bpf_prog_test_run_opts(fd, &o);
+
+	*out_len = o.data_size_out;
+	return err ? -errno : (int)o.retval;
+}
+
+static struct xl_pkt_spec spec_of(bool ipv6, uint32_t size)
+{
+	struct xl_pkt_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 }, .dst_mac = { 2, 0, 0, 0, 0, 2 },
+				 .ipv6 = ipv6, .src_port = 1024, .dst_port = 9, .size = size };
+
+	inet_pton(AF_INET, "198.18.0.1", &s.src_ip4);
+	inet_pton(AF_INET, "198.18.0.2", &s.dst_ip4);
+	inet_pton(AF_INET6, "2001:2::1", &s.src_ip6);
+	inet_pton(AF_INET6, "2001:2::2", &s.dst_ip6);
+	return s;
+}
+
+/* The generator program with --stamp on @flows flows, as gen_engine.c sets it up. */
+static struct gen *gen_load(const struct xl_pkt_spec *sp, const uint8_t *frame, uint32_t flows)
+{
+	uint32_t sport_off = 14 + (sp->ipv6 ? 40 : 20), i;
+	struct gen *g = gen__open();
+
+	assert_non_null(g);
+	g->rodata->ifindex_out = 1;
+	g->rodata->nr_flows = flows;
+	g->rodata->sport_off = sport_off;
+	g->rodata->csum_off = sport_off + 6;
+	g->rodata->stamp = 1;
+	g->rodata->stamp_off = sport_off + 8;
+	memcpy((void *)&g->rodata->tmpl_csum, frame + sport_off + 6, 2);
+	assert_int_equal(gen__load(g), 0);
+	for (i = 0; flows > 1 && i < flows; i++) {
+		struct xl_gen_flow f = { htons(sp->src_port + i), xl_gen_flow_csum(sp, sp->src_port + i) };
+
+		assert_int_equal(bpf_map_update_elem(bpf_map__fd(g->maps.flows), &i, &f, 0), 0);
+	}
+	return g;
+}
+
+static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
+{
+	struct xl_pkt_spec sp = spec_of(ipv6, size);
+	uint8_t frame[1514], out[1514 + 256];
+	uint32_t off = 14 + (ipv6 ? 40 : 20) + 8, out_len, i;
+	struct timespec ts;
+	struct gen *g;
+
+	assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), (int)size);
+	g = gen_load(&sp, frame, flows);
+	for (i = 0; i < 20; i++) {
+		const struct xl_stamp *st = (const void *)(out + off);
+		struct xl_pkt_info info;
+		uint64_t t, now;
+
+		out_len = sizeof(out);
+		assert_int_equal(prog_run(bpf_program__fd(g->progs.xdp_gen_redirect), frame, size,
+					  out, &out_len),
+				 XDP_REDIRECT);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+		assert_int_equal(out_len, size);
+		assert_int_equal(ntohl(st->magic), XL_STAMP_MAGIC);
+		assert_int_equal(ntohl(st->seq), i);
+		assert_true(ntohl(st->tv_usec) < 1000000);
+		assert_true(ntohs(st->nsec) < 1000);
+		assert_int_equal(st->zero, 0);
+		t = ntohl(st->tv_sec) * 1000000000ull + ntohl(st->tv_usec) * 1000ull + ntohs(st->nsec);
+		assert_true(t <= now && now - t < 1000000000ull);
+		assert_int_equal(xl_pkt_parse(out, out_len, &info), 0);
+		assert_int_equal(info.src_port, sp.src_port + (flows > 1 ? i % flows : 0));
+		assert_true(info.l4_csum_ok);
+		/* Bytes after the stamp are the builder's pattern, untouched. */
+		assert_memory_equal(out + off + XL_STAMP_LEN, frame + off + XL_STAMP_LEN,
+				    size - off - XL_STAMP_LEN);
+	}
+	gen__destroy(g);
+}
+
+static void test_stamp(void **state)
+{
+	(void)state;
+	if (!have_bpf) {
+		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
+		skip();
+	}
+	stamp_case(false, 62, 1);
+	stamp_case(false, 64, 16);
+	stamp_case(false, 1500, 1);
+	stamp_case(true, 82, 1);
+	stamp_case(true, 1500, 16);
+}
+
+/* One stamped frame with sequence number @seq, sent @ago_ns before now. */
+static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t seq)
+{
+	struct xl_stamp *st = (void *)(frame + 42);
+	uint8_t out[256];
+	uint32_t out_len = sizeof(out);
+	struct timespec ts;
+	uint64_t t;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	st->magic = htonl(XL_STAMP_MAGIC);
+	st->seq = htonl(seq);
+	st->tv_sec = htonl(t / 1000000000ull);
+	st->tv_usec = htonl(t % 1000000000ull / 1000);
+	st->nsec = htons(t % 1000);
+	assert_int_equal(prog_run(bpf_program__fd(l->progs.xdp_latency), frame, size, out,
+				  &out_len),
+			 XDP_DROP);
+}
+
+static void test_receiver_books(void **state)
+{
+	static const uint32_t order[] = { 0, 1, 2, 5, 4, 4, 6 };
+	struct xl_pkt_spec sp = spec_of(false, 64);
+	int n = libbpf_num_possible_cpus(), i;
+	struct xl_lat_rec *recs;
+	struct latency *l;
+	uint8_t frame[64];
+	uint64_t stamped = 0, frames = 0, reo = 0, dup = 0, smin = ~0ull, smax = 0, hist = 0;
+	__u32 key = 0;
+
+	(void)state;
+	if (!have_bpf) {
+		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
+		skip();
+	}
+	assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), 64);
+	l = latency__open_and_load();
+	assert_non_null(l);
+	for (i = 0; i < 7; i++)
+		run_seq(l, frame, 64, order[i]);
+	/* A frame with no stamp is counted, not timed. */
+	{
+		uint8_t plain[64], out[256];
+		uint32_t out_len = sizeof(out);
+
+		xl_pkt_build(&sp, plain, sizeof(plain));
+		assert_int_equal(prog_run(bpf_program__fd(l->progs.xdp_latency), plain, 64, out,
+					  &out_len),
+				 XDP_DROP);
+	}
+	recs = calloc(n, sizeof(*recs));
+	assert_non_null(recs);
+	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(l->maps.lat_stats), &key, recs), 0);
+	for (i = 0; i < n; i++) {
+		int j;
+
+		frames += recs[i].frames;
+		stamped += recs[i].stamped;
+		reo += recs[i].reordered;
+		dup += recs[i].duplicates;
+		for (j = 0; j < XL_LAT_BUCKETS; j++)
+			hist += recs[i].hist[j];
+		if (recs[i].stamped) {
+			smin = recs[i].seq_min < smin ? recs[i].seq_min : smin;
+			smax = recs[i].seq_max > smax ? recs[i].seq_max : smax;
+		}
+	}
+	assert_int_equal(frames, 8);
+	assert_int_equal(stamped, 7);
+	assert_int_equal(hist, 7);
+	assert_int_equal(reo, 1);
+	assert_int_equal(dup, 1);
+	assert_int_equal(smin, 0);
+	assert_int_equal(smax, 6);
+	/* lost = (6 - 0 + 1) - (7 - 1) = 1: seq 3 */
+	assert_int_equal((smax - smin + 1) - (stamped - dup), 1);
+	free(recs);
+	latency__destroy(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stamp),
+		cmocka_unit_test(test_receiver_books),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
