@@ -87,6 +87,11 @@ TESTS=(
 	"dut-gen-host-sigkill|SIGKILL of lab run --dut --gen-host: ssh and the remote generator stop"
 	"dut-external|lab run --dut D with the user's own generator running: rows measured with verdicts, counts agree, nothing left"
 	"dut-usage|lab run --dut/--gen-host usage errors (exit 2) and a missing interface (exit 1, one line)"
+	"latency-exact|gen --stamp into latency, 20000 frames, 16 flows: exact counts, lost 0, reordered 0, duplicates 0"
+	"latency-added-delay|latency --busy-wait 500000: min and p50 >= 500 us; without it p50 < 500 us; nothing lost"
+	"stamp-csum-ipv4|gen --stamp, 16 flows of 1500 B into XDP_PASS: the DUT's stack takes all 20000, no checksum error"
+	"stamp-csum-ipv6|the same with IPv6"
+	"latency-bad-inputs|gen --stamp and latency usage errors: exit 2, one line"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 
@@ -100,6 +105,8 @@ TESTS=(
 . "$HERE/baselines.inc"
 # shellcheck source=tests/e2e/dump.inc
 . "$HERE/dump.inc"
+# shellcheck source=tests/e2e/latency.inc
+. "$HERE/latency.inc"
 
 # ----------------------------------------------------------------- runner --
 
