@@ -187,12 +187,16 @@ struct xl_cmp_row {
  *   (allocated; xl_cmp_result_free()). @paired: rows in both files
  *   (any status but *_ONLY). @compared/@regressions/@improvements/@too_few:
  *   counts over XL_CMP_PAIRED rows. @cross_machine: host, CPU model or CPU
- *   count differ (all known).
+ *   count differ (all known). @ceiling_moved: a compared "gen-ceiling"
+ *   row (the generator alone, no change under test in it) was flagged: the
+ *   host itself changed between the runs; @ceiling_pct: its delta Mpps in %
+ *   (the largest in size when there are several).
  */
 struct xl_cmp_result {
 	struct xl_cmp_row *rows;
 	int nrows, paired, compared, regressions, improvements, too_few;
-	bool cross_machine;
+	bool cross_machine, ceiling_moved;
+	double ceiling_pct;
 };
 
 /**

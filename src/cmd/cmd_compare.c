@@ -157,6 +157,9 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	if (res->cross_machine)
 		printf("%sWARNING: the two runs were made on different machines (host, CPU model or CPU count differ): the deltas mix machine and change\n",
 		       md ? "\n" : "");
+	if (res->ceiling_moved)
+		printf("%sWARNING: the generator ceiling (gen-ceiling: the generator alone, nothing under test) moved %+.1f%% between the runs: the host changed, and the other rows' verdicts carry that change too\n",
+		       md ? "\n" : "", res->ceiling_pct);
 	printf("%s", md ? "\n" : "");
 	print_env(b, n, md);
 	printf("\nMann-Whitney U, two-sided, exact, over the repetitions' ns/packet (1e9/pps; DUT CPU ns/packet for generator-bound rows); alpha %g, threshold %g ns/packet\n",
@@ -264,6 +267,9 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 						     "differs", e[i].differs));
 	json_object_set_new(doc, "environment", env);
 	json_object_set_new(doc, "cross_machine", json_boolean(res->cross_machine));
+	json_object_set_new(doc, "ceiling_moved", json_boolean(res->ceiling_moved));
+	json_object_set_new(doc, "ceiling_pct", res->ceiling_moved ? json_real(res->ceiling_pct) :
+								      json_null());
 	json_object_set_new(doc, "alpha", json_real(a->o.alpha));
 	json_object_set_new(doc, "threshold_ns", json_real(a->o.threshold_ns));
 	for (i = 0; i < res->nrows; i++) {

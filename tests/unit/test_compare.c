@@ -331,6 +331,7 @@ static void test_compare_regression(void **state)
 	assert_int_equal(r.rows[1].verdict, XL_CMP_IMPROVEMENT);
 	assert_int_equal(r.rows[2].verdict, XL_CMP_SAME);
 	assert_string_equal(xl_cmp_verdict_name(r.rows[2].verdict), "~");
+	assert_false(r.ceiling_moved);
 	xl_cmp_result_free(&r);
 
 	/* The same regression under a threshold above it is "~". */
@@ -344,6 +345,32 @@ static void test_compare_regression(void **state)
 	}
 	xl_cmp_file_free(&b);
 	xl_cmp_file_free(&n);
+}
+
+static void test_compare_ceiling_moved(void **state)
+{
+	struct xl_cmp_file b, n;
+	struct xl_cmp_result r;
+
+	/* The generator alone got 20% slower: the host changed. */
+	load_ok(make_doc("b.json", MACHINE_A, 4,
+			 "gen-ceiling|-|64|threaded|ceiling|6e6,6.1e6,5.9e6,6e6|100,100,100,100;"
+			 "gen-ceiling|-|1500|threaded|ceiling|5e6,5e6,5e6,5e6|100,100,100,100"), &b);
+	load_ok(make_doc("n.json", MACHINE_A, 4,
+			 "gen-ceiling|-|64|threaded|ceiling|4.8e6,4.9e6,4.7e6,4.8e6|120,120,120,120;"
+			 "gen-ceiling|-|1500|threaded|ceiling|5.5e6,5.5e6,5.5e6,5.5e6|90,90,90,90"), &n);
+	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
+	assert_int_equal(r.rows[0].verdict, XL_CMP_REGRESSION);
+	assert_int_equal(r.rows[1].verdict, XL_CMP_IMPROVEMENT);
+	assert_true(r.ceiling_moved);
+	assert_near(r.ceiling_pct, -20.0, 1e-9); /* the larger of -20% and +10% */
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&n);
+	/* Unchanged: not moved. */
+	assert_int_equal(xl_cmp_run(&b, &b, &dflt, &r), 0);
+	assert_false(r.ceiling_moved);
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&b);
 }
 
 static void test_compare_generator_bound(void **state)
@@ -587,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_load_tolerant),
 		cmocka_unit_test(test_compare_regression),
+		cmocka_unit_test(test_compare_ceiling_moved),
 		cmocka_unit_test(test_compare_generator_bound),
 		cmocka_unit_test(test_compare_too_few),
 		cmocka_unit_test(test_compare_pairing),

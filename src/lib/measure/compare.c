@@ -4,6 +4,7 @@
  * jansson, pairing their rows by identity, a verdict per row.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,11 @@ int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 		out->regressions += r->verdict == XL_CMP_REGRESSION;
 		out->improvements += r->verdict == XL_CMP_IMPROVEMENT;
 		out->too_few += r->too_few;
+		if (!strcmp(r->base->name, "gen-ceiling") && r->verdict != XL_CMP_SAME &&
+		    fabs(r->delta_pct) >= fabs(out->ceiling_pct)) {
+			out->ceiling_moved = true;
+			out->ceiling_pct = r->delta_pct;
+		}
 	}
 	for (j = 0; j < new->nrows; j++)
 		if (!used_n[j]) {

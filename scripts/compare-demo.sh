@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The two demonstrations of docs/compare.md, one command each (root):
+#   scripts/compare-demo.sh same    two lab runs of the same code, compared:
+#                                   how many rows does compare flag?
+#   scripts/compare-demo.sh extra   the drop rows with --extra-ns 10 against
+#                                   the same rows without: a regression of
+#                                   about +10 ns/packet, p < 0.05, on each?
+#                                   Interleaved: REPS pairs of one-repetition
+#                                   runs (0 then 10, then 10 then 0, ...),
+#                                   merged into one file per side, so the
+#                                   host's drift falls on both sides alike.
+# Knobs (environment): REPS (default 5), WINDOW (seconds, default 1), SIZES
+# (default 64), ROWS (same: the XDP rows; extra: the four drop rows),
+# WIRING (threaded or softirq; default lab run's), EXTRA (default 10),
+# OUT (directory for the JSON and text, default build/compare-demo).
+# The load average before and after is printed: other load moves figures.
+# Exit status: compare's (0 no regression, 1 a regression) or 2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-}
+reps=${REPS:-5}
+seconds=${WINDOW:-1}
+sizes=${SIZES:-64}
+extra=${EXTRA:-10}
+out=${OUT:-build/compare-demo}
+wiring=()
+[ -n "${WIRING:-}" ] && wiring=(--wiring "$WIRING")
+case $what in
+same) rows=${ROWS:-gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx,redirect,redirect-cpu} ;;
+extra) rows=${ROWS:-drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs} ;;
+*) echo "usage: $0 same|extra (see the comment at the top)" >&2; exit 2 ;;
+esac
+mkdir -p "$out"
+x=./build/xdplab
+run() { # run NAME ARGS...: one lab run into $out/NAME.json and .txt
+	local name=$1
+	shift
+	"$x" lab run --rows "$rows" --sizes "$sizes" --reps "$reps" --seconds "$seconds" \
+		"${wiring[@]}" "$@" --json "$out/$name.json" >"$out/$name.txt"
+}
+run_one() { # run_one NAME EXTRA: one repetition with --extra-ns EXTRA
+	"$x" lab run --rows "$rows" --sizes "$sizes" --reps 1 --seconds "$seconds" \
+		"${wiring[@]}" --extra-ns "$2" --json "$out/$1.json" >"$out/$1.txt"
+}
+echo "compare-demo $what: reps $reps x $seconds s, sizes $sizes, rows $rows ${wiring[*]}"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# merge SIDE: $out/SIDE-*.json (one repetition each) into $out/SIDE.json:
+# every row's repetitions together, mpps recomputed from them, a row
+# generator-bound if any of its runs was.
+merge() {
+	jq -s --argjson n "$reps" '
+		def med: sort | if length % 2 == 1 then .[length / 2 | floor]
+			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+		. as $all | $all[0] | .config.reps = $n |
+		.rows = [range(0; .rows | length) as $k | $all[0].rows[$k] |
+			.reps = [$all[].rows[$k].reps[]] |
+			.verdict = (if [$all[].rows[$k].verdict] | index("generator-bound") then "generator-bound" else .verdict end) |
+			(.reps | map(.pps / 1e6)) as $m |
+			.mpps = { median: ($m | med), min: ($m | min), max: ($m | max) } |
+			.ns_per_pkt = 1e3 / .mpps.median |
+			.cpu_ns_per_pkt = (.reps | map(.cpu_ns_per_pkt) | med)]' \
+		"$out/$1"-*.json >"$out/$1.json"
+}
+if [ "$what" = same ]; then
+	run base
+	run new
+else
+	rm -f "$out"/base-*.json "$out"/new-*.json
+	for i in $(seq 1 "$reps"); do
+		if [ $((i % 2)) = 1 ]; then
+			run_one base-$i 0
+			run_one new-$i "$extra"
+		else
+			run_one new-$i "$extra"
+			run_one base-$i 0
+		fi
+	done
+	merge base
+	merge new
+fi
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+rc=0
+"$x" compare "$out/base.json" "$out/new.json" | tee "$out/compare.txt" || rc=$?
+echo "compare-demo: files in $out (compare exit status $rc)"
+exit $rc
