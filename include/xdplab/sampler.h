@@ -25,7 +25,10 @@ enum { XL_SAMPLER_GO = 0, XL_SAMPLER_DONE = 1 };
 /**
  * struct xl_sampler - one run of the loop.
  * @interval_ns: time between samples, ns (> 0).
- * @duration_ns: length of the run, ns; 0: until *@stop or @alive says done.
+ * @duration_ns: length of a repetition, ns; 0: until *@stop or @alive says
+ *   done.
+ * @reps: repetitions of @duration_ns back to back (0 or 1: one); each
+ *   starts at the sample that ended the one before, so they tile time.
  * @poll_ns: longest sleep between liveness checks, ns (0: 100 ms).
  * @stop: set by a signal handler (Ctrl-C): the run ends with a final
  *   sample; NULL: never.
@@ -41,26 +44,30 @@ enum { XL_SAMPLER_GO = 0, XL_SAMPLER_DONE = 1 };
  *   interval (stopped, done, or the duration ended between samples),
  *   which a command may leave out of its printed lines but counts in its
  *   totals.
+ * @rep_end: NULL, or called after each repetition (0-based @rep) with
+ *   @complete true when its duration ran out (not stopped, done or gone).
  * @ctx: passed to the callbacks.
- * @have_first: slot 0 already holds the first sample (the previous run's
- *   last one, copied there by the caller): runs back to back tile time
- *   with no gap and no extra read.
+ * @have_first: slot 0 already holds the first sample (taken by the caller,
+ *   e.g. before the traffic starts).
  * @last_slot: out: the slot of the run's last sample (-1: none).
  */
 struct xl_sampler {
 	uint64_t interval_ns, duration_ns, poll_ns;
+	int reps;
 	volatile sig_atomic_t *stop;
 	bool have_first;
 	int last_slot;
 	int (*sample)(void *ctx, int slot);
 	int (*alive)(void *ctx);
 	void (*interval)(void *ctx, int from, int to, uint64_t t_ns, bool partial);
+	void (*rep_end)(void *ctx, int rep, bool complete);
 	void *ctx;
 };
 
 /**
  * xl_sampler_run() - run @s: sample slot 0, then one window per interval,
- * the last one ending at the duration, the stop request or @alive's done.
+ * the last one of a repetition ending at its duration, the stop request or
+ * @alive's done, for @s->reps repetitions.
  * Every window is handed to @s->interval exactly once, so the windows
  * tile the run from the first sample to the last: a sum of them is the
  * run's total.

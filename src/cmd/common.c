@@ -138,7 +138,6 @@ struct loop_run {
 	const struct xl_cmd_loop *l;
 	struct xl_meter_sample *s; /* XL_SAMPLER_SLOTS samples */
 	struct xl_meter_window rep, *total;
-	uint64_t base_ns; /* the time of the repetitions before this one */
 	int rep_no, status;
 };
 
@@ -163,7 +162,6 @@ static void loop_interval(void *ctx, int from, int to, uint64_t t_ns, bool parti
 	struct loop_run *lr = ctx;
 	const struct xl_cmd_loop *l = lr->l;
 	struct xl_meter_window w;
-	double t = (lr->base_ns + t_ns) / 1e9;
 
 	if (!l->m->napi_pid)
 		l->m->napi_pid = xl_napi_kthread_pid(l->ifname);
@@ -174,13 +172,25 @@ static void loop_interval(void *ctx, int from, int to, uint64_t t_ns, bool parti
 		struct xl_rep_result r;
 
 		xl_meter_window_rep(&w, &r);
-		xl_cmd_records_add(l->rec, t, lr->rep_no, &r);
+		xl_cmd_records_add(l->rec, t_ns / 1e9, lr->rep_no, &r);
 	}
 	if (partial || l->quiet)
 		return;
-	l->print(l->ctx, &w, t);
+	l->print(l->ctx, &w, t_ns / 1e9);
 	if (l->extended)
 		xl_cmd_print_cpus(&lr->s[from], &lr->s[to], w.ns);
+}
+
+/* A repetition cut short (Ctrl-C, a vanished device) is no repetition; its counts stay in the totals. */
+static void loop_rep_end(void *ctx, int rep, bool complete)
+{
+	struct loop_run *lr = ctx;
+	struct xl_row_result *row = lr->l->row;
+
+	if (row && complete && lr->rep.ns && row->nreps < XL_MAX_REPS)
+		xl_meter_window_rep(&lr->rep, &row->reps[row->nreps++]);
+	xl_meter_window_zero(&lr->rep);
+	lr->rep_no = rep + 1;
 }
 
 int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *total)
@@ -188,28 +198,16 @@ int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *tota
 	static struct xl_meter_sample s[XL_SAMPLER_SLOTS];
 	struct loop_run lr = { .l = l, .s = s, .total = total };
 	struct xl_sampler sm = { .interval_ns = l->interval_ns, .duration_ns = l->duration_ns,
-				 .stop = &xl_stop_requested, .sample = loop_sample,
-				 .alive = loop_alive, .interval = loop_interval, .ctx = &lr };
-	int reps = l->reps > 0 ? l->reps : 1, err = 0;
+				 .reps = l->reps, .stop = &xl_stop_requested,
+				 .sample = loop_sample, .alive = loop_alive,
+				 .interval = loop_interval, .rep_end = loop_rep_end, .ctx = &lr };
+	int err;
 
 	xl_meter_window_zero(total);
+	xl_meter_window_zero(&lr.rep);
 	if (l->row)
 		l->row->nreps = 0;
-	for (lr.rep_no = 0; lr.rep_no < reps && !xl_stop_requested; lr.rep_no++) {
-		xl_meter_window_zero(&lr.rep);
-		err = xl_sampler_run(&sm);
-		if (err)
-			break;
-		/* A repetition cut short by Ctrl-C is no repetition (its totals count). */
-		if (l->row && !xl_stop_requested && lr.rep.ns) {
-			xl_meter_window_rep(&lr.rep, &l->row->reps[l->row->nreps]);
-			l->row->nreps++;
-		}
-		lr.base_ns += lr.rep.ns;
-		if (sm.last_slot > 0)
-			s[0] = s[sm.last_slot];
-		sm.have_first = sm.last_slot >= 0;
-	}
+	err = xl_sampler_run(&sm);
 	if (l->row)
 		xl_cmd_row_finish(l->row, total);
 	if (err == -1)

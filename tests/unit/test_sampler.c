@@ -17,6 +17,7 @@
 
 struct fake {
 	int nsample, fail_at, ninterval, alive_ret, npartial;
+	int nrep_end, complete[8], rep_of_interval[64], rep_now;
 	int slots[64], from[64], to[64];
 	volatile sig_atomic_t stop;
 };
@@ -40,17 +41,28 @@ static void f_interval(void *ctx, int from, int to, uint64_t t_ns, bool partial)
 {
 	struct fake *f = ctx;
 
+	f->rep_of_interval[f->ninterval] = f->rep_now;
 	f->from[f->ninterval] = from;
 	f->to[f->ninterval] = to;
 	f->ninterval++;
 	f->npartial += partial;
 }
 
+static void f_rep_end(void *ctx, int rep, bool complete)
+{
+	struct fake *f = ctx;
+
+	assert_int_equal(rep, f->nrep_end);
+	f->complete[f->nrep_end++] = complete;
+	f->rep_now = rep + 1;
+}
+
 static struct xl_sampler sampler(struct fake *f, uint64_t duration_ns)
 {
 	return (struct xl_sampler){ .interval_ns = 20000000, .duration_ns = duration_ns,
 				    .poll_ns = 5000000, .stop = &f->stop, .sample = f_sample,
-				    .alive = f_alive, .interval = f_interval, .ctx = f };
+				    .alive = f_alive, .interval = f_interval,
+				    .rep_end = f_rep_end, .ctx = f };
 }
 
 static void test_stop_already_set(void **state)
@@ -150,6 +162,41 @@ static void test_have_first(void **state)
 	assert_int_equal(f.from[0], 0);
 }
 
+static void test_reps_tile(void **state)
+{
+	struct fake f = { .fail_at = -1 };
+	struct xl_sampler s = sampler(&f, 30000000); /* 30 ms of 20 ms intervals */
+	int i;
+
+	(void)state;
+	s.reps = 3;
+	assert_int_equal(xl_sampler_run(&s), 0);
+	assert_int_equal(f.nrep_end, 3);
+	assert_true(f.complete[0] && f.complete[1] && f.complete[2]);
+	/* One first sample for the whole run: repetitions share their edges. */
+	assert_int_equal(f.nsample, f.ninterval + 1);
+	for (i = 1; i < f.ninterval; i++)
+		assert_int_equal(f.from[i], f.to[i - 1]);
+	/* At least the interval and the rest of each 30 ms repetition. */
+	assert_true(f.ninterval >= 6);
+	assert_int_equal(f.rep_of_interval[0], 0);
+	assert_int_equal(f.rep_of_interval[f.ninterval - 1], 2);
+}
+
+static void test_reps_stopped(void **state)
+{
+	struct fake f = { .fail_at = -1, .stop = 1 };
+	struct xl_sampler s = sampler(&f, 30000000);
+
+	(void)state;
+	s.reps = 3;
+	assert_int_equal(xl_sampler_run(&s), 0);
+	/* The first repetition was cut short: not complete, and no other follows. */
+	assert_int_equal(f.nrep_end, 1);
+	assert_false(f.complete[0]);
+	assert_int_equal(f.ninterval, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +207,8 @@ int main(void)
 		cmocka_unit_test(test_later_sample_fails),
 		cmocka_unit_test(test_windows_tile),
 		cmocka_unit_test(test_have_first),
+		cmocka_unit_test(test_reps_tile),
+		cmocka_unit_test(test_reps_stopped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
