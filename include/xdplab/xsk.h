@@ -339,6 +339,14 @@ int xl_xsk_app__audit(struct xl_xsk_app *a, char *buf, size_t len);
 int xl_xsk_app__ifindex(const struct xl_xsk_app *a);
 
 /**
+ * xl_xsk_app__runtime_ns() - CPU time the socket threads have run, ns,
+ * summed (/proc/PID/schedstat, as xl_gen__runtime_ns() for the generator):
+ * the application's own cost, which other load on its CPU does not
+ * inflate. Threads not started yet, or ended, add 0.
+ */
+uint64_t xl_xsk_app__runtime_ns(const struct xl_xsk_app *a);
+
+/**
  * xl_xsk_app__destroy() - stop, join, detach the program (closing its
  * link), delete sockets and UMEMs. NULL is fine.
  */

@@ -15,7 +15,11 @@
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
+#include "xdplab/report.h"
+#include "xdplab/sampler.h"
 #include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+#include "xdplab/window.h"
 #include "xdplab/xsk.h"
 
 enum {
@@ -60,6 +64,8 @@ static const struct xl_opt xsk_opts[] = {
 	XL_OPT_ENTRY_NETNS,
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
+	XL_OPT_ENTRY_REPS,
+	XL_OPT_ENTRY_JSON,
 	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
 	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), 1..1000000 (default 1)", O_BURSTS },
 	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
@@ -81,9 +87,10 @@ struct xsk_args {
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
 	bool frames_seen;
-	const char *netns, *src_mac, *dst_mac;
+	const char *netns, *src_mac, *dst_mac, *json;
 	bool src_ip_set, dst_ip_set;
 	struct xl_cmd_prof prof;
+	int reps;
 };
 
 static int ring_opt(struct xsk_args *a, const char *opt, const char *arg, uint32_t *out)
@@ -129,7 +136,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, &a->extended, &a->netns, .quiet = &a->quiet });
+				  &a->duration_ns, &a->extended, &a->netns, .quiet = &a->quiet,
+				  .reps = &a->reps, .json = &a->json });
 	if (r <= 0)
 		return r;
 	switch (id) {
@@ -380,22 +388,175 @@ static void print_totals(const struct xl_xsk_sock_stats *t, uint64_t ns)
 	       t->xdp_ok ? "" : " (partial: a socket's statistics were unreadable)");
 }
 
-static int run(struct xsk_args *a, struct xl_xsk_app *app)
+/* One sample: every socket's numbers, stamped, and the threads' run time. */
+struct xsk_sample {
+	struct xl_xsk_sock_stats st[XL_XSK_MAX_QUEUES];
+	uint64_t t_ns;
+	struct xl_read runtime;
+};
+
+/*
+ * A window of the application: its own count (rxdrop: received; txpush and
+ * l2fwd: sent), bytes, and the socket threads' CPU time (not ok when a
+ * read failed or a thread started or ended in between) with @cpu_pkts, the
+ * count of the windows in which it was read: a sum leaves a window without
+ * a CPU read out of both sides of the per-packet figure.
+ */
+struct xsk_win {
+	struct xl_delta pkts, cpu, cpu_pkts;
+	uint64_t bytes;
+};
+
+/* What the sampler's callbacks need. */
+struct xsk_run {
+	struct xsk_args *a;
+	struct xl_xsk_app *app;
+	int n;
+	struct xsk_sample s[XL_SAMPLER_SLOTS];
+	struct xl_row_result *row;
+	struct xl_cmd_records *rec;
+	struct xsk_win rep;
+	int rep_no;
+	bool vanished;
+};
+
+static int xsk_sample(void *ctx, int slot)
 {
-	static struct xl_xsk_sock_stats prev[XL_XSK_MAX_QUEUES], cur[XL_XSK_MAX_QUEUES];
-	static struct xl_xsk_sock_stats first[XL_XSK_MAX_QUEUES];
+	struct xsk_run *x = ctx;
+	struct xsk_sample *s = &x->s[slot];
+	uint64_t ns;
+
+	xl_xsk_app__read(x->app, s->st);
+	s->t_ns = xl_now_ns();
+	ns = xl_xsk_app__runtime_ns(x->app);
+	s->runtime = xl_read_now(ns, ns != 0);
+	return 0;
+}
+
+static int xsk_alive(void *ctx)
+{
+	struct xsk_run *x = ctx;
+	char cause[256];
+
+	if (!if_indextoname(xl_xsk_app__ifindex(x->app), (char[IF_NAMESIZE]){ 0 })) {
+		xl_err("interface %s vanished during the run", x->a->c.ifname);
+		x->vanished = true;
+		return -1;
+	}
+	/*
+	 * A link that went down (or whose veth peer did) passes nothing:
+	 * txpush would count sends that all drop.
+	 */
+	if (xl_link_down_cause(xl_xsk_app__ifindex(x->app), cause, sizeof(cause)) == 1) {
+		xl_err("%s; stopping", cause);
+		x->vanished = true;
+		return -1;
+	}
+	return xl_xsk_app__done(x->app) ? XL_SAMPLER_DONE : XL_SAMPLER_GO;
+}
+
+static void xsk_window(const struct xsk_run *x, const struct xsk_sample *a,
+		       const struct xsk_sample *b, struct xsk_win *w)
+{
+	struct xl_xsk_sock_stats ta, tb;
+	bool rx = x->a->c.app == XL_XSK_RXDROP;
+
+	sum_stats(a->st, x->n, &ta);
+	sum_stats(b->st, x->n, &tb);
+	w->pkts = (struct xl_delta){ .n = rx ? tb.c.rx_packets - ta.c.rx_packets :
+					       tb.c.tx_packets - ta.c.tx_packets,
+				     .ns = b->t_ns - a->t_ns, .ok = b->t_ns >= a->t_ns };
+	w->bytes = rx ? tb.c.rx_bytes - ta.c.rx_bytes : tb.c.tx_bytes - ta.c.tx_bytes;
+	w->cpu = xl_delta_of(&a->runtime, &b->runtime, 64);
+	if (b->runtime.v < a->runtime.v)
+		w->cpu.ok = false;
+	w->cpu_pkts = w->cpu.ok ? w->pkts : (struct xl_delta){ 0 };
+}
+
+/* A window as a repetition record: the app threads' share of their CPUs is the judged busy share. */
+static void xsk_rep(const struct xsk_run *x, const struct xsk_win *w, struct xl_rep_result *r)
+{
+	double span = (double)w->cpu.ns * x->n;
+
+	*r = (struct xl_rep_result){
+		.ns = w->pkts.ns, .packets = w->pkts.n, .run_packets = w->pkts.n,
+		.pps = xl_delta_rate(&w->pkts),
+		.cpu_busy = w->cpu.ok && span > 0 ? w->cpu.n / span : 0,
+		.cpu_ns_per_pkt = xl_delta_ratio(&w->cpu, &w->cpu_pkts), .xmit_events = -1,
+	};
+	if (r->cpu_busy > 1.0)
+		r->cpu_busy = 1.0;
+}
+
+static void xsk_interval(void *ctx, int from, int to, uint64_t t_ns, bool partial)
+{
+	struct xsk_run *x = ctx;
+	const struct xsk_sample *a = &x->s[from], *b = &x->s[to];
 	struct xl_xsk_sock_stats tp, tc;
-	int n = xl_xsk_app__nsocks(app), i, ret = XL_EXIT_OK, err;
-	uint64_t start, next, end, now, t_first, t_prev, t_cur;
+	struct xsk_win w;
 	char label[32];
+	int i;
+
+	xsk_window(x, a, b, &w);
+	x->rep.pkts.n += w.pkts.n;
+	x->rep.pkts.ns += w.pkts.ns;
+	x->rep.bytes += w.bytes;
+	if (w.cpu.ok) {
+		x->rep.cpu.n += w.cpu.n;
+		x->rep.cpu.ns += w.cpu.ns;
+		x->rep.cpu.ok = true;
+		x->rep.cpu_pkts.n += w.pkts.n;
+		x->rep.cpu_pkts.ok = true;
+	}
+	if (x->rec) {
+		struct xl_rep_result r;
+
+		xsk_rep(x, &w, &r);
+		xl_cmd_records_add(x->rec, t_ns / 1e9, x->rep_no, &r);
+	}
+	if (partial || x->a->quiet)
+		return;
+	/*
+	 * Rates over the time between this read and the previous one (each
+	 * stamped right after the read), not over the scheduled interval: a
+	 * late wake-up would otherwise inflate them.
+	 */
+	sum_stats(a->st, x->n, &tp);
+	sum_stats(b->st, x->n, &tc);
+	snprintf(label, sizeof(label), "%8.3f s  total", t_ns / 1e9);
+	print_row(label, &tp, &tc, b->t_ns - a->t_ns, x->a->extended);
+	for (i = 0; x->n > 1 && i < x->n; i++) {
+		snprintf(label, sizeof(label), "%8s    q%-3u", "", b->st[i].queue);
+		print_row(label, &a->st[i], &b->st[i], b->t_ns - a->t_ns, false);
+	}
+}
+
+static void xsk_rep_end(void *ctx, int rep, bool complete)
+{
+	struct xsk_run *x = ctx;
+
+	if (x->row && complete && x->rep.pkts.ns && x->row->nreps < XL_MAX_REPS)
+		xsk_rep(x, &x->rep, &x->row->reps[x->row->nreps++]);
+	x->rep = (struct xsk_win){ .pkts.ok = true };
+	x->rep_no = rep + 1;
+}
+
+static int run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_result *row,
+	       struct xl_cmd_records *rec)
+{
+	static struct xsk_run x;
+	static struct xl_xsk_sock_stats cur[XL_XSK_MAX_QUEUES];
+	struct xl_xsk_sock_stats tp, tc;
+	struct xl_sampler sm;
+	int i, ret = XL_EXIT_OK, err;
+	uint64_t now;
 	static char audit[32768];
 	static struct xl_profile pr;
-	char cause[256];
-	bool vanished = false, profiling;
+	bool profiling;
 
-	xl_xsk_app__read(app, first);
-	t_prev = xl_now_ns(); /* the totals' window starts at this read */
-	memcpy(prev, first, sizeof(prev[0]) * n);
+	x = (struct xsk_run){ .a = a, .app = app, .n = xl_xsk_app__nsocks(app), .row = row,
+			      .rec = rec, .rep = { .pkts.ok = true } };
+	xsk_sample(&x, 0); /* the totals' window starts at this read, before the threads */
 	err = xl_xsk_app__start(app);
 	if (err) {
 		xl_err("cannot start the socket threads: %s", strerror(-err));
@@ -403,87 +564,51 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app)
 	}
 	/* The profile covers the run; a pinned first socket's CPU is the app's. */
 	profiling = xl_cmd_prof_run_start(&a->prof, a->spec.name, a->c.first_cpu);
-	t_first = t_prev;
-	start = xl_now_ns();
-	next = start + a->interval_ns;
-	end = a->duration_ns ? start + a->duration_ns : 0;
-	while (!xl_stop_requested) {
-		now = xl_now_ns();
-		if (end && now >= end)
-			break;
-		if (xl_xsk_app__done(app))
-			break;
-		if (now < next) {
-			uint64_t wake = end && end < next ? end : next;
-
-			xl_cmd_sleep_ns(wake - now < 100000000ull ? wake - now : 100000000ull);
-			if (!if_indextoname(xl_xsk_app__ifindex(app), (char[IF_NAMESIZE]){ 0 })) {
-				xl_err("interface %s vanished during the run", a->c.ifname);
-				vanished = true;
-				break;
-			}
-			/*
-			 * A link that went down (or whose veth peer did) passes
-			 * nothing: txpush would count sends that all drop.
-			 */
-			if (xl_link_down_cause(xl_xsk_app__ifindex(app), cause, sizeof(cause)) == 1) {
-				xl_err("%s; stopping", cause);
-				vanished = true;
-				break;
-			}
-			continue;
-		}
-		/*
-		 * Rates over the time between this read and the previous one
-		 * (each stamped right after the read), not over the scheduled
-		 * interval: a late wake-up would otherwise inflate them.
-		 */
-		xl_xsk_app__read(app, cur);
-		t_cur = xl_now_ns();
-		if (!a->quiet) {
-			sum_stats(prev, n, &tp);
-			sum_stats(cur, n, &tc);
-			snprintf(label, sizeof(label), "%8.3f s  total", (t_cur - start) / 1e9);
-			print_row(label, &tp, &tc, t_cur - t_prev, a->extended);
-			for (i = 0; n > 1 && i < n; i++) {
-				snprintf(label, sizeof(label), "%8s    q%-3u", "", cur[i].queue);
-				print_row(label, &prev[i], &cur[i], t_cur - t_prev, false);
-			}
-		}
-		memcpy(prev, cur, sizeof(prev[0]) * n);
-		t_prev = t_cur;
-		next += a->interval_ns;
-	}
+	sm = (struct xl_sampler){ .interval_ns = a->interval_ns, .duration_ns = a->duration_ns,
+				  .reps = a->reps, .stop = &xl_stop_requested, .have_first = true,
+				  .sample = xsk_sample, .alive = xsk_alive,
+				  .interval = xsk_interval, .rep_end = xsk_rep_end, .ctx = &x };
+	xl_sampler_run(&sm);
 	xl_xsk_app__stop(app);
 	err = xl_xsk_app__join(app);
 	if (profiling)
 		xl_cmd_prof_run_stop(&a->prof, -1, &pr);
+	/* The totals: from the first read to one after the threads ended. */
 	xl_xsk_app__read(app, cur);
 	now = xl_now_ns();
-	sum_stats(cur, n, &tc);
-	sum_stats(first, n, &tp);
+	sum_stats(cur, x.n, &tc);
+	sum_stats(x.s[0].st, x.n, &tp);
 	for (i = 0; i < (int)(sizeof(tc.c) / sizeof(uint64_t)); i++)
 		((uint64_t *)&tc.c)[i] -= ((uint64_t *)&tp.c)[i];
-	if ((err == -ENXIO || err == -ENODEV || err == -ENETDOWN) && !vanished) {
+	if ((err == -ENXIO || err == -ENODEV || err == -ENETDOWN) && !x.vanished) {
 		xl_err("interface %s %s during the run", a->c.ifname,
 		       err == -ENETDOWN ? "went down" : "went away");
-		vanished = true;
-	} else if (err && !vanished) {
+		x.vanished = true;
+	} else if (err && !x.vanished) {
 		xl_err("a socket thread failed: %s", strerror(-err));
 		ret = XL_EXIT_RUNTIME;
 	}
-	if (vanished) {
+	if (x.vanished) {
 		xl_err("partial results follow");
 		ret = XL_EXIT_RUNTIME;
 	}
-	print_totals(&tc, now - t_first);
+	print_totals(&tc, now - x.s[0].t_ns);
 	if (pr.samples)
 		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
+	if (row) {
+		bool rxd = a->c.app == XL_XSK_RXDROP;
+		uint64_t pk = rxd ? tc.c.rx_packets : tc.c.tx_packets;
+		uint64_t by = rxd ? tc.c.rx_bytes : tc.c.tx_bytes;
+
+		row->size = pk ? (uint32_t)((by + pk / 2) / pk) : 0;
+		xl_row_finish(row);
+		xl_cmd_print_verdict(row);
+	}
 	if (a->c.audit) {
 		if (xl_xsk_app__audit(app, audit, sizeof(audit))) {
 			/* After the device vanished, frames it held never came back. */
 			printf("audit: %s\n", audit);
-			if (!vanished) {
+			if (!x.vanished) {
 				xl_err("frame audit failed");
 				ret = XL_EXIT_RUNTIME;
 			}
@@ -499,7 +624,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname);
 int cmd_xsk(int argc, char **argv)
 {
 	static const char *const apps[] = { "rxdrop", "txpush", "l2fwd", NULL };
-	struct xsk_args a = { .interval_ns = 1000000000ull };
+	struct xsk_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	char summary[160], name[32];
 	int idx, r;
 
@@ -539,6 +664,8 @@ int cmd_xsk(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	a.c.ifname = argv[idx];
+	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
+		return XL_EXIT_USAGE;
 	if (check_combinations(&a))
 		return XL_EXIT_USAGE;
 	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
@@ -551,9 +678,11 @@ int cmd_xsk(int argc, char **argv)
 /* cmd_xsk() once the options are parsed: the namespace, checks, the run. */
 static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 {
+	static struct xl_row_result row;
 	struct xsk_args a = *ap; /* a copy: the body reads as cmd_xsk()'s did */
+	struct xl_cmd_records rec = { 0 };
 	struct xl_xsk_app *app;
-	char name[32], msg[512];
+	char name[32], msg[512], rowname[40];
 	int r;
 
 	if (a.netns) {
@@ -596,8 +725,19 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 		xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",
 		a.c.need_wakeup ? " need_wakeup" : "",
 		a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin");
-	r = run(&a, app);
+	snprintf(rowname, sizeof(rowname), "xsk-%s", appname); /* the lab's row name */
+	xl_cmd_row_init(&row, rowname, NULL, "xsk", "XDP_REDIRECT", appname,
+			xl_xsk_app__zerocopy(app) ? "zc" : a.c.mode == XL_MODE_SKB ? "skb" : "native",
+			xl_napi_kthread_pid(a.c.ifname) ? "threaded" : "softirq");
+	row.engine = a.c.app == XL_XSK_TXPUSH ? "xsk" : "external";
+	row.judged = "app-cpu";
+	r = run(&a, app, &row, a.json ? &rec : NULL);
 	ap->prof = a.prof; /* run() may have closed the session: the caller closes what is left */
 	xl_xsk_app__destroy(app);
+	if (a.json && xl_cmd_write_json(a.json, a.spec.name, &(struct xl_cmd_loop){
+			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
+			.rec = &rec }, &row) && r == XL_EXIT_OK)
+		r = XL_EXIT_RUNTIME;
+	free(rec.v);
 	return r;
 }

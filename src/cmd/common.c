@@ -270,7 +270,10 @@ void xl_cmd_print_verdict(const struct xl_row_result *row)
 		printf("verdict: n/a (no complete window)\n");
 		return;
 	}
-	if (row->napi_cpu >= 0)
+	if (row->judged && !strcmp(row->judged, "app-cpu"))
+		snprintf(busy, sizeof(busy), " (app threads busy %.1f%%, median of %d)",
+			 row->cpu_busy * 100, row->nreps);
+	else if (row->napi_cpu >= 0)
 		snprintf(busy, sizeof(busy), " (cpu%d busy %.1f%%, median of %d)", row->napi_cpu,
 			 row->cpu_busy * 100, row->nreps);
 	printf("verdict: %s%s; median %.3f Mpps (%.3f-%.3f), CPU %.1f ns/packet\n",

@@ -24,7 +24,7 @@ PASS=0 FAIL=0 SKIP=0
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
-	rxdrop_exact rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
+	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
 	memlock rebind_sweep sigkill_detaches device_gone queues_in_use
@@ -46,6 +46,32 @@ t_rxdrop_exact() {
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || { log "audit: $(grep audit "$WORK/rx.out")"; return 1; }
+}
+
+# --duration 1.5 --reps 2 --json: two repetitions that see frames, intervals
+# that add up to the exact total, a lab row's identity, the schema, a verdict.
+t_rxdrop_json_reps() {
+	local j="$WORK/x.json"
+	lab_up || return 1
+	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --poll --quiet $DEEP --duration 1.5 --reps 2 \
+		--interval 0.5 --json "$j"
+	wait_ready rx || return 1
+	# 2 s of traffic inside the 3 s run: both repetitions see frames.
+	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 20000 --rate 10000 -q >/dev/null || return 1
+	stop_after_exit rx 10
+	expect_eq "exit status" "$RC" 0 || return 1
+	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 20000 || return 1
+	grep -Eq '^verdict: (valid|generator-bound) \(app threads busy [0-9.]+%, median of 2\); median [0-9.]+ Mpps \([0-9.]+-[0-9.]+\), CPU [0-9.]+ ns/packet$' "$WORK/rx.out" ||
+		{ log "no verdict line: $(cat "$WORK/rx.out")"; return 1; }
+	"$ROOT/scripts/validate-results.py" "$j" >"$WORK/schema.out" 2>&1 ||
+		{ log "schema: $(cat "$WORK/schema.out")"; return 1; }
+	expect_eq "command, identity" "$(jq -c '[.command, (.rows[0] | .name, .kind, .action, .packet_operation, .mode, .size, .gen_engine, .judged_cpu)]' "$j")" \
+		'["xsk rxdrop","xsk-rxdrop","xsk","XDP_REDIRECT","rxdrop","native",64,"external","app-cpu"]' || return 1
+	expect_eq "repetitions" "$(jq '.rows[0].reps | length' "$j")" 2 || return 1
+	expect_eq "interval packets summed" "$(jq '[.intervals[].packets] | add' "$j")" 20000 || return 1
+	expect_eq "intervals per repetition" "$(jq -c '[.intervals | group_by(.rep)[] | length]' "$j")" "[3,3]" || return 1
+	jq -e '.rows[0].reps | all(.packets > 0 and .cpu_ns_per_pkt > 0)' "$j" >/dev/null ||
+		{ log "a repetition without frames or CPU figure: $(jq -c '.rows[0].reps' "$j")"; return 1; }
 }
 
 # The plain benchmark's loop (no --audit/--verify/--dump): frames recycled

@@ -51,6 +51,7 @@ struct xsk_sock {
 	uint32_t queue;
 	int cpu;
 	pthread_t tid;
+	int ktid; /* the thread's kernel tid, for its run time; 0 before it runs */
 	int done;
 } __attribute__((aligned(64)));
 
@@ -364,6 +365,19 @@ int xl_xsk_app__ifindex(const struct xl_xsk_app *a)
 	return a->ifindex;
 }
 
+uint64_t xl_xsk_app__runtime_ns(const struct xl_xsk_app *a)
+{
+	uint64_t ns = 0;
+	int i, tid;
+
+	for (i = 0; i < a->nsocks; i++) {
+		tid = __atomic_load_n(&a->socks[i].ktid, __ATOMIC_ACQUIRE);
+		if (tid > 0)
+			ns += xl_task_runtime_ns(tid);
+	}
+	return ns;
+}
+
 static bool stopping(const struct xsk_sock *s)
 {
 	return __atomic_load_n(&s->app->stop, __ATOMIC_RELAXED) || s->q.err;
@@ -447,6 +461,7 @@ static void *sock_thread(void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	__atomic_store_n(&s->ktid, (int)gettid(), __ATOMIC_RELEASE);
 	if (s->cpu >= 0) {
 		int err = xl_task_set_cpu(0, s->cpu);
 
