@@ -293,6 +293,25 @@ static void test_load_tolerant(void **state)
 	assert_int_equal(f.env.jit_enable, -1);
 	assert_false(f.have_vulns);
 	xl_cmp_file_free(&f);
+
+	/* A single command's file (drop --reps N --json): intervals beside the rows. */
+	p = write_file("run.json",
+		       "{\"schema\": \"xdplab.run-results/1\", \"command\": \"drop\","
+		       " \"config\": {\"reps\": 2, \"seconds\": 0.3, \"interval\": 1.0},"
+		       " \"intervals\": [{\"pps\": 1, \"rep\": 0}, {\"pps\": 2, \"rep\": 1}],"
+		       " \"rows\": [{\"name\": \"drop/no-touch\", \"packet_operation\": \"no-touch\","
+		       " \"size\": 64, \"mode\": \"native\", \"wiring\": \"softirq\", \"verdict\": \"valid\","
+		       " \"reps\": [{\"pps\": 3e6, \"cpu_ns_per_pkt\": 90}, {\"pps\": 3.2e6, \"cpu_ns_per_pkt\": 91}]}]}");
+	load_ok(p, &f);
+	assert_int_equal(f.nrows, 1);
+	assert_int_equal(f.reps, 2);
+	assert_dbl_equal(f.seconds, 0.3);
+	assert_string_equal(f.rows[0].name, "drop/no-touch");
+	assert_string_equal(f.rows[0].wiring, "softirq");
+	assert_int_equal(f.rows[0].nreps, 2);
+	assert_near(f.rows[0].mpps.median, 3.1, 1e-12);
+	assert_dbl_equal(f.rows[0].cpu_ns[1], 91.0);
+	xl_cmp_file_free(&f);
 }
 
 static void test_compare_regression(void **state)
