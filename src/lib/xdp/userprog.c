@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * A user's own XDP object: open with libbpf, choose the XDP program, load
+ * with the verifier log kept for a rejection, fill and pin maps, check the
+ * maps it needs, and count its return codes with an fexit program of ours
+ * (bpf/prog_count.bpf.c) so the user's code is never changed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "prog_count.skel.h"
+#include "xdplab/bench.h"
+#include "xdplab/log.h"
+#include "xdplab/userprog.h"
+
+/* The verifier log kept for a rejected program (log level 1). */
+#define LOG_BUF_SIZE (4u << 20)
+/* Lines of a rejected program's log printed after the error line. */
+#define LOG_TAIL_LINES 6
+
+struct xl_userprog {
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	char *pin_dir;
+	char *log_buf;
+};
+
+bool xl_userprog_usage_error(int err)
+{
+	return err == -ENOENT || err == -ENOEXEC || err == -ENOMSG || err == -EINVAL ||
+	       err == -EOPNOTSUPP || err == -ENOKEY;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* 0, -ENOENT or -ENOEXEC (not ELF), with the one-line error. */
+static int check_file(const char *path)
+{
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	ssize_t n;
+
+	if (fd < 0) {
+		err = -errno;
+		xl_err("%s: %s", path, err == -ENOENT ? "no such file" : strerror(-err));
+		return err == -ENOENT ? err : -ENOEXEC;
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n != 4 || memcmp(magic, "\177ELF", 4)) {
+		xl_err("%s: not an ELF object (build BPF objects with clang -target bpf -c)", path);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+static bool is_xdp(const struct bpf_program *p)
+{
+	enum bpf_attach_type t = bpf_program__expected_attach_type(p);
+
+	/* devmap/cpumap entry programs run on a map's entry, not on a device. */
+	return bpf_program__type(p) == BPF_PROG_TYPE_XDP && t != BPF_XDP_DEVMAP &&
+	       t != BPF_XDP_CPUMAP;
+}
+
+/* Choose the XDP program; 0 or -ENOMSG / -EINVAL with the one-line error. */
+static int choose(struct xl_userprog *u, const struct xl_userprog_opts *o)
+{
+	struct bpf_program *p, *pick = NULL;
+	char names[512] = "";
+	int n = 0, match = 0;
+
+	bpf_object__for_each_program(p, u->obj) {
+		if (!is_xdp(p))
+			continue;
+		n++;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s (sec %s)",
+			 n > 1 ? ", " : "", bpf_program__name(p), bpf_program__section_name(p));
+		if ((o->sec && strcmp(o->sec, bpf_program__section_name(p))) ||
+		    (o->func && strcmp(o->func, bpf_program__name(p))))
+			continue;
+		match++;
+		if (!pick)
+			pick = p;
+	}
+	if (!n) {
+		xl_err("%s: no XDP program in it (none in a SEC(\"xdp\") or SEC(\"xdp.frags\") section)",
+		       o->path);
+		return -ENOMSG;
+	}
+	if (!match) {
+		char want[256];
+
+		snprintf(want, sizeof(want), "%s%s%s%s%s", o->sec ? "--sec " : "",
+			 o->sec ? o->sec : "", o->sec && o->func ? " " : "",
+			 o->func ? "--func " : "", o->func ? o->func : "");
+		xl_err("%s: no XDP program matches %s (accepted: %s)", o->path, want, names);
+		return -EINVAL;
+	}
+	if (match > 1) {
+		xl_err("%s: %d XDP programs and no choice: give --sec NAME or --func NAME (accepted: %s)",
+		       o->path, match, names);
+		return -EINVAL;
+	}
+	u->prog = pick;
+	return 0;
+}
+
+/* Write the verifier log to a file and log its last lines. */
+static void report_rejection(const struct xl_userprog *u, const struct xl_userprog_opts *o,
+			     int err)
+{
+	char path[512];
+	const char *end, *start;
+	size_t len = strnlen(u->log_buf, LOG_BUF_SIZE);
+	int lines = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/xdplab-verifier-%s-%d.log", o->log_dir ? o->log_dir : "/tmp",
+		 base_name(o->path), (int)getpid());
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(u->log_buf, 1, len, f);
+		if (fclose(f))
+			f = NULL;
+	}
+	xl_err("%s: the verifier rejected %s: %s (full log: %s; its last lines follow)", o->path,
+	       bpf_program__name(u->prog), strerror(-err), f ? path : "could not be written");
+	/* The last LOG_TAIL_LINES non-empty lines, the verifier's verdict last. */
+	end = u->log_buf + len;
+	while (end > u->log_buf && end[-1] == '\n')
+		end--;
+	start = end;
+	while (start > u->log_buf && lines < LOG_TAIL_LINES) {
+		start--;
+		if (*start == '\n')
+			lines++;
+	}
+	if (*start == '\n')
+		start++;
+	while (start < end) {
+		const char *nl = memchr(start, '\n', end - start);
+		int n = nl ? (int)(nl - start) : (int)(end - start);
+
+		fprintf(stderr, "    %.*s\n", n, start);
+		start += n + 1;
+	}
+}
+
+static int fill_maps(struct xl_userprog *u, const struct xl_userprog_opts *o, bool *filled_any)
+{
+	int i, n;
+
+	for (i = 0; i < o->nfills; i++) {
+		const char *eq = strchr(o->fills[i], '=');
+		struct bpf_map *m;
+		char name[128];
+
+		if (!eq || eq == o->fills[i] || !eq[1] || (size_t)(eq - o->fills[i]) >= sizeof(name)) {
+			xl_err("--map '%s': want NAME=FILE", o->fills[i]);
+			return -EINVAL;
+		}
+		memcpy(name, o->fills[i], eq - o->fills[i]);
+		name[eq - o->fills[i]] = '\0';
+		m = bpf_object__find_map_by_name(u->obj, name);
+		if (!m) {
+			char maps[512] = "";
+			struct bpf_map *x;
+
+			bpf_object__for_each_map(x, u->obj)
+				snprintf(maps + strlen(maps), sizeof(maps) - strlen(maps), "%s%s",
+					 maps[0] ? ", " : "", bpf_map__name(x));
+			xl_err("--map %s: %s has no map of that name (accepted: %s)", o->fills[i],
+			       o->path, maps[0] ? maps : "none");
+			return -EINVAL;
+		}
+		n = xl_map_fill_file(bpf_map__fd(m), name, bpf_map__type(m), bpf_map__key_size(m),
+				     bpf_map__value_size(m), eq + 1);
+		if (n < 0)
+			return n == -ENOENT ? -EINVAL : n;
+		xl_info("map %s: %d entries from %s", name, n, eq + 1);
+		filled_any[i] = true;
+	}
+	return 0;
+}
+
+/* Whether map @m holds at least one entry. */
+static bool map_has_entry(const struct bpf_map *m)
+{
+	char key[512];
+
+	if (bpf_map__key_size(m) > sizeof(key))
+		return true; /* cannot tell: do not complain */
+	return !bpf_map_get_next_key(bpf_map__fd(m), NULL, key);
+}
+
+/* A hash or LPM trie map left empty that no --map named: -ENOKEY (or warn with pins). */
+static int check_needed(struct xl_userprog *u, const struct xl_userprog_opts *o)
+{
+	char empty[512] = "";
+	struct bpf_map *m;
+	int i;
+
+	bpf_object__for_each_map(m, u->obj) {
+		enum bpf_map_type t = bpf_map__type(m);
+		bool named = false;
+
+		if ((t != BPF_MAP_TYPE_HASH && t != BPF_MAP_TYPE_LPM_TRIE) ||
+		    (bpf_map__map_flags(m) & BPF_F_RDONLY_PROG))
+			continue;
+		for (i = 0; i < o->nfills; i++) {
+			size_t len = strlen(bpf_map__name(m));
+
+			if (!strncmp(o->fills[i], bpf_map__name(m), len) && o->fills[i][len] == '=')
+				named = true;
+		}
+		if (named || map_has_entry(m))
+			continue;
+		snprintf(empty + strlen(empty), sizeof(empty) - strlen(empty), "%s%s (%s)",
+			 empty[0] ? ", " : "", bpf_map__name(m), libbpf_bpf_map_type_str(t));
+	}
+	if (!empty[0])
+		return 0;
+	if (o->pin_dir) {
+		xl_warn("%s: map%s %s empty: fill %s through %s", o->path, strchr(empty, ',') ? "s" : "",
+			empty, strchr(empty, ',') ? "them" : "it", o->pin_dir);
+		return 0;
+	}
+	xl_err("%s: map %s is empty and not filled: give --map NAME=FILE (an empty file if empty is meant) or --pin-maps DIR",
+	       o->path, empty);
+	return -ENOKEY;
+}
+
+struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
+{
+	bool filled[XL_USERPROG_MAX_FILLS] = { false };
+	struct xl_userprog *u;
+	struct bpf_program *p;
+	int err;
+
+	if (o->nfills > XL_USERPROG_MAX_FILLS) {
+		xl_err("--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+		errno = EINVAL;
+		return NULL;
+	}
+	err = check_file(o->path);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->obj = bpf_object__open_file(o->path, NULL);
+	if (!u->obj) {
+		err = -errno;
+		xl_err("%s: libbpf cannot read it as a BPF object: %s", o->path, strerror(-err));
+		err = err == -ENOENT ? err : -ENOEXEC;
+		goto out_free;
+	}
+	err = choose(u, o);
+	if (err)
+		goto out_close;
+	u->log_buf = calloc(1, LOG_BUF_SIZE);
+	if (!u->log_buf) {
+		err = -ENOMEM;
+		goto out_close;
+	}
+	/* Log level 0: libbpf asks for the log (level 1) only on a failed load. */
+	bpf_program__set_log_buf(u->prog, u->log_buf, LOG_BUF_SIZE);
+	/* Only the chosen XDP program: the object's other XDP programs stay out. */
+	bpf_object__for_each_program(p, u->obj)
+		if (p != u->prog && is_xdp(p))
+			bpf_program__set_autoload(p, false);
+	err = bpf_object__load(u->obj);
+	if (err) {
+		if (u->log_buf[0]) {
+			err = -EACCES;
+			report_rejection(u, o, err);
+		} else {
+			xl_err("%s: cannot load %s: %s%s", o->path, bpf_program__name(u->prog),
+			       strerror(-err),
+			       err == -EPERM ? " (needs root or CAP_BPF+CAP_NET_ADMIN)" : "");
+		}
+		goto out_close;
+	}
+	err = fill_maps(u, o, filled);
+	if (err)
+		goto out_close;
+	err = check_needed(u, o);
+	if (err)
+		goto out_close;
+	if (o->pin_dir) {
+		err = bpf_object__pin_maps(u->obj, o->pin_dir);
+		if (err) {
+			xl_err("--pin-maps %s: cannot pin the maps: %s (a bpffs directory, e.g. /sys/fs/bpf/NAME)",
+			       o->pin_dir, strerror(-err));
+			err = err == -ENOENT || err == -EINVAL ? -EINVAL : err;
+			goto out_close;
+		}
+		u->pin_dir = strdup(o->pin_dir);
+	}
+	return u;
+out_close:
+	bpf_object__close(u->obj);
+out_free:
+	free(u->log_buf);
+	free(u);
+	errno = -err;
+	return NULL;
+}
+
+int xl_userprog__fd(const struct xl_userprog *u)
+{
+	return bpf_program__fd(u->prog);
+}
+
+const char *xl_userprog__name(const struct xl_userprog *u)
+{
+	return bpf_program__name(u->prog);
+}
+
+const char *xl_userprog__sec(const struct xl_userprog *u)
+{
+	return bpf_program__section_name(u->prog);
+}
+
+bool xl_userprog__frags(const struct xl_userprog *u)
+{
+	return bpf_program__flags(u->prog) & BPF_F_XDP_HAS_FRAGS;
+}
+
+void xl_userprog__destroy(struct xl_userprog *u)
+{
+	if (!u)
+		return;
+	if (u->pin_dir)
+		bpf_object__unpin_maps(u->obj, u->pin_dir);
+	bpf_object__close(u->obj);
+	free(u->pin_dir);
+	free(u->log_buf);
+	free(u);
+}
+
+/* ------------------------------------------------------ fexit counter -- */
+
+struct xl_count {
+	struct prog_count *skel;
+	int ncpus;
+};
+
+struct xl_count *xl_count__create(const struct xl_userprog *u)
+{
+	struct xl_count *c = calloc(1, sizeof(*c));
+	int err;
+
+	if (!c)
+		return NULL;
+	c->ncpus = xl_bench_ncpus();
+	c->skel = prog_count__open();
+	if (!c->skel) {
+		err = -errno;
+		goto out_free;
+	}
+	err = bpf_program__set_attach_target(c->skel->progs.xl_count_ret, xl_userprog__fd(u),
+					     xl_userprog__name(u));
+	if (!err)
+		err = prog_count__load(c->skel);
+	if (err) {
+		xl_warn("cannot load the fexit counter on %s: %s (the object needs BTF: build it with -g)",
+			xl_userprog__name(u), strerror(-err));
+		err = -ENOTSUP;
+		goto out_destroy;
+	}
+	err = prog_count__attach(c->skel);
+	if (err) {
+		xl_warn("cannot attach the fexit counter on %s: %s", xl_userprog__name(u),
+			strerror(-err));
+		goto out_destroy;
+	}
+	return c;
+out_destroy:
+	prog_count__destroy(c->skel);
+out_free:
+	free(c);
+	errno = -err;
+	return NULL;
+}
+
+int xl_count__read(struct xl_count *c, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
+{
+	struct xl_bench_rec recs[XL_MAX_CPUS];
+	__u32 key = 0;
+	int i, j;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.count_stats), &key, recs))
+		return -errno;
+	memset(total, 0, sizeof(*total));
+	for (i = 0; i < c->ncpus; i++) {
+		total->rx_packets += recs[i].rx_packets;
+		total->errors += recs[i].errors;
+		for (j = 0; j < XL_XDP_ACTIONS; j++)
+			total->actions[j] += recs[i].actions[j];
+	}
+	if (per_cpu)
+		memcpy(per_cpu, recs, c->ncpus * sizeof(recs[0]));
+	return 0;
+}
+
+int xl_count_meter_read(void *c, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
+{
+	return xl_count__read(c, total, per_cpu);
+}
+
+void xl_count__destroy(struct xl_count *c)
+{
+	if (!c)
+		return;
+	prog_count__destroy(c->skel);
+	free(c);
+}
