@@ -220,6 +220,7 @@ int cmd_compare(int argc, char **argv); /* compare BASE.json NEW.json */
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);  /* report RUN.json [BASE.json] -o FILE */
 int cmd_latency(int argc, char **argv);
+int cmd_progrun(int argc, char **argv); /* prog-run */
 
 /**
  * struct xl_command - one entry of the command table (commands.c).
