@@ -30,6 +30,10 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS    := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 
+# Example user programs (docs/own-program.md): build/examples/NAME.o.
+EXAMPLE_SRCS := $(wildcard examples/*.bpf.c)
+EXAMPLE_OBJS := $(patsubst examples/%.bpf.c,$(BUILD)/examples/%.o,$(EXAMPLE_SRCS))
+
 # The library is a folder per concern (docs/architecture.md).
 LIB_DIRS := core sys pkt xdp gen xsk measure profile html lab
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/lib/$(d)/*.c))
@@ -48,13 +52,17 @@ UNIT_BPF_SKELS := $(patsubst tests/unit/%.bpf.c,$(BUILD)/tests/bpf/%.skel.h,$(wi
 # compiler (make would otherwise delete them as intermediates and rebuild).
 .SECONDARY: $(BPF_OBJS) $(SKELS) $(UNIT_BPF_SKELS) $(UNIT_BPF_SKELS:.skel.h=.bpf.o)
 
-all: $(BUILD)/xdplab
+all: $(BUILD)/xdplab $(EXAMPLE_OBJS)
 
 deps:
 	@./scripts/deps.sh
 
 $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(BUILD)/$*.bpf.d -MT $@ -c $< -o $@
+
+$(BUILD)/examples/%.o: examples/%.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) -O2 -g -target bpf -I/usr/include/$(MULTIARCH) -Wall $(DEPFLAGS) -MF $(BUILD)/examples/$*.d -MT $@ -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$(notdir $*)) > $@
@@ -128,4 +136,4 @@ bench: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BPF_SKELS:.skel.h=.bpf.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS))
+-include $(EXAMPLE_OBJS:.o=.d) $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BPF_SKELS:.skel.h=.bpf.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS))

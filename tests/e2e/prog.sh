@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# End-to-end tests of benchmarking a user's own XDP program: prog-run
+# (BPF_PROG_RUN, no lab), run and ab (on the test's own veth pair in two
+# namespaces), with the example filter of examples/ and the test objects of
+# tests/e2e/prog/ (built here with clang -target bpf). Root needed.
+#   tests/e2e/prog.sh          run all
+#   tests/e2e/prog.sh -l       list the tests
+#   tests/e2e/prog.sh -t NAME  run one
+# Ends with "N passed, N failed, N skipped". Counts and actions are exact;
+# no timing assertions except the A/B verdicts the issue asks for.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+X=./build/xdplab
+EX=./build/examples
+CORPUS=${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}
+[ -d "$CORPUS" ] || CORPUS=/work/shared/corpus/tcpdump
+MAPS=(--map blocked_src=examples/blocked_src.txt --map blocked_sport=examples/blocked_sport.txt)
+G=xlp$$g # generator namespace
+D=xlp$$d # DUT namespace
+TMP=$(mktemp -d /tmp/xdplab-e2e-prog.XXXXXX)
+PIDS=()
+
+TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects)
+
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	ip netns del "$G" 2>/dev/null
+	ip netns del "$D" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# build NAME: tests/e2e/prog/NAME.bpf.c -> $TMP/NAME.o
+build() {
+	[ -f "$TMP/$1.o" ] && return 0
+	clang -O2 -g -target bpf -I/usr/include/"$(gcc -print-multiarch)" \
+		-c "tests/e2e/prog/$1.bpf.c" -o "$TMP/$1.o" 2>"$TMP/clang" ||
+		{ echo "cannot build $1.bpf.c: $(head -1 "$TMP/clang")"; return 1; }
+}
+
+# expect WHAT GOT WANT
+expect() {
+	[ "$2" == "$3" ] || { echo "$1: got '$2', want '$3'"; return 1; }
+}
+
+# ------------------------------------------------------------- prog-run --
+
+# The project's own capture (tests/e2e/prog/mkpcap.py): one frame per case
+# of the filter, each frame's class and action known.
+t_progrun_own_capture() {
+	python3 tests/e2e/prog/mkpcap.py "$TMP/own.pcap" || return 1
+	$X prog-run "${MAPS[@]}" $EX/ddos_filter.o --pcap "$TMP/own.pcap" -r 1000 --rounds 3 \
+		--json >"$TMP/j" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	expect "actions" "$(jq -r '[.frames[].action] | join(" ")' "$TMP/j")" \
+		"XDP_PASS XDP_DROP XDP_DROP XDP_DROP XDP_PASS XDP_DROP XDP_PASS XDP_PASS" || return 1
+	expect "classes" "$(jq -r '[.frames[].class] | join(" ")' "$TMP/j")" \
+		"ipv4/udp ipv4/udp ipv4/udp ipv4/tcp ipv4/tcp vlan/ipv4/icmp arp ipv6/udp" || return 1
+	expect "per-class actions" "$(jq -r '.classes[] | "\(.class)=\(.frames):\(.actions)"' "$TMP/j" | tr '\n' ';')" \
+		"ipv4/udp=3:XDP_DROP 2, XDP_PASS 1;ipv4/tcp=2:XDP_DROP 1, XDP_PASS 1;vlan/ipv4/icmp=1:XDP_DROP 1;arp=1:XDP_PASS 1;ipv6/udp=1:XDP_PASS 1;" || return 1
+	# The kernel's duration is > 0 for every frame, and the figure shown is
+	# it less the empty program's on the same frame (never below 0).
+	expect "frames with raw duration <= 0" "$(jq '[.frames[] | select(.raw_ns_per_run <= 0)] | length' "$TMP/j")" 0 || return 1
+	expect "frames whose ns is not raw - empty" \
+		"$(jq '[.frames[] | select(.ns_per_run != ([.raw_ns_per_run - .empty_ns_per_run, 0] | max))] | length' "$TMP/j")" 0 || return 1
+	expect "empty program measured" "$(jq '.overhead_ns > 0 and .overhead_subtracted' "$TMP/j")" true || return 1
+	$X prog-run "${MAPS[@]}" $EX/ddos_filter.o --pcap "$TMP/own.pcap" -r 100 --rounds 1 >"$TMP/out" || return 1
+	grep -q "^loop overhead: .* ns per run (an empty XDP program over the same frames, median); subtracted from every ns/run below$" "$TMP/out" ||
+		{ echo "no overhead line:"; cat "$TMP/out"; return 1; }
+}
+
+# Corpus captures (real traffic): every frame's action equals the oracle's
+# (tests/e2e/prog/oracle.py, an independent reading of the filter's rules).
+t_progrun_corpus() {
+	local f files=() n=0
+	if [ -d "$CORPUS" ]; then
+		files=("$CORPUS/afs.pcap" "$CORPUS/dhcpv6-domain-list.pcap" "$CORPUS/802.1ad_QinQ.pcap"
+		       "$CORPUS/arp-oobr.pcap" "$CORPUS/ntp.pcap" "$CORPUS/dns_tcp.pcap" "$CORPUS/dns-zlip-1.pcap")
+	else
+		echo "no corpus at $CORPUS: the project's own capture only" >&2
+		python3 tests/e2e/prog/mkpcap.py "$TMP/own.pcap" || return 1
+		files=("$TMP/own.pcap")
+	fi
+	for f in "${files[@]}"; do
+		[ -f "$f" ] || continue
+		$X prog-run "${MAPS[@]}" $EX/ddos_filter.o --pcap "$f" -r 10 --rounds 1 --json \
+			>"$TMP/j" 2>"$TMP/err" || { echo "$f:"; cat "$TMP/err"; return 1; }
+		expect "$f: actions" "$(jq -r '.frames[].action' "$TMP/j" | tr '\n' ' ')" \
+			"$(python3 tests/e2e/prog/oracle.py "$f" | tr '\n' ' ')" || return 1
+		expect "$f: frames with raw duration <= 0" \
+			"$(jq '[.frames[] | select(.raw_ns_per_run <= 0)] | length' "$TMP/j")" 0 || return 1
+		n=$((n + $(jq '.frames | length' "$TMP/j")))
+	done
+	[ "$n" -gt 0 ] || { echo "no frame was run"; return 1; }
+	echo "$n frames checked" >&2
+}
+
+# XDP_TX: the bytes it would send are the frame's, for each size.
+t_progrun_tx_bytes() {
+	build tx_swap || return 1
+	$X prog-run "$TMP/tx_swap.o" --packets v4 --packets v4,size=1500 --packets v6,size=200 \
+		-r 10 --rounds 1 --json >"$TMP/j" || return 1
+	expect "tx actions" "$(jq -r '[.frames[].action] | join(" ")' "$TMP/j")" "XDP_TX XDP_TX XDP_TX" || return 1
+	expect "tx bytes" "$(jq -r '[.frames[].out_bytes] | join(" ")' "$TMP/j")" "64 1500 200" || return 1
+	expect "class out bytes" "$(jq -r '[.classes[] | "\(.class) \(.out_bytes)"] | join(",")' "$TMP/j")" \
+		"ipv4/udp 1564,ipv6/udp 200" || return 1
+}
+
+# A program against itself: ~ in every class, both sides' actions equal.
+t_progrun_ab_self() {
+	python3 tests/e2e/prog/mkpcap.py "$TMP/own.pcap" || return 1
+	$X prog-run "${MAPS[@]}" --a $EX/ddos_filter.o --b $EX/ddos_filter.o --pcap "$TMP/own.pcap" \
+		-r 2000 --rounds 9 --json >"$TMP/j" || return 1
+	expect "verdicts" "$(jq -r '[.classes[].verdict] | unique | join(",")' "$TMP/j")" "~" || return 1
+	expect "disagreements" "$(jq '.action_disagreements' "$TMP/j")" 0 || return 1
+	expect "classes" "$(jq '.classes | length' "$TMP/j")" 5 || return 1
+}
+
+# Bad objects: one line naming the cause, exit 2 for the input, 1 for the verifier.
+t_bad_objects() {
+	local f=0 got log
+	for o in no_xdp two_xdp reject devmap; do build $o || return 1; done
+	echo "not an object" >"$TMP/text.o"
+	bad() { # bad RC FIRST-LINE ARGS...
+		local want=$1 line=$2 rc
+		shift 2
+		$X prog-run "$@" --packets v4 -r 1 --rounds 1 >/dev/null 2>"$TMP/e"
+		rc=$?
+		[ $rc -eq "$want" ] || { echo "$*: exit $rc, want $want: $(cat "$TMP/e")"; f=1; return; }
+		got=$(head -1 "$TMP/e" | sed 's/-[0-9]*\.log;/-PID.log;/')
+		[ "$got" == "$line" ] || { echo "$*: first line '$got', want '$line'"; f=1; }
+	}
+	bad 2 "xdplab: $TMP/none.o: no such file" "$TMP/none.o"
+	bad 2 "xdplab: $TMP/text.o: not an ELF object (build BPF objects with clang -target bpf -c)" "$TMP/text.o"
+	bad 2 "xdplab: $TMP/no_xdp.o: no XDP program in it (none in a SEC(\"xdp\") or SEC(\"xdp.frags\") section)" "$TMP/no_xdp.o"
+	bad 2 "xdplab: $TMP/two_xdp.o: 2 XDP programs and no choice: give --sec NAME or --func NAME (accepted: xdp_one (sec xdp), xdp_two (sec xdp.frags))" "$TMP/two_xdp.o"
+	bad 2 "xdplab: $TMP/two_xdp.o: no XDP program matches --func nope (accepted: xdp_one (sec xdp), xdp_two (sec xdp.frags))" "$TMP/two_xdp.o" --func nope
+	bad 2 "xdplab: $EX/ddos_filter.o: map blocked_src (lpm_trie) is empty and not filled: give --map NAME=FILE (an empty file if empty is meant) or --pin-maps DIR" $EX/ddos_filter.o
+	bad 2 "xdplab: map tx_port: type devmap cannot be filled from a file (accepted: array, hash, lru_hash, lpm_trie, percpu_array, percpu_hash, lru_percpu_hash)" "$TMP/devmap.o" --map tx_port=/dev/null
+	bad 2 "xdplab: examples/blocked_sport.txt:3: map blocked_src: key '19' is not accepted for a 8-byte key (accepted: A.B.C.D/LEN, A.B.C.D or 0x + 16 hex digits)" $EX/ddos_filter.o --map blocked_src=examples/blocked_sport.txt
+	bad 2 "xdplab: --map nosuch=/dev/null: $EX/ddos_filter.o has no map of that name (accepted: blocked_src, blocked_sport)" $EX/ddos_filter.o --map nosuch=/dev/null
+	bad 1 "xdplab: $TMP/reject.o: the verifier rejected xdp_reject: Permission denied (full log: /tmp/xdplab-verifier-reject.o-PID.log; its last lines follow)" "$TMP/reject.o"
+	# The full log is where the line says, and its last lines follow it.
+	log=$(head -1 "$TMP/e" | sed -n 's/.*full log: \([^;]*\);.*/\1/p')
+	grep -q "invalid access to packet" "$log" || { echo "no verifier log at '$log'"; f=1; }
+	grep -q "^    R1 offset is outside of the packet$" "$TMP/e" || { echo "no log tail after the line: $(cat "$TMP/e")"; f=1; }
+	rm -f "$log"
+	return $f
+}
+
+list() { printf '%s\n' "${TESTS[@]}"; }
+
+run_one() {
+	local name=$1 out rc
+	"t_$name" >"$TMP/out" 2>&1
+	rc=$?
+	out=$(cat "$TMP/out")
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	PIDS=()
+	ip netns del "$G" 2>/dev/null
+	ip netns del "$D" 2>/dev/null
+	case $rc in
+	0) echo "PASS $name"; pass=$((pass + 1)) ;;
+	77) echo "SKIP $name: ${out#SKIP: }"; skip=$((skip + 1)) ;;
+	*) echo "FAIL $name"; echo "$out" | sed 's/^/    /'; fail=$((fail + 1)) ;;
+	esac
+}
+
+pass=0 fail=0 skip=0
+case "${1:-}" in
+-l) list; exit 0 ;;
+-t)
+	[ -n "${2:-}" ] && printf '%s\n' "${TESTS[@]}" | grep -qx "$2" ||
+		{ echo "unknown test '${2:-}' (-l lists them)" >&2; exit 2; }
+	sel=("$2") ;;
+"") sel=("${TESTS[@]}") ;;
+*) echo "usage: $0 [-l | -t NAME]" >&2; exit 2 ;;
+esac
+if [ "$(id -u)" -ne 0 ]; then
+	for t in "${sel[@]}"; do echo "SKIP $t: needs root"; done
+	echo "0 passed, 0 failed, ${#sel[@]} skipped"
+	exit 0
+fi
+[ -x $X ] && [ -f $EX/ddos_filter.o ] || { echo "build/xdplab or build/examples missing: run make" >&2; exit 2; }
+for t in "${sel[@]}"; do run_one "$t"; done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
