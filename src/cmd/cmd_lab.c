@@ -496,6 +496,10 @@ static int lab_run(int argc, char **argv)
 		xl_usage_error(&run_spec, "--extra-ns and --sensitivity exclude each other (--sensitivity sets the extra cost itself)");
 		return XL_EXIT_USAGE;
 	}
+	if (a.sensitivity && a.dut) {
+		xl_usage_error(&run_spec, "--sensitivity switches the veth lab's generator and the DUT's cost between windows: not with --dut");
+		return XL_EXIT_USAGE;
+	}
 	if ((a.extra || a.sensitivity) && !drops) {
 		xl_usage_error(&run_spec, "%s applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)",
 			       a.extra ? "--extra-ns" : "--sensitivity");

@@ -189,6 +189,8 @@ t_extra_ns_bad() {
 		"xdplab lab run: --extra-ns applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)" || return 1
 	bad_cmd lab run --sensitivity --rows tx -- \
 		"xdplab lab run: --sensitivity applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)" || return 1
+	bad_cmd lab run --sensitivity --dut lo -- \
+		"xdplab lab run: --sensitivity switches the veth lab's generator and the DUT's cost between windows: not with --dut" || return 1
 	bad_cmd lab run --sensitivity --extra-ns 5 -- \
 		"xdplab lab run: --extra-ns and --sensitivity exclude each other (--sensitivity sets the extra cost itself)"
 }
