@@ -155,12 +155,13 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 /**
  * struct xl_sens_try - one cost tried by `lab run --sensitivity`: @reps
  * windows with @extra_ns CPU ns per packet (@set_ns by the calibration)
- * interleaved with @reps without. @p: the Mann-Whitney p-value of the
+ * interleaved with @reps without, the loop calibrated just before
+ * (@ns_per_iter). @p: the Mann-Whitney p-value of the
  * compare; @delta_ns: its deciding difference (median with - without, CPU
  * ns/packet when @on_cpu, else ns/packet); @regression: compare flagged it.
  */
 struct xl_sens_try {
-	double extra_ns, set_ns, p, delta_ns;
+	double extra_ns, set_ns, ns_per_iter, p, delta_ns;
 	bool on_cpu, regression;
 };
 
@@ -170,7 +171,7 @@ struct xl_sens_try {
  * @name/@size: the row ("drop/no-touch", 64). @reps: windows per side.
  * @detected_ns: the smallest cost tried that was flagged (-1: none was, or
  *   the search was not run; @note says why). @ns_per_iter: the busy
- *   loop's calibration. @tries/@ntries: every cost tried, in order.
+ *   loop's first calibration (each try has its own). @tries/@ntries: every cost tried, in order.
  */
 struct xl_sens_result {
 	char name[32];

@@ -560,9 +560,12 @@ static void test_sens_line_and_json(void **state)
 {
 	struct xl_sens_result s[2] = {
 		{ .name = "drop/no-touch", .size = 64, .reps = 5, .detected_ns = 3, .ns_per_iter = 0.27,
-		  .ntries = 3, .tries = { { 1, 1.08, 0.42, -0.5, true, false },
-					  { 2, 1.89, 0.15, 1.5, true, false },
-					  { 3, 2.97, 0.0079, 3.2, true, true } } },
+		  .ntries = 3, .tries = { { .extra_ns = 1, .set_ns = 1.08, .ns_per_iter = 0.27, .p = 0.42,
+					    .delta_ns = -0.5, .on_cpu = true },
+					  { .extra_ns = 2, .set_ns = 1.89, .ns_per_iter = 0.27, .p = 0.15,
+					    .delta_ns = 1.5, .on_cpu = true },
+					  { .extra_ns = 3, .set_ns = 2.97, .ns_per_iter = 0.33, .p = 0.0079,
+					    .delta_ns = 3.2, .on_cpu = true, .regression = true } } },
 		{ .name = "drop/parse-ip", .size = 1500, .reps = 3, .detected_ns = -1,
 		  .note = "3 vs 3 repetitions can never reach p < 0.05" },
 	};
@@ -604,6 +607,8 @@ static void test_sens_line_and_json(void **state)
 	t = json_object_get(json_array_get(a, 0), "tries");
 	assert_int_equal(json_array_size(t), 3);
 	assert_true(json_is_true(json_object_get(json_array_get(t, 2), "regression")));
+	assert_near(json_number_value(json_object_get(json_array_get(t, 2), "ns_per_iter")), 0.33, 0);
+	assert_near(json_number_value(json_object_get(json_array_get(t, 2), "p")), 0.0079, 0);
 	assert_true(json_is_false(json_object_get(json_array_get(t, 1), "regression")));
 	assert_string_equal(json_string_value(json_object_get(json_array_get(t, 0), "metric")),
 			    "cpu_ns_per_pkt");

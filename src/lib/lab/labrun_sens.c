@@ -79,6 +79,7 @@ static int try_cost(struct xl_meter *m, struct xl_bench *bench, double ns_per_it
 	memset(&zero, 0, sizeof(zero));
 	memset(&with, 0, sizeof(with));
 	t->set_ns = iters * ns_per_iter;
+	t->ns_per_iter = ns_per_iter;
 	for (rep = 0; rep < o->reps && !err; rep++) {
 		bool first = rep % 2 == 0;
 
@@ -165,7 +166,14 @@ int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		struct xl_sens_try *t = &res->tries[res->ntries];
 
 		t->extra_ns = ladder[i];
-		err = try_cost(&m, bench, cal.ns_per_iter, o, res, t);
+		/*
+		 * Calibrated again for each cost, between windows: this host's
+		 * vCPU was seen to change speed 2x for minutes at a time.
+		 */
+		if (i)
+			err = xl_bench__calibrate_extra(bench, 0, &cal);
+		if (!err)
+			err = try_cost(&m, bench, cal.ns_per_iter, o, res, t);
 		if (err)
 			break;
 		res->ntries++;

@@ -238,8 +238,9 @@ static json_t *sens_json(const struct xl_sens_result *s, int n)
 		for (j = 0; j < s[i].ntries; j++) {
 			const struct xl_sens_try *t = &s[i].tries[j];
 
-			json_array_append_new(tries, json_pack("{s:f,s:f,s:f,s:f,s:s,s:b}",
-				"extra_ns", t->extra_ns, "set_ns", t->set_ns, "p", t->p,
+			json_array_append_new(tries, json_pack("{s:f,s:f,s:f,s:f,s:f,s:s,s:b}",
+				"extra_ns", t->extra_ns, "set_ns", t->set_ns,
+				"ns_per_iter", t->ns_per_iter, "p", t->p,
 				"delta_ns", t->delta_ns, "metric",
 				t->on_cpu ? "cpu_ns_per_pkt" : "ns_per_pkt", "regression",
 				t->regression));
