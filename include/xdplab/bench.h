@@ -132,6 +132,16 @@ uint32_t xl_extra_iters(double ns, double ns_per_iter);
 int xl_bench__ifindex(const struct xl_bench *b);
 
 /**
+ * xl_tc_cleanup() - delete the tc filters at @ifname's clsact ingress
+ * (current netns) that run our tc_bench_drop: what a SIGKILLed tc-drop
+ * row leaves (a tc filter is no bpf_link). Read with `tc -j filter show`
+ * (iproute2), deleted with bpf_tc_detach(). The clsact qdisc stays (it may
+ * not be ours). Return: filters deleted, or -errno (-ENODEV: no such
+ * interface; -EIO: tc failed).
+ */
+int xl_tc_cleanup(const char *ifname);
+
+/**
  * xl_bench__destroy() - detach (close the link; for @tc, delete the filter
  * and the clsact qdisc we made, from the netns the benchmark was created
  * in, whichever netns the caller is in) and free. NULL is fine.

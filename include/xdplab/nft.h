@@ -63,4 +63,11 @@ const char *xl_nft_drop__table(const struct xl_nft_drop *n);
  */
 void xl_nft_drop__destroy(struct xl_nft_drop *n);
 
+/**
+ * xl_nft_sweep() - in the caller's netns, delete the tables `inet
+ * xdplab_PID` whose process is dead (a SIGKILLed stack-drop row's).
+ * Return: tables deleted, or -errno (-EIO: nft could not list tables).
+ */
+int xl_nft_sweep(void);
+
 #endif /* XDPLAB_NFT_H */

@@ -7,8 +7,10 @@
 
 #include "cmd.h"
 #include "xdplab/attach.h"
+#include "xdplab/bench.h"
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
+#include "xdplab/nft.h"
 
 enum { O_ALL, O_LABS };
 
@@ -19,7 +21,7 @@ static const struct xl_opt cleanup_opts[] = {
 
 static const struct xl_cmd_spec cleanup_spec = {
 	"cleanup", "[IFACE]",
-	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link) and remove labs left by killed runs.",
+	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters and the stack-drop tables of dead runs, and remove labs left by killed runs.",
 	cleanup_opts, sizeof(cleanup_opts) / sizeof(cleanup_opts[0]),
 };
 
@@ -65,6 +67,15 @@ int cmd_cleanup(int argc, char **argv)
 		xl_usage_error(&cleanup_spec, "interface '%s': no such interface", argv[idx]);
 		return XL_EXIT_USAGE;
 	}
+	/* What a killed tc-drop or stack-drop row (lab run --dut) leaves. */
+	n = xl_tc_cleanup(argv[idx]);
+	if (n > 0)
+		printf("%s: deleted %d tc filter(s) of tc_bench_drop at clsact ingress\n", argv[idx], n);
+	else if (n < 0 && n != -ENOENT)
+		xl_warn("%s: cannot list its tc filters: %s", argv[idx], strerror(-n));
+	n = xl_nft_sweep();
+	if (n > 0)
+		printf("deleted %d nftables table(s) xdplab_PID of dead runs\n", n);
 	if (!xl_xdp_holder(ifindex, &h) && h.prog_id)
 		xl_xdp_holder_describe(&h, desc, sizeof(desc));
 	n = xl_xdp_cleanup(ifindex, a.all);

@@ -17,6 +17,7 @@
 #include "xdplab/labrun_redirect.h"
 #include "xdplab/labrun_xsk.h"
 #include "xdplab/log.h"
+#include "xdplab/nft.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
 
@@ -407,6 +408,9 @@ static int dut_open(const struct run_args *a, struct xl_lab *lab, struct xl_labr
 
 	if (err)
 		return err;
+	/* A killed run's stack-drop table (its pid is dead) goes first. */
+	if (xl_nft_sweep() > 0)
+		xl_info("deleted the nftables table of a killed run (xdplab_PID, its process is gone)");
 	*src = (struct xl_labrun_source){ .engine = "external" };
 	if (a->gen_host) {
 		struct xl_gen_remote_opts ro = { .host = a->gen_host, .iface = a->gen_iface,

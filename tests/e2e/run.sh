@@ -86,6 +86,7 @@ TESTS=(
 	"dut-gen-host|lab run --dut D --gen-host over ssh into the generator's netns (test sshd, key, known_hosts): XDP rows, exact counts, skipped rows say why, nothing left"
 	"dut-gen-host-sigkill|SIGKILL of lab run --dut --gen-host: ssh and the remote generator stop"
 	"dut-external|lab run --dut D with the user's own generator running: rows measured with verdicts, counts agree, nothing left"
+	"dut-killed-cleanup|SIGKILL of lab run --dut in tc-drop and in stack-drop: 'xdplab cleanup IFACE' deletes the tc filter and the nftables table it left"
 	"dut-usage|lab run --dut/--gen-host usage errors (exit 2) and a missing interface (exit 1, one line)"
 	"latency-exact|gen --stamp into latency, 20000 frames, 16 flows: exact counts, lost 0, reordered 0, duplicates 0"
 	"latency-added-delay|latency --busy-wait 500000: min and p50 >= 500 us; without it p50 < 500 us; nothing lost"

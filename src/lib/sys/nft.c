@@ -144,3 +144,40 @@ void xl_nft_drop__destroy(struct xl_nft_drop *n)
 	nft_ctx_free(n->ctx);
 	free(n);
 }
+
+int xl_nft_sweep(void)
+{
+	struct nft_ctx *ctx = nft_ctx_new(NFT_CTX_DEFAULT);
+	json_t *doc, *it;
+	size_t i;
+	int n = 0;
+
+	if (!ctx)
+		return -ENOMEM;
+	nft_ctx_buffer_output(ctx);
+	nft_ctx_buffer_error(ctx);
+	nft_ctx_output_set_flags(ctx, NFT_CTX_OUTPUT_JSON);
+	if (nft_run_cmd_from_buffer(ctx, "list tables inet")) {
+		nft_ctx_free(ctx);
+		return -EIO;
+	}
+	doc = json_loads(nft_ctx_get_output_buffer(ctx), 0, NULL);
+	json_array_foreach(json_object_get(doc, "nftables"), i, it) {
+		const char *name = json_string_value(json_object_get(json_object_get(it, "table"), "name"));
+		char cmd[96], proc[32], *end;
+		long pid;
+
+		if (!name || strncmp(name, "xdplab_", 7))
+			continue;
+		pid = strtol(name + 7, &end, 10);
+		snprintf(proc, sizeof(proc), "/proc/%ld", pid);
+		if (*end || pid <= 0 || !access(proc, F_OK))
+			continue; /* not ours, or its run is alive */
+		snprintf(cmd, sizeof(cmd), "delete table inet %s", name);
+		if (!nft_run_cmd_from_buffer(ctx, cmd))
+			n++;
+	}
+	json_decref(doc);
+	nft_ctx_free(ctx);
+	return n;
+}

@@ -18,7 +18,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <jansson.h>
+
 #include "bench.skel.h"
+#include "xdplab/child.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
@@ -348,4 +351,48 @@ void xl_bench__destroy(struct xl_bench *b)
 	bench__destroy(b->skel);
 	free(b->recs);
 	free(b);
+}
+
+int xl_tc_cleanup(const char *ifname)
+{
+	char *argv[] = { "tc", "-j", "filter", "show", "dev", (char *)ifname, "ingress", NULL };
+	struct xl_child c;
+	json_t *doc, *f;
+	size_t i;
+	int ifindex = if_nametoindex(ifname), err, n = 0;
+
+	if (!ifindex)
+		return -ENODEV;
+	err = xl_child_spawn(&c, argv, XL_CHILD_STDOUT_PIPE, NULL);
+	if (err)
+		return err;
+	doc = json_loadfd(c.stdout_fd, JSON_DISABLE_EOF_CHECK, NULL);
+	err = xl_child_stop(&c, 0, 5000);
+	if (err) {
+		json_decref(doc);
+		return err < 0 ? err : -EIO;
+	}
+	json_array_foreach(doc, i, f) {
+		json_t *o = json_object_get(f, "options");
+		const char *name = json_string_value(json_object_get(json_object_get(o, "prog"), "name"));
+		const char *handle = json_string_value(json_object_get(o, "handle"));
+		struct bpf_tc_hook hook = { .sz = sizeof(hook), .ifindex = ifindex,
+					    .attach_point = BPF_TC_INGRESS };
+		struct bpf_tc_opts to = { .sz = sizeof(to) };
+
+		if (!name || !handle || strcmp(name, "tc_bench_drop"))
+			continue;
+		to.handle = strtoul(handle, NULL, 0);
+		to.priority = json_integer_value(json_object_get(f, "pref"));
+		err = bpf_tc_detach(&hook, &to);
+		if (err) {
+			xl_err("%s: cannot delete the tc filter of tc_bench_drop (pref %u, handle %s): %s",
+			       ifname, to.priority, handle, strerror(-err));
+			json_decref(doc);
+			return err;
+		}
+		n++;
+	}
+	json_decref(doc);
+	return n;
 }
