@@ -9,8 +9,7 @@
  */
 #include <linux/pkt_cls.h>
 
-#include "bpf_helpers_local.h"
-#include "xdplab/abi/bench.h"
+#include "bench_stats.h"
 
 const volatile __u32 action = XDP_DROP;
 const volatile __u32 pkt_op = XL_OP_NO_TOUCH;
@@ -26,21 +25,13 @@ const volatile __u32 frags = 0;
 const volatile __u32 extra_on = 0;
 __u32 extra_iters = 0;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct xl_bench_rec);
-} bench_stats SEC(".maps");
-
 SEC("xdp")
 int xdp_bench_action(struct xdp_md *ctx)
 {
 	struct xl_bench_rec *rec;
-	__u32 key = 0;
 	__u32 act = action;
 
-	rec = bpf_map_lookup_elem(&bench_stats, &key);
+	rec = xl_bench_rec_this_cpu();
 	if (!rec)
 		return XDP_ABORTED;
 	xl_rec_rx(rec, ctx, pkt_op, frags);
@@ -77,9 +68,8 @@ int tc_bench_drop(struct __sk_buff *skb)
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
 	struct xl_bench_rec *rec;
-	__u32 key = 0;
 
-	rec = bpf_map_lookup_elem(&bench_stats, &key);
+	rec = xl_bench_rec_this_cpu();
 	if (!rec)
 		return TC_ACT_SHOT;
 	/* xl_rec_rx() with the skb's length: the whole frame, linear or not. */

@@ -13,8 +13,7 @@
  * A failed bpf_redirect_map() returns XDP_ABORTED (flags 0) and counts as an
  * error. Knobs are rodata constants, so each configuration runs only its code.
  */
-#include "bpf_helpers_local.h"
-#include "xdplab/abi/bench.h"
+#include "bench_stats.h"
 #include "xdplab/abi/redirect.h"
 #include <bpf/bpf_tracing.h>
 
@@ -25,13 +24,6 @@ const volatile __u32 cpu_action = XL_CPU_ACT_DROP;
 const volatile __u32 frags = 0;
 /* Set after load: the id of our cpumap, to filter its tracepoint. */
 volatile __u32 cpumap_id = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct xl_bench_rec);
-} bench_stats SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -66,9 +58,8 @@ struct {
 static __always_inline struct xl_bench_rec *rx_count(struct xdp_md *ctx)
 {
 	struct xl_bench_rec *rec;
-	__u32 key = 0;
 
-	rec = bpf_map_lookup_elem(&bench_stats, &key);
+	rec = xl_bench_rec_this_cpu();
 	if (!rec)
 		return NULL;
 	xl_rec_rx(rec, ctx, pkt_op, frags);
