@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "xdplab/log.h"
+#include "xdplab/netns.h"
 #include "xdplab/report.h"
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
@@ -22,22 +23,20 @@
 int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
 {
 	char path[300];
-	int fd, err;
+	int err;
 
 	if (strchr(name, '/') || !*name) {
 		xl_usage_error(spec, "--netns: '%s' is not a namespace name (see 'ip netns')", name);
 		return XL_EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	err = xl_netns_enter_path(path, NULL); /* for good: the whole run is there */
+	if (err == -ENOENT || err == -EACCES) {
 		xl_usage_error(spec, "--netns: no namespace '%s' (see 'ip netns')", name);
 		return XL_EXIT_USAGE;
 	}
-	err = setns(fd, CLONE_NEWNET) ? errno : 0;
-	close(fd);
 	if (err) {
-		xl_err("cannot enter namespace %s: %s", name, strerror(err));
+		xl_err("cannot enter namespace %s: %s", name, strerror(-err));
 		return XL_EXIT_RUNTIME;
 	}
 	return XL_EXIT_OK;

@@ -37,6 +37,7 @@
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
+#include "xdplab/netns.h"
 #include "xdplab/pcapfile.h"
 #include "xdplab/abi/latency.h"
 #include "xdplab/sysstat.h"
@@ -58,14 +59,6 @@ uint16_t xl_gen_flow_csum(const struct xl_pkt_spec *spec, uint16_t src_port)
 		return 0;
 	off = XL_ETH_HLEN + (s.ipv6 ? 40 : 20) + 6;
 	return *(uint16_t *)(buf + off);
-}
-
-/* Run cb in the generator's namespace (if any) on the calling thread. */
-static int enter_ns(const struct xl_gen *gen)
-{
-	if (gen->o.netns_fd < 0)
-		return 0;
-	return setns(gen->o.netns_fd, CLONE_NEWNET) ? -errno : 0;
 }
 
 static uint64_t read_xmit_errors(struct xl_gen *gen)
@@ -117,25 +110,6 @@ static void unclaim(struct xl_gen *gen, uint64_t n)
 		__atomic_fetch_add(&gen->remaining, n, __ATOMIC_RELAXED);
 }
 
-/*
- * Back to the namespace @cur_ns (an fd, closed here; < 0: nothing to do).
- * A failed return leaves the thread in the generator's namespace, where
- * every later name lookup would be wrong: say so and return -errno.
- */
-static int restore_ns(int cur_ns)
-{
-	int err = 0;
-
-	if (cur_ns < 0)
-		return 0;
-	if (setns(cur_ns, CLONE_NEWNET)) {
-		err = -errno;
-		xl_err("cannot return to the caller's network namespace: %s", strerror(-err));
-	}
-	close(cur_ns);
-	return err;
-}
-
 int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 {
 	if (o->pcap_path && o->threads > 1) {
@@ -179,7 +153,8 @@ static void *gen_thread_main(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (gen->o.rate_pps && !rate)
 		rate = 1;
-	err = enter_ns(gen);
+	/* The sending thread lives in the generator's namespace for good. */
+	err = xl_netns_enter_fd(gen->o.netns_fd, NULL);
 	if (err)
 		goto out;
 	if (t->cpu >= 0) {
@@ -300,7 +275,8 @@ static int resolve_iface(struct xl_gen *gen)
 struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 {
 	int nthreads = opts->threads > 0 ? opts->threads : 1;
-	int err, i, cur_ns = -1;
+	struct xl_netns_saved cur_ns = { -1 };
+	int err, i;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct xl_gen *gen;
 	char msg[256];
@@ -332,11 +308,9 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		gen->th[i].cpu = opts->first_cpu < 0 ? -1 : (opts->first_cpu + i) % ncpu;
 	}
 	if (opts->netns_fd >= 0) {
-		cur_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-		if (cur_ns < 0 || enter_ns(gen)) {
-			err = -errno;
+		err = xl_netns_enter_fd(opts->netns_fd, &cur_ns);
+		if (err)
 			goto out_err;
-		}
 	}
 	err = resolve_iface(gen);
 	if (err)
@@ -400,7 +374,7 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		}
 	}
 	gen->xmit_err_base = read_xmit_errors(gen);
-	err = restore_ns(cur_ns);
+	err = xl_netns_restore(&cur_ns);
 	if (err) {
 		xl_gen__destroy(gen);
 		errno = -err;
@@ -408,7 +382,7 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	}
 	return gen;
 out_err:
-	restore_ns(cur_ns);
+	xl_netns_restore(&cur_ns);
 	xl_gen__destroy(gen);
 	errno = -err;
 	return NULL;
@@ -422,15 +396,13 @@ enum xl_gen_engine xl_gen__engine(const struct xl_gen *gen)
 int xl_gen__preflight(struct xl_gen *gen)
 {
 	struct xl_link_info me, peer;
-	int err, gro, cur_ns = -1;
+	struct xl_netns_saved cur_ns = { -1 };
+	int err, gro;
 
 	if (gen->o.netns_fd >= 0) {
-		cur_ns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-		if (cur_ns < 0 || enter_ns(gen)) {
-			err = -errno;
+		err = xl_netns_enter_fd(gen->o.netns_fd, &cur_ns);
+		if (err) {
 			xl_err("cannot enter the generator's namespace: %s", strerror(-err));
-			if (cur_ns >= 0)
-				close(cur_ns);
 			return err;
 		}
 	}
@@ -466,7 +438,7 @@ int xl_gen__preflight(struct xl_gen *gen)
 	err = -ENETUNREACH;
 out:
 	{
-		int rerr = restore_ns(cur_ns);
+		int rerr = xl_netns_restore(&cur_ns);
 
 		return rerr ? rerr : err;
 	}

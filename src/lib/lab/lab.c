@@ -31,6 +31,7 @@
 
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
+#include "xdplab/netns.h"
 #include "xdplab/sysstat.h"
 
 extern char **environ;
@@ -225,9 +226,9 @@ static int open_fds(struct xl_lab *lab)
 	char path[64];
 	int s;
 
-	lab->root_ns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	lab->root_ns_fd = xl_netns_self();
 	if (lab->root_ns_fd < 0)
-		return -errno;
+		return lab->root_ns_fd;
 	for (s = 0; s < 2; s++) {
 		snprintf(path, sizeof(path), NETNS_DIR "/%s", lab->ns[s]);
 		lab->ns_fd[s] = open(path, O_RDONLY | O_CLOEXEC);
@@ -463,11 +464,12 @@ int xl_lab__open_device(struct xl_lab *lab, const char *ifname)
 	}
 	if (lab->queues < 1)
 		lab->queues = 1;
-	lab->root_ns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	lab->ns_fd[XL_LAB_GEN] = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	lab->ns_fd[XL_LAB_DUT] = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	lab->root_ns_fd = xl_netns_self();
+	lab->ns_fd[XL_LAB_GEN] = xl_netns_self();
+	lab->ns_fd[XL_LAB_DUT] = xl_netns_self();
 	if (lab->root_ns_fd < 0 || lab->ns_fd[0] < 0 || lab->ns_fd[1] < 0) {
-		err = -errno;
+		err = lab->root_ns_fd < 0 ? lab->root_ns_fd : lab->ns_fd[0] < 0 ? lab->ns_fd[0] :
+									   lab->ns_fd[1];
 		xl_lab__destroy(lab);
 		return err;
 	}
@@ -506,12 +508,15 @@ void xl_lab__release(struct xl_lab *lab)
 
 int xl_lab__enter(const struct xl_lab *lab, enum xl_lab_side side)
 {
-	return setns(lab->ns_fd[side], CLONE_NEWNET) ? -errno : 0;
+	return xl_netns_enter_fd(lab->ns_fd[side], NULL);
 }
 
 int xl_lab__leave(const struct xl_lab *lab)
 {
-	return setns(lab->root_ns_fd, CLONE_NEWNET) ? -errno : 0;
+	/* The lab's own saved namespace: the one it was created in. */
+	struct xl_netns_saved root = { .fd = dup(lab->root_ns_fd) };
+
+	return root.fd < 0 ? -errno : xl_netns_restore(&root);
 }
 
 void *xl_lab__create_in(const struct xl_lab *lab, enum xl_lab_side side,

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "xdplab/log.h"
+#include "xdplab/netns.h"
 #include "xdplab/profile.h"
 
 #define JIT_KALLSYMS "/proc/sys/net/core/bpf_jit_kallsyms"
@@ -47,25 +48,19 @@ struct xl_profiler {
  */
 static FILE *fopen_init_net(const char *path, const char *mode)
 {
-	int self, init, err;
+	struct xl_netns_saved saved;
 	FILE *f = fopen(path, mode);
+	int err;
 
 	if (f || errno != ENOENT || strncmp(path, "/proc/sys/net/", 14))
 		return f;
-	self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	init = open("/proc/1/ns/net", O_RDONLY | O_CLOEXEC);
-	f = NULL;
-	err = ENOENT;
-	if (self >= 0 && init >= 0 && !setns(init, CLONE_NEWNET)) {
-		f = fopen(path, mode);
-		err = f ? 0 : errno;
-		if (setns(self, CLONE_NEWNET))
-			xl_err("profile: cannot return to our network namespace: %s", strerror(errno));
+	if (xl_netns_enter_path("/proc/1/ns/net", &saved)) {
+		errno = ENOENT;
+		return NULL;
 	}
-	if (self >= 0)
-		close(self);
-	if (init >= 0)
-		close(init);
+	f = fopen(path, mode);
+	err = f ? 0 : errno;
+	xl_netns_restore(&saved);
 	errno = err;
 	return f;
 }

@@ -20,6 +20,7 @@
 
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
+#include "xdplab/netns.h"
 
 static int parse_xdp(const struct nlattr *nest, struct xl_link_info *info)
 {
@@ -250,10 +251,10 @@ int xl_link_real_queues(const char *ifname, uint32_t *rx, uint32_t *tx)
 /*
  * GRO state of the veth peer @peer. A peer in another namespace is found
  * by visiting the named namespaces (/run/netns) for a device with its
- * ifindex, name and MAC; the thread returns to @home_fd after each visit.
+ * ifindex, name and MAC; the thread returns after each visit (checked).
  * Return: 1 on, 0 off, -1 unknown.
  */
-static int peer_gro_visit(const struct xl_link_info *peer, int peer_netnsid, int home_fd)
+int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid)
 {
 	struct dirent *d;
 	int on = -1;
@@ -262,47 +263,28 @@ static int peer_gro_visit(const struct xl_link_info *peer, int peer_netnsid, int
 	if (peer_netnsid < 0)
 		return xl_link_gro(peer->name);
 	dir = opendir("/run/netns");
-	if (!dir || home_fd < 0) {
-		if (dir)
-			closedir(dir);
+	if (!dir)
 		return -1;
-	}
 	while (on < 0 && (d = readdir(dir))) {
-		char path[300];
+		struct xl_netns_saved saved;
 		struct xl_link_info li;
-		int fd;
+		char path[300];
 
 		if (d->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/run/netns/%s", d->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (xl_netns_enter_path(path, &saved))
 			continue;
-		if (!setns(fd, CLONE_NEWNET)) {
-			if (!xl_link_get(peer->ifindex, -1, &li) && !strcmp(li.name, peer->name) &&
-			    !memcmp(li.mac, peer->mac, 6))
-				on = xl_link_gro(peer->name);
-			if (setns(home_fd, CLONE_NEWNET)) {
-				/* Stranded in another namespace: stop, say so. */
-				xl_err("cannot return to the caller's network namespace after visiting %s: %s",
-				       d->d_name, strerror(errno));
-				close(fd);
-				closedir(dir);
-				return -1;
-			}
+		if (!xl_link_get(peer->ifindex, -1, &li) && !strcmp(li.name, peer->name) &&
+		    !memcmp(li.mac, peer->mac, 6))
+			on = xl_link_gro(peer->name);
+		if (xl_netns_restore(&saved)) {
+			/* Stranded in another namespace (logged): stop. */
+			xl_err("(after visiting namespace %s)", d->d_name);
+			on = -1;
+			break;
 		}
-		close(fd);
 	}
 	closedir(dir);
-	return on;
-}
-
-int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid)
-{
-	int home = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC), on;
-
-	on = peer_gro_visit(peer, peer_netnsid, home);
-	if (home >= 0)
-		close(home);
 	return on;
 }

@@ -24,6 +24,7 @@
 #include "xdplab/child.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
+#include "xdplab/netns.h"
 #include "xdplab/pkt.h"
 
 struct xl_bench {
@@ -126,15 +127,15 @@ static int tc_attach(struct xl_bench *b, int prog_fd, const char *ifname)
 		}
 		return err;
 	}
-	b->tc_ns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	b->tc_ns_fd = xl_netns_self();
 	return 0;
 }
 
 /* Delete the filter (and the qdisc we made) from the netns they are in. */
 static void tc_detach(struct xl_bench *b)
 {
-	int here = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	bool moved = b->tc_ns_fd >= 0 && here >= 0 && !setns(b->tc_ns_fd, CLONE_NEWNET);
+	struct xl_netns_saved saved;
+	bool moved = !xl_netns_enter_fd(b->tc_ns_fd, &saved);
 	struct bpf_tc_opts o = { .sz = sizeof(o), .handle = b->tc_opts.handle,
 				 .priority = b->tc_opts.priority };
 	int err;
@@ -146,10 +147,8 @@ static void tc_detach(struct xl_bench *b)
 		b->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 		bpf_tc_hook_destroy(&b->hook);
 	}
-	if (moved && setns(here, CLONE_NEWNET))
-		xl_err("cannot return to the caller's network namespace: %s", strerror(errno));
-	if (here >= 0)
-		close(here);
+	if (moved)
+		xl_netns_restore(&saved);
 	if (b->tc_ns_fd >= 0)
 		close(b->tc_ns_fd);
 }
