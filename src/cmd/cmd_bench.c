@@ -135,6 +135,7 @@ static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 int cmd_bench(int argc, char **argv)
 {
 	static struct xl_row_result row;
+	struct xl_extra_cal cal;
 	struct xl_cmd_records rec = { 0 };
 	struct bench_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
@@ -182,7 +183,6 @@ int cmd_bench(int argc, char **argv)
 		goto out_prof;
 	}
 	if (a.o.extra) {
-		struct xl_extra_cal cal;
 		int err = xl_bench__calibrate_extra(b, a.extra_ns, &cal);
 
 		if (err) {
@@ -211,6 +211,10 @@ int cmd_bench(int argc, char **argv)
 	xl_cmd_row_init(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
 			xl_xdp_action_name(a.o.action), xl_pkt_op_name(a.o.op),
 			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
+	if (a.o.extra) /* the --json row says what the loop was set to */
+		row.extra = (struct xl_row_extra){ .on = true, .target_ns = cal.target_ns,
+						   .ns_per_iter = cal.ns_per_iter, .set_ns = cal.set_ns,
+						   .check_ns = cal.check_ns, .iters = cal.iters };
 	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,

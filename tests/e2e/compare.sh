@@ -16,7 +16,8 @@ trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files
-       compare_lab_runs extra_ns_bad extra_ns_lab_row sensitivity_too_few sensitivity_search)
+       compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
+       sensitivity_search)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -211,6 +212,23 @@ t_extra_ns_lab_row() {
 	expect_eq "drop row count check" "$(jq -r '.rows[0].counter_mismatch' "$j")" false || return 1
 	grep -Eq '^drop/no-touch +64 .*; extra 10 ns: [0-9]+ x [0-9.]+ ns = [0-9.]+ ns$' "$TMP/out" ||
 		fail "no extra note in the table: $(cat "$TMP/out")"
+}
+
+# drop --extra-ns --json on the loopback of a namespace of our own (no
+# traffic needed): the row records the loop as set.
+t_extra_ns_single_json() {
+	local ns=xlcmp$$ j=$TMP/d.json rc
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	ip netns add "$ns" || fail "cannot create namespace $ns" || return 1
+	ip -n "$ns" link set lo up
+	"$X" drop --netns "$ns" --mode skb --extra-ns 20 --duration 0.3 -q --json "$j" lo >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	ip netns del "$ns"
+	expect_eq "exit status of drop --extra-ns 20" "$rc" 0 || { cat "$TMP/err"; return 1; }
+	grep -Eq '^xdplab: --extra-ns 20: [0-9]+ busy-loop iterations x [0-9.]+ ns \(calibration rounds [0-9.]+\.\.[0-9.]+\) = [0-9.]+ ns per packet; BPF_PROG_RUN check: [+-][0-9]+ ns over the program.s [0-9]+ ns$' "$TMP/err" ||
+		fail "no calibration line: $(cat "$TMP/err")" || return 1
+	jq -e '.rows[0].extra_ns | .target == 20 and .iters > 0 and (.set - 20 | fabs) <= .ns_per_iter / 2' "$j" >/dev/null ||
+		fail "row extra_ns: $(jq -c '.rows[0].extra_ns' "$j")"
 }
 
 t_sensitivity_too_few() {
