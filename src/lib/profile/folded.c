@@ -96,7 +96,9 @@ static void fvec_finish(struct fvec *v)
 
 	if (v->sorted)
 		return;
-	qsort(v->v, v->n, sizeof(*v->v), key_cmp);
+	/* qsort(NULL, 0, ...) is undefined (its first argument is nonnull). */
+	if (v->n)
+		qsort(v->v, v->n, sizeof(*v->v), key_cmp);
 	for (i = 0; i < v->n; i++) {
 		if (o && !strcmp(v->v[o - 1].key, v->v[i].key)) {
 			v->v[o - 1].count += v->v[i].count;
