@@ -47,7 +47,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 # unit tests that run BPF code with BPF_PROG_RUN.
 UNIT_BPF_SKELS := $(patsubst tests/unit/%.bpf.c,$(BUILD)/tests/bpf/%.skel.h,$(wildcard tests/unit/*.bpf.c))
 
-.PHONY: all deps demo check unit e2e bench clean
+.PHONY: all deps demo check unit e2e bench clean fuzz unit-asan
 # Objects and skeletons are kept: a second make with nothing changed runs no
 # compiler (make would otherwise delete them as intermediates and rebuild).
 .SECONDARY: $(BPF_OBJS) $(SKELS) $(UNIT_BPF_SKELS) $(UNIT_BPF_SKELS:.skel.h=.bpf.o)
@@ -122,6 +122,7 @@ e2e: $(BUILD)/xdplab
 check:
 	@./scripts/deps.sh --test
 	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(TEST_PCAPS)
+	@$(MAKE) --no-print-directory unit-asan
 	@./tests/run-all.sh
 
 demo: deps
@@ -133,7 +134,61 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@./scripts/bench.sh
 
+# ---- Fuzzing (libFuzzer, clang) and the unit tests under ASan + UBSan ----
+# make fuzz [FUZZ_SECONDS=600]: build every fuzz/fuzz_*.c with
+# -fsanitize=fuzzer,address,undefined and the library sources it needs,
+# seed it (build/test-pcaps, ../shared/corpus where present, the committed
+# results in bench/) and run each for FUZZ_SECONDS; a finding stops it and
+# leaves its input as build/fuzz/crash-*. docs/testing.md has the runs.
+FUZZ_SECONDS ?= 600
+FUZZ_CFLAGS := -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	       -Iinclude -Isrc/cmd -I$(BUILD) -D_GNU_SOURCE
+FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
+# The library sources each target runs (instrumented, not the gcc archive).
+FUZZ_SRC_pcap := src/lib/pkt/pcapfile.c src/lib/pkt/pkt.c src/lib/core/log.c
+FUZZ_SRC_parse := src/lib/pkt/pkt.c
+FUZZ_SRC_opts := src/cmd/opts.c
+FUZZ_SRC_compare := src/lib/measure/compare.c src/lib/measure/utest.c src/lib/measure/stats.c src/lib/sys/env.c src/lib/core/log.c
+
+.SECONDEXPANSION:
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) | $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(LDLIBS)
+
+fuzz: $(FUZZ_BINS) $(TEST_PCAPS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh $(FUZZ_NAMES)
+
+# The unit tests again, built with gcc -fsanitize=address,undefined (every
+# library and command object too, in build/asan/); part of make check.
+ASAN_BUILD := $(BUILD)/asan
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_LIB_OBJS := $(patsubst src/%.c,$(ASAN_BUILD)/%.o,$(LIB_SRCS))
+ASAN_CMD_OBJS := $(patsubst src/%.c,$(ASAN_BUILD)/%.o,$(filter-out src/cmd/main.c,$(CMD_SRCS)))
+ASAN_UNIT_BINS := $(patsubst $(BUILD)/tests/%,$(ASAN_BUILD)/tests/%,$(UNIT_BINS))
+
+$(ASAN_BUILD)/%.o: src/%.c | $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(ASAN_BUILD)/libxdplab.a: $(ASAN_LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(ASAN_BUILD)/libxdplab-cmd.a: $(ASAN_CMD_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(ASAN_BUILD)/tests/%: tests/unit/%.c $(ASAN_BUILD)/libxdplab-cmd.a $(ASAN_BUILD)/libxdplab.a | $(UNIT_BPF_SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) -Isrc/cmd -Isrc/lib/xsk -I$(BUILD)/tests/bpf -o $@ $< $(ASAN_BUILD)/libxdplab-cmd.a $(ASAN_BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+
+unit-asan: $(ASAN_UNIT_BINS) $(TEST_PCAPS)
+	@bash -c 'set -o pipefail; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		./tests/unit/run.sh $(ASAN_UNIT_BINS) | sed "s/^unit:/unit (ASan+UBSan):/"'
+
 clean:
 	rm -rf $(BUILD)
 
+-include $(ASAN_LIB_OBJS:.o=.d) $(ASAN_CMD_OBJS:.o=.d)
 -include $(EXAMPLE_OBJS:.o=.d) $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BPF_SKELS:.skel.h=.bpf.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS))

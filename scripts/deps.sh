@@ -6,6 +6,7 @@ set -euo pipefail
 
 PKGS=(
 	make gcc clang llvm pkg-config        # toolchain; clang -target bpf for bpf/
+	libclang-rt-dev                       # make fuzz: libFuzzer and the sanitizers' runtimes for clang
 	libbpf-dev bpftool                    # loading, skeletons (bpftool gen skeleton)
 	libxdp-dev                            # xsk API (UMEM, rings) for AF_XDP
 	libpcap-dev                           # --pcap replay

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Run the libFuzzer targets built by `make fuzz` (build/fuzz/fuzz_NAME), each
+# for FUZZ_SECONDS (default 600), one after the other, on its corpus in
+# build/fuzz/corpus-NAME, seeded first:
+#   pcap     the project's captures (build/test-pcaps) and ../shared/corpus's
+#   parse    every frame of those captures, one file each
+#   opts     argv vectors from the option tests (NUL-separated words)
+#   compare  the committed results files (bench/*.json) and their cuts
+# A finding stops that target: its input is left as build/fuzz/NAME-crash-*
+# and the script exits 1. The last line per target gives its executions.
+#   scripts/fuzz.sh [NAME...]
+set -u
+cd "$(dirname "$0")/.."
+B=build/fuzz
+SECS=${FUZZ_SECONDS:-600}
+CORPUS_DIR=${XL_CORPUS_DIR:-../shared/corpus/tcpdump}
+[ $# -gt 0 ] || set -- pcap parse opts compare
+status=0
+
+seed() {
+	local name=$1 dir=$B/corpus-$1
+	mkdir -p "$dir"
+	case $name in
+	pcap)
+		cp build/test-pcaps/*.pcap "$dir/" 2>/dev/null
+		[ -d "$CORPUS_DIR" ] && find "$CORPUS_DIR" -maxdepth 1 -name '*.pcap*' -size -64k -exec cp {} "$dir/" \;
+		;;
+	parse)
+		python3 - "$dir" build/test-pcaps "$CORPUS_DIR" <<'PY'
+import os, struct, sys
+out, srcs = sys.argv[1], sys.argv[2:]
+n = 0
+for s in srcs:
+    if not os.path.isdir(s):
+        continue
+    for name in sorted(os.listdir(s)):
+        d = open(os.path.join(s, name), "rb").read()
+        if len(d) < 24:
+            continue
+        m = struct.unpack("<I", d[:4])[0]
+        e = "<" if m in (0xa1b2c3d4, 0xa1b23c4d) else ">" if m in (0xd4c3b2a1, 0x4d3cb2a1) else None
+        if not e or struct.unpack(e + "I", d[20:24])[0] != 1:
+            continue
+        o = 24
+        while o + 16 <= len(d) and n < 4000:
+            cap = struct.unpack(e + "I", d[o + 8:o + 12])[0]
+            fr = d[o + 16:o + 16 + cap]
+            o += 16 + cap
+            if len(fr) < cap:
+                break
+            open(os.path.join(out, "f%05d" % n), "wb").write(fr)
+            n += 1
+PY
+		;;
+	opts)
+		local i=0 v
+		for v in "--count 5 eth0" "-n5 -v -v eth0" "--size=60 eth0" "--force=yes eth0" "--cou 5" \
+			 "-vvn 7 eth0" "--mode skb --interval 0.5 eth0" "eth0 --count" "-- -n 5" "--help" \
+			 "--interval 1e-3 eth0" "--size 99999999999999999999 eth0" "-m drv -i .5 x"; do
+			printf '%s' "$v" | tr ' ' '\0' >"$dir/seed$i"
+			i=$((i + 1))
+		done
+		;;
+	compare)
+		local f
+		for f in bench/*.json; do
+			[ -f "$f" ] || continue
+			cp "$f" "$dir/"
+			head -c 2000 "$f" >"$dir/$(basename "$f").cut"
+		done
+		;;
+	esac
+}
+
+for name in "$@"; do
+	bin=$B/fuzz_$name
+	[ -x "$bin" ] || { echo "fuzz: $bin is not built (make fuzz)"; status=1; continue; }
+	seed "$name"
+	echo "fuzz: $name for $SECS s on $(ls "$B/corpus-$name" | wc -l) seeds"
+	"$bin" -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix="$B/$name-" \
+		-max_len=65536 -timeout=10 -rss_limit_mb=2048 "$B/corpus-$name" >"$B/$name.log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log" | tail -1)
+	echo "fuzz: $name: exit $rc, ${execs:-?} executions, corpus $(ls "$B/corpus-$name" | wc -l) inputs$(ls "$B/$name-"* 2>/dev/null | sed 's/^/, finding /' | tr '\n' ' ')"
+	[ "$rc" -eq 0 ] || { tail -30 "$B/$name.log"; status=1; }
+done
+exit $status
