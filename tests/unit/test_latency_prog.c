@@ -97,7 +97,8 @@ static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
 	assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), (int)size);
 	g = gen_load(&sp, frame, flows);
 	for (i = 0; i < 20; i++) {
-		const struct xl_stamp *st = (const void *)(out + off);
+		/* A copy: the stamp sits at an odd offset of the frame (UBSan). */
+		struct xl_stamp stamp, *st = &stamp;
 		struct xl_pkt_info info;
 		uint64_t t, now;
 
@@ -108,6 +109,7 @@ static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 		assert_int_equal(out_len, size);
+		memcpy(&stamp, out + off, sizeof(stamp));
 		assert_int_equal(ntohl(st->magic), XL_STAMP_MAGIC);
 		assert_int_equal(ntohl(st->seq), i);
 		assert_true(ntohl(st->tv_usec) < 1000000);
@@ -142,7 +144,8 @@ static void test_stamp(void **state)
 /* One stamped frame with sequence number @seq, sent @ago_ns before now. */
 static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t seq)
 {
-	struct xl_stamp *st = (void *)(frame + 42);
+	/* Built in a copy: offset 42 of the frame is not 4-byte aligned (UBSan). */
+	struct xl_stamp stamp, *st = &stamp;
 	uint8_t out[256];
 	uint32_t out_len = sizeof(out);
 	struct timespec ts;
@@ -155,6 +158,8 @@ static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t s
 	st->tv_sec = htonl(t / 1000000000ull);
 	st->tv_usec = htonl(t % 1000000000ull / 1000);
 	st->nsec = htons(t % 1000);
+	memcpy(&stamp.zero, frame + 42 + offsetof(struct xl_stamp, zero), sizeof(stamp.zero));
+	memcpy(frame + 42, &stamp, sizeof(stamp));
 	assert_int_equal(prog_run(bpf_program__fd(l->progs.xdp_latency), frame, size, out,
 				  &out_len),
 			 XDP_DROP);
