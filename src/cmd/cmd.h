@@ -221,6 +221,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);  /* report RUN.json [BASE.json] -o FILE */
 int cmd_latency(int argc, char **argv);
 int cmd_progrun(int argc, char **argv); /* prog-run */
+int cmd_run(int argc, char **argv);     /* run IFACE --prog FILE.o */
 
 /**
  * struct xl_command - one entry of the command table (commands.c).

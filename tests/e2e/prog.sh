@@ -21,7 +21,8 @@ D=xlp$$d # DUT namespace
 TMP=$(mktemp -d /tmp/xdplab-e2e-prog.XXXXXX)
 PIDS=()
 
-TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects)
+TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
+       run_filter_counts run_sigkill run_bad)
 
 cleanup() {
 	local p
@@ -45,6 +46,25 @@ build() {
 # expect WHAT GOT WANT
 expect() {
 	[ "$2" == "$3" ] || { echo "$1: got '$2', want '$3'"; return 1; }
+}
+
+# Two namespaces: gA (G) <-> dIN (D), fixed MACs, IPv6 off (no stray frame);
+# no addresses: passed frames go to a stack that does not answer them.
+topo_up() {
+	ip netns add "$G" && ip netns add "$D" || return 1
+	for ns in "$G" "$D"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
+		ip -n "$ns" link set lo up
+	done
+	ip link add name xlp$$ga netns "$G" address 02:58:4c:00:00:01 type veth \
+		peer name xlp$$in netns "$D" address 02:58:4c:00:00:02 || return 1
+	ip -n "$G" link set xlp$$ga up && ip -n "$D" link set xlp$$in up
+}
+
+# attached: the XDP program id on the DUT end, or nothing.
+attached() {
+	ip -n "$D" -d link show dev xlp$$in | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'
 }
 
 # ------------------------------------------------------------- prog-run --
@@ -149,6 +169,86 @@ t_bad_objects() {
 	grep -q "^    R1 offset is outside of the packet$" "$TMP/e" || { echo "no log tail after the line: $(cat "$TMP/e")"; f=1; }
 	rm -f "$log"
 	return $f
+}
+
+# ------------------------------------------------------------------ run --
+
+# The example filter with 50% blocked traffic at a sub-capacity rate: two
+# generators at once, 20000 frames each, one from a blocked prefix. Both
+# counting methods count exactly what was sent of each: the device's
+# ethtool counters, and the fexit counter where the kernel allows tracing
+# BPF programs (where it refuses, the refusal is one line and exit 1).
+t_run_filter_counts() {
+	local n=20000 rc m
+	topo_up || return 1
+	for m in ethtool fexit both; do
+		$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --count $m -q \
+			>"$TMP/run.out" 2>"$TMP/run.err" &
+		PIDS+=($!)
+		sleep 1.5
+		if ! kill -0 $! 2>/dev/null; then
+			wait $!
+			rc=$?
+			[ $m != ethtool ] || { echo "run --count ethtool ended: $(cat "$TMP/run.err")"; return 1; }
+			expect "--count $m refused: exit" $rc 1 || return 1
+			expect "--count $m refused: message" "$(head -1 "$TMP/run.err")" \
+				"xdplab: cannot load the fexit counter on xdp_ddos_filter: Operation not permitted (the object needs BTF: build it with -g)" || return 1
+			echo "--count $m: the kernel refuses fexit on BPF programs here (checked the message)" >&2
+			continue
+		fi
+		$X gen --netns "$G" xlp$$ga --count $n --rate 25000 --src-ip 198.18.2.1 -q >/dev/null 2>&1 &
+		local g1=$!
+		$X gen --netns "$G" xlp$$ga --count $n --rate 25000 --src-ip 198.18.1.7 -q >/dev/null 2>&1
+		wait $g1
+		sleep 0.5
+		kill -INT %1 2>/dev/null
+		wait %1
+		rc=$?
+		expect "run --count $m: exit" $rc 0 || { cat "$TMP/run.err"; return 1; }
+		if [ $m != fexit ]; then
+			expect "--count $m: ethtool line" "$(grep '^count ethtool:' "$TMP/run.out")" \
+				"count ethtool: $((2 * n)) packets; XDP_DROP $n XDP_PASS $n XDP_TX 0 XDP_REDIRECT 0 (XDP_ABORTED counted in XDP_DROP)" || return 1
+		fi
+		if [ $m != ethtool ]; then
+			expect "--count $m: fexit line" "$(grep '^count fexit:' "$TMP/run.out")" \
+				"count fexit: $((2 * n)) packets; XDP_ABORTED 0 XDP_DROP $n XDP_PASS $n XDP_TX 0 XDP_REDIRECT 0" || return 1
+		fi
+		grep -q "^totals: $((2 * n)) packets, 0 errors in .* XDP_ABORTED 0 XDP_DROP $n XDP_PASS $n XDP_TX 0 XDP_REDIRECT 0$" "$TMP/run.out" ||
+			{ echo "--count $m: totals: $(grep totals "$TMP/run.out")"; return 1; }
+		expect "--count $m: attached after the run" "$(attached)" "" || return 1
+	done
+}
+
+# SIGKILL of run: the kernel detaches the program with the last link fd.
+t_run_sigkill() {
+	topo_up || return 1
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" -q >/dev/null 2>&1 &
+	PIDS+=($!)
+	sleep 1
+	[ -n "$(attached)" ] || { echo "nothing attached while run ran"; return 1; }
+	kill -KILL $!
+	wait $! 2>/dev/null
+	sleep 0.2
+	expect "attached after SIGKILL" "$(attached)" "" || return 1
+}
+
+# run's usage and object errors.
+t_run_bad() {
+	local rc
+	topo_up || return 1
+	$X run --netns "$D" xlp$$in >/dev/null 2>"$TMP/e"
+	rc=$?
+	expect "no --prog: exit" $rc 2 || return 1
+	expect "no --prog: message" "$(cat "$TMP/e")" "xdplab run: --prog FILE.o is required (the BPF object with your XDP program)" || return 1
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o >/dev/null 2>"$TMP/e"
+	rc=$?
+	expect "map not filled: exit" $rc 2 || return 1
+	expect "map not filled: lines" "$(wc -l <"$TMP/e")" 1 || return 1
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --count sideways >/dev/null 2>"$TMP/e"
+	rc=$?
+	expect "--count sideways: exit" $rc 2 || return 1
+	expect "--count sideways: message" "$(cat "$TMP/e")" "xdplab run: --count: 'sideways' is not accepted (accepted: auto, ethtool, fexit, both)" || return 1
+	expect "attached" "$(attached)" "" || return 1
 }
 
 list() { printf '%s\n' "${TESTS[@]}"; }

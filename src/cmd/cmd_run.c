@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab run IFACE --prog FILE.o: the user's own XDP program attached
+ * through a bpf_link and measured as drop/pass/tx are (the same report loop
+ * and meter): rx/s, a rate per XDP action, ns/packet, the judged CPU's busy
+ * share and CPU ns/packet, the verdict, totals, --json. Its actions are
+ * counted from outside: the device's own XDP counters (ethtool -S) or an
+ * fexit program of ours on it (bpf/prog_count.bpf.c), or both.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include <bpf/libbpf.h>
+
+#include "cmd.h"
+#include "xdplab/bench.h"
+#include "xdplab/ethxdp.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/netlink.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+#include "xdplab/userprog.h"
+
+enum { O_PROG, O_SEC, O_FUNC, O_MAP, O_PIN, O_COUNT };
+
+/** How actions are counted (--count). */
+enum count_method { COUNT_AUTO, COUNT_ETHTOOL, COUNT_FEXIT, COUNT_BOTH };
+
+static const struct xl_opt run_opts[] = {
+	{ "prog", 0, "FILE.o", "the BPF object with your XDP program (required)", O_PROG },
+	{ "sec", 0, "NAME", "the XDP program in this ELF section", O_SEC },
+	{ "func", 0, "NAME", "the XDP program with this function name", O_FUNC },
+	{ "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)", O_MAP, true },
+	{ "pin-maps", 0, "DIR", "pin the object's maps under DIR (bpffs) while it runs, for your own tools to fill", O_PIN },
+	{ "count", 'c', "METHOD", "how actions are counted: auto (ethtool where the driver has XDP counters, else fexit), ethtool, fexit or both (default auto)", O_COUNT },
+	XL_OPT_ENTRY_MODE(""),
+	XL_OPT_ENTRY_INTERVAL,
+	XL_OPT_ENTRY_DURATION,
+	{ "extended", 'e', NULL, "also print a row per CPU (with --count fexit or both)", XL_OPT_EXTENDED },
+	XL_OPT_ENTRY_NETNS,
+	XL_OPT_ENTRY_QUIET,
+	XL_OPT_ENTRY_REPS,
+	XL_OPT_ENTRY_JSON,
+};
+
+struct run_args {
+	struct xl_cmd_spec spec;
+	struct xl_userprog_opts uo;
+	const char *maps[XL_USERPROG_MAX_FILLS];
+	enum xl_xdp_mode mode;
+	enum count_method count;
+	uint64_t interval_ns, duration_ns;
+	bool extended, quiet;
+	const char *netns, *json;
+	int reps;
+};
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const methods[] = { "auto", "ethtool", "fexit", "both", NULL };
+	struct run_args *a = ctx;
+	int r;
+
+	switch (id) {
+	case O_PROG:
+		a->uo.path = arg;
+		return 0;
+	case O_SEC:
+		a->uo.sec = arg;
+		return 0;
+	case O_FUNC:
+		a->uo.func = arg;
+		return 0;
+	case O_MAP:
+		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
+			return xl_usage_error(&a->spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+		a->maps[a->uo.nfills++] = arg;
+		return 0;
+	case O_PIN:
+		a->uo.pin_dir = arg;
+		return 0;
+	case O_COUNT:
+		r = xl_parse_choice(&a->spec, "--count", arg, methods);
+		if (r < 0)
+			return r;
+		a->count = r;
+		return 0;
+	}
+	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
+				       &a->duration_ns, &a->extended, &a->netns, NULL, &a->mode,
+				       &a->quiet, NULL, &a->reps, &a->json });
+	return r <= 0 ? r : -EINVAL;
+}
+
+/* What the report loop's callbacks need. */
+struct run_ctx {
+	int ifindex;
+	const char *ifname;
+	enum xl_xdp_mode mode;
+	unsigned int prog_id;
+};
+
+static unsigned int attached_prog_id(int ifindex, enum xl_xdp_mode mode)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return 0;
+	return mode == XL_MODE_SKB ? q.skb_prog_id : q.drv_prog_id;
+}
+
+static int run_alive(void *ctx)
+{
+	struct run_ctx *rc = ctx;
+
+	if (!if_indextoname(rc->ifindex, (char[IF_NAMESIZE]){ 0 })) {
+		xl_err("interface %s vanished during the run", rc->ifname);
+		return XL_EXIT_RUNTIME;
+	}
+	if (rc->prog_id && attached_prog_id(rc->ifindex, rc->mode) != rc->prog_id) {
+		xl_err("%s: the program (id %u) was detached by someone else (xdplab cleanup --all?); stopping",
+		       rc->ifname, rc->prog_id);
+		return XL_EXIT_RUNTIME;
+	}
+	return XL_EXIT_OK;
+}
+
+static void run_print(void *ctx, const struct xl_meter_window *w, double t)
+{
+	static const int order[] = { XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT, XDP_ABORTED };
+	static const char *const label[] = { "drop/s", "pass/s", "tx/s", "redir/s", "abort/s" };
+	char b[32], cpu[64];
+	size_t i;
+
+	if (w->napi_cpu < 0 || !w->packets)
+		snprintf(cpu, sizeof(cpu), "cpu - busy -  cpu-ns/packet -");
+	else
+		snprintf(cpu, sizeof(cpu), "cpu%d busy %.1f%%  cpu-ns/packet %.1f", w->napi_cpu,
+			 w->cpu_busy * 100, w->cpu_ns_per_pkt);
+	printf("%8.3f s  rx/s %12s", t, xl_fmt_thousands((uint64_t)w->pps, b, sizeof(b)));
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		printf("  %s %s", label[i],
+		       xl_fmt_thousands((uint64_t)xl_rate(w->actions[order[i]], w->ns), b, sizeof(b)));
+	printf("  ns/packet %.1f  %s\n", w->ns_per_pkt, cpu);
+}
+
+static void print_counts(const char *what, const struct xl_bench_rec *a,
+			 const struct xl_bench_rec *b, bool aborted)
+{
+	int i;
+
+	printf("%s: %llu packets;", what, (unsigned long long)(b->rx_packets - a->rx_packets));
+	for (i = aborted ? 0 : 1; i < XL_XDP_ACTIONS; i++)
+		printf(" %s %llu", xl_xdp_action_name(i),
+		       (unsigned long long)(b->actions[i] - a->actions[i]));
+	if (!aborted)
+		printf(" (XDP_ABORTED counted in XDP_DROP)");
+	printf("\n");
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static struct xl_row_result row;
+	struct xl_cmd_records rec = { 0 };
+	struct run_args a = { .interval_ns = 1000000000ull, .reps = 1 };
+	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_bench_rec eth0, eth1, fx0, fx1;
+	struct xl_eth_xdp eth = { .sock = -1, .queues = 1 };
+	struct xl_userprog *u = NULL;
+	struct xl_count *cnt = NULL;
+	struct xl_meter_window w;
+	struct xl_cmd_loop loop;
+	struct xl_link_info li;
+	const char *ifname;
+	bool eth_ok;
+	int idx, ifindex, link_fd = -1, ret;
+
+	a.uo.fills = a.maps;
+	a.spec = (struct xl_cmd_spec){ "run", "IFACE",
+				       "Attach your XDP program (--prog FILE.o) to IFACE and print rx/s, a rate per action, ns/packet, CPU ns/packet.",
+				       run_opts, sizeof(run_opts) / sizeof(run_opts[0]) };
+	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc - 1) {
+		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
+						      "one IFACE expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	if (!a.uo.path) {
+		xl_usage_error(&a.spec, "--prog FILE.o is required (the BPF object with your XDP program)");
+		return XL_EXIT_USAGE;
+	}
+	ifname = argv[idx];
+	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
+		return XL_EXIT_USAGE;
+	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+		return ret;
+	ifindex = if_nametoindex(ifname);
+	if (!ifindex) {
+		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
+		return XL_EXIT_USAGE;
+	}
+	u = xl_userprog__load(&a.uo);
+	if (!u)
+		return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	ret = XL_EXIT_RUNTIME;
+	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
+	if (!xl_link_get(ifindex, -1, &li) && li.rx_queues > 1)
+		eth.queues = li.rx_queues > 16 ? 16 : li.rx_queues;
+	eth_ok = eth.sock >= 0 && !xl_eth_xdp_probe(&eth);
+	if (a.count == COUNT_AUTO)
+		a.count = eth_ok ? COUNT_ETHTOOL : COUNT_FEXIT;
+	if (a.count == COUNT_ETHTOOL || a.count == COUNT_BOTH) {
+		if (!eth_ok) {
+			xl_err("--count %s: %s has no per-action XDP counters in ethtool -S (known: veth's rx_queue_N_xdp_*); use --count fexit",
+			       a.count == COUNT_BOTH ? "both" : "ethtool", ifname);
+			ret = XL_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (a.count == COUNT_FEXIT || a.count == COUNT_BOTH) {
+		cnt = xl_count__create(u);
+		if (!cnt) {
+			xl_err("--count fexit: cannot count %s's return codes with fexit (see above)%s",
+			       xl_userprog__name(u), eth_ok ? "; --count ethtool works on this device" : "");
+			goto out;
+		}
+	}
+	link_fd = xl_xdp_attach(xl_userprog__fd(u), ifindex, ifname, a.mode);
+	if (link_fd < 0)
+		goto out;
+	if (a.count == COUNT_ETHTOOL) {
+		m.read = xl_eth_xdp_meter_read;
+		m.read_ctx = &eth;
+	} else {
+		m.read = xl_count_meter_read;
+		m.read_ctx = cnt;
+	}
+	m.ifname = ifname;
+	m.queues = eth.queues;
+	m.eth_sock = eth.sock;
+	m.napi_pid = xl_napi_kthread_pid(ifname);
+	fprintf(stderr, "xdplab: %s (sec %s) of %s on %s (%s mode); counting %s; Ctrl-C to stop\n",
+		xl_userprog__name(u), xl_userprog__sec(u), a.uo.path, ifname,
+		xl_xdp_mode_name(a.mode),
+		a.count == COUNT_ETHTOOL ? "with the device's ethtool counters rx_queue_N_xdp_{packets,drops,tx,redirect} (no cost to the program; XDP_ABORTED inside XDP_DROP)" :
+		a.count == COUNT_FEXIT ? "with an fexit program on it (it costs CPU per packet: docs/own-program.md)" :
+		"with an fexit program on it (the figures) and the device's ethtool counters (a check)");
+	xl_cmd_row_init(&row, "run", xl_userprog__name(u), "xdp", "user program", NULL,
+			xl_xdp_mode_name(a.mode), m.napi_pid ? "threaded" : "softirq");
+	if (cnt)
+		xl_count__read(cnt, &fx0, NULL);
+	if (eth_ok)
+		xl_eth_xdp_read(&eth, &eth0);
+	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
+			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
+			.quiet = a.quiet, .extended = a.extended && cnt, .alive = run_alive,
+			.print = run_print,
+			.ctx = &(struct run_ctx){ ifindex, ifname, a.mode,
+						  attached_prog_id(ifindex, a.mode) },
+			.row = &row, .rec = a.json ? &rec : NULL };
+	ret = xl_cmd_report_loop(&loop, &w);
+	/* The totals of each method over the same span, from the link's making to now. */
+	if (w.ns) {
+		char b[32];
+		int i;
+
+		printf("totals: %llu packets, %llu errors in %.3f s, %s pps;", (unsigned long long)w.packets,
+		       (unsigned long long)w.errors, w.ns / 1e9,
+		       xl_fmt_thousands((uint64_t)xl_rate(w.packets, w.ns), b, sizeof(b)));
+		for (i = 0; i < XL_XDP_ACTIONS; i++)
+			printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w.actions[i]);
+		printf("\n");
+		xl_cmd_print_verdict(&row);
+	}
+	if (cnt && !xl_count__read(cnt, &fx1, NULL))
+		print_counts("count fexit", &fx0, &fx1, true);
+	if (eth_ok && !xl_eth_xdp_read(&eth, &eth1))
+		print_counts("count ethtool", &eth0, &eth1, false);
+	if (a.json && xl_cmd_write_json(a.json, "run", &loop, &row) && ret == XL_EXIT_OK)
+		ret = XL_EXIT_RUNTIME;
+	free(rec.v);
+out:
+	if (link_fd >= 0)
+		close(link_fd);
+	xl_count__destroy(cnt);
+	if (eth.sock >= 0)
+		close(eth.sock);
+	xl_userprog__destroy(u);
+	return ret;
+}
