@@ -242,7 +242,14 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 	const struct xl_bench_opts *bo = dut->create == bench_create ? dut->arg : NULL;
 	bool extra = bo && bo->extra && !ceiling;
 	int rep, err = 0;
-	const struct xl_prof_cpu cpus[] = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
+	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS] = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
+	int ncpus_prof = 2;
+
+	/* A --dut interface: the judged CPU is known only after the window; record them all. */
+	if (row->napi_cpu < 0)
+		for (ncpus_prof = 0; ncpus_prof < XL_PROF_MAX_CPUS &&
+				     ncpus_prof < sysconf(_SC_NPROCESSORS_ONLN); ncpus_prof++)
+			cpus[ncpus_prof] = (struct xl_prof_cpu){ ncpus_prof, "dut?" };
 
 	/* With a profiler, one more repetition: recorded, not counted. */
 	for (rep = 0; rep < o->reps + (o->profiler ? 1 : 0); rep++) {
@@ -313,7 +320,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 			}
 			xl_meter_set_chain(&m, row->gen_cpu, row->napi_cpu);
 			if (!err && rep == o->reps)
-				profiled = xl_labrun_prof_begin(o, row, cpus, 2);
+				profiled = xl_labrun_prof_begin(o, row, cpus, ncpus_prof);
 			if (!err)
 				err = xl_meter_sample(&m, &a);
 			if (!err)
