@@ -107,6 +107,17 @@ void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *ro
 struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size);
 
 /**
+ * xl_labrun_traffic_start() - start a row's traffic: the lab's generator
+ * @gen (xl_gen__start()), or @o->src when set (@gen is then NULL; with
+ * @o->src->start NULL the traffic is the user's and nothing is started),
+ * @size-byte frames. Return: 0 or -errno.
+ */
+int xl_labrun_traffic_start(const struct xl_labrun_opts *o, struct xl_gen *gen, uint32_t size);
+
+/** xl_labrun_traffic_stop() - stop it and wait for it. Return: 0 or -errno. */
+int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen);
+
+/**
  * xl_labrun_bench() - xl_bench__create(@bo) in the namespace of @side (the
  * interface in @bo is named there); the calling thread comes back to the
  * creator's namespace. Return: as xl_bench__create() (NULL with errno).

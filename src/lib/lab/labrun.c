@@ -209,8 +209,7 @@ static int sample_edge(const struct xl_labrun_opts *o, const struct xl_meter *m,
 	return err;
 }
 
-/* Start the row's traffic: the lab's generator @gen, or @o->src. */
-static int src_start(const struct xl_labrun_opts *o, struct xl_gen *gen, uint32_t size)
+int xl_labrun_traffic_start(const struct xl_labrun_opts *o, struct xl_gen *gen, uint32_t size)
 {
 	if (!o->src)
 		return xl_gen__start(gen);
@@ -219,8 +218,7 @@ static int src_start(const struct xl_labrun_opts *o, struct xl_gen *gen, uint32_
 			       0;
 }
 
-/* Stop it and wait for it. Return: 0 or -errno. */
-static int src_stop(const struct xl_labrun_opts *o, struct xl_gen *gen)
+int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen)
 {
 	if (!o->src) {
 		xl_gen__stop(gen);
@@ -300,7 +298,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		if (!err)
 			err = sample_edge(o, &m, &z0);
 		if (!err)
-			err = src_start(o, gen, size);
+			err = xl_labrun_traffic_start(o, gen, size);
 		if (!err && o->src) {
 			err = wait_arrival(&m, &z0, o);
 			if (err == -ETIMEDOUT)
@@ -308,7 +306,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 					 "no frame arrived within %.0f s of the generator's start",
 					 XL_LABRUN_ARRIVE_NS / 1e9);
 			if (err)
-				src_stop(o, gen);
+				xl_labrun_traffic_stop(o, gen);
 		}
 		if (!err) {
 			xl_sleep_ns(o->warmup_ns, o->stop);
@@ -329,7 +327,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 				err = xl_meter_sample(&m, &b);
 			if (profiled)
 				xl_labrun_prof_end(o, row);
-			e = src_stop(o, gen);
+			e = xl_labrun_traffic_stop(o, gen);
 			if (!err)
 				err = e;
 			xl_sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */

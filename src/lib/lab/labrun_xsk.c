@@ -178,7 +178,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			goto out;
 		}
 	}
-	if (c->app != XL_XSK_TXPUSH) {
+	if (c->app != XL_XSK_TXPUSH && !o->src) {
 		p.gen = xl_labrun_gen(lab, o, size);
 		if (!p.gen) {
 			err = -errno;
@@ -188,10 +188,30 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	k_ok = kernel_count(lab, c, &k0);
 	r0 = counted(c->app, p.app, p.sink);
 	err = xl_xsk_app__start(p.app);
-	if (!err && p.gen)
-		err = xl_gen__start(p.gen);
-	if (err)
+	if (!err && (p.gen || o->src))
+		err = xl_labrun_traffic_start(o, p.gen, size);
+	if (!err && o->src) {
+		/* Traffic from elsewhere (lab run --dut): wait for its first frame. */
+		uint64_t waited;
+
+		for (waited = 0; counted(c->app, p.app, p.sink) == r0; waited += 20000000ull) {
+			if (waited >= XL_LABRUN_ARRIVE_NS) {
+				err = -ETIMEDOUT;
+				break;
+			}
+			if (xl_sleep_ns(20000000ull, o->stop)) {
+				err = -EINTR;
+				break;
+			}
+		}
+		if (err)
+			xl_labrun_traffic_stop(o, NULL);
+	}
+	if (err) {
+		xl_xsk_app__stop(p.app);
+		xl_xsk_app__join(p.app);
 		goto out;
+	}
 	xl_sleep_ns(o->warmup_ns, o->stop);
 	if (prof_row)
 		profiled = xl_labrun_prof_begin(o, prof_row, cpus, 2);
@@ -204,10 +224,8 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	cpu_reads(app_cpu, &b1, &t1);
 	if (profiled)
 		xl_labrun_prof_end(o, prof_row);
-	if (p.gen) {
-		xl_gen__stop(p.gen);
-		err = xl_gen__join(p.gen);
-	}
+	if (p.gen || o->src)
+		err = xl_labrun_traffic_stop(o, p.gen);
 	xl_sleep_ns(50000000ull, NULL); /* let the app drain its rings */
 	xl_xsk_app__stop(p.app);
 	if (!err)
@@ -249,6 +267,7 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	int app_cpu = ncpu > 1 ? (o->gen_cpu + 1) % ncpu : 0;
 	enum xl_wiring old_wiring = lab->wiring;
 	int old_napi = lab->napi_cpu, rep, err = 0;
+	bool device = lab->wiring == XL_WIRING_DEVICE;
 	struct xl_xsk_config c;
 	char drv[32];
 
@@ -264,6 +283,12 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->gen_cpu = o->gen_cpu;
 	row->engine = app == XL_XSK_TXPUSH ? "xsk" : "live";
 	row->judged = "app-cpu";
+	if (device) {
+		/* lab run --dut: the interface keeps its placement; rxdrop only. */
+		row->wiring = xl_wiring_name(XL_WIRING_DEVICE);
+		row->napi_cpu = row->gen_cpu = -1;
+		row->engine = o->src ? o->src->engine : "external";
+	}
 	xsk_config(lab, app, mode, zerocopy, size, app_cpu, &c);
 	if (zerocopy) {
 		/* Zero-copy is a driver feature: say so instead of a figure.
@@ -294,11 +319,15 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		}
 		xl_xsk_app__destroy(a);
 	}
-	if (lab->wiring != XL_WIRING_SOFTIRQ)
+	if (device && app != XL_XSK_RXDROP) {
+		snprintf(row->note, sizeof(row->note), "skipped: needs the veth lab: counted at the veth peer");
+		return 0;
+	}
+	if (!device && lab->wiring != XL_WIRING_SOFTIRQ)
 		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
 	/* XDP_SKB attaches no native program, so the DUT veth has no NAPI for
 	 * the live frames (they would all be dropped): GRO gives it one. */
-	if (mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
+	if (!device && mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
 		set_gro(lab, true);
 	for (rep = 0; rep < o->reps; rep++) {
 		if (o->stop && *o->stop) {
@@ -332,9 +361,9 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			err = 0;
 		}
 	}
-	if (mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
+	if (!device && mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
 		set_gro(lab, false);
-	if (old_wiring != XL_WIRING_SOFTIRQ)
+	if (!device && old_wiring != XL_WIRING_SOFTIRQ)
 		xl_lab__wire(lab, old_wiring, old_napi);
 	if (err == -EINTR)
 		return err;
