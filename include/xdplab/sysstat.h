@@ -90,4 +90,19 @@ int xl_task_set_cpu(int pid, int cpu);
 int xl_ethtool_stats(int sock_fd, const char *ifname, const char *const names[],
 		     uint64_t vals[], int n);
 
+/**
+ * xl_ethtool_queue_sum() - the one per-queue summer: the counter
+ * "@dir_queue_N_@name" (veth: rx_queue_0_xdp_packets, tx_queue_1_xdp_xmit)
+ * summed over queues, in one xl_ethtool_stats() read.
+ * @sock_fd/@ifname: as xl_ethtool_stats().
+ * @dir: "rx" or "tx". @name: the counter after the queue number.
+ * @queues: 1..XL_ETHTOOL_MAX_NAMES: exactly queues 0..@queues-1, each must
+ *   have the counter; 0: every queue 0..XL_ETHTOOL_MAX_NAMES-1 that has it.
+ * @sum: out, the sum. @found: out (NULL: not wanted), queues that had it.
+ * Return: 0, -ENOENT (no queue had it, or with @queues > 0 one lacked it),
+ * or -errno of the read.
+ */
+int xl_ethtool_queue_sum(int sock_fd, const char *ifname, const char *dir, const char *name,
+			 int queues, uint64_t *sum, int *found);
+
 #endif /* XDPLAB_SYSSTAT_H */

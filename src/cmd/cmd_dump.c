@@ -111,24 +111,7 @@ static const char *hook_name(enum xl_dump_where w)
 /* The kernel's count of frames through XDP on @ifname (veth: rx_queue_N_xdp_packets). */
 static int kernel_xdp_packets(int sock, const char *ifname, uint64_t *out, int *queues)
 {
-	static const char *const names[] = {
-		"rx_queue_0_xdp_packets", "rx_queue_1_xdp_packets", "rx_queue_2_xdp_packets",
-		"rx_queue_3_xdp_packets", "rx_queue_4_xdp_packets", "rx_queue_5_xdp_packets",
-		"rx_queue_6_xdp_packets", "rx_queue_7_xdp_packets",
-	};
-	uint64_t v[8];
-	int i, n;
-
-	n = xl_ethtool_stats(sock, ifname, names, v, 8);
-	if (n <= 0 || v[0] == UINT64_MAX)
-		return -ENOENT;
-	*out = 0;
-	*queues = 0;
-	for (i = 0; i < 8 && v[i] != UINT64_MAX; i++) {
-		*out += v[i];
-		(*queues)++;
-	}
-	return 0;
+	return xl_ethtool_queue_sum(sock, ifname, "rx", "xdp_packets", 0, out, queues);
 }
 
 static void print_interval(FILE *out, double t, const struct xl_dump_counts *p,

@@ -61,29 +61,16 @@ uint16_t xl_gen_flow_csum(const struct xl_pkt_spec *spec, uint16_t src_port)
 	return *(uint16_t *)(buf + off);
 }
 
+/* Every queue: threads on several CPUs transmit on several queues. */
 static uint64_t read_xmit_errors(struct xl_gen *gen)
 {
-	char buf[XL_ETHTOOL_MAX_NAMES][40];
-	const char *names[XL_ETHTOOL_MAX_NAMES];
-	uint64_t v[XL_ETHTOOL_MAX_NAMES], sum = 0;
-	int q, n = gen->tx_queues;
+	uint64_t sum = 0;
 
 	if (!gen->is_veth || gen->stat_sock < 0)
 		return 0;
-	if (n < 1)
-		n = 1;
-	if (n > XL_ETHTOOL_MAX_NAMES)
-		n = XL_ETHTOOL_MAX_NAMES;
-	/* Every queue: threads on several CPUs transmit on several queues. */
-	for (q = 0; q < n; q++) {
-		snprintf(buf[q], sizeof(buf[q]), "tx_queue_%d_xdp_xmit_errors", q);
-		names[q] = buf[q];
-	}
-	if (xl_ethtool_stats(gen->stat_sock, gen->o.ifname, names, v, n) < 1)
+	if (xl_ethtool_queue_sum(gen->stat_sock, gen->o.ifname, "tx", "xdp_xmit_errors", 0, &sum,
+				 NULL))
 		return 0;
-	for (q = 0; q < n; q++)
-		if (v[q] != UINT64_MAX)
-			sum += v[q];
 	return sum;
 }
 

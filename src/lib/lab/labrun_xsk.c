@@ -93,19 +93,18 @@ static uint64_t counted(enum xl_xsk_app_kind app, struct xl_xsk_app *a, struct x
  */
 static bool kernel_count(struct xl_lab *lab, const struct xl_xsk_config *c, uint64_t *out)
 {
-	static const char *const redirect[] = { "rx_queue_0_xdp_redirect" };
-	static const char *const packets[] = { "rx_queue_0_xdp_packets" };
 	enum xl_lab_side side = c->app == XL_XSK_RXDROP ? XL_LAB_DUT : XL_LAB_GEN;
-	int fd, n;
+	int fd, err;
 
 	if (c->app == XL_XSK_RXDROP && c->mode == XL_MODE_SKB)
 		return false;
 	fd = xl_lab__socket(lab, side, AF_INET, SOCK_DGRAM);
 	if (fd < 0)
 		return false;
-	n = xl_ethtool_stats(fd, lab->ifname[side], side == XL_LAB_DUT ? redirect : packets, out, 1);
+	err = xl_ethtool_queue_sum(fd, lab->ifname[side], "rx",
+				   side == XL_LAB_DUT ? "xdp_redirect" : "xdp_packets", 1, out, NULL);
 	close(fd);
-	return n == 1 && *out != UINT64_MAX;
+	return !err;
 }
 
 struct rep_parts {

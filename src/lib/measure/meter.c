@@ -23,21 +23,13 @@
 /* Sum rx_queue_N_xdp_packets over the DUT's queues (veth's own counter). */
 static struct xl_read read_eth(const struct xl_meter *m)
 {
-	char names_buf[16][40];
-	const char *names[16];
-	uint64_t vals[16], sum = 0;
-	int q, n = m->queues < 1 ? 1 : m->queues > 16 ? 16 : m->queues;
+	int n = m->queues < 1 ? 1 : m->queues > 16 ? 16 : m->queues;
+	uint64_t sum = 0;
 	bool ok;
 
 	if (m->eth_sock < 0)
 		return (struct xl_read){ 0 };
-	for (q = 0; q < n; q++) {
-		snprintf(names_buf[q], sizeof(names_buf[q]), "rx_queue_%d_xdp_packets", q);
-		names[q] = names_buf[q];
-	}
-	ok = xl_ethtool_stats(m->eth_sock, m->ifname, names, vals, n) == n;
-	for (q = 0; ok && q < n; q++)
-		sum += vals[q];
+	ok = !xl_ethtool_queue_sum(m->eth_sock, m->ifname, "rx", "xdp_packets", n, &sum, NULL);
 	return xl_read_now(sum, ok);
 }
 

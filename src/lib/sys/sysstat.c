@@ -219,3 +219,33 @@ out_free:
 	free(st);
 	return err;
 }
+
+int xl_ethtool_queue_sum(int sock_fd, const char *ifname, const char *dir, const char *name,
+			 int queues, uint64_t *sum, int *found)
+{
+	char bufs[XL_ETHTOOL_MAX_NAMES][ETH_GSTRING_LEN];
+	const char *names[XL_ETHTOOL_MAX_NAMES];
+	uint64_t v[XL_ETHTOOL_MAX_NAMES], s = 0;
+	int q, n = queues > 0 && queues < XL_ETHTOOL_MAX_NAMES ? queues : XL_ETHTOOL_MAX_NAMES;
+	int have = 0, err;
+
+	for (q = 0; q < n; q++) {
+		snprintf(bufs[q], sizeof(bufs[q]), "%s_queue_%d_%s", dir, q, name);
+		names[q] = bufs[q];
+	}
+	err = xl_ethtool_stats(sock_fd, ifname, names, v, n);
+	if (err < 0)
+		return err;
+	for (q = 0; q < n; q++) {
+		if (v[q] == UINT64_MAX)
+			continue;
+		s += v[q];
+		have++;
+	}
+	if (!have || (queues > 0 && have != n))
+		return -ENOENT;
+	*sum = s;
+	if (found)
+		*found = have;
+	return 0;
+}

@@ -22,7 +22,6 @@
 #include "xdplab/sysstat.h"
 
 /* Queues whose ethtool counters are summed. */
-#define ETH_QUEUES 4
 
 struct xl_redirect {
 	struct redirect *skel;
@@ -93,29 +92,11 @@ int xl_cpu_online(int cpu)
 	return ret;
 }
 
-/* Sum the counter "<dir>_queue_N_<name>" over the first queues. */
+/* Sum the counter "<dir>_queue_N_<name>" over the queues that have it. */
 static bool eth_sum(int sock, const char *ifname, const char *dir, const char *name,
 		    uint64_t *out)
 {
-	char bufs[ETH_QUEUES][48];
-	const char *names[ETH_QUEUES];
-	uint64_t v[ETH_QUEUES];
-	int q, found;
-
-	if (sock < 0)
-		return false;
-	for (q = 0; q < ETH_QUEUES; q++) {
-		snprintf(bufs[q], sizeof(bufs[q]), "%s_queue_%d_%s", dir, q, name);
-		names[q] = bufs[q];
-	}
-	found = xl_ethtool_stats(sock, ifname, names, v, ETH_QUEUES);
-	if (found <= 0)
-		return false;
-	*out = 0;
-	for (q = 0; q < ETH_QUEUES; q++)
-		if (v[q] != UINT64_MAX)
-			*out += v[q];
-	return true;
+	return sock >= 0 && !xl_ethtool_queue_sum(sock, ifname, dir, name, 0, out, NULL);
 }
 
 /* Read the veth counters; false if IN's cannot be read. An OUT that cannot
