@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * src/lib/core/ owns what every other folder uses and that knows nothing
- * of packets: diagnostics (log). Time and sleep helpers, the network-
- * namespace helper and spawning commands belong here too. See
- * docs/architecture.md.
+ * of packets: diagnostics (log.c), the clock and interruptible sleep
+ * (time.c), entering and leaving network namespaces (netns.c), helper
+ * processes (child.c). See docs/architecture.md.
  */
 /* Diagnostics to stderr, with libbpf's and libxdp's chatter demoted a level. */
 #include <stdarg.h>
