@@ -118,7 +118,8 @@ struct xl_cmp_file {
  * object whose "schema" is "xdplab.NAME/1" and which has a "rows" array;
  * rows are identified by their fields, not their position, and unknown
  * fields are ignored. On error, @err (@errlen bytes) gets one line naming
- * the file and the cause. Return: 0, -ENOENT (cannot open: errno's text),
+ * the file and the cause. Return: 0, -ENOENT (cannot open, or a directory:
+ * errno's text),
  * -EINVAL (not JSON, not an xdplab results file), -EPROTO (another schema
  * version), -ENOMEM.
  */

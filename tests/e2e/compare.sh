@@ -64,6 +64,7 @@ t_compare_bad_inputs() {
 	echo 'not json' >"$TMP/text.json"
 	bad "$A" "$TMP/missing.json" -- \
 		"xdplab compare: $TMP/missing.json: cannot open: No such file or directory" || return 1
+	bad "$TMP" "$A" -- "xdplab compare: $TMP: cannot open: Is a directory" || return 1
 	bad "$TMP/text.json" "$A" -- \
 		"xdplab compare: $TMP/text.json: not JSON (line 1: '[' or '{' expected near 'not'); expected an xdplab results file (lab run --json)" || return 1
 	bad "$A" "$TMP/other.json" -- \

@@ -245,6 +245,9 @@ static void test_load_errors(void **state)
 
 	assert_int_equal(xl_cmp_load("/nonexistent/x.json", &f, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "/nonexistent/x.json: cannot open: No such file or directory");
+	assert_int_equal(xl_cmp_load(dir, &f, err, sizeof(err)), -ENOENT);
+	snprintf(want, sizeof(want), "%s: cannot open: Is a directory", dir);
+	assert_string_equal(err, want);
 
 	p = write_file("text.json", "hello\n");
 	assert_int_equal(xl_cmp_load(p, &f, err, sizeof(err)), -EINVAL);

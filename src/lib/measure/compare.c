@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -97,6 +98,7 @@ int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errle
 	json_t *doc, *rows, *cfg, *row;
 	json_error_t je;
 	const char *schema, *slash;
+	struct stat st;
 	FILE *fp;
 	size_t i;
 	int ret = 0;
@@ -107,6 +109,12 @@ int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errle
 	if (!fp) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-ret));
+		return -ENOENT;
+	}
+	/* fopen() opens a directory for reading; reading it is what fails. */
+	if (!fstat(fileno(fp), &st) && S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(EISDIR));
 		return -ENOENT;
 	}
 	doc = json_loadf(fp, 0, &je);
