@@ -93,11 +93,11 @@ static void first_err_line(const struct xl_gen_remote *r, char *buf, size_t len)
 	buf[0] = '\0';
 	if (f) {
 		while (fgets(buf, len, f))
-			if (buf[0] != '\n' && strncmp(buf, "Warning: Permanently added", 26))
+			if (buf[0] != '\n' && buf[0] != '\r' && strncmp(buf, "Warning: Permanently added", 26))
 				break;
 		fclose(f);
 	}
-	buf[strcspn(buf, "\n")] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0'; /* ssh ends its lines with CR LF */
 }
 
 int xl_gen_remote__check(struct xl_gen_remote *r)
