@@ -26,6 +26,7 @@ TESTS=(
 	"profile-lab-run|lab run --profile: each row's JSON has its profile (an extra repetition, not among reps), files exist, schema-valid, jit restored"
 	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
 	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
+	"report-errors|xdplab report: a missing or foreign file is a usage error (exit 2, one line), an unwritable -o a runtime error (exit 1)"
 	"profile-no-perf|no perf on PATH: one line naming linux-perf, the benchmark still runs (exit 0)"
 )
 
@@ -273,6 +274,28 @@ t_profile_xsk_redirect() {
 	grep -Eq '^cpu[0-9]+ dut;.*xdp_do_redirect' "$WORK/r/redirect.folded" || fail "no xdp_do_redirect on the dut CPU"
 	expect_eq "perf processes left" "$(perf_left "$WORK")" 0
 	expect_eq "bpf_jit_kallsyms after the runs" "$(cat "$JIT")" 0
+}
+
+# report_rc EXPECTED_RC EXPECTED_MESSAGE ARGS...: run xdplab report, check both.
+report_rc() {
+	local want_rc=$1 want_msg=$2 rc msg
+	shift 2
+	msg=$("$X" report "$@" 2>&1 >/dev/null)
+	rc=$?
+	expect_eq "report $* exit status" "$rc" "$want_rc"
+	expect_eq "report $* message" "$msg" "$want_msg"
+}
+
+t_report_errors() {
+	local run=$ROOT/docs/profile/lab-run.json
+	report_rc 2 "xdplab report: $WORK/none.json: cannot open: No such file or directory" "$WORK/none.json"
+	report_rc 2 "xdplab report: RUN.json and at most one BASE.json expected (got 0 files)"
+	report_rc 2 "xdplab report: RUN.json and at most one BASE.json expected (got 3 files)" "$run" "$run" "$run"
+	echo '{}' >"$WORK/e.json"
+	report_rc 2 "xdplab report: $WORK/e.json: not an xdplab results file (no \"schema\": \"xdplab.NAME/1\" with a \"rows\" array)" "$WORK/e.json"
+	report_rc 1 "xdplab report: cannot write $WORK/no/such/dir/r.html: No such file or directory" "$run" -o "$WORK/no/such/dir/r.html"
+	report_rc 0 "" "$run" -o "$WORK/ok.html"
+	expect_eq "flame graphs of docs/profile/lab-run.json inlined" "$(grep -c 'class="xl-flame"' "$WORK/ok.html")" 3
 }
 
 t_profile_no_perf() {

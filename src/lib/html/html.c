@@ -521,9 +521,13 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 	bars = calloc(n + 1, sizeof(*bars));
 	scratch = calloc(n + 1, sizeof(*scratch));
 	o = fopen(out_path, "w");
-	if (!bars || !scratch || !o) {
-		ret = !o ? -errno : -ENOMEM;
-		snprintf(err, errlen, "cannot write %s: %s", out_path, strerror(-ret));
+	if (!o) {
+		snprintf(err, errlen, "cannot write %s: %s", out_path, strerror(errno));
+		ret = -EIO;
+		goto out;
+	}
+	if (!bars || !scratch) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
