@@ -144,9 +144,11 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c);
  * measured best on a 2-CPU veth lab (docs/afxdp.md): busy polling
  * (SO_PREFER_BUSY_POLL: the application's syscalls run the veth's NAPI on
  * its own CPU) for l2fwd and for rxdrop in XDP_SKB mode, where the kernel
- * would otherwise wake a poll() sleeper per frame; poll() when idle for
- * rxdrop in XDP_DRV mode (and txpush, which never waits for RX). Set
- * @c->app and @c->mode first.
+ * would otherwise wake a poll() sleeper per frame; for rxdrop in XDP_DRV
+ * mode, busy-spin when the application is pinned (@c->first_cpu >= 0: a
+ * CPU of its own, where spinning costs nothing and poll()'s wake-ups cost
+ * the kernel's side), else poll() when idle (and txpush, which never waits
+ * for RX). Set @c->app, @c->mode and @c->first_cpu first.
  */
 void xl_xsk_config_wait_default(struct xl_xsk_config *c);
 

@@ -47,8 +47,8 @@ static const struct xl_opt xsk_opts[] = {
 	{ "zero-copy", 'z', NULL, "bind with XDP_ZEROCOPY; fail if the driver lacks it", O_ZEROCOPY },
 	{ "need-wakeup", 0, NULL, "XDP_USE_NEED_WAKEUP: kick only when the kernel asks (default)", O_NEED_WAKEUP },
 	{ "no-need-wakeup", 0, NULL, "kick the kernel after every batch", O_NO_WAKEUP },
-	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode)", O_POLL },
-	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU)", O_SPIN },
+	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode without --cpu)", O_POLL },
+	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU; default for rxdrop in drv mode with --cpu)", O_SPIN },
 	{ "busy-poll", 0, NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
 	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, 1..65536 (default 64)", O_BUSY_BUDGET },
 	{ "queue", 0, "Q", "first queue (default 0)", O_QUEUE },
@@ -86,6 +86,7 @@ struct xsk_args {
 	struct xl_xsk_config c;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
+	bool wait_chosen; /* --poll, --spin or --busy-poll given (else the default) */
 	bool frames_seen;
 	const char *netns, *src_mac, *dst_mac, *json;
 	bool src_ip_set, dst_ip_set;
@@ -273,7 +274,8 @@ static int check_combinations(struct xsk_args *a)
 	if (c->busy_poll && a->spin_seen)
 		return xl_usage_error(&a->spec, "--busy-poll and --spin conflict");
 	/* Unless told, wait the way measured best (docs/afxdp.md). */
-	if (!a->poll_seen && !a->spin_seen && !a->busy_seen)
+	a->wait_chosen = a->poll_seen || a->spin_seen || a->busy_seen;
+	if (!a->wait_chosen)
 		xl_xsk_config_wait_default(c);
 	else if (c->busy_poll || a->spin_seen)
 		c->poll = false;
@@ -720,11 +722,12 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 		snprintf(name, sizeof(name), "queues %u..%u", a.c.queue, a.c.queue + a.c.queues - 1);
 	else
 		snprintf(name, sizeof(name), "queue %u", a.c.queue);
-	fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s; Ctrl-C to stop\n",
+	fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s%s; Ctrl-C to stop\n",
 		appname, a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
 		xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",
 		a.c.need_wakeup ? " need_wakeup" : "",
-		a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin");
+		a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin",
+		a.wait_chosen ? "" : " (default)");
 	snprintf(rowname, sizeof(rowname), "xsk-%s", appname); /* the lab's row name */
 	xl_cmd_row_init(&row, rowname, NULL, "xsk", "XDP_REDIRECT", appname,
 			xl_xsk_app__zerocopy(app) ? "zc" : a.c.mode == XL_MODE_SKB ? "skb" : "native",

@@ -190,6 +190,38 @@ static int run_xsk(const char *a1, const char *a2, const char *a3, const char *a
 }
 
 /* Bad inputs never reach the kernel: exit status 2 at parse time. */
+/* How each application waits unless told: rxdrop XDP_DRV spins only when
+ * pinned to a CPU of its own; l2fwd and rxdrop XDP_SKB busy-poll. */
+static void test_wait_default(void **state)
+{
+	static const struct {
+		enum xl_xsk_app_kind app;
+		enum xl_xdp_mode mode;
+		int cpu;
+		bool poll, busy_poll;
+	} cases[] = {
+		{ XL_XSK_RXDROP, XL_MODE_NATIVE, -1, true, false },
+		{ XL_XSK_RXDROP, XL_MODE_NATIVE, 1, false, false }, /* spin */
+		{ XL_XSK_RXDROP, XL_MODE_NATIVE, 0, false, false },
+		{ XL_XSK_RXDROP, XL_MODE_SKB, -1, false, true },
+		{ XL_XSK_RXDROP, XL_MODE_SKB, 1, false, true },
+		{ XL_XSK_L2FWD, XL_MODE_NATIVE, 1, false, true },
+		{ XL_XSK_TXPUSH, XL_MODE_NATIVE, 1, true, false },
+	};
+	struct xl_xsk_config c;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		xl_xsk_config_defaults(&c);
+		c.app = cases[i].app;
+		c.mode = cases[i].mode;
+		c.first_cpu = cases[i].cpu;
+		xl_xsk_config_wait_default(&c);
+		assert_int_equal(c.poll, cases[i].poll);
+		assert_int_equal(c.busy_poll, cases[i].busy_poll);
+	}
+}
+
 static void test_cmd_usage(void **state)
 {
 	assert_int_equal(run_xsk("--rx-size", "511", "lo", NULL), XL_EXIT_USAGE);
@@ -217,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_frame_sizes),
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_fill_warning),
+		cmocka_unit_test(test_wait_default),
 		cmocka_unit_test(test_cmd_usage),
 	};
 

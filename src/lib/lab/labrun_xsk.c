@@ -41,6 +41,14 @@ static void xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp
 	c->copy = zerocopy ? XL_XSK_ZEROCOPY : XL_XSK_COPY;
 	c->first_cpu = cpu;
 	xl_xsk_config_wait_default(c);
+	/*
+	 * rxdrop XDP_DRV rows keep poll(): the row's verdict judges the
+	 * application's CPU share, which a spinning application fills whether
+	 * or not frames come (every row would say "valid"). The command's
+	 * default spins when pinned (xl_xsk_config_wait_default()).
+	 */
+	if (app == XL_XSK_RXDROP && mode != XL_MODE_SKB)
+		c->poll = true;
 	/* Deeper rings absorb the generator's bursts while poll() wakes up. */
 	c->fill_size = c->rx_size = 4096;
 	c->frames = 8192;

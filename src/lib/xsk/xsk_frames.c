@@ -51,7 +51,11 @@ void xl_xsk_config_wait_default(struct xl_xsk_config *c)
 {
 	c->busy_poll = c->app == XL_XSK_L2FWD ||
 		       (c->app == XL_XSK_RXDROP && c->mode == XL_MODE_SKB);
-	c->poll = !c->busy_poll;
+	/* rxdrop XDP_DRV on a CPU of its own (--cpu): spin, as xdpsock does;
+	 * poll()'s wake-ups cost the kernel's side more than spinning costs
+	 * a CPU nobody else needs (docs/afxdp.md, docs/performance.md). */
+	c->poll = !c->busy_poll &&
+		  !(c->app == XL_XSK_RXDROP && c->mode != XL_MODE_SKB && c->first_cpu >= 0);
 }
 
 int xl_xsk_check_ring_size(const char *opt, uint64_t size, char *msg,
