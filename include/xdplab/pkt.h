@@ -30,7 +30,17 @@
  * @size: frame size in bytes without FCS, XL_PKT_MIN_SIZE..XL_PKT_MAX_SIZE;
  *        must also hold the headers (IPv6: 62 bytes).
  * @ttl: IPv4 TTL / IPv6 hop limit (0 means 64).
+ * @nvlans: VLAN tags after the MAC addresses, 0..2; @vlan_id/@vlan_prio:
+ *          each tag's VID (0..4095) and PCP (0..7), outermost first.
+ * @qinq: with 2 tags the outer one is 802.1ad (TPID 0x88a8, a service tag),
+ *        else every tag is 802.1Q (0x8100).
+ * @l4: XL_L4_UDP (default), XL_L4_TCP_SYN (a SYN, seq 0, no options) or
+ *      XL_L4_TCP_EST (ACK|PSH, seq 1, ack 1: a segment of an established
+ *      flow); TCP checksums are correct as UDP's are.
+ * @fill: payload byte when @fill_set; else the pattern byte i = i & 0xff.
  */
+enum xl_pkt_l4 { XL_L4_UDP = 0, XL_L4_TCP_SYN = 1, XL_L4_TCP_EST = 2 };
+
 struct xl_pkt_spec {
 	uint8_t src_mac[6];
 	uint8_t dst_mac[6];
@@ -40,17 +50,39 @@ struct xl_pkt_spec {
 	uint16_t src_port, dst_port;
 	uint32_t size;
 	uint8_t ttl;
+	uint8_t nvlans;
+	uint16_t vlan_id[2];
+	uint8_t vlan_prio[2];
+	bool qinq;
+	enum xl_pkt_l4 l4;
+	bool fill_set;
+	uint8_t fill;
 };
 
 /**
- * xl_pkt_build() - write an Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frame.
+ * struct xl_pkt_layout - where the builder puts things for @spec (bytes from
+ * the frame start): the network header, the L4 header, the L4 checksum
+ * field, and the payload; @min_size: the smallest frame that holds the
+ * headers (at least XL_PKT_MIN_SIZE).
+ */
+struct xl_pkt_layout {
+	uint32_t l3_off, l4_off, l4_csum_off, payload_off, min_size;
+};
+
+/** xl_pkt_layout() - the layout xl_pkt_build() uses for @spec. */
+void xl_pkt_layout(const struct xl_pkt_spec *spec, struct xl_pkt_layout *lo);
+
+/**
+ * xl_pkt_build() - write an Ethernet/IPv4/UDP or Ethernet/IPv6/UDP frame
+ * (or TCP, with 0..2 VLAN tags: @spec's shape fields).
  * @spec: what to build (not kept).
  * @buf: caller-owned output, at least @spec->size bytes.
  * @buf_len: size of @buf in bytes.
  *
- * The payload is filled with a deterministic pattern (byte i of the UDP
- * payload = i & 0xff). The IPv4 header checksum and the UDP checksum (over
- * the IPv4 or IPv6 pseudo-header, RFC 768 / RFC 8200 8.1) are correct.
+ * The payload is filled with a deterministic pattern (byte i of the L4
+ * payload = i & 0xff) or the @fill byte. The IPv4 header checksum and the
+ * UDP or TCP checksum (over the IPv4 or IPv6 pseudo-header, RFC 768 /
+ * RFC 9293 3.1 / RFC 8200 8.1) are correct.
  *
  * Return: frame length in bytes (= spec->size) on success; -EINVAL if the
  * size is out of range or cannot hold the headers; -ENOSPC if @buf_len is

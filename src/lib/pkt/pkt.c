@@ -132,36 +132,63 @@ uint16_t xl_csum_udp6(const struct in6_addr *saddr,
 	return udp_csum_final(csum_add(udp, udp_len, acc));
 }
 
+void xl_pkt_layout(const struct xl_pkt_spec *spec, struct xl_pkt_layout *lo)
+{
+	bool tcp = spec->l4 == XL_L4_TCP_SYN || spec->l4 == XL_L4_TCP_EST;
+	uint32_t nv = spec->nvlans > 2 ? 2 : spec->nvlans;
+
+	lo->l3_off = XL_ETH_HLEN + 4 * nv;
+	lo->l4_off = lo->l3_off + (spec->ipv6 ? XL_IP6_HLEN : XL_IP4_HLEN);
+	lo->l4_csum_off = lo->l4_off + (tcp ? 16 : 6);
+	lo->payload_off = lo->l4_off + (tcp ? XL_TCP_HLEN : XL_UDP_HLEN);
+	lo->min_size = lo->payload_off > XL_PKT_MIN_SIZE ? lo->payload_off : XL_PKT_MIN_SIZE;
+}
+
 int xl_pkt_build(const struct xl_pkt_spec *spec, void *buf, size_t buf_len)
 {
-	size_t l3_hlen, udp_len, i;
-	uint8_t *eth = buf, *ip, *udp, ttl;
+	struct xl_pkt_layout lo;
+	size_t l3_hlen, l4_len, i;
+	uint8_t *eth = buf, *ip, *l4, ttl, proto;
 	uint16_t csum;
+	uint64_t acc;
+	bool tcp;
+	int v;
 
-	if (!spec || !buf)
+	if (!spec || !buf || spec->nvlans > 2 || spec->l4 > XL_L4_TCP_EST)
 		return -EINVAL;
+	for (v = 0; v < spec->nvlans; v++)
+		if (spec->vlan_id[v] > 4095 || spec->vlan_prio[v] > 7)
+			return -EINVAL;
+	xl_pkt_layout(spec, &lo);
+	tcp = spec->l4 != XL_L4_UDP;
+	proto = tcp ? IPPROTO_TCP : IPPROTO_UDP;
 	l3_hlen = spec->ipv6 ? XL_IP6_HLEN : XL_IP4_HLEN;
-	if (spec->size < XL_PKT_MIN_SIZE || spec->size > XL_PKT_MAX_SIZE ||
-	    spec->size < XL_ETH_HLEN + l3_hlen + XL_UDP_HLEN)
+	if (spec->size < lo.min_size || spec->size > XL_PKT_MAX_SIZE)
 		return -EINVAL;
 	if (buf_len < spec->size)
 		return -ENOSPC;
 
-	ip = eth + XL_ETH_HLEN;
-	udp = ip + l3_hlen;
-	udp_len = spec->size - XL_ETH_HLEN - l3_hlen;
+	ip = eth + lo.l3_off;
+	l4 = eth + lo.l4_off;
+	l4_len = spec->size - lo.l4_off;
 	ttl = spec->ttl ? spec->ttl : 64;
 
 	memcpy(eth, spec->dst_mac, 6);
 	memcpy(eth + 6, spec->src_mac, 6);
-	put_be16(eth + 12, spec->ipv6 ? XL_ET_IPV6 : XL_ET_IPV4);
+	for (v = 0; v < spec->nvlans; v++) {
+		uint8_t *tag = eth + 12 + 4 * v;
+
+		put_be16(tag, v == 0 && spec->nvlans == 2 && spec->qinq ? 0x88a8 : 0x8100);
+		put_be16(tag + 2, (uint16_t)(spec->vlan_prio[v] << 13 | spec->vlan_id[v]));
+	}
+	put_be16(eth + 12 + 4 * spec->nvlans, spec->ipv6 ? XL_ET_IPV6 : XL_ET_IPV4);
 
 	if (spec->ipv6) {
 		/* Version 6, traffic class 0, flow label 0. */
 		memset(ip, 0, 4);
 		ip[0] = 0x60;
-		put_be16(ip + 4, udp_len);
-		ip[6] = IPPROTO_UDP;
+		put_be16(ip + 4, l4_len);
+		ip[6] = proto;
 		ip[7] = ttl;
 		memcpy(ip + 8, &spec->src_ip6, 16);
 		memcpy(ip + 24, &spec->dst_ip6, 16);
@@ -169,29 +196,44 @@ int xl_pkt_build(const struct xl_pkt_spec *spec, void *buf, size_t buf_len)
 		/* Version 4, IHL 5, TOS 0, ID 0, no flags, no fragment. */
 		memset(ip, 0, XL_IP4_HLEN);
 		ip[0] = 0x45;
-		put_be16(ip + 2, l3_hlen + udp_len);
+		put_be16(ip + 2, l3_hlen + l4_len);
 		ip[8] = ttl;
-		ip[9] = IPPROTO_UDP;
+		ip[9] = proto;
 		memcpy(ip + 12, &spec->src_ip4, 4);
 		memcpy(ip + 16, &spec->dst_ip4, 4);
 		csum = xl_csum_ipv4(ip, XL_IP4_HLEN);
 		memcpy(ip + 10, &csum, 2);
 	}
 
-	put_be16(udp, spec->src_port);
-	put_be16(udp + 2, spec->dst_port);
-	put_be16(udp + 4, udp_len);
-	put_be16(udp + 6, 0);
-	for (i = 0; i < udp_len - XL_UDP_HLEN; i++)
-		udp[XL_UDP_HLEN + i] = i & 0xff;
+	put_be16(l4, spec->src_port);
+	put_be16(l4 + 2, spec->dst_port);
+	if (tcp) {
+		/* seq, ack, data offset 5 (no options), flags, window 65535. */
+		memset(l4 + 4, 0, XL_TCP_HLEN - 4);
+		if (spec->l4 == XL_L4_TCP_EST) {
+			put_be16(l4 + 6, 1);  /* seq 1 */
+			put_be16(l4 + 10, 1); /* ack 1 */
+			l4[13] = 0x18;	      /* ACK|PSH */
+		} else {
+			l4[13] = 0x02; /* SYN */
+		}
+		l4[12] = 5 << 4;
+		put_be16(l4 + 14, 65535);
+	} else {
+		put_be16(l4 + 4, l4_len);
+		put_be16(l4 + 6, 0);
+	}
+	for (i = 0; i < spec->size - lo.payload_off; i++)
+		eth[lo.payload_off + i] = spec->fill_set ? spec->fill : i & 0xff;
 
 	if (spec->ipv6)
-		csum = xl_csum_udp6(&spec->src_ip6, &spec->dst_ip6, udp,
-				    udp_len);
+		acc = pseudo_sum(&spec->src_ip6, &spec->dst_ip6, 16, proto, l4_len);
 	else
-		csum = xl_csum_udp4(spec->src_ip4.s_addr, spec->dst_ip4.s_addr,
-				    udp, udp_len);
-	memcpy(udp + 6, &csum, 2);
+		acc = pseudo_sum(&spec->src_ip4.s_addr, &spec->dst_ip4.s_addr, 4, proto, l4_len);
+	acc = csum_add(l4, l4_len, acc);
+	/* UDP sends a computed 0 as 0xffff (RFC 768); TCP sends it as is. */
+	csum = tcp ? (uint16_t)~csum_fold(acc) : udp_csum_final(acc);
+	memcpy(eth + lo.l4_csum_off, &csum, 2);
 	return (int)spec->size;
 }
 

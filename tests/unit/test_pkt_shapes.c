@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_pkt_shapes.c - the builder's frame shapes (issue 13 part 4): IPv4
+ * and IPv6 x UDP, TCP SYN, TCP established x 0, 1, 2 VLAN tags (802.1Q, or
+ * 802.1ad outside) x pattern or fill payload x TTL: the user-space parser
+ * finds what was asked (tags, L4 offset and protocol, ports) with valid IP
+ * and L4 checksums, xl_pkt_layout() agrees with it, the tag bytes and TCP
+ * flags are exact, and sizes below the shape's minimum are refused.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "xdplab/pkt.h"
+
+static struct xl_pkt_spec base(bool ipv6)
+{
+	struct xl_pkt_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 }, .dst_mac = { 2, 0, 0, 0, 0, 2 },
+				 .ipv6 = ipv6, .src_port = 1024, .dst_port = 9 };
+
+	inet_pton(AF_INET, "198.18.0.1", &s.src_ip4);
+	inet_pton(AF_INET, "198.18.0.2", &s.dst_ip4);
+	inet_pton(AF_INET6, "2001:2::1", &s.src_ip6);
+	inet_pton(AF_INET6, "2001:2::2", &s.dst_ip6);
+	return s;
+}
+
+static void test_shapes(void **state)
+{
+	static const uint32_t sizes[] = { 0 /* the minimum */, 100, 1514 };
+	uint8_t f[1514];
+	int v6, l4, nv, fill, si, cases = 0;
+
+	(void)state;
+	for (v6 = 0; v6 < 2; v6++)
+		for (l4 = 0; l4 < 3; l4++)
+			for (nv = 0; nv < 4; nv++) /* 3: two tags with 802.1ad outside */
+				for (fill = 0; fill < 2; fill++)
+					for (si = 0; si < 3; si++) {
+		struct xl_pkt_spec s = base(v6);
+		struct xl_pkt_layout lo;
+		struct xl_pkt_info info;
+		uint32_t i;
+
+		s.l4 = l4;
+		s.nvlans = nv > 2 ? 2 : nv;
+		s.qinq = nv == 3;
+		s.vlan_id[0] = 300;
+		s.vlan_id[1] = 100;
+		s.vlan_prio[0] = 5;
+		s.vlan_prio[1] = 7;
+		s.fill_set = fill;
+		s.fill = 0xab;
+		s.ttl = 7;
+		xl_pkt_layout(&s, &lo);
+		s.size = sizes[si] ? sizes[si] : lo.min_size;
+		if (s.size < lo.min_size)
+			continue;
+		assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), (int)s.size);
+		assert_int_equal(xl_pkt_parse(f, s.size, &info), 0);
+		assert_int_equal(info.vlans, s.nvlans);
+		assert_int_equal(info.l3_off, lo.l3_off);
+		assert_int_equal(info.l4_off, lo.l4_off);
+		assert_int_equal(info.l4_proto, l4 ? 6 : 17);
+		assert_int_equal(info.src_port, 1024);
+		assert_int_equal(info.dst_port, 9);
+		if (!v6)
+			assert_true(info.ip_csum_ok);
+		assert_true(info.l4_csum_ok);
+		assert_int_equal(f[lo.l3_off + (v6 ? 7 : 8)], 7); /* TTL / hop limit */
+		if (s.nvlans) {
+			uint16_t tpid = f[12] << 8 | f[13], tci = f[14] << 8 | f[15];
+
+			assert_int_equal(tpid, nv == 3 ? 0x88a8 : 0x8100);
+			assert_int_equal(tci, 5 << 13 | 300);
+		}
+		if (s.nvlans == 2)
+			assert_int_equal(f[16] << 8 | f[17], 0x8100);
+		if (l4)
+			assert_int_equal(f[lo.l4_off + 13], l4 == XL_L4_TCP_SYN ? 0x02 : 0x18);
+		for (i = lo.payload_off; i < s.size; i++)
+			assert_int_equal(f[i], fill ? 0xab : (i - lo.payload_off) & 0xff);
+		/* A checksum error is seen: flip a payload byte or a port byte. */
+		f[lo.l4_off] ^= 1;
+		assert_int_equal(xl_pkt_parse(f, s.size, &info), 0);
+		assert_false(info.l4_csum_ok);
+		cases++;
+					}
+	assert_true(cases > 100);
+}
+
+static void test_shape_minimums(void **state)
+{
+	struct xl_pkt_spec s = base(true);
+	struct xl_pkt_layout lo;
+	uint8_t f[128];
+
+	(void)state;
+	s.l4 = XL_L4_TCP_SYN;
+	s.nvlans = 2;
+	xl_pkt_layout(&s, &lo);
+	assert_int_equal(lo.min_size, 14 + 8 + 40 + 20);
+	s.size = lo.min_size - 1;
+	assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), -EINVAL);
+	s.size = lo.min_size;
+	assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), (int)lo.min_size);
+	s.nvlans = 3;
+	assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), -EINVAL);
+	s.nvlans = 1;
+	s.vlan_id[0] = 4096;
+	assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), -EINVAL);
+	/* IPv4/UDP keeps the Ethernet minimum. */
+	s = base(false);
+	xl_pkt_layout(&s, &lo);
+	assert_int_equal(lo.min_size, 60);
+	assert_int_equal(lo.l4_csum_off, 40);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shapes),
+		cmocka_unit_test(test_shape_minimums),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
