@@ -24,12 +24,15 @@ const volatile __u32 csum_off = 40;
  * CLOCK_MONOTONIC time) at stamp_off, the UDP payload, and fix the UDP
  * checksum from the template's (tmpl_csum, or the flow's) with
  * bpf_csum_diff over the 20 bytes: the template holds the builder's payload
- * pattern there (byte i = i), so the new checksum is absolute too. One
+ * pattern there (byte i = i, or the --fill byte), so the new checksum is
+ * absolute too. One
  * sending thread (user space checks), so stamp_seq needs no atomics.
  */
 const volatile __u32 stamp = 0;
 const volatile __u32 stamp_off = 42;
 const volatile __u16 tmpl_csum = 0;
+/* The template's payload byte (--fill), or 0x100: the pattern byte i = i. */
+const volatile __u32 stamp_fill = 0x100;
 __u64 stamp_seq = 0;
 
 struct {
@@ -88,7 +91,7 @@ int xdp_gen_redirect(struct xdp_md *ctx)
 			return XDP_ABORTED;
 #pragma unroll
 		for (i = 0; i < XL_STAMP_LEN; i++)
-			tmpl[i] = i;
+			tmpl[i] = stamp_fill < 0x100 ? stamp_fill : i;
 		sp->magic = bpf_htonl(XL_STAMP_MAGIC);
 		sp->seq = bpf_htonl((__u32)stamp_seq++);
 		sp->tv_sec = bpf_htonl((__u32)(now / 1000000000ull));

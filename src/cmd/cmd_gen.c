@@ -24,11 +24,12 @@ enum {
 	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_SRC_MAC,
 	O_DST_MAC, O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
 	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH, O_STAMP,
+	O_VLAN_ID, O_VLAN_PRIO, O_QINQ, O_L4, O_FILL, O_TTL,
 };
 
 static const struct xl_opt gen_opts[] = {
 	{ "engine", 'e', "ENGINE", "live (BPF_PROG_RUN live frames, default) or packet (AF_PACKET)", O_ENGINE },
-	{ "size", 's', "BYTES", "frame size without FCS, 60..MTU+14 (default 64; IPv6 62..)", O_SIZE },
+	{ "size", 's', "BYTES", "frame size without FCS, 60..MTU+14 (default 64, or the smallest that holds the headers: IPv6 62, TCP and VLAN tags more)", O_SIZE },
 	{ "flows", 'f', "N", "UDP source ports to rotate through, 1..65536 (default 1)", O_FLOWS },
 	{ "rate", 'r', "PPS", "frames per second over all threads, 0 = as fast as possible (default 0)", O_RATE },
 	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", O_COUNT },
@@ -43,6 +44,13 @@ static const struct xl_opt gen_opts[] = {
 	{ "threads", 't', "N", "sending threads, 1..number of CPUs (default 1)", O_THREADS },
 	{ "cpu", 'c', "CPU", "pin thread i to CPU+i (default: not pinned)", O_CPU },
 	{ "batch", 0, "FRAMES", "live engine: frames per batch before the redirects are flushed, 1..256 (default 64; 1 = one devmap bulk per frame)", O_BATCH },
+	{ "vlan-id", 0, "VID", "add an 802.1Q tag with this VID, 0..4095; twice: two tags, outer first", O_VLAN_ID, true },
+	{ "vlan-prio", 0, "PCP", "priority (PCP) of the tags, 0..7, in the order of --vlan-id (once: every tag; default 0)", O_VLAN_PRIO, true },
+	{ "qinq", 0, NULL, "with two --vlan-id the outer tag is 802.1ad (TPID 0x88a8), the inner 802.1Q", O_QINQ },
+	{ "l4", 0, "SHAPE", "udp (default), tcp-syn (SYN flood) or tcp-established (ACK|PSH segments)", O_L4 },
+	{ "fill", 0, "BYTE", "payload byte, 0..255 (default: the pattern byte i = i & 0xff)", O_FILL },
+	{ "ttl", 0, "N", "IPv4 TTL / IPv6 hop limit, 1..255 (default 64)", O_TTL },
+	{ "hop-limit", 0, "N", "the same as --ttl", O_TTL },
 	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (live engine, 1 thread)", O_STAMP },
 	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration", O_PCAP },
 	XL_OPT_ENTRY_INTERVAL,
@@ -65,6 +73,8 @@ struct gen_args {
 	bool is_veth;
 	uint64_t interval_ns;
 	bool no_check, quiet;
+	uint8_t prio[2], nprio; /* --vlan-prio values, applied once the tags are known */
+	bool ttl_set;
 };
 
 static int parse_ip(const char *opt, const char *arg, struct gen_args *a, bool src)
@@ -161,6 +171,42 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_STAMP:
 		a->o.stamp = true;
 		return 0;
+	case O_VLAN_ID:
+		if (a->o.spec.nvlans == 2)
+			return xl_usage_error(&gen_spec, "--vlan-id: more than two tags (accepted: once or twice)");
+		r = xl_parse_u64(&gen_spec, "--vlan-id", arg, 0, 4095, &v);
+		a->o.spec.vlan_id[a->o.spec.nvlans++] = v;
+		return r;
+	case O_VLAN_PRIO:
+		if (a->nprio == 2)
+			return xl_usage_error(&gen_spec, "--vlan-prio: more than two values (accepted: once or twice)");
+		r = xl_parse_u64(&gen_spec, "--vlan-prio", arg, 0, 7, &v);
+		a->prio[a->nprio++] = v;
+		return r;
+	case O_QINQ:
+		a->o.spec.qinq = true;
+		return 0;
+	case O_L4: {
+		static const char *const shapes[] = { "udp", "tcp-syn", "tcp-established", NULL };
+
+		r = xl_parse_choice(&gen_spec, "--l4", arg, shapes);
+		if (r < 0)
+			return r;
+		a->o.spec.l4 = r;
+		return 0;
+	}
+	case O_FILL:
+		r = xl_parse_u64(&gen_spec, "--fill", arg, 0, 255, &v);
+		a->o.spec.fill = v;
+		a->o.spec.fill_set = true;
+		return r;
+	case O_TTL:
+		if (a->ttl_set)
+			return xl_usage_error(&gen_spec, "--ttl and --hop-limit: give one, once");
+		a->ttl_set = true;
+		r = xl_parse_u64(&gen_spec, "--ttl", arg, 1, 255, &v);
+		a->o.spec.ttl = v;
+		return r;
 	}
 	return -EINVAL;
 }
@@ -201,6 +247,24 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 		if (xl_parse_u64(&gen_spec, what, a->size_arg, min, max, &v))
 			return -EINVAL;
 		s->size = v;
+	}
+	{
+		/* VLAN tags and TCP need room: the smallest frame of this shape. */
+		struct xl_pkt_layout lo;
+		int t;
+
+		if (a->nprio > s->nvlans)
+			return xl_usage_error(&gen_spec, "--vlan-prio: %u values for %u --vlan-id tags", a->nprio, s->nvlans);
+		if (s->qinq && s->nvlans != 2)
+			return xl_usage_error(&gen_spec, "--qinq needs two --vlan-id (outer and inner tag)");
+		for (t = 0; t < s->nvlans; t++)
+			s->vlan_prio[t] = a->nprio == 1 ? a->prio[0] : a->nprio ? a->prio[t] : 0;
+		xl_pkt_layout(s, &lo);
+		if (!a->size_arg && s->size < lo.min_size)
+			s->size = lo.min_size;
+		if (s->size < lo.min_size)
+			return xl_usage_error(&gen_spec, "--size: '%u' is out of range for this frame shape (accepted: %u..%u)",
+					      s->size, lo.min_size, li.mtu + 14);
 	}
 	if (s->ipv6 && s->size < 62)
 		return xl_usage_error(&gen_spec, "--size (IPv6): '%u' is out of range (accepted: 62..%u)",

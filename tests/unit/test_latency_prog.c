@@ -4,7 +4,9 @@
  * BPF_PROG_RUN (root or CAP_BPF; skipped with that reason without it):
  * gen.bpf.c with --stamp writes the pktgen header (magic, seq 0, 1, 2 ...,
  * CLOCK_MONOTONIC time) with a valid UDP checksum (IPv4 and IPv6, one and
- * 16 flows, checked by the user-space parser); latency.bpf.c counts those
+ * 16 flows, two VLAN tags with a fill byte, checked by the user-space
+ * parser), and the flow rewrite of TCP in a VLAN tag keeps its checksum;
+ * latency.bpf.c counts those
  * frames, and its sequence books give exactly the loss, reordering and
  * duplicates of a crafted order (0 1 2 5 4 4 6 -> lost 1, reordered 1,
  * duplicates 1).
@@ -63,20 +65,24 @@ static struct xl_pkt_spec spec_of(bool ipv6, uint32_t size)
 	return s;
 }
 
-/* The generator program with --stamp on @flows flows, as gen_engine.c sets it up. */
-static struct gen *gen_load(const struct xl_pkt_spec *sp, const uint8_t *frame, uint32_t flows)
+/* The generator program on @flows flows (with --stamp if @stamp), as gen_engine.c sets it up. */
+static struct gen *gen_load(const struct xl_pkt_spec *sp, const uint8_t *frame, uint32_t flows,
+			    bool stamp)
 {
-	uint32_t sport_off = 14 + (sp->ipv6 ? 40 : 20), i;
 	struct gen *g = gen__open();
+	struct xl_pkt_layout lo;
+	uint32_t i;
 
 	assert_non_null(g);
+	xl_pkt_layout(sp, &lo);
 	g->rodata->ifindex_out = 1;
 	g->rodata->nr_flows = flows;
-	g->rodata->sport_off = sport_off;
-	g->rodata->csum_off = sport_off + 6;
-	g->rodata->stamp = 1;
-	g->rodata->stamp_off = sport_off + 8;
-	memcpy((void *)&g->rodata->tmpl_csum, frame + sport_off + 6, 2);
+	g->rodata->sport_off = lo.l4_off;
+	g->rodata->csum_off = lo.l4_csum_off;
+	g->rodata->stamp = stamp;
+	g->rodata->stamp_off = lo.payload_off;
+	g->rodata->stamp_fill = sp->fill_set ? sp->fill : 0x100;
+	memcpy((void *)&g->rodata->tmpl_csum, frame + lo.l4_csum_off, 2);
 	assert_int_equal(gen__load(g), 0);
 	for (i = 0; flows > 1 && i < flows; i++) {
 		struct xl_gen_flow f = { htons(sp->src_port + i), xl_gen_flow_csum(sp, sp->src_port + i) };
@@ -86,16 +92,34 @@ static struct gen *gen_load(const struct xl_pkt_spec *sp, const uint8_t *frame, 
 	return g;
 }
 
-static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
+/* @shape: 0 plain, 1 two VLAN tags (802.1ad outside) and --fill 0xab,
+ * 2 TCP established in one VLAN tag without a stamp (the flow rewrite). */
+static void stamp_case_shape(bool ipv6, uint32_t size, uint32_t flows, int shape)
 {
 	struct xl_pkt_spec sp = spec_of(ipv6, size);
 	uint8_t frame[1514], out[1514 + 256];
-	uint32_t off = 14 + (ipv6 ? 40 : 20) + 8, out_len, i;
+	uint32_t off, out_len, i;
+	struct xl_pkt_layout lo;
+	bool do_stamp = shape != 2;
 	struct timespec ts;
 	struct gen *g;
 
+	if (shape == 1) {
+		sp.nvlans = 2;
+		sp.qinq = true;
+		sp.vlan_id[0] = 300;
+		sp.vlan_id[1] = 100;
+		sp.fill_set = true;
+		sp.fill = 0xab;
+	} else if (shape == 2) {
+		sp.nvlans = 1;
+		sp.vlan_id[0] = 100;
+		sp.l4 = XL_L4_TCP_EST;
+	}
+	xl_pkt_layout(&sp, &lo);
+	off = lo.payload_off;
 	assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), (int)size);
-	g = gen_load(&sp, frame, flows);
+	g = gen_load(&sp, frame, flows, do_stamp);
 	for (i = 0; i < 20; i++) {
 		/* A copy: the stamp sits at an odd offset of the frame (UBSan). */
 		struct xl_stamp stamp, *st = &stamp;
@@ -109,6 +133,12 @@ static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 		assert_int_equal(out_len, size);
+		if (!do_stamp) {
+			assert_int_equal(xl_pkt_parse(out, out_len, &info), 0);
+			assert_int_equal(info.src_port, sp.src_port + (flows > 1 ? i % flows : 0));
+			assert_true(info.l4_csum_ok);
+			continue;
+		}
 		memcpy(&stamp, out + off, sizeof(stamp));
 		assert_int_equal(ntohl(st->magic), XL_STAMP_MAGIC);
 		assert_int_equal(ntohl(st->seq), i);
@@ -127,6 +157,11 @@ static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
 	gen__destroy(g);
 }
 
+static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
+{
+	stamp_case_shape(ipv6, size, flows, 0);
+}
+
 static void test_stamp(void **state)
 {
 	(void)state;
@@ -139,6 +174,10 @@ static void test_stamp(void **state)
 	stamp_case(false, 1500, 1);
 	stamp_case(true, 82, 1);
 	stamp_case(true, 1500, 16);
+	stamp_case_shape(false, 70, 16, 1);
+	stamp_case_shape(true, 1500, 1, 1);
+	stamp_case_shape(false, 100, 16, 2);
+	stamp_case_shape(true, 1500, 16, 2);
 }
 
 /* One stamped frame with sequence number @seq, sent @ago_ns before now. */

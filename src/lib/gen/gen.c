@@ -52,13 +52,13 @@ uint16_t xl_gen_flow_csum(const struct xl_pkt_spec *spec, uint16_t src_port)
 {
 	uint8_t buf[XL_PKT_MAX_SIZE];
 	struct xl_pkt_spec s = *spec;
-	size_t off;
+	struct xl_pkt_layout lo;
 
 	s.src_port = src_port;
 	if (xl_pkt_build(&s, buf, sizeof(buf)) < 0)
 		return 0;
-	off = XL_ETH_HLEN + (s.ipv6 ? 40 : 20) + 6;
-	return *(uint16_t *)(buf + off);
+	xl_pkt_layout(&s, &lo);
+	return *(uint16_t *)(buf + lo.l4_csum_off);
 }
 
 /* Every queue: threads on several CPUs transmit on several queues. */
@@ -118,11 +118,20 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 		snprintf(msg, len, "--stamp needs the live engine, one thread and no --pcap (one sender numbers the frames)");
 		return -EINVAL;
 	}
-	if (o->stamp && o->spec.size < XL_ETH_HLEN + (o->spec.ipv6 ? 40u : 20u) + 8 + XL_STAMP_LEN) {
-		snprintf(msg, len, "--stamp needs --size >= %u for %s (the stamp is %u bytes of UDP payload)",
-			 XL_ETH_HLEN + (o->spec.ipv6 ? 40 : 20) + 8 + XL_STAMP_LEN,
-			 o->spec.ipv6 ? "IPv6" : "IPv4", XL_STAMP_LEN);
+	if (o->stamp && o->spec.l4 != XL_L4_UDP) {
+		snprintf(msg, len, "--stamp is for UDP frames (the latency receiver reads UDP payloads), not --l4 tcp-*");
 		return -EINVAL;
+	}
+	if (o->stamp) {
+		struct xl_pkt_layout lo;
+
+		xl_pkt_layout(&o->spec, &lo);
+		if (o->spec.size < lo.payload_off + XL_STAMP_LEN) {
+			snprintf(msg, len, "--stamp needs --size >= %u for %s%s (the stamp is %u bytes of UDP payload)",
+				 lo.payload_off + XL_STAMP_LEN, o->spec.ipv6 ? "IPv6" : "IPv4",
+				 o->spec.nvlans ? " with VLAN tags" : "", XL_STAMP_LEN);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -220,10 +229,13 @@ out:
 
 static int setup_flows(struct xl_gen *gen)
 {
+	struct xl_pkt_layout lo;
 	uint32_t i;
 
-	gen->sport_off = XL_ETH_HLEN + (gen->o.spec.ipv6 ? 40 : 20);
-	gen->csum_off = gen->sport_off + 6;
+	xl_pkt_layout(&gen->o.spec, &lo);
+	gen->sport_off = lo.l4_off;
+	gen->csum_off = lo.l4_csum_off;
+	gen->payload_off = lo.payload_off;
 	if (gen->o.flows <= 1)
 		return 0;
 	gen->flows = calloc(gen->o.flows, sizeof(*gen->flows));

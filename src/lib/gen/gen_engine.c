@@ -109,7 +109,8 @@ int xl_gen_setup_live(struct xl_gen *gen)
 	gen->skel->rodata->csum_off = gen->csum_off;
 	if (gen->o.stamp) {
 		gen->skel->rodata->stamp = 1;
-		gen->skel->rodata->stamp_off = gen->sport_off + 8;
+		gen->skel->rodata->stamp_off = gen->payload_off;
+		gen->skel->rodata->stamp_fill = gen->o.spec.fill_set ? gen->o.spec.fill : 0x100;
 		memcpy((void *)&gen->skel->rodata->tmpl_csum, gen->frame + gen->csum_off, 2);
 	}
 	err = gen__load(gen->skel);
