@@ -94,6 +94,13 @@ TESTS=(
 	"stamp-csum-ipv4|gen --stamp, 16 flows of 1500 B into XDP_PASS: the DUT's stack takes all 20000, no checksum error"
 	"stamp-csum-ipv6|the same with IPv6"
 	"latency-bad-inputs|gen --stamp and latency usage errors: exit 2, one line"
+	"shape-tcp-syn-ipv4|gen --l4 tcp-syn, 16 flows into XDP_PASS: the DUT's TCP takes all 20000 (one RST each), no checksum error"
+	"shape-tcp-established-ipv6|gen --l4 tcp-established --ipv6 1500 B: the same"
+	"shape-vlan-8021q|gen --vlan-id 100 --vlan-prio 5, 16 flows: every frame captured on the DUT with the tag, every checksum right"
+	"shape-vlan-qinq|gen --vlan-id 300 --vlan-id 100 --qinq: the same with an 802.1ad outer tag"
+	"shape-vlan-ipv6-tcp|gen --vlan-id 100 --ipv6 --l4 tcp-established: the same"
+	"shape-fill-ttl|gen --fill, --ttl, --hop-limit (and with --stamp): the bytes as asked in a capture, checksums valid"
+	"shape-bad-inputs|the shape options' usage errors: exit 2, one line"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 
@@ -109,6 +116,8 @@ TESTS=(
 . "$HERE/dump.inc"
 # shellcheck source=tests/e2e/latency.inc
 . "$HERE/latency.inc"
+# shellcheck source=tests/e2e/shapes.inc
+. "$HERE/shapes.inc"
 
 # ----------------------------------------------------------------- runner --
 
