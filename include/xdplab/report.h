@@ -21,6 +21,8 @@
 #define XL_RESULTS_SCHEMA "xdplab.lab-results/1"
 /** The schema of a single command's --json file (the same family: docs/results.md). */
 #define XL_RUN_RESULTS_SCHEMA "xdplab.run-results/1"
+/** The schema of monitor's --json file: event counts, no benchmark row. */
+#define XL_MONITOR_RESULTS_SCHEMA "xdplab.monitor-results/1"
 
 /**
  * struct xl_rep_result - one repetition of one row.
@@ -215,6 +217,11 @@ struct xl_interval_rec {
  * @extra/@extra_ns: `lab run --extra-ns` was given, and its value (ns).
  * @sens/@nsens: `lab run --sensitivity` results ("sensitivity"; written
  *   when @sens is not NULL).
+ * @schema: the schema name to write instead (XL_MONITOR_RESULTS_SCHEMA),
+ *   NULL: as above. @extra_json: NULL, or the text of a JSON object whose
+ *   members replace the document's own (monitor's "intervals" and
+ *   "totals", records that are not packet windows); -EINVAL if it does
+ *   not parse.
  */
 struct xl_report_meta {
 	int reps;
@@ -230,6 +237,8 @@ struct xl_report_meta {
 	double extra_ns;
 	const struct xl_sens_result *sens;
 	int nsens;
+	const char *schema;
+	const char *extra_json;
 };
 
 /**

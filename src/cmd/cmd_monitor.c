@@ -2,6 +2,7 @@
 /* xdplab monitor: count the xdp tracepoints by event, action, ifindex, errno. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -9,6 +10,8 @@
 #include "cmd.h"
 #include "xdplab/log.h"
 #include "xdplab/monitor.h"
+#include "xdplab/report.h"
+#include "xdplab/sampler.h"
 #include "xdplab/stats.h"
 
 enum { O_ALL, O_JSON, O_ATTACH };
@@ -17,7 +20,7 @@ static const struct xl_opt mon_opts[] = {
 	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk", O_ALL },
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_DURATION,
-	{ "json", 'j', NULL, "one JSON object per line: each interval, then the totals", O_JSON },
+	{ "json", 'j', "FILE", "also write each interval and the totals as JSON (docs/results.md)", O_JSON },
 	{ "attach", 0, "KIND", "auto (default: tp_btf with kernel BTF, else raw_tp), btf or raw", O_ATTACH },
 	XL_OPT_ENTRY_QUIET,
 };
@@ -31,7 +34,8 @@ static const struct xl_cmd_spec mon_spec = {
 struct mon_args {
 	struct xl_monitor_opts o;
 	uint64_t interval_ns, duration_ns;
-	bool json, quiet;
+	bool quiet;
+	const char *json;
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -49,7 +53,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->o.all = true;
 		return 0;
 	case O_JSON:
-		a->json = true;
+		a->json = arg;
 		return 0;
 	case O_ATTACH:
 		r = xl_parse_choice(&mon_spec, "--attach", arg, kinds);
@@ -79,12 +83,12 @@ static json_t *row_json(const struct xl_mon_row *r, const struct xl_mon_val *d, 
 	return o;
 }
 
-static void print_json(const char *what, double t, const struct xl_mon_snapshot *prev,
-		       const struct xl_mon_snapshot *cur, uint64_t ns)
+/* One record of the --json file: the keys that moved in the window (all of them for totals). */
+static json_t *mon_json(const char *what, double t, const struct xl_mon_snapshot *prev,
+			const struct xl_mon_snapshot *cur, uint64_t ns)
 {
 	json_t *doc = json_object(), *rows = json_array();
 	struct xl_mon_val d;
-	char *s;
 	int i;
 
 	for (i = 0; i < cur->n; i++) {
@@ -96,11 +100,7 @@ static void print_json(const char *what, double t, const struct xl_mon_snapshot 
 	json_object_set_new(doc, "type", json_string(what));
 	json_object_set_new(doc, "t", json_real(t));
 	json_object_set_new(doc, "rows", rows);
-	s = json_dumps(doc, JSON_COMPACT);
-	if (s)
-		printf("%s\n", s);
-	free(s);
-	json_decref(doc);
+	return doc;
 }
 
 static void print_text(double t, const struct xl_mon_snapshot *prev,
@@ -147,13 +147,70 @@ static void print_totals(const struct xl_mon_snapshot *s, double secs)
 	}
 }
 
+/* What the sampler's callbacks need: three snapshots, each stamped. */
+struct mon_run {
+	struct xl_monitor *m;
+	const struct mon_args *a;
+	struct xl_mon_snapshot s[XL_SAMPLER_SLOTS];
+	uint64_t t[XL_SAMPLER_SLOTS];
+	json_t *intervals; /* --json: the interval records; NULL without */
+};
+
+static int mon_sample(void *ctx, int slot)
+{
+	struct mon_run *r = ctx;
+	int err = xl_monitor__read(r->m, &r->s[slot]);
+
+	r->t[slot] = xl_now_ns();
+	return err ? -EIO : 0;
+}
+
+static void mon_interval(void *ctx, int from, int to, uint64_t t_ns, bool partial)
+{
+	struct mon_run *r = ctx;
+	uint64_t ns = r->t[to] - r->t[from];
+
+	if (r->intervals)
+		json_array_append_new(r->intervals, mon_json("interval", t_ns / 1e9, &r->s[from],
+							     &r->s[to], ns));
+	if (!partial && !r->a->quiet)
+		print_text(t_ns / 1e9, &r->s[from], &r->s[to], ns);
+}
+
+/* The --json file: the lab's document with monitor's records (docs/results.md). */
+static int write_json(const struct mon_args *a, struct mon_run *r, int last)
+{
+	json_t *x = json_object();
+	char *text;
+	int err;
+
+	json_object_set_new(x, "intervals", json_incref(r->intervals));
+	json_object_set_new(x, "totals", mon_json("totals", (r->t[last] - r->t[0]) / 1e9, NULL,
+						  &r->s[last], 0));
+	json_object_set_new(x, "monitor", json_pack("{s:b,s:s}", "all", a->o.all, "attach",
+						    xl_monitor__attach_kind(r->m)));
+	text = json_dumps(x, JSON_COMPACT);
+	json_decref(x);
+	err = text ? xl_report_json(a->json, &(struct xl_report_meta){
+			.reps = 1, .seconds = a->duration_ns / 1e9, .git = xl_cmd_git_commit(),
+			.command = "monitor", .interval = a->interval_ns / 1e9,
+			.schema = XL_MONITOR_RESULTS_SCHEMA, .extra_json = text }, NULL, 0) : -ENOMEM;
+	free(text);
+	if (err) {
+		xl_err("cannot write --json %s: %s", a->json, strerror(-err));
+		return XL_EXIT_RUNTIME;
+	}
+	fprintf(stderr, "xdplab: results written to %s\n", a->json);
+	return XL_EXIT_OK;
+}
+
 int cmd_monitor(int argc, char **argv)
 {
-	static struct xl_mon_snapshot prev, cur;
+	static struct mon_run r;
 	struct mon_args a = { .interval_ns = 1000000000ull };
+	struct xl_sampler sm;
 	const char *names[XL_EV__COUNT];
 	struct xl_monitor *m;
-	uint64_t start, next, t_prev;
 	int idx, i, n, ret = XL_EXIT_OK;
 
 	idx = xl_opts_parse(&mon_spec, argc, argv, on_opt, &a);
@@ -178,45 +235,32 @@ int cmd_monitor(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		fprintf(stderr, " %s", names[i]);
 	fprintf(stderr, " (%s); Ctrl-C to stop\n", a.o.all ? "all events" : "errors only");
-	if (!a.json && !a.quiet)
+	if (!a.quiet)
 		printf("%8s    %-21s %-10s %7s  %-11s %12s %12s %12s %14s\n", "time", "event",
 		       "action", "ifindex", "errno", "events/s", "packets/s", "drops/s",
 		       "total-events");
-	prev.n = 0;
-	start = t_prev = xl_now_ns();
-	next = start + a.interval_ns;
-	while (!xl_stop_requested) {
-		uint64_t now = xl_now_ns(), end = a.duration_ns ? start + a.duration_ns : 0;
-		uint64_t wake = end && end < next ? end : next;
-
-		if (now < wake) {
-			xl_cmd_sleep_ns(wake - now);
-			continue;
-		}
-		if (xl_monitor__read(m, &cur)) {
-			ret = XL_EXIT_RUNTIME;
-			break;
-		}
-		if (!a.quiet) {
-			if (a.json)
-				print_json("interval", (now - start) / 1e9, &prev, &cur, now - t_prev);
-			else
-				print_text((now - start) / 1e9, &prev, &cur, now - t_prev);
-		}
-		prev = cur;
-		t_prev = now;
-		next += a.interval_ns;
-		if (end && now >= end)
-			break;
+	/* The first window starts from nothing: the counts since the programs loaded. */
+	r.m = m;
+	r.a = &a;
+	r.s[0].n = 0;
+	r.t[0] = xl_now_ns();
+	r.intervals = a.json ? json_array() : NULL;
+	sm = (struct xl_sampler){ .interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
+				  .stop = &xl_stop_requested, .have_first = true,
+				  .sample = mon_sample, .interval = mon_interval, .ctx = &r };
+	if (xl_sampler_run(&sm)) {
+		xl_err("monitor: cannot read the counters");
+		ret = XL_EXIT_RUNTIME;
 	}
-	if (xl_monitor__read(m, &cur) == 0) {
-		if (a.json)
-			print_json("totals", (xl_now_ns() - start) / 1e9, NULL, &cur, 0);
-		else
-			print_totals(&cur, (xl_now_ns() - start) / 1e9);
+	/* The totals as of the last good read (slot 0 alone: nothing was read). */
+	if (sm.last_slot > 0) {
+		print_totals(&r.s[sm.last_slot], (r.t[sm.last_slot] - r.t[0]) / 1e9);
+		if (a.json && write_json(&a, &r, sm.last_slot))
+			ret = XL_EXIT_RUNTIME;
 	} else {
 		ret = XL_EXIT_RUNTIME;
 	}
+	json_decref(r.intervals);
 	xl_monitor__destroy(m);
 	return ret;
 }

@@ -273,27 +273,27 @@ t_monitor_raw_tp() {
 t_monitor_json() {
 	napi_on_sx || return 1
 	ip -n "$D" link set xlt$$ox down
-	bg "$TMP/mon" $X monitor --json
+	bg "$TMP/mon" $X monitor --interval 0.2 --json "$TMP/mon.json"
 	wait_line "$TMP/mon" "errors only" || return 1
 	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
 	wait_xdp "$D" xlt$$in && send $N || return 1
 	stop_all
 	ip -n "$D" link set xlt$$ox up
-	expect "JSON totals row" "$(python3 - "$TMP/mon" $OX <<'PY'
+	./scripts/validate-results.py "$TMP/mon.json" >"$TMP/schema.out" 2>&1 ||
+		{ echo "schema: $(cat "$TMP/schema.out")"; return 1; }
+	expect "JSON totals row, interval events summed" "$(python3 - "$TMP/mon.json" $OX <<'PY'
 import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "xdplab.monitor-results/1" and d["command"] == "monitor", d["schema"]
 got = "none"
-for line in open(sys.argv[1]):
-    if not line.startswith("{"):
-        continue
-    d = json.loads(line)
-    if d["type"] != "totals":
-        continue
-    for r in d["rows"]:
-        if r["event"] == "xdp_redirect_err" and r["ifindex"] == int(sys.argv[2]):
-            got = "%s %s %d %d %s" % (r["action"], r["errno_name"], r["errno"], r["events"], r["drops"])
-print(got)
+for r in d["totals"]["rows"]:
+    if r["event"] == "xdp_redirect_err" and r["ifindex"] == int(sys.argv[2]):
+        got = "%s %s %d %d %s" % (r["action"], r["errno_name"], r["errno"], r["events"], r["drops"])
+summed = sum(r["events"] for rec in d["intervals"] for r in rec["rows"]
+             if r["event"] == "xdp_redirect_err" and r["ifindex"] == int(sys.argv[2]))
+print(got, summed)
 PY
-)" "REDIRECT ENETDOWN 100 $N $N"
+)" "REDIRECT ENETDOWN 100 $N $N $N"
 }
 
 # monitor --all counts the success path in its per-CPU array slots (no
@@ -301,21 +301,18 @@ PY
 # in a devmap_xmit bulk on OX, nothing dropped, the counts exact.
 t_monitor_all_exact() {
 	sink sx 6
-	bg "$TMP/mon" $X monitor --all --json
+	bg "$TMP/mon" $X monitor --all --json "$TMP/mon.json"
 	wait_line "$TMP/mon" "all events" || return 1
 	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
 	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in && send $N || return 1
 	sleep 0.5
 	stop_all
 	expect "redirect rx" "$(totals "$TMP/red")" $N || return 1
-	expect "--all totals for OX" "$(python3 - "$TMP/mon" $OX <<'PY'
+	expect "--all totals for OX" "$(python3 - "$TMP/mon.json" $OX <<'PY'
 import json, sys
 rdr = xmit = drops = 0
-last = None
-for line in open(sys.argv[1]):
-    if line.startswith("{") and json.loads(line)["type"] == "totals":
-        last = json.loads(line)
-for r in last["rows"] if last else []:
+last = json.load(open(sys.argv[1]))["totals"]
+for r in last["rows"]:
     if r["ifindex"] != int(sys.argv[2]):
         continue
     if r["event"] == "xdp_redirect" and r["errno"] == 0:

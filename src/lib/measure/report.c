@@ -284,8 +284,9 @@ int xl_report_json(const char *path, const struct xl_report_meta *meta,
 	int i, err;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	json_object_set_new(doc, "schema", json_string(meta->command ? XL_RUN_RESULTS_SCHEMA :
-									XL_RESULTS_SCHEMA));
+	json_object_set_new(doc, "schema", json_string(meta->schema ? meta->schema :
+						       meta->command ? XL_RUN_RESULTS_SCHEMA :
+								       XL_RESULTS_SCHEMA));
 	json_object_set_new(doc, "date", json_string(date));
 	json_object_set_new(doc, "git", json_string(meta->git ? meta->git : ""));
 	json_object_set_new(doc, "machine", machine_json());
@@ -318,6 +319,17 @@ int xl_report_json(const char *path, const struct xl_report_meta *meta,
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, row_json(&rows[i]));
 	json_object_set_new(doc, "rows", arr);
+	if (meta->extra_json) {
+		json_t *x = json_loads(meta->extra_json, 0, NULL);
+
+		if (!json_is_object(x)) {
+			json_decref(x);
+			json_decref(doc);
+			return -EINVAL;
+		}
+		json_object_update(doc, x);
+		json_decref(x);
+	}
 	err = json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) ? -EIO : 0;
 	json_decref(doc);
 	return err;
