@@ -9,6 +9,8 @@
 #                                   runs (0 then 10, then 10 then 0, ...),
 #                                   merged into one file per side, so the
 #                                   host's drift falls on both sides alike.
+#   scripts/compare-demo.sh sensitivity   lab run --sensitivity on the drop
+#                                   rows: the smallest cost compare detects.
 # Knobs (environment): REPS (default 5), WINDOW (seconds, default 1), SIZES
 # (default 64), ROWS (same: the XDP rows; extra: the four drop rows),
 # WIRING (threaded or softirq; default lab run's), EXTRA (default 10),
@@ -27,8 +29,8 @@ wiring=()
 [ -n "${WIRING:-}" ] && wiring=(--wiring "$WIRING")
 case $what in
 same) rows=${ROWS:-gen-ceiling,drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs,pass,tx,redirect,redirect-cpu} ;;
-extra) rows=${ROWS:-drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs} ;;
-*) echo "usage: $0 same|extra (see the comment at the top)" >&2; exit 2 ;;
+extra|sensitivity) rows=${ROWS:-drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs} ;;
+*) echo "usage: $0 same|extra|sensitivity (see the comment at the top)" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 x=./build/xdplab
@@ -61,7 +63,15 @@ merge() {
 			.cpu_ns_per_pkt = (.reps | map(.cpu_ns_per_pkt) | med)]' \
 		"$out/$1"-*.json >"$out/$1.json"
 }
-if [ "$what" = same ]; then
+if [ "$what" = sensitivity ]; then
+	run sensitivity --sensitivity
+	echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	sed -n '/^sensitivity:/,/^benchmark/p' "$out/sensitivity.txt" | sed '$d'
+	jq -r '.sensitivity[] | "\(.name) \(.size) B: " + ([.tries[] | "\(.extra_ns) ns p \(.p * 1000 | round / 1000) d \(.delta_ns * 10 | round / 10)"] | join("; "))' \
+		"$out/sensitivity.json"
+	echo "compare-demo: files in $out"
+	exit 0
+elif [ "$what" = same ]; then
 	run base
 	run new
 else

@@ -171,8 +171,10 @@ int xl_labrun_stack(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_
  * XL_SENS_LADDER, @o->reps windows of @o->seconds_ns with N alternate with
  * @o->reps without (N first in odd pairs, last in even ones, so a drift of
  * the host falls on both), and the two sets are compared as compare does
- * (xl_cmp_row_compare(), alpha 0.05, no threshold); the first N flagged as
- * a regression ends the search. When @o->reps a side can never reach
+ * (xl_cmp_row_compare(), alpha 0.05, no threshold); an N flagged as a
+ * regression is measured again, and the first N flagged twice in a row
+ * ends the search (one test per step would be fooled by chance in 1 of 20
+ * steps; two in a row in 1 of 400). When @o->reps a side can never reach
  * p < 0.05 nothing is measured and @res->note says so.
  * Return: 0 (@res filled), -EINTR when stopped, -errno (@res->note says
  * what failed).

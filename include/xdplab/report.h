@@ -151,8 +151,8 @@ const char *xl_row_verdict(const struct xl_row_result *r);
 void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		     const char *header);
 
-/** Most extra costs one sensitivity search tries (XL_SENS_LADDER). */
-#define XL_SENS_MAX_TRIES 16
+/** Most tries of one sensitivity search (XL_SENS_LADDER, with confirmations). */
+#define XL_SENS_MAX_TRIES 32
 
 /**
  * struct xl_sens_try - one cost tried by `lab run --sensitivity`: @reps
@@ -161,17 +161,18 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
  * (@ns_per_iter). @p: the Mann-Whitney p-value of the
  * compare; @delta_ns: its deciding difference (median with - without, CPU
  * ns/packet when @on_cpu, else ns/packet); @regression: compare flagged it.
+ * @confirmation: the second try of a cost flagged by the try before.
  */
 struct xl_sens_try {
 	double extra_ns, set_ns, ns_per_iter, p, delta_ns;
-	bool on_cpu, regression;
+	bool on_cpu, regression, confirmation;
 };
 
 /**
  * struct xl_sens_result - the smallest extra cost per packet a compare of
  * this lab's repetitions flags, for one drop row.
  * @name/@size: the row ("drop/no-touch", 64). @reps: windows per side.
- * @detected_ns: the smallest cost tried that was flagged (-1: none was, or
+ * @detected_ns: the smallest cost flagged twice in a row (-1: none was, or
  *   the search was not run; @note says why). @ns_per_iter: the busy
  *   loop's first calibration (each try has its own). @tries/@ntries: every cost tried, in order.
  */

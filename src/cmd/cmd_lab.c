@@ -649,7 +649,7 @@ measure:
 		}
 	if (a.sensitivity) {
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
-			 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < 0.05) flags %d windows with it against %d interleaved without",
+			 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < 0.05) flags %d windows with it against %d interleaved without, twice in a row",
 			 a.o.reps, a.o.reps);
 		for (i = 0; i < nsens; i++) {
 			char line[256];

@@ -568,7 +568,8 @@ static void test_sens_line_and_json(void **state)
 					  { .extra_ns = 2, .set_ns = 1.89, .ns_per_iter = 0.27, .p = 0.15,
 					    .delta_ns = 1.5, .on_cpu = true },
 					  { .extra_ns = 3, .set_ns = 2.97, .ns_per_iter = 0.33, .p = 0.0079,
-					    .delta_ns = 3.2, .on_cpu = true, .regression = true } } },
+					    .delta_ns = 3.2, .on_cpu = true, .regression = true,
+					    .confirmation = true } } },
 		{ .name = "drop/parse-ip", .size = 1500, .reps = 3, .detected_ns = -1,
 		  .note = "3 vs 3 repetitions can never reach p < 0.05" },
 	};
@@ -611,6 +612,8 @@ static void test_sens_line_and_json(void **state)
 	assert_int_equal(json_array_size(t), 3);
 	assert_true(json_is_true(json_object_get(json_array_get(t, 2), "regression")));
 	assert_near(json_number_value(json_object_get(json_array_get(t, 2), "ns_per_iter")), 0.33, 0);
+	assert_true(json_is_true(json_object_get(json_array_get(t, 2), "confirmation")));
+	assert_true(json_is_false(json_object_get(json_array_get(t, 0), "confirmation")));
 	assert_near(json_number_value(json_object_get(json_array_get(t, 2), "p")), 0.0079, 0);
 	assert_true(json_is_false(json_object_get(json_array_get(t, 1), "regression")));
 	assert_string_equal(json_string_value(json_object_get(json_array_get(t, 0), "metric")),

@@ -238,12 +238,12 @@ static json_t *sens_json(const struct xl_sens_result *s, int n)
 		for (j = 0; j < s[i].ntries; j++) {
 			const struct xl_sens_try *t = &s[i].tries[j];
 
-			json_array_append_new(tries, json_pack("{s:f,s:f,s:f,s:f,s:f,s:s,s:b}",
+			json_array_append_new(tries, json_pack("{s:f,s:f,s:f,s:f,s:f,s:s,s:b,s:b}",
 				"extra_ns", t->extra_ns, "set_ns", t->set_ns,
 				"ns_per_iter", t->ns_per_iter, "p", t->p,
 				"delta_ns", t->delta_ns, "metric",
 				t->on_cpu ? "cpu_ns_per_pkt" : "ns_per_pkt", "regression",
-				t->regression));
+				t->regression, "confirmation", t->confirmation));
 		}
 		json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:o,s:f,s:s,s:s,s:o}",
 			"name", s[i].name, "size", (int)s[i].size, "reps", s[i].reps,
