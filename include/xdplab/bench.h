@@ -128,6 +128,16 @@ int xl_bench__set_extra_iters(struct xl_bench *b, uint32_t iters);
  */
 uint32_t xl_extra_iters(double ns, double ns_per_iter);
 
+/** xl_bench__prog_fd() - the XDP program's fd (owned by @b), to attach it elsewhere (ab). */
+int xl_bench__prog_fd(const struct xl_bench *b);
+
+/**
+ * xl_bench__detach() - close the benchmark's own XDP link, keeping the
+ * program loaded and its counters (xdplab ab makes and cuts its own links
+ * to it). Detaching twice does nothing; not for @tc benchmarks.
+ */
+void xl_bench__detach(struct xl_bench *b);
+
 /** xl_bench__ifindex() - the interface the program is attached to. */
 int xl_bench__ifindex(const struct xl_bench *b);
 

@@ -222,6 +222,7 @@ int cmd_report(int argc, char **argv);  /* report RUN.json [BASE.json] -o FILE *
 int cmd_latency(int argc, char **argv);
 int cmd_progrun(int argc, char **argv); /* prog-run */
 int cmd_run(int argc, char **argv);     /* run IFACE --prog FILE.o */
+int cmd_ab(int argc, char **argv);      /* ab IFACE --a A --b B */
 
 /**
  * struct xl_command - one entry of the command table (commands.c).

@@ -22,6 +22,7 @@ const struct xl_command xl_commands[] = {
 	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },
 	{ "report", cmd_report, "one self-contained HTML page of a run (charts, table, flame graphs)" },
 	{ "run", cmd_run, "attach your own XDP program (--prog FILE.o): rx/s, rate per action, CPU ns/packet" },
+	{ "ab", cmd_ab, "two XDP programs on one interface, interleaved: rate, CPU ns/packet, verdict" },
 	{ "prog-run", cmd_progrun, "BPF_PROG_RUN of your XDP program over frames: ns, action per frame and class" },
 	{ "probe", cmd_probe, "pre-flight facts about an interface and this kernel" },
 	{ "cleanup", cmd_cleanup, "remove xdplab programs from an interface, and stale labs" },

@@ -22,7 +22,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e-prog.XXXXXX)
 PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
-       run_filter_counts run_sigkill run_bad)
+       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_sigkill)
 
 cleanup() {
 	local p
@@ -249,6 +249,81 @@ t_run_bad() {
 	expect "--count sideways: exit" $rc 2 || return 1
 	expect "--count sideways: message" "$(cat "$TMP/e")" "xdplab run: --count: 'sideways' is not accepted (accepted: auto, ethtool, fexit, both)" || return 1
 	expect "attached" "$(attached)" "" || return 1
+}
+
+# ------------------------------------------------------------------- ab --
+
+# build_loop N: tests/e2e/prog/loop.bpf.c with -DLOOP=N -> $TMP/loopN.o
+build_loop() {
+	clang -O2 -g -target bpf -DLOOP="$1" -I/usr/include/"$(gcc -print-multiarch)" \
+		-c tests/e2e/prog/loop.bpf.c -o "$TMP/loop$1.o" 2>"$TMP/clang" ||
+		{ echo "cannot build loop.bpf.c: $(head -1 "$TMP/clang")"; return 1; }
+}
+
+# A generator at full speed for the length of an ab run (GRO on at the DUT
+# end: a NAPI between the slices, when no program is attached).
+traffic() {
+	ip netns exec "$D" ethtool -K xlp$$in gro on >/dev/null || return 1
+	$X gen --netns "$G" xlp$$ga -d "$1" --no-check -q >/dev/null 2>&1 &
+	PIDS+=($!)
+	sleep 0.5
+}
+
+# The same program with an added loop (200 iterations, about 100 ns) is
+# found slower: A faster, p < 0.05, on the CPU ns per packet.
+t_ab_loop_slower() {
+	topo_up && build_loop 0 && build_loop 200 && traffic 20 || return 1
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b "$TMP/loop200.o" -q --json "$TMP/ab.json" \
+		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	expect "verdict" "$(jq -r .verdict "$TMP/ab.json")" "A faster" || { cat "$TMP/out"; return 1; }
+	expect "p < 0.05" "$(jq '.cpu_ns_per_pkt.p < 0.05' "$TMP/ab.json")" true || return 1
+	expect "B-A > 0" "$(jq '.cpu_ns_per_pkt.diff_median > 0' "$TMP/ab.json")" true || return 1
+	grep -q "^verdict: A faster (CPU ns/packet" "$TMP/out" || { cat "$TMP/out"; return 1; }
+	# Each side's run-results file, which compare reads (B, slower, is its
+	# regression: exit 1).
+	$X compare "$TMP/ab.a.json" "$TMP/ab.b.json" >"$TMP/cmp" 2>&1
+	expect "compare A B: exit" $? 1 || { cat "$TMP/cmp"; return 1; }
+	grep -q "1 paired, 1 compared; 1 regression(s)" "$TMP/cmp" || { cat "$TMP/cmp"; return 1; }
+	expect "attached after ab" "$(attached)" "" || return 1
+}
+
+# A program against itself: ~.
+t_ab_self() {
+	topo_up && build_loop 0 && traffic 20 || return 1
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b "$TMP/loop0.o" -q --json "$TMP/ab.json" \
+		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	expect "verdict" "$(jq -r .verdict "$TMP/ab.json")" "~" || { cat "$TMP/out"; return 1; }
+}
+
+# Built-in variants: the netdev question "what does reading the packet cost".
+t_ab_builtin() {
+	topo_up && traffic 20 || return 1
+	$X ab --netns "$D" xlp$$in --a drop:no-touch --b drop:read-data -q --reps 6 \
+		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	grep -q "A = drop:no-touch, B = drop:read-data" "$TMP/err" || { cat "$TMP/err"; return 1; }
+	grep -Eq "^verdict: (A faster|B faster|~) \(CPU ns/packet" "$TMP/out" || { cat "$TMP/out"; return 1; }
+	$X ab --netns "$D" xlp$$in --a drop:no-peeking --b drop >/dev/null 2>"$TMP/e"
+	expect "bad built-in: exit" $? 2 || return 1
+	expect "bad built-in: message" "$(cat "$TMP/e")" \
+		"xdplab ab: 'drop:no-peeking': packet operation 'no-peeking' is not accepted (accepted: no-touch, read-data, parse-ip, swap-macs)" || return 1
+	expect "attached" "$(attached)" "" || return 1
+}
+
+# SIGKILL during an A/B: nothing left attached (links die with the process).
+t_ab_sigkill() {
+	local i seen=0
+	topo_up && build_loop 0 && build_loop 200 && traffic 20 || return 1
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b "$TMP/loop200.o" --reps 100 -q >/dev/null 2>&1 &
+	PIDS+=($!)
+	for i in $(seq 50); do
+		[ -n "$(attached)" ] && { seen=1; break; }
+		sleep 0.05
+	done
+	[ $seen = 1 ] || { echo "ab never attached a program"; return 1; }
+	kill -KILL $!
+	wait $! 2>/dev/null
+	sleep 0.2
+	expect "attached after SIGKILL" "$(attached)" "" || return 1
 }
 
 list() { printf '%s\n' "${TESTS[@]}"; }

@@ -334,6 +334,18 @@ out_zero:
 	return err;
 }
 
+int xl_bench__prog_fd(const struct xl_bench *b)
+{
+	return bpf_program__fd(b->skel->progs.xdp_bench_action);
+}
+
+void xl_bench__detach(struct xl_bench *b)
+{
+	if (b->link_fd >= 0)
+		close(b->link_fd);
+	b->link_fd = -1;
+}
+
 int xl_bench__ifindex(const struct xl_bench *b)
 {
 	return b->ifindex;

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab ab IFACE --a A --b B: two XDP programs on one interface in one run.
+ * Both are loaded once; each repetition gives each a short slice in turn
+ * (A B, then B A: links made and cut, as the watch-cost rows interleave
+ * monitor levels), so the host's speed swings fall on both alike. Each
+ * slice is a meter window counted by the device's own XDP counters (the
+ * same method for both, no cost to either); the verdict comes from the
+ * paired differences of the CPU ns per packet (xl_ab_compare()).
+ * A and B are BPF objects (FILE.o, the loading rules of `run`) or built-in
+ * benchmarks: drop|pass|tx:OP[:extra-ns=N].
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/socket.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "xdplab/abtest.h"
+#include "xdplab/bench.h"
+#include "xdplab/ethxdp.h"
+#include "xdplab/log.h"
+#include "xdplab/meter.h"
+#include "xdplab/netlink.h"
+#include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
+#include "xdplab/userprog.h"
+
+enum { O_A, O_B, O_SEC, O_FUNC, O_MAP, O_SLICE, O_ABREPS };
+
+static const struct xl_opt ab_opts[] = {
+	{ "a", 0, "PROG", "program A: FILE.o, or a built-in drop|pass|tx:OP[:extra-ns=N] (e.g. drop:no-touch)", O_A },
+	{ "b", 0, "PROG", "program B, as --a", O_B },
+	{ "sec", 0, "NAME", "in each FILE.o, the XDP program in this ELF section", O_SEC },
+	{ "func", 0, "NAME", "in each FILE.o, the XDP program with this function name", O_FUNC },
+	{ "map", 0, "NAME=FILE", "fill map NAME of each FILE.o from FILE (repeatable)", O_MAP, true },
+	{ "slice", 's', "SECONDS", "each program's measured slice per repetition, 0.05..10 (default 0.2)", O_SLICE },
+	{ "reps", 'r', "N", "repetitions, each an A and a B slice, 6..1024 (default 10)", O_ABREPS },
+	XL_OPT_ENTRY_MODE(""),
+	XL_OPT_ENTRY_NETNS,
+	XL_OPT_ENTRY_QUIET,
+	{ "json", 'j', "FILE", "also write the comparison as JSON to FILE, and each side as a run-results file (FILE.json: FILE.a.json, FILE.b.json) for xdplab compare", XL_OPT_JSON },
+};
+
+/* After a link is made: the driver's XDP set-up (veth: NAPI, ring), ns. */
+#define SETTLE_NS 20000000ull
+
+struct ab_args {
+	struct xl_cmd_spec spec;
+	const char *spec_of[2];
+	struct xl_userprog_opts uo;
+	const char *maps[XL_USERPROG_MAX_FILLS];
+	enum xl_xdp_mode mode;
+	uint64_t slice_ns, reps;
+	bool quiet;
+	const char *netns, *json;
+};
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	struct ab_args *a = ctx;
+	int r;
+
+	switch (id) {
+	case O_A:
+	case O_B:
+		a->spec_of[id == O_B] = arg;
+		return 0;
+	case O_SEC:
+		a->uo.sec = arg;
+		return 0;
+	case O_FUNC:
+		a->uo.func = arg;
+		return 0;
+	case O_MAP:
+		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
+			return xl_usage_error(&a->spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+		a->maps[a->uo.nfills++] = arg;
+		return 0;
+	case O_SLICE:
+		return xl_parse_seconds(&a->spec, "--slice", arg, 0.05, 10, &a->slice_ns);
+	case O_ABREPS:
+		return xl_parse_u64(&a->spec, "--reps", arg, 6, XL_AB_MAX_ROUNDS, &a->reps);
+	case XL_OPT_JSON:
+		a->json = arg;
+		return 0;
+	}
+	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ NULL, NULL, NULL, &a->netns,
+				       NULL, &a->mode, &a->quiet, NULL, NULL, NULL });
+	return r <= 0 ? r : -EINVAL;
+}
+
+/* One side: a user object or a built-in benchmark, and its slices' figures. */
+struct ab_side {
+	const char *spec;
+	char name[96];
+	struct xl_userprog *u;
+	struct xl_bench *b;
+	int prog_fd;
+	double *pps, *cpu_ns, *busy;
+	uint64_t packets;
+	uint64_t ns;
+	struct xl_row_result *row;
+};
+
+/*
+ * A built-in "ACTION:OP[:extra-ns=N]": 1 and @o filled, 0 when @s is not
+ * one (a file), -EINVAL (usage error printed).
+ */
+static int parse_builtin(const struct xl_cmd_spec *spec, const char *s, struct xl_bench_opts *o,
+			 uint64_t *extra_ns)
+{
+	static const char *const acts[] = { "drop", "pass", "tx" };
+	static const int act_val[] = { XDP_DROP, XDP_PASS, XDP_TX };
+	char copy[128], *op, *extra;
+	size_t i;
+	int c;
+
+	if (strchr(s, '/') || strstr(s, ".o") || strlen(s) >= sizeof(copy))
+		return 0;
+	strcpy(copy, s);
+	op = strchr(copy, ':');
+	if (op)
+		*op++ = '\0';
+	for (i = 0; i < 3; i++)
+		if (!strcmp(copy, acts[i]))
+			break;
+	if (i == 3)
+		return 0;
+	o->action = act_val[i];
+	o->op = XL_OP_NO_TOUCH;
+	extra = op ? strchr(op, ':') : NULL;
+	if (extra)
+		*extra++ = '\0';
+	if (op) {
+		c = xl_pkt_op_parse(op);
+		if (c < 0)
+			return xl_usage_error(spec, "'%s': packet operation '%s' is not accepted (accepted: no-touch, read-data, parse-ip, swap-macs)",
+					      s, op);
+		o->op = c;
+	}
+	if (extra) {
+		if (strncmp(extra, "extra-ns=", 9))
+			return xl_usage_error(spec, "'%s': '%s' is not accepted (accepted: extra-ns=N)", s, extra);
+		if (xl_parse_u64(spec, "extra-ns", extra + 9, 0, XL_EXTRA_NS_MAX, extra_ns))
+			return -EINVAL;
+		o->extra = true;
+	}
+	return 1;
+}
+
+/* Load @s (detached). Return: XL_EXIT_OK or the exit status (message printed). */
+static int side_load(struct ab_args *a, struct ab_side *s, const char *ifname)
+{
+	struct xl_bench_opts o = { .ifname = ifname, .mode = a->mode };
+	uint64_t extra_ns = 0;
+	int r = parse_builtin(&a->spec, s->spec, &o, &extra_ns);
+
+	if (r < 0)
+		return XL_EXIT_USAGE;
+	if (r) {
+		s->b = xl_bench__create(&o);
+		if (!s->b)
+			return errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		xl_bench__detach(s->b);
+		if (o.extra) {
+			struct xl_extra_cal cal;
+			int err = xl_bench__calibrate_extra(s->b, extra_ns, &cal);
+
+			if (err) {
+				xl_err("%s: calibration of extra-ns failed: %s", s->spec, strerror(-err));
+				return XL_EXIT_RUNTIME;
+			}
+			xl_cmd_print_extra(&cal);
+		}
+		s->prog_fd = xl_bench__prog_fd(s->b);
+		snprintf(s->name, sizeof(s->name), "%s", s->spec);
+		return XL_EXIT_OK;
+	}
+	a->uo.path = s->spec;
+	s->u = xl_userprog__load(&a->uo);
+	if (!s->u)
+		return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	s->prog_fd = xl_userprog__fd(s->u);
+	snprintf(s->name, sizeof(s->name), "%s (%s)", xl_userprog__name(s->u), s->spec);
+	return XL_EXIT_OK;
+}
+
+/* One slice of @s: attach, settle, a window of @a->slice_ns, detach. */
+static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int ifindex,
+		 const char *ifname, int rep)
+{
+	static struct xl_meter_sample s0, s1;
+	struct xl_meter_window w;
+	struct xl_rep_result *rr = &s->row->reps[rep < XL_MAX_REPS ? rep : XL_MAX_REPS - 1];
+	int link = xl_xdp_attach(s->prog_fd, ifindex, ifname, a->mode), err;
+
+	if (link < 0)
+		return XL_EXIT_RUNTIME;
+	xl_cmd_sleep_ns(SETTLE_NS);
+	if (!m->napi_pid)
+		m->napi_pid = xl_napi_kthread_pid(ifname);
+	err = xl_meter_sample(m, &s0);
+	if (!err && !xl_cmd_sleep_ns(a->slice_ns))
+		err = xl_meter_sample(m, &s1);
+	close(link);
+	if (xl_stop_requested)
+		return XL_EXIT_RUNTIME;
+	if (err) {
+		xl_err("%s: cannot read the counters: %s", ifname, strerror(-err));
+		return XL_EXIT_RUNTIME;
+	}
+	xl_meter_window(m, &s0, &s1, &w);
+	if (!w.packets) {
+		xl_err("%s: no frames in %s's slice: send traffic to it while ab runs (e.g. xdplab gen from the peer)",
+		       ifname, s->name);
+		return XL_EXIT_RUNTIME;
+	}
+	s->pps[rep] = w.pps;
+	s->cpu_ns[rep] = w.cpu_ns_per_pkt;
+	s->busy[rep] = w.cpu_busy;
+	s->packets += w.packets;
+	s->ns += w.ns;
+	if (rep < XL_MAX_REPS) {
+		*rr = (struct xl_rep_result){ .ns = w.ns, .packets = w.packets, .pps = w.pps,
+					      .cpu_busy = w.cpu_busy, .cpu_ns_per_pkt = w.cpu_ns_per_pkt,
+					      .eth_packets = w.eth_packets, .eth_ok = w.eth_ok,
+					      .xmit_events = -1 };
+		s->row->nreps = rep + 1;
+		s->row->napi_cpu = w.napi_cpu;
+	}
+	return XL_EXIT_OK;
+}
+
+static json_t *side_json(const struct ab_side *s, int n)
+{
+	json_t *o = json_object(), *pps = json_array(), *cpu = json_array();
+	int i;
+
+	for (i = 0; i < n; i++) {
+		json_array_append_new(pps, json_real(s->pps[i]));
+		json_array_append_new(cpu, json_real(s->cpu_ns[i]));
+	}
+	json_object_set_new(o, "program", json_string(s->spec));
+	json_object_set_new(o, "name", json_string(s->name));
+	json_object_set_new(o, "pps", pps);
+	json_object_set_new(o, "cpu_ns_per_pkt", cpu);
+	json_object_set_new(o, "packets", json_integer(s->packets));
+	return o;
+}
+
+static json_t *cmp_json(const struct xl_ab_result *r, const char *unit)
+{
+	return json_pack("{s:s, s:f, s:f, s:f, s:o, s:f, s:s}", "unit", unit, "a_median", r->a_median,
+			 "b_median", r->b_median, "diff_median", r->diff_median, "diff_ci95",
+			 r->ci ? json_pack("[f, f]", r->diff_lo, r->diff_hi) : json_null(), "p", r->p,
+			 "verdict", xl_ab_verdict_name(r->verdict));
+}
+
+static void print_cmp(const char *what, const struct xl_ab_result *r, int prec)
+{
+	char ci[48] = "-";
+
+	if (r->ci)
+		snprintf(ci, sizeof(ci), "%.*f..%.*f", prec, r->diff_lo, prec, r->diff_hi);
+	printf("%-14s %10.*f %10.*f %+11.*f  %-20s %8.4f  %s\n", what, prec, r->a_median, prec,
+	       r->b_median, prec, r->diff_median, ci, r->p, xl_ab_verdict_name(r->verdict));
+}
+
+/* Each side's figures as a run-results file (one row, the same identity). */
+static int write_side(const char *json, const char *suffix, struct ab_side *s, int n,
+		      double slice_s)
+{
+	char path[512];
+	struct xl_report_meta meta = { .reps = n, .git = xl_cmd_git_commit(), .command = "ab",
+				       .seconds = slice_s };
+	size_t n_base = strlen(json);
+
+	/* FILE.json -> FILE.a.json; another name gets .a.json appended. */
+	if (n_base > 5 && !strcmp(json + n_base - 5, ".json"))
+		n_base -= 5;
+	snprintf(path, sizeof(path), "%.*s.%s.json", (int)n_base, json, suffix);
+	xl_row_finish(s->row);
+	if (xl_report_json(path, &meta, s->row, 1)) {
+		xl_err("cannot write %s", path);
+		return XL_EXIT_RUNTIME;
+	}
+	return XL_EXIT_OK;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	static struct xl_row_result rows[2];
+	struct ab_args a = { .slice_ns = 200000000ull, .reps = 10 };
+	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_eth_xdp eth = { .sock = -1, .queues = 1 };
+	struct ab_side sides[2] = { { 0 } };
+	struct xl_ab_result cpu_r, pps_r;
+	struct xl_link_info li;
+	const char *ifname;
+	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, i, done = 0;
+	double *mem = NULL;
+
+	a.uo.fills = a.maps;
+	a.spec = (struct xl_cmd_spec){ "ab", "IFACE",
+				       "Compare two XDP programs on IFACE, interleaved in short slices: rate, CPU ns/packet, paired median difference, 95% CI, verdict.",
+				       ab_opts, sizeof(ab_opts) / sizeof(ab_opts[0]) };
+	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc - 1) {
+		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
+						      "one IFACE expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	if (!a.spec_of[0] || !a.spec_of[1]) {
+		xl_usage_error(&a.spec, "--a PROG and --b PROG are both required");
+		return XL_EXIT_USAGE;
+	}
+	ifname = argv[idx];
+	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+		return ret;
+	ret = XL_EXIT_RUNTIME;
+	ifindex = if_nametoindex(ifname);
+	if (!ifindex) {
+		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
+		return XL_EXIT_USAGE;
+	}
+	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
+	if (!xl_link_get(ifindex, -1, &li) && li.rx_queues > 1)
+		eth.queues = li.rx_queues > 16 ? 16 : li.rx_queues;
+	if (eth.sock < 0 || xl_eth_xdp_probe(&eth)) {
+		xl_err("%s has no per-action XDP counters in ethtool -S (known: veth's rx_queue_N_xdp_*): ab counts both sides with them",
+		       ifname);
+		ret = XL_EXIT_USAGE;
+		goto out;
+	}
+	mem = calloc(6 * a.reps, sizeof(double));
+	if (!mem)
+		goto out;
+	for (k = 0; k < 2; k++) {
+		sides[k].spec = a.spec_of[k];
+		sides[k].pps = mem + (3 * k) * a.reps;
+		sides[k].cpu_ns = mem + (3 * k + 1) * a.reps;
+		sides[k].busy = mem + (3 * k + 2) * a.reps;
+		sides[k].row = &rows[k];
+		r = side_load(&a, &sides[k], ifname);
+		if (r) {
+			ret = r;
+			goto out;
+		}
+		/* The same identity on both rows, so xdplab compare pairs them. */
+		xl_cmd_row_init(&rows[k], "ab", NULL, "xdp", "ab", NULL, xl_xdp_mode_name(a.mode),
+				"softirq");
+	}
+	m.read = xl_eth_xdp_meter_read;
+	m.read_ctx = &eth;
+	m.eth_sock = eth.sock;
+	m.ifname = ifname;
+	m.queues = eth.queues;
+	fprintf(stderr, "xdplab: ab on %s (%s mode): A = %s, B = %s; %llu repetitions of an A and a B slice of %.2f s (A first in even repetitions, B in odd), counted by the device's ethtool counters\n",
+		ifname, xl_xdp_mode_name(a.mode), sides[0].name, sides[1].name,
+		(unsigned long long)a.reps, a.slice_ns / 1e9);
+	if (!a.quiet)
+		printf("%4s %12s %12s %12s %12s\n", "rep", "A Mpps", "A cpu-ns/pkt", "B Mpps", "B cpu-ns/pkt");
+	for (i = 0; i < (int)a.reps; i++) {
+		for (k = 0; k < 2; k++) {
+			int s = i % 2 ? 1 - k : k;
+
+			r = slice(&a, &sides[s], &m, ifindex, ifname, i);
+			if (r) {
+				if (xl_stop_requested)
+					xl_err("ab: stopped after %d complete repetitions", done);
+				ret = r;
+				goto out;
+			}
+		}
+		done++;
+		if (!a.quiet)
+			printf("%4d %12.3f %12.1f %12.3f %12.1f\n", i + 1, sides[0].pps[i] / 1e6,
+			       sides[0].cpu_ns[i], sides[1].pps[i] / 1e6, sides[1].cpu_ns[i]);
+	}
+	xl_ab_compare(sides[0].cpu_ns, sides[1].cpu_ns, done, false, 0, &cpu_r);
+	xl_ab_compare(sides[0].pps, sides[1].pps, done, true, 0, &pps_r);
+	pps_r.a_median /= 1e6;
+	pps_r.b_median /= 1e6;
+	pps_r.diff_median /= 1e6;
+	pps_r.diff_lo /= 1e6;
+	pps_r.diff_hi /= 1e6;
+	printf("%-14s %10s %10s %11s  %-20s %8s  %s\n", "", "A median", "B median", "B-A median",
+	       "95% CI", "p", "verdict");
+	print_cmp("Mpps", &pps_r, 3);
+	print_cmp("CPU ns/packet", &cpu_r, 1);
+	printf("verdict: %s (CPU ns/packet, the paired difference over %d repetitions: median %+.1f ns, sign-test p %.4f; ~ unless p < 0.05)\n",
+	       xl_ab_verdict_name(cpu_r.verdict), done, cpu_r.diff_median, cpu_r.p);
+	printf("totals: A %llu packets in %.3f s, B %llu packets in %.3f s\n",
+	       (unsigned long long)sides[0].packets, sides[0].ns / 1e9,
+	       (unsigned long long)sides[1].packets, sides[1].ns / 1e9);
+	ret = XL_EXIT_OK;
+	if (a.json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "command", json_string("ab"));
+		json_object_set_new(o, "interface", json_string(ifname));
+		json_object_set_new(o, "mode", json_string(xl_xdp_mode_name(a.mode)));
+		json_object_set_new(o, "reps", json_integer(done));
+		json_object_set_new(o, "slice_s", json_real(a.slice_ns / 1e9));
+		json_object_set_new(o, "counted_by", json_string("ethtool"));
+		json_object_set_new(o, "a", side_json(&sides[0], done));
+		json_object_set_new(o, "b", side_json(&sides[1], done));
+		json_object_set_new(o, "cpu_ns_per_pkt", cmp_json(&cpu_r, "ns"));
+		json_object_set_new(o, "mpps", cmp_json(&pps_r, "Mpps"));
+		json_object_set_new(o, "verdict", json_string(xl_ab_verdict_name(cpu_r.verdict)));
+		if (json_dump_file(o, a.json, JSON_INDENT(1))) {
+			xl_err("cannot write --json %s", a.json);
+			ret = XL_EXIT_RUNTIME;
+		}
+		json_decref(o);
+		if (write_side(a.json, "a", &sides[0], done, a.slice_ns / 1e9) ||
+		    write_side(a.json, "b", &sides[1], done, a.slice_ns / 1e9))
+			ret = XL_EXIT_RUNTIME;
+		else
+			fprintf(stderr, "xdplab: results written to %s and, per side, to its .a.json and .b.json (xdplab compare reads them)\n",
+				a.json);
+	}
+out:
+	for (k = 0; k < 2; k++) {
+		xl_bench__destroy(sides[k].b);
+		xl_userprog__destroy(sides[k].u);
+	}
+	if (eth.sock >= 0)
+		close(eth.sock);
+	free(mem);
+	return ret;
+}
