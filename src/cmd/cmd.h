@@ -57,7 +57,7 @@ enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
 	{ "json", 'j', "FILE", "also write each interval and the summary as JSON (docs/results.md)", XL_OPT_JSON }
 /* @where: what the mode applies to, appended to the help text ("" or " on IN"). */
 #define XL_OPT_ENTRY_MODE(where) \
-	{ "mode", 'm', "MODE", "native (XDP_DRV, default) or skb (XDP_SKB)" where, XL_OPT_MODE }
+	{ "mode", 'm', "MODE", "native or drv (XDP_DRV, default), or skb (XDP_SKB)" where, XL_OPT_MODE, .alias = "xdp-mode" }
 
 /**
  * struct xl_run_opts - where a command keeps the shared options; a NULL

@@ -154,6 +154,20 @@ int cmd_bench(int argc, char **argv)
 		 xl_xdp_action_name(a.o.action));
 	a.spec = (struct xl_cmd_spec){ argv[0], "IFACE", summary, bench_opts,
 				       sizeof(bench_opts) / sizeof(bench_opts[0]) };
+	if (a.o.action == XDP_TX) {
+		/*
+		 * tx swaps the MACs unless told otherwise, as xdp-bench tx does:
+		 * on a NIC the frames then go back to the sender.
+		 */
+		static struct xl_opt tx_opts[sizeof(bench_opts) / sizeof(bench_opts[0])];
+
+		memcpy(tx_opts, bench_opts, sizeof(tx_opts));
+		for (i = 0; i < (int)(sizeof(tx_opts) / sizeof(tx_opts[0])); i++)
+			if (tx_opts[i].id == XL_OPT_PACKET_OP)
+				tx_opts[i].help = "no-touch, read-data, parse-ip or swap-macs (default swap-macs)";
+		a.spec.opts = tx_opts;
+		a.o.op = XL_OP_SWAP_MACS;
+	}
 	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;

@@ -29,10 +29,10 @@ enum {
 
 static const struct xl_opt gen_opts[] = {
 	{ "engine", 'e', "ENGINE", "live (BPF_PROG_RUN live frames, default) or packet (AF_PACKET)", O_ENGINE },
-	{ "size", 's', "BYTES", "frame size without FCS, 60..MTU+14 (default 64, or the smallest that holds the headers: IPv6 62, TCP and VLAN tags more)", O_SIZE },
+	{ "size", 's', "BYTES", "frame size without FCS, 60..MTU+14 (default 64, or the smallest that holds the headers: IPv6 62, TCP and VLAN tags more)", O_SIZE, .alias = "pkt-size" },
 	{ "flows", 'f', "N", "UDP source ports to rotate through, 1..65536 (default 1)", O_FLOWS },
 	{ "rate", 'r', "PPS", "frames per second over all threads, 0 = as fast as possible (default 0)", O_RATE },
-	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", O_COUNT },
+	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", O_COUNT, .alias = "num-packets" },
 	XL_OPT_ENTRY_DURATION,
 	{ "src-mac", 0, "MAC", "source MAC (default: the interface's)", O_SRC_MAC },
 	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, else broadcast)", O_DST_MAC },

@@ -142,7 +142,7 @@ static const struct xl_opt run_opts[] = {
 	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
 	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
-	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default) or skb", R_MODE },
+	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default; drv is the same) or skb", R_MODE, .alias = "xdp-mode" },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
 	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", R_NAPI_CPU },
 	{ "json", 'j', "FILE", "also write the results as JSON (docs/results.md)", R_JSON },
@@ -238,7 +238,7 @@ static int parse_rows(struct run_args *a, const char *arg)
 static int on_run_opt(int id, const char *arg, void *ctx)
 {
 	static const char *const wirings[] = { "softirq", "threaded", NULL };
-	static const char *const modes[] = { "native", "skb", NULL };
+	static const char *const modes[] = { "native", "skb", "drv", NULL };
 	struct run_args *a = ctx;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t v;
@@ -263,6 +263,8 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		return a->wiring < 0 ? a->wiring : 0;
 	case R_MODE:
 		a->mode = xl_parse_choice(&run_spec, "--mode", arg, modes);
+		if (a->mode == 2)
+			a->mode = 0; /* drv: native */
 		return a->mode < 0 ? a->mode : 0;
 	case R_GEN_CPU:
 		a->cpus_set = true;

@@ -17,7 +17,7 @@
 enum { O_ALL, O_JSON, O_ATTACH };
 
 static const struct xl_opt mon_opts[] = {
-	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk", O_ALL },
+	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk", O_ALL, .alias = "stats" },
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_DURATION,
 	{ "json", 'j', "FILE", "also write each interval and the totals as JSON (docs/results.md)", O_JSON },

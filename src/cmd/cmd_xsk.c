@@ -28,11 +28,11 @@ enum {
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
 	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
-	O_NEED_WAKEUP, O_SPIN,
+	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE,
 };
 
 static const struct xl_opt xsk_opts[] = {
-	{ "frame-size", 0, "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
+	{ "frame-size", 'f', "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
 	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default 4096, or what keeps the fill ring full if more)", O_FRAMES },
 	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", O_HEADROOM },
 	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", O_UNALIGNED },
@@ -41,17 +41,18 @@ static const struct xl_opt xsk_opts[] = {
 	{ "tx-size", 0, "N", "TX ring entries, power of two (default 2048)", O_TX_SIZE },
 	{ "fill-size", 0, "N", "fill ring entries, power of two (default 2048)", O_FILL_SIZE },
 	{ "comp-size", 0, "N", "completion ring entries, power of two (default 2048)", O_COMP_SIZE },
-	{ "batch", 'b', "N", "descriptors per peek/reserve, 1..2048 (default 64)", O_BATCH },
-	{ "mode", 'm', "MODE", "XDP attach mode: drv (XDP_DRV, default) or skb (XDP_SKB)", O_MODE },
+	{ "batch", 'b', "N", "descriptors per peek/reserve, 1..2048 (default 64)", O_BATCH, .alias = "batch-size" },
+	{ "mode", 0, "MODE", "XDP attach mode: native or drv (XDP_DRV, default), or skb (XDP_SKB)", O_MODE, .alias = "xdp-mode" },
+	{ "copy-mode", 'C', "MODE", "auto (default: zero-copy, else copy with a notice), copy or zero-copy", O_COPY_MODE },
 	{ "copy", 'c', NULL, "bind with XDP_COPY (default: try zero-copy, fall back with a notice)", O_COPY },
 	{ "zero-copy", 'z', NULL, "bind with XDP_ZEROCOPY; fail if the driver lacks it", O_ZEROCOPY },
 	{ "need-wakeup", 0, NULL, "XDP_USE_NEED_WAKEUP: kick only when the kernel asks (default)", O_NEED_WAKEUP },
-	{ "no-need-wakeup", 0, NULL, "kick the kernel after every batch", O_NO_WAKEUP },
+	{ "no-need-wakeup", 'm', NULL, "kick the kernel after every batch", O_NO_WAKEUP },
 	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode without --cpu)", O_POLL },
 	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU; default for rxdrop in drv mode with --cpu)", O_SPIN },
-	{ "busy-poll", 0, NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
+	{ "busy-poll", 'B', NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
 	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, 1..65536 (default 64)", O_BUSY_BUDGET },
-	{ "queue", 0, "Q", "first queue (default 0)", O_QUEUE },
+	{ "queue", 'q', "Q", "first queue (default 0)", O_QUEUE },
 	{ "queues", 0, "N", "sockets, one per queue and thread, 1..64 (default 1)", O_QUEUES },
 	{ "shared-umem", 0, NULL, "one UMEM for all sockets (XDP_SHARED_UMEM)", O_SHARED },
 	{ "frags", 0, NULL, "multi-buffer (XDP_USE_SG): frames longer than one chunk", O_FRAGS },
@@ -60,7 +61,7 @@ static const struct xl_opt xsk_opts[] = {
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_DURATION,
 	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", XL_OPT_EXTENDED },
-	XL_OPT_ENTRY_QUIET,
+	XL_OPT_ENTRY_QUIET_AS('Q'),
 	XL_OPT_ENTRY_NETNS,
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
@@ -70,7 +71,7 @@ static const struct xl_opt xsk_opts[] = {
 	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), 1..1000000 (default 1)", O_BURSTS },
 	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
 	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)", O_SIZE },
-	{ "flows", 'f', "N", "txpush: UDP source ports to rotate, 1..65536 (default 1)", O_FLOWS },
+	{ "flows", 0, "N", "txpush: UDP source ports to rotate, 1..65536 (default 1)", O_FLOWS },
 	{ "src-mac", 0, "MAC", "txpush: source MAC (default: the interface's)", O_SRC_MAC },
 	{ "dst-mac", 0, "MAC", "txpush: destination MAC (default: the veth peer's, else broadcast)", O_DST_MAC },
 	{ "src-ip", 0, "ADDR", "txpush: source IPv4 (default 198.18.0.2)", O_SRC_IP },
@@ -85,7 +86,7 @@ struct xsk_args {
 	struct xl_cmd_spec spec;
 	struct xl_xsk_config c;
 	uint64_t interval_ns, duration_ns;
-	bool extended, quiet, copy_seen, zc_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
+	bool extended, quiet, copy_seen, zc_seen, copy_mode_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
 	bool wait_chosen; /* --poll, --spin or --busy-poll given (else the default) */
 	bool frames_seen;
 	const char *netns, *src_mac, *dst_mac, *json;
@@ -145,6 +146,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_FRAME_SIZE:
 		/* Any number here: the rules (minimum, power of two, even, page
 		 * size) are checked after, each named in its message. */
+		if (!arg[0] || strspn(arg, "0123456789") != strlen(arg))
+			return xl_usage_error(&a->spec, "--frame-size: '%s' is not a whole number (-f is --frame-size, as in xdpsock; the UDP flows of txpush are --flows)",
+					      arg);
 		return u32_opt(a, "--frame-size", arg, 0, UINT32_MAX, &c->frame_size);
 	case O_FRAMES:
 		a->frames_seen = true;
@@ -173,11 +177,28 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return r;
 		c->mode = r == 1 ? XL_MODE_SKB : XL_MODE_NATIVE;
 		return 0;
+	case O_COPY_MODE: {
+		/* xdp-bench's spelling of --copy / --zero-copy / neither. */
+		static const char *const cm[] = { "auto", "copy", "zero-copy", NULL };
+
+		r = xl_parse_choice(&a->spec, "--copy-mode", arg, cm);
+		if (r < 0)
+			return r;
+		if (a->copy_seen || a->zc_seen)
+			return xl_usage_error(&a->spec, "--copy-mode and --copy/--zero-copy conflict");
+		a->copy_mode_seen = true;
+		c->copy = r == 1 ? XL_XSK_COPY : r == 2 ? XL_XSK_ZEROCOPY : XL_XSK_AUTO;
+		return 0;
+	}
 	case O_COPY:
+		if (a->copy_mode_seen)
+			return xl_usage_error(&a->spec, "--copy-mode and --copy/--zero-copy conflict");
 		a->copy_seen = true;
 		c->copy = XL_XSK_COPY;
 		return 0;
 	case O_ZEROCOPY:
+		if (a->copy_mode_seen)
+			return xl_usage_error(&a->spec, "--copy-mode and --copy/--zero-copy conflict");
 		a->zc_seen = true;
 		c->copy = XL_XSK_ZEROCOPY;
 		return 0;
@@ -204,6 +225,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_BUSY_BUDGET:
 		return u32_opt(a, "--busy-budget", arg, 1, 65536, &c->busy_budget);
 	case O_QUEUE:
+		if (!arg[0] || strspn(arg, "0123456789") != strlen(arg))
+			return xl_usage_error(&a->spec, "--queue: '%s' is not a whole number (-q is --queue, as in xdpsock; quiet is -Q)",
+					      arg);
 		return u32_opt(a, "--queue", arg, 0, XL_XSK_MAX_QUEUES - 1, &c->queue);
 	case O_QUEUES:
 		return u32_opt(a, "--queues", arg, 1, XL_XSK_MAX_QUEUES, &c->queues);

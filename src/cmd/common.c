@@ -109,12 +109,12 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 		break;
 	case XL_OPT_MODE:
 		if (r->mode) {
-			static const char *const modes[] = { "native", "skb", NULL };
+			static const char *const modes[] = { "native", "skb", "drv", NULL };
 			int c = xl_parse_choice(spec, "--mode", arg, modes);
 
 			if (c < 0)
 				return c;
-			*r->mode = c;
+			*r->mode = c == 2 ? XL_MODE_NATIVE : c; /* drv: native */
 			return 0;
 		}
 		break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "xdplab/log.h"
 
 #define MAX_OPTS 64
 
@@ -42,8 +43,12 @@ void xl_opts_help(const struct xl_cmd_spec *spec)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
-		printf("  %-28s %s\n", left, o->help);
+		if (o->alias)
+			printf("  %-28s %s (also --%s)\n", left, o->help, o->alias);
+		else
+			printf("  %-28s %s\n", left, o->help);
 	}
+	printf("  %-28s %s\n", "-v, --verbose", "more diagnostics on stderr; twice for debug");
 	printf("  %-28s %s\n", "-h, --help", "show this help");
 }
 
@@ -78,9 +83,13 @@ static int check_full_names(const struct xl_cmd_spec *spec, int argc, char **arg
 		len = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
 		if (len == 4 && !strncmp(w + 2, "help", 4))
 			continue;
+		if (len == 7 && !strncmp(w + 2, "verbose", 7))
+			continue;
 		for (j = 0; j < spec->n_opts; j++)
-			if (strlen(spec->opts[j].name) == len &&
-			    !strncmp(w + 2, spec->opts[j].name, len))
+			if ((strlen(spec->opts[j].name) == len &&
+			     !strncmp(w + 2, spec->opts[j].name, len)) ||
+			    (spec->opts[j].alias && strlen(spec->opts[j].alias) == len &&
+			     !strncmp(w + 2, spec->opts[j].alias, len)))
 				break;
 		if (j == spec->n_opts) {
 			for (j = 0; j < spec->n_opts; j++)
@@ -109,7 +118,10 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 		const struct xl_opt *a = &spec->opts[i];
 
 		if (!a->name || !*a->name || !strcmp(a->name, "help") ||
-		    a->short_name == 'h' || a->short_name == ':' ||
+		    !strcmp(a->name, "verbose") || (a->alias && (!*a->alias ||
+		    !strcmp(a->alias, "help") || !strcmp(a->alias, "verbose") ||
+		    !strcmp(a->alias, a->name))) ||
+		    a->short_name == 'h' || a->short_name == 'v' || a->short_name == ':' ||
 		    a->short_name == '?' || a->short_name == '-' ||
 		    (a->short_name && !isalnum((unsigned char)a->short_name))) {
 			char letter[8] = "";
@@ -123,9 +135,15 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 		for (j = 0; j < i; j++) {
 			const struct xl_opt *b = &spec->opts[j];
 
-			if (!strcmp(a->name, b->name)) {
+			if (!strcmp(a->name, b->name) || (b->alias && !strcmp(a->name, b->alias))) {
 				fprintf(stderr, "xdplab %s: internal error: option --%s is in the table twice\n",
 					spec->name, a->name);
+				return -EINVAL;
+			}
+			if (a->alias && (!strcmp(a->alias, b->name) ||
+					 (b->alias && !strcmp(a->alias, b->alias)))) {
+				fprintf(stderr, "xdplab %s: internal error: option --%s is in the table twice\n",
+					spec->name, a->alias);
 				return -EINVAL;
 			}
 			if (a->short_name && a->short_name == b->short_name) {
@@ -141,28 +159,31 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 		  xl_opt_handler handler, void *ctx)
 {
-	struct option lopts[MAX_OPTS + 2];
-	char sopts[MAX_OPTS * 2 + 4] = ":h";
+	struct option lopts[2 * MAX_OPTS + 3];
+	char sopts[MAX_OPTS * 2 + 5] = ":hv";
 	int seen[MAX_OPTS] = { 0 };
-	size_t i, s = strlen(sopts);
+	size_t i, n = 0, s = strlen(sopts);
 	int c, idx, err;
 
 	err = xl_opts_check(spec);
 	if (err)
 		return err;
 	for (i = 0; i < spec->n_opts; i++) {
-		lopts[i].name = spec->opts[i].name;
-		lopts[i].has_arg = spec->opts[i].arg ? required_argument : no_argument;
-		lopts[i].flag = NULL;
-		lopts[i].val = 256 + (int)i;
+		int has_arg = spec->opts[i].arg ? required_argument : no_argument;
+
+		/* The name and its alias carry the same val: one option. */
+		lopts[n++] = (struct option){ spec->opts[i].name, has_arg, NULL, 256 + (int)i };
+		if (spec->opts[i].alias)
+			lopts[n++] = (struct option){ spec->opts[i].alias, has_arg, NULL, 256 + (int)i };
 		if (spec->opts[i].short_name) {
 			sopts[s++] = spec->opts[i].short_name;
 			if (spec->opts[i].arg)
 				sopts[s++] = ':';
 		}
 	}
-	lopts[i] = (struct option){ "help", no_argument, NULL, 'h' };
-	lopts[i + 1] = (struct option){ 0 };
+	lopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lopts[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
+	lopts[n] = (struct option){ 0 };
 	sopts[s] = '\0';
 
 	err = check_full_names(spec, argc, argv);
@@ -178,6 +199,12 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 		if (c == 'h') {
 			xl_opts_help(spec);
 			return XL_OPTS_HELP;
+		}
+		if (c == 'v') {
+			/* -v after the command too, as xdp-bench and xdpsock take it. */
+			if (xl_log_get_level() < XL_LOG_DEBUG)
+				xl_log_set_level(xl_log_get_level() + 1);
+			continue;
 		}
 		/*
 		 * optopt is a long option's val (256 + index) when a value was

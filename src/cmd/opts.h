@@ -4,7 +4,10 @@
  * Command-line option tables: one table per command, from which the
  * getopt_long options and --help are both made, so they cannot drift.
  * Long options match exactly (no prefix abbreviations); an option given
- * twice is an error. Usage errors print one line and make the command exit 2.
+ * twice (under its name, its alias or its letter) is an error. Every
+ * command also takes -h/--help and -v/--verbose (repeatable: one level of
+ * diagnostics each, as -v before the command). Usage errors print one line
+ * and make the command exit 2.
  */
 #ifndef XDPLAB_OPTS_H
 #define XDPLAB_OPTS_H
@@ -25,6 +28,9 @@
  * @help: one line; include the accepted range and the default.
  * @id: value passed to the command's handler.
  * @repeatable: may be given more than once (e.g. -v).
+ * @alias: a second long name, exact, for the same option: the spelling a
+ *   peer tool uses (xdp-bench's --xdp-mode for --mode); NULL if none.
+ *   docs/cli.md lists them.
  */
 struct xl_opt {
 	const char *name;
@@ -33,6 +39,7 @@ struct xl_opt {
 	const char *help;
 	int id;
 	bool repeatable;
+	const char *alias;
 };
 
 /**
@@ -66,8 +73,9 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 
 /**
  * xl_opts_check() - check @spec's option table as it is built: every long
- * name non-empty and unique, every short letter alphanumeric and unique,
- * neither "help" nor 'h' (taken by --help). xl_opts_parse() calls it first,
+ * name and alias non-empty and unique among names and aliases, every short
+ * letter alphanumeric and unique, none of "help"/'h' and "verbose"/'v'
+ * (built in). xl_opts_parse() calls it first,
  * so a table with a letter twice (getopt would silently give the letter to
  * the first entry) fails on every invocation, not only when the letter is used.
  * Return: 0, or -EINVAL / -E2BIG (more than 64 options) after one line

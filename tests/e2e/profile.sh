@@ -259,7 +259,7 @@ t_profile_xsk_redirect() {
 	echo 0 >"$JIT"
 	gen_bg 6
 	sleep 0.3
-	out=$("$X" xsk rxdrop --netns "$DNS" "$DUT" -d 1.5 -q --cpu "$app" --profile-dir "$WORK/x" 2>"$WORK/xsk.err")
+	out=$("$X" xsk rxdrop --netns "$DNS" "$DUT" -d 1.5 -Q --cpu "$app" --profile-dir "$WORK/x" 2>"$WORK/xsk.err")
 	rc=$?
 	expect_eq "xsk rxdrop --profile exit status ($(tail -2 "$WORK/xsk.err"))" "$rc" 0
 	[ -s "$WORK/x/xsk-rxdrop.folded" ] && [ -s "$WORK/x/xsk-rxdrop.svg" ] || fail "no xsk-rxdrop.folded/.svg"

@@ -30,7 +30,7 @@ enum { ID_COUNT = 11, ID_VERBOSE = 12, ID_SIZE = 13, ID_FORCE = 14 };
 
 static const struct xl_opt gen_opts[] = {
 	{ "count", 'c', "N", "frames to send (default: unlimited)", ID_COUNT, false },
-	{ "verbose", 'v', NULL, "more diagnostics; repeat for more", ID_VERBOSE, true },
+	{ "louder", 'l', NULL, "more of it; repeat for more", ID_VERBOSE, true },
 	{ "size", 0, "BYTES", "frame size, 60..9216 (default 60)", ID_SIZE, false },
 	{ "force", 'f', NULL, "replace an attached program", ID_FORCE, false },
 };
@@ -116,7 +116,7 @@ static int reset_getopt(void **state)
 
 static void test_parse_long_short_and_values(void **state)
 {
-	char **argv = ARGV("--count", "5", "-v", "--size=60", "-f", "eth0");
+	char **argv = ARGV("--count", "5", "-l", "--size=60", "-f", "eth0");
 	struct result r;
 
 	parse_argv(argv, &r, 0);
@@ -138,7 +138,7 @@ static void test_parse_long_short_and_values(void **state)
 
 static void test_parse_short_forms(void **state)
 {
-	char **argv = ARGV("-c7", "-vf", "eth0");
+	char **argv = ARGV("-c7", "-lf", "eth0");
 	struct result r;
 
 	parse_argv(argv, &r, 0);
@@ -210,15 +210,15 @@ static void test_parse_abbreviation_rejected(void **state)
 			    "xdplab gen: unknown option '--cou=5' (did you mean --count?)\n");
 	result_free(&r);
 
-	/* A flag abbreviated: --verb for --verbose. */
-	argv = ARGV("--verb", "eth0");
+	/* A flag abbreviated: --loud for --louder. */
+	argv = ARGV("--loud", "eth0");
 	parse_argv(argv, &r, 0);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_int_equal(r.rec.n, 0);
 	result_free(&r);
 
 	/* An abbreviation after another option (still before the positional). */
-	argv = ARGV("-v", "--si", "60", "eth0");
+	argv = ARGV("-l", "--si", "60", "eth0");
 	parse_argv(argv, &r, 0);
 	assert_int_equal(r.ret, -EINVAL);
 	assert_string_equal(r.err,
@@ -286,7 +286,7 @@ static void test_parse_given_twice(void **state)
 
 static void test_parse_repeatable(void **state)
 {
-	char **argv = ARGV("-vv", "--verbose", "eth0", "-v");
+	char **argv = ARGV("-ll", "--louder", "eth0", "-l");
 	struct result r;
 	int i;
 
@@ -335,10 +335,10 @@ static void test_parse_unknown(void **state)
 	/* Issue 11 item 9: the option as written, not its id as a character. */
 	assert_string_equal(r.err, "xdplab gen: option '--force=yes': --force takes no value\n");
 	result_free(&r);
-	argv = ARGV("eth0", "--verbose=");
+	argv = ARGV("eth0", "--louder=");
 	parse_argv(argv, &r, 0);
 	assert_int_equal(r.ret, -EINVAL);
-	assert_string_equal(r.err, "xdplab gen: option '--verbose=': --verbose takes no value\n");
+	assert_string_equal(r.err, "xdplab gen: option '--louder=': --louder takes no value\n");
 	result_free(&r);
 
 	/* Unknown letter at the start of a bundle: rejected ... */
@@ -418,7 +418,7 @@ static void test_parse_help(void **state)
 
 static void test_parse_handler_error(void **state)
 {
-	char **argv = ARGV("-v", "--size", "59", "--count", "1", "eth0");
+	char **argv = ARGV("-l", "--size", "59", "--count", "1", "eth0");
 	struct result r;
 
 	parse_argv(argv, &r, ID_SIZE);
@@ -442,7 +442,7 @@ static void test_parse_permutation(void **state)
 	result_free(&r);
 
 	/* Options on both sides of two positionals, which keep their order. */
-	argv = ARGV("eth0", "-v", "eth1", "--size", "60", "-c3");
+	argv = ARGV("eth0", "-l", "eth1", "--size", "60", "-c3");
 	parse_argv(argv, &r, 0);
 	assert_int_equal(r.ret, 5);
 	assert_string_equal(argv[5], "eth0");
@@ -456,7 +456,7 @@ static void test_parse_permutation(void **state)
 	result_free(&r);
 
 	/* "--" ends the options: what follows is positional. */
-	argv = ARGV("-v", "--", "--count", "eth0");
+	argv = ARGV("-l", "--", "--count", "eth0");
 	parse_argv(argv, &r, 0);
 	assert_int_equal(r.ret, 3);
 	assert_string_equal(argv[3], "--count");
@@ -472,7 +472,7 @@ static void test_parse_state_repeated_calls(void **state)
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		argv = ARGV("eth0", "-v", "--count", "2", "eth1");
+		argv = ARGV("eth0", "-l", "--count", "2", "eth1");
 		parse_argv(argv, &r, 0);
 		assert_int_equal(r.ret, 4);
 		assert_string_equal(argv[4], "eth0");
@@ -512,8 +512,8 @@ static void test_parse_state_after_bundle(void **state)
 	struct result r;
 	char **argv;
 
-	/* A call that stops inside a bundle ("-v" of "-hv" is never read) ... */
-	argv = ARGV("-hv");
+	/* A call that stops inside a bundle ("-l" of "-hl" is never read) ... */
+	argv = ARGV("-hl");
 	parse_argv(argv, &r, 0);
 	assert_int_equal(r.ret, XL_OPTS_HELP);
 	result_free(&r);
