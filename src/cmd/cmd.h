@@ -198,6 +198,37 @@ void xl_cmd_print_verdict(const struct xl_row_result *row);
 int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd_loop *l,
 		      const struct xl_row_result *row);
 
+struct xl_pkt_spec;
+struct xl_link_info;
+/**
+ * xl_cmd_pkt_macs() - the MACs of the frames a sender builds on @ifname
+ * (gen, xsk txpush): source the interface's, destination its veth peer's
+ * (another namespace too), else broadcast; each replaced by @src_mac /
+ * @dst_mac (the --src-mac/--dst-mac text, NULL: not given).
+ * @s: the frame spec whose src_mac/dst_mac are set. @li: out, NULL: not
+ * wanted: the interface's facts.
+ * Return: 0, -ENODEV (no such interface; nothing printed), or -EINVAL (a
+ * MAC that does not parse; one line printed naming @spec's command).
+ */
+int xl_cmd_pkt_macs(const struct xl_cmd_spec *spec, const char *ifname, const char *src_mac,
+		    const char *dst_mac, struct xl_pkt_spec *s, struct xl_link_info *li);
+
+/**
+ * xl_cmd_print_check() - the line "check: kernel rx_queue_0[..N]_xdp_packets
+ * K (disagreement D%)" of window @w over @queues RX queues; nothing when
+ * the kernel's count was not read.
+ */
+void xl_cmd_print_check(const struct xl_meter_window *w, int queues);
+
+/**
+ * xl_cmd_json_finish() - the end of a run with --json: write @row and
+ * @l's records to @path (NULL: no --json) and free the records.
+ * Return: @ret, or XL_EXIT_RUNTIME when @ret was XL_EXIT_OK and the write
+ * failed.
+ */
+int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
+		       const struct xl_row_result *row, int ret);
+
 /** xl_cmd_git_commit() - the working directory's commit (12 hex digits), "" if none. */
 const char *xl_cmd_git_commit(void);
 

@@ -246,21 +246,14 @@ int cmd_bench(int argc, char **argv)
 		for (i = 0; i < XL_XDP_ACTIONS; i++)
 			printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w.actions[i]);
 		printf("\n");
-		if (w.eth_ok && m.queues > 1)
-			printf("check: kernel rx_queue_0..%d_xdp_packets %llu (disagreement %.3f%%)\n",
-			       m.queues - 1, (unsigned long long)w.eth_packets, w.disagreement * 100);
-		else if (w.eth_ok)
-			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
-			       (unsigned long long)w.eth_packets, w.disagreement * 100);
+		xl_cmd_print_check(&w, m.queues);
 		xl_cmd_print_verdict(&row);
 	}
 	if (pr.samples) {
 		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
 		row.profile = &pr; /* static, not the row's to free: only for --json */
 	}
-	if (a.json && xl_cmd_write_json(a.json, argv[0], &loop, &row) && ret == XL_EXIT_OK)
-		ret = XL_EXIT_RUNTIME;
-	free(rec.v);
+	ret = xl_cmd_json_finish(a.json, argv[0], &loop, &row, ret);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_bench__destroy(b);

@@ -215,26 +215,18 @@ static int on_opt(int id, const char *arg, void *ctx)
 static int resolve_defaults(struct gen_args *a, const char *ifname)
 {
 	struct xl_pkt_spec *s = &a->o.spec;
-	struct xl_link_info li, peer;
-	int ifindex = if_nametoindex(ifname);
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct xl_link_info li;
+	int err = xl_cmd_pkt_macs(&gen_spec, ifname, a->src_mac, a->dst_mac, s, &li);
 
-	if (!ifindex || xl_link_get(ifindex, -1, &li)) {
+	if (err == -ENODEV) {
 		xl_usage_error(&gen_spec, "interface '%s': no such interface", ifname);
 		return -EINVAL;
 	}
-	memcpy(s->src_mac, li.mac, 6);
-	memcpy(s->dst_mac, bcast, 6);
-	a->is_veth = !strcmp(li.kind, "veth");
+	if (err)
+		return err;
 	if (s->ipv6 && (a->src_family == AF_INET || a->dst_family == AF_INET))
 		return xl_usage_error(&gen_spec, "--ipv6 with an IPv4 --src-ip/--dst-ip (accepted: IPv6 addresses, or no --ipv6)");
-	if (!strcmp(li.kind, "veth") && li.peer_ifindex &&
-	    !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer))
-		memcpy(s->dst_mac, peer.mac, 6);
-	if (a->src_mac && xl_mac_parse(a->src_mac, s->src_mac))
-		return xl_usage_error(&gen_spec, "--src-mac: '%s' is not a MAC address (accepted: aa:bb:cc:dd:ee:ff)", a->src_mac);
-	if (a->dst_mac && xl_mac_parse(a->dst_mac, s->dst_mac))
-		return xl_usage_error(&gen_spec, "--dst-mac: '%s' is not a MAC address (accepted: aa:bb:cc:dd:ee:ff)", a->dst_mac);
+	a->is_veth = !strcmp(li.kind, "veth");
 	if (a->size_arg) {
 		/* One message with the range that holds on this interface. */
 		uint64_t min = s->ipv6 ? 62 : XL_PKT_MIN_SIZE, v;
@@ -581,12 +573,10 @@ int cmd_gen(int argc, char **argv)
 		gen_rep(&c, &row.reps[0]);
 		row.nreps = 1;
 		xl_row_finish(&row);
-		if (xl_cmd_write_json(a.json, "gen", &(struct xl_cmd_loop){
-				.interval_ns = a.interval_ns, .duration_ns = a.o.duration_ns,
-				.rec = &rec }, &row) && ret == XL_EXIT_OK)
-			ret = XL_EXIT_RUNTIME;
 	}
-	free(rec.v);
+	ret = xl_cmd_json_finish(a.json, "gen", &(struct xl_cmd_loop){
+			.interval_ns = a.interval_ns, .duration_ns = a.o.duration_ns,
+			.rec = &rec }, &row, ret);
 	xl_gen__destroy(gen);
 	return ret;
 }

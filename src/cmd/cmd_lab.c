@@ -323,20 +323,6 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	return -EINVAL;
 }
 
-static const char *git_commit(void)
-{
-	static char buf[64];
-	FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
-
-	buf[0] = '\0';
-	if (p) {
-		if (fgets(buf, sizeof(buf), p))
-			buf[strcspn(buf, "\n")] = '\0';
-		pclose(p);
-	}
-	return buf;
-}
-
 /* ---- lab run --dut: a real interface, the generator elsewhere ---- */
 
 /* The --dut options' consistency. Return: 0 or -EINVAL (said). */
@@ -684,7 +670,7 @@ measure:
 		 a.dut ? lab.ifname[XL_LAB_DUT] : lab.tag);
 	if (a.json) {
 		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,
-						.warmup = a.o.warmup_ns / 1e9, .git = git_commit(),
+						.warmup = a.o.warmup_ns / 1e9, .git = xl_cmd_git_commit(),
 						.lab_tag = lab_tag,
 						.wiring = xl_wiring_name(lab.wiring),
 						.extra = a.extra, .extra_ns = a.extra_ns,

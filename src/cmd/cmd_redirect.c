@@ -331,18 +331,14 @@ int cmd_redirect(int argc, char **argv)
 		xl_cmd_prof_run_stop(&a.prof, w.ns ? w.napi_cpu : -1, &pr);
 	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0) {
 		print_totals(&a.o, &w, &st, cpu_recs);
-		if (w.eth_ok)
-			printf("check: kernel rx_queue_0_xdp_packets %llu (disagreement %.3f%%)\n",
-			       (unsigned long long)w.eth_packets, w.disagreement * 100);
+		xl_cmd_print_check(&w, 1);
 		xl_cmd_print_verdict(&row);
 	}
 	if (pr.samples) {
 		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
 		row.profile = &pr; /* static, not the row's to free: only for --json */
 	}
-	if (a.json && xl_cmd_write_json(a.json, argv[0], &loop, &row) && ret == XL_EXIT_OK)
-		ret = XL_EXIT_RUNTIME;
-	free(rec.v);
+	ret = xl_cmd_json_finish(a.json, argv[0], &loop, &row, ret);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_redirect__destroy(r);

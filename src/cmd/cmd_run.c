@@ -288,9 +288,7 @@ int cmd_run(int argc, char **argv)
 		print_counts("count fexit", &fx0, &fx1, true);
 	if (eth_ok && !xl_eth_xdp_read(&eth, &eth1))
 		print_counts("count ethtool", &eth0, &eth1, false);
-	if (a.json && xl_cmd_write_json(a.json, "run", &loop, &row) && ret == XL_EXIT_OK)
-		ret = XL_EXIT_RUNTIME;
-	free(rec.v);
+	ret = xl_cmd_json_finish(a.json, "run", &loop, &row, ret);
 out:
 	if (link_fd >= 0)
 		close(link_fd);

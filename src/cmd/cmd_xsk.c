@@ -327,8 +327,7 @@ static int check_combinations(struct xsk_args *a)
 static int txpush_spec(struct xsk_args *a)
 {
 	struct xl_pkt_spec *s = &a->c.spec;
-	struct xl_link_info me, peer;
-	int ifindex = if_nametoindex(a->c.ifname);
+	int err;
 
 	s->src_port = 1024;
 	s->dst_port = 9;
@@ -336,18 +335,9 @@ static int txpush_spec(struct xsk_args *a)
 		inet_pton(AF_INET, "198.18.0.2", &s->src_ip4);
 	if (!a->dst_ip_set)
 		inet_pton(AF_INET, "198.18.0.1", &s->dst_ip4);
-	memset(s->dst_mac, 0xff, 6);
-	if (ifindex && !xl_link_get(ifindex, -1, &me)) {
-		memcpy(s->src_mac, me.mac, 6);
-		if (!strcmp(me.kind, "veth") && me.peer_ifindex &&
-		    !xl_link_get(me.peer_ifindex, me.peer_netnsid, &peer))
-			memcpy(s->dst_mac, peer.mac, 6);
-	}
-	if (a->src_mac && xl_mac_parse(a->src_mac, s->src_mac))
-		return xl_usage_error(&a->spec, "--src-mac: '%s' is not a MAC address", a->src_mac);
-	if (a->dst_mac && xl_mac_parse(a->dst_mac, s->dst_mac))
-		return xl_usage_error(&a->spec, "--dst-mac: '%s' is not a MAC address", a->dst_mac);
-	return 0;
+	/* The interface was checked before (xl_xsk_check_iface()). */
+	err = xl_cmd_pkt_macs(&a->spec, a->c.ifname, a->src_mac, a->dst_mac, s, NULL);
+	return err == -ENODEV ? 0 : err;
 }
 
 static void sum_stats(const struct xl_xsk_sock_stats *s, int n, struct xl_xsk_sock_stats *t)
@@ -761,10 +751,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	r = run(&a, app, &row, a.json ? &rec : NULL);
 	ap->prof = a.prof; /* run() may have closed the session: the caller closes what is left */
 	xl_xsk_app__destroy(app);
-	if (a.json && xl_cmd_write_json(a.json, a.spec.name, &(struct xl_cmd_loop){
+	return xl_cmd_json_finish(a.json, a.spec.name, &(struct xl_cmd_loop){
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
-			.rec = &rec }, &row) && r == XL_EXIT_OK)
-		r = XL_EXIT_RUNTIME;
-	free(rec.v);
-	return r;
+			.rec = &rec }, &row, r);
 }

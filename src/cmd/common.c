@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,9 @@
 
 #include "cmd.h"
 #include "xdplab/log.h"
+#include "xdplab/netlink.h"
 #include "xdplab/netns.h"
+#include "xdplab/pkt.h"
 #include "xdplab/report.h"
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
@@ -278,6 +281,55 @@ void xl_cmd_print_verdict(const struct xl_row_result *row)
 	printf("verdict: %s%s; median %.3f Mpps (%.3f-%.3f), CPU %.1f ns/packet\n",
 	       xl_row_verdict(row), busy, row->mpps.median, row->mpps.min, row->mpps.max,
 	       row->cpu_ns_per_pkt);
+}
+
+int xl_cmd_pkt_macs(const struct xl_cmd_spec *spec, const char *ifname, const char *src_mac,
+		    const char *dst_mac, struct xl_pkt_spec *s, struct xl_link_info *li)
+{
+	struct xl_link_info me, peer;
+	int ifindex = if_nametoindex(ifname);
+
+	if (!ifindex || xl_link_get(ifindex, -1, &me))
+		return -ENODEV;
+	memcpy(s->src_mac, me.mac, 6);
+	memset(s->dst_mac, 0xff, 6);
+	if (!strcmp(me.kind, "veth") && me.peer_ifindex &&
+	    !xl_link_get(me.peer_ifindex, me.peer_netnsid, &peer))
+		memcpy(s->dst_mac, peer.mac, 6);
+	if (src_mac && xl_mac_parse(src_mac, s->src_mac))
+		return xl_usage_error(spec, "--src-mac: '%s' is not a MAC address (accepted: aa:bb:cc:dd:ee:ff)",
+				      src_mac);
+	if (dst_mac && xl_mac_parse(dst_mac, s->dst_mac))
+		return xl_usage_error(spec, "--dst-mac: '%s' is not a MAC address (accepted: aa:bb:cc:dd:ee:ff)",
+				      dst_mac);
+	if (li)
+		*li = me;
+	return 0;
+}
+
+void xl_cmd_print_check(const struct xl_meter_window *w, int queues)
+{
+	char range[16] = "";
+
+	if (!w->eth_ok)
+		return;
+	if (queues > 1)
+		snprintf(range, sizeof(range), "..%d", queues - 1);
+	printf("check: kernel rx_queue_0%s_xdp_packets %llu (disagreement %.3f%%)\n", range,
+	       (unsigned long long)w->eth_packets, w->disagreement * 100);
+}
+
+int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
+		       const struct xl_row_result *row, int ret)
+{
+	if (path && xl_cmd_write_json(path, command, l, row) && ret == XL_EXIT_OK)
+		ret = XL_EXIT_RUNTIME;
+	if (l->rec) {
+		free(l->rec->v);
+		l->rec->v = NULL;
+		l->rec->n = l->rec->cap = 0;
+	}
+	return ret;
 }
 
 const char *xl_cmd_git_commit(void)
