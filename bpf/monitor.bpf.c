@@ -125,13 +125,50 @@ int BPF_PROG(xl_mon_exc, const struct net_device *dev, const struct bpf_prog *xd
 	return 0;
 }
 
+/*
+ * A redirect event: its fast slot is matched by the tracepoint's map id and
+ * key, so the target device is read (two probe reads) only when a slot is
+ * claimed or the event goes to the hash.
+ */
+static __always_inline void count_redirect(__u32 ev, const void *tgt, int err, int map_type,
+					   __u32 map_id, __u32 index)
+{
+	__u32 e = err < 0 ? -err : err, idx;
+	int c = xl_mon_err_class(e);
+	struct xl_mon_slot *s;
+
+	if (c < 0)
+		goto slow;
+	idx = ev * XL_MON_ERR_CLASSES + c;
+	s = bpf_map_lookup_elem(&mon_fast, &idx);
+	if (!s)
+		goto slow;
+	if (!s->used) {
+		s->key.event = ev;
+		s->key.action = XDP_REDIRECT;
+		s->key.ifindex = redirect_target(tgt, map_type, map_id, index);
+		s->key.err = e;
+		s->map_id = map_id;
+		s->index = index;
+		s->used = 1;
+	} else if (s->map_id != map_id || s->index != index) {
+		goto slow;
+	}
+	s->val.events++;
+	s->val.packets++;
+	s->val.drops += err ? 1 : 0;
+	return;
+slow:
+	count_hash(ev, XDP_REDIRECT, redirect_target(tgt, map_type, map_id, index), e, 1,
+		   err ? 1 : 0);
+}
+
 #define REDIRECT_BTF(name, ev, is_err)                                                        \
 	SEC("tp_btf/" #ev)                                                                    \
 	int BPF_PROG(name, const struct net_device *dev, const struct bpf_prog *xdp,          \
 		     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)       \
 	{                                                                                     \
-		count(is_err, XDP_REDIRECT, redirect_target(tgt, map_type, map_id, index),    \
-		      err, 1, err ? 1 : 0);                                                   \
+		count_redirect(is_err, tgt, err, map_type, map_id, index);                    \
 		return 0;                                                                     \
 	}
 

@@ -111,11 +111,19 @@ static inline int xl_mon_err_class(__u32 err)
  * struct xl_mon_slot - one fast counter on one CPU.
  * @key: the full key of what it counts (set on first use).
  * @used: 0 until the first event on this CPU claims the slot.
+ * @map_id/@index: redirect events: the map and key the slot's target was
+ *   resolved from (the tracepoint's own scalars), so later events of the
+ *   same target are matched without reading the target device again (two
+ *   bpf_probe_read_kernel() calls per event otherwise). A devmap entry
+ *   changed to another device while the monitor runs keeps the device it
+ *   had when the slot was claimed.
  * @val: the counts, as in the hash.
  */
 struct xl_mon_slot {
 	struct xl_mon_key key;
 	__u32 used;
+	__u32 map_id;
+	__u32 index;
 	__u32 pad;
 	struct xl_mon_val val;
 };
@@ -124,7 +132,7 @@ struct xl_mon_slot {
 /* The layout is an ABI between the BPF program and user space. */
 _Static_assert(sizeof(struct xl_mon_key) == 16, "struct xl_mon_key changed size");
 _Static_assert(sizeof(struct xl_mon_val) == 24, "struct xl_mon_val changed size");
-_Static_assert(sizeof(struct xl_mon_slot) == 48, "struct xl_mon_slot changed size");
+_Static_assert(sizeof(struct xl_mon_slot) == 56, "struct xl_mon_slot changed size");
 #endif
 
 #endif /* XDPLAB_MONITOR_SHARED_H */
