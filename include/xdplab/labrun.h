@@ -84,6 +84,43 @@ enum xl_baseline {
 };
 
 /**
+ * struct xl_labrun_dut - a row's DUT that is neither a built-in benchmark
+ * nor a baseline (the user's own program: xl_labrun_prog()).
+ * @create: called with the thread in the DUT's netns, once per repetition:
+ *     load and attach; Return: a handle, or NULL with errno.
+ * @read: its counters, as struct xl_meter.read (@h the handle).
+ * @destroy: detach and free the handle.
+ * @arg: passed to @create.
+ */
+struct xl_labrun_dut {
+	void *(*create)(const void *arg);
+	int (*read)(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+	void (*destroy)(void *h);
+	const void *arg;
+};
+
+/**
+ * xl_labrun_custom() - one row named @name (action @action, kind "xdp",
+ * @mode) at @size bytes with @dut at the DUT end, measured as the XDP rows
+ * are (same repetitions, windows, count check, verdict).
+ * Return: 0 or -errno (the row's note says why).
+ */
+int xl_labrun_custom(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		     const struct xl_labrun_dut *dut, const char *name, const char *action,
+		     enum xl_xdp_mode mode, uint32_t size, struct xl_row_result *row);
+
+struct xl_userprog_opts;
+/**
+ * xl_labrun_prog() - the row "prog/FUNC" of a user's XDP program (@uo:
+ * object, choice, map fills; loaded and attached per repetition in the
+ * DUT's netns), counted by the DUT veth's ethtool XDP counters.
+ * Return: as xl_labrun_custom().
+ */
+int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		   const struct xl_userprog_opts *uo, const char *func, enum xl_xdp_mode mode,
+		   uint32_t size, struct xl_row_result *row);
+
+/**
  * xl_labrun_prof_begin() - for the profiled repetition of @row: start
  * recording @cpus (@n; the same CPU twice is recorded once, its roles
  * joined by '+'), files named after the row and its size. Return: true

@@ -20,6 +20,7 @@
 #include "xdplab/nft.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
+#include "xdplab/userprog.h"
 
 #define MAX_SIZES 8
 #define MAX_ROWS 256
@@ -129,7 +130,7 @@ static int lab_teardown(int argc, char **argv)
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
        R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
        R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_PROFILE = XL_OPT_PROFILE,
-       R_PROFILE_DIR = XL_OPT_PROFILE_DIR };
+       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_PROG_SEC, R_PROG_FUNC, R_PROG_MAP };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
@@ -151,6 +152,10 @@ static const struct xl_opt run_opts[] = {
 	{ "gen-iface", 0, "IFACE", "with --gen-host: the generator's interface on HOST", R_GEN_IFACE },
 	{ "gen-xdplab", 0, "PATH", "with --gen-host: xdplab's path on HOST (default: xdplab on its PATH)", R_GEN_XDPLAB },
 	{ "ssh-config", 0, "FILE", "with --gen-host: ssh -F FILE instead of ~/.ssh/config", R_SSH_CONFIG },
+	{ "prog", 0, "FILE.o", "also a row prog/FUNC of your XDP program at each size, after the rows (docs/own-program.md)", R_PROG },
+	{ "sec", 0, "NAME", "with --prog: the XDP program in this ELF section", R_PROG_SEC },
+	{ "func", 0, "NAME", "with --prog: the XDP program with this function name", R_PROG_FUNC },
+	{ "map", 0, "NAME=FILE", "with --prog: fill map NAME from FILE (repeatable)", R_PROG_MAP, true },
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
 };
@@ -185,6 +190,8 @@ struct run_args {
 	struct xl_cmd_prof prof;
 	const char *dut, *gen_host, *gen_iface, *gen_xdplab, *ssh_config;
 	bool wiring_set, cpus_set;
+	struct xl_userprog_opts uo;
+	const char *maps[XL_USERPROG_MAX_FILLS];
 };
 
 /* Comma lists: "64,,100", a leading or a trailing comma are errors. */
@@ -257,6 +264,21 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		return parse_sizes(a, arg);
 	case R_ROWS:
 		return parse_rows(a, arg);
+	case R_PROG:
+		a->uo.path = arg;
+		return 0;
+	case R_PROG_SEC:
+		a->uo.sec = arg;
+		return 0;
+	case R_PROG_FUNC:
+		a->uo.func = arg;
+		return 0;
+	case R_PROG_MAP:
+		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
+			return xl_usage_error(&run_spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+		a->maps[a->uo.nfills++] = arg;
+		a->uo.fills = a->maps;
+		return 0;
 	case R_WIRING:
 		a->wiring_set = true;
 		a->wiring = xl_parse_choice(&run_spec, "--wiring", arg, wirings);
@@ -437,6 +459,7 @@ static int dut_open(const struct run_args *a, struct xl_lab *lab, struct xl_labr
 static int lab_run(int argc, char **argv)
 {
 	static struct xl_row_result rows[MAX_ROWS];
+	static char prog_func[24];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct run_args a = {
 		.o = { .reps = 3, .seconds_ns = 1000000000ull, .warmup_ns = 250000000ull,
@@ -503,6 +526,24 @@ static int lab_run(int argc, char **argv)
 	a.o.extra_ns = a.extra_ns;
 	if (a.with_monitor && !cal) {
 		xl_usage_error(&run_spec, "--with-monitor measures the redirect row under the monitor: add redirect to --rows");
+		return XL_EXIT_USAGE;
+	}
+	if (a.uo.path) {
+		/* Load it once here, so a bad object is one line and exit 2 before any lab. */
+		struct xl_userprog *u;
+
+		if (a.dut) {
+			xl_usage_error(&run_spec, "--prog measures on the veth lab: not with --dut (use xdplab run --prog there)");
+			return XL_EXIT_USAGE;
+		}
+		u = xl_userprog__load(&a.uo);
+		if (!u)
+			return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		snprintf(prog_func, sizeof(prog_func), "%s", xl_userprog__name(u));
+		xl_userprog__destroy(u);
+		n++;
+	} else if (a.uo.sec || a.uo.func || a.uo.nfills) {
+		xl_usage_error(&run_spec, "--sec, --func and --map go with --prog FILE.o");
 		return XL_EXIT_USAGE;
 	}
 	if (n * a.nsizes + cal > MAX_ROWS) {
@@ -609,6 +650,18 @@ measure:
 			}
 			if (err) {
 				xl_err("row %s at %u bytes failed: %s", r, a.sizes[s], rows[n - 1].note);
+				ret = XL_EXIT_RUNTIME;
+				err = 0;
+			}
+		}
+		/* --prog: the user's program after the built-in rows of this size. */
+		if (a.uo.path && !err && n < MAX_ROWS) {
+			fprintf(stderr, "xdplab: measuring prog/%s at %u bytes...\n", prog_func, a.sizes[s]);
+			err = xl_labrun_prog(&lab, &a.o, &a.uo, prog_func, a.mode, a.sizes[s], &rows[n]);
+			n++;
+			if (err && err != -EINTR) {
+				xl_err("row prog/%s at %u bytes failed: %s", prog_func, a.sizes[s],
+				       rows[n - 1].note);
 				ret = XL_EXIT_RUNTIME;
 				err = 0;
 			}

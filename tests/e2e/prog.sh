@@ -22,7 +22,8 @@ TMP=$(mktemp -d /tmp/xdplab-e2e-prog.XXXXXX)
 PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
-       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_sigkill)
+       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_sigkill
+       lab_run_prog)
 
 cleanup() {
 	local p
@@ -324,6 +325,25 @@ t_ab_sigkill() {
 	wait $! 2>/dev/null
 	sleep 0.2
 	expect "attached after SIGKILL" "$(attached)" "" || return 1
+}
+
+# lab run --prog: the user's row after the built-in ones, each size, JSON valid.
+t_lab_run_prog() {
+	local rc
+	$X lab run --rows drop/no-touch --sizes 64,1500 --reps 1 --seconds 0.3 --warmup 0.1 \
+		--prog $EX/ddos_filter.o --map blocked_src=examples/blocked_lab.txt \
+		--map blocked_sport=examples/blocked_sport.txt --json "$TMP/lab.json" >"$TMP/out" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; return 1; }
+	expect "rows" "$(jq -r '[.rows[] | "\(.name)@\(.size)"] | join(" ")' "$TMP/lab.json")" \
+		"drop/no-touch@64 prog/xdp_ddos_filter@64 drop/no-touch@1500 prog/xdp_ddos_filter@1500" || return 1
+	expect "prog rows' action" "$(jq -r '[.rows[] | select(.name | startswith("prog/")) | .action] | unique | join(",")' "$TMP/lab.json")" \
+		"user program" || return 1
+	expect "prog rows measured" "$(jq '[.rows[] | select(.name | startswith("prog/")) | select(.mpps.median > 0)] | length' "$TMP/lab.json")" 2 || return 1
+	python3 scripts/validate-results.py "$TMP/lab.json" >/dev/null || { echo "schema: $(python3 scripts/validate-results.py "$TMP/lab.json" 2>&1)"; return 1; }
+	$X lab run --rows drop/no-touch --prog "$TMP/none.o" >/dev/null 2>"$TMP/e"
+	rc=$?
+	expect "missing object: exit" $rc 2 || return 1
+	expect "missing object: message" "$(cat "$TMP/e")" "xdplab: $TMP/none.o: no such file" || return 1
 }
 
 list() { printf '%s\n' "${TESTS[@]}"; }

@@ -418,6 +418,18 @@ int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action
 	}
 }
 
+int xl_labrun_custom(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		     const struct xl_labrun_dut *dut, const char *name, const char *action,
+		     enum xl_xdp_mode mode, uint32_t size, struct xl_row_result *row)
+{
+	struct dut_ops d = { dut->create, dut->read, dut->destroy, dut->arg };
+
+	row_init(row, lab, o, size, mode);
+	row->action = action;
+	snprintf(row->name, sizeof(row->name), "%s", name);
+	return measure(lab, o, &d, size, false, row);
+}
+
 int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		      uint32_t size, struct xl_row_result *row)
 {
