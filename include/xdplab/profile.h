@@ -141,7 +141,8 @@ void xl_flame_free(struct xl_flame *fl);
  * xl_flame_svg() - write @f as a standalone SVG flame graph (@title on
  * top) to @out: hovering a frame shows its name, samples and share,
  * clicking zooms into it (an inline script; no network), frames narrower
- * than 0.5 px are left out. @width in px. Return: 0, -ENOMEM or -EIO.
+ * than 0.5 px are left out, and the graph is as deep as the stacks of
+ * 0.25% of the samples (deeper frames are cut, and the title says so). @width in px. Return: 0, -ENOMEM or -EIO.
  */
 int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width);
 

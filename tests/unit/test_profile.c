@@ -245,6 +245,28 @@ static void test_flame_svg(void **state)
 	xl_folded__free(f);
 }
 
+static void test_flame_svg_cuts_deep_narrow(void **state)
+{
+	struct xl_folded *f = xl_folded__new();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_int_equal(xl_folded__add(f, "a;b", 999, NULL, NULL, NULL), 0);
+	assert_int_equal(xl_folded__add(f, "a;c;d;e;f;g", 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xl_flame_svg(f, m, "t", 1000), 0);
+	fclose(m);
+	/* c is 1 px (drawn), d..g below it are deeper than any 0.25% stack (cut). */
+	assert_int_equal(count_of(buf, "<g class=\"f\""), 3);
+	assert_non_null(strstr(buf, "<title>c (1 samples, 0.10%)</title>"));
+	assert_null(strstr(buf, "<title>d ("));
+	assert_non_null(strstr(buf, "t (1000 samples; frames deeper than the stacks of 0.25% not drawn)"));
+	/* Two levels: 34 + 2 x 16 + 24. */
+	assert_non_null(strstr(buf, "height=\"90\""));
+	free(buf);
+	xl_folded__free(f);
+}
+
 static void test_folded_add_merges(void **state)
 {
 	struct xl_folded *f = xl_folded__new();
@@ -267,7 +289,7 @@ int main(void)
 		cmocka_unit_test(test_fold_fixture),   cmocka_unit_test(test_fold_all_cpus),
 		cmocka_unit_test(test_fold_bad_input), cmocka_unit_test(test_top_symbols),
 		cmocka_unit_test(test_flame_layout),   cmocka_unit_test(test_flame_svg),
-		cmocka_unit_test(test_folded_add_merges),
+		cmocka_unit_test(test_folded_add_merges), cmocka_unit_test(test_flame_svg_cuts_deep_narrow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

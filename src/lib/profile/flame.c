@@ -22,6 +22,8 @@
 #define MAX_DEPTH 260
 /* Frames narrower than this (px) are left out: invisible, and they made most of the file. */
 #define MIN_W 0.5
+/* The graph is as deep as the stacks that hold at least this share of the samples. */
+#define DEEP_SHARE 0.0025
 
 struct open_frame {
 	char *name;
@@ -201,14 +203,21 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 	double height;
 	size_t i;
 	int err, depth;
+	bool cut = false;
 
 	err = xl_flame_layout(f, width, &fl);
 	if (err)
 		return err;
-	/* As deep as the drawn frames: a deep stack too narrow to draw adds no height. */
-	for (i = 0, depth = 0; i < fl.n; i++)
-		if (fl.rects[i].w >= MIN_W && fl.rects[i].depth + 1 > depth)
+	/*
+	 * As deep as the frames of at least DEEP_SHARE of the samples: a deep
+	 * stack of a few samples (a recursion 127 frames deep) would
+	 * otherwise make the graph mostly empty height. Deeper frames are cut.
+	 */
+	for (i = 0, depth = 1; i < fl.n; i++)
+		if (fl.rects[i].w >= width * DEEP_SHARE && fl.rects[i].depth + 1 > depth)
 			depth = fl.rects[i].depth + 1;
+	for (i = 0; i < fl.n; i++)
+		cut |= fl.rects[i].w >= MIN_W && fl.rects[i].depth >= depth;
 	height = TOP_H + depth * FRAME_H + BOTTOM_H;
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"xl-flame\" width=\"%.0f\" "
 		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-w=\"%.0f\" data-total=\"%llu\" "
@@ -221,7 +230,8 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 	fprintf(out, "<text class=\"tx\" x=\"%.0f\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">",
 		width / 2);
 	xml_escape(out, title ? title : "Flame graph", 200);
-	fprintf(out, " (%llu samples)</text>\n", (unsigned long long)fl.total);
+	fprintf(out, " (%llu samples%s)</text>\n", (unsigned long long)fl.total,
+		cut ? "; frames deeper than the stacks of 0.25% not drawn" : "");
 	fputs("<text class=\"tx rst\" x=\"8\" y=\"20\">Reset zoom</text>\n", out);
 	fprintf(out, "<text class=\"tx det\" x=\"8\" y=\"%.0f\"> </text>\n", height - 8);
 	for (i = 0; i < fl.n; i++) {
@@ -230,7 +240,7 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 		char colour[32];
 		int chars;
 
-		if (r->w < MIN_W)
+		if (r->w < MIN_W || r->depth >= depth)
 			continue;
 		frame_colour(r->name, r->depth, colour, sizeof(colour));
 		fprintf(out, "<g class=\"f\" data-x=\"%.3f\" data-wd=\"%.3f\" data-s=\"%llu\" data-n=\"",
