@@ -24,7 +24,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
-	struct xl_frames f;
+	struct xl_pcap_frames f;
 	char path[64];
 	size_t i, total = 0;
 

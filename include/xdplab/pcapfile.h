@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /**
- * struct xl_frames - frames in file order, packed in one buffer.
+ * struct xl_pcap_frames - frames in file order, packed in one buffer.
  * @data: all frames back to back (owned; free with xl_frames_free()).
  * @off/@len: offset in @data and length in bytes of frame i.
  * @n: frames kept; @read: frames in the file; @oversize: skipped as longer
@@ -20,7 +20,7 @@
  * kept though shorter than 60 bytes; @truncated: captured shorter than on
  * the wire (caplen < len): replayed as captured.
  */
-struct xl_frames {
+struct xl_pcap_frames {
 	uint8_t *data;
 	size_t *off;
 	uint32_t *len;
@@ -40,10 +40,10 @@ struct xl_frames {
  * cause is logged with the file name.
  */
 int xl_frames_load_pcap(const char *path, uint32_t max_len,
-			struct xl_frames *out);
+			struct xl_pcap_frames *out);
 
 /** xl_frames_free() - free what xl_frames_load_pcap() allocated. */
-void xl_frames_free(struct xl_frames *f);
+void xl_frames_free(struct xl_pcap_frames *f);
 
 struct xl_pcap_writer;
 

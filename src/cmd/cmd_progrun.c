@@ -156,7 +156,7 @@ static int build_spec(const struct xl_cmd_spec *spec, const char *s, uint8_t *bu
 }
 
 /* The frames to run: the capture's or the generated ones. */
-static int get_frames(struct progrun_args *a, struct xl_frames *f)
+static int get_frames(struct progrun_args *a, struct xl_pcap_frames *f)
 {
 	static const char *const defaults[] = { "v4", "v6" };
 	const char *const *specs = a->npackets ? a->packets : defaults;
@@ -209,7 +209,7 @@ struct side {
  * @half: this call is one of two in the round (A/B: A B B A), so each adds
  * half its duration.
  */
-static int run_one(struct side *s, const struct xl_frames *f, size_t i, int r, uint64_t repeat,
+static int run_one(struct side *s, const struct xl_pcap_frames *f, size_t i, int r, uint64_t repeat,
 		   uint8_t *out, bool half)
 {
 	struct xl_run_result res, e;
@@ -246,7 +246,7 @@ static double median_of(const double *v, size_t stride, size_t n)
 }
 
 /* Net ns of frame @i: the median of its rounds' raw minus the median of the empty's. */
-static double frame_net(const struct side *s, const struct xl_frames *f, size_t i, int rounds,
+static double frame_net(const struct side *s, const struct xl_pcap_frames *f, size_t i, int rounds,
 			double *raw, double *empty)
 {
 	*raw = median_of(s->raw + i, f->n, rounds);
@@ -334,7 +334,7 @@ int cmd_progrun(int argc, char **argv)
 	struct progrun_args a = { .repeat = 10000 };
 	struct side sides[2] = { { .empty_fd = -1 }, { .empty_fd = -1 } };
 	static struct klass cls[MAX_CLASSES];
-	struct xl_frames f = { 0 };
+	struct xl_pcap_frames f = { 0 };
 	char cname[XL_PKT_CLASS_LEN], acts[160];
 	int idx, ns, nc = 0, r, s, ret, skipped = 0, disagree = 0;
 	double overhead[2] = { 0, 0 };

@@ -305,7 +305,7 @@ static void for_each_capture(void (*fn)(const uint8_t *b, uint32_t len, void *ct
 		if (!dir)
 			continue;
 		while ((e = readdir(dir))) {
-			struct xl_frames f;
+			struct xl_pcap_frames f;
 			char path[512];
 
 			if (!strstr(e->d_name, ".pcap"))

@@ -34,7 +34,7 @@ static void test_writer_round_trip(void **state)
 {
 	char path[] = "/tmp/xl-test-pcap.XXXXXX";
 	uint8_t a[64], b[1500], hdr[24];
-	struct xl_frames f;
+	struct xl_pcap_frames f;
 	struct xl_pcap_writer *w;
 	FILE *fp;
 	int fd;

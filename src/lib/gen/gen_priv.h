@@ -54,7 +54,7 @@ struct xl_gen {
 	struct gen *skel;
 	struct xl_gen_cpu *cpu_buf; /* ncpus: one lookup of gen_state */
 	int ncpus;
-	struct xl_frames pcap;
+	struct xl_pcap_frames pcap;
 	int64_t remaining;
 	bool counted;
 	int stop;

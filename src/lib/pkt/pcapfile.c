@@ -13,7 +13,7 @@
 #include "xdplab/pcapfile.h"
 #include "xdplab/pkt.h"
 
-void xl_frames_free(struct xl_frames *f)
+void xl_frames_free(struct xl_pcap_frames *f)
 {
 	free(f->data);
 	free(f->off);
@@ -21,7 +21,7 @@ void xl_frames_free(struct xl_frames *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static int grow(struct xl_frames *f, size_t *cap, size_t *dcap, size_t need)
+static int grow(struct xl_pcap_frames *f, size_t *cap, size_t *dcap, size_t need)
 {
 	if (f->n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 1024;
@@ -53,7 +53,7 @@ static int grow(struct xl_frames *f, size_t *cap, size_t *dcap, size_t need)
 }
 
 int xl_frames_load_pcap(const char *path, uint32_t max_len,
-			struct xl_frames *out)
+			struct xl_pcap_frames *out)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
 	size_t cap = 0, dcap = 0, used = 0;
