@@ -299,6 +299,15 @@ struct xl_xsk_app;
  */
 struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c);
 
+/**
+ * xl_xsk_app__umem_facts() - the first UMEM as registered: @chunk bytes per
+ * frame, @nframes frames, @unaligned (XDP_UMEM_UNALIGNED_CHUNK_FLAG),
+ * @huge (hugepages, false after the fall-back to normal pages), so that
+ * what is in effect can be printed and a downgrade is seen.
+ */
+void xl_xsk_app__umem_facts(const struct xl_xsk_app *a, uint32_t *chunk, uint32_t *nframes,
+			    bool *unaligned, bool *huge);
+
 /** xl_xsk_app__zerocopy() - true when the sockets are bound zero-copy. */
 bool xl_xsk_app__zerocopy(const struct xl_xsk_app *a);
 

@@ -736,12 +736,20 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 		snprintf(name, sizeof(name), "queues %u..%u", a.c.queue, a.c.queue + a.c.queues - 1);
 	else
 		snprintf(name, sizeof(name), "queue %u", a.c.queue);
-	fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s%s; Ctrl-C to stop\n",
-		appname, a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
-		xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",
-		a.c.need_wakeup ? " need_wakeup" : "",
-		a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin",
-		a.wait_chosen ? "" : " (default)");
+	{
+		uint32_t chunk, nframes;
+		bool unaligned, huge;
+
+		/* What is in effect, read back from the UMEM as registered. */
+		xl_xsk_app__umem_facts(app, &chunk, &nframes, &unaligned, &huge);
+		fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s%s, UMEM %u x %u-byte chunks %s%s; Ctrl-C to stop\n",
+			appname, a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
+			xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",
+			a.c.need_wakeup ? " need_wakeup" : "",
+			a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin",
+			a.wait_chosen ? "" : " (default)", nframes, chunk,
+			unaligned ? "unaligned" : "aligned", huge ? ", hugepages" : "");
+	}
 	snprintf(rowname, sizeof(rowname), "xsk-%s", appname); /* the lab's row name */
 	xl_cmd_row_init(&row, rowname, NULL, "xsk", "XDP_REDIRECT", appname,
 			xl_xsk_app__zerocopy(app) ? "zc" : a.c.mode == XL_MODE_SKB ? "skb" : "native",

@@ -350,6 +350,17 @@ out_free:
 	return NULL;
 }
 
+void xl_xsk_app__umem_facts(const struct xl_xsk_app *a, uint32_t *chunk, uint32_t *nframes,
+			    bool *unaligned, bool *huge)
+{
+	const struct xl_umem *u = &a->umems[0];
+
+	*chunk = u->frame_size;
+	*nframes = u->nframes;
+	*unaligned = u->unaligned;
+	*huge = u->huge;
+}
+
 bool xl_xsk_app__zerocopy(const struct xl_xsk_app *a)
 {
 	return a->zerocopy;

@@ -285,6 +285,7 @@ struct xl_umem {
 	void *area;
 	uint64_t size;
 	bool huge;
+	bool unaligned; /* registered with XDP_UMEM_UNALIGNED_CHUNK_FLAG */
 	struct xsk_umem *umem;
 	struct xsk_ring_prod fill;
 	struct xsk_ring_cons comp;

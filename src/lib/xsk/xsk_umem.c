@@ -139,6 +139,9 @@ int xl_umem__create(struct xl_umem *u, const struct xl_xsk_config *c,
 		}
 	}
 	err = xsk_umem__create(&u->umem, u->area, u->size, &u->fill, &u->comp, &uc);
+	/* What was registered, as xl_xsk_app__umem_facts() reports it. */
+	u->unaligned = !err && (uc.flags & XDP_UMEM_UNALIGNED_CHUNK_FLAG);
+	u->frame_size = uc.frame_size;
 	if (err) {
 		getrlimit(RLIMIT_MEMLOCK, &rl);
 		fmt_limit(rl.rlim_cur, lim, sizeof(lim));
