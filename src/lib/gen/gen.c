@@ -144,7 +144,7 @@ static void *gen_thread_main(void *arg)
 	sigset_t all;
 	int err;
 
-	__atomic_store_n(&t->ktid, (int)gettid(), __ATOMIC_RELEASE);
+	xl_worker_running(&t->wk);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (gen->o.rate_pps && !rate)
@@ -223,7 +223,7 @@ static void *gen_thread_main(void *arg)
 out:
 	t->err = err;
 	t->end_ns = xl_now_ns();
-	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	xl_worker_finished(&t->wk);
 	return NULL;
 }
 
@@ -291,6 +291,7 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		return NULL;
 	gen->o = *opts;
 	gen->nthreads = nthreads;
+	gen->workers = XL_WORKERS(gen->th, nthreads, wk);
 	/* Sized once for every possible CPU: none is left out of the count. */
 	gen->ncpus = libbpf_num_possible_cpus();
 	if (gen->ncpus > 0)
@@ -443,46 +444,24 @@ out:
 	}
 }
 
+static void gen_stop_cb(void *gen)
+{
+	xl_gen__stop(gen);
+}
+
 int xl_gen__start(struct xl_gen *gen)
 {
-	int i, err;
 
 	gen->counted = gen->o.count > 0;
 	gen->remaining = gen->o.count;
 	gen->start_ns = xl_now_ns();
 	gen->deadline_ns = gen->o.duration_ns ? gen->start_ns + gen->o.duration_ns : 0;
-	for (i = 0; i < gen->nthreads; i++) {
-		err = pthread_create(&gen->th[i].tid, NULL, gen_thread_main, &gen->th[i]);
-		if (err) {
-			xl_gen__stop(gen);
-			for (i--; i >= 0; i--)
-				pthread_join(gen->th[i].tid, NULL);
-			return -err;
-		}
-	}
-	gen->started = true;
-	return 0;
+	return xl_workers_start(&gen->workers, gen_thread_main, gen_stop_cb, gen);
 }
 
 int xl_gen__runtime(const struct xl_gen *gen, uint64_t *ns)
 {
-	uint64_t t;
-	int i, tid;
-
-	*ns = 0;
-	for (i = 0; i < gen->nthreads; i++) {
-		tid = __atomic_load_n(&gen->th[i].ktid, __ATOMIC_ACQUIRE);
-		if (tid <= 0)
-			continue;
-		t = xl_task_runtime_ns(tid);
-		/* A failed read is no figure, not a smaller sum. */
-		if (!t) {
-			*ns = 0;
-			return -EIO;
-		}
-		*ns += t;
-	}
-	return 0;
+	return xl_workers_runtime(&gen->workers, ns);
 }
 
 uint64_t xl_gen__runtime_ns(const struct xl_gen *gen)
@@ -499,26 +478,18 @@ void xl_gen__stop(struct xl_gen *gen)
 
 bool xl_gen__done(const struct xl_gen *gen)
 {
-	int i;
-
-	for (i = 0; i < gen->nthreads; i++)
-		if (!__atomic_load_n(&gen->th[i].done, __ATOMIC_ACQUIRE))
-			return false;
-	return true;
+	return xl_workers_done(&gen->workers);
 }
 
 int xl_gen__join(struct xl_gen *gen)
 {
 	int i, err = 0;
 
-	if (!gen->started)
+	if (!gen->workers.started)
 		return 0;
-	for (i = 0; i < gen->nthreads; i++) {
-		pthread_join(gen->th[i].tid, NULL);
-		if (!err)
-			err = gen->th[i].err;
-	}
-	gen->started = false;
+	xl_workers_join(&gen->workers);
+	for (i = 0; i < gen->nthreads && !err; i++)
+		err = gen->th[i].err;
 	return err;
 }
 
@@ -558,7 +529,7 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 		uint64_t end = 0;
 
 		for (i = 0; i < gen->nthreads; i++) {
-			if (!__atomic_load_n(&gen->th[i].done, __ATOMIC_ACQUIRE)) {
+			if (!xl_workers_done_one(&gen->workers, i)) {
 				end = xl_now_ns();
 				break;
 			}

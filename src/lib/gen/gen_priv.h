@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "xdplab/gen.h"
+#include "xdplab/workers.h"
 #include "xdplab/abi/gen.h"
 #include "xdplab/pcapfile.h"
 
@@ -28,8 +29,7 @@
 
 struct gen_thread {
 	struct xl_gen *gen;
-	pthread_t tid;
-	int ktid; /* kernel thread id, 0 until the thread runs */
+	struct xl_worker wk; /* its thread: tid, kernel tid, done */
 	int idx;
 	int cpu;
 	int sock;
@@ -39,7 +39,6 @@ struct gen_thread {
 	double est_pps;
 	uint64_t end_ns;
 	int err;
-	int done;
 } __attribute__((aligned(64)));
 
 struct xl_gen {
@@ -64,7 +63,7 @@ struct xl_gen {
 	int stat_sock;
 	uint64_t xmit_err_base;
 	int nthreads;
-	bool started;
+	struct xl_workers workers; /* over th[] */
 	struct gen_thread th[];
 };
 

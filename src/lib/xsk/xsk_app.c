@@ -30,6 +30,7 @@
 #include "xdplab/log.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
+#include "xdplab/workers.h"
 #include "xsk_priv.h"
 #include "xsk_dump.h"
 
@@ -50,9 +51,7 @@ struct xsk_sock {
 	uint32_t bursts_left; /* txpush: bursts still to start after this one */
 	uint32_t queue;
 	int cpu;
-	pthread_t tid;
-	int ktid; /* the thread's kernel tid, for its run time; 0 before it runs */
-	int done;
+	struct xl_worker wk; /* its thread: tid, kernel tid, done */
 } __attribute__((aligned(64)));
 
 struct xl_xsk_app {
@@ -64,7 +63,8 @@ struct xl_xsk_app {
 	int numems;
 	struct xsk_sock *socks;
 	int nsocks;
-	bool zerocopy, started;
+	bool zerocopy;
+	struct xl_workers workers; /* over socks[] */
 	bool bind_failed; /* the last build failed at bind, not before */
 	int stop;
 	struct xl_xsk_dump *dump;
@@ -287,6 +287,7 @@ struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
 	a->nsocks = c->queues;
 	a->numems = c->shared_umem ? 1 : c->queues;
 	a->socks = aligned_alloc(64, sizeof(*a->socks) * a->nsocks);
+	a->workers = XL_WORKERS(a->socks, a->nsocks, wk);
 	a->umems = calloc(a->numems, sizeof(*a->umems));
 	if (!a->socks || !a->umems) {
 		err = -ENOMEM;
@@ -378,15 +379,9 @@ int xl_xsk_app__ifindex(const struct xl_xsk_app *a)
 
 uint64_t xl_xsk_app__runtime_ns(const struct xl_xsk_app *a)
 {
-	uint64_t ns = 0;
-	int i, tid;
+	uint64_t ns;
 
-	for (i = 0; i < a->nsocks; i++) {
-		tid = __atomic_load_n(&a->socks[i].ktid, __ATOMIC_ACQUIRE);
-		if (tid > 0)
-			ns += xl_task_runtime_ns(tid);
-	}
-	return ns;
+	return xl_workers_runtime(&a->workers, &ns) ? 0 : ns;
 }
 
 static bool stopping(const struct xsk_sock *s)
@@ -472,7 +467,7 @@ static void *sock_thread(void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	__atomic_store_n(&s->ktid, (int)gettid(), __ATOMIC_RELEASE);
+	xl_worker_running(&s->wk);
 	if (s->cpu >= 0) {
 		int err = xl_task_set_cpu(0, s->cpu);
 
@@ -481,7 +476,7 @@ static void *sock_thread(void *arg)
 			xl_err("cannot pin the thread of queue %u to CPU %d: %s", s->queue, s->cpu,
 			       strerror(-err));
 			s->q.err = err;
-			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+			xl_worker_finished(&s->wk);
 			return NULL;
 		}
 	}
@@ -507,25 +502,18 @@ static void *sock_thread(void *arg)
 		drain(s);
 		break;
 	}
-	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+	xl_worker_finished(&s->wk);
 	return NULL;
+}
+
+static void app_stop_cb(void *a)
+{
+	xl_xsk_app__stop(a);
 }
 
 int xl_xsk_app__start(struct xl_xsk_app *a)
 {
-	int i, err;
-
-	for (i = 0; i < a->nsocks; i++) {
-		err = pthread_create(&a->socks[i].tid, NULL, sock_thread, &a->socks[i]);
-		if (err) {
-			xl_xsk_app__stop(a);
-			while (--i >= 0)
-				pthread_join(a->socks[i].tid, NULL);
-			return -err;
-		}
-	}
-	a->started = true;
-	return 0;
+	return xl_workers_start(&a->workers, sock_thread, app_stop_cb, a);
 }
 
 void xl_xsk_app__stop(struct xl_xsk_app *a)
@@ -535,26 +523,18 @@ void xl_xsk_app__stop(struct xl_xsk_app *a)
 
 bool xl_xsk_app__done(const struct xl_xsk_app *a)
 {
-	int i;
-
-	for (i = 0; i < a->nsocks; i++)
-		if (!__atomic_load_n(&a->socks[i].done, __ATOMIC_ACQUIRE))
-			return false;
-	return true;
+	return xl_workers_done(&a->workers);
 }
 
 int xl_xsk_app__join(struct xl_xsk_app *a)
 {
 	int i, err = 0;
 
-	if (!a->started)
+	if (!a->workers.started)
 		return 0;
-	for (i = 0; i < a->nsocks; i++) {
-		pthread_join(a->socks[i].tid, NULL);
-		if (!err)
-			err = a->socks[i].q.err;
-	}
-	a->started = false;
+	xl_workers_join(&a->workers);
+	for (i = 0; i < a->nsocks && !err; i++)
+		err = a->socks[i].q.err;
 	if (a->dump)
 		xl_xsk_dump__flush(a->dump);
 	return err;
