@@ -9,6 +9,7 @@
 #include <linux/bpf.h>
 
 #include "cmd.h"
+#include "lab_dut.h"
 #include "profile_cli.h"
 #include "xdplab/bench.h"
 #include "xdplab/genremote.h"
@@ -17,7 +18,6 @@
 #include "xdplab/labrun_redirect.h"
 #include "xdplab/labrun_xsk.h"
 #include "xdplab/log.h"
-#include "xdplab/nft.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
 #include "xdplab/userprog.h"
@@ -188,8 +188,7 @@ struct run_args {
 	int mode;
 	const char *json;
 	struct xl_cmd_prof prof;
-	const char *dut, *gen_host, *gen_iface, *gen_xdplab, *ssh_config;
-	bool wiring_set, cpus_set;
+	struct lab_dut_args d;
 	struct xl_userprog_opts uo;
 	const char *maps[XL_USERPROG_MAX_FILLS];
 };
@@ -280,7 +279,7 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->uo.fills = a->maps;
 		return 0;
 	case R_WIRING:
-		a->wiring_set = true;
+		a->d.wiring_set = true;
 		a->wiring = xl_parse_choice(&run_spec, "--wiring", arg, wirings);
 		return a->wiring < 0 ? a->wiring : 0;
 	case R_MODE:
@@ -289,12 +288,12 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 			a->mode = 0; /* drv: native */
 		return a->mode < 0 ? a->mode : 0;
 	case R_GEN_CPU:
-		a->cpus_set = true;
+		a->d.cpus_set = true;
 		r = xl_parse_u64(&run_spec, "--gen-cpu", arg, 0, ncpu - 1, &v);
 		a->o.gen_cpu = v;
 		return r;
 	case R_NAPI_CPU:
-		a->cpus_set = true;
+		a->d.cpus_set = true;
 		r = xl_parse_u64(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, &v);
 		a->o.napi_cpu = v;
 		return r;
@@ -322,138 +321,27 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->sensitivity = true;
 		return 0;
 	case R_DUT:
-		a->dut = arg;
+		a->d.dut = arg;
 		return 0;
 	case R_GEN_HOST:
-		a->gen_host = arg;
+		a->d.gen_host = arg;
 		return 0;
 	case R_GEN_IFACE:
-		a->gen_iface = arg;
+		a->d.gen_iface = arg;
 		return 0;
 	case R_GEN_XDPLAB:
-		a->gen_xdplab = arg;
+		a->d.gen_xdplab = arg;
 		return 0;
 	case R_SSH_CONFIG:
 		if (access(arg, R_OK))
 			return xl_usage_error(&run_spec, "--ssh-config: cannot read '%s': %s", arg,
 					      strerror(errno));
-		a->ssh_config = arg;
+		a->d.ssh_config = arg;
 		return 0;
 	}
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
 	return -EINVAL;
-}
-
-/* ---- lab run --dut: a real interface, the generator elsewhere ---- */
-
-/* The --dut options' consistency. Return: 0 or -EINVAL (said). */
-static int dut_usage(const struct run_args *a)
-{
-	if (!a->dut && (a->gen_host || a->gen_iface || a->gen_xdplab || a->ssh_config))
-		return xl_usage_error(&run_spec, "--gen-host, --gen-iface, --gen-xdplab and --ssh-config go with --dut IFACE");
-	if (a->dut && !a->gen_host != !a->gen_iface)
-		return xl_usage_error(&run_spec, "--gen-host HOST and --gen-iface IFACE go together (or neither: run your own generator)");
-	if (a->dut && !a->gen_host && (a->gen_xdplab || a->ssh_config))
-		return xl_usage_error(&run_spec, "--gen-xdplab and --ssh-config go with --gen-host");
-	if (a->dut && (a->wiring_set || a->cpus_set))
-		return xl_usage_error(&run_spec, "--wiring, --gen-cpu and --napi-cpu place the veth lab's NAPI and generator: a --dut interface keeps its own placement");
-	if (a->dut && a->with_monitor)
-		return xl_usage_error(&run_spec, "--with-monitor measures the veth lab's redirect rows: not with --dut");
-	return 0;
-}
-
-/*
- * A row that needs the veth lab: fill @row as skipped with the reason.
- * Return: true when @name is such a row.
- */
-static bool dut_skip(const struct xl_lab *lab, const char *name, uint32_t size,
-		     struct xl_row_result *row)
-{
-	const char *why = NULL;
-
-	if (!strcmp(name, "gen-ceiling"))
-		why = "needs the veth lab: the ceiling is the lab's own generator's rate";
-	else if (!strncmp(name, "redirect", 8))
-		why = "needs the veth lab: its out pair is the redirect target whose far end counts the frames";
-	else if (!strncmp(name, "xsk-txpush", 10))
-		why = "needs the veth lab: AF_XDP txpush is counted at the veth peer";
-	else if (!strncmp(name, "xsk-l2fwd", 9))
-		why = "needs the veth lab: AF_XDP l2fwd is counted at the veth peer";
-	if (!why)
-		return false;
-	memset(row, 0, sizeof(*row));
-	/* AF_XDP rows are named without their mode, as xl_labrun_xsk() names them. */
-	snprintf(row->name, sizeof(row->name), "%.*s", (int)(!strncmp(name, "xsk-", 4) ?
-							     strcspn(name, "/") : strlen(name)), name);
-	row->kind = !strncmp(name, "xsk-", 4) ? "xsk" : !strcmp(name, "gen-ceiling") ? "gen" : "xdp";
-	row->mode = strstr(name, "/skb") ? "skb" : strstr(name, "/zc") ? "zc" : "native";
-	row->size = size;
-	row->wiring = xl_wiring_name(lab->wiring);
-	row->napi_cpu = row->gen_cpu = -1;
-	row->engine = "";
-	row->judged = "";
-	snprintf(row->note, sizeof(row->note), "skipped: %s", why);
-	return true;
-}
-
-static int remote_start(void *ctx, uint32_t size, uint64_t max_ns)
-{
-	return xl_gen_remote__start(ctx, size, max_ns);
-}
-
-static int remote_stop(void *ctx)
-{
-	return xl_gen_remote__stop(ctx);
-}
-
-/*
- * Open the --dut interface and its traffic source (the ssh generator,
- * checked with one round trip, or the user's) and write the header.
- * Return: 0 or -errno (said).
- */
-static int dut_open(const struct run_args *a, struct xl_lab *lab, struct xl_labrun_source *src,
-		    struct xl_gen_remote **remote, char *header, size_t len)
-{
-	char ip[INET_ADDRSTRLEN], mac[18];
-	int err = xl_lab__open_device(lab, a->dut);
-
-	if (err)
-		return err;
-	/* A killed run's stack-drop table (its pid is dead) goes first. */
-	if (xl_nft_sweep() > 0)
-		xl_info("deleted the nftables table of a killed run (xdplab_PID, its process is gone)");
-	*src = (struct xl_labrun_source){ .engine = "external" };
-	if (a->gen_host) {
-		struct xl_gen_remote_opts ro = { .host = a->gen_host, .iface = a->gen_iface,
-						 .xdplab = a->gen_xdplab, .ssh_config = a->ssh_config,
-						 .dst_ip = lab->ip4[XL_LAB_DUT],
-						 .dst_port = XL_LABRUN_UDP_DPORT };
-
-		memcpy(ro.dst_mac, lab->mac[XL_LAB_DUT], 6);
-		*remote = xl_gen_remote__new(&ro);
-		err = *remote ? xl_gen_remote__check(*remote) : -errno;
-		if (err) {
-			xl_lab__destroy(lab);
-			return err;
-		}
-		*src = (struct xl_labrun_source){ remote_start, remote_stop, *remote, "ssh" };
-	}
-	inet_ntop(AF_INET, &lab->ip4[XL_LAB_DUT], ip, sizeof(ip));
-	xl_mac_format(lab->mac[XL_LAB_DUT], mac);
-	snprintf(header, len,
-		 "xdplab lab run: DUT %s (this netns, %d queue%s, %s, frames to %s udp/%d), wiring device (its own NAPI placement, unchanged);\n"
-		 "generator: %s%s;\n"
-		 "%d reps x %.2g s after %.2g s warm-up (each waits up to %.0f s for the first frame), medians; "
-		 "'valid' needs the judged CPU (the one that counted most frames) >= %.0f%% busy; "
-		 "check = our count vs %s's rx_queue_N_xdp_packets where the driver has them",
-		 lab->ifname[XL_LAB_DUT], lab->queues, lab->queues > 1 ? "s" : "", mac, ip,
-		 XL_LABRUN_UDP_DPORT,
-		 *remote ? xl_gen_remote__describe(*remote) : "external (run your own; xdplab measures what arrives)",
-		 *remote ? ", started and stopped per repetition" : "", a->o.reps,
-		 a->o.seconds_ns / 1e9, a->o.warmup_ns / 1e9, XL_LABRUN_ARRIVE_NS / 1e9,
-		 XL_SATURATED_SHARE * 100, lab->ifname[XL_LAB_DUT]);
-	return 0;
 }
 
 static int lab_run(int argc, char **argv)
@@ -488,9 +376,9 @@ static int lab_run(int argc, char **argv)
 		xl_usage_error(&run_spec, "unexpected argument '%s'", argv[idx]);
 		return XL_EXIT_USAGE;
 	}
-	if (dut_usage(&a))
+	if (xl_lab_dut_usage(&run_spec, &a.d, a.with_monitor))
 		return XL_EXIT_USAGE;
-	if (!a.dut && a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
+	if (!a.d.dut && a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
 		xl_usage_error(&run_spec, "--napi-cpu %d equals --gen-cpu: threaded wiring needs two CPUs (or --wiring softirq)",
 			       a.o.napi_cpu);
 		return XL_EXIT_USAGE;
@@ -513,7 +401,7 @@ static int lab_run(int argc, char **argv)
 		xl_usage_error(&run_spec, "--extra-ns and --sensitivity exclude each other (--sensitivity sets the extra cost itself)");
 		return XL_EXIT_USAGE;
 	}
-	if (a.sensitivity && a.dut) {
+	if (a.sensitivity && a.d.dut) {
 		xl_usage_error(&run_spec, "--sensitivity switches the veth lab's generator and the DUT's cost between windows: not with --dut");
 		return XL_EXIT_USAGE;
 	}
@@ -532,7 +420,7 @@ static int lab_run(int argc, char **argv)
 		/* Load it once here, so a bad object is one line and exit 2 before any lab. */
 		struct xl_userprog *u;
 
-		if (a.dut) {
+		if (a.d.dut) {
 			xl_usage_error(&run_spec, "--prog measures on the veth lab: not with --dut (use xdplab run --prog there)");
 			return XL_EXIT_USAGE;
 		}
@@ -554,8 +442,8 @@ static int lab_run(int argc, char **argv)
 	n = 0;
 	xl_cmd_prof_open(&a.prof);
 	a.o.profiler = a.prof.p;
-	if (a.dut) {
-		if (dut_open(&a, &lab, &src, &remote, header, sizeof(header))) {
+	if (a.d.dut) {
+		if (xl_lab_dut_open(&a.d, &a.o, &lab, &src, &remote, header, sizeof(header))) {
 			xl_cmd_prof_close(&a.prof);
 			return XL_EXIT_RUNTIME;
 		}
@@ -604,7 +492,7 @@ measure:
 
 			if (!a.rows[i])
 				continue;
-			if (a.dut && dut_skip(&lab, r, a.sizes[s], &rows[n])) {
+			if (a.d.dut && xl_lab_dut_skip(&lab, r, a.sizes[s], &rows[n])) {
 				n++;
 				continue;
 			}
@@ -719,8 +607,8 @@ measure:
 			       rows[i].profile->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
 		xl_cmd_prof_print(stdout, rows[i].profile, "  ", 5);
 	}
-	snprintf(lab_tag, sizeof(lab_tag), "%s%s", a.dut ? "dut:" : "",
-		 a.dut ? lab.ifname[XL_LAB_DUT] : lab.tag);
+	snprintf(lab_tag, sizeof(lab_tag), "%s%s", a.d.dut ? "dut:" : "",
+		 a.d.dut ? lab.ifname[XL_LAB_DUT] : lab.tag);
 	if (a.json) {
 		meta = (struct xl_report_meta){ .reps = a.o.reps, .seconds = a.o.seconds_ns / 1e9,
 						.warmup = a.o.warmup_ns / 1e9, .git = xl_cmd_git_commit(),
