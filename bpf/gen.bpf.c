@@ -3,8 +3,9 @@
  * Live-frames traffic generator: run by BPF_PROG_RUN with
  * BPF_F_TEST_XDP_LIVE_FRAMES (kernel 5.18, commit b530e9e1063e "bpf: Add
  * "live packet" mode for XDP in BPF_PROG_RUN"), it redirects the frame out
- * of ifindex_out. With nr_flows > 1 it rewrites the UDP source port and the
- * UDP checksum from a table that user space precomputed; live-frame pages
+ * of ifindex_out. With nr_flows > 1 it rewrites the L4 source port (and the
+ * destination port, the source address and the IPv4 header checksum when
+ * they vary) and the L4 checksum from a table that user space precomputed; live-frame pages
  * keep their data between runs, so each write is absolute, not incremental.
  */
 #include "bpf_helpers_local.h"
@@ -19,6 +20,19 @@ volatile __u32 dry_run = 0;
 /* Offsets of the UDP source port and checksum in the template frame. */
 const volatile __u32 sport_off = 34;
 const volatile __u32 csum_off = 40;
+/* --dyn-ports / --src-addrs: also write the destination port (at
+ * sport_off + 2), the source address's low 16 bits at saddr_off and, for
+ * IPv4, the header checksum at ipcsum_off. */
+/* One sending thread: the flows rotate in one sequence for the whole run
+ * (flow_next), so each gets exactly its share even when the thread moves
+ * between CPUs; several threads keep one rotation per CPU (st->next), with
+ * no cache line shared between them. */
+const volatile __u32 one_sender = 0;
+__u64 flow_next = 0;
+const volatile __u32 vary_dport = 0;
+const volatile __u32 vary_saddr = 0;
+const volatile __u32 saddr_off = 28;
+const volatile __u32 ipcsum_off = 24;
 /*
  * --stamp: write struct xl_stamp (abi/latency.h: the pktgen header, seq and
  * CLOCK_MONOTONIC time) at stamp_off, the UDP payload, and fix the UDP
@@ -66,19 +80,29 @@ int xdp_gen_redirect(struct xdp_md *ctx)
 
 	if (nr_flows > 1) {
 		struct xl_gen_flow *fl;
-		__u32 idx = st->next;
+		__u64 *next = one_sender ? &flow_next : &st->next;
+		__u32 idx = *next;
 
-		if (++st->next >= nr_flows)
-			st->next = 0;
+		if (++*next >= nr_flows)
+			*next = 0;
 		fl = bpf_map_lookup_elem(&flows, &idx);
 		if (!fl)
 			return XDP_ABORTED;
-		if (data + sport_off + 2 > data_end ||
+		if (data + sport_off + 4 > data_end ||
 		    data + csum_off + 2 > data_end)
 			return XDP_ABORTED;
 		*(__u16 *)(data + sport_off) = fl->src_port;
-		*(__u16 *)(data + csum_off) = fl->udp_csum;
-		csum0 = fl->udp_csum;
+		*(__u16 *)(data + csum_off) = fl->l4_csum;
+		csum0 = fl->l4_csum;
+		if (vary_dport)
+			*(__u16 *)(data + sport_off + 2) = fl->dst_port;
+		if (vary_saddr) {
+			if (data + saddr_off + 2 > data_end || data + ipcsum_off + 2 > data_end)
+				return XDP_ABORTED;
+			*(__u16 *)(data + saddr_off) = fl->saddr_lo;
+			if (ipcsum_off)
+				*(__u16 *)(data + ipcsum_off) = fl->ip_csum;
+		}
 	}
 	if (stamp) {
 		__u8 tmpl[XL_STAMP_LEN];

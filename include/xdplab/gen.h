@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "xdplab/pkt.h"
+#include "xdplab/abi/gen.h"
 
 /** Generator engines. */
 enum xl_gen_engine {
@@ -33,7 +34,12 @@ const char *xl_gen_engine_name(enum xl_gen_engine e);
  * @ifname: interface to send out of, in the namespace @netns_fd (or the
  *          current one when @netns_fd < 0).
  * @spec: the template frame (addresses, ports, size in bytes).
- * @flows: number of UDP source ports, spec.src_port .. +flows-1 (1..65536).
+ * @flows: number of L4 source ports, spec.src_port .. +flows-1 (1..65536).
+ * @dst_ports: number of destination ports, spec.dst_port .. +dst_ports-1
+ *             (--dyn-ports; 0 or 1: one).
+ * @src_addrs: number of source addresses, spec's + 0 .. src_addrs-1 in the
+ *             low 16 bits (0 or 1: one). @flows x @dst_ports x @src_addrs
+ *             flows in all, at most XL_GEN_MAX_FLOWS.
  * @rate_pps: total frames per second over all threads; 0 = as fast as possible.
  * @count: total frames to send over all threads; 0 = no limit.
  * @duration_ns: stop after this long; 0 = no limit.
@@ -69,6 +75,7 @@ struct xl_gen_opts {
 	const char *pcap_path;
 	uint32_t batch;
 	bool stamp;
+	uint32_t dst_ports, src_addrs;
 };
 
 /* Largest live-frames batch the kernel accepts (TEST_XDP_MAX_BATCH), and
@@ -110,7 +117,8 @@ struct xl_gen;
  * also applies (so no caller can skip them): --pcap only with one thread
  * (each thread would replay the whole capture), --pcap not with a forced
  * live engine, --batch only for the live engine, --stamp only with the live
- * engine, one thread, no pcap and a frame that holds the stamp.
+ * engine, one thread, no pcap and a frame that holds the stamp; at most
+ * XL_GEN_MAX_FLOWS flows in all, and ranges that stay within 16 bits.
  * Return: 0 or -EINVAL with one line in @msg (@len bytes).
  */
 int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len);
@@ -181,10 +189,13 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *stats);
 void xl_gen__destroy(struct xl_gen *gen);
 
 /**
- * xl_gen_flow_csum() - UDP checksum of @frame (built by xl_pkt_build from
- * @spec) with its source port replaced by @src_port (host order).
- * Return: the checksum, network byte order.
+ * xl_gen_flow_make() - flow @f of the template @spec: source port
+ * @spec->src_port + @sport_i, destination port @spec->dst_port + @dport_i,
+ * source address @spec's plus @saddr_i in its low 16 bits, and the
+ * checksums of the frame xl_pkt_build() makes with them.
+ * Return: 0, or the builder's -errno.
  */
-uint16_t xl_gen_flow_csum(const struct xl_pkt_spec *spec, uint16_t src_port);
+int xl_gen_flow_make(const struct xl_pkt_spec *spec, uint32_t sport_i, uint32_t dport_i,
+		     uint32_t saddr_i, struct xl_gen_flow *f);
 
 #endif /* XDPLAB_GEN_H */

@@ -24,13 +24,15 @@ enum {
 	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_SRC_MAC,
 	O_DST_MAC, O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
 	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH, O_STAMP,
-	O_VLAN_ID, O_VLAN_PRIO, O_QINQ, O_L4, O_FILL, O_TTL,
+	O_VLAN_ID, O_VLAN_PRIO, O_QINQ, O_L4, O_FILL, O_TTL, O_DYN_PORTS, O_SRC_ADDRS,
 };
 
 static const struct xl_opt gen_opts[] = {
 	{ "engine", 'e', "ENGINE", "live (BPF_PROG_RUN live frames, default) or packet (AF_PACKET)", O_ENGINE },
 	{ "size", 's', "BYTES", "frame size without FCS, 60..MTU+14 (default 64, or the smallest that holds the headers: IPv6 62, TCP and VLAN tags more)", O_SIZE, .alias = "pkt-size" },
-	{ "flows", 'f', "N", "UDP source ports to rotate through, 1..65536 (default 1)", O_FLOWS },
+	{ "flows", 'f', "N", "L4 source ports to rotate through, 1..65536 (default 1)", O_FLOWS },
+	{ "dyn-ports", 0, "N", "destination ports to rotate through from --dst-port, 1..65536 (default 1; as xdp-trafficgen's)", O_DYN_PORTS },
+	{ "src-addrs", 0, "N", "source addresses to rotate through from --src-ip (its last 16 bits), 1..65536 (default 1)", O_SRC_ADDRS },
 	{ "rate", 'r', "PPS", "frames per second over all threads, 0 = as fast as possible (default 0)", O_RATE },
 	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", O_COUNT, .alias = "num-packets" },
 	XL_OPT_ENTRY_DURATION,
@@ -171,6 +173,14 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_STAMP:
 		a->o.stamp = true;
 		return 0;
+	case O_DYN_PORTS:
+		r = xl_parse_u64(&gen_spec, "--dyn-ports", arg, 1, XL_GEN_MAX_FLOWS, &v);
+		a->o.dst_ports = v;
+		return r;
+	case O_SRC_ADDRS:
+		r = xl_parse_u64(&gen_spec, "--src-addrs", arg, 1, XL_GEN_MAX_FLOWS, &v);
+		a->o.src_addrs = v;
+		return r;
 	case O_VLAN_ID:
 		if (a->o.spec.nvlans == 2)
 			return xl_usage_error(&gen_spec, "--vlan-id: more than two tags (accepted: once or twice)");

@@ -85,7 +85,9 @@ static struct gen *gen_load(const struct xl_pkt_spec *sp, const uint8_t *frame, 
 	memcpy((void *)&g->rodata->tmpl_csum, frame + lo.l4_csum_off, 2);
 	assert_int_equal(gen__load(g), 0);
 	for (i = 0; flows > 1 && i < flows; i++) {
-		struct xl_gen_flow f = { htons(sp->src_port + i), xl_gen_flow_csum(sp, sp->src_port + i) };
+		struct xl_gen_flow f;
+
+		assert_int_equal(xl_gen_flow_make(sp, i, 0, 0, &f), 0);
 
 		assert_int_equal(bpf_map_update_elem(bpf_map__fd(g->maps.flows), &i, &f, 0), 0);
 	}

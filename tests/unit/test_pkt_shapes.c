@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "xdplab/gen.h"
 #include "xdplab/pkt.h"
 
 static struct xl_pkt_spec base(bool ipv6)
@@ -121,11 +122,50 @@ static void test_shape_minimums(void **state)
 	assert_int_equal(lo.l4_csum_off, 40);
 }
 
+/* xl_gen_flow_make(): the fields and checksums of the frame built with them. */
+static void test_flow_make(void **state)
+{
+	int v6, l4;
+
+	(void)state;
+	for (v6 = 0; v6 < 2; v6++)
+		for (l4 = 0; l4 < 3; l4++) {
+			struct xl_pkt_spec s = base(v6), t;
+			struct xl_pkt_layout lo;
+			struct xl_gen_flow f;
+			uint8_t want[200];
+
+			s.l4 = l4;
+			s.nvlans = 1;
+			s.vlan_id[0] = 7;
+			s.size = 150;
+			assert_int_equal(xl_gen_flow_make(&s, 5, 2, 3, &f), 0);
+			t = s;
+			t.src_port += 5;
+			t.dst_port += 2;
+			if (v6)
+				t.src_ip6.s6_addr[15] += 3;
+			else
+				((uint8_t *)&t.src_ip4.s_addr)[3] += 3;
+			assert_int_equal(xl_pkt_build(&t, want, sizeof(want)), 150);
+			xl_pkt_layout(&t, &lo);
+			assert_memory_equal(&f.src_port, want + lo.l4_off, 2);
+			assert_memory_equal(&f.dst_port, want + lo.l4_off + 2, 2);
+			assert_memory_equal(&f.saddr_lo, want + lo.l3_off + (v6 ? 22 : 14), 2);
+			assert_memory_equal(&f.l4_csum, want + lo.l4_csum_off, 2);
+			if (!v6)
+				assert_memory_equal(&f.ip_csum, want + lo.l3_off + 10, 2);
+			else
+				assert_int_equal(f.ip_csum, 0);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_shape_minimums),
+		cmocka_unit_test(test_flow_make),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

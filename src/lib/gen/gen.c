@@ -48,17 +48,42 @@ const char *xl_gen_engine_name(enum xl_gen_engine e)
 	return e == XL_ENGINE_PACKET ? "packet" : "live";
 }
 
-uint16_t xl_gen_flow_csum(const struct xl_pkt_spec *spec, uint16_t src_port)
+int xl_gen_flow_make(const struct xl_pkt_spec *spec, uint32_t sport_i, uint32_t dport_i,
+		     uint32_t saddr_i, struct xl_gen_flow *f)
 {
 	uint8_t buf[XL_PKT_MAX_SIZE];
 	struct xl_pkt_spec s = *spec;
 	struct xl_pkt_layout lo;
+	uint32_t saddr_off;
+	uint16_t lo16;
+	int err;
 
-	s.src_port = src_port;
-	if (xl_pkt_build(&s, buf, sizeof(buf)) < 0)
-		return 0;
+	s.src_port = spec->src_port + sport_i;
+	s.dst_port = spec->dst_port + dport_i;
+	if (s.ipv6) {
+		lo16 = (uint16_t)(s.src_ip6.s6_addr[14] << 8 | s.src_ip6.s6_addr[15]) + saddr_i;
+		s.src_ip6.s6_addr[14] = lo16 >> 8;
+		s.src_ip6.s6_addr[15] = lo16 & 0xff;
+	} else {
+		uint8_t *a = (uint8_t *)&s.src_ip4.s_addr;
+
+		lo16 = (uint16_t)(a[2] << 8 | a[3]) + saddr_i;
+		a[2] = lo16 >> 8;
+		a[3] = lo16 & 0xff;
+	}
+	err = xl_pkt_build(&s, buf, sizeof(buf));
+	if (err < 0)
+		return err;
 	xl_pkt_layout(&s, &lo);
-	return *(uint16_t *)(buf + lo.l4_csum_off);
+	saddr_off = lo.l3_off + (s.ipv6 ? 8 + 14 : 12 + 2);
+	memset(f, 0, sizeof(*f));
+	memcpy(&f->src_port, buf + lo.l4_off, 2);
+	memcpy(&f->dst_port, buf + lo.l4_off + 2, 2);
+	memcpy(&f->saddr_lo, buf + saddr_off, 2);
+	memcpy(&f->l4_csum, buf + lo.l4_csum_off, 2);
+	if (!s.ipv6)
+		memcpy(&f->ip_csum, buf + lo.l3_off + 10, 2);
+	return 0;
 }
 
 /* Every queue: threads on several CPUs transmit on several queues. */
@@ -117,6 +142,28 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 	if (o->stamp && (o->pcap_path || o->threads > 1 || o->engine == XL_ENGINE_PACKET)) {
 		snprintf(msg, len, "--stamp needs the live engine, one thread and no --pcap (one sender numbers the frames)");
 		return -EINVAL;
+	}
+	if ((uint64_t)(o->flows ?: 1) * (o->dst_ports ?: 1) * (o->src_addrs ?: 1) > XL_GEN_MAX_FLOWS) {
+		snprintf(msg, len, "--flows x --dyn-ports x --src-addrs: %llu flows (accepted: at most %u)",
+			 (unsigned long long)(o->flows ?: 1) * (o->dst_ports ?: 1) * (o->src_addrs ?: 1),
+			 XL_GEN_MAX_FLOWS);
+		return -EINVAL;
+	}
+	if (o->dst_ports > 1 && (uint32_t)o->spec.dst_port + o->dst_ports - 1 > 65535) {
+		snprintf(msg, len, "--dyn-ports: %u ports from --dst-port %u pass port 65535",
+			 o->dst_ports, o->spec.dst_port);
+		return -EINVAL;
+	}
+	if (o->src_addrs > 1) {
+		const uint8_t *a = o->spec.ipv6 ? o->spec.src_ip6.s6_addr + 12 :
+						  (const uint8_t *)&o->spec.src_ip4.s_addr;
+		uint32_t lo16 = a[2] << 8 | a[3];
+
+		if (lo16 + o->src_addrs - 1 > 0xffff) {
+			snprintf(msg, len, "--src-addrs: %u addresses from the source address pass its last 16 bits (accepted: up to %u)",
+				 o->src_addrs, 0x10000 - lo16);
+			return -EINVAL;
+		}
 	}
 	if (o->stamp && o->spec.l4 != XL_L4_UDP) {
 		snprintf(msg, len, "--stamp is for UDP frames (the latency receiver reads UDP payloads), not --l4 tcp-*");
@@ -236,16 +283,21 @@ static int setup_flows(struct xl_gen *gen)
 	gen->sport_off = lo.l4_off;
 	gen->csum_off = lo.l4_csum_off;
 	gen->payload_off = lo.payload_off;
-	if (gen->o.flows <= 1)
+	gen->saddr_off = lo.l3_off + (gen->o.spec.ipv6 ? 8 + 14 : 12 + 2);
+	gen->ipcsum_off = gen->o.spec.ipv6 ? 0 : lo.l3_off + 10;
+	gen->nflows = gen->o.flows * gen->dports * gen->saddrs;
+	if (gen->nflows <= 1)
 		return 0;
-	gen->flows = calloc(gen->o.flows, sizeof(*gen->flows));
+	gen->flows = calloc(gen->nflows, sizeof(*gen->flows));
 	if (!gen->flows)
 		return -ENOMEM;
-	for (i = 0; i < gen->o.flows; i++) {
-		uint16_t port = gen->o.spec.src_port + i;
+	for (i = 0; i < gen->nflows; i++) {
+		int err = xl_gen_flow_make(&gen->o.spec, i % gen->o.flows,
+					   i / gen->o.flows % gen->dports,
+					   i / (gen->o.flows * gen->dports), &gen->flows[i]);
 
-		gen->flows[i].src_port = htons(port);
-		gen->flows[i].udp_csum = xl_gen_flow_csum(&gen->o.spec, port);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -300,6 +352,9 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	gen->engine = opts->pcap_path ? XL_ENGINE_PACKET : opts->engine;
 	if (!gen->o.flows)
 		gen->o.flows = 1;
+	gen->dports = opts->dst_ports ? opts->dst_ports : 1;
+	gen->saddrs = opts->src_addrs ? opts->src_addrs : 1;
+	gen->nflows = 1;
 	for (i = 0; i < nthreads; i++) {
 		gen->th[i].est_pps = 1e6; /* first call ~200k frames, then measured */
 		gen->th[i].gen = gen;

@@ -64,10 +64,14 @@ int xl_gen_send_packet(struct gen_thread *t, uint64_t n)
 				memcpy(bufs[i], gen->frame, gen->frame_len);
 			if (gen->flows) {
 				const struct xl_gen_flow *f =
-					&gen->flows[(flow + i) % gen->o.flows];
+					&gen->flows[(flow + i) % gen->nflows];
 
 				memcpy(bufs[i] + gen->sport_off, &f->src_port, 2);
-				memcpy(bufs[i] + gen->csum_off, &f->udp_csum, 2);
+				memcpy(bufs[i] + gen->sport_off + 2, &f->dst_port, 2);
+				memcpy(bufs[i] + gen->csum_off, &f->l4_csum, 2);
+				memcpy(bufs[i] + gen->saddr_off, &f->saddr_lo, 2);
+				if (gen->ipcsum_off)
+					memcpy(bufs[i] + gen->ipcsum_off, &f->ip_csum, 2);
 			}
 			iov[i].iov_base = bufs[i];
 			iov[i].iov_len = gen->frame_len;
@@ -104,7 +108,12 @@ int xl_gen_setup_live(struct xl_gen *gen)
 	if (!gen->skel)
 		return -errno;
 	gen->skel->rodata->ifindex_out = gen->ifindex;
-	gen->skel->rodata->nr_flows = gen->o.flows;
+	gen->skel->rodata->nr_flows = gen->nflows;
+	gen->skel->rodata->one_sender = gen->nthreads == 1;
+	gen->skel->rodata->vary_dport = gen->dports > 1;
+	gen->skel->rodata->vary_saddr = gen->saddrs > 1;
+	gen->skel->rodata->saddr_off = gen->saddr_off;
+	gen->skel->rodata->ipcsum_off = gen->ipcsum_off;
 	gen->skel->rodata->sport_off = gen->sport_off;
 	gen->skel->rodata->csum_off = gen->csum_off;
 	if (gen->o.stamp) {
@@ -116,7 +125,7 @@ int xl_gen_setup_live(struct xl_gen *gen)
 	err = gen__load(gen->skel);
 	if (err)
 		return err;
-	for (i = 0; gen->flows && i < gen->o.flows; i++) {
+	for (i = 0; gen->flows && i < gen->nflows; i++) {
 		err = bpf_map_update_elem(bpf_map__fd(gen->skel->maps.flows), &i,
 					  &gen->flows[i], BPF_ANY);
 		if (err)

@@ -48,7 +48,8 @@ struct xl_gen {
 	uint32_t mtu;
 	uint8_t frame[XL_PKT_MAX_SIZE];
 	uint32_t frame_len;
-	uint32_t sport_off, csum_off, payload_off;
+	uint32_t sport_off, csum_off, payload_off, saddr_off, ipcsum_off;
+	uint32_t dports, saddrs, nflows; /* nflows = o.flows x dports x saddrs */
 	struct xl_gen_flow *flows;
 	struct gen *skel;
 	struct xl_gen_cpu *cpu_buf; /* ncpus: one lookup of gen_state */
