@@ -101,6 +101,8 @@ TESTS=(
 	"shape-vlan-qinq|gen --vlan-id 300 --vlan-id 100 --qinq: the same with an 802.1ad outer tag"
 	"shape-vlan-ipv6-tcp|gen --vlan-id 100 --ipv6 --l4 tcp-established: the same"
 	"shape-fill-ttl|gen --fill, --ttl, --hop-limit (and with --stamp): the bytes as asked in a capture, checksums valid"
+	"shape-flows-ipv4|gen --flows 2 --dyn-ports 3 --src-addrs 4: 24 flows, each 1000 times in a capture, all taken by the DUT's UDP with valid checksums"
+	"shape-flows-ipv6-packet|the same with IPv6 and the packet engine"
 	"shape-bad-inputs|the shape options' usage errors: exit 2, one line"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
