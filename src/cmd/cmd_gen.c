@@ -51,8 +51,7 @@ static const struct xl_opt gen_opts[] = {
 	{ "qinq", 0, NULL, "with two --vlan-id the outer tag is 802.1ad (TPID 0x88a8), the inner 802.1Q", O_QINQ },
 	{ "l4", 0, "SHAPE", "udp (default), tcp-syn (SYN flood) or tcp-established (ACK|PSH segments)", O_L4 },
 	{ "fill", 0, "BYTE", "payload byte, 0..255 (default: the pattern byte i = i & 0xff)", O_FILL },
-	{ "ttl", 0, "N", "IPv4 TTL / IPv6 hop limit, 1..255 (default 64)", O_TTL },
-	{ "hop-limit", 0, "N", "the same as --ttl", O_TTL },
+	{ "ttl", 0, "N", "IPv4 TTL / IPv6 hop limit, 1..255 (default 64)", O_TTL, .alias = "hop-limit" },
 	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (live engine, 1 thread)", O_STAMP },
 	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration", O_PCAP },
 	XL_OPT_ENTRY_INTERVAL,
@@ -76,7 +75,6 @@ struct gen_args {
 	uint64_t interval_ns;
 	bool no_check, quiet;
 	uint8_t prio[2], nprio; /* --vlan-prio values, applied once the tags are known */
-	bool ttl_set;
 };
 
 static int parse_ip(const char *opt, const char *arg, struct gen_args *a, bool src)
@@ -211,9 +209,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->o.spec.fill_set = true;
 		return r;
 	case O_TTL:
-		if (a->ttl_set)
-			return xl_usage_error(&gen_spec, "--ttl and --hop-limit: give one, once");
-		a->ttl_set = true;
 		r = xl_parse_u64(&gen_spec, "--ttl", arg, 1, 255, &v);
 		a->o.spec.ttl = v;
 		return r;
