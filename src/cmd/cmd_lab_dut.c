@@ -103,6 +103,8 @@ int xl_lab_dut_open(const struct lab_dut_args *a, const struct xl_labrun_opts *o
 		*remote = xl_gen_remote__new(&ro);
 		err = *remote ? xl_gen_remote__check(*remote) : -errno;
 		if (err) {
+			xl_gen_remote__free(*remote); /* its temporary directory too */
+			*remote = NULL;
 			xl_lab__destroy(lab);
 			return err;
 		}
