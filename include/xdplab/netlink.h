@@ -89,4 +89,14 @@ int xl_link_gro(const char *ifname);
  */
 int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid);
 
+/**
+ * xl_xsk_queue_holder() - the AF_XDP socket bound to @ifindex queue @queue
+ * in the caller's namespace, found with sock_diag (NETLINK_SOCK_DIAG,
+ * AF_XDP, XDP_SHOW_INFO: what `ss --xdp` reads), and the process holding
+ * it (/proc/PID/fd links; 0 when none is found, e.g. another namespace).
+ * @comm (@len bytes) gets its name.
+ * Return: 1 found (*@pid may be 0), 0 none bound there, or -errno.
+ */
+int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_t len);
+
 #endif /* XDPLAB_NETLINK_H */

@@ -454,6 +454,10 @@ t_rebind_sweep() {
 	bg hold "$X" xsk rxdrop --netns "$DNS" "$DUT" --poll --quiet
 	wait_ready hold || return 1
 	expect_fail 1 "queue 0" "$X" xsk rxdrop --netns "$DNS" "$DUT" --bind-timeout 0.5 || return 1
+	# Issue 11 item 13: the holder is named (sock_diag and /proc/PID/fd where
+	# the kernel has CONFIG_XDP_SOCKETS_DIAG, else the XDP program's holder).
+	grep -Eq "queue 0 is held by pid $PID_hold \(xdplab\)$|held by pid $PID_hold xdplab\), likely its owner$" "$WORK/bad.err" ||
+		{ log "holder not named: $(cat "$WORK/bad.err")"; return 1; }
 	stop_one hold
 }
 

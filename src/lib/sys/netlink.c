@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
@@ -17,6 +18,8 @@
 #include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/xdp_diag.h>
 
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
@@ -287,4 +290,120 @@ int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid)
 	}
 	closedir(dir);
 	return on;
+}
+
+/* The socket inode that xsk_diag_cb found bound to (ifindex, queue). */
+struct xsk_find {
+	uint32_t ifindex, queue, ino;
+};
+
+static int xsk_diag_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct xdp_diag_msg *m = mnl_nlmsg_get_payload(nlh);
+	struct xsk_find *f = data;
+	struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(*m)) {
+		if (mnl_attr_get_type(a) != XDP_DIAG_INFO ||
+		    mnl_attr_get_payload_len(a) < sizeof(struct xdp_diag_info))
+			continue;
+		const struct xdp_diag_info *di = mnl_attr_get_payload(a);
+
+		if (di->ifindex == f->ifindex && di->queue_id == f->queue && !f->ino)
+			f->ino = m->xdiag_ino;
+	}
+	return MNL_CB_OK;
+}
+
+/* A process with socket inode @ino open: its pid and name, or 0. */
+static int socket_owner(uint32_t ino, char *comm, size_t len)
+{
+	char want[32], path[600], link[64];
+	struct dirent *p, *fd;
+	DIR *proc, *fds;
+	int pid = 0;
+
+	snprintf(want, sizeof(want), "socket:[%u]", ino);
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while (!pid && (p = readdir(proc))) {
+		if (atoi(p->d_name) <= 0 || atoi(p->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = opendir(path);
+		if (!fds)
+			continue;
+		while ((fd = readdir(fds))) {
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", p->d_name, fd->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (!strcmp(link, want)) {
+				pid = atoi(p->d_name);
+				break;
+			}
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+	if (pid) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "r");
+		comm[0] = '\0';
+		if (f) {
+			if (fgets(comm, len, f))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(f);
+		}
+	}
+	return pid;
+}
+
+int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_t len)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct xsk_find f = { .ifindex = ifindex, .queue = queue };
+	struct xdp_diag_req *req;
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	unsigned int seq = time(NULL), portid;
+	int ret;
+
+	*pid = 0;
+	comm[0] = '\0';
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	req = mnl_nlmsg_put_extra_header(nlh, sizeof(*req));
+	req->sdiag_family = AF_XDP;
+	req->xdiag_show = XDP_SHOW_INFO;
+	nl = mnl_socket_open(NETLINK_SOCK_DIAG);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		mnl_socket_close(nl);
+		return ret;
+	}
+	portid = mnl_socket_get_portid(nl);
+	while ((ret = mnl_socket_recvfrom(nl, buf, sizeof(buf))) > 0) {
+		ret = mnl_cb_run(buf, ret, seq, portid, xsk_diag_cb, &f);
+		if (ret <= 0)
+			break;
+	}
+	mnl_socket_close(nl);
+	if (ret < 0)
+		return -errno;
+	if (!f.ino)
+		return 0;
+	*pid = socket_owner(f.ino, comm, len);
+	return 1;
 }

@@ -28,6 +28,7 @@
 #include <net/if.h>
 
 #include "xdplab/log.h"
+#include "xdplab/netlink.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 #include "xdplab/workers.h"
@@ -229,9 +230,35 @@ static int build_retry(struct xl_xsk_app *a, uint16_t bind_flags)
 			break;
 		tries++;
 		if (xl_now_ns() >= deadline) {
-			xl_err("cannot bind an AF_XDP socket to %s queue %u%s: %s for %.1f s (%d tries): another socket holds the queue, or the last one is still being torn down",
+			char holder[320] = "another socket holds the queue, or the last one is still being torn down";
+			struct xl_xdp_holder h;
+			char comm[32], desc[256];
+			uint32_t q;
+			int pid, found = 0;
+
+			/*
+			 * Name the holder: sock_diag says which socket is bound to
+			 * the queue (kernels with CONFIG_XDP_SOCKETS_DIAG); else
+			 * the process holding the XDP program on the interface is
+			 * the likely one (an AF_XDP application attaches one).
+			 */
+			for (q = a->c.queue; !found && q < a->c.queue + a->c.queues; q++) {
+				found = xl_xsk_queue_holder(a->ifindex, q, &pid, comm, sizeof(comm)) == 1;
+				if (found && pid)
+					snprintf(holder, sizeof(holder), "queue %u is held by pid %d (%s)",
+						 q, pid, comm);
+				else if (found)
+					snprintf(holder, sizeof(holder), "queue %u is held by an AF_XDP socket of no process found here",
+						 q);
+			}
+			if (!found && !xl_xdp_holder(a->ifindex, &h) && h.prog_id) {
+				xl_xdp_holder_describe(&h, desc, sizeof(desc));
+				snprintf(holder, sizeof(holder), "another socket holds the queue; %s has %s, likely its owner",
+					 a->c.ifname, desc);
+			}
+			xl_err("cannot bind an AF_XDP socket to %s queue %u%s: %s for %.1f s (%d tries): %s",
 			       a->c.ifname, a->c.queue, a->c.queues > 1 ? " and the next ones" : "",
-			       strerror(-err), a->c.bind_timeout_ns / 1e9, tries);
+			       strerror(-err), a->c.bind_timeout_ns / 1e9, tries, holder);
 			break;
 		}
 		xl_dbg("bind on %s: EBUSY, retrying", a->c.ifname);
