@@ -44,6 +44,9 @@ enum { XL_SAMPLER_GO = 0, XL_SAMPLER_DONE = 1 };
  *   interval (stopped, done, or the duration ended between samples),
  *   which a command may leave out of its printed lines but counts in its
  *   totals.
+ * @wait: NULL, or how the time between samples passes instead of
+ *   xl_sleep_ns(): called with at most @poll_ns to wait (a capture polls its
+ *   ring meanwhile); a negative return ends the run with it.
  * @rep_end: NULL, or called after each repetition (0-based @rep) with
  *   @complete true when its duration ran out (not stopped, done or gone).
  * @ctx: passed to the callbacks.
@@ -61,6 +64,7 @@ struct xl_sampler {
 	int (*alive)(void *ctx);
 	void (*interval)(void *ctx, int from, int to, uint64_t t_ns, bool partial);
 	void (*rep_end)(void *ctx, int rep, bool complete);
+	int (*wait)(void *ctx, uint64_t ns);
 	void *ctx;
 };
 

@@ -16,6 +16,7 @@
 #include "xdplab/dump.h"
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
+#include "xdplab/sampler.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
@@ -183,13 +184,64 @@ static int print_summary(FILE *out, struct xl_dump *d, const struct xl_dump_coun
 	return XL_EXIT_OK;
 }
 
+/* What the sampler's callbacks need: three stamped readings of the books. */
+struct dump_run {
+	struct xl_dump *d;
+	const struct dump_args *a;
+	FILE *out;
+	struct xl_dump_counts c[XL_SAMPLER_SLOTS];
+	uint64_t t[XL_SAMPLER_SLOTS];
+};
+
+/* The books at an interval's end, after the buffered records went to the file. */
+static int dump_sample(void *ctx, int slot)
+{
+	struct dump_run *r = ctx;
+	int err = xl_dump__flush(r->d);
+
+	if (!err)
+		err = xl_dump__read(r->d, &r->c[slot]);
+	r->t[slot] = xl_now_ns();
+	return err;
+}
+
+static int dump_alive(void *ctx)
+{
+	struct dump_run *r = ctx;
+
+	if (!if_indextoname(xl_dump__ifindex(r->d), (char[IF_NAMESIZE]){ 0 })) {
+		xl_err("interface %s vanished during the capture", r->a->o.ifname);
+		return -1;
+	}
+	return xl_dump__done(r->d) ? XL_SAMPLER_DONE : XL_SAMPLER_GO;
+}
+
+/* Between samples the capture drains its ring into the file. */
+static int dump_wait(void *ctx, uint64_t ns)
+{
+	int err = xl_dump__poll(((struct dump_run *)ctx)->d, ns < 1000000 ? 1 : (int)(ns / 1000000));
+
+	return err < 0 ? err : 0;
+}
+
+static void dump_interval(void *ctx, int from, int to, uint64_t t_ns, bool partial)
+{
+	struct dump_run *r = ctx;
+
+	if (!partial && !r->a->quiet)
+		print_interval(r->out, t_ns / 1e9, &r->c[from], &r->c[to],
+			       (r->t[to] - r->t[from]) / 1e9);
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a = { .interval_ns = 1000000000ull,
 			       .o = { .snaplen = XL_DUMP_MAX_SNAPLEN, .ring_bytes = 8u << 20,
 				      .own_action = XDP_PASS } };
-	struct xl_dump_counts prev, cur;
-	uint64_t t0, t_last, k0 = 0, k1 = 0;
+	static struct dump_run r;
+	struct xl_dump_counts cur;
+	struct xl_sampler sm;
+	uint64_t k0 = 0, k1 = 0;
 	int idx, ret, err = 0, sock, kq = 0;
 	bool k_ok = false;
 	struct xl_dump *d;
@@ -253,34 +305,15 @@ int cmd_dump(int argc, char **argv)
 				tn, tid, a.o.snaplen, a.o.ring_bytes >> 20,
 				a.o.filter ? ", filter '" : "", a.o.filter ?: "", a.o.filter ? "'" : "");
 	}
-	memset(&prev, 0, sizeof(prev));
-	t0 = t_last = xl_now_ns();
-	while (!xl_stop_requested && !xl_dump__done(d)) {
-		uint64_t now;
-
-		err = xl_dump__poll(d, 10);
-		if (err < 0)
-			break;
-		err = 0;
-		now = xl_now_ns();
-		if (a.duration_ns && now - t0 >= a.duration_ns)
-			break;
-		if (now - t_last >= a.interval_ns) {
-			err = xl_dump__flush(d);
-			if (err)
-				break;
-			if (!if_indextoname(xl_dump__ifindex(d), (char[IF_NAMESIZE]){ 0 })) {
-				xl_err("interface %s vanished during the capture", a.o.ifname);
-				err = -ENODEV;
-				break;
-			}
-			if (!a.quiet && !xl_dump__read(d, &cur)) {
-				print_interval(out, (now - t0) / 1e9, &prev, &cur, (now - t_last) / 1e9);
-				prev = cur;
-			}
-			t_last = now;
-		}
-	}
+	r = (struct dump_run){ .d = d, .a = &a, .out = out };
+	r.t[0] = xl_now_ns(); /* the first window starts from nothing: the capture's start */
+	sm = (struct xl_sampler){ .interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
+				  .poll_ns = 10000000ull, .stop = &xl_stop_requested,
+				  .have_first = true, .sample = dump_sample, .alive = dump_alive,
+				  .interval = dump_interval, .wait = dump_wait, .ctx = &r };
+	err = xl_sampler_run(&sm);
+	if (err == -1)
+		err = -ENODEV;
 	ret = xl_dump__stop(d, &cur);
 	if (!ret && err)
 		ret = err;

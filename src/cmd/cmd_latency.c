@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "xdplab/latency.h"
 #include "xdplab/log.h"
+#include "xdplab/sampler.h"
 #include "xdplab/stats.h"
 
 enum { O_ACTION, O_BUSY_WAIT, O_JSON };
@@ -158,11 +159,49 @@ out:
 	return err;
 }
 
+/* What the sampler's callbacks need: three stamped readings, one difference. */
+struct lat_run {
+	struct xl_latency *l;
+	const struct lat_args *a;
+	struct xl_lat_totals *s, *d; /* XL_SAMPLER_SLOTS readings; their difference */
+	uint64_t t[XL_SAMPLER_SLOTS];
+};
+
+static int lat_sample(void *ctx, int slot)
+{
+	struct lat_run *r = ctx;
+	int err = xl_latency__read(r->l, &r->s[slot]);
+
+	r->t[slot] = xl_now_ns();
+	return err;
+}
+
+static int lat_alive(void *ctx)
+{
+	struct lat_run *r = ctx;
+
+	if (!if_indextoname(xl_latency__ifindex(r->l), (char[IF_NAMESIZE]){ 0 })) {
+		xl_err("interface %s vanished during the run", r->a->o.ifname);
+		return -1;
+	}
+	return XL_SAMPLER_GO;
+}
+
+static void lat_interval(void *ctx, int from, int to, uint64_t t_ns, bool partial)
+{
+	struct lat_run *r = ctx;
+
+	if (partial || r->a->quiet || r->a->json)
+		return;
+	xl_lat_totals_diff(&r->s[from], &r->s[to], r->d);
+	print_interval(t_ns / 1e9, r->d, (r->t[to] - r->t[from]) / 1e9);
+}
+
 int cmd_latency(int argc, char **argv)
 {
 	struct lat_args a = { .interval_ns = 1000000000ull, .o = { .action = XDP_DROP } };
-	struct xl_lat_totals *prev, *cur, *d;
-	uint64_t t0, t_last, now;
+	static struct lat_run r;
+	struct xl_sampler sm;
 	struct xl_latency *l;
 	int idx, ret = XL_EXIT_OK;
 
@@ -183,57 +222,42 @@ int cmd_latency(int argc, char **argv)
 		xl_usage_error(&lat_spec, "interface '%s': no such interface", a.o.ifname);
 		return XL_EXIT_USAGE;
 	}
-	prev = calloc(3, sizeof(*prev));
-	if (!prev)
+	/* The first window starts from nothing (zeroed): the counts since load. */
+	r.s = calloc(XL_SAMPLER_SLOTS + 1, sizeof(*r.s));
+	if (!r.s)
 		return XL_EXIT_RUNTIME;
-	cur = prev + 1;
-	d = prev + 2;
+	r.d = r.s + XL_SAMPLER_SLOTS;
 	l = xl_latency__create(&a.o);
 	if (!l) {
-		free(prev);
+		free(r.s);
 		return XL_EXIT_RUNTIME;
 	}
 	fprintf(stderr, "xdplab: latency receiver on %s (%s mode, %s%s); Ctrl-C to stop\n", a.o.ifname,
 		xl_xdp_mode_name(a.o.mode), xl_xdp_action_name(a.o.action),
 		a.o.busy_wait_ns ? ", busy wait per frame" : "");
-	t0 = t_last = xl_now_ns();
-	while (!xl_stop_requested) {
-		if (xl_cmd_sleep_ns(100000000ull))
-			break;
-		now = xl_now_ns();
-		if (!if_indextoname(xl_latency__ifindex(l), (char[IF_NAMESIZE]){ 0 })) {
-			xl_err("interface %s vanished during the run", a.o.ifname);
-			ret = XL_EXIT_RUNTIME;
-			break;
-		}
-		if (now - t_last >= a.interval_ns) {
-			if (xl_latency__read(l, cur)) {
-				ret = XL_EXIT_RUNTIME;
-				break;
-			}
-			if (!a.quiet && !a.json) {
-				xl_lat_totals_diff(prev, cur, d);
-				print_interval((now - t0) / 1e9, d, (now - t_last) / 1e9);
-			}
-			*prev = *cur;
-			t_last = now;
-		}
-		if (a.duration_ns && now - t0 >= a.duration_ns)
-			break;
-	}
-	if (!xl_latency__read(l, cur)) {
-		double secs = (xl_now_ns() - t0) / 1e9;
+	r.l = l;
+	r.a = &a;
+	r.t[0] = xl_now_ns();
+	sm = (struct xl_sampler){ .interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
+				  .stop = &xl_stop_requested, .have_first = true,
+				  .sample = lat_sample, .alive = lat_alive,
+				  .interval = lat_interval, .ctx = &r };
+	if (xl_sampler_run(&sm))
+		ret = XL_EXIT_RUNTIME;
+	/* The totals as of the last good read (slot 0 alone: nothing was read). */
+	if (sm.last_slot > 0) {
+		double secs = (r.t[sm.last_slot] - r.t[0]) / 1e9;
 
 		if (a.json) {
-			if (print_json(cur, secs))
+			if (print_json(&r.s[sm.last_slot], secs))
 				ret = XL_EXIT_RUNTIME;
 		} else {
-			print_totals(cur, secs);
+			print_totals(&r.s[sm.last_slot], secs);
 		}
 	} else {
 		ret = XL_EXIT_RUNTIME;
 	}
 	xl_latency__destroy(l);
-	free(prev);
+	free(r.s);
 	return ret;
 }

@@ -17,7 +17,7 @@
 
 struct fake {
 	int nsample, fail_at, ninterval, alive_ret, npartial;
-	int nrep_end, complete[8], rep_of_interval[64], rep_now;
+	int nrep_end, complete[8], rep_of_interval[64], rep_now, nwait;
 	int slots[64], from[64], to[64];
 	volatile sig_atomic_t stop;
 };
@@ -197,6 +197,27 @@ static void test_reps_stopped(void **state)
 	assert_int_equal(f.ninterval, 1);
 }
 
+static int f_wait_fails(void *ctx, uint64_t ns)
+{
+	struct fake *f = ctx;
+
+	assert_true(ns > 0 && ns <= 5000000); /* at most the poll period */
+	return ++f->nwait == 3 ? -EPIPE : 0;
+}
+
+static void test_wait_callback(void **state)
+{
+	struct fake f = { .fail_at = -1 };
+	struct xl_sampler s = sampler(&f, 0);
+
+	(void)state;
+	s.interval_ns = 1000000000ull; /* no interval ends before the third wait */
+	s.wait = f_wait_fails;
+	assert_int_equal(xl_sampler_run(&s), -EPIPE);
+	assert_int_equal(f.nwait, 3);
+	assert_int_equal(f.ninterval, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_have_first),
 		cmocka_unit_test(test_reps_tile),
 		cmocka_unit_test(test_reps_stopped),
+		cmocka_unit_test(test_wait_callback),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,7 +47,13 @@ static int one_rep(struct xl_sampler *s, uint64_t run_start, int *prev, int *cur
 		last = a == XL_SAMPLER_DONE || stopped(s) || (end && now >= end);
 		if (!last && now < wake) {
 			/* Wake every @poll to notice a vanished device quickly. */
-			xl_sleep_ns(wake - now < poll ? wake - now : poll, s->stop);
+			uint64_t ns = wake - now < poll ? wake - now : poll;
+
+			if (!s->wait) {
+				xl_sleep_ns(ns, s->stop);
+			} else if ((err = s->wait(s->ctx, ns)) < 0) {
+				return err;
+			}
 			continue;
 		}
 		err = s->sample(s->ctx, *cur);
