@@ -191,6 +191,8 @@ void xl_profiler__close(struct xl_profiler *p);
  * xl_profiler__start() - start `perf record -e cpu-clock -g` on @cpus (the
  * events enabled through perf's control pipe only once perf acknowledged,
  * so the samples cover the window from here to xl_profiler__stop()).
+ * perf ends by itself if the calling thread dies (PR_SET_PDEATHSIG), so
+ * call it from a thread that outlives the recording.
  * @name: file stem under the session's directory ("drop-no-touch-64").
  * Return: 0 or -errno (logged).
  */

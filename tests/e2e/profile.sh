@@ -22,7 +22,7 @@ PASS=0 FAIL=0 SKIP=0
 # name|what it checks
 TESTS=(
 	"profile-drop|drop --profile on the lab: folded stacks whose top frames in the DUT's receive path include our bpf_prog_, no perf left, bpf_jit_kallsyms restored"
-	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored"
+	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored; after SIGKILL no perf is left either"
 	"profile-lab-run|lab run --profile: each row's JSON has its profile (an extra repetition, not among reps), files exist, schema-valid, jit restored"
 	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
 	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
@@ -132,6 +132,15 @@ t_profile_sigint() {
 	grep -q '^profile: [0-9]* samples' "$WORK/drop.out" || fail "no profile: $(cat "$WORK/drop.out" "$WORK/drop.err")"
 	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
 	expect_eq "bpf_jit_kallsyms after SIGINT" "$(cat "$JIT")" 0
+	# SIGKILL: nothing of ours can run, perf must end by itself.
+	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/k" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	expect_eq "perf processes while profiling" "$(perf_left "$WORK/k")" 1
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ "$(perf_left "$WORK/k")" = 0 ] && break; sleep 0.3; done
+	expect_eq "perf processes 3 s after SIGKILL" "$(perf_left "$WORK/k")" 0
 }
 
 t_profile_lab_run() {

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -308,8 +309,15 @@ int xl_profiler__start(struct xl_profiler *p, const struct xl_prof_cpu *cpus, in
 		/* perf's ends of the pipes must survive exec: dup them without CLOEXEC. */
 		int c = dup(ctl[0]), a = dup(ack[1]);
 
-		/* Its own process group: a Ctrl-C meant for us must not end it early. */
+		/*
+		 * Its own process group: a Ctrl-C meant for us must not end it
+		 * early. If we die (SIGKILL), it gets SIGINT, writes its file
+		 * and ends, instead of recording on forever.
+		 */
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGINT);
+		if (getppid() == 1)
+			_exit(127); /* we died before the line above */
 
 		if (fd >= 0) {
 			dup2(fd, 1);
