@@ -9,11 +9,14 @@
  * wrapper that starts the generator and waits on its stdin, which is ours:
  * when xdplab closes it, or dies in any way (the ssh client dies with it,
  * struct xl_child), the remote shell reads EOF and SIGINTs the generator;
- * the generator's own --duration bounds it besides.
+ * the generator's own --duration bounds it besides. The shell exits with
+ * the generator's status as soon as it ends, so a generator that fails
+ * there ends ssh at once (xl_gen_remote__ended()) with its message.
  */
 #ifndef XDPLAB_GENREMOTE_H
 #define XDPLAB_GENREMOTE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <netinet/in.h>
 
@@ -67,6 +70,13 @@ int xl_gen_remote__start(struct xl_gen_remote *r, uint32_t size, uint64_t max_ns
  * nothing was running.
  */
 int xl_gen_remote__stop(struct xl_gen_remote *r);
+
+/**
+ * xl_gen_remote__ended() - true when the started generator's ssh has ended
+ * by itself (reaped; xl_gen_remote__stop() then reports how), or nothing
+ * was started.
+ */
+bool xl_gen_remote__ended(struct xl_gen_remote *r);
 
 /** xl_gen_remote__free() - stop if running, delete the temporary files, free. NULL is fine. */
 void xl_gen_remote__free(struct xl_gen_remote *r);

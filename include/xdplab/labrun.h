@@ -24,7 +24,10 @@
  *         is the user's, nothing to start. Return: 0 or -errno.
  * @stop: stop it and wait for it (NULL with @start NULL). Return: 0 or
  *         -errno (the row is then marked failed).
- * @ctx: passed to both.
+ * @ended: true when the traffic has ended by itself (the generator
+ *         failed): a repetition then stops waiting for its first frame
+ *         (NULL: never asked).
+ * @ctx: passed to all three.
  * @engine: the rows' gen_engine, e.g. "ssh" or "external".
  * Each repetition waits, after @start, up to XL_LABRUN_ARRIVE_NS for the
  * DUT's counter to move before its warm-up (the connection and the
@@ -35,6 +38,7 @@ struct xl_labrun_source {
 	int (*stop)(void *ctx);
 	void *ctx;
 	const char *engine;
+	bool (*ended)(void *ctx);
 };
 
 /** How long a repetition waits for the first frame from a struct xl_labrun_source, ns. */

@@ -76,6 +76,11 @@ static int remote_stop(void *ctx)
 	return xl_gen_remote__stop(ctx);
 }
 
+static bool remote_ended(void *ctx)
+{
+	return xl_gen_remote__ended(ctx);
+}
+
 /*
  * Open the --dut interface and its traffic source (the ssh generator,
  * checked with one round trip, or the user's) and write the header.
@@ -108,7 +113,9 @@ int xl_lab_dut_open(const struct lab_dut_args *a, const struct xl_labrun_opts *o
 			xl_lab__destroy(lab);
 			return err;
 		}
-		*src = (struct xl_labrun_source){ remote_start, remote_stop, *remote, "ssh" };
+		*src = (struct xl_labrun_source){ .start = remote_start, .stop = remote_stop,
+						  .ended = remote_ended, .ctx = *remote,
+						  .engine = "ssh" };
 	}
 	inet_ntop(AF_INET, &lab->ip4[XL_LAB_DUT], ip, sizeof(ip));
 	xl_mac_format(lab->mac[XL_LAB_DUT], mac);

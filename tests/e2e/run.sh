@@ -87,6 +87,7 @@ TESTS=(
 	"dut-gen-host|lab run --dut D --gen-host over ssh into the generator's netns (test sshd, key, known_hosts): XDP rows, exact counts, skipped rows say why, nothing left"
 	"dut-gen-host-sigkill|SIGKILL of lab run --dut --gen-host: ssh and the remote generator stop"
 	"dut-gen-host-unreachable|lab run --dut --gen-host with no sshd there: one line with ssh's reason, exit 1, nothing attached"
+	"dut-gen-host-bad-iface|lab run --dut --gen-host whose generator fails there: the row fails at once with the remote's message"
 	"dut-external|lab run --dut D with the user's own generator running: rows measured with verdicts, counts agree, nothing left"
 	"dut-killed-cleanup|SIGKILL of lab run --dut in tc-drop and in stack-drop: 'xdplab cleanup IFACE' deletes the tc filter and the nftables table it left"
 	"dut-usage|lab run --dut/--gen-host usage errors (exit 2) and a missing interface (exit 1, one line)"

@@ -133,12 +133,17 @@ int xl_gen_remote__start(struct xl_gen_remote *r, uint32_t size, uint64_t max_ns
 	if (r->child.pid)
 		return -EBUSY;
 	/*
-	 * The wrapper: the generator in the background, then wait for EOF on
-	 * the shell's stdin (our pipe), then SIGINT it and pass its status on.
+	 * The wrapper: the generator in the background; a reader of the
+	 * shell's stdin (our pipe, kept on fd 3: an asynchronous list's own
+	 * stdin is /dev/null) that SIGINTs it at end-of-file; the shell waits
+	 * for the generator and exits with its status, so ssh ends when the
+	 * generator does, for whatever reason, and the generator ends when
+	 * our side of the pipe closes.
 	 */
 	snprintf(cmd, sizeof(cmd),
-		 "sh -c '%s gen %s --dst-mac %s --dst-ip %s --dst-port %u --size %u --duration %llu -q </dev/null & "
-		 "p=$!; read x; kill -INT $p 2>/dev/null; wait $p'",
+		 "sh -c 'exec 3<&0; %s gen %s --dst-mac %s --dst-ip %s --dst-port %u --size %u --duration %llu -q </dev/null 3<&- & "
+		 "p=$!; (read x <&3; kill -INT $p) >/dev/null 2>&1 & r=$!; exec 3<&-; "
+		 "wait $p; s=$?; kill $r 2>/dev/null; exit $s'",
 		 r->xdplab, r->iface, r->dst_mac, r->dst_ip, r->dst_port, size,
 		 (unsigned long long)secs);
 	xl_dbg("%s", cmd);
@@ -150,7 +155,7 @@ int xl_gen_remote__stop(struct xl_gen_remote *r)
 	char line[256];
 	int st;
 
-	if (!r->child.pid)
+	if (!r->child.pid && !r->child.status)
 		return 0;
 	st = xl_child_stop(&r->child, 0, 10000);
 	if (!st)
@@ -160,6 +165,11 @@ int xl_gen_remote__stop(struct xl_gen_remote *r)
 	       st == -ETIMEDOUT ? "did not stop within 10 s" : "failed", st, line[0] ? ": " : "",
 	       line);
 	return st == -ETIMEDOUT ? -ETIMEDOUT : -EIO;
+}
+
+bool xl_gen_remote__ended(struct xl_gen_remote *r)
+{
+	return !r->child.pid || xl_child_exited(&r->child);
 }
 
 void xl_gen_remote__free(struct xl_gen_remote *r)

@@ -85,6 +85,8 @@ static int wait_arrival(const struct xl_meter *m, const struct xl_meter_sample *
 			return err;
 		if (s.total.rx_packets != z0->total.rx_packets)
 			return 0;
+		if (o->src->ended && o->src->ended(o->src->ctx))
+			return -EPIPE;
 		if (xl_sleep_ns(20000000ull, o->stop))
 			return -EINTR;
 	}
@@ -305,6 +307,9 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 				snprintf(row->note, sizeof(row->note),
 					 "no frame arrived within %.0f s of the generator's start",
 					 XL_LABRUN_ARRIVE_NS / 1e9);
+			if (err == -EPIPE)
+				snprintf(row->note, sizeof(row->note),
+					 "the generator ended before any frame arrived");
 			if (err)
 				xl_labrun_traffic_stop(o, gen);
 		}
@@ -339,7 +344,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		xl_gen__destroy(gen);
 		dut->destroy(h);
 		if (err) {
-			if (!row->note[0] || err != -ETIMEDOUT)
+			if (!row->note[0] || (err != -ETIMEDOUT && err != -EPIPE))
 				snprintf(row->note, sizeof(row->note), "measurement failed: %s",
 					 strerror(-err));
 			xl_row_finish(row); /* keep the repetitions that completed */

@@ -206,6 +206,10 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 				err = -ETIMEDOUT;
 				break;
 			}
+			if (o->src->ended && o->src->ended(o->src->ctx)) {
+				err = -EPIPE; /* the generator failed: its stop says why */
+				break;
+			}
 			if (xl_sleep_ns(20000000ull, o->stop)) {
 				err = -EINTR;
 				break;
