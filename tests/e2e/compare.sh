@@ -268,27 +268,14 @@ t_sensitivity_search() {
 		fail "no sensitivity line in the header: $(cat "$TMP/out")"
 }
 
-list() { printf '%s\n' "${TESTS[@]}"; }
+# shellcheck source=tests/e2e/suite.inc
+. tests/e2e/suite.inc
 
-pass=0 fail=0 skip=0
-case "${1:-}" in
--l) list; exit 0 ;;
--t)
-	[ -n "${2:-}" ] && printf '%s\n' "${TESTS[@]}" | grep -qx "$2" ||
-		{ echo "unknown test '${2:-}' (-l lists them)" >&2; exit 2; }
-	sel=("$2") ;;
-"") sel=("${TESTS[@]}") ;;
-*) echo "usage: $0 [-l | -t NAME]" >&2; exit 2 ;;
-esac
-[ -x $X ] || { echo "build/xdplab missing: run make" >&2; exit 2; }
-for t in "${sel[@]}"; do
-	"t_$t" >"$TMP/log" 2>&1
-	rc=$?
-	case $rc in
-	0) echo "PASS $t"; pass=$((pass + 1)) ;;
-	77) echo "SKIP $t: $(sed 's/^SKIP: //' "$TMP/log")"; skip=$((skip + 1)) ;;
-	*) echo "FAIL $t"; sed 's/^/    /' "$TMP/log"; fail=$((fail + 1)) ;;
-	esac
-done
-echo "$pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ]
+# Root is needed only by the tests that make labs; they say so themselves.
+run_one() {
+	"t_$1" >"$TMP/log" 2>&1
+	suite_verdict "$1" $? "$(cat "$TMP/log")"
+}
+
+suite_prereq() { [ -x $X ] || { echo "build/xdplab missing: run make" >&2; return 1; }; }
+suite_main 0 "$@"

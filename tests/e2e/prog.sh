@@ -346,41 +346,23 @@ t_lab_run_prog() {
 	expect "missing object: message" "$(cat "$TMP/e")" "xdplab: $TMP/none.o: no such file" || return 1
 }
 
-list() { printf '%s\n' "${TESTS[@]}"; }
+# shellcheck source=tests/e2e/suite.inc
+. tests/e2e/suite.inc
 
 run_one() {
-	local name=$1 out rc
+	local name=$1 rc
 	"t_$name" >"$TMP/out" 2>&1
 	rc=$?
-	out=$(cat "$TMP/out")
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	PIDS=()
 	ip netns del "$G" 2>/dev/null
 	ip netns del "$D" 2>/dev/null
-	case $rc in
-	0) echo "PASS $name"; pass=$((pass + 1)) ;;
-	77) echo "SKIP $name: ${out#SKIP: }"; skip=$((skip + 1)) ;;
-	*) echo "FAIL $name"; echo "$out" | sed 's/^/    /'; fail=$((fail + 1)) ;;
-	esac
+	suite_verdict "$name" "$rc" "$(cat "$TMP/out")"
 }
 
-pass=0 fail=0 skip=0
-case "${1:-}" in
--l) list; exit 0 ;;
--t)
-	[ -n "${2:-}" ] && printf '%s\n' "${TESTS[@]}" | grep -qx "$2" ||
-		{ echo "unknown test '${2:-}' (-l lists them)" >&2; exit 2; }
-	sel=("$2") ;;
-"") sel=("${TESTS[@]}") ;;
-*) echo "usage: $0 [-l | -t NAME]" >&2; exit 2 ;;
-esac
-if [ "$(id -u)" -ne 0 ]; then
-	for t in "${sel[@]}"; do echo "SKIP $t: needs root"; done
-	echo "0 passed, 0 failed, ${#sel[@]} skipped"
-	exit 0
-fi
-[ -x $X ] && [ -f $EX/ddos_filter.o ] || { echo "build/xdplab or build/examples missing: run make" >&2; exit 2; }
-for t in "${sel[@]}"; do run_one "$t"; done
-echo "$pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ]
+suite_prereq() {
+	[ -x $X ] && [ -f $EX/ddos_filter.o ] ||
+		{ echo "build/xdplab or build/examples missing: run make" >&2; return 1; }
+}
+suite_main 1 "$@"
