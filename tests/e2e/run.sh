@@ -97,6 +97,7 @@ TESTS=(
 	"stamp-csum-ipv4|gen --stamp, 16 flows of 1500 B into XDP_PASS: the DUT's stack takes all 20000, no checksum error"
 	"stamp-csum-ipv6|the same with IPv6"
 	"latency-bad-inputs|gen --stamp and latency usage errors: exit 2, one line"
+	"latency-loss-threaded|threaded NAPI under a flood: received + xmit errors = sent, and the gaps in the sequence numbers account for the xmit errors exactly"
 	"shape-tcp-syn-ipv4|gen --l4 tcp-syn, 16 flows into XDP_PASS: the DUT's TCP takes all 20000 (one RST each), no checksum error"
 	"shape-tcp-established-ipv6|gen --l4 tcp-established --ipv6 1500 B: the same"
 	"shape-vlan-8021q|gen --vlan-id 100 --vlan-prio 5, 16 flows: every frame captured on the DUT with the tag, every checksum right"
