@@ -19,11 +19,12 @@ MAPS=(--map blocked_src=examples/blocked_src.txt --map blocked_sport=examples/bl
 G=xlp$$g # generator namespace
 D=xlp$$d # DUT namespace
 TMP=$(mktemp -d /tmp/xdplab-e2e-prog.XXXXXX)
+BPFFS=/tmp/xlp$$bpffs # no '.': libbpf turns dots in pin paths into '_
 PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_sigkill
-       lab_run_prog)
+       run_pin_maps lab_run_prog)
 
 cleanup() {
 	local p
@@ -31,6 +32,8 @@ cleanup() {
 	wait 2>/dev/null
 	ip netns del "$G" 2>/dev/null
 	ip netns del "$D" 2>/dev/null
+	umount "$BPFFS" 2>/dev/null
+	rmdir "$BPFFS" 2>/dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -325,6 +328,42 @@ t_ab_sigkill() {
 	wait $! 2>/dev/null
 	sleep 0.2
 	expect "attached after SIGKILL" "$(attached)" "" || return 1
+}
+
+# --pin-maps DIR: an empty trie is a warning (user space fills it), the
+# maps are pinned while run runs, filled through the pin (bpftool) they
+# decide, and the pins are gone afterwards. DIR is a bpffs of the test's own.
+t_run_pin_maps() {
+	local n=1000 p
+	topo_up || return 1
+	mkdir -p "$BPFFS" && mount -t bpf bpf "$BPFFS" || { echo "cannot mount a bpffs"; return 1; }
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o --map blocked_sport=examples/blocked_sport.txt \
+		--pin-maps "$BPFFS" -q >"$TMP/run.out" 2>"$TMP/run.err" &
+	p=$!
+	PIDS+=($p)
+	sleep 1
+	expect "warning" "$(head -1 "$TMP/run.err")" \
+		"xdplab: $EX/ddos_filter.o: map blocked_src (lpm_trie) empty: fill it through $BPFFS" || return 1
+	[ -e "$BPFFS/blocked_src" ] && [ -e "$BPFFS/blocked_sport" ] ||
+		{ echo "not pinned: $(ls "$BPFFS"); $(cat "$TMP/run.err")"; return 1; }
+	# 198.18.1.0/24: prefix length 24 (host order), then the address.
+	bpftool map update pinned "$BPFFS/blocked_src" key 24 0 0 0 198 18 1 0 value 1 0 0 0 || return 1
+	$X gen --netns "$G" xlp$$ga --count $n --rate 20000 --src-ip 198.18.1.7 -q >/dev/null 2>&1 || return 1
+	$X gen --netns "$G" xlp$$ga --count $n --rate 20000 --src-ip 198.18.2.1 -q >/dev/null 2>&1 || return 1
+	sleep 0.3
+	kill -INT $p
+	wait $p
+	expect "exit" $? 0 || return 1
+	expect "counts" "$(grep '^count ethtool:' "$TMP/run.out")" \
+		"count ethtool: $((2 * n)) packets; XDP_DROP $n XDP_PASS $n XDP_TX 0 XDP_REDIRECT 0 (XDP_ABORTED counted in XDP_DROP)" || return 1
+	[ ! -e "$BPFFS/blocked_src" ] && [ ! -e "$BPFFS/blocked_sport" ] ||
+		{ echo "pins left: $(ls "$BPFFS")"; return 1; }
+	umount "$BPFFS"
+	# A path with a dot is refused up front.
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --pin-maps "$TMP/x" -d 1 >/dev/null 2>"$TMP/e"
+	expect "dotted --pin-maps: exit" $? 2 || return 1
+	expect "dotted --pin-maps: message" "$(cat "$TMP/e")" \
+		"xdplab: --pin-maps $TMP/x: a path with '.' cannot be used (libbpf replaces dots in pin paths); choose another directory" || return 1
 }
 
 # lab run --prog: the user's row after the built-in ones, each size, JSON valid.

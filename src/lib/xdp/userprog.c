@@ -256,6 +256,13 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (o->pin_dir && strchr(o->pin_dir, '.')) {
+		/* libbpf turns every '.' of a pin path into '_' (bpffs names). */
+		xl_err("--pin-maps %s: a path with '.' cannot be used (libbpf replaces dots in pin paths); choose another directory",
+		       o->pin_dir);
+		errno = EINVAL;
+		return NULL;
+	}
 	err = check_file(o->path);
 	if (err) {
 		errno = -err;
