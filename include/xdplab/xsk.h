@@ -105,6 +105,8 @@ enum xl_xsk_copy {
  *   above 1 it needs @count.
  * @verify: rxdrop parses every frame and counts bad IPv4/UDP checksums.
  * @dump_path: rxdrop writes every received frame to this pcap (slow path).
+ * @dump_snaplen: bytes kept of each frame in @dump_path, 0 = all (the
+ *   record keeps the frame's length on the wire).
  * @starve_fill: never give frames to the fill ring (tests the kernel's
  *   rx_fill_ring_empty_descs).
  * @bind_timeout_ns: how long to retry a bind that returns EBUSY (the
@@ -132,6 +134,7 @@ struct xl_xsk_config {
 	uint32_t bursts;
 	bool verify;
 	const char *dump_path;
+	uint32_t dump_snaplen;
 	bool starve_fill;
 	uint64_t bind_timeout_ns;
 };

@@ -28,7 +28,7 @@ enum {
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
 	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
-	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE,
+	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE, O_SNAPLEN,
 };
 
 static const struct xl_opt xsk_opts[] = {
@@ -78,6 +78,7 @@ static const struct xl_opt xsk_opts[] = {
 	{ "dst-ip", 0, "ADDR", "txpush: destination IPv4 (default 198.18.0.1)", O_DST_IP },
 	{ "verify", 0, NULL, "rxdrop: check every frame's IPv4/UDP checksums (csum_bad)", O_VERIFY },
 	{ "dump", 0, "FILE", "rxdrop: write every received frame to a pcap file", O_DUMP },
+	{ "snaplen", 0, "BYTES", "rxdrop --dump: bytes kept of each frame, 14..65535 (default: all)", O_SNAPLEN },
 	{ "starve-fill", 0, NULL, "rxdrop: never fill the fill ring (shows rx_fill_ring_empty_descs)", O_STARVE },
 	{ "bind-timeout", 0, "SECONDS", "retry a busy queue (EBUSY) this long, 0..60 (default 3)", O_BIND_TIMEOUT },
 };
@@ -272,6 +273,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_DUMP:
 		c->dump_path = arg;
 		return 0;
+	case O_SNAPLEN:
+		return u32_opt(a, "--snaplen", arg, 14, 65535, &c->dump_snaplen);
+		return 0;
 	case O_STARVE:
 		c->starve_fill = true;
 		return 0;
@@ -308,6 +312,8 @@ static int check_combinations(struct xsk_args *a)
 	if (!tx && (c->count || c->bursts != 1 || c->rate_pps || a->src_mac || a->dst_mac ||
 		    a->src_ip_set || a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
 		return xl_usage_error(&a->spec, "--count, --bursts, --rate, --size, --flows and the address options are for txpush");
+	if (c->dump_snaplen && !c->dump_path)
+		return xl_usage_error(&a->spec, "--snaplen is for --dump");
 	if (!rxd && (c->verify || c->dump_path || c->starve_fill))
 		return xl_usage_error(&a->spec, "--verify, --dump and --starve-fill are for rxdrop");
 	/* They look at one descriptor at a time: a multi-buffer frame has several. */
@@ -609,6 +615,28 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_result 
 		ret = XL_EXIT_RUNTIME;
 	}
 	print_totals(&tc, now - x.s[0].t_ns);
+	if (a->c.dump_path) {
+		/* A frame dropped for an empty fill ring is in rx_dropped too. */
+		uint64_t lost = tc.xdp.rx_dropped + tc.xdp.rx_ring_full;
+
+		/*
+		 * Frames the kernel dropped while the file was written (the
+		 * writer is a slow path) are not in it: say so, never a
+		 * silently incomplete capture, and fail the run.
+		 */
+		printf("dump: %s holds %llu frames (snaplen %u); %s\n", a->c.dump_path,
+		       (unsigned long long)tc.c.rx_packets, a->c.dump_snaplen ? a->c.dump_snaplen : 65535,
+		       lost ? "INCOMPLETE" : "complete: the kernel dropped nothing");
+		if (lost) {
+			xl_err("--dump %s is incomplete: the kernel dropped %llu frames while it was written (rx_dropped %llu, of them for an empty fill ring %llu; rx_ring_full %llu: %.1f%% of what arrived)",
+			       a->c.dump_path, (unsigned long long)lost,
+			       (unsigned long long)tc.xdp.rx_dropped,
+			       (unsigned long long)tc.xdp.rx_fill_ring_empty_descs,
+			       (unsigned long long)tc.xdp.rx_ring_full,
+			       100.0 * lost / (lost + tc.c.rx_packets));
+			ret = XL_EXIT_RUNTIME;
+		}
+	}
 	if (pr.samples)
 		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
 	if (row) {

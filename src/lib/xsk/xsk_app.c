@@ -332,7 +332,7 @@ struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
 	if (err)
 		goto out_free;
 	if (c->dump_path) {
-		a->dump = xl_xsk_dump__open(c->dump_path);
+		a->dump = xl_xsk_dump__open(c->dump_path, c->dump_snaplen);
 		if (!a->dump) {
 			err = -errno;
 			goto out_free;

@@ -11,16 +11,18 @@
 struct xl_xsk_dump {
 	pthread_mutex_t lock;
 	struct xl_pcap_writer *w;
+	uint32_t snaplen;
 };
 
-struct xl_xsk_dump *xl_xsk_dump__open(const char *path)
+struct xl_xsk_dump *xl_xsk_dump__open(const char *path, uint32_t snaplen)
 {
 	struct xl_xsk_dump *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
+	d->snaplen = snaplen ? snaplen : 65535;
 	/* Microsecond timestamps, the classic format every reader takes. */
-	d->w = xl_pcap_writer__open(path, 65535, false, 0);
+	d->w = xl_pcap_writer__open(path, d->snaplen, false, 0);
 	if (!d->w) {
 		free(d);
 		errno = EIO;
@@ -36,7 +38,8 @@ void xl_xsk_dump__frame(struct xl_xsk_dump *d, const uint8_t *data, uint32_t len
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	pthread_mutex_lock(&d->lock);
-	xl_pcap_writer__write(d->w, ts.tv_sec * 1000000000ull + ts.tv_nsec, data, len, len);
+	xl_pcap_writer__write(d->w, ts.tv_sec * 1000000000ull + ts.tv_nsec, data,
+			      len < d->snaplen ? len : d->snaplen, len);
 	pthread_mutex_unlock(&d->lock);
 }
 

@@ -12,11 +12,12 @@
 struct xl_xsk_dump;
 
 /**
- * xl_xsk_dump__open() - create @path as an Ethernet pcap file.
+ * xl_xsk_dump__open() - create @path as an Ethernet pcap file keeping
+ * @snaplen bytes of each frame (0: all; the file's snaplen says which).
  * Return: the dumper (close with xl_xsk_dump__close()) or NULL with errno
  * set (the cause logged).
  */
-struct xl_xsk_dump *xl_xsk_dump__open(const char *path);
+struct xl_xsk_dump *xl_xsk_dump__open(const char *path, uint32_t snaplen);
 
 /**
  * xl_xsk_dump__frame() - append one frame of @len bytes. Thread-safe (a
