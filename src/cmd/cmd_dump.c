@@ -109,7 +109,7 @@ static const char *hook_name(enum xl_dump_where w)
 	return w <= XL_DUMP_BOTH ? n[w] : "?";
 }
 
-/* The kernel's count of frames through XDP on @ifname (veth: rx_queue_N_xdp_packets). */
+/* The kernel's count of frames through XDP on @ifname (veth: rx_queue_N_xdp_packets, summed). */
 static int kernel_xdp_packets(int sock, const char *ifname, uint64_t *out, int *queues)
 {
 	return xl_ethtool_queue_sum(sock, ifname, "rx", "xdp_packets", 0, out, queues);
@@ -160,11 +160,15 @@ static int print_summary(FILE *out, struct xl_dump *d, const struct xl_dump_coun
 		(unsigned long long)c->seen, (unsigned long long)c->records,
 		(unsigned long long)c->ring_full,
 		stop_err == -EPROTO ? " FAILED" : "");
-	if (k_ok)
-		fprintf(out, "check: kernel rx_queue_0%s_xdp_packets %llu%s\n",
-			k_queues > 1 ? (char[8]){ '.', '.', (char)('0' + k_queues - 1), 0 } : "",
+	if (k_ok) {
+		char q[16] = "";
+
+		if (k_queues > 1)
+			snprintf(q, sizeof(q), "..%d", k_queues - 1);
+		fprintf(out, "check: kernel rx_queue_0%s_xdp_packets %llu%s\n", q,
 			(unsigned long long)k_pkts,
 			w == XL_DUMP_BOTH ? " (each hook sees each frame once)" : "");
+	}
 	if (stop_err == -EPROTO) {
 		xl_err("capture books do not balance: %llu frames counted by the hook were neither read nor counted lost",
 		       (unsigned long long)in_flight);

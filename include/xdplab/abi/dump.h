@@ -50,7 +50,8 @@ struct xl_dump_hdr {
  * the CPU that owns it.
  * @seen: frames the hook saw; @seen_bytes: their bytes (@len).
  * @ring_full: frames not captured because the ring buffer had no room
- *             (bpf_ringbuf_reserve failed): the capture's loss.
+ *             (bpf_ringbuf_reserve failed; also the copy failing, which
+ *             a frame of @len bytes should never make happen): the loss.
  * @truncated: captured frames cut to the snaplen (@caplen < @len).
  * @wakeups: records submitted with BPF_RB_FORCE_WAKEUP.
  * @actions: frames per XDP action at the hook (exit and own hooks).
