@@ -99,4 +99,26 @@ int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid);
  */
 int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_t len);
 
+/** The xdp-features bits of NETDEV_A_DEV_XDP_FEATURES (enum netdev_xdp_act). */
+#define XL_XDP_ACT_BASIC (1ull << 0)        /* XDP_PASS/DROP/ABORTED/TX: native XDP */
+#define XL_XDP_ACT_REDIRECT (1ull << 1)     /* XDP_REDIRECT out of the device */
+#define XL_XDP_ACT_NDO_XMIT (1ull << 2)     /* takes redirected frames (ndo_xdp_xmit) */
+#define XL_XDP_ACT_XSK_ZEROCOPY (1ull << 3) /* AF_XDP zero-copy */
+#define XL_XDP_ACT_HW_OFFLOAD (1ull << 4)
+#define XL_XDP_ACT_RX_SG (1ull << 5)        /* multi-buffer (xdp.frags) on receive */
+#define XL_XDP_ACT_NDO_XMIT_SG (1ull << 6)  /* multi-buffer redirected frames */
+
+/**
+ * xl_link_xdp_features() - what the driver of @ifindex (caller's namespace)
+ * says it supports for XDP, from the kernel (netdev generic netlink,
+ * NETDEV_CMD_DEV_GET, kernel 6.3+, as `ynl --family netdev` or
+ * `ip -d link` show it), without attaching anything: on a real NIC an
+ * attach can reset the link. A veth's NDO_XMIT bit follows its peer (set
+ * when the peer has a NAPI).
+ * Return: 0 with *@features (XL_XDP_ACT_*), -EOPNOTSUPP when the kernel
+ * has no netdev family (before 6.3: the caller may fall back to an attach
+ * probe), or -errno.
+ */
+int xl_link_xdp_features(int ifindex, uint64_t *features);
+
 #endif /* XDPLAB_NETLINK_H */

@@ -96,6 +96,8 @@ int cmd_probe(int argc, char **argv)
 	struct rlimit rl;
 	struct bench *skel;
 	uint32_t rxq, txq;
+	uint64_t features = 0;
+	bool have_features;
 	int idx, ifindex, err, xsk;
 
 	idx = xl_opts_parse(&probe_spec, argc, argv, on_opt, &netns);
@@ -115,6 +117,7 @@ int cmd_probe(int argc, char **argv)
 		xl_usage_error(&probe_spec, "interface '%s': no such interface", ifname);
 		return XL_EXIT_USAGE;
 	}
+	have_features = !xl_link_xdp_features(ifindex, &features);
 	uname(&u);
 	row("info", "kernel", "%s %s", u.release, u.machine);
 	row(access("/sys/kernel/btf/vmlinux", R_OK) ? "WARN" : "ok", "BTF",
@@ -146,7 +149,20 @@ int cmd_probe(int argc, char **argv)
 	} else {
 		row("ok", "BPF", "XDP programs load; JIT %s",
 		    access("/proc/sys/net/core/bpf_jit_enable", R_OK) ? "unknown" : "available");
-		if (!h.prog_id) {
+		if (have_features) {
+			/* The kernel said: nothing is attached to learn it. */
+			row(features & XL_XDP_ACT_BASIC ? "ok" : "WARN", "native XDP",
+			    features & XL_XDP_ACT_BASIC ? "yes (xdp-features: basic%s%s%s)" :
+							  "no: the driver reports no native XDP (use --mode skb)%s%s%s",
+			    features & XL_XDP_ACT_REDIRECT ? ", redirect" : "",
+			    features & XL_XDP_ACT_RX_SG ? ", rx-sg" : "",
+			    features & XL_XDP_ACT_NDO_XMIT ? ", ndo-xmit" : "");
+			row("ok", "generic XDP", "yes (XDP_SKB works on every device)");
+			row(features & XL_XDP_ACT_RX_SG ? "ok" : "info", "multi-buffer",
+			    features & XL_XDP_ACT_RX_SG ? "yes: --frags programs for an MTU above one buffer" :
+							  "no rx-sg: frames must fit one buffer in native mode");
+		} else if (!h.prog_id) {
+			/* Before 6.3 (no netdev netlink family): attach to find out. */
 			err = try_attach(bpf_program__fd(skel->progs.xdp_bench_action), ifindex,
 					 XL_MODE_NATIVE, &h);
 			row(err ? "WARN" : "ok", "native XDP", err ? "no: %s (use --mode skb)" : "yes (XDP_DRV attach works)%s",
@@ -160,8 +176,18 @@ int cmd_probe(int argc, char **argv)
 		}
 		bench__destroy(skel);
 	}
+	if (have_features)
+		row(features & XL_XDP_ACT_NDO_XMIT ? "ok" : "WARN", "ndo_xdp_xmit",
+		    features & XL_XDP_ACT_NDO_XMIT ? "yes (xdp-features): frames can be redirected into %s" :
+		    !strcmp(li.kind, "veth") ? "no (xdp-features): %s's peer has no NAPI (XDP program or GRO on) now" :
+					       "no (xdp-features): frames redirected into %s are dropped",
+		    ifname);
+	if (have_features && strcmp(li.kind, "veth"))
+		row("info", "zero-copy", "%s (xdp-features)",
+		    features & XL_XDP_ACT_XSK_ZEROCOPY ? "yes: AF_XDP zero-copy" : "no: AF_XDP copy mode only");
 	if (!strcmp(li.kind, "veth")) {
-		row("info", "ndo_xdp_xmit", "veth: yes, when the peer has a NAPI (XDP program or GRO on)");
+		if (!have_features)
+			row("info", "ndo_xdp_xmit", "veth: yes, when the peer has a NAPI (XDP program or GRO on)");
 		if (li.peer_ifindex && !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer)) {
 			int gro = peer.xdp_attached ? 1 : xl_link_peer_gro(&peer, li.peer_netnsid);
 
@@ -173,7 +199,7 @@ int cmd_probe(int argc, char **argv)
 			    li.peer_netnsid >= 0 ? " (other namespace)" : "");
 		}
 		row("info", "zero-copy", "no: veth has no AF_XDP zero-copy (copy mode only)");
-	} else {
+	} else if (!have_features) {
 		row("info", "ndo_xdp_xmit", "depends on the driver (see 'ethtool -i %s')", ifname);
 	}
 	xsk = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);

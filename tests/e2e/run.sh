@@ -75,6 +75,7 @@ TESTS=(
 	"link-down|gen and xsk txpush name a link that is down (or whose veth peer is) as the cause, txpush stops, exit 1"
 	"xsk-umem-facts|xsk's start line gives the UMEM as registered: frames, chunk size, aligned or unaligned, hugepages"
 	"xsk-dump-snaplen|xsk rxdrop --dump --snaplen cuts records (wire length kept); a capture the kernel dropped frames from is INCOMPLETE, exit 1"
+	"probe-features|probe reads xdp-features over netdev netlink (no attach): native XDP, and ndo_xdp_xmit following the veth peer's NAPI"
 	"lab-run|lab run with 2 rows: table, verdicts, JSON, nothing left behind"
 	"stack-tc-rows|lab run stack-drop and tc-drop at 2 sizes: counts equal veth's exactly, no nft table or tc filter left"
 	"watch-perf-row|lab run --with-monitor --with-perf: the redirect+perf row, interleaved, its cost; no perf left"

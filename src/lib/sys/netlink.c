@@ -18,6 +18,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
+#include <linux/genetlink.h>
 #include <linux/sock_diag.h>
 #include <linux/xdp_diag.h>
 
@@ -406,4 +407,93 @@ int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_
 		return 0;
 	*pid = socket_owner(f.ino, comm, len);
 	return 1;
+}
+
+/*
+ * The netdev generic-netlink family (kernel 6.3+, Documentation/netlink/
+ * specs/netdev.yaml); its constants are here because the build host's
+ * UAPI headers may predate it.
+ */
+#define XL_NETDEV_CMD_DEV_GET 1
+#define XL_NETDEV_A_DEV_IFINDEX 1
+#define XL_NETDEV_A_DEV_XDP_FEATURES 3
+
+static int genl_family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+			*(uint16_t *)data = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+static int dev_get_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == XL_NETDEV_A_DEV_XDP_FEATURES)
+			*(uint64_t *)data = mnl_attr_get_u64(a);
+	return MNL_CB_OK;
+}
+
+/* One generic-netlink request on @nl and its answers through @cb. */
+static int genl_call(struct mnl_socket *nl, uint16_t type, uint8_t cmd, int attr, const void *val,
+		     size_t len, mnl_cb_t cb, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	unsigned int seq = time(NULL), portid = mnl_socket_get_portid(nl);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+	int ret;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = 1;
+	mnl_attr_put(nlh, attr, len, val);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	while ((ret = mnl_socket_recvfrom(nl, buf, sizeof(buf))) > 0) {
+		ret = mnl_cb_run(buf, ret, seq, portid, cb, data);
+		if (ret <= 0)
+			break;
+	}
+	return ret < 0 ? -errno : 0;
+}
+
+int xl_link_xdp_features(int ifindex, uint64_t *features)
+{
+	struct mnl_socket *nl;
+	uint16_t family = 0;
+	uint32_t idx = ifindex;
+	int err;
+
+	*features = 0;
+	nl = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = genl_call(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, "netdev",
+			sizeof("netdev"), genl_family_cb, &family);
+	if (err || !family) {
+		err = -EOPNOTSUPP; /* no netdev family: a kernel before 6.3 */
+		goto out;
+	}
+	*features = UINT64_MAX; /* not reported yet */
+	err = genl_call(nl, family, XL_NETDEV_CMD_DEV_GET, XL_NETDEV_A_DEV_IFINDEX, &idx,
+			sizeof(idx), dev_get_cb, features);
+	if (!err && *features == UINT64_MAX)
+		err = -EOPNOTSUPP;
+out:
+	mnl_socket_close(nl);
+	if (err)
+		*features = 0;
+	return err;
 }
