@@ -405,6 +405,9 @@ int cmd_ab(int argc, char **argv)
 	printf("totals: A %llu packets in %.3f s, B %llu packets in %.3f s\n",
 	       (unsigned long long)sides[0].packets, sides[0].ns / 1e9,
 	       (unsigned long long)sides[1].packets, sides[1].ns / 1e9);
+	printf("cpu figure: %s\n", m.napi_pid ?
+	       "the DUT's threaded NAPI kthread's run time (schedstat, ns)" :
+	       "the judged CPU's softirq time (/proc/stat, 10 ms ticks: coarse in short slices; threaded NAPI gives ns, docs/own-program.md)");
 	ret = XL_EXIT_OK;
 	if (a.json) {
 		json_t *o = json_object();
@@ -415,6 +418,7 @@ int cmd_ab(int argc, char **argv)
 		json_object_set_new(o, "reps", json_integer(done));
 		json_object_set_new(o, "slice_s", json_real(a.slice_ns / 1e9));
 		json_object_set_new(o, "counted_by", json_string("ethtool"));
+		json_object_set_new(o, "cpu_from", json_string(m.napi_pid ? "napi-kthread" : "softirq-ticks"));
 		json_object_set_new(o, "a", side_json(&sides[0], done));
 		json_object_set_new(o, "b", side_json(&sides[1], done));
 		json_object_set_new(o, "cpu_ns_per_pkt", cmp_json(&cpu_r, "ns"));
