@@ -615,6 +615,17 @@ static int run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_result 
 		ret = XL_EXIT_RUNTIME;
 	}
 	print_totals(&tc, now - x.s[0].t_ns);
+	/*
+	 * Frames the kernel dropped, with the likely cause (issue 11 item 1:
+	 * at a tenth of capacity, default placement, the fill ring ran empty
+	 * while the application waited for a CPU).
+	 */
+	if (tc.xdp.rx_fill_ring_empty_descs && !a->c.starve_fill)
+		xl_warn("the kernel dropped %llu frames for an empty fill ring (rx_fill_ring_empty_descs): the application did not refill it in time, likely because it waited for its CPU (the traffic's NAPI, the generator or other load ran there); more room (--fill-size, --frames) and a CPU of its own (--cpu) reduce it",
+			(unsigned long long)tc.xdp.rx_fill_ring_empty_descs);
+	if (tc.xdp.rx_ring_full)
+		xl_warn("the kernel dropped %llu frames for a full RX ring (rx_ring_full): the application did not empty it in time; give it a CPU of its own with --cpu, or a larger --rx-size",
+			(unsigned long long)tc.xdp.rx_ring_full);
 	if (a->c.dump_path) {
 		/* A frame dropped for an empty fill ring is in rx_dropped too. */
 		uint64_t lost = tc.xdp.rx_dropped + tc.xdp.rx_ring_full;
