@@ -148,7 +148,8 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 
 /**
  * struct xl_profile - the profile of one row or run.
- * @folded/@svg: the files written. @samples: samples kept.
+ * @folded/@svg: the files written. @samples: samples kept. @event: perf's
+ * event ("cycles" or "cpu-clock").
  * @cpus/@ncpus: what was recorded. @top/@ntop: the top symbols of each
  * CPU in turn (XL_PROF_TOP at most per CPU).
  * @have_window/@pps/@cpu_ns_per_pkt: the rate (frames/s) and judged CPU
@@ -158,6 +159,7 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 struct xl_profile {
 	char folded[PATH_MAX], svg[PATH_MAX];
 	uint64_t samples;
+	char event[16];
 	bool have_window;
 	double pps, cpu_ns_per_pkt;
 	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
@@ -188,7 +190,8 @@ struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *w
 void xl_profiler__close(struct xl_profiler *p);
 
 /**
- * xl_profiler__start() - start `perf record -e cpu-clock -g` on @cpus (the
+ * xl_profiler__start() - start `perf record -e EVENT -g` on @cpus (EVENT:
+ * cycles where a hardware cycle counter opens, else cpu-clock; the
  * events enabled through perf's control pipe only once perf acknowledged,
  * so the samples cover the window from here to xl_profiler__stop()).
  * perf ends by itself if the calling thread dies (PR_SET_PDEATHSIG), so

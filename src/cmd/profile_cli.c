@@ -84,6 +84,8 @@ void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *inden
 
 	fprintf(out, "%sprofile: %llu samples; folded stacks %s; flame graph %s\n", indent,
 		(unsigned long long)pr->samples, pr->folded, pr->svg);
+	if (strcmp(pr->event, "cpu-clock"))
+		fprintf(out, "%s  (event %s)\n", indent, pr->event);
 	for (i = 0; i < pr->ntop; i++) {
 		const struct xl_top_sym *t = &pr->top[i];
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Running perf over a measured window. `perf record -e cpu-clock -g -C
+ * Running perf over a measured window. `perf record -e EVENT -g -C
  * CPUS -D -1 --control fd:CTL,ACK` starts with its events disabled; we
  * write "enable" into its control pipe when the window opens and
  * "disable" when it closes, each acknowledged ("ack") by perf
  * (perf-record(1), --control), so set-up and tear-down are not sampled.
- * cpu-clock is a software event: it works in VMs without a PMU. Then
+ * EVENT is cycles where the CPU has a PMU perf can open, else cpu-clock,
+ * a software event that works in VMs without one (as here). Then
  * `perf script` is folded by folded.c and drawn by flame.c.
  * net.core.bpf_jit_kallsyms=1 makes the kernel publish JIT-ed programs in
  * kallsyms as bpf_prog_<tag>_<name>, which perf names in the stacks.
@@ -16,7 +17,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -35,6 +38,7 @@ struct xl_profiler {
 	char name[64];
 	int jit_kallsyms_old; /* -1: not changed */
 	int jit_fd; /* bpf_jit_kallsyms, opened where it exists, to restore from any namespace */
+	char event[16]; /* "cycles" or "cpu-clock" */
 	pid_t pid;
 	int ctl, ack;
 	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
@@ -132,6 +136,19 @@ static int run_quiet(char *const argv[])
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* "cycles" when a hardware cycle counter can be opened on CPU 0, else "cpu-clock". */
+static const char *pick_event(void)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .size = sizeof(a),
+				     .config = PERF_COUNT_HW_CPU_CYCLES, .disabled = 1 };
+	int fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return "cpu-clock";
+	close(fd);
+	return "cycles";
+}
+
 /* Kernel addresses are visible to us: the first /proc/kallsyms entry is not 0. */
 static bool kallsyms_visible(void)
 {
@@ -162,6 +179,7 @@ struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *w
 	p->ctl = p->ack = -1;
 	snprintf(p->perf, sizeof(p->perf), "%s", perf ? perf : "perf");
 	snprintf(p->dir, sizeof(p->dir), "%s", dir);
+	snprintf(p->event, sizeof(p->event), "%s", pick_event());
 	err = run_quiet((char *[]){ p->perf, "--version", NULL });
 	if (err) {
 		snprintf(why, len, "profile: %s not found or not working: install it (apt-get install linux-perf); running without a profile",
@@ -324,7 +342,7 @@ int xl_profiler__start(struct xl_profiler *p, const struct xl_prof_cpu *cpus, in
 			dup2(fd, 2);
 		}
 		snprintf(ctlarg, sizeof(ctlarg), "fd:%d,%d", c, a);
-		execvp(p->perf, (char *[]){ p->perf, "record", "-q", "-e", "cpu-clock", "-g", "-C",
+		execvp(p->perf, (char *[]){ p->perf, "record", "-q", "-e", p->event, "-g", "-C",
 					    cpulist, "-D", "-1", "--control", ctlarg, "-o", data,
 					    NULL });
 		_exit(127);
@@ -405,6 +423,7 @@ int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out)
 			unlink(log); /* perf said nothing: keep only what is worth reading */
 	}
 	out->samples = xl_folded__samples(f, NULL);
+	snprintf(out->event, sizeof(out->event), "%s", p->event);
 	memcpy(out->cpus, p->cpus, sizeof(out->cpus));
 	out->ncpus = p->ncpus;
 	for (i = 0; i < p->ncpus; i++) {
