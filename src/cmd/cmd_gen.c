@@ -348,6 +348,13 @@ static void gen_counts(const struct gen_sample *a, const struct gen_sample *b,
 	c->from_tx = a->tx.ok && b->tx.ok;
 	if (c->from_tx) {
 		c->delivered = xl_delta_of(&a->tx, &b->tx, 64);
+		/*
+		 * The device's TX counter also counts what the kernel sent from
+		 * that end meanwhile (an ARP, a reply): never more delivered
+		 * than we sent (issue 11 item 7: "1001 of 1000").
+		 */
+		if (c->delivered.n > c->sent.n)
+			c->delivered.n = c->sent.n;
 		c->refused = c->sent;
 		c->refused.n = c->sent.n > c->delivered.n ? c->sent.n - c->delivered.n : 0;
 	} else {

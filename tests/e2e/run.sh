@@ -77,6 +77,7 @@ TESTS=(
 	"xsk-dump-snaplen|xsk rxdrop --dump --snaplen cuts records (wire length kept); a capture the kernel dropped frames from is INCOMPLETE, exit 1"
 	"probe-features|probe reads xdp-features over netdev netlink (no attach): native XDP, and ndo_xdp_xmit following the veth peer's NAPI"
 	"xsk-drop-warning|xsk's totals warn when the kernel dropped frames for an empty fill ring, with the count and the likely cause"
+	"gen-delivered-own-frames|gen counts as delivered only its own frames, not the kernel's sent from that end during the run"
 	"lab-run|lab run with 2 rows: table, verdicts, JSON, nothing left behind"
 	"stack-tc-rows|lab run stack-drop and tc-drop at 2 sizes: counts equal veth's exactly, no nft table or tc filter left"
 	"watch-perf-row|lab run --with-monitor --with-perf: the redirect+perf row, interleaved, its cost; no perf left"
