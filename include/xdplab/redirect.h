@@ -40,9 +40,17 @@ enum xl_redir_kind {
  * @out/@nout: OUT interfaces in the same netns: 1 for devmap and for cpumap
  *   with XL_CPU_ACT_REDIRECT, 0 for cpumap otherwise, 1..XL_REDIR_MAX_OUT
  *   for multi. None may equal @in, none may repeat (-EINVAL).
- * @cpu: target CPU of the cpumap (must be online; cpumap only).
- * @cpu_action: what the cpumap-entry program does (cpumap only).
+ * @cpu: target CPU of the cpumap when @ncpu is 0 (must be online; cpumap only).
+ * @cpus/@ncpu: the steering list, 1..XL_STEER_MAX_CPUS online CPUs, none
+ *   twice (cpumap only); @ncpu 0: the one CPU @cpu.
+ * @steer: the steering policy (XL_STEER_DEFAULT: l4-hash with several
+ *   CPUs, no-touch with one).
+ * @cpu_action: what the cpumap-entry program does (cpumap only);
+ *   XL_CPU_ACT_DISABLED: an entry without a program.
  * @qsize: cpumap queue size in frames, 1..XL_CPUMAP_QSIZE_MAX (0: default).
+ * @stress: replace every cpumap entry continuously while running (a thread,
+ *   every XL_STEER_STRESS_US), as xdp-bench --stress-mode does, to exercise
+ *   the kernel's entry tear-down under traffic.
  */
 struct xl_redirect_opts {
 	enum xl_redir_kind kind;
@@ -52,9 +60,31 @@ struct xl_redirect_opts {
 	const char *out[XL_REDIR_MAX_OUT];
 	int nout;
 	int cpu;
+	int cpus[XL_STEER_MAX_CPUS];
+	int ncpu;
+	enum xl_steer steer;
 	enum xl_cpu_action cpu_action;
 	uint32_t qsize;
 	bool frags;
+	bool stress;
+};
+
+/** Period of the --stress-mode entry replacement, microseconds. */
+#define XL_STEER_STRESS_US 10000
+
+/**
+ * struct xl_steer_target - one target CPU of redirect-cpu, totals since
+ * create. @cpu: its id. @steered: frames the ingress program sent to it.
+ * @enqueued/@enqueue_drops: queued to / dropped at its cpumap queue.
+ * @processed: frames run on it (the entry program's own count on that CPU;
+ * with XL_CPU_ACT_DISABLED, what its kthread took off the queue).
+ */
+struct xl_steer_target {
+	int cpu;
+	uint64_t steered;
+	uint64_t enqueued;
+	uint64_t enqueue_drops;
+	uint64_t processed;
 };
 
 /**
@@ -135,6 +165,35 @@ int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
  */
 int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r);
 
+/**
+ * xl_redirect__steer_count() - CPUs in @r's steering list (0: not cpumap).
+ */
+int xl_redirect__steer_count(const struct xl_redirect *r);
+
+/**
+ * xl_redirect__read_steer() - per target CPU, in list order, into @t (an
+ * array of xl_redirect__steer_count() entries), and the frames the policy
+ * could not read into @miss (may be NULL); @stress_replaced (may be NULL):
+ * entry replacements by --stress-mode so far. Return: 0 or -errno.
+ */
+int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
+			    struct xl_steer_miss *miss, uint64_t *stress_replaced);
+
+/** xl_steer_name() - "round-robin", "l4-hash"... ("?" out of range). */
+const char *xl_steer_name(enum xl_steer s);
+
+/**
+ * xl_steer_parse() - the policy named @name (xdp-bench's --program-mode
+ * words). Return: the policy, or -EINVAL.
+ */
+int xl_steer_parse(const char *name);
+
+/**
+ * xl_cpu_list_parse() - a CPU list "0,2-3" into @cpus (at most @max),
+ * appended after *@n. Return: 0, -EINVAL (malformed) or -E2BIG (more than @max).
+ */
+int xl_cpu_list_parse(const char *list, int *cpus, int max, int *n);
+
 /** xl_redirect__ifindex() - IN's ifindex. */
 int xl_redirect__ifindex(const struct xl_redirect *r);
 
@@ -148,7 +207,7 @@ int xl_redirect__out_ifindex(const struct xl_redirect *r, int i);
 /** xl_redirect__destroy() - detach (close the links) and free. NULL is fine. */
 void xl_redirect__destroy(struct xl_redirect *r);
 
-/** xl_cpu_action_name() - "drop", "pass", "redirect" ("?" out of range). */
+/** xl_cpu_action_name() - "drop", "pass", "redirect", "disabled" ("?" out of range). */
 const char *xl_cpu_action_name(enum xl_cpu_action a);
 
 /**

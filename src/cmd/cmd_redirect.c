@@ -24,7 +24,7 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_CPU, O_CPU_ACTION, O_QSIZE };
+enum { O_CPU, O_CPU_ACTION, O_QSIZE, O_STEER, O_STRESS };
 
 #define COMMON_OPTS_BUT_QUIET                                                           \
 	XL_OPT_ENTRY_PACKET_OP,                                                         \
@@ -45,9 +45,11 @@ static const struct xl_opt cpu_opts[] = {
 	XL_OPT_ENTRY_QUIET_AS('Q'),
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
-	{ "cpu", 'c', "CPU", "target CPU of the cpumap, an online CPU (required)", O_CPU },
-	{ "cpu-action", 'a', "ACTION", "program on the cpumap entry: drop (default), pass or redirect (needs OUT)", O_CPU_ACTION },
+	{ "cpu", 'c', "CPUS", "target CPUs of the cpumap: online CPUs, repeatable or a list such as 0,2-3, none twice (required)", O_CPU, true },
+	{ "program-mode", 0, "POLICY", "how the target CPU is picked: no-touch or touch (all to the first CPU), round-robin, l4-proto, l4-filter, l4-sport, l4-dport, l4-hash (default with several CPUs; no-touch with one)", O_STEER, false, "steer" },
+	{ "cpu-action", 'a', "ACTION", "program on the cpumap entry: drop (default), pass, redirect (needs OUT) or disabled (no program: skbs into the stack)", O_CPU_ACTION, false, "remote-action" },
 	{ "qsize", 'q', "FRAMES", "cpumap queue size, 1..16384 (default 2048)", O_QSIZE },
+	{ "stress-mode", 'x', NULL, "replace every cpumap entry every 10 ms while running (the kernel's entry tear-down under traffic)", O_STRESS },
 };
 
 struct redir_args {
@@ -62,7 +64,7 @@ struct redir_args {
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const acts[] = { "drop", "pass", "redirect", NULL };
+	static const char *const acts[] = { "drop", "pass", "redirect", "disabled", NULL };
 	struct redir_args *a = ctx;
 	uint64_t v;
 	int r;
@@ -77,10 +79,35 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return r;
 	switch (id) {
 	case O_CPU:
-		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, xl_bench_ncpus() - 1, &v);
-		a->o.cpu = v;
+		r = xl_cpu_list_parse(arg, a->o.cpus, XL_STEER_MAX_CPUS, &a->o.ncpu);
+		if (r == -E2BIG) {
+			xl_usage_error(&a->spec, "--cpu: more than %d target CPUs", XL_STEER_MAX_CPUS);
+			return r;
+		}
+		if (r) {
+			xl_usage_error(&a->spec, "--cpu '%s': expected CPU numbers such as 1 or 0,2-3", arg);
+			return r;
+		}
+		for (r = 0; r < a->o.ncpu; r++)
+			if (a->o.cpus[r] >= xl_bench_ncpus()) {
+				xl_usage_error(&a->spec, "--cpu %d is out of range (accepted: 0..%d)",
+					       a->o.cpus[r], xl_bench_ncpus() - 1);
+				return -ERANGE;
+			}
+		a->o.cpu = a->o.cpus[0];
 		a->cpu_given = true;
-		return r;
+		return 0;
+	case O_STEER:
+		r = xl_steer_parse(arg);
+		if (r < 0) {
+			xl_usage_error(&a->spec, "--program-mode '%s': accepted no-touch, touch, round-robin, l4-proto, l4-filter, l4-sport, l4-dport, l4-hash", arg);
+			return r;
+		}
+		a->o.steer = r;
+		return 0;
+	case O_STRESS:
+		a->o.stress = true;
+		return 0;
 	case O_CPU_ACTION:
 		r = xl_parse_choice(&a->spec, "--cpu-action", arg, acts);
 		a->o.cpu_action = r;
@@ -93,8 +120,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return -EINVAL;
 }
 
+/* @ta/@tb: the @nt steering targets at the window's start and end (cpumap). */
 static void print_window(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
 			 const struct xl_redirect_stats *a, const struct xl_redirect_stats *b,
+			 const struct xl_steer_target *ta, const struct xl_steer_target *tb, int nt,
 			 double t)
 {
 	char b1[32], b2[32], b3[32], b4[32];
@@ -104,12 +133,27 @@ static void print_window(const struct xl_redirect_opts *o, const struct xl_meter
 	       t, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
 	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt,
 	       w->napi_cpu, w->cpu_busy * 100, w->cpu_ns_per_pkt);
-	if (o->kind == XL_REDIR_CPUMAP)
-		printf("  cpu%d processed/s %s  enqueue-drops/s %s", o->cpu,
+	if (o->kind == XL_REDIR_CPUMAP && nt == 1)
+		printf("  cpu%d processed/s %s  enqueue-drops/s %s", ta[0].cpu,
 		       xl_fmt_thousands((uint64_t)xl_rate(b->cpu.processed - a->cpu.processed, w->ns),
 					b3, sizeof(b3)),
 		       xl_fmt_thousands((uint64_t)xl_rate(b->cpu.enqueue_drops - a->cpu.enqueue_drops,
 							  w->ns), b4, sizeof(b4)));
+	else if (o->kind == XL_REDIR_CPUMAP) {
+		uint64_t all = 0;
+
+		for (i = 0; i < nt; i++)
+			all += tb[i].steered - ta[i].steered;
+		/* Per target: processed/s, enqueue drops/s, share of the steered frames. */
+		for (i = 0; i < nt; i++)
+			printf("  cpu%d processed/s %s enqueue-drops/s %s share %.1f%%", tb[i].cpu,
+			       xl_fmt_thousands((uint64_t)xl_rate(tb[i].processed - ta[i].processed,
+								  w->ns), b3, sizeof(b3)),
+			       xl_fmt_thousands((uint64_t)xl_rate(tb[i].enqueue_drops -
+								  ta[i].enqueue_drops, w->ns),
+						b4, sizeof(b4)),
+			       all ? 100.0 * (tb[i].steered - ta[i].steered) / all : 0.0);
+	}
 	for (i = 0; i < o->nout && b->eth_ok; i++)
 		printf("  %s out/s %s", o->out[i],
 		       xl_fmt_thousands((uint64_t)xl_rate(b->out_xmit[i] - a->out_xmit[i], w->ns),
@@ -124,8 +168,10 @@ static void print_window(const struct xl_redirect_opts *o, const struct xl_meter
  */
 static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
 			 const struct xl_redirect_stats *st,
-			 const struct xl_redir_cpu_rec *cpu_recs)
+			 const struct xl_redir_cpu_rec *cpu_recs, const struct xl_steer_target *t,
+			 int nt, const struct xl_steer_miss *miss, uint64_t stress)
 {
+	uint64_t all = 0;
 	int i;
 
 	printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
@@ -145,15 +191,34 @@ static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter
 	printf("\n");
 	if (o->kind != XL_REDIR_CPUMAP)
 		return;
-	printf("cpumap: cpu %d processed %llu", o->cpu, (unsigned long long)st->cpu.processed);
-	/* The entry program runs on the target CPU: its own record says so. */
-	if (cpu_recs && o->cpu < xl_bench_detail_ncpus())
-		printf(" (%llu by cpu %d itself)", (unsigned long long)cpu_recs[o->cpu].processed,
-		       o->cpu);
+	if (nt > 1) {
+		printf("cpumap: %d CPUs processed %llu", nt, (unsigned long long)st->cpu.processed);
+	} else {
+		printf("cpumap: cpu %d processed %llu", t[0].cpu,
+		       (unsigned long long)st->cpu.processed);
+		/* The entry program runs on the target CPU: its own record says so. */
+		if (cpu_recs && t[0].cpu < xl_bench_detail_ncpus())
+			printf(" (%llu by cpu %d itself)",
+			       (unsigned long long)t[0].processed, t[0].cpu);
+	}
 	printf(" dropped %llu passed %llu redirected %llu errors %llu enqueued %llu enqueue-drops %llu\n",
 	       (unsigned long long)st->cpu.dropped, (unsigned long long)st->cpu.passed,
 	       (unsigned long long)st->cpu.redirected, (unsigned long long)st->cpu.errors,
 	       (unsigned long long)st->cpu.enqueued, (unsigned long long)st->cpu.enqueue_drops);
+	for (i = 0; i < nt; i++)
+		all += t[i].steered;
+	printf("steer: %s over %d CPU%s; unparsed: not-ip %llu malformed %llu no-ports %llu; filtered %llu; redirect-errors %llu",
+	       xl_steer_name(o->steer), nt, nt == 1 ? "" : "s", (unsigned long long)miss->not_ip,
+	       (unsigned long long)miss->malformed, (unsigned long long)miss->no_ports,
+	       (unsigned long long)miss->filtered, (unsigned long long)miss->redirect_errors);
+	if (o->stress)
+		printf("; stress-mode entry replacements %llu", (unsigned long long)stress);
+	printf("\n");
+	for (i = 0; i < nt; i++)
+		printf("cpu %d: steered %llu processed %llu enqueue-drops %llu share %.2f%%\n",
+		       t[i].cpu, (unsigned long long)t[i].steered,
+		       (unsigned long long)t[i].processed, (unsigned long long)t[i].enqueue_drops,
+		       all ? 100.0 * t[i].steered / all : 0.0);
 }
 
 /* Parse options and positionals; return 0 or an exit status. */
@@ -208,6 +273,8 @@ struct redir_run {
 	struct xl_redirect *r;
 	const struct xl_redirect_opts *o;
 	struct xl_redirect_stats prev, cur;
+	struct xl_steer_target tprev[XL_STEER_MAX_CPUS], tcur[XL_STEER_MAX_CPUS];
+	int nt;
 	bool have_prev;
 };
 
@@ -241,6 +308,9 @@ static int redir_sampled(void *ctx)
 	struct redir_run *rr = ctx;
 	int err = xl_redirect__read(rr->r, rr->have_prev ? &rr->cur : &rr->prev, NULL, NULL);
 
+	if (!err && rr->nt)
+		err = xl_redirect__read_steer(rr->r, rr->have_prev ? rr->tcur : rr->tprev, NULL,
+					      NULL);
 	rr->have_prev = true;
 	return err;
 }
@@ -249,8 +319,9 @@ static void redir_print(void *ctx, const struct xl_meter_window *w, double t)
 {
 	struct redir_run *rr = ctx;
 
-	print_window(rr->o, w, &rr->prev, &rr->cur, t);
+	print_window(rr->o, w, &rr->prev, &rr->cur, rr->tprev, rr->tcur, rr->nt, t);
 	rr->prev = rr->cur;
+	memcpy(rr->tprev, rr->tcur, sizeof(rr->tprev));
 }
 
 int cmd_redirect(int argc, char **argv)
@@ -260,6 +331,11 @@ int cmd_redirect(int argc, char **argv)
 	struct xl_cmd_records rec = { 0 };
 	struct xl_cmd_loop loop;
 	static struct xl_redir_cpu_rec cpu_recs[XL_MAX_CPUS];
+	static struct xl_steer_target targets[XL_STEER_MAX_CPUS];
+	static struct redir_run rr;
+	struct xl_steer_miss miss = { 0 };
+	uint64_t stress = 0;
+	int nt;
 	struct redir_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
@@ -300,17 +376,31 @@ int cmd_redirect(int argc, char **argv)
 		goto out_prof;
 	}
 	ret = XL_EXIT_OK;
+	rr.r = r;
+	rr.o = &a.o;
+	rr.nt = nt = xl_redirect__steer_count(r);
 	m.read = xl_redirect__read_bench;
 	m.read_ctx = r;
 	m.ifname = a.o.in;
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(a.o.in);
-	if (a.o.kind == XL_REDIR_CPUMAP)
-		fprintf(stderr, "xdplab: REDIRECT %s -> cpumap cpu %d (qsize %u, entry program %s%s%s), %s mode%s, packet operation %s; Ctrl-C to stop\n",
-			a.o.in, a.o.cpu, a.o.qsize ? a.o.qsize : XL_CPUMAP_QSIZE_DEFAULT,
+	if (a.o.kind == XL_REDIR_CPUMAP) {
+		char cl[XL_STEER_MAX_CPUS * 6] = "";
+		int i, n = 0;
+
+		for (i = 0; i < (a.o.ncpu ? a.o.ncpu : 1); i++)
+			n += snprintf(cl + n, sizeof(cl) - n, "%s%d", i ? "," : "",
+				      a.o.ncpu ? a.o.cpus[i] : a.o.cpu);
+		if (a.o.steer == XL_STEER_DEFAULT)
+			a.o.steer = nt > 1 ? XL_STEER_L4_HASH : XL_STEER_NO_TOUCH;
+		fprintf(stderr, "xdplab: REDIRECT %s -> cpumap cpu %s (%s, qsize %u, entry program %s%s%s%s), %s mode%s, packet operation %s; Ctrl-C to stop\n",
+			a.o.in, cl, xl_steer_name(a.o.steer),
+			a.o.qsize ? a.o.qsize : XL_CPUMAP_QSIZE_DEFAULT,
 			xl_cpu_action_name(a.o.cpu_action), a.o.nout ? " to " : "",
-			a.o.nout ? a.o.out[0] : "", xl_xdp_mode_name(a.o.mode),
-			a.o.frags ? " multi-buffer" : "", xl_pkt_op_name(a.o.op));
+			a.o.nout ? a.o.out[0] : "", a.o.stress ? ", stress-mode" : "",
+			xl_xdp_mode_name(a.o.mode), a.o.frags ? " multi-buffer" : "",
+			xl_pkt_op_name(a.o.op));
+	}
 	else
 		fprintf(stderr, "xdplab: REDIRECT %s -> %s%s (%s, %s mode%s), packet operation %s; Ctrl-C to stop\n",
 			a.o.in, a.o.out[0], a.o.nout > 1 ? " and more" : "",
@@ -323,14 +413,15 @@ int cmd_redirect(int argc, char **argv)
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = redir_alive,
 			.sampled = redir_sampled, .print = redir_print,
-			.ctx = &(struct redir_run){ r, &a.o },
+			.ctx = &rr,
 			.row = &row, .rec = a.json ? &rec : NULL };
 	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
 	ret = xl_cmd_report_loop(&loop, &w);
 	if (profiling)
 		xl_cmd_prof_run_stop(&a.prof, w.ns ? w.napi_cpu : -1, &pr);
-	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0) {
-		print_totals(&a.o, &w, &st, cpu_recs);
+	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0 &&
+	    (!nt || xl_redirect__read_steer(r, targets, &miss, &stress) == 0)) {
+		print_totals(&a.o, &w, &st, cpu_recs, targets, nt, &miss, stress);
 		xl_cmd_print_check(&w, 1);
 		xl_cmd_print_verdict(&row);
 	}

@@ -426,6 +426,9 @@ t_bad_inputs() {
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
+# shellcheck source=tests/e2e/steer.inc
+. tests/e2e/steer.inc # (the script cd-ed to the repository root)
+TESTS+=("${STEER_TESTS[@]}")
 
 run_one() {
 	local name=$1 rc

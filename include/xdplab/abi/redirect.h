@@ -20,6 +20,7 @@ enum xl_cpu_action {
 	XL_CPU_ACT_DROP = 0,     /**< XDP_DROP on the target CPU */
 	XL_CPU_ACT_PASS = 1,     /**< XDP_PASS: build an skb, into the stack */
 	XL_CPU_ACT_REDIRECT = 2, /**< XDP_REDIRECT again, through the devmap to OUT */
+	XL_CPU_ACT_DISABLED = 3, /**< no program on the entry: the kthread builds skbs for the stack */
 	XL_CPU_ACT__COUNT,
 };
 
@@ -45,9 +46,75 @@ struct xl_redir_cpu_rec {
 	__u64 pad;
 } __attribute__((aligned(64)));
 
+/** Most target CPUs of one redirect-cpu (the steering list). */
+#define XL_STEER_MAX_CPUS 64
+
+/**
+ * enum xl_steer - how the ingress program picks the target CPU from the
+ * list (the policies of xdp-bench redirect-cpu --program-mode, written
+ * anew). An index past the list wraps (modulo the count).
+ * XL_STEER_DEFAULT is resolved by user space before load (l4-hash with
+ * several CPUs, no-touch with one); the program never sees it.
+ */
+enum xl_steer {
+	XL_STEER_DEFAULT = 0,
+	XL_STEER_NO_TOUCH = 1,    /**< all to the first CPU, frame not read */
+	XL_STEER_TOUCH = 2,       /**< all to the first CPU, Ethernet header read */
+	XL_STEER_ROUND_ROBIN = 3, /**< one shared counter: exact turns over all RX CPUs */
+	XL_STEER_L4_PROTO = 4,    /**< TCP 1st, UDP 2nd, ICMP/ICMPv6 3rd, other IP 1st */
+	XL_STEER_L4_FILTER = 5,   /**< l4-proto, and UDP to port 9 dropped on the RX CPU */
+	XL_STEER_L4_SPORT = 6,    /**< L4 source port modulo the count */
+	XL_STEER_L4_DPORT = 7,    /**< L4 destination port modulo the count */
+	XL_STEER_L4_HASH = 8,     /**< hash of addresses, protocol and ports */
+	XL_STEER__COUNT,
+};
+
+/**
+ * struct xl_steer_rec - per target CPU (per-CPU array "steer_stats" keyed
+ * by the target CPU's id; each CPU adds to its own copy, user space sums).
+ * @steered: frames the ingress program sent to this CPU (bpf_redirect_map
+ *           accepted them).
+ * @enqueued/@enqueue_drops: of those, queued to / dropped at this CPU's
+ *           cpumap queue (xdp_cpumap_enqueue tracepoint, its to_cpu).
+ * @kthread_processed/@kthread_drops: frames this CPU's cpumap kthread took
+ *           off its queue / dropped (xdp_cpumap_kthread tracepoint): the
+ *           processed count with --remote-action disabled (no program).
+ */
+struct xl_steer_rec {
+	__u64 steered;
+	__u64 enqueued;
+	__u64 enqueue_drops;
+	__u64 kthread_processed;
+	__u64 kthread_drops;
+	__u64 pad[3];
+} __attribute__((aligned(64)));
+
+/**
+ * struct xl_steer_miss - frames the policy could not read (per-CPU array
+ * "steer_miss", key 0). They still go to the first CPU, and are counted
+ * here by reason, so a spread is never skewed unseen.
+ * @not_ip: well formed but neither IPv4 nor IPv6 (L4 policies only).
+ * @malformed: truncated or malformed (abi/parse.h XL_PARSE_BAD).
+ * @no_ports: IP without UDP/TCP ports (another protocol, a non-first
+ *            fragment) for l4-sport/l4-dport/l4-hash (l4-hash then hashes
+ *            the addresses and protocol alone, and still counts it here).
+ * @filtered: dropped by l4-filter (UDP to port 9).
+ * @redirect_errors: bpf_redirect_map() refused (no cpumap entry).
+ */
+struct xl_steer_miss {
+	__u64 not_ip;
+	__u64 malformed;
+	__u64 no_ports;
+	__u64 filtered;
+	__u64 redirect_errors;
+	__u64 pad[3];
+} __attribute__((aligned(64)));
+
 #ifndef __bpf__
 /* The layout is an ABI between the BPF program and user space. */
 _Static_assert(sizeof(struct xl_redir_cpu_rec) == 64, "struct xl_redir_cpu_rec changed size");
+_Static_assert(sizeof(struct xl_steer_rec) == 64, "struct xl_steer_rec changed size");
+_Static_assert(sizeof(struct xl_steer_miss) == 64, "struct xl_steer_miss changed size");
 #endif
 
 #endif /* XDPLAB_REDIRECT_SHARED_H */

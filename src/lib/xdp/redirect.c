@@ -6,6 +6,8 @@
  * per-queue counters (ethtool -S), so "err/s" covers the whole path.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,15 @@ struct xl_redirect {
 	int out_ifindex[XL_REDIR_MAX_OUT];
 	int link_fd;
 	int ncpus;
+	/* the steering list (cpumap only) */
+	int steer_cpus[XL_STEER_MAX_CPUS];
+	int nsteer;
+	struct xl_steer_rec *steer_recs; /* ncpus: one lookup's values */
+	/* --stress-mode */
+	pthread_t stress_thread;
+	bool stress_running;
+	atomic_bool stress_stop;
+	atomic_uint_least64_t stress_replaced;
 	/* ncpus each: one lookup's values of bench_stats and cpu_stats */
 	struct xl_bench_rec *in_recs;
 	struct xl_redir_cpu_rec *cpu_recs;
@@ -43,7 +54,7 @@ struct xl_redirect {
 
 const char *xl_cpu_action_name(enum xl_cpu_action a)
 {
-	static const char *const n[] = { "drop", "pass", "redirect" };
+	static const char *const n[] = { "drop", "pass", "redirect", "disabled" };
 
 	return a < XL_CPU_ACT__COUNT ? n[a] : "?";
 }
@@ -158,20 +169,63 @@ static int check_opts(const struct xl_redirect_opts *o, struct xl_redirect *r)
 			}
 	}
 	if (o->kind == XL_REDIR_CPUMAP) {
-		if (o->cpu < 0 || o->cpu >= r->ncpus) {
-			xl_err("--cpu %d is out of range (accepted: 0..%d)", o->cpu, r->ncpus - 1);
-			return -ERANGE;
+		r->nsteer = o->ncpu ? o->ncpu : 1;
+		if (o->ncpu < 0 || o->ncpu > XL_STEER_MAX_CPUS) {
+			xl_err("%d target CPUs given, 1..%d accepted", o->ncpu, XL_STEER_MAX_CPUS);
+			return -EINVAL;
 		}
-		online = xl_cpu_online(o->cpu);
-		if (online == 0) {
-			xl_err("--cpu %d is offline", o->cpu);
-			return -ERANGE;
+		if ((unsigned)o->steer >= XL_STEER__COUNT) {
+			xl_err("steering policy %d is unknown", o->steer);
+			return -EINVAL;
+		}
+		if ((unsigned)o->cpu_action >= XL_CPU_ACT__COUNT) {
+			xl_err("cpumap entry action %d is unknown", o->cpu_action);
+			return -EINVAL;
+		}
+		for (i = 0; i < r->nsteer; i++) {
+			int cpu = o->ncpu ? o->cpus[i] : o->cpu;
+
+			r->steer_cpus[i] = cpu;
+			if (cpu < 0 || cpu >= r->ncpus) {
+				xl_err("--cpu %d is out of range (accepted: 0..%d)", cpu, r->ncpus - 1);
+				return -ERANGE;
+			}
+			online = xl_cpu_online(cpu);
+			if (online == 0) {
+				xl_err("--cpu %d is offline", cpu);
+				return -ERANGE;
+			}
+			for (j = 0; j < i; j++)
+				if (r->steer_cpus[j] == cpu) {
+					xl_err("--cpu %d is given twice", cpu);
+					return -EINVAL;
+				}
 		}
 		if (o->qsize > XL_CPUMAP_QSIZE_MAX) {
 			xl_err("--qsize %u is out of range (accepted: 1..%d)", o->qsize,
 			       XL_CPUMAP_QSIZE_MAX);
 			return -EINVAL;
 		}
+	}
+	return 0;
+}
+
+/* Put (or replace) CPU @cpu's cpumap entry with the configured program. */
+static int cpumap_put(struct xl_redirect *r, int cpu)
+{
+	struct bpf_cpumap_val v = {
+		.qsize = r->o.qsize ? r->o.qsize : XL_CPUMAP_QSIZE_DEFAULT,
+		.bpf_prog.fd = r->o.cpu_action == XL_CPU_ACT_DISABLED ? 0 :
+			       bpf_program__fd(r->skel->progs.xdp_redir_cpu_prog),
+	};
+	__u32 key = cpu;
+	int err;
+
+	if (bpf_map_update_elem(bpf_map__fd(r->skel->maps.cpu_map), &key, &v, 0)) {
+		err = -errno;
+		xl_err("cannot add CPU %d to the cpumap (qsize %u): %s", cpu, v.qsize,
+		       strerror(-err));
+		return err;
 	}
 	return 0;
 }
@@ -206,25 +260,36 @@ static int fill_maps(struct xl_redirect *r)
 		}
 	}
 	if (o->kind == XL_REDIR_CPUMAP) {
-		struct bpf_cpumap_val v = {
-			.qsize = o->qsize ? o->qsize : XL_CPUMAP_QSIZE_DEFAULT,
-			.bpf_prog.fd = bpf_program__fd(r->skel->progs.xdp_redir_cpu_prog),
-		};
 		struct bpf_map_info info = {};
 		__u32 len = sizeof(info);
 
-		key = o->cpu;
-		if (bpf_map_update_elem(bpf_map__fd(r->skel->maps.cpu_map), &key, &v, 0)) {
-			err = -errno;
-			xl_err("cannot add CPU %d to the cpumap (qsize %u): %s", o->cpu, v.qsize,
-			       strerror(-err));
-			return err;
+		for (i = 0; i < r->nsteer; i++) {
+			err = cpumap_put(r, r->steer_cpus[i]);
+			if (err)
+				return err;
 		}
 		if (bpf_obj_get_info_by_fd(bpf_map__fd(r->skel->maps.cpu_map), &info, &len))
 			return -errno;
 		r->skel->bss->cpumap_id = info.id;
 	}
 	return 0;
+}
+
+/* --stress-mode: replace every entry (a new kthread each time) until told
+ * to stop; the traffic keeps flowing into whichever entry is current. */
+static void *stress_main(void *arg)
+{
+	struct xl_redirect *r = arg;
+	struct timespec ts = { 0, XL_STEER_STRESS_US * 1000L };
+	int i;
+
+	while (!atomic_load(&r->stress_stop)) {
+		for (i = 0; i < r->nsteer; i++)
+			if (!cpumap_put(r, r->steer_cpus[i]))
+				atomic_fetch_add(&r->stress_replaced, 1);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
 }
 
 int xl_redirect_check(const struct xl_redirect_opts *opts)
@@ -249,7 +314,8 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	r->ncpus = xl_bench_ncpus();
 	r->in_recs = calloc(r->ncpus, sizeof(*r->in_recs));
 	r->cpu_recs = calloc(r->ncpus, sizeof(*r->cpu_recs));
-	if (!r->in_recs || !r->cpu_recs) {
+	r->steer_recs = calloc(r->ncpus, sizeof(*r->steer_recs));
+	if (!r->in_recs || !r->cpu_recs || !r->steer_recs) {
 		err = -ENOMEM;
 		goto out_free;
 	}
@@ -262,7 +328,18 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 		goto out_free;
 	}
 	r->skel->rodata->pkt_op = opts->op;
-	r->skel->rodata->target_cpu = opts->cpu;
+	if (opts->kind == XL_REDIR_CPUMAP) {
+		enum xl_steer st = opts->steer;
+		int i;
+
+		if (st == XL_STEER_DEFAULT)
+			st = r->nsteer > 1 ? XL_STEER_L4_HASH : XL_STEER_NO_TOUCH;
+		r->o.steer = st;
+		r->skel->rodata->steer = st;
+		r->skel->rodata->steer_count = r->nsteer;
+		for (i = 0; i < r->nsteer; i++)
+			r->skel->rodata->steer_cpus[i] = r->steer_cpus[i];
+	}
 	r->skel->rodata->cpu_action = opts->cpu_action;
 	r->skel->rodata->frags = opts->frags;
 	if (opts->frags) {
@@ -273,11 +350,15 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_cpu_prog);
 	}
 	bpf_map__set_max_entries(r->skel->maps.cpu_map, r->ncpus);
+	bpf_map__set_max_entries(r->skel->maps.steer_stats, r->ncpus);
 	/* Only the programs this kind needs are loaded. */
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_devmap, opts->kind == XL_REDIR_DEVMAP);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_multi, opts->kind == XL_REDIR_MULTI);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpumap, opts->kind == XL_REDIR_CPUMAP);
-	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpu_prog, opts->kind == XL_REDIR_CPUMAP);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpu_prog, opts->kind == XL_REDIR_CPUMAP &&
+				  opts->cpu_action != XL_CPU_ACT_DISABLED);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_kthread_tp,
+				  opts->kind == XL_REDIR_CPUMAP);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_enqueue_tp,
 				  opts->kind == XL_REDIR_CPUMAP);
 	err = redirect__load(r->skel);
@@ -298,6 +379,14 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 			       strerror(-err));
 			goto out_destroy_skel;
 		}
+		r->skel->links.xdp_redir_kthread_tp =
+			bpf_program__attach(r->skel->progs.xdp_redir_kthread_tp);
+		if (!r->skel->links.xdp_redir_kthread_tp) {
+			err = -errno;
+			xl_err("cannot attach to the xdp_cpumap_kthread tracepoint: %s",
+			       strerror(-err));
+			goto out_destroy_skel;
+		}
 	}
 	r->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	{
@@ -315,6 +404,15 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	if (err < 0)
 		goto out_close_sock;
 	r->link_fd = err;
+	if (opts->kind == XL_REDIR_CPUMAP && opts->stress) {
+		err = -pthread_create(&r->stress_thread, NULL, stress_main, r);
+		if (err) {
+			xl_err("cannot start the --stress-mode thread: %s", strerror(-err));
+			close(r->link_fd);
+			goto out_close_sock;
+		}
+		r->stress_running = true;
+	}
 	return r;
 out_close_sock:
 	if (r->sock >= 0)
@@ -324,6 +422,7 @@ out_destroy_skel:
 out_free:
 	free(r->in_recs);
 	free(r->cpu_recs);
+	free(r->steer_recs);
 	free(r);
 	errno = -err;
 	return NULL;
@@ -352,6 +451,21 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		st->cpu.errors += cpu[i].errors;
 		st->cpu.enqueued += cpu[i].enqueued;
 		st->cpu.enqueue_drops += cpu[i].enqueue_drops;
+	}
+	if (r->o.kind == XL_REDIR_CPUMAP && r->o.cpu_action == XL_CPU_ACT_DISABLED) {
+		/* No program on the entry: the kthreads' own counts; each frame
+		 * becomes an skb for the stack. */
+		uint64_t k = 0;
+		__u32 c;
+
+		for (c = 0; c < (__u32)r->ncpus; c++) {
+			if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_stats), &c,
+						r->steer_recs))
+				return -errno;
+			for (i = 0; i < r->ncpus; i++)
+				k += r->steer_recs[i].kthread_processed;
+		}
+		st->cpu.processed = st->cpu.passed = k;
 	}
 	st->eth_ok = eth_read(r, &drops, xmit, xmit_err, st->out_ok);
 	if (st->eth_ok) {
@@ -418,8 +532,59 @@ int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r)
 	if (r->o.kind != XL_REDIR_CPUMAP)
 		return 0;
 	/* The kernel names it "cpumap/<cpu>/map:<id>". */
-	snprintf(want, sizeof(want), "cpumap/%d/map:%u", r->o.cpu, r->skel->bss->cpumap_id);
+	snprintf(want, sizeof(want), "cpumap/%d/map:%u", r->steer_cpus[0], r->skel->bss->cpumap_id);
 	return xl_kthread_pid(want);
+}
+
+int xl_redirect__steer_count(const struct xl_redirect *r)
+{
+	return r->o.kind == XL_REDIR_CPUMAP ? r->nsteer : 0;
+}
+
+int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
+			    struct xl_steer_miss *miss, uint64_t *stress_replaced)
+{
+	struct xl_steer_miss *mv = (struct xl_steer_miss *)r->steer_recs; /* same size */
+	__u32 key = 0;
+	int i, c;
+
+	if (r->o.kind != XL_REDIR_CPUMAP)
+		return -EINVAL;
+	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.cpu_stats), &key, r->cpu_recs))
+		return -errno;
+	for (i = 0; i < r->nsteer; i++) {
+		__u32 k = r->steer_cpus[i];
+
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].cpu = k;
+		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_stats), &k, r->steer_recs))
+			return -errno;
+		for (c = 0; c < r->ncpus; c++) {
+			t[i].steered += r->steer_recs[c].steered;
+			t[i].enqueued += r->steer_recs[c].enqueued;
+			t[i].enqueue_drops += r->steer_recs[c].enqueue_drops;
+			if (r->o.cpu_action == XL_CPU_ACT_DISABLED)
+				t[i].processed += r->steer_recs[c].kthread_processed;
+		}
+		/* The entry program runs on the target CPU: its own record. */
+		if (r->o.cpu_action != XL_CPU_ACT_DISABLED)
+			t[i].processed = r->cpu_recs[k].processed;
+	}
+	if (miss) {
+		memset(miss, 0, sizeof(*miss));
+		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_miss), &key, mv))
+			return -errno;
+		for (c = 0; c < r->ncpus; c++) {
+			miss->not_ip += mv[c].not_ip;
+			miss->malformed += mv[c].malformed;
+			miss->no_ports += mv[c].no_ports;
+			miss->filtered += mv[c].filtered;
+			miss->redirect_errors += mv[c].redirect_errors;
+		}
+	}
+	if (stress_replaced)
+		*stress_replaced = atomic_load(&r->stress_replaced);
+	return 0;
 }
 
 int xl_redirect__ifindex(const struct xl_redirect *r)
@@ -436,10 +601,17 @@ void xl_redirect__destroy(struct xl_redirect *r)
 {
 	if (!r)
 		return;
+	if (r->stress_running) {
+		atomic_store(&r->stress_stop, true);
+		pthread_join(r->stress_thread, NULL);
+	}
 	if (r->link_fd >= 0)
 		close(r->link_fd);
 	if (r->sock >= 0)
 		close(r->sock);
 	redirect__destroy(r->skel);
+	free(r->in_recs);
+	free(r->cpu_recs);
+	free(r->steer_recs);
 	free(r);
 }
