@@ -149,7 +149,8 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 /**
  * struct xl_profile - the profile of one row or run.
  * @folded/@svg: the files written. @samples: samples kept. @event: perf's
- * event ("cycles" or "cpu-clock").
+ * event ("cycles" or "cpu-clock"). @extra: set by the caller when the
+ * recording was an extra repetition, not one of those behind the figures.
  * @cpus/@ncpus: what was recorded. @top/@ntop: the top symbols of each
  * CPU in turn (XL_PROF_TOP at most per CPU).
  * @have_window/@pps/@cpu_ns_per_pkt: the rate (frames/s) and judged CPU
@@ -160,7 +161,7 @@ struct xl_profile {
 	char folded[PATH_MAX], svg[PATH_MAX];
 	uint64_t samples;
 	char event[16];
-	bool have_window;
+	bool extra, have_window;
 	double pps, cpu_ns_per_pkt;
 	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
 	int ncpus;

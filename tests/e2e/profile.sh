@@ -94,7 +94,7 @@ t_profile_drop() {
 	echo 0 >"$JIT"
 	gen_bg 4
 	sleep 0.3
-	out=$("$X" drop --netns "$DNS" "$DUT" -d 2 -q -p swap-macs --profile-dir "$WORK/p" 2>"$WORK/drop.err")
+	out=$("$X" drop --netns "$DNS" "$DUT" -d 2 -q -p swap-macs --profile-dir "$WORK/p" --json "$WORK/d.json" 2>"$WORK/drop.err")
 	rc=$?
 	expect_eq "drop --profile exit status ($(cat "$WORK/drop.err"))" "$rc" 0
 	[ -s "$WORK/p/drop.folded" ] || fail "no $WORK/p/drop.folded"
@@ -112,6 +112,9 @@ t_profile_drop() {
 	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
 	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
 	grep -q 'class="xl-flame"' "$WORK/p/drop.svg" || fail "the SVG is not our flame graph"
+	# --json: the profile covers the run itself, not an extra repetition.
+	expect_eq "JSON profile" "$(jq -c '.rows[0].profile | [.extra_repetition, .svg, (.top | length > 0)]' "$WORK/d.json")" \
+		"[false,\"$WORK/p/drop.svg\",true]"
 }
 
 t_profile_sigint() {

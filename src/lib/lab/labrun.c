@@ -128,6 +128,7 @@ void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *ro
 		free(p);
 		return;
 	}
+	p->extra = true;
 	free(row->profile);
 	row->profile = p;
 }
