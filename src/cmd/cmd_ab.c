@@ -311,21 +311,13 @@ int cmd_ab(int argc, char **argv)
 	a.spec = (struct xl_cmd_spec){ "ab", "IFACE",
 				       "Compare two XDP programs on IFACE, interleaved in short slices: rate, CPU ns/packet, paired median difference, 95% CI, verdict.",
 				       ab_opts, sizeof(ab_opts) / sizeof(ab_opts[0]) };
-	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc - 1) {
-		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
-						      "one IFACE expected, got '%s' too", argv[argc - 1]);
-		return XL_EXIT_USAGE;
-	}
+	idx = xl_cmd_parse_iface(&a.spec, argc, argv, on_opt, &a, &ifname);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (!a.spec_of[0] || !a.spec_of[1]) {
 		xl_usage_error(&a.spec, "--a PROG and --b PROG are both required");
 		return XL_EXIT_USAGE;
 	}
-	ifname = argv[idx];
 	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
 		return ret;
 	ret = XL_EXIT_RUNTIME;

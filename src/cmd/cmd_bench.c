@@ -168,17 +168,9 @@ int cmd_bench(int argc, char **argv)
 		a.spec.opts = tx_opts;
 		a.o.op = XL_OP_SWAP_MACS;
 	}
-	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc - 1) {
-		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
-						      "one IFACE expected, got '%s' too", argv[argc - 1]);
-		return XL_EXIT_USAGE;
-	}
-	ifname = argv[idx];
+	idx = xl_cmd_parse_iface(&a.spec, argc, argv, on_opt, &a, &ifname);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
 		return XL_EXIT_USAGE;
 	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */

@@ -252,16 +252,9 @@ int cmd_dump(int argc, char **argv)
 	unsigned int tid;
 	FILE *out;
 
-	idx = xl_opts_parse(&dump_spec, argc, argv, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc - 1) {
-		xl_usage_error(&dump_spec, idx >= argc ? "missing IFACE (see --help)" :
-							 "one IFACE expected, got '%s' too", argv[argc - 1]);
-		return XL_EXIT_USAGE;
-	}
+	idx = xl_cmd_parse_iface(&dump_spec, argc, argv, on_opt, &a, &a.o.ifname);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (!a.o.path) {
 		xl_usage_error(&dump_spec, "missing -w FILE (a pcap file, or '-' for standard output)");
 		return XL_EXIT_USAGE;
@@ -279,7 +272,6 @@ int cmd_dump(int argc, char **argv)
 		}
 		xl_pcap_filter__free(f);
 	}
-	a.o.ifname = argv[idx];
 	if (a.netns && (ret = xl_cmd_enter_netns(&dump_spec, a.netns)))
 		return ret;
 	if (!if_nametoindex(a.o.ifname)) {

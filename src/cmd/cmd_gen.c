@@ -512,17 +512,9 @@ int cmd_gen(int argc, char **argv)
 	inet_pton(AF_INET, "198.18.0.2", &a.o.spec.dst_ip4);
 	inet_pton(AF_INET6, "2001:2::1", &a.o.spec.src_ip6);
 	inet_pton(AF_INET6, "2001:2::2", &a.o.spec.dst_ip6);
-	idx = xl_opts_parse(&gen_spec, argc, argv, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc - 1) {
-		xl_usage_error(&gen_spec, idx >= argc ? "missing IFACE (see --help)" :
-					  "one IFACE expected, got '%s' too", argv[argc - 1]);
-		return XL_EXIT_USAGE;
-	}
-	ifname = argv[idx];
+	idx = xl_cmd_parse_iface(&gen_spec, argc, argv, on_opt, &a, &ifname);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (a.netns && (ret = xl_cmd_enter_netns(&gen_spec, a.netns)))
 		return ret;
 	if (resolve_defaults(&a, ifname))

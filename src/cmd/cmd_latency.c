@@ -205,17 +205,9 @@ int cmd_latency(int argc, char **argv)
 	struct xl_latency *l;
 	int idx, ret = XL_EXIT_OK;
 
-	idx = xl_opts_parse(&lat_spec, argc, argv, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc - 1) {
-		xl_usage_error(&lat_spec, idx >= argc ? "missing IFACE (see --help)" :
-							"one IFACE expected, got '%s' too", argv[argc - 1]);
-		return XL_EXIT_USAGE;
-	}
-	a.o.ifname = argv[idx];
+	idx = xl_cmd_parse_iface(&lat_spec, argc, argv, on_opt, &a, &a.o.ifname);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (a.netns && (ret = xl_cmd_enter_netns(&lat_spec, a.netns)))
 		return ret;
 	if (!if_nametoindex(a.o.ifname)) {

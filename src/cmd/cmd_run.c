@@ -186,21 +186,13 @@ int cmd_run(int argc, char **argv)
 	a.spec = (struct xl_cmd_spec){ "run", "IFACE",
 				       "Attach your XDP program (--prog FILE.o) to IFACE and print rx/s, a rate per action, ns/packet, CPU ns/packet.",
 				       run_opts, sizeof(run_opts) / sizeof(run_opts[0]) };
-	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc - 1) {
-		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
-						      "one IFACE expected, got '%s' too", argv[argc - 1]);
-		return XL_EXIT_USAGE;
-	}
+	idx = xl_cmd_parse_iface(&a.spec, argc, argv, on_opt, &a, &ifname);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (!a.uo.path) {
 		xl_usage_error(&a.spec, "--prog FILE.o is required (the BPF object with your XDP program)");
 		return XL_EXIT_USAGE;
 	}
-	ifname = argv[idx];
 	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
 		return XL_EXIT_USAGE;
 	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))

@@ -125,6 +125,20 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 	return 1;
 }
 
+int xl_cmd_parse_iface(const struct xl_cmd_spec *spec, int argc, char **argv,
+		       xl_opt_handler handler, void *ctx, const char **ifname)
+{
+	int idx = xl_opts_parse(spec, argc, argv, handler, ctx);
+
+	if (idx == XL_OPTS_HELP || idx < 0)
+		return idx == XL_OPTS_HELP ? XL_OPTS_HELP : -EINVAL;
+	if (idx != argc - 1)
+		return xl_usage_error(spec, idx >= argc ? "missing IFACE (see --help)" :
+							  "one IFACE expected, got '%s' too", argv[argc - 1]);
+	*ifname = argv[idx];
+	return 0;
+}
+
 int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duration_ns)
 {
 	if (reps > 1 && !duration_ns) {
