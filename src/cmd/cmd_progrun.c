@@ -461,7 +461,7 @@ int cmd_progrun(int argc, char **argv)
 			skipped++;
 			if (!a.json)
 				printf("%5zu  %-22s %6u  not run: %s\n", i + 1, cname, f.len[i],
-				       err == -EINVAL ? "BPF_PROG_RUN refuses this size (XDP takes 14..~3500 bytes without xdp.frags)" :
+				       err == -EINVAL ? "BPF_PROG_RUN refused it (Invalid argument: its size, for this program?)" :
 						       strerror(-err));
 			continue;
 		}

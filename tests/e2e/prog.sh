@@ -102,7 +102,8 @@ t_progrun_corpus() {
 	local f files=() n=0
 	if [ -d "$CORPUS" ]; then
 		files=("$CORPUS/afs.pcap" "$CORPUS/dhcpv6-domain-list.pcap" "$CORPUS/802.1ad_QinQ.pcap"
-		       "$CORPUS/arp-oobr.pcap" "$CORPUS/ntp.pcap" "$CORPUS/dns_tcp.pcap" "$CORPUS/dns-zlip-1.pcap")
+		       "$CORPUS/arp-oobr.pcap" "$CORPUS/ntp.pcap" "$CORPUS/dns_tcp.pcap" "$CORPUS/dns-zlip-1.pcap"
+		       "$CORPUS/dnssec.pcap" "$CORPUS/gso-ipv4.pcap" "$CORPUS/print-flags.pcap")
 	else
 		echo "no corpus at $CORPUS: the project's own capture only" >&2
 		python3 tests/e2e/prog/mkpcap.py "$TMP/own.pcap" || return 1

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Expected action of examples/ddos_filter for every frame of a capture (an
 independent re-reading of the filter's rules, the test oracle of
-tests/e2e/prog.sh): one line per frame, XDP_DROP or XDP_PASS. Frames outside
-14..3000 bytes are skipped (prog-run does not run them either).
+tests/e2e/prog.sh): one line per frame, XDP_DROP or XDP_PASS. Frames shorter
+than 14 bytes are skipped (the capture loader skips them as runts).
 usage: oracle.py FILE.pcap"""
 import ipaddress
 import struct
@@ -51,5 +51,5 @@ def frames(path):
 
 
 for fr in frames(sys.argv[1]):
-    if 14 <= len(fr) <= 3000:
+    if len(fr) >= 14:
         print(action(fr))
