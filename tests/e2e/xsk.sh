@@ -3,7 +3,7 @@
 # End-to-end tests of the AF_XDP applications (xdplab xsk) on a veth lab.
 #   tests/e2e/xsk.sh          run every test
 #   tests/e2e/xsk.sh -l       list the tests
-#   tests/e2e/xsk.sh -t NAME  run one test (repeatable)
+#   tests/e2e/xsk.sh -t NAME  run one test
 # Needs root. Each test makes its own lab with `xdplab lab setup` and removes
 # it; a trap removes whatever is left on every exit path. The traffic is
 # verified by the tests themselves: exact counts at the receiving end and
@@ -18,7 +18,6 @@ CORPUS=${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}
 WORK=""
 LAB="" GEN="" GNS="" DUT="" DNS=""
 PIDS=()
-PASS=0 FAIL=0 SKIP=0
 # Receivers that must count exactly get deep rings: 40 ms of traffic at
 # 200 kpps, so a receiver descheduled by other load on the machine loses nothing.
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
@@ -428,9 +427,9 @@ t_mtu_frags() {
 # Without CAP_IPC_LOCK the UMEM must fit RLIMIT_MEMLOCK: the figures are named.
 t_memlock() {
 	local lim
-	command -v setpriv >/dev/null || { echo "SKIP: no setpriv"; return 2; }
+	command -v setpriv >/dev/null || { echo "SKIP: no setpriv"; return 77; }
 	lim=$(ulimit -l)
-	[ "$lim" != unlimited ] || { echo "SKIP: RLIMIT_MEMLOCK is unlimited here"; return 2; }
+	[ "$lim" != unlimited ] || { echo "SKIP: RLIMIT_MEMLOCK is unlimited here"; return 77; }
 	lab_up || return 1
 	# A UMEM four times the limit (KiB -> 4096-byte frames).
 	expect_fail 2 "RLIMIT_MEMLOCK" setpriv --bounding-set -ipc_lock \
@@ -522,51 +521,28 @@ t_queues_in_use() {
 
 # ---- runner ----
 
-run_test() {
+# shellcheck source=tests/e2e/suite.inc
+. "$ROOT/tests/e2e/suite.inc"
+
+# One test, in this shell (it sets LAB and PIDS), its output printed as
+# it comes; its lab goes with it whatever it did. A skip returns 77 after
+# printing "SKIP: why".
+run_one() {
 	local name=$1 rc
 	echo "xsk: $name"
 	"t_$name"
 	rc=$?
 	lab_down
-	case $rc in
-	0) PASS=$((PASS + 1)); echo "xsk: $name PASS" ;;
-	2) SKIP=$((SKIP + 1)); echo "xsk: $name SKIP" ;;
-	*) FAIL=$((FAIL + 1)); echo "xsk: $name FAIL" ;;
-	esac
+	suite_verdict "$name" "$rc" ""
 }
 
-main() {
-	local want=() t
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-l) printf '%s\n' "${TESTS[@]}"; return 0 ;;
-		-t) want+=("$2"); shift ;;
-		*) echo "usage: $0 [-l] [-t NAME]..." >&2; return 2 ;;
-		esac
-		shift
-	done
-	[ ${#want[@]} -eq 0 ] && want=("${TESTS[@]}")
-	if [ "$(id -u)" != 0 ]; then
-		echo "xsk: needs root; all skipped"
-		echo "0 passed, 0 failed, ${#want[@]} skipped"
-		return 0
-	fi
+suite_prereq() {
 	[ -x "$X" ] || { echo "xsk: $X not built (make)"; return 1; }
 	WORK=${XL_E2E_WORK:-$(mktemp -d /tmp/xl-xsk-e2e.XXXXXX)}
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
-	for t in "${want[@]}"; do
-		if ! declare -F "t_$t" >/dev/null; then
-			echo "xsk: no test '$t' (see -l)"
-			FAIL=$((FAIL + 1))
-			continue
-		fi
-		run_test "$t"
-	done
-	echo "$PASS passed, $FAIL failed, $SKIP skipped"
-	[ "$FAIL" -eq 0 ]
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-	main "$@"
+	suite_main 1 "$@"
 fi
