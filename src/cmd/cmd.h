@@ -20,6 +20,8 @@
 
 /** Set by SIGINT/SIGTERM/SIGHUP: loops end and clean up normally. */
 extern volatile sig_atomic_t xl_stop_requested;
+/** SIGQUITs received: an odd count flips --extended in xl_cmd_report_loop(). */
+extern volatile sig_atomic_t xl_extended_toggles;
 
 /** Install the stop handlers (no SA_RESTART, so sleeps wake up). */
 void xl_sig_install(void);

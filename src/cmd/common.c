@@ -193,7 +193,8 @@ static void loop_interval(void *ctx, int from, int to, uint64_t t_ns, bool parti
 	if (partial || l->quiet)
 		return;
 	l->print(l->ctx, &w, t_ns / 1e9);
-	if (l->extended)
+	/* SIGQUIT flips the per-CPU lines while running (xdp-bench's toggle). */
+	if (l->extended != (xl_extended_toggles & 1))
 		xl_cmd_print_cpus(&lr->s[from], &lr->s[to], w.ns);
 }
 
