@@ -4,6 +4,8 @@
  * operation (as bench.bpf.c does), counts in the same per-CPU record, and
  * redirects through a map:
  *  - xdp_redir_devmap: bpf_redirect_map() into a devmap (one OUT, key 0);
+ *  - xdp_redir_ifindex: bpf_redirect() to OUT's ifindex, no map (xdp-bench's
+ *    "redirect"; the kernel looks OUT up by ifindex per frame);
  *  - xdp_redir_cpumap: into a cpumap entry, the target CPU picked from a
  *    list by a steering policy (enum xl_steer, abi/redirect.h, parsed with
  *    the one parser of abi/parse.h), where xdp_redir_cpu_prog runs in the
@@ -27,6 +29,8 @@ const volatile __u32 steer = XL_STEER_NO_TOUCH;
 const volatile __u32 steer_count = 1;
 const volatile __u32 steer_cpus[XL_STEER_MAX_CPUS] = { 0 };
 const volatile __u32 cpu_action = XL_CPU_ACT_DROP;
+/* redirect-ifindex: OUT's ifindex. */
+const volatile __u32 out_ifindex = 0;
 /* 1: loaded with BPF_F_XDP_HAS_FRAGS (--frags), frames may span buffers. */
 const volatile __u32 frags = 0;
 /* Set after load: the id of our cpumap, to filter its tracepoint. */
@@ -259,6 +263,16 @@ int xdp_redir_cpumap(struct xdp_md *ctx)
 			miss->redirect_errors++;
 	}
 	return rx_done(rec, act);
+}
+
+SEC("xdp")
+int xdp_redir_ifindex(struct xdp_md *ctx)
+{
+	struct xl_bench_rec *rec = rx_count(ctx);
+
+	if (!rec)
+		return XDP_ABORTED;
+	return rx_done(rec, bpf_redirect(out_ifindex, 0));
 }
 
 SEC("xdp")

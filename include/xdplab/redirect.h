@@ -20,11 +20,12 @@
 #include "xdplab/bench.h"
 #include "xdplab/abi/redirect.h"
 
-/** The three ways to redirect. */
+/** The four ways to redirect. */
 enum xl_redir_kind {
 	XL_REDIR_DEVMAP = 0, /**< bpf_redirect_map() into a devmap: IN -> OUT */
 	XL_REDIR_CPUMAP = 1, /**< into a cpumap entry, program on the entry */
 	XL_REDIR_MULTI = 2,  /**< broadcast over a devmap_hash, ingress excluded */
+	XL_REDIR_IFINDEX = 3, /**< bpf_redirect() to OUT's ifindex, no map */
 };
 
 /** Default and largest cpumap queue size in frames (kernel: 1..16384). */
@@ -37,7 +38,7 @@ enum xl_redir_kind {
  * @op: packet operation on IN before redirecting.
  * @mode: attach mode on IN (native or skb).
  * @in: the ingress interface (current netns).
- * @out/@nout: OUT interfaces in the same netns: 1 for devmap and for cpumap
+ * @out/@nout: OUT interfaces in the same netns: 1 for devmap, ifindex and for cpumap
  *   with XL_CPU_ACT_REDIRECT, 0 for cpumap otherwise, 1..XL_REDIR_MAX_OUT
  *   for multi. None may equal @in, none may repeat (-EINVAL).
  * @cpu: target CPU of the cpumap when @ncpu is 0 (must be online; cpumap only).

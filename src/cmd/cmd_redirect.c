@@ -238,7 +238,7 @@ static int parse(struct redir_args *a, int argc, char **argv)
 	}
 	a->o.in = argv[idx];
 	a->o.nout = n - 1;
-	if (a->o.kind == XL_REDIR_DEVMAP && n != 2) {
+	if ((a->o.kind == XL_REDIR_DEVMAP || a->o.kind == XL_REDIR_IFINDEX) && n != 2) {
 		xl_usage_error(&a->spec, n < 2 ? "missing OUT (see --help)" :
 						 "IN and one OUT expected, got '%s' too", argv[argc - 1]);
 		return XL_EXIT_USAGE;
@@ -354,6 +354,11 @@ int cmd_redirect(int argc, char **argv)
 		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT...",
 			"Broadcast every frame from IN to each OUT (BPF_F_BROADCAST|BPF_F_EXCLUDE_INGRESS over a devmap_hash).",
 			redir_opts, sizeof(redir_opts) / sizeof(redir_opts[0]) };
+	} else if (!strcmp(argv[0], "redirect-ifindex")) {
+		a.o.kind = XL_REDIR_IFINDEX;
+		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
+			"XDP_REDIRECT every frame from IN to OUT with bpf_redirect() by ifindex (no map; xdp-bench's redirect); print rx/s, err/s, ns/packet.",
+			redir_opts, sizeof(redir_opts) / sizeof(redir_opts[0]) };
 	} else {
 		a.o.kind = XL_REDIR_DEVMAP;
 		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
@@ -404,7 +409,8 @@ int cmd_redirect(int argc, char **argv)
 	else
 		fprintf(stderr, "xdplab: REDIRECT %s -> %s%s (%s, %s mode%s), packet operation %s; Ctrl-C to stop\n",
 			a.o.in, a.o.out[0], a.o.nout > 1 ? " and more" : "",
-			a.o.kind == XL_REDIR_MULTI ? "devmap_hash broadcast, ingress excluded" : "devmap",
+			a.o.kind == XL_REDIR_MULTI ? "devmap_hash broadcast, ingress excluded" :
+			a.o.kind == XL_REDIR_IFINDEX ? "bpf_redirect by ifindex, no map" : "devmap",
 			xl_xdp_mode_name(a.o.mode), a.o.frags ? " multi-buffer" : "",
 			xl_pkt_op_name(a.o.op));
 	xl_cmd_row_init(&row, argv[0], NULL, "xdp", "XDP_REDIRECT", xl_pkt_op_name(a.o.op),

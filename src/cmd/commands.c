@@ -13,6 +13,8 @@ const struct xl_command xl_commands[] = {
 	{ "pass", cmd_bench, "XDP_PASS benchmark with a packet operation" },
 	{ "tx", cmd_bench, "XDP_TX benchmark with a packet operation" },
 	{ "redirect", cmd_redirect, "XDP_REDIRECT IN -> OUT through a devmap" },
+	{ "redirect-map", cmd_redirect, "the same as redirect (xdp-bench's name of the devmap redirect)" },
+	{ "redirect-ifindex", cmd_redirect, "XDP_REDIRECT IN -> OUT with bpf_redirect() by ifindex (no map)" },
 	{ "redirect-cpu", cmd_redirect, "XDP_REDIRECT into a cpumap, program on the target CPU" },
 	{ "redirect-multi", cmd_redirect, "XDP_REDIRECT broadcast IN -> OUT... (devmap_hash)" },
 	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },

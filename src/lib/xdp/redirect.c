@@ -236,7 +236,7 @@ static int fill_maps(struct xl_redirect *r)
 	__u32 key = 0;
 	int i, err = 0;
 
-	if (o->nout && o->kind != XL_REDIR_MULTI) {
+	if (o->nout && (o->kind == XL_REDIR_DEVMAP || o->kind == XL_REDIR_CPUMAP)) {
 		struct bpf_devmap_val v = { .ifindex = r->out_ifindex[0] };
 
 		if (bpf_map_update_elem(bpf_map__fd(r->skel->maps.tx_port), &key, &v, 0)) {
@@ -342,9 +342,11 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	}
 	r->skel->rodata->cpu_action = opts->cpu_action;
 	r->skel->rodata->frags = opts->frags;
+	r->skel->rodata->out_ifindex = opts->kind == XL_REDIR_IFINDEX ? r->out_ifindex[0] : 0;
 	if (opts->frags) {
 		/* Every XDP program a multi-buffer frame meets must take frags. */
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_devmap);
+		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_ifindex);
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_multi);
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_cpumap);
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_cpu_prog);
@@ -354,6 +356,7 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	/* Only the programs this kind needs are loaded. */
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_devmap, opts->kind == XL_REDIR_DEVMAP);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_multi, opts->kind == XL_REDIR_MULTI);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_ifindex, opts->kind == XL_REDIR_IFINDEX);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpumap, opts->kind == XL_REDIR_CPUMAP);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpu_prog, opts->kind == XL_REDIR_CPUMAP &&
 				  opts->cpu_action != XL_CPU_ACT_DISABLED);
@@ -397,6 +400,7 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 		memcpy(r->last_xmit_err, r->base_xmit_err, sizeof(r->last_xmit_err));
 	}
 	prog = opts->kind == XL_REDIR_DEVMAP ? r->skel->progs.xdp_redir_devmap :
+	       opts->kind == XL_REDIR_IFINDEX ? r->skel->progs.xdp_redir_ifindex :
 	       opts->kind == XL_REDIR_MULTI  ? r->skel->progs.xdp_redir_multi :
 					       r->skel->progs.xdp_redir_cpumap;
 	err = xl_xdp_attach_frags(bpf_program__fd(prog), r->in_ifindex, opts->in, opts->mode,
