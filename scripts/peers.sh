@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# scripts/peers.sh - xdplab and its peers side by side in one veth lab
+# (docs/performance.md).
+#
+#   scripts/peers.sh build [DIR]   clone and build xdp-tools (xdp-bench,
+#                                  xdp-monitor, xdp-trafficgen) and
+#                                  bpf-examples (xdpsock) in DIR
+#                                  (default /tmp/xdplab-peers); never in the tree
+#   scripts/peers.sh run ROW...    measure ROWs, peer and xdplab alternating
+#
+# Rows: drop-parse-ip drop-swap-macs (DUT CPU ns/packet and rate, threaded
+# NAPI pinned to the last CPU), rxdrop (xdpsock's defaults against
+# xdplab's), rxdrop-modes (xdplab spin / poll / busy-poll against xdpsock),
+# l2fwd (xdpsock -l against xdplab's l2fwd, frames counted back at the
+# generator end), gen-1 / gen-2 (xdp-trafficgen against xdplab gen, 1
+# thread with the DUT's NAPI threaded on the other CPU, 2 threads in
+# softirq wiring), monitor-all (DUT CPU ns/packet added to a devmap
+# redirect by `xdp-monitor -s` and by `xdplab monitor --all`).
+# Environment: PEERS=DIR (built peers), PAIRS=5 (repetitions), SECS=5
+# (window seconds), XDPLAB=build/xdplab. Rates come from the DUT veth's own
+# counters (ethtool -S), CPU time from the NAPI kthread's schedstat. Every
+# repetition runs each variant once, the order rotating, so the host's drift
+# falls on all of them; the summary is the median of the per-repetition
+# ratios with their range. Traffic only inside the lab this script makes.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+X=${XDPLAB:-$ROOT/build/xdplab}
+PEERS=${PEERS:-/tmp/xdplab-peers}
+PAIRS=${PAIRS:-5}
+SECS=${SECS:-5}
+NCPU=$(nproc)
+LAST=$((NCPU - 1))
+
+die() { echo "peers.sh: $*" >&2; exit 1; }
+
+build() {
+	local d=${1:-$PEERS}
+	mkdir -p "$d"
+	# bpf-examples needs libcap-dev and libmnl-dev; xdp-tools needs m4.
+	apt-get install -y -qq --no-install-recommends libcap-dev libmnl-dev m4 >/dev/null
+	[ -d "$d/xdp-tools" ] || git clone -q --recurse-submodules https://github.com/xdp-project/xdp-tools "$d/xdp-tools"
+	[ -d "$d/bpf-examples" ] || git clone -q --recurse-submodules https://github.com/xdp-project/bpf-examples "$d/bpf-examples"
+	# Debian's libbpf 1.1 is too old: the bundled one (FORCE_SUBDIR_LIBBPF);
+	# some of their sources use bool without stdbool.h with this clang.
+	export CFLAGS="-include stdbool.h -O2 -g" BPF_CFLAGS="-include stdbool.h" FORCE_SUBDIR_LIBBPF=1
+	(cd "$d/xdp-tools" && ./configure >/dev/null &&
+		for t in xdp-bench xdp-monitor xdp-trafficgen; do make -s -C "$t"; done)
+	# xdpsock exits when setrlimit(RLIMIT_MEMLOCK) fails with EPERM (no
+	# CAP_SYS_RESOURCE; UMEM registration works with CAP_IPC_LOCK): a warning.
+	sed -i '/ERROR: setrlimit(RLIMIT_MEMLOCK)/,/exit(EXIT_FAILURE);/s/exit(EXIT_FAILURE);/;/' \
+		"$d/bpf-examples/AF_XDP-example/xdpsock.c"
+	(cd "$d/bpf-examples" && ./configure >/dev/null && make -s -C AF_XDP-example)
+	ls -l "$d/xdp-tools/xdp-bench/xdp-bench" "$d/xdp-tools/xdp-monitor/xdp-monitor" \
+		"$d/bpf-examples/AF_XDP-example/xdpsock"
+}
+
+# ---- the lab ----
+LAB="" GNS="" DNS="" GEN="" DUT="" OUT="" SINK="" NAPI=""
+lab_up() { # lab_up threaded|softirq
+	local out
+	out=$("$X" lab setup --out-pairs 1) || die "lab setup failed"
+	LAB=$(awk '$1=="lab"{print $2}' <<<"$out")
+	GEN=$(awk '$1=="gen"{print $2}' <<<"$out"); GNS=$(awk '$1=="gen"{print $4}' <<<"$out")
+	DUT=$(awk '$1=="dut"{print $2}' <<<"$out"); DNS=$(awk '$1=="dut"{print $4}' <<<"$out")
+	OUT=$(awk '$1=="out0"{print $2}' <<<"$out"); SINK=$(awk '$1=="out0"{print $6}' <<<"$out")
+	NAPI=""
+	if [ "$1" = threaded ]; then
+		ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null
+		ip netns exec "$DNS" sh -c "echo 1 > /sys/class/net/$DUT/threaded"
+		sleep 0.2
+		NAPI=$(ps -eo pid=,comm= | awk -v c="napi/$DUT-" 'index($2, c) == 1 {print $1; exit}')
+		[ -n "$NAPI" ] || die "no NAPI kthread for $DUT"
+		taskset -pc "$LAST" "$NAPI" >/dev/null
+	fi
+	ip netns exec "$GNS" ethtool -K "$SINK" gro on >/dev/null # the sink needs a NAPI
+}
+lab_down() { [ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true; LAB=""; }
+trap lab_down EXIT
+
+# ctr NAME: the DUT veth's ethtool -S counter NAME; gen:NAME the generator end's.
+ctr() {
+	case $1 in
+	gen:*) ip netns exec "$GNS" ethtool -S "$GEN" | awk -v k="${1#gen:}:" '$1==k{print $2}' ;;
+	*) ip netns exec "$DNS" ethtool -S "$DUT" | awk -v k="$1:" '$1==k{print $2}' ;;
+	esac
+}
+napi_ns() { [ -n "$NAPI" ] && awk '{print $1}' "/proc/$NAPI/schedstat" || echo 0; }
+now() { date +%s%N; }
+
+# window COUNTER CMD...: run CMD (the DUT side) in the DUT namespace, the
+# generator ($GENCMD in the generator's namespace, default xdplab gen, one
+# thread on CPU0) for SECS + 2 s, and print "pps ns_per_pkt" over SECS s.
+GENCMD=""
+window() {
+	local counter=$1 pid gpid c0 c1 t0 t1 n0 n1
+	shift
+	ip netns exec "$DNS" "$@" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	# shellcheck disable=SC2086
+	ip netns exec "$GNS" timeout -s INT $((SECS + 2)) \
+		${GENCMD:-$X gen $GEN --cpu 0 -q} >/dev/null 2>&1 &
+	gpid=$!
+	sleep 1
+	c0=$(ctr "$counter"); n0=$(napi_ns); t0=$(now)
+	sleep "$SECS"
+	c1=$(ctr "$counter"); n1=$(napi_ns); t1=$(now)
+	wait "$gpid" || true
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	sleep 0.5
+	awk -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v n=$((n1 - n0)) \
+		'BEGIN{printf "%.0f %.1f\n", c / (t / 1e9), c ? n / c : 0}'
+}
+
+# A background watcher (the monitors) around a redirect window.
+with_bg() { # with_bg "WATCHER..." COUNTER CMD...
+	local w=$1 wpid r
+	shift
+	if [ -n "$w" ]; then
+		$w >/dev/null 2>&1 &
+		wpid=$!
+		sleep 1.5
+	fi
+	r=$(window "$@")
+	if [ -n "$w" ]; then
+		kill -INT "$wpid" 2>/dev/null || true
+		wait "$wpid" 2>/dev/null || true
+	fi
+	echo "$r"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END{if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+range() { sort -g | awk 'NR==1{lo=$1} {hi=$1} END{print lo ".." hi}'; }
+
+# run_variants ROW FIELD "name|counter|watcher|cmd" ...: PAIRS repetitions,
+# each variant once per repetition in rotating order; prints every window
+# and keeps "name rep pps ns" lines in $RES.
+RES=""
+run_variants() {
+	local row=$1 n=$(( $# - 1 )) rep i j v name counter watcher cmd r
+	shift
+	local vs=("$@")
+	RES=$(mktemp)
+	for rep in $(seq "$PAIRS"); do
+		for i in $(seq 0 $((n - 1))); do
+			j=$(( (i + rep) % n ))
+			v=${vs[$j]}
+			IFS='|' read -r name counter watcher cmd GENCMD <<<"$v"
+			# shellcheck disable=SC2086
+			r=$(with_bg "$watcher" "$counter" $cmd)
+			echo "$row rep $rep $name: $(awk '{printf "%.3f Mpps, DUT %s ns/packet", $1/1e6, $2}' <<<"$r")  (load $(cut -d' ' -f1 /proc/loadavg))"
+			echo "$name $rep $r" >>"$RES"
+		done
+	done
+}
+
+# summary A B FIELD(3 pps | 4 ns): the median of B/A per repetition, with range.
+summary() {
+	local a=$1 b=$2 f=$3 what=$4
+	join <(awk -v n="$a" -v f="$f" '$1==n{print $2, $f}' "$RES" | sort) \
+	     <(awk -v n="$b" -v f="$f" '$1==n{print $2, $f}' "$RES" | sort) |
+		awk '$2 > 0 {print $3 / $2}' >"$RES.r"
+	echo "$what: $b / $a = $(median <"$RES.r") (range $(range <"$RES.r")); medians $a $(awk -v n="$a" -v f="$f" '$1==n{print $f}' "$RES" | median), $b $(awk -v n="$b" -v f="$f" '$1==n{print $f}' "$RES" | median)"
+}
+
+row_drop() { # row_drop OP
+	local op=$1 xb=$PEERS/xdp-tools/xdp-bench/xdp-bench
+	lab_up threaded
+	run_variants "drop-$op" \
+		"xdp-bench|rx_queue_0_xdp_packets||$xb drop -p $op -m native $DUT" \
+		"xdplab|rx_queue_0_xdp_packets||$X drop -p $op -q $DUT"
+	summary xdp-bench xdplab 3 "drop $op rate (higher is better)"
+	summary xdp-bench xdplab 4 "drop $op DUT CPU ns/packet (lower is better)"
+	lab_down
+}
+
+row_rxdrop() { # row_rxdrop [xdplab wait options...]: softirq NAPI with the generator, app on the last CPU
+	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock vs=() m
+	lab_up softirq
+	vs+=("xdpsock|rx_queue_0_xdp_redirect||taskset -c $LAST $xs -r -i $DUT -q 0 -N -c")
+	if [ $# -eq 0 ]; then
+		vs+=("xdplab|rx_queue_0_xdp_redirect||$X xsk rxdrop $DUT --copy --cpu $LAST --quiet")
+	fi
+	for m in "$@"; do
+		vs+=("xdplab$m|rx_queue_0_xdp_redirect||$X xsk rxdrop $DUT --copy --cpu $LAST --quiet $m")
+	done
+	run_variants rxdrop "${vs[@]}"
+	if [ $# -eq 0 ]; then
+		summary xdpsock xdplab 3 "AF_XDP rxdrop XDP_DRV copy, defaults (higher is better)"
+	fi
+	for m in "$@"; do
+		summary xdpsock "xdplab$m" 3 "AF_XDP rxdrop XDP_DRV copy, xdplab $m (higher is better)"
+	done
+	lab_down
+}
+
+row_l2fwd() { # softirq NAPI with the generator, app on the last CPU; frames back at the generator end
+	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock sinkpid
+	lab_up softirq
+	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
+	ip netns exec "$GNS" "$X" drop -q "$GEN" >/dev/null 2>&1 &
+	sinkpid=$!
+	sleep 1
+	run_variants l2fwd \
+		"xdpsock|gen:rx_queue_0_xdp_packets||taskset -c $LAST $xs -l -i $DUT -q 0 -N -c" \
+		"xdplab|gen:rx_queue_0_xdp_packets||$X xsk l2fwd $DUT --copy --cpu $LAST --quiet"
+	kill -INT "$sinkpid" 2>/dev/null || true
+	wait "$sinkpid" 2>/dev/null || true
+	summary xdpsock xdplab 3 "AF_XDP l2fwd XDP_DRV copy, defaults (higher is better)"
+	lab_down
+}
+
+row_gen() { # row_gen THREADS: the generators into an XDP_DROP DUT (xdp-trafficgen udp sends IPv6 only: 2001:2::/48)
+	local t=$1 tg=$PEERS/xdp-tools/xdp-trafficgen/xdp-trafficgen wiring=softirq pin=""
+	[ "$t" = 1 ] && wiring=threaded && pin="taskset -c 0"
+	lab_up $wiring
+	run_variants "gen-$t" \
+		"xdp-trafficgen|rx_queue_0_xdp_packets||$X drop -q $DUT|$pin $tg udp -t $t -m 02:58:4c:00:00:02 -M 02:58:4c:00:00:01 -a 2001:2::2 -A 2001:2::1 $GEN" \
+		"xdplab|rx_queue_0_xdp_packets||$X drop -q $DUT|$X gen $GEN -t $t --cpu 0 -q"
+	summary xdp-trafficgen xdplab 3 "generator, $t thread(s), $wiring wiring (higher is better)"
+	lab_down
+}
+
+row_monitor() {
+	local xm=$PEERS/xdp-tools/xdp-monitor/xdp-monitor sinkpid
+	lab_up threaded
+	ip netns exec "$GNS" "$X" drop -q "$SINK" >/dev/null 2>&1 &
+	sinkpid=$!
+	run_variants monitor-all \
+		"none|rx_queue_0_xdp_redirect||$X redirect -q $DUT $OUT" \
+		"xdp-monitor-s|rx_queue_0_xdp_redirect|$xm -s -i 1|$X redirect -q $DUT $OUT" \
+		"xdplab-all|rx_queue_0_xdp_redirect|$X monitor --all -q|$X redirect -q $DUT $OUT"
+	kill -INT "$sinkpid" 2>/dev/null || true
+	wait "$sinkpid" 2>/dev/null || true
+	for v in xdp-monitor-s xdplab-all; do
+		join <(awk '$1=="none"{print $2, $4}' "$RES" | sort) <(awk -v n=$v '$1==n{print $2, $4}' "$RES" | sort) |
+			awk '{print $3 - $2}' >"$RES.$v"
+		echo "monitor cost on a devmap redirect, $v: +$(median <"$RES.$v") DUT CPU ns/packet (range $(range <"$RES.$v"))"
+	done
+	paste -d' ' "$RES.xdp-monitor-s" "$RES.xdplab-all" | awk '$1 > 0 {print $2 / $1}' >"$RES.r"
+	echo "monitor cost: xdplab --all / xdp-monitor -s = $(median <"$RES.r") (range $(range <"$RES.r")) (lower is better)"
+	lab_down
+}
+
+case "${1:-}" in
+build) shift; build "$@" ;;
+run)
+	shift
+	[ $# -gt 0 ] || die "run: name rows (drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)"
+	[ -x "$X" ] || die "no $X: run make"
+	echo "# $(date -u +%FT%TZ) $(uname -r), $NCPU CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $PAIRS x $SECS s"
+	for row in "$@"; do
+		case $row in
+		drop-parse-ip) row_drop parse-ip ;;
+		drop-swap-macs) row_drop swap-macs ;;
+		rxdrop) row_rxdrop ;;
+		rxdrop-modes) row_rxdrop --spin --poll --busy-poll ;;
+		monitor-all) row_monitor ;;
+		l2fwd) row_l2fwd ;;
+		gen-1) row_gen 1 ;;
+		gen-2) row_gen 2 ;;
+		*) die "unknown row '$row' (accepted: drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)" ;;
+		esac
+	done
+	echo "# end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
+	;;
+*) echo "usage: scripts/peers.sh build [DIR] | run ROW..." >&2; exit 2 ;;
+esac
