@@ -64,26 +64,33 @@ static __always_inline void count_hash(__u32 ev, __u32 act, int ifindex, __u32 e
 static __always_inline void count(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
 				  __u64 drops)
 {
-	__u32 e = err < 0 ? -err : err, idx;
+	__u32 e = err < 0 ? -err : err, base, idx, w;
 	int c = xl_mon_err_class(e);
 	struct xl_mon_slot *s;
 
 	if (c < 0)
 		goto slow;
-	idx = ev * XL_MON_ERR_CLASSES + c;
-	s = bpf_map_lookup_elem(&mon_fast, &idx);
-	if (!s)
-		goto slow;
-	if (!s->used) {
-		/* First event of this class on this CPU: the slot is its. */
-		s->key.event = ev;
-		s->key.action = act;
-		s->key.ifindex = ifindex;
-		s->key.err = e;
-		s->used = 1;
-	} else if (s->key.ifindex != ifindex || s->key.action != act) {
-		goto slow;
+	base = (ev * XL_MON_ERR_CLASSES + c) * XL_MON_WAYS;
+	_Pragma("unroll")
+	for (w = 0; w < XL_MON_WAYS; w++) {
+		idx = base + w;
+		s = bpf_map_lookup_elem(&mon_fast, &idx);
+		if (!s)
+			goto slow;
+		if (!s->used) {
+			/* A free way on this CPU: the slot is this key's. */
+			s->key.event = ev;
+			s->key.action = act;
+			s->key.ifindex = ifindex;
+			s->key.err = e;
+			s->used = 1;
+			goto hit;
+		}
+		if (s->key.ifindex == ifindex && s->key.action == act)
+			goto hit;
 	}
+	goto slow;
+hit:
 	s->val.events++;
 	s->val.packets += packets;
 	s->val.drops += drops;
@@ -133,27 +140,34 @@ int BPF_PROG(xl_mon_exc, const struct net_device *dev, const struct bpf_prog *xd
 static __always_inline void count_redirect(__u32 ev, const void *tgt, int err, int map_type,
 					   __u32 map_id, __u32 index)
 {
-	__u32 e = err < 0 ? -err : err, idx;
+	__u32 e = err < 0 ? -err : err, base, idx, w;
 	int c = xl_mon_err_class(e);
 	struct xl_mon_slot *s;
 
 	if (c < 0)
 		goto slow;
-	idx = ev * XL_MON_ERR_CLASSES + c;
-	s = bpf_map_lookup_elem(&mon_fast, &idx);
-	if (!s)
-		goto slow;
-	if (!s->used) {
-		s->key.event = ev;
-		s->key.action = XDP_REDIRECT;
-		s->key.ifindex = redirect_target(tgt, map_type, map_id, index);
-		s->key.err = e;
-		s->map_id = map_id;
-		s->index = index;
-		s->used = 1;
-	} else if (s->map_id != map_id || s->index != index) {
-		goto slow;
+	base = (ev * XL_MON_ERR_CLASSES + c) * XL_MON_WAYS;
+	_Pragma("unroll")
+	for (w = 0; w < XL_MON_WAYS; w++) {
+		idx = base + w;
+		s = bpf_map_lookup_elem(&mon_fast, &idx);
+		if (!s)
+			goto slow;
+		if (!s->used) {
+			s->key.event = ev;
+			s->key.action = XDP_REDIRECT;
+			s->key.ifindex = redirect_target(tgt, map_type, map_id, index);
+			s->key.err = e;
+			s->map_id = map_id;
+			s->index = index;
+			s->used = 1;
+			goto hit;
+		}
+		if (s->map_id == map_id && s->index == index)
+			goto hit;
 	}
+	goto slow;
+hit:
 	s->val.events++;
 	s->val.packets++;
 	s->val.drops += err ? 1 : 0;

@@ -64,22 +64,31 @@ struct xl_mon_val {
 };
 
 /*
- * The fast counters: a per-CPU array with one slot per (event, errno
- * class), found by index (an array lookup the JIT inlines) instead of a
- * hash lookup per event, as xdp-tools' sample programs count redirect
- * errors per errno class (lib/util/xdp_sample.bpf.c). A slot keeps the
- * first full key it saw on its CPU; an event whose ifindex or action
- * differs from its slot's, an errno outside the classes and xdp_exception
- * (rare; the action varies) go to the per-CPU hash as before. User space
- * adds both, so the rows are the same.
+ * The fast counters: a per-CPU array with XL_MON_WAYS slots per (event,
+ * errno class), found by index (an array lookup the JIT inlines) instead
+ * of a hash lookup per event, as xdp-tools' sample programs count
+ * redirect errors per errno class (lib/util/xdp_sample.bpf.c). A slot
+ * keeps the first full key it saw on its CPU; an event whose key matches
+ * none of its ways (all taken), an errno outside the classes and
+ * xdp_exception (rare; the action varies) go to the per-CPU hash as
+ * before. User space adds both, so the rows are the same.
  */
 
 /** Errno classes with a fast slot: none, ENETDOWN, EINVAL, ENETUNREACH,
  * EOPNOTSUPP, EBUSY, ENOSPC (the errnos of the redirect and xmit paths). */
 #define XL_MON_ERR_CLASSES 7
 
-/** Slots of the fast array: every event x every errno class. */
-#define XL_MON_FAST_SLOTS (XL_EV__COUNT * XL_MON_ERR_CLASSES)
+/**
+ * Ways per (event, errno class): that many distinct keys (targets,
+ * devices) per CPU find a slot before the hash is used; the programs try
+ * them in order. Other labs' traffic on the same CPU, a broadcast or a
+ * second redirect target take a way each instead of pushing every event of
+ * the measured path to the hash.
+ */
+#define XL_MON_WAYS 4
+
+/** Slots of the fast array: every event x every errno class x every way. */
+#define XL_MON_FAST_SLOTS (XL_EV__COUNT * XL_MON_ERR_CLASSES * XL_MON_WAYS)
 
 /**
  * xl_mon_err_class() - the fast slot class of a positive errno @err, or
