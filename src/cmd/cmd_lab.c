@@ -21,6 +21,7 @@
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
 #include "xdplab/userprog.h"
+#include "xdplab/abtest.h"
 
 #define MAX_SIZES 8
 #define MAX_ROWS 256
@@ -130,7 +131,7 @@ static int lab_teardown(int argc, char **argv)
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
        R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
        R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_PROFILE = XL_OPT_PROFILE,
-       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_PROG_SEC, R_PROG_FUNC, R_PROG_MAP };
+       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_PROG_SEC, R_PROG_FUNC, R_PROG_MAP, R_AB };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
@@ -155,7 +156,8 @@ static const struct xl_opt run_opts[] = {
 	{ "prog", 0, "FILE.o", "also a row prog/FUNC of your XDP program at each size, after the rows (docs/own-program.md)", R_PROG },
 	{ "sec", 0, "NAME", "with --prog: the XDP program in this ELF section", R_PROG_SEC },
 	{ "func", 0, "NAME", "with --prog: the XDP program with this function name", R_PROG_FUNC },
-	{ "map", 0, "NAME=FILE", "with --prog: fill map NAME from FILE (repeatable)", R_PROG_MAP, true },
+	{ "map", 0, "NAME=FILE", "with --prog or --ab: fill map NAME from FILE (repeatable)", R_PROG_MAP, true },
+	{ "ab", 0, "A.o,B.o", "also rows ab-a/FUNC and ab-b/FUNC at each size: two programs in alternating repetitions (A B, B A...), B's note the paired CPU ns/packet difference, CI, verdict", R_AB },
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
 };
@@ -191,6 +193,8 @@ struct run_args {
 	struct lab_dut_args d;
 	struct xl_userprog_opts uo;
 	const char *maps[XL_USERPROG_MAX_FILLS];
+	char ab_buf[512];
+	const char *ab[2];
 };
 
 /* Comma lists: "64,,100", a leading or a trailing comma are errors. */
@@ -272,6 +276,18 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_PROG_FUNC:
 		a->uo.func = arg;
 		return 0;
+	case R_AB: {
+		char *comma;
+
+		snprintf(a->ab_buf, sizeof(a->ab_buf), "%s", arg);
+		comma = strchr(a->ab_buf, ',');
+		if (!comma || comma == a->ab_buf || !comma[1] || strchr(comma + 1, ','))
+			return xl_usage_error(&run_spec, "--ab: '%s' is not two objects (accepted: A.o,B.o)", arg);
+		*comma = '\0';
+		a->ab[0] = a->ab_buf;
+		a->ab[1] = comma + 1;
+		return 0;
+	}
 	case R_PROG_MAP:
 		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
 			return xl_usage_error(&run_spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
@@ -344,10 +360,67 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	return -EINVAL;
 }
 
+/*
+ * lab run --ab: rows @rows[0] (A) and @rows[1] (B) at @size: each
+ * repetition measures one window of each (xl_labrun_prog() with one
+ * repetition), A first in even repetitions, B first in odd; B's note gets
+ * the paired difference of the CPU ns per packet (xl_ab_compare()).
+ */
+static int lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24], uint32_t size,
+		  struct xl_row_result *rows)
+{
+	static struct xl_row_result one;
+	struct xl_labrun_opts o1 = a->o;
+	double cpu[2][XL_MAX_REPS];
+	struct xl_ab_result r;
+	int rep, k, err = 0;
+
+	o1.reps = 1;
+	for (rep = 0; rep < a->o.reps && !err; rep++)
+		for (k = 0; k < 2 && !err; k++) {
+			int side = rep % 2 ? 1 - k : k;
+			struct xl_userprog_opts uo = a->uo;
+			struct xl_row_result *row = &rows[side];
+
+			uo.path = a->ab[side];
+			fprintf(stderr, "xdplab: measuring ab-%c/%s at %u bytes, repetition %d...\n",
+				'a' + side, func[side], size, rep + 1);
+			err = xl_labrun_prog(lab, &o1, &uo, func[side], a->mode, size, &one);
+			if (err) {
+				xl_err("row ab-%c/%s at %u bytes failed: %s", 'a' + side, func[side], size,
+				       one.note);
+				*row = one;
+				break;
+			}
+			if (!rep) {
+				*row = one;
+				snprintf(row->name, sizeof(row->name), "ab-%c/%s", 'a' + side, func[side]);
+			} else {
+				row->reps[rep] = one.reps[0];
+				row->nreps = rep + 1;
+			}
+			cpu[side][rep] = one.reps[0].cpu_ns_per_pkt;
+		}
+	for (k = 0; k < 2; k++) {
+		rows[k].note[0] = '\0';
+		xl_row_finish(&rows[k]);
+	}
+	if (rep && !err && !xl_ab_compare(cpu[0], cpu[1], rep, false, 0, &r)) {
+		char ci[48] = "n/a (< 6 reps)";
+
+		if (r.ci)
+			snprintf(ci, sizeof(ci), "%.1f..%.1f", r.diff_lo, r.diff_hi);
+		snprintf(rows[1].note, sizeof(rows[1].note),
+			 "vs ab-a: CPU ns/packet %+.1f (paired median of %d, 95%% CI %s, p %.3f): %s",
+			 r.diff_median, rep, ci, r.p, xl_ab_verdict_name(r.verdict));
+	}
+	return err;
+}
+
 static int lab_run(int argc, char **argv)
 {
 	static struct xl_row_result rows[MAX_ROWS];
-	static char prog_func[24];
+	static char prog_func[24], ab_func[2][24];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct run_args a = {
 		.o = { .reps = 3, .seconds_ns = 1000000000ull, .warmup_ns = 250000000ull,
@@ -363,7 +436,7 @@ static int lab_run(int argc, char **argv)
 	char lab_tag[48];
 	struct xl_lab lab;
 	char header[3072];
-	int idx, i, s, n = 0, cal = 0, drops = 0, nsens = 0, err = 0, ret = XL_EXIT_OK;
+	int idx, i, k, s, n = 0, cal = 0, drops = 0, nsens = 0, err = 0, ret = XL_EXIT_OK;
 
 	for (i = 0; all_rows[i]; i++)
 		a.rows[i] = !named_only(all_rows[i]);
@@ -430,8 +503,25 @@ static int lab_run(int argc, char **argv)
 		snprintf(prog_func, sizeof(prog_func), "%s", xl_userprog__name(u));
 		xl_userprog__destroy(u);
 		n++;
-	} else if (a.uo.sec || a.uo.func || a.uo.nfills) {
-		xl_usage_error(&run_spec, "--sec, --func and --map go with --prog FILE.o");
+	}
+	for (k = 0; a.ab[0] && k < 2; k++) {
+		struct xl_userprog_opts uo = a.uo;
+		struct xl_userprog *u;
+
+		if (a.d.dut) {
+			xl_usage_error(&run_spec, "--ab measures on the veth lab: not with --dut (use xdplab ab there)");
+			return XL_EXIT_USAGE;
+		}
+		uo.path = a.ab[k];
+		u = xl_userprog__load(&uo);
+		if (!u)
+			return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		snprintf(ab_func[k], sizeof(ab_func[k]), "%s", xl_userprog__name(u));
+		xl_userprog__destroy(u);
+		n++;
+	}
+	if (!a.uo.path && !a.ab[0] && (a.uo.sec || a.uo.func || a.uo.nfills)) {
+		xl_usage_error(&run_spec, "--sec, --func and --map go with --prog FILE.o or --ab A.o,B.o");
 		return XL_EXIT_USAGE;
 	}
 	if (n * a.nsizes + cal > MAX_ROWS) {
@@ -538,6 +628,15 @@ measure:
 			}
 			if (err) {
 				xl_err("row %s at %u bytes failed: %s", r, a.sizes[s], rows[n - 1].note);
+				ret = XL_EXIT_RUNTIME;
+				err = 0;
+			}
+		}
+		/* --ab: two programs, repetitions alternating A B / B A. */
+		if (a.ab[0] && !err && n + 2 <= MAX_ROWS) {
+			err = lab_ab(&lab, &a, ab_func, a.sizes[s], &rows[n]);
+			n += 2;
+			if (err && err != -EINTR) {
 				ret = XL_EXIT_RUNTIME;
 				err = 0;
 			}

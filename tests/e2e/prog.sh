@@ -24,7 +24,7 @@ PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_sigkill
-       run_pin_maps lab_run_prog)
+       run_pin_maps lab_run_prog lab_run_ab)
 
 cleanup() {
 	local p
@@ -384,6 +384,25 @@ t_lab_run_prog() {
 	rc=$?
 	expect "missing object: exit" $rc 2 || return 1
 	expect "missing object: message" "$(cat "$TMP/e")" "xdplab: $TMP/none.o: no such file" || return 1
+}
+
+# lab run --ab: rows ab-a and ab-b, repetitions alternating; the added loop
+# is found slower in B's note (6 repetitions, all the same sign: p 0.031).
+t_lab_run_ab() {
+	build_loop 0 && build_loop 200 || return 1
+	$X lab run --rows drop/no-touch --sizes 64 --reps 6 --seconds 0.3 --warmup 0.1 \
+		--ab "$TMP/loop0.o,$TMP/loop200.o" --json "$TMP/lab.json" >"$TMP/out" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; return 1; }
+	expect "rows" "$(jq -r '[.rows[].name] | join(" ")' "$TMP/lab.json")" \
+		"drop/no-touch ab-a/xdp_drop_loop ab-b/xdp_drop_loop" || return 1
+	expect "reps" "$(jq -r '[.rows[] | .reps | length] | join(" ")' "$TMP/lab.json")" "6 6 6" || return 1
+	jq -r '.rows[2].note' "$TMP/lab.json" | grep -q "^vs ab-a: CPU ns/packet +.* (paired median of 6, 95% CI .*, p 0.031): A faster$" ||
+		{ echo "note: $(jq -r '.rows[2].note' "$TMP/lab.json")"; return 1; }
+	python3 scripts/validate-results.py "$TMP/lab.json" >/dev/null || return 1
+	$X lab run --ab "$TMP/loop0.o" >/dev/null 2>"$TMP/e"
+	expect "--ab one object: exit" $? 2 || return 1
+	expect "--ab one object: message" "$(cat "$TMP/e")" \
+		"xdplab lab run: --ab: '$TMP/loop0.o' is not two objects (accepted: A.o,B.o)" || return 1
 }
 
 # shellcheck source=tests/e2e/suite.inc
