@@ -17,7 +17,6 @@ JIT=/proc/sys/net/core/bpf_jit_kallsyms
 WORK="" LAB="" GEN="" GNS="" DUT="" DNS="" OUT="" JIT0=""
 NCPU=$(nproc)
 PIDS=()
-PASS=0 FAIL=0 SKIP=0
 
 # name|what it checks
 TESTS=(
@@ -326,53 +325,28 @@ t_profile_no_perf() {
 	[ ! -e xdplab-profile ] || [ -n "$(ls -A xdplab-profile)" ] || fail "an empty xdplab-profile directory was made"
 }
 
-run_test() {
-	local name=$1 fn=t_${1//-/_}
-	if (
+# shellcheck source=tests/e2e/suite.inc
+. "$ROOT/tests/e2e/suite.inc"
+
+# One test in a subshell whose exit trap cleans up after it.
+run_one() {
+	local name=$1 fn=t_${1//-/_} rc
+	(
 		trap cleanup EXIT
 		"$fn"
-	); then
-		echo "ok   $name"
-		PASS=$((PASS + 1))
-	else
-		echo "FAIL $name"
-		FAIL=$((FAIL + 1))
-	fi
+	)
+	rc=$?
+	suite_verdict "$name" "$rc" ""
 }
 
-main() {
-	local want=() t
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-l) for t in "${TESTS[@]}"; do echo "${t%%|*}"; done; return 0 ;;
-		-t) want+=("$2"); shift ;;
-		*) echo "usage: $0 [-l] [-t NAME]..." >&2; return 2 ;;
-		esac
-		shift
-	done
-	[ ${#want[@]} -eq 0 ] && for t in "${TESTS[@]}"; do want+=("${t%%|*}"); done
-	if [ "$(id -u)" != 0 ]; then
-		echo "profile: needs root; all skipped"
-		echo "0 passed, 0 failed, ${#want[@]} skipped"
-		return 0
-	fi
+suite_prereq() {
 	[ -x "$X" ] || { echo "profile: $X not built (make)"; return 1; }
 	WORK=${XL_E2E_WORK:-$(mktemp -d /tmp/xl-profile-e2e.XXXXXX)}
 	JIT0=$(cat "$JIT")
 	trap '[ -n "${XL_E2E_WORK:-}" ] || rm -rf "$WORK"; echo "$JIT0" >"$JIT"' EXIT
 	trap 'exit 130' INT TERM
-	for t in "${want[@]}"; do
-		if ! declare -F "t_${t//-/_}" >/dev/null; then
-			echo "profile: no test '$t' (see -l)"
-			FAIL=$((FAIL + 1))
-			continue
-		fi
-		run_test "$t"
-	done
-	echo "$PASS passed, $FAIL failed, $SKIP skipped"
-	[ "$FAIL" -eq 0 ]
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-	main "$@"
+	suite_main 1 "$@"
 fi
