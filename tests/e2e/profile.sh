@@ -166,6 +166,11 @@ t_profile_lab_run() {
 	expect_eq "top symbols of the DUT in the JSON" "$(jq '.rows[0] as $r | [$r.profile.top[] | select(.cpu == "cpu\($r.napi_cpu) dut")] | length > 0' "$WORK/r.json")" true
 	expect_eq "perf processes left" "$(perf_left "$WORK/lp")" 0
 	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
+	# Softirq wiring: the DUT's NAPI runs on the generator's CPU, recorded once.
+	"$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 --warmup 0.1 --wiring softirq \
+		--profile-dir "$WORK/sw" --json "$WORK/sw.json" >/dev/null 2>"$WORK/sw.err" || fail "softirq lab run: $(tail -2 "$WORK/sw.err")"
+	expect_eq "softirq CPU roles" "$(jq -c '[.rows[0].profile.cpus[] | .label]' "$WORK/sw.json")" '["cpu0 dut+gen"]'
+	expect_eq "stacks not rooted at cpu0 dut+gen" "$(grep -vc '^cpu0 dut+gen;' "$WORK/sw/drop-no-touch-64.folded")" 0
 }
 
 # chromium_run OUT_ERR ARGS...: headless Chromium as root (a fresh profile, no network services).
