@@ -24,6 +24,41 @@ const volatile __u32 frags = 0;
  */
 const volatile __u32 extra_on = 0;
 __u32 extra_iters = 0;
+/*
+ * --load-mode load-bytes: read-data and swap-macs go through
+ * bpf_xdp_load_bytes()/bpf_xdp_store_bytes() (copies, valid across
+ * fragments) instead of direct packet access (xdp-bench's --load-mode).
+ */
+const volatile __u32 load_bytes = 0;
+
+/* The packet operation by helper calls; -1 when the frame is too short. */
+static __always_inline int op_load_bytes(struct xdp_md *ctx, __u32 op)
+{
+	__u8 b[12];
+	__u8 t;
+	int i;
+
+	if (op == XL_OP_READ_DATA) {
+		__u8 h[14];
+		volatile __u8 sink;
+
+		if (bpf_xdp_load_bytes(ctx, 0, h, sizeof(h)))
+			return -1;
+		sink = h[0] ^ h[6] ^ h[12];
+		(void)sink;
+	} else if (op == XL_OP_SWAP_MACS) {
+		if (bpf_xdp_load_bytes(ctx, 0, b, sizeof(b)))
+			return -1;
+		for (i = 0; i < 6; i++) {
+			t = b[i];
+			b[i] = b[i + 6];
+			b[i + 6] = t;
+		}
+		if (bpf_xdp_store_bytes(ctx, 0, b, sizeof(b)))
+			return -1;
+	}
+	return 0;
+}
 
 SEC("xdp")
 int xdp_bench_action(struct xdp_md *ctx)
@@ -34,7 +69,13 @@ int xdp_bench_action(struct xdp_md *ctx)
 	rec = xl_bench_rec_this_cpu();
 	if (!rec)
 		return XDP_ABORTED;
-	xl_rec_rx(rec, ctx, pkt_op, frags);
+	if (load_bytes) {
+		xl_rec_rx(rec, ctx, XL_OP_NO_TOUCH, frags);
+		if (op_load_bytes(ctx, pkt_op))
+			rec->errors++;
+	} else {
+		xl_rec_rx(rec, ctx, pkt_op, frags);
+	}
 	if (extra_on) {
 		__u32 i, n = extra_iters;
 		__u64 acc = 0;

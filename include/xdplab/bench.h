@@ -37,6 +37,9 @@
  *   SEC("xdp.frags")): needed in native mode when the MTU is above what one
  *   buffer holds (a veth: about 3.5 KB, e.g. MTU 9000); rx_bytes is then the
  *   whole frame's length. Kernel 5.18+.
+ * @load_bytes: apply read-data / swap-macs with bpf_xdp_load_bytes() and
+ *   bpf_xdp_store_bytes() instead of direct packet access (--load-mode
+ *   load-bytes; XDP only; parse-ip is direct access only: -EINVAL).
  * @tc: load the tc program instead (tc_bench_drop in bpf/bench.bpf.c: the
  *      same counting, then TC_ACT_SHOT) and attach it at the clsact ingress
  *      hook with libbpf's bpf_tc_* API (a clsact qdisc is made when the
@@ -52,6 +55,7 @@ struct xl_bench_opts {
 	bool frags;
 	bool tc;
 	bool extra;
+	bool load_bytes;
 };
 
 struct xl_bench;

@@ -22,11 +22,12 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_EXTRA_NS };
+enum { O_EXTRA_NS, O_LOAD_MODE };
 
 static const struct xl_opt bench_opts[] = {
 	XL_OPT_ENTRY_PACKET_OP,
 	{ "extra-ns", 0, "NS", "add a busy loop of NS ns of CPU per packet, 0..1000, calibrated at start with BPF_PROG_RUN (docs/compare.md)", O_EXTRA_NS },
+	{ "load-mode", 'l', "MODE", "how read-data and swap-macs reach the frame: dpa (direct packet access, default) or load-bytes (bpf_xdp_load_bytes/bpf_xdp_store_bytes)", O_LOAD_MODE },
 	XL_OPT_ENTRY_MODE(""),
 	XL_OPT_ENTRY_FRAGS,
 	XL_OPT_ENTRY_INTERVAL,
@@ -57,6 +58,13 @@ static int on_opt(int id, const char *arg, void *ctx)
 	struct bench_args *a = ctx;
 	int r;
 
+	if (id == O_LOAD_MODE) {
+		static const char *const modes[] = { "dpa", "load-bytes", NULL };
+
+		r = xl_parse_choice(&a->spec, "--load-mode", arg, modes);
+		a->o.load_bytes = r == 1;
+		return r < 0 ? r : 0;
+	}
 	if (id == O_EXTRA_NS) {
 		a->o.extra = true;
 		return xl_parse_u64(&a->spec, "--extra-ns", arg, 0, XL_EXTRA_NS_MAX, &a->extra_ns);
@@ -173,6 +181,10 @@ int cmd_bench(int argc, char **argv)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
 		return XL_EXIT_USAGE;
+	if (a.o.load_bytes && a.o.op == XL_OP_PARSE_IP) {
+		xl_usage_error(&a.spec, "--load-mode load-bytes: accepted with --packet-operation no-touch, read-data or swap-macs (parse-ip reads by direct packet access only)");
+		return XL_EXIT_USAGE;
+	}
 	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
 	xl_cmd_prof_open(&a.prof);
 	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
@@ -211,9 +223,10 @@ int cmd_bench(int argc, char **argv)
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
 	prog_id = attached_prog_id(xl_bench__ifindex(b), a.o.mode);
-	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s; Ctrl-C to stop\n",
+	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
-		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op));
+		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op),
+		a.o.load_bytes ? " by bpf_xdp_load_bytes" : "");
 	xl_cmd_row_init(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
 			xl_xdp_action_name(a.o.action), xl_pkt_op_name(a.o.op),
 			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");

@@ -14,7 +14,9 @@
  *   network layer;
  * - read-data: no error, the frame untouched;
  * - swap-macs: the output frame is the input with the MACs swapped, byte
- *   for byte; no-touch: untouched.
+ *   for byte; no-touch: untouched;
+ * - the same three by bpf_xdp_load_bytes/store_bytes (--load-mode
+ *   load-bytes): the same output byte for byte, no error.
  *
  * BPF_PROG_RUN needs CAP_BPF/CAP_SYS_ADMIN (root): `make check` runs as
  * root; without it the tests are skipped with that reason.
@@ -352,13 +354,15 @@ static void test_parse_ip(void **state)
 }
 
 /* The real benchmark program with packet operation @op, action XDP_PASS. */
-static struct bench *bench_load(int op)
+/* @lb: --load-mode load-bytes (bpf_xdp_load_bytes/store_bytes). */
+static struct bench *bench_load(int op, bool lb)
 {
 	struct bench *b = bench__open();
 
 	assert_non_null(b);
 	b->rodata->action = XDP_PASS;
 	b->rodata->pkt_op = op;
+	b->rodata->load_bytes = lb;
 	assert_int_equal(bench__load(b), 0);
 	return b;
 }
@@ -378,9 +382,11 @@ static uint64_t bench_errors(struct bench *b)
 	return e;
 }
 
+/* b[0..3]: the operations by direct packet access; b[4 + op]: by
+ * bpf_xdp_load_bytes (no-touch, read-data, swap-macs; b[6] unused). */
 struct op_ctx {
-	struct bench *b[4];
-	uint64_t want_errors[4];
+	struct bench *b[8];
+	uint64_t want_errors[8];
 };
 
 static void op_frame(const uint8_t *in, uint32_t len, void *vctx)
@@ -393,14 +399,16 @@ static void op_frame(const uint8_t *in, uint32_t len, void *vctx)
 
 	if (len < 14 || len > MAX_FRAME)
 		return;
-	for (op = 0; op < 4; op++) {
+	for (op = 0; op < 8; op++) {
+		if (!c->b[op])
+			continue;
 		out_len = sizeof(out);
 		assert_int_equal(prog_run(bpf_program__fd(c->b[op]->progs.xdp_bench_action), in,
 					  len, out, &out_len),
 				 XDP_PASS);
 		assert_int_equal(out_len, len);
 		memcpy(want, in, len);
-		if (op == XL_OP_SWAP_MACS) {
+		if (op % 4 == XL_OP_SWAP_MACS) {
 			memcpy(want, in + 6, 6);
 			memcpy(want + 6, in, 6);
 		}
@@ -422,19 +430,23 @@ static void test_ops(void **state)
 		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
 		skip();
 	}
-	for (op = 0; op < 4; op++)
-		c.b[op] = bench_load(op);
+	for (op = 0; op < 4; op++) {
+		c.b[op] = bench_load(op, false);
+		c.b[4 + op] = op == XL_OP_PARSE_IP ? NULL : bench_load(op, true);
+	}
 	n = build_vectors(v);
 	for (i = 0; i < n; i++)
 		op_frame(v[i].b, v[i].len, &c);
 	for_each_capture(op_frame, &c, &frames);
-	for (op = 0; op < 4; op++) {
+	for (op = 0; op < 8; op++) {
+		if (!c.b[op])
+			continue;
 		assert_int_equal(bench_errors(c.b[op]), c.want_errors[op]);
 		bench__destroy(c.b[op]);
 	}
 	/* The vectors alone: 5 rejected at the network layer (ARP, truncated, ...). */
 	assert_true(c.want_errors[XL_OP_PARSE_IP] >= 5);
-	print_message("no-touch, read-data, parse-ip (%llu errors, as the user-space parser), swap-macs: %d vectors and %zu capture frames\n",
+	print_message("no-touch, read-data, parse-ip (%llu errors, as the user-space parser), swap-macs, and no-touch, read-data, swap-macs by bpf_xdp_load_bytes (byte-exact the same): %d vectors and %zu capture frames\n",
 		      (unsigned long long)c.want_errors[XL_OP_PARSE_IP], n, frames);
 }
 

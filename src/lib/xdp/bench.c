@@ -180,6 +180,11 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 		err = -ENODEV;
 		goto out_free;
 	}
+	if (opts->load_bytes && (opts->tc || opts->op == XL_OP_PARSE_IP)) {
+		xl_err("--load-mode load-bytes applies to XDP with no-touch, read-data or swap-macs (parse-ip reads by direct packet access only)");
+		err = -EINVAL;
+		goto out_free;
+	}
 	b->skel = bench__open();
 	if (!b->skel) {
 		err = -errno;
@@ -189,6 +194,7 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 	b->skel->rodata->pkt_op = opts->op;
 	b->skel->rodata->frags = opts->frags;
 	b->skel->rodata->extra_on = opts->extra;
+	b->skel->rodata->load_bytes = opts->load_bytes;
 	b->extra = opts->extra;
 	if (opts->frags)
 		xl_xdp_prog_set_frags(b->skel->progs.xdp_bench_action);
