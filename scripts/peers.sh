@@ -8,8 +8,8 @@
 #                                  (default /tmp/xdplab-peers); never in the tree
 #   scripts/peers.sh run ROW...    measure ROWs, peer and xdplab alternating
 #
-# Rows: drop-parse-ip drop-swap-macs (DUT CPU ns/packet and rate, threaded
-# NAPI pinned to the last CPU), rxdrop (xdpsock's defaults against
+# Rows: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs (DUT CPU
+# ns/packet and rate, threaded NAPI pinned to the last CPU), rxdrop (xdpsock's defaults against
 # xdplab's), rxdrop-modes (xdplab spin / poll / busy-poll against xdpsock),
 # l2fwd (xdpsock -l against xdplab's l2fwd, frames counted back at the
 # generator end), gen-1 / gen-2 (xdp-trafficgen against xdplab gen, 1
@@ -248,20 +248,19 @@ case "${1:-}" in
 build) shift; build "$@" ;;
 run)
 	shift
-	[ $# -gt 0 ] || die "run: name rows (drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)"
+	[ $# -gt 0 ] || die "run: name rows (drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)"
 	[ -x "$X" ] || die "no $X: run make"
 	echo "# $(date -u +%FT%TZ) $(uname -r), $NCPU CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $PAIRS x $SECS s"
 	for row in "$@"; do
 		case $row in
-		drop-parse-ip) row_drop parse-ip ;;
-		drop-swap-macs) row_drop swap-macs ;;
+		drop-no-touch | drop-read-data | drop-parse-ip | drop-swap-macs) row_drop "${row#drop-}" ;;
 		rxdrop) row_rxdrop ;;
 		rxdrop-modes) row_rxdrop --spin --poll --busy-poll ;;
 		monitor-all) row_monitor ;;
 		l2fwd) row_l2fwd ;;
 		gen-1) row_gen 1 ;;
 		gen-2) row_gen 2 ;;
-		*) die "unknown row '$row' (accepted: drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)" ;;
+		*) die "unknown row '$row' (accepted: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)" ;;
 		esac
 	done
 	echo "# end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
