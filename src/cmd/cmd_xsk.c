@@ -707,18 +707,10 @@ int cmd_xsk(int argc, char **argv)
 		 apps[r]);
 	a.spec = (struct xl_cmd_spec){ name, "IFACE", summary, xsk_opts,
 				       sizeof(xsk_opts) / sizeof(xsk_opts[0]) };
-	idx = xl_opts_parse(&a.spec, argc - 1, argv + 1, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	idx++;
-	if (idx != argc - 1) {
-		xl_usage_error(&a.spec, idx >= argc ? "missing IFACE (see --help)" :
-						      "one IFACE expected, got '%s' too", argv[argc - 1]);
-		return XL_EXIT_USAGE;
-	}
-	a.c.ifname = argv[idx];
+	/* argv[1] is the application: its options and IFACE follow. */
+	idx = xl_cmd_parse_iface(&a.spec, argc - 1, argv + 1, on_opt, &a, &a.c.ifname);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
 		return XL_EXIT_USAGE;
 	if (check_combinations(&a))
