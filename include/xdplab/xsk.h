@@ -109,6 +109,10 @@ enum xl_xsk_copy {
  *   record keeps the frame's length on the wire).
  * @starve_fill: never give frames to the fill ring (tests the kernel's
  *   rx_fill_ring_empty_descs).
+ * @sched_policy/@sched_prio: scheduling policy of every socket thread,
+ *   SCHED_OTHER (0, the default: unchanged), SCHED_FIFO or SCHED_RR with a
+ *   priority 1..99 (xdpsock's --policy/--schpri); a thread that cannot get
+ *   it stops with the error, as one that cannot be pinned does.
  * @bind_timeout_ns: how long to retry a bind that returns EBUSY (the
  *   previous socket on that queue is still being torn down).
  */
@@ -137,6 +141,7 @@ struct xl_xsk_config {
 	uint32_t dump_snaplen;
 	bool starve_fill;
 	uint64_t bind_timeout_ns;
+	int sched_policy, sched_prio;
 };
 
 /** xl_xsk_config_defaults() - the defaults every command starts from. */

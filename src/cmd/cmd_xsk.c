@@ -25,7 +25,7 @@
 enum {
 	O_FRAME_SIZE, O_FRAMES, O_HEADROOM, O_UNALIGNED, O_HUGEPAGES, O_RX_SIZE, O_TX_SIZE,
 	O_FILL_SIZE, O_COMP_SIZE, O_BATCH, O_MODE, O_COPY, O_ZEROCOPY, O_NO_WAKEUP, O_POLL,
-	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU,
+	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU, O_POLICY, O_SCHPRI,
 	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
 	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE, O_SNAPLEN,
@@ -58,6 +58,8 @@ static const struct xl_opt xsk_opts[] = {
 	{ "frags", 0, NULL, "multi-buffer (XDP_USE_SG): frames longer than one chunk", O_FRAGS },
 	{ "audit", 'a', NULL, "track every frame and prove at exit that each is in exactly one place", O_AUDIT },
 	{ "cpu", 0, "CPU", "pin socket i's thread to CPU+i (default: not pinned)", O_CPU },
+	{ "policy", 0, "POLICY", "scheduling policy of the socket threads: other (default), fifo or rr (also SCHED_OTHER, SCHED_FIFO, SCHED_RR)", O_POLICY },
+	{ "schpri", 0, "PRIO", "priority with --policy fifo or rr, 1..99 (default 1)", O_SCHPRI },
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_DURATION,
 	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", XL_OPT_EXTENDED },
@@ -245,6 +247,21 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, ncpu - 1, &v);
 		c->first_cpu = v;
 		return r;
+	case O_POLICY: {
+		static const char *const pol[] = { "other", "fifo", "rr", "SCHED_OTHER", "SCHED_FIFO",
+						   "SCHED_RR", NULL };
+		static const int val[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR };
+
+		r = xl_parse_choice(&a->spec, "--policy", arg, pol);
+		if (r < 0)
+			return r;
+		c->sched_policy = val[r % 3];
+		return 0;
+	}
+	case O_SCHPRI:
+		r = xl_parse_u64(&a->spec, "--schpri", arg, 1, 99, &v);
+		c->sched_prio = v;
+		return r;
 	case O_COUNT:
 		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);
 	case O_BURSTS:
@@ -288,6 +305,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 /* Options that only make sense together, or for one application. */
 static int check_combinations(struct xsk_args *a)
 {
+	if (a->c.sched_prio && a->c.sched_policy == SCHED_OTHER)
+		return xl_usage_error(&a->spec, "--schpri needs --policy fifo or rr (SCHED_OTHER has no priority)");
+	if (a->c.sched_policy != SCHED_OTHER && !a->c.sched_prio)
+		a->c.sched_prio = 1;
 	struct xl_xsk_config *c = &a->c;
 	bool tx = c->app == XL_XSK_TXPUSH, rxd = c->app == XL_XSK_RXDROP;
 
@@ -780,6 +801,10 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 			a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin",
 			a.wait_chosen ? "" : " (default)", nframes, chunk,
 			unaligned ? "unaligned" : "aligned", huge ? ", hugepages" : "");
+		if (a.c.sched_policy != SCHED_OTHER)
+			fprintf(stderr, "xdplab: socket threads %s priority %d\n",
+				a.c.sched_policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_RR",
+				a.c.sched_prio);
 	}
 	snprintf(rowname, sizeof(rowname), "xsk-%s", appname); /* the lab's row name */
 	xl_cmd_row_init(&row, rowname, NULL, "xsk", "XDP_REDIRECT", appname,

@@ -18,6 +18,7 @@
  * scratch.
  */
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -503,6 +504,20 @@ static void *sock_thread(void *arg)
 			xl_err("cannot pin the thread of queue %u to CPU %d: %s", s->queue, s->cpu,
 			       strerror(-err));
 			s->q.err = err;
+			xl_worker_finished(&s->wk);
+			return NULL;
+		}
+	}
+	if (s->app->c.sched_policy != SCHED_OTHER) {
+		struct sched_param sp = { .sched_priority = s->app->c.sched_prio };
+		int err = pthread_setschedparam(pthread_self(), s->app->c.sched_policy, &sp);
+
+		/* Without it the run is not what was asked: stop, as above. */
+		if (err) {
+			xl_err("cannot set the thread of queue %u to %s priority %d: %s", s->queue,
+			       s->app->c.sched_policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_RR",
+			       s->app->c.sched_prio, strerror(err));
+			s->q.err = -err;
 			xl_worker_finished(&s->wk);
 			return NULL;
 		}
