@@ -30,6 +30,15 @@ __u32 extra_iters = 0;
  * fragments) instead of direct packet access (xdp-bench's --load-mode).
  */
 const volatile __u32 load_bytes = 0;
+/* --rxq-stats: count frames per RX queue too (xdp-bench's option). */
+const volatile __u32 rxq_on = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XL_RXQ_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} rxq_stats SEC(".maps");
 
 /* The packet operation by helper calls; -1 when the frame is too short. */
 static __always_inline int op_load_bytes(struct xdp_md *ctx, __u32 op)
@@ -69,6 +78,13 @@ int xdp_bench_action(struct xdp_md *ctx)
 	rec = xl_bench_rec_this_cpu();
 	if (!rec)
 		return XDP_ABORTED;
+	if (rxq_on) {
+		__u32 q = ctx->rx_queue_index;
+		__u64 *n = bpf_map_lookup_elem(&rxq_stats, &q);
+
+		if (n)
+			(*n)++;
+	}
 	if (load_bytes) {
 		xl_rec_rx(rec, ctx, XL_OP_NO_TOUCH, frags);
 		if (op_load_bytes(ctx, pkt_op))

@@ -40,6 +40,7 @@
  * @load_bytes: apply read-data / swap-macs with bpf_xdp_load_bytes() and
  *   bpf_xdp_store_bytes() instead of direct packet access (--load-mode
  *   load-bytes; XDP only; parse-ip is direct access only: -EINVAL).
+ * @rxq_stats: also count frames per RX queue (xl_bench__read_rxq(); XDP only).
  * @tc: load the tc program instead (tc_bench_drop in bpf/bench.bpf.c: the
  *      same counting, then TC_ACT_SHOT) and attach it at the clsact ingress
  *      hook with libbpf's bpf_tc_* API (a clsact qdisc is made when the
@@ -56,9 +57,17 @@ struct xl_bench_opts {
 	bool tc;
 	bool extra;
 	bool load_bytes;
+	bool rxq_stats;
 };
 
 struct xl_bench;
+
+/**
+ * xl_bench__read_rxq() - frames per RX queue since create, summed over the
+ * CPUs, into @pkts[0..@n) (@n at most XL_RXQ_MAX). Return: 0, -EOPNOTSUPP
+ * (not created with @rxq_stats) or -errno.
+ */
+int xl_bench__read_rxq(struct xl_bench *b, uint64_t *pkts, int n);
 
 /**
  * xl_bench__create() - load and attach. Return: the benchmark (free with

@@ -22,12 +22,13 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_EXTRA_NS, O_LOAD_MODE };
+enum { O_EXTRA_NS, O_LOAD_MODE, O_RXQ };
 
 static const struct xl_opt bench_opts[] = {
 	XL_OPT_ENTRY_PACKET_OP,
 	{ "extra-ns", 0, "NS", "add a busy loop of NS ns of CPU per packet, 0..1000, calibrated at start with BPF_PROG_RUN (docs/compare.md)", O_EXTRA_NS },
 	{ "load-mode", 'l', "MODE", "how read-data and swap-macs reach the frame: dpa (direct packet access, default) or load-bytes (bpf_xdp_load_bytes/bpf_xdp_store_bytes)", O_LOAD_MODE },
+	{ "rxq-stats", 0, NULL, "also count frames per RX queue: rx/s per queue each interval, packets and share at the end", O_RXQ },
 	XL_OPT_ENTRY_MODE(""),
 	XL_OPT_ENTRY_FRAGS,
 	XL_OPT_ENTRY_INTERVAL,
@@ -58,6 +59,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 	struct bench_args *a = ctx;
 	int r;
 
+	if (id == O_RXQ) {
+		a->o.rxq_stats = true;
+		return 0;
+	}
 	if (id == O_LOAD_MODE) {
 		static const char *const modes[] = { "dpa", "load-bytes", NULL };
 
@@ -116,6 +121,8 @@ struct bench_run {
 	enum xl_xdp_mode mode;
 	int action;
 	unsigned int prog_id;
+	bool rxq;
+	uint64_t rxq_prev[XL_RXQ_MAX];
 };
 
 /* The interface is still there and our program still attached. */
@@ -137,7 +144,22 @@ static int bench_alive(void *ctx)
 
 static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 {
-	print_window(w, t, ((struct bench_run *)ctx)->action);
+	struct bench_run *br = ctx;
+	uint64_t now[XL_RXQ_MAX];
+	char b1[32];
+	int q;
+
+	print_window(w, t, br->action);
+	/* --rxq-stats: the queues that took frames in this window. */
+	if (!br->rxq || xl_bench__read_rxq(br->b, now, XL_RXQ_MAX))
+		return;
+	for (q = 0; q < XL_RXQ_MAX; q++) {
+		if (now[q] != br->rxq_prev[q])
+			printf("            rxq%-3d rx/s %12s\n", q,
+			       xl_fmt_thousands((uint64_t)xl_rate(now[q] - br->rxq_prev[q], w->ns),
+						b1, sizeof(b1)));
+		br->rxq_prev[q] = now[q];
+	}
 }
 
 int cmd_bench(int argc, char **argv)
@@ -146,6 +168,8 @@ int cmd_bench(int argc, char **argv)
 	struct xl_extra_cal cal;
 	struct xl_cmd_records rec = { 0 };
 	struct bench_args a = { .interval_ns = 1000000000ull, .reps = 1 };
+	static struct bench_run br;
+	uint64_t rxq[XL_RXQ_MAX];
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	struct xl_cmd_loop loop;
@@ -234,12 +258,13 @@ int cmd_bench(int argc, char **argv)
 		row.extra = (struct xl_row_extra){ .on = true, .target_ns = cal.target_ns,
 						   .ns_per_iter = cal.ns_per_iter, .set_ns = cal.set_ns,
 						   .check_ns = cal.check_ns, .iters = cal.iters };
+	br = (struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id, a.o.rxq_stats };
 	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
 			.print = bench_print,
-			.ctx = &(struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id },
+			.ctx = &br,
 			.row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);
 	if (profiling)
@@ -252,6 +277,16 @@ int cmd_bench(int argc, char **argv)
 			printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w.actions[i]);
 		printf("\n");
 		xl_cmd_print_check(&w, m.queues);
+		if (a.o.rxq_stats && !xl_bench__read_rxq(b, rxq, XL_RXQ_MAX)) {
+			uint64_t all = 0;
+
+			for (i = 0; i < XL_RXQ_MAX; i++)
+				all += rxq[i];
+			for (i = 0; i < XL_RXQ_MAX; i++)
+				if (rxq[i])
+					printf("rxq %d: packets %llu share %.2f%%\n", i,
+					       (unsigned long long)rxq[i], 100.0 * rxq[i] / all);
+		}
 		xl_cmd_print_verdict(&row);
 	}
 	if (pr.samples) {

@@ -10,6 +10,10 @@
 
 #include <linux/types.h>
 
+/** RX queues counted by --rxq-stats (per-CPU array "rxq_stats", key: the
+ * frame's rx_queue_index; frames of higher queues are not counted there). */
+#define XL_RXQ_MAX 64
+
 /** What the benchmark program does to each frame before its action. */
 enum xl_pkt_op {
 	XL_OP_NO_TOUCH = 0,  /**< touch nothing: the pure action cost */

@@ -29,7 +29,7 @@
 
 struct xl_bench {
 	struct bench *skel;
-	bool extra;
+	bool extra, rxq;
 	int link_fd;
 	int ifindex;
 	int ncpus;
@@ -195,6 +195,8 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 	b->skel->rodata->frags = opts->frags;
 	b->skel->rodata->extra_on = opts->extra;
 	b->skel->rodata->load_bytes = opts->load_bytes;
+	b->skel->rodata->rxq_on = opts->rxq_stats && !opts->tc;
+	b->rxq = opts->rxq_stats && !opts->tc;
 	b->extra = opts->extra;
 	if (opts->frags)
 		xl_xdp_prog_set_frags(b->skel->progs.xdp_bench_action);
@@ -226,6 +228,24 @@ out_free:
 	free(b);
 	errno = -err;
 	return NULL;
+}
+
+int xl_bench__read_rxq(struct xl_bench *b, uint64_t *pkts, int n)
+{
+	uint64_t v[b->ncpus];
+	__u32 q;
+	int c;
+
+	if (!b->rxq)
+		return -EOPNOTSUPP;
+	for (q = 0; q < (__u32)n && q < XL_RXQ_MAX; q++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.rxq_stats), &q, v))
+			return -errno;
+		pkts[q] = 0;
+		for (c = 0; c < b->ncpus; c++)
+			pkts[q] += v[c];
+	}
+	return 0;
 }
 
 int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
