@@ -29,6 +29,10 @@ const volatile __u32 steer = XL_STEER_NO_TOUCH;
 const volatile __u32 steer_count = 1;
 const volatile __u32 steer_cpus[XL_STEER_MAX_CPUS] = { 0 };
 const volatile __u32 cpu_action = XL_CPU_ACT_DROP;
+/* --load-egress: the devmap entry's program; 1: it drops (--egress-action
+ * drop), 0: it writes OUT's MAC as the source and sends the frame on. */
+const volatile __u32 egress_drop = 0;
+const volatile __u8 out_mac[6] = { 0 };
 /* redirect-ifindex: OUT's ifindex. */
 const volatile __u32 out_ifindex = 0;
 /* 1: loaded with BPF_F_XDP_HAS_FRAGS (--frags), frames may span buffers. */
@@ -56,6 +60,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bpf_devmap_val);
 } tx_multi SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xl_egress_rec);
+} egress_stats SEC(".maps");
 
 /* Per target CPU (key: its id; max_entries set to the possible CPUs). */
 struct {
@@ -284,6 +295,34 @@ int xdp_redir_multi(struct xdp_md *ctx)
 		return XDP_ABORTED;
 	return rx_done(rec, bpf_redirect_map(&tx_multi, 0,
 					     BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS));
+}
+
+/* The devmap entry's egress program (xdp-bench's --load-egress): runs on
+ * each frame as OUT transmits it; XDP_PASS sends it on. */
+SEC("xdp/devmap")
+int xdp_redir_egress(struct xdp_md *ctx)
+{
+	__u8 *p = (void *)(long)ctx->data;
+	struct xl_egress_rec *rec;
+	__u32 key = 0;
+	int i;
+
+	rec = bpf_map_lookup_elem(&egress_stats, &key);
+	if (!rec)
+		return XDP_ABORTED;
+	rec->processed++;
+	if (egress_drop) {
+		rec->dropped++;
+		return XDP_DROP;
+	}
+	if (p + 12 > (__u8 *)(long)ctx->data_end) {
+		rec->dropped++;
+		return XDP_DROP;
+	}
+	for (i = 0; i < 6; i++)
+		p[6 + i] = out_mac[i];
+	rec->forwarded++;
+	return XDP_PASS;
 }
 
 /* Runs in the cpumap kthread of the target CPU. */

@@ -49,6 +49,9 @@ enum xl_redir_kind {
  * @cpu_action: what the cpumap-entry program does (cpumap only);
  *   XL_CPU_ACT_DISABLED: an entry without a program.
  * @qsize: cpumap queue size in frames, 1..XL_CPUMAP_QSIZE_MAX (0: default).
+ * @load_egress: a program on the devmap entry (devmap only), which sets
+ *   the source MAC to OUT's and sends the frame on, or with @egress_drop
+ *   drops it; counted in struct xl_redirect_stats.egress.
  * @stress: replace every cpumap entry continuously while running (a thread,
  *   every XL_STEER_STRESS_US), as xdp-bench --stress-mode does, to exercise
  *   the kernel's entry tear-down under traffic.
@@ -68,6 +71,8 @@ struct xl_redirect_opts {
 	uint32_t qsize;
 	bool frags;
 	bool stress;
+	bool load_egress;
+	bool egress_drop;
 };
 
 /** Period of the --stress-mode entry replacement, microseconds. */
@@ -94,6 +99,7 @@ struct xl_steer_target {
  *      rx_bytes, actions, errors = failed bpf_redirect_map()).
  * @cpu: the cpumap-entry program's counters summed over CPUs, and the
  *      enqueue counts from the xdp_cpumap_enqueue tracepoint (cpumap only).
+ * @egress: the devmap egress program's counters summed (--load-egress).
  * @kernel_drops: IN's rx_queue_N_drops delta: frames the program redirected
  *      but xdp_do_redirect() refused (e.g. OUT down: -ENETDOWN).
  * @out_xmit/@out_xmit_errors: per OUT, tx_queue_N_xdp_xmit(_errors) deltas:
@@ -105,6 +111,7 @@ struct xl_steer_target {
 struct xl_redirect_stats {
 	struct xl_bench_rec in;
 	struct xl_redir_cpu_rec cpu;
+	struct xl_egress_rec egress;
 	uint64_t kernel_drops;
 	uint64_t out_xmit[XL_REDIR_MAX_OUT];
 	uint64_t out_xmit_errors[XL_REDIR_MAX_OUT];

@@ -24,7 +24,7 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_CPU, O_CPU_ACTION, O_QSIZE, O_STEER, O_STRESS };
+enum { O_CPU, O_CPU_ACTION, O_QSIZE, O_STEER, O_STRESS, O_EGRESS, O_EGRESS_ACTION };
 
 #define COMMON_OPTS_BUT_QUIET                                                           \
 	XL_OPT_ENTRY_PACKET_OP,                                                         \
@@ -39,6 +39,12 @@ enum { O_CPU, O_CPU_ACTION, O_QSIZE, O_STEER, O_STRESS };
 
 static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET,
 					     XL_OPT_ENTRY_PROFILE, XL_OPT_ENTRY_PROFILE_DIR };
+/* redirect (devmap): the egress program too. */
+static const struct xl_opt devmap_opts[] = {
+	COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET, XL_OPT_ENTRY_PROFILE, XL_OPT_ENTRY_PROFILE_DIR,
+	{ "load-egress", 'X', NULL, "a program on the devmap entry that runs as OUT sends each frame (xdp-bench's option)", O_EGRESS },
+	{ "egress-action", 0, "ACTION", "what it does: forward (default: source MAC set to OUT's, sent on) or drop; implies --load-egress", O_EGRESS_ACTION },
+};
 /* -q is --qsize as in xdp-bench redirect-cpu; --quiet is -Q here. */
 static const struct xl_opt cpu_opts[] = {
 	COMMON_OPTS_BUT_QUIET,
@@ -108,6 +114,19 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_STRESS:
 		a->o.stress = true;
 		return 0;
+	case O_EGRESS:
+		a->o.load_egress = true;
+		return 0;
+	case O_EGRESS_ACTION: {
+		static const char *const eacts[] = { "forward", "drop", NULL };
+
+		r = xl_parse_choice(&a->spec, "--egress-action", arg, eacts);
+		if (r < 0)
+			return r;
+		a->o.egress_drop = r == 1;
+		a->o.load_egress = true;
+		return 0;
+	}
 	case O_CPU_ACTION:
 		r = xl_parse_choice(&a->spec, "--cpu-action", arg, acts);
 		a->o.cpu_action = r;
@@ -189,6 +208,11 @@ static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter
 		       (unsigned long long)st->out_xmit[i],
 		       (unsigned long long)st->out_xmit_errors[i]);
 	printf("\n");
+	if (o->load_egress)
+		printf("egress: %s, processed %llu forwarded %llu dropped %llu\n",
+		       o->egress_drop ? "drop" : "forward", (unsigned long long)st->egress.processed,
+		       (unsigned long long)st->egress.forwarded,
+		       (unsigned long long)st->egress.dropped);
 	if (o->kind != XL_REDIR_CPUMAP)
 		return;
 	if (nt > 1) {
@@ -363,7 +387,7 @@ int cmd_redirect(int argc, char **argv)
 		a.o.kind = XL_REDIR_DEVMAP;
 		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
 			"XDP_REDIRECT every frame from IN to OUT through a devmap; print rx/s, err/s, ns/packet.",
-			redir_opts, sizeof(redir_opts) / sizeof(redir_opts[0]) };
+			devmap_opts, sizeof(devmap_opts) / sizeof(devmap_opts[0]) };
 	}
 	err = parse(&a, argc, argv);
 	if (err)

@@ -46,6 +46,19 @@ struct xl_redir_cpu_rec {
 	__u64 pad;
 } __attribute__((aligned(64)));
 
+/**
+ * struct xl_egress_rec - the devmap egress program's counters (per-CPU
+ * array "egress_stats", key 0; --load-egress). @processed: frames it saw on
+ * their way out of OUT; @forwarded: sent on (source MAC set to OUT's);
+ * @dropped: XDP_DROP (--egress-action drop).
+ */
+struct xl_egress_rec {
+	__u64 processed;
+	__u64 forwarded;
+	__u64 dropped;
+	__u64 pad[5];
+} __attribute__((aligned(64)));
+
 /** Most target CPUs of one redirect-cpu (the steering list). */
 #define XL_STEER_MAX_CPUS 64
 
@@ -113,6 +126,7 @@ struct xl_steer_miss {
 #ifndef __bpf__
 /* The layout is an ABI between the BPF program and user space. */
 _Static_assert(sizeof(struct xl_redir_cpu_rec) == 64, "struct xl_redir_cpu_rec changed size");
+_Static_assert(sizeof(struct xl_egress_rec) == 64, "struct xl_egress_rec changed size");
 _Static_assert(sizeof(struct xl_steer_rec) == 64, "struct xl_steer_rec changed size");
 _Static_assert(sizeof(struct xl_steer_miss) == 64, "struct xl_steer_miss changed size");
 #endif

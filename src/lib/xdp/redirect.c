@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <net/if_arp.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -133,6 +135,28 @@ static bool eth_read(struct xl_redirect *r, uint64_t *drops, uint64_t *xmit,
 	return true;
 }
 
+/* OUT's MAC address, for the egress program (SIOCGIFHWADDR on a socket of
+ * the current netns: sysfs shows the namespace it was mounted in). */
+static int out_mac(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		err = -errno;
+		xl_err("cannot read the MAC of %s for --load-egress: %s", ifname, strerror(-err));
+	} else if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER) {
+		err = -EINVAL;
+		xl_err("%s has no Ethernet MAC for --load-egress", ifname);
+	} else {
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 static int check_opts(const struct xl_redirect_opts *o, struct xl_redirect *r)
 {
 	int i, j, want_min, want_max, online;
@@ -239,6 +263,9 @@ static int fill_maps(struct xl_redirect *r)
 	if (o->nout && (o->kind == XL_REDIR_DEVMAP || o->kind == XL_REDIR_CPUMAP)) {
 		struct bpf_devmap_val v = { .ifindex = r->out_ifindex[0] };
 
+		if (o->load_egress && o->kind == XL_REDIR_DEVMAP)
+			v.bpf_prog.fd = bpf_program__fd(r->skel->progs.xdp_redir_egress);
+
 		if (bpf_map_update_elem(bpf_map__fd(r->skel->maps.tx_port), &key, &v, 0)) {
 			err = -errno;
 			xl_err("cannot put %s in the devmap: %s", o->out[0], strerror(-err));
@@ -343,10 +370,20 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	r->skel->rodata->cpu_action = opts->cpu_action;
 	r->skel->rodata->frags = opts->frags;
 	r->skel->rodata->out_ifindex = opts->kind == XL_REDIR_IFINDEX ? r->out_ifindex[0] : 0;
+	r->skel->rodata->egress_drop = opts->egress_drop;
+	if (opts->load_egress) {
+		uint8_t mac[6];
+
+		err = out_mac(opts->out[0], mac);
+		if (err)
+			goto out_destroy_skel;
+		memcpy((void *)r->skel->rodata->out_mac, mac, 6);
+	}
 	if (opts->frags) {
 		/* Every XDP program a multi-buffer frame meets must take frags. */
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_devmap);
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_ifindex);
+		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_egress);
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_multi);
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_cpumap);
 		xl_xdp_prog_set_frags(r->skel->progs.xdp_redir_cpu_prog);
@@ -357,6 +394,8 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_devmap, opts->kind == XL_REDIR_DEVMAP);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_multi, opts->kind == XL_REDIR_MULTI);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_ifindex, opts->kind == XL_REDIR_IFINDEX);
+	bpf_program__set_autoload(r->skel->progs.xdp_redir_egress,
+				  opts->kind == XL_REDIR_DEVMAP && opts->load_egress);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpumap, opts->kind == XL_REDIR_CPUMAP);
 	bpf_program__set_autoload(r->skel->progs.xdp_redir_cpu_prog, opts->kind == XL_REDIR_CPUMAP &&
 				  opts->cpu_action != XL_CPU_ACT_DISABLED);
@@ -447,6 +486,17 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		return -errno;
 	memset(st, 0, sizeof(*st));
 	xl_bench_rec_sum(in, r->ncpus, &st->in);
+	if (r->o.load_egress) {
+		struct xl_egress_rec *e = (struct xl_egress_rec *)r->steer_recs; /* same size */
+
+		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.egress_stats), &key, e))
+			return -errno;
+		for (i = 0; i < r->ncpus; i++) {
+			st->egress.processed += e[i].processed;
+			st->egress.forwarded += e[i].forwarded;
+			st->egress.dropped += e[i].dropped;
+		}
+	}
 	for (i = 0; i < r->ncpus; i++) {
 		st->cpu.processed += cpu[i].processed;
 		st->cpu.dropped += cpu[i].dropped;
