@@ -714,6 +714,22 @@ static int sweep(bool all)
 			setup_mark(tag, false);
 	}
 	closedir(dir);
+	/* Marks of set-ups killed before their first namespace: nothing else left. */
+	dir = opendir(XL_LAB_MARK_DIR);
+	while (dir && (d = readdir(dir))) {
+		char ns[64];
+		bool manual;
+		int pid;
+
+		if (strncmp(d->d_name, "setup-", 6))
+			continue;
+		snprintf(ns, sizeof(ns), "%s-gen", d->d_name + 6);
+		pid = lab_ns_pid(ns, &manual, tag);
+		if (pid > 0 && pid != getpid() && !pid_alive(pid) && !lab_ns_left(tag))
+			setup_mark(tag, false);
+	}
+	if (dir)
+		closedir(dir);
 	return removed;
 }
 
@@ -733,6 +749,7 @@ int xl_lab_remove(const char *tag)
 		del_netns(name);
 		n++;
 	}
+	setup_mark(tag, false); /* a torn-down lab has no set-up left to finish */
 	return n ? n : -ENOENT;
 }
 
