@@ -21,38 +21,11 @@
 #include <bpf/libbpf.h>
 
 #include "redirect.skel.h"
+#include "redirect_priv.h"
 #include "xdplab/log.h"
 #include "xdplab/redirect.h"
 #include "xdplab/sysstat.h"
 
-/* Queues whose ethtool counters are summed. */
-
-struct xl_redirect {
-	struct redirect *skel;
-	struct xl_redirect_opts o;
-	int in_ifindex;
-	int out_ifindex[XL_REDIR_MAX_OUT];
-	int link_fd;
-	int ncpus;
-	/* the steering list (cpumap only) */
-	int steer_cpus[XL_STEER_MAX_CPUS];
-	int nsteer;
-	struct xl_steer_rec *steer_recs; /* ncpus: one lookup's values */
-	/* --stress-mode */
-	pthread_t stress_thread;
-	bool stress_running;
-	atomic_bool stress_stop;
-	atomic_uint_least64_t stress_replaced;
-	/* ncpus each: one lookup's values of bench_stats and cpu_stats */
-	struct xl_bench_rec *in_recs;
-	struct xl_redir_cpu_rec *cpu_recs;
-	int sock;
-	/* ethtool baselines at create time */
-	uint64_t base_drops;
-	uint64_t base_xmit[XL_REDIR_MAX_OUT], base_xmit_err[XL_REDIR_MAX_OUT];
-	/* last values read, kept when an OUT vanishes mid-run */
-	uint64_t last_xmit[XL_REDIR_MAX_OUT], last_xmit_err[XL_REDIR_MAX_OUT];
-};
 
 const char *xl_cpu_action_name(enum xl_cpu_action a)
 {
@@ -234,8 +207,7 @@ static int check_opts(const struct xl_redirect_opts *o, struct xl_redirect *r)
 	return 0;
 }
 
-/* Put (or replace) CPU @cpu's cpumap entry with the configured program. */
-static int cpumap_put(struct xl_redirect *r, int cpu)
+int xl_redirect_cpumap_put(struct xl_redirect *r, int cpu)
 {
 	struct bpf_cpumap_val v = {
 		.qsize = r->o.qsize ? r->o.qsize : XL_CPUMAP_QSIZE_DEFAULT,
@@ -291,7 +263,7 @@ static int fill_maps(struct xl_redirect *r)
 		__u32 len = sizeof(info);
 
 		for (i = 0; i < r->nsteer; i++) {
-			err = cpumap_put(r, r->steer_cpus[i]);
+			err = xl_redirect_cpumap_put(r, r->steer_cpus[i]);
 			if (err)
 				return err;
 		}
@@ -300,23 +272,6 @@ static int fill_maps(struct xl_redirect *r)
 		r->skel->bss->cpumap_id = info.id;
 	}
 	return 0;
-}
-
-/* --stress-mode: replace every entry (a new kthread each time) until told
- * to stop; the traffic keeps flowing into whichever entry is current. */
-static void *stress_main(void *arg)
-{
-	struct xl_redirect *r = arg;
-	struct timespec ts = { 0, XL_STEER_STRESS_US * 1000L };
-	int i;
-
-	while (!atomic_load(&r->stress_stop)) {
-		for (i = 0; i < r->nsteer; i++)
-			if (!cpumap_put(r, r->steer_cpus[i]))
-				atomic_fetch_add(&r->stress_replaced, 1);
-		nanosleep(&ts, NULL);
-	}
-	return NULL;
 }
 
 int xl_redirect_check(const struct xl_redirect_opts *opts)
@@ -448,7 +403,7 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 		goto out_close_sock;
 	r->link_fd = err;
 	if (opts->kind == XL_REDIR_CPUMAP && opts->stress) {
-		err = -pthread_create(&r->stress_thread, NULL, stress_main, r);
+		err = -pthread_create(&r->stress_thread, NULL, xl_redirect_stress_main, r);
 		if (err) {
 			xl_err("cannot start the --stress-mode thread: %s", strerror(-err));
 			close(r->link_fd);
@@ -588,57 +543,6 @@ int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r)
 	/* The kernel names it "cpumap/<cpu>/map:<id>". */
 	snprintf(want, sizeof(want), "cpumap/%d/map:%u", r->steer_cpus[0], r->skel->bss->cpumap_id);
 	return xl_kthread_pid(want);
-}
-
-int xl_redirect__steer_count(const struct xl_redirect *r)
-{
-	return r->o.kind == XL_REDIR_CPUMAP ? r->nsteer : 0;
-}
-
-int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
-			    struct xl_steer_miss *miss, uint64_t *stress_replaced)
-{
-	struct xl_steer_miss *mv = (struct xl_steer_miss *)r->steer_recs; /* same size */
-	__u32 key = 0;
-	int i, c;
-
-	if (r->o.kind != XL_REDIR_CPUMAP)
-		return -EINVAL;
-	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.cpu_stats), &key, r->cpu_recs))
-		return -errno;
-	for (i = 0; i < r->nsteer; i++) {
-		__u32 k = r->steer_cpus[i];
-
-		memset(&t[i], 0, sizeof(t[i]));
-		t[i].cpu = k;
-		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_stats), &k, r->steer_recs))
-			return -errno;
-		for (c = 0; c < r->ncpus; c++) {
-			t[i].steered += r->steer_recs[c].steered;
-			t[i].enqueued += r->steer_recs[c].enqueued;
-			t[i].enqueue_drops += r->steer_recs[c].enqueue_drops;
-			if (r->o.cpu_action == XL_CPU_ACT_DISABLED)
-				t[i].processed += r->steer_recs[c].kthread_processed;
-		}
-		/* The entry program runs on the target CPU: its own record. */
-		if (r->o.cpu_action != XL_CPU_ACT_DISABLED)
-			t[i].processed = r->cpu_recs[k].processed;
-	}
-	if (miss) {
-		memset(miss, 0, sizeof(*miss));
-		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_miss), &key, mv))
-			return -errno;
-		for (c = 0; c < r->ncpus; c++) {
-			miss->not_ip += mv[c].not_ip;
-			miss->malformed += mv[c].malformed;
-			miss->no_ports += mv[c].no_ports;
-			miss->filtered += mv[c].filtered;
-			miss->redirect_errors += mv[c].redirect_errors;
-		}
-	}
-	if (stress_replaced)
-		*stress_replaced = atomic_load(&r->stress_replaced);
-	return 0;
 }
 
 int xl_redirect__ifindex(const struct xl_redirect *r)

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * redirect-cpu's steering words: the policy names (xdp-bench's
- * --program-mode words, so its users type what they know) and the CPU
- * list syntax "0,2-3" of --cpu.
+ * redirect-cpu's steering: the policy names (xdp-bench's --program-mode
+ * words, so its users type what they know), the CPU list syntax "0,2-3" of
+ * --cpu, the per-target reads and the --stress-mode thread.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "xdplab/redirect.h"
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "redirect_priv.h"
 
 static const char *const steer_names[XL_STEER__COUNT] = {
 	[XL_STEER_DEFAULT] = "default",	 [XL_STEER_NO_TOUCH] = "no-touch",
@@ -65,5 +69,73 @@ int xl_cpu_list_parse(const char *list, int *cpus, int max, int *n)
 		else if (*p)
 			return -EINVAL;
 	}
+	return 0;
+}
+
+/* --stress-mode: replace every entry (a new kthread each time) until told
+ * to stop; the traffic keeps flowing into whichever entry is current. */
+void *xl_redirect_stress_main(void *arg)
+{
+	struct xl_redirect *r = arg;
+	struct timespec ts = { 0, XL_STEER_STRESS_US * 1000L };
+	int i;
+
+	while (!atomic_load(&r->stress_stop)) {
+		for (i = 0; i < r->nsteer; i++)
+			if (!xl_redirect_cpumap_put(r, r->steer_cpus[i]))
+				atomic_fetch_add(&r->stress_replaced, 1);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+int xl_redirect__steer_count(const struct xl_redirect *r)
+{
+	return r->o.kind == XL_REDIR_CPUMAP ? r->nsteer : 0;
+}
+
+int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
+			    struct xl_steer_miss *miss, uint64_t *stress_replaced)
+{
+	struct xl_steer_miss *mv = (struct xl_steer_miss *)r->steer_recs; /* same size */
+	__u32 key = 0;
+	int i, c;
+
+	if (r->o.kind != XL_REDIR_CPUMAP)
+		return -EINVAL;
+	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.cpu_stats), &key, r->cpu_recs))
+		return -errno;
+	for (i = 0; i < r->nsteer; i++) {
+		__u32 k = r->steer_cpus[i];
+
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].cpu = k;
+		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_stats), &k, r->steer_recs))
+			return -errno;
+		for (c = 0; c < r->ncpus; c++) {
+			t[i].steered += r->steer_recs[c].steered;
+			t[i].enqueued += r->steer_recs[c].enqueued;
+			t[i].enqueue_drops += r->steer_recs[c].enqueue_drops;
+			if (r->o.cpu_action == XL_CPU_ACT_DISABLED)
+				t[i].processed += r->steer_recs[c].kthread_processed;
+		}
+		/* The entry program runs on the target CPU: its own record. */
+		if (r->o.cpu_action != XL_CPU_ACT_DISABLED)
+			t[i].processed = r->cpu_recs[k].processed;
+	}
+	if (miss) {
+		memset(miss, 0, sizeof(*miss));
+		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_miss), &key, mv))
+			return -errno;
+		for (c = 0; c < r->ncpus; c++) {
+			miss->not_ip += mv[c].not_ip;
+			miss->malformed += mv[c].malformed;
+			miss->no_ports += mv[c].no_ports;
+			miss->filtered += mv[c].filtered;
+			miss->redirect_errors += mv[c].redirect_errors;
+		}
+	}
+	if (stress_replaced)
+		*stress_replaced = atomic_load(&r->stress_replaced);
 	return 0;
 }
