@@ -177,8 +177,10 @@ static void test_reps_tile(void **state)
 	assert_int_equal(f.nsample, f.ninterval + 1);
 	for (i = 1; i < f.ninterval; i++)
 		assert_int_equal(f.from[i], f.to[i - 1]);
-	/* At least the interval and the rest of each 30 ms repetition. */
-	assert_true(f.ninterval >= 6);
+	/* At least one window per repetition, however late the host wakes us
+	 * (on time it is two each: 20 ms and the rest of 30 ms; a unit test
+	 * asserts no timing, so only what holds at any speed is checked). */
+	assert_true(f.ninterval >= 3);
 	assert_int_equal(f.rep_of_interval[0], 0);
 	assert_int_equal(f.rep_of_interval[f.ninterval - 1], 2);
 }
