@@ -103,6 +103,27 @@ int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duratio
 int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 		   const struct xl_run_opts *r);
 
+/*
+ * The options of the commands that load a user's BPF object (run, ab):
+ * ids of their own, beside the shared ones; each command keeps its table
+ * entries (their help words differ) and hands these ids to
+ * xl_cmd_userprog_opt().
+ */
+enum { XL_OPT_SEC = 950, XL_OPT_FUNC, XL_OPT_MAP };
+
+struct xl_userprog_opts;
+
+/**
+ * xl_cmd_userprog_opt() - handle --sec NAME, --func NAME and --map
+ * NAME=FILE (repeatable) into @uo: --map's argument is stored in
+ * @maps[@uo->nfills++] (an array of XL_USERPROG_MAX_FILLS owned by the
+ * caller, who points @uo->fills at it).
+ * Return: 0 handled, -EINVAL (more than XL_USERPROG_MAX_FILLS maps; one
+ * line printed), 1 when @id is none of these options.
+ */
+int xl_cmd_userprog_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+			struct xl_userprog_opts *uo, const char **maps);
+
 /**
  * xl_cmd_enter_netns() - move the calling process's main thread (and the
  * threads it starts later) into /run/netns/@name, for --netns.

@@ -32,14 +32,14 @@
 #include "xdplab/sysstat.h"
 #include "xdplab/userprog.h"
 
-enum { O_A, O_B, O_SEC, O_FUNC, O_MAP, O_SLICE, O_ABREPS };
+enum { O_A, O_B, O_SLICE, O_ABREPS };
 
 static const struct xl_opt ab_opts[] = {
 	{ "a", 0, "PROG", "program A: FILE.o, or a built-in drop|pass|tx:OP[:extra-ns=N] (e.g. drop:no-touch)", O_A },
 	{ "b", 0, "PROG", "program B, as --a", O_B },
-	{ "sec", 0, "NAME", "in each FILE.o, the XDP program in this ELF section", O_SEC },
-	{ "func", 0, "NAME", "in each FILE.o, the XDP program with this function name", O_FUNC },
-	{ "map", 0, "NAME=FILE", "fill map NAME of each FILE.o from FILE (repeatable)", O_MAP, true },
+	{ "sec", 0, "NAME", "in each FILE.o, the XDP program in this ELF section", XL_OPT_SEC },
+	{ "func", 0, "NAME", "in each FILE.o, the XDP program with this function name", XL_OPT_FUNC },
+	{ "map", 0, "NAME=FILE", "fill map NAME of each FILE.o from FILE (repeatable)", XL_OPT_MAP, true },
 	{ "slice", 's', "SECONDS", "each program's measured slice per repetition, 0.05..10 (default 0.2)", O_SLICE },
 	{ "reps", 'r', "N", "repetitions, each an A and a B slice, 6..1024 (default 10)", O_ABREPS },
 	XL_OPT_ENTRY_MODE(""),
@@ -72,17 +72,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_B:
 		a->spec_of[id == O_B] = arg;
 		return 0;
-	case O_SEC:
-		a->uo.sec = arg;
-		return 0;
-	case O_FUNC:
-		a->uo.func = arg;
-		return 0;
-	case O_MAP:
-		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
-			return xl_usage_error(&a->spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
-		a->maps[a->uo.nfills++] = arg;
-		return 0;
 	case O_SLICE:
 		return xl_parse_seconds(&a->spec, "--slice", arg, 0.05, 10, &a->slice_ns);
 	case O_ABREPS:
@@ -91,6 +80,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->json = arg;
 		return 0;
 	}
+	r = xl_cmd_userprog_opt(&a->spec, id, arg, &a->uo, a->maps);
+	if (r <= 0)
+		return r;
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ NULL, NULL, NULL, &a->netns,
 				       NULL, &a->mode, &a->quiet, NULL, NULL, NULL });
 	return r <= 0 ? r : -EINVAL;

@@ -28,16 +28,16 @@
 #include "xdplab/sysstat.h"
 #include "xdplab/userprog.h"
 
-enum { O_PROG, O_SEC, O_FUNC, O_MAP, O_PIN, O_COUNT };
+enum { O_PROG, O_PIN, O_COUNT };
 
 /** How actions are counted (--count). */
 enum count_method { COUNT_AUTO, COUNT_ETHTOOL, COUNT_FEXIT, COUNT_BOTH };
 
 static const struct xl_opt run_opts[] = {
 	{ "prog", 0, "FILE.o", "the BPF object with your XDP program (required)", O_PROG },
-	{ "sec", 0, "NAME", "the XDP program in this ELF section", O_SEC },
-	{ "func", 0, "NAME", "the XDP program with this function name", O_FUNC },
-	{ "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)", O_MAP, true },
+	{ "sec", 0, "NAME", "the XDP program in this ELF section", XL_OPT_SEC },
+	{ "func", 0, "NAME", "the XDP program with this function name", XL_OPT_FUNC },
+	{ "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)", XL_OPT_MAP, true },
 	{ "pin-maps", 0, "DIR", "pin the object's maps under DIR (bpffs) while it runs, for your own tools to fill", O_PIN },
 	{ "count", 'c', "METHOD", "how actions are counted: auto (ethtool where the driver has XDP counters, else fexit), ethtool, fexit or both (default auto)", O_COUNT },
 	XL_OPT_ENTRY_MODE(""),
@@ -72,17 +72,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_PROG:
 		a->uo.path = arg;
 		return 0;
-	case O_SEC:
-		a->uo.sec = arg;
-		return 0;
-	case O_FUNC:
-		a->uo.func = arg;
-		return 0;
-	case O_MAP:
-		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
-			return xl_usage_error(&a->spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
-		a->maps[a->uo.nfills++] = arg;
-		return 0;
 	case O_PIN:
 		a->uo.pin_dir = arg;
 		return 0;
@@ -93,6 +82,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->count = r;
 		return 0;
 	}
+	r = xl_cmd_userprog_opt(&a->spec, id, arg, &a->uo, a->maps);
+	if (r <= 0)
+		return r;
 	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
 				       &a->duration_ns, &a->extended, &a->netns, NULL, &a->mode,
 				       &a->quiet, NULL, &a->reps, &a->json });

@@ -22,6 +22,7 @@
 #include "xdplab/report.h"
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
+#include "xdplab/userprog.h"
 
 int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
 {
@@ -43,6 +44,25 @@ int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
 		return XL_EXIT_RUNTIME;
 	}
 	return XL_EXIT_OK;
+}
+
+int xl_cmd_userprog_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+			struct xl_userprog_opts *uo, const char **maps)
+{
+	switch (id) {
+	case XL_OPT_SEC:
+		uo->sec = arg;
+		return 0;
+	case XL_OPT_FUNC:
+		uo->func = arg;
+		return 0;
+	case XL_OPT_MAP:
+		if (uo->nfills == XL_USERPROG_MAX_FILLS)
+			return xl_usage_error(spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+		maps[uo->nfills++] = arg;
+		return 0;
+	}
+	return 1;
 }
 
 int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
