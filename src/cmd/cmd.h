@@ -261,6 +261,17 @@ void xl_cmd_print_check(const struct xl_meter_window *w, int queues);
 int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
 		       const struct xl_row_result *row, int ret);
 
+/**
+ * xl_cmd_profiled_finish() - the end of a profiled single-row run (bench,
+ * redirect): when a profile was taken (@pr->samples) its top XL_PROF_TOP
+ * lines per CPU go to stdout and @row->profile points at @pr for --json
+ * (@pr stays the caller's: the row does not free it); then
+ * xl_cmd_json_finish(@path, @command, @l, @row, @ret).
+ * Return: as xl_cmd_json_finish().
+ */
+int xl_cmd_profiled_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
+			   struct xl_row_result *row, struct xl_profile *pr, int ret);
+
 /** xl_cmd_git_commit() - the working directory's commit (12 hex digits), "" if none. */
 const char *xl_cmd_git_commit(void);
 

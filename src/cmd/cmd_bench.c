@@ -289,11 +289,7 @@ int cmd_bench(int argc, char **argv)
 		}
 		xl_cmd_print_verdict(&row);
 	}
-	if (pr.samples) {
-		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
-		row.profile = &pr; /* static, not the row's to free: only for --json */
-	}
-	ret = xl_cmd_json_finish(a.json, argv[0], &loop, &row, ret);
+	ret = xl_cmd_profiled_finish(a.json, argv[0], &loop, &row, &pr, ret);
 	if (m.eth_sock >= 0)
 		close(m.eth_sock);
 	xl_bench__destroy(b);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "profile_cli.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
 #include "xdplab/netns.h"
@@ -365,6 +366,16 @@ int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cm
 		l->rec->n = l->rec->cap = 0;
 	}
 	return ret;
+}
+
+int xl_cmd_profiled_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
+			   struct xl_row_result *row, struct xl_profile *pr, int ret)
+{
+	if (pr->samples) {
+		xl_cmd_prof_print(stdout, pr, "", XL_PROF_TOP);
+		row->profile = pr;
+	}
+	return xl_cmd_json_finish(path, command, l, row, ret);
 }
 
 const char *xl_cmd_git_commit(void)
