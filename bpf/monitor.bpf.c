@@ -12,6 +12,10 @@
  * (xdp_redirect, xdp_redirect_map), so their tracepoints stay disabled and
  * cost nothing; the bulk events (cpumap, devmap) are counted only when they
  * report drops or an error. With count_all every event is counted.
+ * With a device filter (ndevs, devs: set before load) only the events of
+ * those devices are counted (exception and redirect events: the receiving
+ * device; devmap_xmit: the transmitting one), checked before any map
+ * access; cpumap events carry no device and are always counted.
  * Tracepoint prototypes: include/trace/events/xdp.h (kernel 5.10+).
  */
 #include <linux/bpf.h>
@@ -27,6 +31,13 @@
 #endif
 
 const volatile __u32 count_all = 0;
+/*
+ * The device filter, set before load: with ndevs > 0 only events on these
+ * devices are counted (tp_btf only; raw_tp has no device to compare).
+ * With ndevs 0 the verifier prunes the check away.
+ */
+const volatile __u32 ndevs = 0;
+const volatile struct xl_mon_dev devs[XL_MON_MAX_DEVS] = {};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -156,9 +167,28 @@ static __always_inline void bulk(__u32 ev, __u32 act, int ifindex, int err, __u6
 
 /* ---- tp_btf: kernels with BTF ---- */
 
+/* Is @dev one of the filter's devices (or is there no filter)? Before any map access. */
+static __always_inline int wanted(const struct net_device *dev)
+{
+	__u32 i, ns;
+	int ifx;
+
+	if (!ndevs)
+		return 1;
+	ifx = dev->ifindex;
+	ns = dev->nd_net.net->ns.inum;
+	_Pragma("unroll")
+	for (i = 0; i < XL_MON_MAX_DEVS; i++)
+		if (i < ndevs && devs[i].ifindex == ifx && devs[i].netns == ns)
+			return 1;
+	return 0;
+}
+
 SEC("tp_btf/xdp_exception")
 int BPF_PROG(xl_mon_exc, const struct net_device *dev, const struct bpf_prog *xdp, __u32 act)
 {
+	if (!wanted(dev))
+		return 0;
 	count_hash(XL_EV_EXCEPTION, act, dev->ifindex, 0, 1, 1);
 	return 0;
 }
@@ -198,6 +228,8 @@ static __always_inline void count_redirect(__u32 ev, const void *tgt, int err, i
 	int BPF_PROG(name, const struct net_device *dev, const struct bpf_prog *xdp,          \
 		     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)       \
 	{                                                                                     \
+		if (!wanted(dev)) /* the receiving device */                                  \
+			return 0;                                                             \
 		count_redirect(is_err, tgt, err, map_type, map_id, index);                    \
 		return 0;                                                                     \
 	}
@@ -235,6 +267,8 @@ int BPF_PROG(xl_mon_xmit, const struct net_device *from_dev, const struct net_de
 	if (!bulk_counted(drops, err))
 		return 0;
 	asm volatile("" ::: "memory");
+	if (!wanted(to_dev))
+		return 0;
 	count(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, to_dev->ifindex, err, sent, drops);
 	return 0;
 }

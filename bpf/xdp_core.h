@@ -9,8 +9,22 @@
 #ifndef XDPLAB_XDP_CORE_H
 #define XDPLAB_XDP_CORE_H
 
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct net {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+/* nd_net is possible_net_t, a struct holding one struct net pointer. */
+struct xl_possible_net {
+	struct net *net;
+} __attribute__((preserve_access_index));
+
 struct net_device {
 	int ifindex;
+	struct xl_possible_net nd_net;
 } __attribute__((preserve_access_index));
 
 /* kernel/bpf/devmap.c: the devmap entry a redirect targets. */

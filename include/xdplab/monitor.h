@@ -32,10 +32,20 @@ enum xl_mon_attach {
  * @all: also count the success path (xdp_redirect, xdp_redirect_map) and
  *       every cpumap/devmap bulk, not only those with drops or an error.
  * @attach: how to attach.
+ * @ndevs: with 1..XL_MON_MAX_DEVS, count only the events of the devices in
+ *         @devs (checked in BPF before any map access, so other XDP
+ *         traffic on the machine is neither counted nor costs a map
+ *         update); cpumap events carry no device and are always counted.
+ *         Needs tp_btf (raw_tp has no device fields): with XL_MON_RAW, or
+ *         XL_MON_AUTO without kernel BTF, creation fails with EOPNOTSUPP.
+ *         0: every device (the default).
+ * @devs: the devices (namespace inode and ifindex), see struct xl_mon_dev.
  */
 struct xl_monitor_opts {
 	bool all;
 	enum xl_mon_attach attach;
+	int ndevs;
+	struct xl_mon_dev devs[XL_MON_MAX_DEVS];
 };
 
 /** struct xl_mon_row - one key and its counts summed over CPUs. */
@@ -61,7 +71,8 @@ struct xl_monitor;
  * this kernel has. Each one skipped is logged at INFO and listed by
  * xl_monitor__skipped(). Return: the monitor (free with
  * xl_monitor__destroy()), or NULL with errno (EPERM: no BPF permission,
- * ENOENT: none of the tracepoints exists, or a load/attach errno).
+ * ENOENT: none of the tracepoints exists, EINVAL: @ndevs out of 0..XL_MON_MAX_DEVS,
+ * EOPNOTSUPP: a device filter without tp_btf, or a load/attach errno).
  */
 struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts);
 

@@ -27,6 +27,19 @@ enum xl_mon_event {
 /** Action field value of events that carry no XDP action. */
 #define XL_MON_ACT_NONE 255
 
+/** Most devices a filtered monitor watches (struct xl_mon_dev). */
+#define XL_MON_MAX_DEVS 8
+
+/**
+ * struct xl_mon_dev - one watched device: @netns, the inode of its network
+ * namespace (st_ino of /run/netns/NAME or /proc/self/ns/net), and @ifindex
+ * there (ifindexes repeat across namespaces, so both are compared).
+ */
+struct xl_mon_dev {
+	__u32 netns;
+	__s32 ifindex;
+};
+
 /** Most distinct keys counted. */
 #define XL_MON_MAX_KEYS 1024
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "xdplab/gen.h"
 #include "xdplab/labrun_redirect.h"
@@ -51,6 +52,30 @@ static struct xl_redirect *redir_create(struct xl_lab *lab, enum xl_redir_kind k
 		ro.nout = 1;
 	}
 	return xl_lab__create_in(lab, XL_LAB_DUT, redirect_create, &ro);
+}
+
+/*
+ * The monitor's device filter: the lab's veth ends on both sides (the
+ * generator's and the DUT's redirect hops), each as (namespace inode,
+ * ifindex), so other XDP traffic on the machine (another lab, another
+ * user) is not counted in the events per packet. Return: how many.
+ */
+static int lab_devs(const struct xl_lab *lab, struct xl_mon_dev *devs)
+{
+	struct stat st;
+	int s, i, n = 0;
+
+	for (s = 0; s < 2; s++) {
+		if (fstat(lab->ns_fd[s], &st))
+			continue;
+		if (lab->ifindex[s] && n < XL_MON_MAX_DEVS)
+			devs[n++] = (struct xl_mon_dev){ (__u32)st.st_ino, lab->ifindex[s] };
+		for (i = 0; i < lab->nout; i++)
+			if (lab->out_ifindex[i][s] && n < XL_MON_MAX_DEVS)
+				devs[n++] = (struct xl_mon_dev){ (__u32)st.st_ino,
+								 lab->out_ifindex[i][s] };
+	}
+	return n;
 }
 
 /* xdp_devmap_xmit events counted so far by @mon, or -1 when unreadable. */
@@ -151,6 +176,8 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	}
 	for (k = 0; k < nlevels; k++) {
 		struct xl_monitor_opts mo = { .all = levels[k] == XL_WATCH_ALL };
+
+		mo.ndevs = lab_devs(lab, mo.devs);
 
 		if (levels[k] == XL_WATCH_PERF && !perf) {
 			perf = xl_perf_listener__create(XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);

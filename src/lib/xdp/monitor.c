@@ -17,6 +17,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "xdplab/abi/monitor.h" /* before the skeleton: its rodata has struct xl_mon_dev */
 #include "monitor.skel.h"
 #include "xdplab/log.h"
 #include "xdplab/monitor.h"
@@ -195,12 +196,23 @@ struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts)
 	struct xl_monitor *m;
 	int ev, err, n = 0;
 
+	if (opts->ndevs < 0 || opts->ndevs > XL_MON_MAX_DEVS) {
+		xl_err("monitor device filter: %d devices (accepted: 0..%d)", opts->ndevs,
+		       XL_MON_MAX_DEVS);
+		errno = EINVAL;
+		return NULL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
 	m->ncpus = libbpf_num_possible_cpus();
 	m->raw = opts->attach == XL_MON_RAW ||
 		 (opts->attach == XL_MON_AUTO && access("/sys/kernel/btf/vmlinux", R_OK));
+	if (m->raw && opts->ndevs) {
+		xl_err("monitor device filter: needs tp_btf (kernel BTF); raw_tp has no device fields");
+		err = -EOPNOTSUPP;
+		goto out_free;
+	}
 	if (!m->raw) {
 		vmlinux = btf__load_vmlinux_btf();
 		if (!vmlinux) {
@@ -216,6 +228,12 @@ struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts)
 		goto out_free_btf;
 	}
 	m->skel->rodata->count_all = opts->all;
+	m->skel->rodata->ndevs = opts->ndevs;
+	for (n = 0; n < opts->ndevs; n++) {
+		m->skel->rodata->devs[n].netns = opts->devs[n].netns;
+		m->skel->rodata->devs[n].ifindex = opts->devs[n].ifindex;
+	}
+	n = 0;
 	for (ev = 0; ev < NTP; ev++) {
 		bool want = opts->all || !success_path(ev);
 		char tname[64];
