@@ -26,7 +26,7 @@ TESTS=(
 	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
 	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
 	"report-errors|xdplab report: a missing or foreign file is a usage error (exit 2, one line), an unwritable -o a runtime error (exit 1)"
-	"profile-no-perf|no perf on PATH: one line naming linux-perf, the benchmark still runs (exit 0)"
+	"profile-no-perf|no perf on PATH, or a --profile-dir that cannot be made: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
 )
 
 fail() {
@@ -328,6 +328,13 @@ t_profile_no_perf() {
 	grep -q '^totals: ' "$WORK/drop.out" || fail "no totals"
 	expect_eq "bpf_jit_kallsyms" "$(cat "$JIT")" 0
 	[ ! -e xdplab-profile ] || [ -n "$(ls -A xdplab-profile)" ] || fail "an empty xdplab-profile directory was made"
+	# a --profile-dir that cannot be made: the same rule, the same wording
+	"$X" drop --netns "$DNS" "$DUT" -d 0.5 -q --profile-dir "$WORK/no/such" >"$WORK/drop.out" 2>"$WORK/drop.err"
+	rc=$?
+	expect_eq "exit status (--profile-dir not creatable)" "$rc" 0
+	expect_eq "message (--profile-dir not creatable)" "$(grep profile "$WORK/drop.err")" \
+		"xdplab: profile: cannot create --profile-dir $WORK/no/such: No such file or directory; running without a profile"
+	grep -q '^totals: ' "$WORK/drop.out" || fail "no totals (--profile-dir not creatable)"
 }
 
 # shellcheck source=tests/e2e/suite.inc

@@ -201,7 +201,8 @@ struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *w
 	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		err = -errno;
-		snprintf(why, len, "profile: cannot create --profile-dir %s: %s", dir, strerror(-err));
+		snprintf(why, len, "profile: cannot create --profile-dir %s: %s; running without a profile",
+			 dir, strerror(-err));
 		goto out_free;
 	}
 	p->jit_fd = fileno_dup(fopen_init_net(JIT_KALLSYMS, "r+"));
