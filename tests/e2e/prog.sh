@@ -365,6 +365,12 @@ t_run_pin_maps() {
 	expect "dotted --pin-maps: exit" $? 2 || return 1
 	expect "dotted --pin-maps: message" "$(cat "$TMP/e")" \
 		"xdplab: --pin-maps $TMP/x: a path with '.' cannot be used (libbpf replaces dots in pin paths); choose another directory" || return 1
+	# So is a directory not on a bpffs: one line, exit 2, no directory made.
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --pin-maps "$BPFFS/sub" -d 1 >/dev/null 2>"$TMP/e"
+	expect "--pin-maps not on a bpffs: exit" $? 2 || return 1
+	expect "--pin-maps not on a bpffs: message" "$(cat "$TMP/e")" \
+		"xdplab: --pin-maps $BPFFS/sub: not on a bpffs (accepted: a directory on one, e.g. /sys/fs/bpf/NAME after 'mount -t bpf bpf /sys/fs/bpf')" || return 1
+	expect "--pin-maps not on a bpffs: directory made" "$(ls -d "$BPFFS/sub" 2>/dev/null)" ""
 }
 
 # lab run --prog: the user's row after the built-in ones, each size, JSON valid.

@@ -7,11 +7,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -244,6 +247,31 @@ static int check_needed(struct xl_userprog *u, const struct xl_userprog_opts *o)
 	return -ENOKEY;
 }
 
+/*
+ * Is @dir on a bpffs: the directory itself, or when it does not exist yet
+ * its parent (libbpf makes the last level)? Checked before anything is
+ * loaded, so a wrong path is one line and leaves no directory behind.
+ */
+static bool on_bpffs(const char *dir)
+{
+	char parent[PATH_MAX], *slash;
+	struct statfs sf;
+
+	if (!statfs(dir, &sf))
+		return sf.f_type == BPF_FS_MAGIC;
+	if (errno != ENOENT)
+		return false;
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = 0;
+	else
+		*slash = 0;
+	return !statfs(parent, &sf) && sf.f_type == BPF_FS_MAGIC;
+}
+
 struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 {
 	bool filled[XL_USERPROG_MAX_FILLS] = { false };
@@ -259,6 +287,12 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 	if (o->pin_dir && strchr(o->pin_dir, '.')) {
 		/* libbpf turns every '.' of a pin path into '_' (bpffs names). */
 		xl_err("--pin-maps %s: a path with '.' cannot be used (libbpf replaces dots in pin paths); choose another directory",
+		       o->pin_dir);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o->pin_dir && !on_bpffs(o->pin_dir)) {
+		xl_err("--pin-maps %s: not on a bpffs (accepted: a directory on one, e.g. /sys/fs/bpf/NAME after 'mount -t bpf bpf /sys/fs/bpf')",
 		       o->pin_dir);
 		errno = EINVAL;
 		return NULL;
