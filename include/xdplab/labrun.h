@@ -140,6 +140,15 @@ bool xl_labrun_prof_begin(const struct xl_labrun_opts *o, const struct xl_row_re
 void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *row);
 
 /**
+ * xl_labrun_row_base() - zero @row and fill what every XDP row of the lab
+ * says alike: kind "xdp", @size (bytes), @mode, the lab's wiring, the NAPI
+ * and generator CPUs, engine "live", judged "dut-cpu". The callers then add
+ * their own (a real source interface, action, name).
+ */
+void xl_labrun_row_base(struct xl_row_result *row, const struct xl_lab *lab,
+			const struct xl_labrun_opts *o, uint32_t size, enum xl_xdp_mode mode);
+
+/**
  * xl_labrun_gen() - the lab's generator: live engine (packet as fallback),
  * one thread on @o->gen_cpu, @size-byte IPv4/UDP frames from the generator
  * end to the DUT end's MAC and address. Nothing is sent until

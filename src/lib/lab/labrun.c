@@ -48,8 +48,8 @@ struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	return xl_gen__create(&go);
 }
 
-static void row_init(struct xl_row_result *row, struct xl_lab *lab,
-		     const struct xl_labrun_opts *o, uint32_t size, enum xl_xdp_mode mode)
+void xl_labrun_row_base(struct xl_row_result *row, const struct xl_lab *lab,
+			const struct xl_labrun_opts *o, uint32_t size, enum xl_xdp_mode mode)
 {
 	memset(row, 0, sizeof(*row));
 	row->kind = "xdp";
@@ -60,6 +60,12 @@ static void row_init(struct xl_row_result *row, struct xl_lab *lab,
 	row->gen_cpu = o->gen_cpu;
 	row->engine = "live";
 	row->judged = "dut-cpu";
+}
+
+static void row_init(struct xl_row_result *row, struct xl_lab *lab,
+		     const struct xl_labrun_opts *o, uint32_t size, enum xl_xdp_mode mode)
+{
+	xl_labrun_row_base(row, lab, o, size, mode);
 	if (o->src) {
 		/* A real interface: the CPU that counted most frames is judged. */
 		row->napi_cpu = -1;

@@ -320,15 +320,7 @@ static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int cpu;
 
-	memset(row, 0, sizeof(*row));
-	row->kind = "xdp";
-	row->size = size;
-	row->mode = xl_xdp_mode_name(XL_MODE_NATIVE);
-	row->wiring = xl_wiring_name(lab->wiring);
-	row->napi_cpu = lab->wiring == XL_WIRING_THREADED ? lab->napi_cpu : o->gen_cpu;
-	row->gen_cpu = o->gen_cpu;
-	row->engine = "live";
-	row->judged = "dut-cpu";
+	xl_labrun_row_base(row, lab, o, size, XL_MODE_NATIVE);
 	row->action = xl_xdp_action_name(XDP_REDIRECT);
 	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
 	snprintf(row->name, sizeof(row->name), "%s%s",
