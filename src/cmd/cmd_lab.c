@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* xdplab lab setup|teardown|run: the veth lab and the lab table. */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,8 +101,35 @@ static int on_teardown_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
+/*
+ * The labs present, for the error of an unknown TAG: the tags of the
+ * /run/netns/xl*-gen namespaces, comma-separated into @buf ("none" if
+ * there are none).
+ */
+static const char *lab_tags(char *buf, size_t len)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *e;
+	size_t n, used = 0;
+
+	buf[0] = 0;
+	while (d && (e = readdir(d))) {
+		n = strlen(e->d_name);
+		if (strncmp(e->d_name, "xl", 2) || n < 5 || strcmp(e->d_name + n - 4, "-gen"))
+			continue;
+		if (used + n + 2 >= len)
+			break;
+		used += snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)(n - 4),
+				 e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return buf[0] ? buf : "none";
+}
+
 static int lab_teardown(int argc, char **argv)
 {
+	char tags[512];
 	bool all = false;
 	int idx;
 
@@ -119,7 +147,8 @@ static int lab_teardown(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	if (xl_lab_remove(argv[idx]) < 0) {
-		xl_usage_error(&teardown_spec, "no lab '%s' (see 'ip netns')", argv[idx]);
+		xl_usage_error(&teardown_spec, "no lab '%s' (labs here: %s)", argv[idx],
+			       lab_tags(tags, sizeof(tags)));
 		return XL_EXIT_USAGE;
 	}
 	printf("removed lab %s\n", argv[idx]);
