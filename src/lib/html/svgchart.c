@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "xdplab/svgchart.h"
@@ -18,7 +19,14 @@
 
 void xl_xml_escape(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
+	xl_xml_escape_n(out, s, SIZE_MAX);
+}
+
+void xl_xml_escape_n(FILE *out, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; s && *s && n < max; s++, n++) {
 		switch (*s) {
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;

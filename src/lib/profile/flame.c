@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "xdplab/profile.h"
+#include "xdplab/svgchart.h"
 
 #define FRAME_H 16
 #define TOP_H 34
@@ -120,23 +121,6 @@ void xl_flame_free(struct xl_flame *fl)
 	memset(fl, 0, sizeof(*fl));
 }
 
-static void xml_escape(FILE *out, const char *s, size_t max)
-{
-	size_t n = 0;
-
-	for (; *s && n < max; s++, n++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, out);
-		}
-	}
-}
-
 /* FNV-1a, for a stable colour per name. */
 static uint32_t name_hash(const char *s)
 {
@@ -229,7 +213,7 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 	fprintf(out, "<rect class=\"bg\" width=\"100%%\" height=\"100%%\"/>\n");
 	fprintf(out, "<text class=\"tx\" x=\"%.0f\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">",
 		width / 2);
-	xml_escape(out, title ? title : "Flame graph", 200);
+	xl_xml_escape_n(out, title ? title : "Flame graph", 200);
 	fprintf(out, " (%llu samples%s)</text>\n", (unsigned long long)fl.total,
 		cut ? "; frames deeper than the stacks of 0.25% not drawn" : "");
 	fputs("<text class=\"tx rst\" x=\"8\" y=\"20\">Reset zoom</text>\n", out);
@@ -245,9 +229,9 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 		frame_colour(r->name, r->depth, colour, sizeof(colour));
 		fprintf(out, "<g class=\"f\" data-x=\"%.3f\" data-wd=\"%.3f\" data-s=\"%llu\" data-n=\"",
 			r->x, r->w, (unsigned long long)r->samples);
-		xml_escape(out, r->name, 400);
+		xl_xml_escape_n(out, r->name, 400);
 		fputs("\"><title>", out);
-		xml_escape(out, r->name, 400);
+		xl_xml_escape_n(out, r->name, 400);
 		fprintf(out, " (%llu samples, %.2f%%)</title>", (unsigned long long)r->samples,
 			fl.total ? 100.0 * r->samples / fl.total : 0);
 		fprintf(out, "<rect x=\"%.3f\" y=\"%.0f\" width=\"%.3f\" height=\"%d\" rx=\"2\" fill=\"%s\"/>",
@@ -256,10 +240,10 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
 		fprintf(out, "<text x=\"%.3f\" y=\"%.0f\">", r->x + 3, y + 11.5);
 		if (chars >= 3) {
 			if ((int)strlen(r->name) > chars) {
-				xml_escape(out, r->name, chars - 2);
+				xl_xml_escape_n(out, r->name, chars - 2);
 				fputs("..", out);
 			} else {
-				xml_escape(out, r->name, 400);
+				xl_xml_escape_n(out, r->name, 400);
 			}
 		}
 		fputs("</text></g>\n", out);
