@@ -155,6 +155,34 @@ uint32_t xl_xsk_reap(struct xl_xsk_q *q, uint32_t max)
 }
 
 /*
+ * The two rxdrop loops' shared steps, inlined into each (the hot path: no
+ * call, and @checked is a constant in every instance). rx_desc_ok(): RX
+ * descriptor @d passes this instance's check (@checked: the deep one, else
+ * the precomputed range). rx_account(): a good descriptor, number @i of the
+ * batch peeked at @idx, is inspected for --verify/--dump (@checked only;
+ * the first fragment of a packet is the one after no XDP_PKT_CONTD) and
+ * added to the batch's @pkts (a packet per last fragment) and @bytes.
+ */
+static inline __attribute__((always_inline)) bool
+rx_desc_ok(const struct xl_frames *f, const struct xdp_desc *d, bool checked)
+{
+	return checked ? xl_frames_desc_ok(f, d->addr, d->len) :
+			 xl_frames_in_range(f, d->addr, d->len);
+}
+
+static inline __attribute__((always_inline)) void
+rx_account(struct xl_xsk_q *q, const struct xdp_desc *d, uint32_t idx, uint32_t i, bool checked,
+	   uint64_t *pkts, uint64_t *bytes)
+{
+	if (checked && (q->verify || q->dump))
+		xl_xsk_inspect(q, (uint8_t *)q->area + xsk_umem__add_offset_to_addr(d->addr),
+			       d->len, !(i && (xsk_ring_cons__rx_desc(&q->rx, idx + i - 1)->options &
+					     XDP_PKT_CONTD)));
+	*pkts += !(d->options & XDP_PKT_CONTD);
+	*bytes += d->len;
+}
+
+/*
  * rxdrop through the free list (the fill ring had less room than the batch,
  * or --starve-fill): every good frame goes onto the free list, refill()
  * puts what fits back. @checked: the deep check and the inspection.
@@ -170,18 +198,12 @@ rxdrop_via_free(struct xl_xsk_q *q, uint32_t n, uint32_t idx, bool checked)
 	for (i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
 
-		if (unlikely(!(checked ? xl_frames_desc_ok(f, d->addr, d->len) :
-					 xl_frames_in_range(f, d->addr, d->len)) ||
+		if (unlikely(!rx_desc_ok(f, d, checked) ||
 			     f->n_free + k >= f->nframes)) {
 			q->c.bad_descs++;
 			continue;
 		}
-		if (checked && (q->verify || q->dump))
-			xl_xsk_inspect(q, (uint8_t *)q->area + xsk_umem__add_offset_to_addr(d->addr),
-				       d->len, !(i && (xsk_ring_cons__rx_desc(&q->rx, idx + i - 1)->options &
-						     XDP_PKT_CONTD)));
-		pkts += !(d->options & XDP_PKT_CONTD);
-		bytes += d->len;
+		rx_account(q, d, idx, i, checked, &pkts, &bytes);
 		f->free[f->n_free + k++] = xl_frame_base(f, d->addr);
 	}
 	xsk_ring_cons__release(&q->rx, n);
@@ -230,17 +252,11 @@ static inline __attribute__((always_inline)) uint32_t rxdrop(struct xl_xsk_q *q,
 	for (i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
 
-		if (unlikely(!(checked ? xl_frames_desc_ok(f, d->addr, d->len) :
-					 xl_frames_in_range(f, d->addr, d->len)))) {
+		if (unlikely(!rx_desc_ok(f, d, checked))) {
 			q->c.bad_descs++;
 			continue;
 		}
-		if (checked && (q->verify || q->dump))
-			xl_xsk_inspect(q, (uint8_t *)q->area + xsk_umem__add_offset_to_addr(d->addr),
-				       d->len, !(i && (xsk_ring_cons__rx_desc(&q->rx, idx + i - 1)->options &
-						     XDP_PKT_CONTD)));
-		pkts += !(d->options & XDP_PKT_CONTD);
-		bytes += d->len;
+		rx_account(q, d, idx, i, checked, &pkts, &bytes);
 		if (checked)
 			addrs[k] = d->addr;
 		*xsk_ring_prod__fill_addr(q->fill, fidx + k++) = xl_frame_base(f, d->addr);
