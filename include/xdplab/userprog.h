@@ -31,6 +31,8 @@
  *       a warning: user space is expected to fill it through the pin.
  * @log_dir: where a verifier log is written when the load fails (NULL:
  *       /tmp); the file is xdplab-verifier-<object>-<pid>.log.
+ * @can_pin: the command offers --pin-maps, so the error for an empty map
+ *       names it as the other way to fill one (only `run` does).
  */
 struct xl_userprog_opts {
 	const char *path;
@@ -40,6 +42,7 @@ struct xl_userprog_opts {
 	int nfills;
 	const char *pin_dir;
 	const char *log_dir;
+	bool can_pin;
 };
 
 struct xl_userprog;

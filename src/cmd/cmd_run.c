@@ -175,6 +175,7 @@ int cmd_run(int argc, char **argv)
 	int idx, ifindex, link_fd = -1, ret;
 
 	a.uo.fills = a.maps;
+	a.uo.can_pin = true; /* run has --pin-maps */
 	a.spec = (struct xl_cmd_spec){ "run", "IFACE",
 				       "Attach your XDP program (--prog FILE.o) to IFACE and print rx/s, a rate per action, ns/packet, CPU ns/packet.",
 				       run_opts, sizeof(run_opts) / sizeof(run_opts[0]) };

@@ -163,7 +163,8 @@ t_bad_objects() {
 	bad 2 "xdplab: $TMP/no_xdp.o: no XDP program in it (none in a SEC(\"xdp\") or SEC(\"xdp.frags\") section)" "$TMP/no_xdp.o"
 	bad 2 "xdplab: $TMP/two_xdp.o: 2 XDP programs and no choice: give --sec NAME or --func NAME (accepted: xdp_one (sec xdp), xdp_two (sec xdp.frags))" "$TMP/two_xdp.o"
 	bad 2 "xdplab: $TMP/two_xdp.o: no XDP program matches --func nope (accepted: xdp_one (sec xdp), xdp_two (sec xdp.frags))" "$TMP/two_xdp.o" --func nope
-	bad 2 "xdplab: $EX/ddos_filter.o: map blocked_src (lpm_trie) is empty and not filled: give --map NAME=FILE (an empty file if empty is meant) or --pin-maps DIR" $EX/ddos_filter.o
+	# prog-run has no --pin-maps, so the line does not offer it (run's does, t_run_pin_maps)
+	bad 2 "xdplab: $EX/ddos_filter.o: map blocked_src (lpm_trie) is empty and not filled: give --map NAME=FILE (an empty file if empty is meant)" $EX/ddos_filter.o
 	bad 2 "xdplab: map tx_port: type devmap cannot be filled from a file (accepted: array, hash, lru_hash, lpm_trie, percpu_array, percpu_hash, lru_percpu_hash)" "$TMP/devmap.o" --map tx_port=/dev/null
 	bad 2 "xdplab: examples/blocked_sport.txt:3: map blocked_src: key '19' is not accepted for a 8-byte key (accepted: A.B.C.D/LEN, A.B.C.D or 0x + 16 hex digits)" $EX/ddos_filter.o --map blocked_src=examples/blocked_sport.txt
 	bad 2 "xdplab: --map nosuch=/dev/null: $EX/ddos_filter.o has no map of that name (accepted: blocked_src, blocked_sport)" $EX/ddos_filter.o --map nosuch=/dev/null
@@ -365,6 +366,11 @@ t_run_pin_maps() {
 	expect "dotted --pin-maps: exit" $? 2 || return 1
 	expect "dotted --pin-maps: message" "$(cat "$TMP/e")" \
 		"xdplab: --pin-maps $TMP/x: a path with '.' cannot be used (libbpf replaces dots in pin paths); choose another directory" || return 1
+	# An empty map without --pin-maps: run's line offers --pin-maps (it has it).
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o -d 1 >/dev/null 2>"$TMP/e"
+	expect "run, map not filled: exit" $? 2 || return 1
+	expect "run, map not filled: message" "$(cat "$TMP/e")" \
+		"xdplab: $EX/ddos_filter.o: map blocked_src (lpm_trie) is empty and not filled: give --map NAME=FILE (an empty file if empty is meant) or --pin-maps DIR" || return 1
 	# So is a directory not on a bpffs: one line, exit 2, no directory made.
 	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --pin-maps "$BPFFS/sub" -d 1 >/dev/null 2>"$TMP/e"
 	expect "--pin-maps not on a bpffs: exit" $? 2 || return 1

@@ -242,8 +242,8 @@ static int check_needed(struct xl_userprog *u, const struct xl_userprog_opts *o)
 			empty, strchr(empty, ',') ? "them" : "it", o->pin_dir);
 		return 0;
 	}
-	xl_err("%s: map %s is empty and not filled: give --map NAME=FILE (an empty file if empty is meant) or --pin-maps DIR",
-	       o->path, empty);
+	xl_err("%s: map %s is empty and not filled: give --map NAME=FILE (an empty file if empty is meant)%s",
+	       o->path, empty, o->can_pin ? " or --pin-maps DIR" : "");
 	return -ENOKEY;
 }
 
