@@ -44,6 +44,8 @@
 #include "xdplab/pcapfile.h"
 #include "xdplab/pkt.h"
 
+#include "bpf_run.h"
+
 #define MAX_FRAME 2048
 
 struct vec {
@@ -220,27 +222,7 @@ static int build_vectors(struct vec *v)
 	return n;
 }
 
-static bool have_bpf;
-
-static int setup(void **state)
-{
-	struct parse_probe *s = parse_probe__open_and_load();
-
-	have_bpf = s != NULL;
-	parse_probe__destroy(s);
-	return 0;
-}
-
-/* BPF_PROG_RUN of @fd on @in; *@out (of @out_len) gets the frame after the program. */
-static int prog_run(int fd, const uint8_t *in, uint32_t len, uint8_t *out, uint32_t *out_len)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len, .data_out = out,
-		    .data_size_out = *out_len, .repeat = 1);
-	int err = bpf_prog_test_run_opts(fd, &o);
-
-	*out_len = o.data_size_out;
-	return err ? -errno : (int)o.retval;
-}
+TEST_HAVE_BPF(parse_probe)
 
 /* The BPF parser against the user-space one on frame @b of @len bytes. */
 static void compare_parse(struct parse_probe *s, const char *name, const uint8_t *b, uint32_t len,

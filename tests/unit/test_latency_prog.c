@@ -32,26 +32,9 @@
 #include "xdplab/latency.h"
 #include "xdplab/pkt.h"
 
-static bool have_bpf;
+#include "bpf_run.h"
 
-static int setup(void **state)
-{
-	struct latency *s = latency__open_and_load();
-
-	have_bpf = s != NULL;
-	latency__destroy(s);
-	return 0;
-}
-
-static int prog_run(int fd, const uint8_t *in, uint32_t len, uint8_t *out, uint32_t *out_len)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in, .data_size_in = len, .data_out = out,
-		    .data_size_out = *out_len, .repeat = 1);
-	int err = bpf_prog_test_run_opts(fd, &o);
-
-	*out_len = o.data_size_out;
-	return err ? -errno : (int)o.retval;
-}
+TEST_HAVE_BPF(latency)
 
 static struct xl_pkt_spec spec_of(bool ipv6, uint32_t size)
 {
