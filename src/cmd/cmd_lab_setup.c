@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab lab setup and lab teardown (moved from cmd_lab.c): a lab that
+ * stays until it is torn down, its tag and names printed; removing one by
+ * tag, or every lab with --all.
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "lab_cli.h"
+#include "xdplab/lab.h"
+#include "xdplab/log.h"
+
+enum { O_QUEUES, O_ALL, O_OUT_PAIRS };
+
+static const struct xl_opt setup_opts[] = {
+	{ "queues", 'q', "N", "RX/TX queues per veth end, 1..64 (default 1)", O_QUEUES },
+	{ "out-pairs", 0, "N", "extra veth pairs to redirect to, 0..4 (default 0)", O_OUT_PAIRS },
+};
+static const struct xl_cmd_spec setup_spec = {
+	"lab setup", "", "Create a lab that stays until 'xdplab lab teardown TAG' and print its names.",
+	setup_opts, 2,
+};
+static const struct xl_opt teardown_opts[] = {
+	{ "all", 'a', NULL, "remove every xdplab lab", O_ALL },
+};
+static const struct xl_cmd_spec teardown_spec = {
+	"lab teardown", "TAG|--all", "Remove a lab made by 'xdplab lab setup' (its namespaces and veths).",
+	teardown_opts, 1,
+};
+
+static int on_setup_opt(int id, const char *arg, void *ctx)
+{
+	struct xl_lab_opts *lo = ctx;
+	uint64_t v;
+	int r;
+
+	if (id == O_OUT_PAIRS) {
+		r = xl_parse_u64(&setup_spec, "--out-pairs", arg, 0, XL_LAB_MAX_OUT, &v);
+		lo->out_pairs = v;
+		return r;
+	}
+	r = xl_parse_u64(&setup_spec, "--queues", arg, 1, 64, &v);
+	lo->queues = v;
+	return r;
+}
+
+int xl_cmd_lab_setup(int argc, char **argv)
+{
+	struct xl_lab_opts lo = { .queues = 1, .manual = true };
+	struct xl_lab lab;
+	char ip[2][INET_ADDRSTRLEN], mac[2][18];
+	int idx, s;
+
+	idx = xl_opts_parse(&setup_spec, argc, argv, on_setup_opt, &lo);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc) {
+		xl_usage_error(&setup_spec, "unexpected argument '%s'", argv[idx]);
+		return XL_EXIT_USAGE;
+	}
+	if (xl_lab__create(&lab, &lo))
+		return XL_EXIT_RUNTIME;
+	for (s = 0; s < 2; s++) {
+		inet_ntop(AF_INET, &lab.ip4[s], ip[s], sizeof(ip[s]));
+		xl_mac_format(lab.mac[s], mac[s]);
+	}
+	printf("lab %s\n", lab.tag);
+	printf("gen %s netns %s %s %s\n", lab.ifname[0], lab.ns[0], ip[0], mac[0]);
+	printf("dut %s netns %s %s %s\n", lab.ifname[1], lab.ns[1], ip[1], mac[1]);
+	for (s = 0; s < lab.nout; s++)
+		printf("out%d %s netns %s -> %s netns %s\n", s, lab.out_ifname[s][XL_LAB_DUT],
+		       lab.ns[XL_LAB_DUT], lab.out_ifname[s][XL_LAB_GEN], lab.ns[XL_LAB_GEN]);
+	xl_lab__release(&lab);
+	return XL_EXIT_OK;
+}
+
+static int on_teardown_opt(int id, const char *arg, void *ctx)
+{
+	*(bool *)ctx = true;
+	return 0;
+}
+
+/*
+ * The labs present, for the error of an unknown TAG: the tags of the
+ * /run/netns/xl*-gen namespaces, comma-separated into @buf ("none" if
+ * there are none).
+ */
+static const char *lab_tags(char *buf, size_t len)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *e;
+	size_t n, used = 0;
+
+	buf[0] = 0;
+	while (d && (e = readdir(d))) {
+		n = strlen(e->d_name);
+		if (strncmp(e->d_name, "xl", 2) || n < 5 || strcmp(e->d_name + n - 4, "-gen"))
+			continue;
+		if (used + n + 2 >= len)
+			break;
+		used += snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)(n - 4),
+				 e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return buf[0] ? buf : "none";
+}
+
+int xl_cmd_lab_teardown(int argc, char **argv)
+{
+	char tags[512];
+	bool all = false;
+	int idx;
+
+	idx = xl_opts_parse(&teardown_spec, argc, argv, on_teardown_opt, &all);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (all) {
+		printf("removed %d lab namespace(s)\n", xl_lab_remove_all());
+		return XL_EXIT_OK;
+	}
+	if (idx != argc - 1) {
+		xl_usage_error(&teardown_spec, "one TAG expected (as printed by 'xdplab lab setup'), or --all");
+		return XL_EXIT_USAGE;
+	}
+	if (xl_lab_remove(argv[idx]) < 0) {
+		xl_usage_error(&teardown_spec, "no lab '%s' (labs here: %s)", argv[idx],
+			       lab_tags(tags, sizeof(tags)));
+		return XL_EXIT_USAGE;
+	}
+	printf("removed lab %s\n", argv[idx]);
+	return XL_EXIT_OK;
+}
