@@ -10,7 +10,8 @@
  * The AF_XDP applications: build UMEMs and sockets in the right order
  * (program loaded; UMEM; fill ring filled; bind; XSKMAP; attach last, so
  * no frame is redirected to a socket without frames), run one thread per
- * socket, read statistics, drain and audit at the end.
+ * socket (the threads: xsk_app_run.c), read statistics, drain and audit
+ * at the end.
  *
  * A bind that fails leaves libxdp's UMEM rings in an unknown state, so
  * every retry (EBUSY while the previous socket on the queue is torn down,
@@ -34,43 +35,10 @@
 #include "xdplab/time.h"
 #include "xdplab/workers.h"
 #include "xsk_priv.h"
+#include "xsk_app_priv.h"
 #include "xsk_dump.h"
 
-/* How long a stopping thread waits for its in-flight TX (ns). */
-#define DRAIN_NS 1000000000ull
-/* How long txpush waits for the last completions once all is sent (ns). */
-#define TX_DONE_NS 2000000000ull
 #define BIND_RETRY_NS 50000000ull
-
-struct xsk_sock {
-	struct xl_xsk_q q;
-	struct xsk_socket *xsk;
-	struct xsk_ring_prod fill;
-	struct xsk_ring_cons comp;
-	struct xl_umem *umem;
-	struct xl_xsk_app *app;
-	uint64_t burst;       /* txpush: this socket's frames per burst */
-	uint32_t bursts_left; /* txpush: bursts still to start after this one */
-	uint32_t queue;
-	int cpu;
-	struct xl_worker wk; /* its thread: tid, kernel tid, done */
-} __attribute__((aligned(64)));
-
-struct xl_xsk_app {
-	struct xl_xsk_config c;
-	int ifindex;
-	struct xl_xsk_prog prog;
-	bool have_prog;
-	struct xl_umem *umems;
-	int numems;
-	struct xsk_sock *socks;
-	int nsocks;
-	bool zerocopy;
-	struct xl_workers workers; /* over socks[] */
-	bool bind_failed; /* the last build failed at bind, not before */
-	int stop;
-	struct xl_xsk_dump *dump;
-};
 
 void xl_xsk_inspect(struct xl_xsk_q *q, const uint8_t *data, uint32_t len, bool first)
 {
@@ -410,176 +378,6 @@ uint64_t xl_xsk_app__runtime_ns(const struct xl_xsk_app *a)
 	uint64_t ns;
 
 	return xl_workers_runtime(&a->workers, &ns) ? 0 : ns;
-}
-
-static bool stopping(const struct xsk_sock *s)
-{
-	return __atomic_load_n(&s->app->stop, __ATOMIC_RELAXED) || s->q.err;
-}
-
-/* Give in-flight TX a bounded time to complete, so the audit sees it home. */
-static void drain(struct xsk_sock *s)
-{
-	uint64_t end = xl_now_ns() + DRAIN_NS;
-
-	while (s->q.frames.in_tx && !s->q.err && xl_now_ns() < end) {
-		if (!xl_xsk_reap(&s->q, s->q.batch * 4)) {
-			xl_xsk_kick_tx(&s->q);
-			xl_sleep_ns(1000000, NULL);
-		}
-	}
-}
-
-/*
- * On a stop, what the kernel already put in the RX ring is still processed
- * (counted, forwarded) instead of being left behind; bounded, in case
- * frames keep coming.
- */
-static void drain_rx(struct xsk_sock *s)
-{
-	struct xl_xsk_q *q = &s->q;
-	uint64_t end = xl_now_ns() + DRAIN_NS;
-	bool saved_poll = q->poll;
-	uint32_t idle = 0;
-
-	q->poll = false;
-	while (!q->err && idle < 3 && xl_now_ns() < end) {
-		if (s->app->c.app == XL_XSK_RXDROP ? xl_xsk_rxdrop_step(q) :
-						       xl_xsk_l2fwd_step(q, 0))
-			idle = 0;
-		else
-			idle++;
-	}
-	q->poll = saved_poll;
-}
-
-static void run_txpush(struct xsk_sock *s)
-{
-	struct xl_xsk_q *q = &s->q;
-	uint64_t done_at = 0, now;
-
-	q->start_ns = xl_now_ns();
-	while (!stopping(s)) {
-		now = xl_now_ns();
-		if (!q->budget) {
-			/* A burst ends when every frame of it has completed; the
-			 * next one starts on the same socket and rings. */
-			if (!q->frames.in_tx) {
-				if (!s->bursts_left)
-					break;
-				s->bursts_left--;
-				q->budget = s->burst;
-				done_at = 0;
-				continue;
-			}
-			if (!done_at)
-				done_at = now;
-			if (now - done_at > TX_DONE_NS) {
-				xl_warn("queue %u: %u frames sent but never completed after %.0f s",
-					s->queue, q->frames.in_tx, TX_DONE_NS / 1e9);
-				break;
-			}
-		}
-		if (!xl_xsk_txpush_step(q, now) && q->rate_pps && q->budget) {
-			uint64_t gap = 1000000000ull / q->rate_pps;
-
-			xl_sleep_ns(gap > 1000000 ? 1000000 : gap < 20000 ? 20000 : gap, NULL);
-		}
-	}
-}
-
-static void *sock_thread(void *arg)
-{
-	struct xsk_sock *s = arg;
-	sigset_t all;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	xl_worker_running(&s->wk);
-	if (s->cpu >= 0) {
-		int err = xl_task_set_cpu(0, s->cpu);
-
-		/* Unpinned, its figures would be another placement's: stop. */
-		if (err) {
-			xl_err("cannot pin the thread of queue %u to CPU %d: %s", s->queue, s->cpu,
-			       strerror(-err));
-			s->q.err = err;
-			xl_worker_finished(&s->wk);
-			return NULL;
-		}
-	}
-	if (s->app->c.sched_policy != SCHED_OTHER) {
-		struct sched_param sp = { .sched_priority = s->app->c.sched_prio };
-		int err = pthread_setschedparam(pthread_self(), s->app->c.sched_policy, &sp);
-
-		/* Without it the run is not what was asked: stop, as above. */
-		if (err) {
-			xl_err("cannot set the thread of queue %u to %s priority %d: %s", s->queue,
-			       s->app->c.sched_policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_RR",
-			       s->app->c.sched_prio, strerror(err));
-			s->q.err = -err;
-			xl_worker_finished(&s->wk);
-			return NULL;
-		}
-	}
-	switch (s->app->c.app) {
-	case XL_XSK_RXDROP: {
-		/* The loop is chosen here, once: no per-packet test of
-		 * --verify, --dump or --audit in the plain benchmark. */
-		xl_xsk_step_fn step = xl_xsk_rxdrop_loop(&s->q);
-
-		while (!stopping(s))
-			step(&s->q);
-		drain_rx(s);
-		break;
-	}
-	case XL_XSK_L2FWD:
-		while (!stopping(s))
-			xl_xsk_l2fwd_step(&s->q, 0);
-		drain_rx(s);
-		drain(s);
-		break;
-	case XL_XSK_TXPUSH:
-		run_txpush(s);
-		drain(s);
-		break;
-	}
-	xl_worker_finished(&s->wk);
-	return NULL;
-}
-
-static void app_stop_cb(void *a)
-{
-	xl_xsk_app__stop(a);
-}
-
-int xl_xsk_app__start(struct xl_xsk_app *a)
-{
-	return xl_workers_start(&a->workers, sock_thread, app_stop_cb, a);
-}
-
-void xl_xsk_app__stop(struct xl_xsk_app *a)
-{
-	__atomic_store_n(&a->stop, 1, __ATOMIC_RELAXED);
-}
-
-bool xl_xsk_app__done(const struct xl_xsk_app *a)
-{
-	return xl_workers_done(&a->workers);
-}
-
-int xl_xsk_app__join(struct xl_xsk_app *a)
-{
-	int i, err = 0;
-
-	if (!a->workers.started)
-		return 0;
-	xl_workers_join(&a->workers);
-	for (i = 0; i < a->nsocks && !err; i++)
-		err = a->socks[i].q.err;
-	if (a->dump)
-		xl_xsk_dump__flush(a->dump);
-	return err;
 }
 
 void xl_xsk_app__read(struct xl_xsk_app *a, struct xl_xsk_sock_stats *out)
