@@ -270,8 +270,9 @@ static int write_side(const char *json, const char *suffix, struct ab_side *s, i
 		      double slice_s)
 {
 	char path[512];
+	/* No interval records; the interval is the slice (the schema wants one > 0). */
 	struct xl_report_meta meta = { .reps = n, .git = xl_cmd_git_commit(), .command = "ab",
-				       .seconds = slice_s };
+				       .seconds = slice_s, .interval = slice_s };
 	size_t n_base = strlen(json);
 
 	/* FILE.json -> FILE.a.json; another name gets .a.json appended. */

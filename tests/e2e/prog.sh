@@ -285,8 +285,12 @@ t_ab_loop_slower() {
 	expect "p < 0.05" "$(jq '.cpu_ns_per_pkt.p < 0.05' "$TMP/ab.json")" true || return 1
 	expect "B-A > 0" "$(jq '.cpu_ns_per_pkt.diff_median > 0' "$TMP/ab.json")" true || return 1
 	grep -q "^verdict: A faster (CPU ns/packet" "$TMP/out" || { cat "$TMP/out"; return 1; }
-	# Each side's run-results file, which compare reads (B, slower, is its
-	# regression: exit 1).
+	# Each side's run-results file, valid by the results schema, which
+	# compare reads (B, slower, is its regression: exit 1).
+	for f in "$TMP/ab.a.json" "$TMP/ab.b.json"; do
+		python3 scripts/validate-results.py "$f" >/dev/null 2>&1 ||
+			{ echo "schema: $(python3 scripts/validate-results.py "$f" 2>&1)"; return 1; }
+	done
 	$X compare "$TMP/ab.a.json" "$TMP/ab.b.json" >"$TMP/cmp" 2>&1
 	expect "compare A B: exit" $? 1 || { cat "$TMP/cmp"; return 1; }
 	grep -q "1 paired, 1 compared; 1 regression(s)" "$TMP/cmp" || { cat "$TMP/cmp"; return 1; }
