@@ -132,6 +132,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->o.cpu_action = r;
 		return r < 0 ? r : 0;
 	case O_QSIZE:
+		/* "-q FILE"/"-q --json": a user of -q for quiet, say where it went (as xsk's -q). */
+		if (!arg[0] || strspn(arg, "0123456789") != strlen(arg))
+			return xl_usage_error(&a->spec, "--qsize: '%s' is not a whole number (accepted: 1..%d; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q)",
+					      arg, XL_CPUMAP_QSIZE_MAX);
 		r = xl_parse_u64(&a->spec, "--qsize", arg, 1, XL_CPUMAP_QSIZE_MAX, &v);
 		a->o.qsize = v;
 		return r;

@@ -444,6 +444,10 @@ t_bad_inputs() {
 	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 4096 || f=1
 	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --qsize 0 || f=1
 	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --qsize 16385 || f=1
+	# -q is --qsize (xdp-bench's letter): taken for quiet, the line says where quiet went
+	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 -q --json x || f=1
+	expect "redirect-cpu -q --json" "$(cat "$TMP/err")" \
+		"xdplab redirect-cpu: --qsize: '--json' is not a whole number (accepted: 1..16384; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q)" || f=1
 	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --cpu-action redirect || f=1
 	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 --cpu-action bounce || f=1
 	usage $X redirect-cpu --netns "$D" xlt$$in --cpu 0 xlt$$ox || f=1
