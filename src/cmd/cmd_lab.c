@@ -2,8 +2,8 @@
 /*
  * xdplab lab setup|teardown|run: the veth lab and the lab table. This file
  * owns `lab run` (its options, the rows, the table) and the subcommand
- * dispatch; `lab setup` and `lab teardown` are in cmd_lab_setup.c, --dut's
- * rows in cmd_lab_dut.c.
+ * dispatch; `lab setup` and `lab teardown` are in cmd_lab_setup.c, the
+ * --ab rows in cmd_lab_ab.c, --dut's rows in cmd_lab_dut.c.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -30,7 +30,6 @@
 #include "xdplab/userprog.h"
 #include "xdplab/abtest.h"
 
-#define MAX_SIZES 8
 #define MAX_ROWS 256
 
 /* ---- lab run ---- */
@@ -85,24 +84,6 @@ static bool named_only(const char *row)
 {
 	return !strcmp(row, "stack-drop") || !strcmp(row, "tc-drop");
 }
-
-struct run_args {
-	struct xl_labrun_opts o;
-	uint32_t sizes[MAX_SIZES];
-	int nsizes;
-	bool rows[32];
-	bool with_monitor, extra, sensitivity;
-	uint64_t extra_ns;
-	int wiring;
-	int mode;
-	const char *json;
-	struct xl_cmd_prof prof;
-	struct lab_dut_args d;
-	struct xl_userprog_opts uo;
-	const char *maps[XL_USERPROG_MAX_FILLS];
-	char ab_buf[512];
-	const char *ab[2];
-};
 
 /* Comma lists: "64,,100", a leading or a trailing comma are errors. */
 static int check_list(const char *opt, const char *arg)
@@ -265,63 +246,6 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
 	return -EINVAL;
-}
-
-/*
- * lab run --ab: rows @rows[0] (A) and @rows[1] (B) at @size: each
- * repetition measures one window of each (xl_labrun_prog() with one
- * repetition), A first in even repetitions, B first in odd; B's note gets
- * the paired difference of the CPU ns per packet (xl_ab_compare()).
- */
-static int lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24], uint32_t size,
-		  struct xl_row_result *rows)
-{
-	static struct xl_row_result one;
-	struct xl_labrun_opts o1 = a->o;
-	double cpu[2][XL_MAX_REPS];
-	struct xl_ab_result r;
-	int rep, k, err = 0;
-
-	o1.reps = 1;
-	for (rep = 0; rep < a->o.reps && !err; rep++)
-		for (k = 0; k < 2 && !err; k++) {
-			int side = rep % 2 ? 1 - k : k;
-			struct xl_userprog_opts uo = a->uo;
-			struct xl_row_result *row = &rows[side];
-
-			uo.path = a->ab[side];
-			fprintf(stderr, "xdplab: measuring ab-%c/%s at %u bytes, repetition %d...\n",
-				'a' + side, func[side], size, rep + 1);
-			err = xl_labrun_prog(lab, &o1, &uo, func[side], a->mode, size, &one);
-			if (err) {
-				xl_err("row ab-%c/%s at %u bytes failed: %s", 'a' + side, func[side], size,
-				       one.note);
-				*row = one;
-				break;
-			}
-			if (!rep) {
-				*row = one;
-				snprintf(row->name, sizeof(row->name), "ab-%c/%s", 'a' + side, func[side]);
-			} else {
-				row->reps[rep] = one.reps[0];
-				row->nreps = rep + 1;
-			}
-			cpu[side][rep] = one.reps[0].cpu_ns_per_pkt;
-		}
-	for (k = 0; k < 2; k++) {
-		rows[k].note[0] = '\0';
-		xl_row_finish(&rows[k]);
-	}
-	if (rep && !err && !xl_ab_compare(cpu[0], cpu[1], rep, false, 0, &r)) {
-		char ci[48] = "n/a (< 6 reps)";
-
-		if (r.ci)
-			snprintf(ci, sizeof(ci), "%.1f..%.1f", r.diff_lo, r.diff_hi);
-		snprintf(rows[1].note, sizeof(rows[1].note),
-			 "vs ab-a: CPU ns/packet %+.1f (paired median of %d, 95%% CI %s, p %.3f): %s",
-			 r.diff_median, rep, ci, r.p, xl_ab_verdict_name(r.verdict));
-	}
-	return err;
 }
 
 static int lab_run(int argc, char **argv)
@@ -541,7 +465,7 @@ measure:
 		}
 		/* --ab: two programs, repetitions alternating A B / B A. */
 		if (a.ab[0] && !err && n + 2 <= MAX_ROWS) {
-			err = lab_ab(&lab, &a, ab_func, a.sizes[s], &rows[n]);
+			err = xl_cmd_lab_ab(&lab, &a, ab_func, a.sizes[s], &rows[n]);
 			n += 2;
 			if (err && err != -EINTR) {
 				ret = XL_EXIT_RUNTIME;

@@ -1,10 +1,42 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lab_cli.h - between src/cmd/cmd_lab.c (`lab` and its dispatch, `lab run`)
- * and src/cmd/cmd_lab_setup.c (`lab setup`, `lab teardown`). CLI only.
+ * lab_cli.h - between src/cmd/cmd_lab.c (`lab` and its dispatch, `lab run`),
+ * src/cmd/cmd_lab_setup.c (`lab setup`, `lab teardown`) and
+ * src/cmd/cmd_lab_ab.c (`lab run --ab`'s rows). CLI only.
  */
 #ifndef XDPLAB_CMD_LAB_CLI_H
 #define XDPLAB_CMD_LAB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lab_dut.h"
+#include "profile_cli.h"
+#include "xdplab/lab.h"
+#include "xdplab/labrun.h"
+#include "xdplab/report.h"
+#include "xdplab/userprog.h"
+
+#define MAX_SIZES 8
+
+/* `lab run`'s options as parsed. */
+struct run_args {
+	struct xl_labrun_opts o;
+	uint32_t sizes[MAX_SIZES];
+	int nsizes;
+	bool rows[32];
+	bool with_monitor, extra, sensitivity;
+	uint64_t extra_ns;
+	int wiring;
+	int mode;
+	const char *json;
+	struct xl_cmd_prof prof;
+	struct lab_dut_args d;
+	struct xl_userprog_opts uo;
+	const char *maps[XL_USERPROG_MAX_FILLS];
+	char ab_buf[512];
+	const char *ab[2];
+};
 
 /**
  * xl_cmd_lab_setup() - `xdplab lab setup [options]`; @argv[0] is "setup".
@@ -14,5 +46,14 @@ int xl_cmd_lab_setup(int argc, char **argv);
 
 /** xl_cmd_lab_teardown() - `xdplab lab teardown TAG|--all`; as xl_cmd_lab_setup(). */
 int xl_cmd_lab_teardown(int argc, char **argv);
+
+/**
+ * xl_cmd_lab_ab() - `lab run --ab`'s two rows at @size into @rows[0] (A)
+ * and @rows[1] (B), named after @func (the programs' function names), in
+ * @lab with @a's options. Return: 0 or -errno (the failed row's note says
+ * why).
+ */
+int xl_cmd_lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24], uint32_t size,
+		  struct xl_row_result *rows);
 
 #endif /* XDPLAB_CMD_LAB_CLI_H */
