@@ -111,6 +111,20 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
  */
 enum { XL_OPT_SEC = 950, XL_OPT_FUNC, XL_OPT_MAP };
 
+/*
+ * --src-mac and --dst-mac of the commands that build frames (gen, xsk
+ * txpush): their ids, and one handler that keeps the strings for
+ * xl_cmd_pkt_macs() (each command's table keeps its own help words).
+ */
+enum { XL_OPT_SRC_MAC = 960, XL_OPT_DST_MAC };
+
+/**
+ * xl_cmd_mac_opt() - store --src-mac's argument in *@src_mac or
+ * --dst-mac's in *@dst_mac (checked later, by xl_cmd_pkt_macs()).
+ * Return: 0 handled, 1 when @id is neither.
+ */
+int xl_cmd_mac_opt(int id, const char *arg, const char **src_mac, const char **dst_mac);
+
 struct xl_userprog_opts;
 
 /**

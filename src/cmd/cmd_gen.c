@@ -21,8 +21,8 @@
 #include "xdplab/window.h"
 
 enum {
-	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT, O_SRC_MAC,
-	O_DST_MAC, O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
+	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT,
+	O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
 	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH, O_STAMP,
 	O_VLAN_ID, O_VLAN_PRIO, O_QINQ, O_L4, O_FILL, O_TTL, O_DYN_PORTS, O_SRC_ADDRS,
 };
@@ -36,8 +36,8 @@ static const struct xl_opt gen_opts[] = {
 	{ "rate", 'r', "PPS", "frames per second over all threads, 0 = as fast as possible (default 0)", O_RATE },
 	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", O_COUNT, .alias = "num-packets" },
 	XL_OPT_ENTRY_DURATION,
-	{ "src-mac", 0, "MAC", "source MAC (default: the interface's)", O_SRC_MAC },
-	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, else broadcast)", O_DST_MAC },
+	{ "src-mac", 0, "MAC", "source MAC (default: the interface's)", XL_OPT_SRC_MAC },
+	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, else broadcast)", XL_OPT_DST_MAC },
 	{ "src-ip", 0, "ADDR", "source IPv4/IPv6 address (default 198.18.0.1 / 2001:2::1)", O_SRC_IP },
 	{ "dst-ip", 0, "ADDR", "destination IPv4/IPv6 address (default 198.18.0.2 / 2001:2::2)", O_DST_IP },
 	{ "src-port", 0, "PORT", "first UDP source port, 1..65535 (default 1024)", O_SRC_PORT },
@@ -109,6 +109,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 				  .quiet = &a->quiet, .json = &a->json });
 	if (r <= 0)
 		return r;
+	if (!xl_cmd_mac_opt(id, arg, &a->src_mac, &a->dst_mac))
+		return 0;
 	switch (id) {
 	case O_ENGINE:
 		r = xl_parse_choice(&gen_spec, "--engine", arg, engines);
@@ -129,12 +131,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return xl_parse_u64(&gen_spec, "--rate", arg, 0, 1000000000, &a->o.rate_pps);
 	case O_COUNT:
 		return xl_parse_u64(&gen_spec, "--count", arg, 0, UINT64_MAX / 2, &a->o.count);
-	case O_SRC_MAC:
-		a->src_mac = arg;
-		return 0;
-	case O_DST_MAC:
-		a->dst_mac = arg;
-		return 0;
 	case O_SRC_IP:
 		return parse_ip("--src-ip", arg, a, true);
 	case O_DST_IP:

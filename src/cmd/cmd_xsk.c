@@ -33,7 +33,7 @@ enum {
 	O_FILL_SIZE, O_COMP_SIZE, O_BATCH, O_MODE, O_COPY, O_ZEROCOPY, O_NO_WAKEUP, O_POLL,
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU, O_POLICY, O_SCHPRI,
 	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
-	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
+	O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
 	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE, O_SNAPLEN,
 };
 
@@ -80,8 +80,8 @@ static const struct xl_opt xsk_opts[] = {
 	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
 	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)", O_SIZE },
 	{ "flows", 0, "N", "txpush: UDP source ports to rotate, 1..65536 (default 1)", O_FLOWS },
-	{ "src-mac", 0, "MAC", "txpush: source MAC (default: the interface's)", O_SRC_MAC },
-	{ "dst-mac", 0, "MAC", "txpush: destination MAC (default: the veth peer's, else broadcast)", O_DST_MAC },
+	{ "src-mac", 0, "MAC", "txpush: source MAC (default: the interface's)", XL_OPT_SRC_MAC },
+	{ "dst-mac", 0, "MAC", "txpush: destination MAC (default: the veth peer's, else broadcast)", XL_OPT_DST_MAC },
 	{ "src-ip", 0, "ADDR", "txpush: source IPv4 (default 198.18.0.2)", O_SRC_IP },
 	{ "dst-ip", 0, "ADDR", "txpush: destination IPv4 (default 198.18.0.1)", O_DST_IP },
 	{ "verify", 0, NULL, "rxdrop: check every frame's IPv4/UDP checksums (csum_bad)", O_VERIFY },
@@ -139,6 +139,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 				  .reps = &a->reps, .json = &a->json });
 	if (r <= 0)
 		return r;
+	if (!xl_cmd_mac_opt(id, arg, &a->src_mac, &a->dst_mac))
+		return 0;
 	switch (id) {
 	case O_FRAME_SIZE:
 		/* Any number here: the rules (minimum, power of two, even, page
@@ -266,12 +268,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return u32_opt(a, "--size", arg, XL_PKT_MIN_SIZE, XL_PKT_MAX_SIZE, &c->spec.size);
 	case O_FLOWS:
 		return u32_opt(a, "--flows", arg, 1, XL_GEN_MAX_FLOWS, &c->flows);
-	case O_SRC_MAC:
-		a->src_mac = arg;
-		return 0;
-	case O_DST_MAC:
-		a->dst_mac = arg;
-		return 0;
 	case O_SRC_IP:
 		a->src_ip_set = true;
 		return ip_opt(a, "--src-ip", arg, &c->spec.src_ip4);

@@ -47,6 +47,19 @@ int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
 	return XL_EXIT_OK;
 }
 
+int xl_cmd_mac_opt(int id, const char *arg, const char **src_mac, const char **dst_mac)
+{
+	switch (id) {
+	case XL_OPT_SRC_MAC:
+		*src_mac = arg;
+		return 0;
+	case XL_OPT_DST_MAC:
+		*dst_mac = arg;
+		return 0;
+	}
+	return 1;
+}
+
 int xl_cmd_userprog_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 			struct xl_userprog_opts *uo, const char **maps)
 {
