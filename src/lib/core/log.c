@@ -7,6 +7,7 @@
  */
 /* Diagnostics to stderr, with libbpf's and libxdp's chatter demoted a level. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,28 +41,32 @@ void xl_log(enum xl_log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
+/*
+ * libbpf's and libxdp's messages, one level down (their warnings are our
+ * info, the rest debug) and prefixed by @lib. The two callbacks below
+ * only differ in their libraries' level types.
+ */
+static int lib_print(bool warn, const char *lib, const char *fmt, va_list ap)
 {
-	enum xl_log_level l = level == LIBBPF_WARN ? XL_LOG_INFO : XL_LOG_DEBUG;
+	enum xl_log_level l = warn ? XL_LOG_INFO : XL_LOG_DEBUG;
 
 	if (l <= cur_level) {
-		fputs("xdplab: libbpf: ", stderr);
+		fprintf(stderr, "xdplab: %s: ", lib);
 		vfprintf(stderr, fmt, ap);
 	}
 	return 0;
 }
 
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	return lib_print(level == LIBBPF_WARN, "libbpf", fmt, ap);
+}
+
 static int libxdp_print(enum libxdp_print_level level, const char *fmt,
 			va_list ap)
 {
-	enum xl_log_level l = level == LIBXDP_WARN ? XL_LOG_INFO : XL_LOG_DEBUG;
-
-	if (l <= cur_level) {
-		fputs("xdplab: libxdp: ", stderr);
-		vfprintf(stderr, fmt, ap);
-	}
-	return 0;
+	return lib_print(level == LIBXDP_WARN, "libxdp", fmt, ap);
 }
 
 void xl_log_set_level(enum xl_log_level level)
