@@ -149,11 +149,10 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	char bs[48], ns[48], v[256], delta[40], dns[16], bc[16], nc[16], dc[16], p[24], pv[16];
 	int i;
 
-	printf("%sxdplab compare: base %s (commit %s, %s) vs new %s (commit %s, %s)\n",
+	/* Markdown: the closing ** on the same line, or CommonMark shows them. */
+	printf("%sxdplab compare: base %s (commit %s, %s) vs new %s (commit %s, %s)%s\n",
 	       md ? "**" : "", b->path, b->git[0] ? b->git : "?", b->date[0] ? b->date : "?",
-	       n->path, n->git[0] ? n->git : "?", n->date[0] ? n->date : "?");
-	if (md)
-		printf("**\n");
+	       n->path, n->git[0] ? n->git : "?", n->date[0] ? n->date : "?", md ? "**" : "");
 	if (res->cross_machine)
 		printf("%sWARNING: the two runs were made on different machines (host, CPU model or CPU count differ): the deltas mix machine and change\n",
 		       md ? "\n" : "");

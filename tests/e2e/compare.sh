@@ -129,6 +129,8 @@ t_compare_formats() {
 	"$X" compare --format markdown "$TMP/base.json" "$TMP/new.json" >"$TMP/out.md" 2>&1
 	expect_eq "exit status with --format markdown" "$?" 1 || return 1
 	grep -q '^| benchmark | size | mode | wiring |' "$TMP/out.md" || fail "no markdown header: $(cat "$TMP/out.md")" || return 1
+	# The title is bold on its own line: ** opens and closes on that line.
+	grep -Eq '^\*\*xdplab compare: base .*\*\*$' "$TMP/out.md" || fail "title not bold: $(head -2 "$TMP/out.md")" || return 1
 	grep -Eq '^\| drop/no-touch \| 64 \| native \| threaded \| .* \| \+11\.11 \| .* \| 5/5 \| 0\.008 \| regression \|$' "$TMP/out.md" ||
 		fail "no markdown drop row: $(cat "$TMP/out.md")"
 }

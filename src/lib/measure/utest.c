@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "xdplab/compare.h"
+#include "xdplab/stats.h"
 
 double xl_delta_ns_per_pkt(double base_pps, double new_pps)
 {
 	if (base_pps <= 0 || new_pps <= 0)
 		return 0;
-	return 1e9 / new_pps - 1e9 / base_pps;
+	return xl_ns_per_pkt(new_pps) - xl_ns_per_pkt(base_pps);
 }
 
 /* C(n, k) in double: exact up to C(64, 32) ~ 1.8e18 within 53 bits' rounding. */
