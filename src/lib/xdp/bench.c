@@ -311,7 +311,6 @@ int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal
 	struct xl_pkt_spec spec = { .size = 64, .src_port = 1024, .dst_port = 9,
 				    .src_ip4 = { htonl(0xc6120001) }, .dst_ip4 = { htonl(0xc6120002) } };
 	double base[CAL_ROUNDS], per[CAL_ROUNDS], lng, chk;
-	struct xl_bench_rec zero[XL_MAX_CPUS] = { 0 };
 	uint8_t frame[64];
 	__u32 key = 0;
 	int i, err, len;
@@ -353,8 +352,15 @@ int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal
 	cal->check_ns = chk - cal->base_ns;
 	b->skel->bss->extra_iters = cal->iters;
 out_zero:
-	/* The calibration's frames are not the measurement's. */
-	bpf_map_update_elem(bpf_map__fd(b->skel->maps.bench_stats), &key, zero, 0);
+	/* The calibration's frames are not the measurement's: neither in the
+	 * counters nor in queue 0's --rxq-stats (BPF_PROG_RUN frames arrive
+	 * on RX queue 0). */
+	/* b->recs (one record per possible CPU) is the zero value of both:
+	 * a record is larger than rxq_stats' __u64. */
+	memset(b->recs, 0, (size_t)b->ncpus * sizeof(*b->recs));
+	bpf_map_update_elem(bpf_map__fd(b->skel->maps.bench_stats), &key, b->recs, 0);
+	if (b->rxq)
+		bpf_map_update_elem(bpf_map__fd(b->skel->maps.rxq_stats), &key, b->recs, 0);
 	if (err)
 		b->skel->bss->extra_iters = 0;
 	return err;
