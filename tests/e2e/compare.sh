@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/../.."
 X=./build/xdplab
 TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+trap 'ip netns del xlcmp$$ 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files

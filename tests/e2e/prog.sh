@@ -14,7 +14,6 @@ ROOT=$(pwd)
 X=./build/xdplab
 EX=./build/examples
 CORPUS=${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}
-[ -d "$CORPUS" ] || CORPUS=/work/shared/corpus/tcpdump
 MAPS=(--map blocked_src=examples/blocked_src.txt --map blocked_sport=examples/blocked_sport.txt)
 G=xlp$$g # generator namespace
 D=xlp$$d # DUT namespace

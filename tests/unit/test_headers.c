@@ -33,8 +33,13 @@ static void test_both_frame_types(void **state)
 	struct xl_pcap_frames capture = { 0 };
 	struct xl_frames allocator = { 0 };
 
-	assert_int_equal(capture.n, 0);
-	assert_true(sizeof(capture) != sizeof(allocator) || &capture != (void *)&allocator);
+	/* Compiling this file is most of the test; what can also be checked
+	 * at build time: the two are distinct types (they once had one name). */
+	_Static_assert(!__builtin_types_compatible_p(struct xl_pcap_frames, struct xl_frames),
+		       "the capture's and the allocator's frame lists are distinct types");
+	(void)state;
+	(void)capture;
+	(void)allocator;
 }
 
 int main(void)

@@ -189,7 +189,6 @@ static int run_xsk(const char *a1, const char *a2, const char *a3, const char *a
 	return cmd_xsk(argc, argv);
 }
 
-/* Bad inputs never reach the kernel: exit status 2 at parse time. */
 /* How each application waits unless told: rxdrop XDP_DRV spins only when
  * pinned to a CPU of its own; l2fwd and rxdrop XDP_SKB busy-poll. */
 static void test_wait_default(void **state)
@@ -222,6 +221,7 @@ static void test_wait_default(void **state)
 	}
 }
 
+/* Bad inputs never reach the kernel: exit status 2 at parse time. */
 static void test_cmd_usage(void **state)
 {
 	assert_int_equal(run_xsk("--rx-size", "511", "lo", NULL), XL_EXIT_USAGE);
