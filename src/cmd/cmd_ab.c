@@ -271,7 +271,7 @@ static int write_side(const char *json, const char *suffix, struct ab_side *s, i
 {
 	char path[512];
 	/* No interval records; the interval is the slice (the schema wants one > 0). */
-	struct xl_report_meta meta = { .reps = n, .git = xl_cmd_git_commit(), .command = "ab",
+	struct xl_report_meta meta = { .reps = n < XL_MAX_REPS ? n : XL_MAX_REPS, .git = xl_cmd_git_commit(), .command = "ab",
 				       .seconds = slice_s, .interval = slice_s };
 	size_t n_base = strlen(json);
 

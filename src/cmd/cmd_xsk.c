@@ -312,7 +312,7 @@ static int check_combinations(struct xsk_args *a)
 		return xl_usage_error(&a->spec, "--busy-poll and --poll conflict (busy polling replaces poll())");
 	if (c->busy_poll && a->spin_seen)
 		return xl_usage_error(&a->spec, "--busy-poll and --spin conflict");
-	/* Unless told, wait the way measured best (docs/afxdp.md). */
+	/* Unless told, wait as docs/afxdp.md says (drv rxdrop pinned: spin, as xdpsock does). */
 	a->wait_chosen = a->poll_seen || a->spin_seen || a->busy_seen;
 	if (!a->wait_chosen)
 		xl_xsk_config_wait_default(c);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file xsk_dump.h
- * rxdrop's --dump: received frames written to a pcap file. Kept apart from
- * xsk.h because libpcap's and the kernel's bpf.h cannot share a unit.
+ * rxdrop's --dump: received frames written to a pcap file through the one
+ * pcap writer (xdplab/pcapfile.h), with a mutex (socket threads share one
+ * file) and the frames' receive time.
  */
 #ifndef XDPLAB_XSK_DUMP_H
 #define XDPLAB_XSK_DUMP_H
