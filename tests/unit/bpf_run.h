@@ -3,7 +3,8 @@
  * What the unit tests that run BPF programs with BPF_PROG_RUN share:
  * TEST_HAVE_BPF(skel) defines have_bpf and a cmocka group setup() that
  * sets it when skeleton @skel opens and loads (root or CAP_BPF; the tests
- * skip with that reason otherwise); prog_run() runs a program once on a
+ * skip with that reason when not root; as root a load failure, such as the
+ * verifier rejecting the program, fails the group); prog_run() runs a program once on a
  * frame. Include after <cmocka.h> and the skeleton's header.
  */
 #ifndef XDPLAB_TEST_BPF_RUN_H
@@ -12,6 +13,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -24,6 +27,14 @@
 		struct skel *s = skel##__open_and_load();     \
                                                               \
 		have_bpf = s != NULL;                         \
+		if (!s && geteuid() == 0) {                   \
+			/* Root has the privilege: the      \
+			 * program itself failed to load    \
+			 * (the verifier): fail, not skip. */ \
+			print_error("cannot load " #skel     \
+				    ": %s\n", strerror(errno));\
+			return -1;                            \
+		}                                             \
 		skel##__destroy(s);                           \
 		return 0;                                     \
 	}
