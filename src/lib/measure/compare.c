@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "xdplab/compare.h"
+#include "xdplab/stats.h"
 
 /* ---- reading ---- */
 
@@ -241,9 +242,9 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 		r->delta = r->delta_cpu_ns;
 	} else {
 		for (i = 0; i < b->nreps; i++)
-			bv[i] = b->pps[i] > 0 ? 1e9 / b->pps[i] : 0;
+			bv[i] = xl_ns_per_pkt(b->pps[i]);
 		for (i = 0; i < n->nreps; i++)
-			nv[i] = n->pps[i] > 0 ? 1e9 / n->pps[i] : 0;
+			nv[i] = xl_ns_per_pkt(n->pps[i]);
 		bs = bv;
 		ns = nv;
 		r->delta = r->delta_ns;

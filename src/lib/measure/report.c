@@ -10,6 +10,7 @@
 
 #include "xdplab/env.h"
 #include "xdplab/report.h"
+#include "xdplab/stats.h"
 
 void xl_row_finish(struct xl_row_result *r)
 {
@@ -26,7 +27,7 @@ void xl_row_finish(struct xl_row_result *r)
 	for (i = 0; i < r->nreps; i++)
 		v[i] = r->reps[i].pps / 1e6;
 	r->mpps = xl_summarize(v, r->nreps);
-	r->ns_per_pkt = r->mpps.median > 0 ? 1e3 / r->mpps.median : 0;
+	r->ns_per_pkt = xl_ns_per_pkt(r->mpps.median * 1e6);
 	r->cpu_busy = MEDIAN_OF(cpu_busy);
 	r->cpu_ns_per_pkt = MEDIAN_OF(cpu_ns_per_pkt);
 	r->gen_mpps = MEDIAN_OF(gen_pps) / 1e6;

@@ -31,7 +31,7 @@ static int paired_diffs(const struct xl_row_result *without, const struct xl_row
 
 static double rate_ns(const struct xl_rep_result *r)
 {
-	return r->pps > 0 ? 1e9 / r->pps : 0;
+	return xl_ns_per_pkt(r->pps);
 }
 
 static double chain_ns(const struct xl_rep_result *r)
