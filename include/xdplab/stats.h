@@ -44,6 +44,21 @@ struct xl_summary {
 struct xl_summary xl_summarize(const double *vals, size_t n);
 
 /**
+ * xl_choose() - the binomial coefficient C(@n, @k) in double: exact while
+ * it fits 53 bits (up to C(64, 32) ~ 1.8e18 within one rounding per
+ * factor), inf past ~1.8e308. Return: 0 when @k > @n.
+ */
+double xl_choose(size_t n, size_t k);
+
+/**
+ * xl_binom_half_cdf() - P(X <= @k) for X ~ Binomial(@n, 1/2): the tail the
+ * sign test's p-value and the median's interval are read from. The terms
+ * are summed from logs, so any @n is finite (2^n alone is not past 1023).
+ * Return: 0..1; 1 when @k >= @n.
+ */
+double xl_binom_half_cdf(size_t n, size_t k);
+
+/**
  * xl_median_ci() - a distribution-free 95% confidence interval of the
  * median of @n values (not modified): the order statistics x(k) and
  * x(n+1-k) with the largest k for which P(Binomial(n, 1/2) < k) <= 2.5%

@@ -479,6 +479,20 @@ static void test_row_verdicts(void **state)
 
 /* The sign test's interval: n = 9 -> x(2)..x(8); n = 25 -> x(8)..x(18);
  * n = 6 -> x(1)..x(6); fewer than 6 -> -EDOM; the input stays unsorted. */
+static void test_binom_half_cdf(void **state)
+{
+	(void)state;
+	/* P(X <= 1), n = 10: (1 + 10) / 1024. */
+	assert_float_equal(xl_binom_half_cdf(10, 1), 11.0 / 1024, 1e-15);
+	assert_float_equal(xl_binom_half_cdf(6, 0), 1.0 / 64, 1e-15);
+	assert_float_equal(xl_binom_half_cdf(6, 6), 1.0, 0);
+	/* n = 1024: 2^n is past double, the tail is not; P(X <= 511) = (1 - P(X = 512)) / 2. */
+	assert_float_equal(xl_binom_half_cdf(1024, 511), (1 - 0.0249278058929795) / 2, 1e-12);
+	assert_float_equal(xl_choose(10, 3), 120, 0);
+	assert_float_equal(xl_choose(64, 32), 1832624140942590534.0, 1e4);
+	assert_float_equal(xl_choose(3, 4), 0, 0);
+}
+
 static void test_median_ci(void **state)
 {
 	double v9[9] = { 9, 1, 8, 2, 7, 3, 6, 4, 5 }, v25[25], v6[6] = { 6, 5, 4, 3, 2, 1 };
@@ -516,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_row_validity_threshold),
 		cmocka_unit_test(test_row_mismatch),
 		cmocka_unit_test(test_row_verdicts),
+		cmocka_unit_test(test_binom_half_cdf),
 		cmocka_unit_test(test_median_ci),
 	};
 

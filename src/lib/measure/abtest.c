@@ -9,17 +9,12 @@
 
 double xl_sign_test_p(size_t pos, size_t neg)
 {
-	size_t n = pos + neg, k = pos < neg ? pos : neg, i;
-	double p = 0, term;
+	size_t n = pos + neg, k = pos < neg ? pos : neg;
+	double p;
 
 	if (!n)
 		return 1.0;
-	/* P(X <= k), X ~ Binomial(n, 1/2), summed in logs to stay finite. */
-	for (i = 0; i <= k; i++) {
-		term = lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0);
-		p += exp(term);
-	}
-	p *= 2;
+	p = 2 * xl_binom_half_cdf(n, k);
 	return p > 1 ? 1 : p;
 }
 

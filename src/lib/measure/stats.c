@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Rate arithmetic and summaries of repetitions. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,24 +45,43 @@ struct xl_summary xl_summarize(const double *vals, size_t n)
 	return s;
 }
 
+double xl_choose(size_t n, size_t k)
+{
+	double c = 1;
+	size_t i;
+
+	if (k > n)
+		return 0;
+	if (k > n - k)
+		k = n - k;
+	for (i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
+double xl_binom_half_cdf(size_t n, size_t k)
+{
+	double p = 0;
+	size_t i;
+
+	if (k >= n)
+		return 1.0;
+	/* Each term C(n, i) / 2^n from logs: finite for any n (2^n is not). */
+	for (i = 0; i <= k; i++)
+		p += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * M_LN2);
+	return p > 1 ? 1 : p;
+}
+
 int xl_median_ci(const double *vals, size_t n, double *lo, double *hi)
 {
-	double *v, tail = 0, term;
-	size_t k = 0, i;
+	double *v;
+	size_t k = 0;
 
 	if (n < 6)
 		return -EDOM;
-	/* tail = P(X <= k) for X ~ Binomial(n, 1/2), by terms C(n,i)/2^n. */
-	term = 1;
-	for (i = 0; i < n; i++)
-		term /= 2;
-	for (i = 0; i < n; i++) {
-		tail += term;
-		if (tail > 0.025)
-			break;
-		k = i + 1; /* P(X < k) = P(X <= i) <= 2.5% */
-		term = term * (n - i) / (i + 1);
-	}
+	/* The largest k with P(X < k) = P(X <= k - 1) <= 2.5%. */
+	while (k < n && xl_binom_half_cdf(n, k) <= 0.025)
+		k++;
 	if (!k)
 		return -EDOM;
 	v = malloc(n * sizeof(*v));

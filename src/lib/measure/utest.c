@@ -17,24 +17,9 @@ double xl_delta_ns_per_pkt(double base_pps, double new_pps)
 	return xl_ns_per_pkt(new_pps) - xl_ns_per_pkt(base_pps);
 }
 
-/* C(n, k) in double: exact up to C(64, 32) ~ 1.8e18 within 53 bits' rounding. */
-static double choose(size_t n, size_t k)
-{
-	double c = 1;
-	size_t i;
-
-	if (k > n)
-		return 0;
-	if (k > n - k)
-		k = n - k;
-	for (i = 1; i <= k; i++)
-		c = c * (double)(n - k + i) / (double)i;
-	return c;
-}
-
 double xl_mann_whitney_min_p(size_t n1, size_t n2)
 {
-	double p = 2 / choose(n1 + n2, n1);
+	double p = 2 / xl_choose(n1 + n2, n1);
 
 	return p > 1 ? 1 : p;
 }
@@ -105,11 +90,11 @@ int xl_mann_whitney(const double *x, size_t n1, const double *y, size_t n2,
 				if (!w)
 					continue;
 				for (c = 0; c <= t && k + c <= n1; c++)
-					next[(k + c) * (smax + 1) + j + c * r2] += w * choose(t, c);
+					next[(k + c) * (smax + 1) + j + c * r2] += w * xl_choose(t, c);
 			}
 		memcpy(cnt, next, (n1 + 1) * (smax + 1) * sizeof(*cnt));
 	}
-	total = choose(n, n1);
+	total = xl_choose(n, n1);
 	for (j = 0; j <= smax; j++) {
 		double w = cnt[n1 * (smax + 1) + j];
 
