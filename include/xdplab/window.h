@@ -28,8 +28,8 @@ struct xl_read {
 
 /**
  * struct xl_delta - a counter between two reads.
- * @n:  raw delta, modulo 2^bits of the counter (a counter that wrapped once
- *      between the reads gives the true count).
+ * @n:  raw delta, modulo 2^64 (a 64-bit counter that wrapped once between
+ *      the reads gives the true count; every counter read is 64 bits).
  * @ns: time between the two reads, ns (the window this delta belongs to).
  * @ok: both reads succeeded and time did not run backwards.
  */
@@ -43,11 +43,10 @@ struct xl_delta {
 struct xl_read xl_read_now(uint64_t v, bool ok);
 
 /**
- * xl_delta_of() - the window from @a (earlier) to @b of a counter @bits
- * wide (1..64; 32 for a __u32 counter that wraps at 2^32).
+ * xl_delta_of() - the window from @a (earlier) to @b of a 64-bit counter.
  * Return: the delta; .ok false (and .n = .ns = 0) when a read failed.
  */
-struct xl_delta xl_delta_of(const struct xl_read *a, const struct xl_read *b, unsigned int bits);
+struct xl_delta xl_delta_of(const struct xl_read *a, const struct xl_read *b);
 
 /** xl_delta_valid() - @d can be divided by: both reads ok and a window longer than 0 ns. */
 bool xl_delta_valid(const struct xl_delta *d);
@@ -56,18 +55,12 @@ bool xl_delta_valid(const struct xl_delta *d);
 double xl_delta_rate(const struct xl_delta *d);
 
 /**
- * xl_delta_ratio() - @num->n / @den->n (ns per packet, bytes per packet):
- * 0 when either failed or @den counted nothing.
+ * xl_delta_ratio() - @num->n / @den->n: ns per packet, bytes per packet, or
+ * a share of a window (a CPU's busy ns over the window's ns, 0..1),
+ * unclamped, so that a read which lags its window shows above 1 instead of
+ * being hidden; 0 when either failed or @den counted nothing.
  */
 double xl_delta_ratio(const struct xl_delta *num, const struct xl_delta *den);
-
-/**
- * xl_delta_share() - @part->n / @whole->n, 0..1 (a CPU's busy share, a
- * task's share of a window): unclamped, so that a read which lags its
- * window shows above 1 instead of being hidden; 0 when either failed or
- * @whole is 0.
- */
-double xl_delta_share(const struct xl_delta *part, const struct xl_delta *whole);
 
 /** xl_delta_add() - accumulate @d into @sum (counts and lengths add; ok only if both). */
 void xl_delta_add(struct xl_delta *sum, const struct xl_delta *d);

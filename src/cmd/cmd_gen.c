@@ -340,10 +340,10 @@ struct gen_counts {
 static void gen_counts(const struct gen_sample *a, const struct gen_sample *b,
 		       struct gen_counts *c)
 {
-	c->sent = xl_delta_of(&a->sent, &b->sent, 64);
+	c->sent = xl_delta_of(&a->sent, &b->sent);
 	c->from_tx = a->tx.ok && b->tx.ok;
 	if (c->from_tx) {
-		c->delivered = xl_delta_of(&a->tx, &b->tx, 64);
+		c->delivered = xl_delta_of(&a->tx, &b->tx);
 		/*
 		 * The device's TX counter also counts what the kernel sent from
 		 * that end meanwhile (an ARP, a reply): never more delivered
@@ -354,7 +354,7 @@ static void gen_counts(const struct gen_sample *a, const struct gen_sample *b,
 		c->refused = c->sent;
 		c->refused.n = c->sent.n > c->delivered.n ? c->sent.n - c->delivered.n : 0;
 	} else {
-		c->refused = xl_delta_of(&a->refused, &b->refused, 64);
+		c->refused = xl_delta_of(&a->refused, &b->refused);
 		c->delivered = c->sent;
 		c->delivered.n = c->sent.n > c->refused.n ? c->sent.n - c->refused.n : 0;
 	}

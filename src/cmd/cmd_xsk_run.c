@@ -171,7 +171,7 @@ static void xsk_window(const struct xsk_run *x, const struct xsk_sample *a,
 					       tb.c.tx_packets - ta.c.tx_packets,
 				     .ns = b->t_ns - a->t_ns, .ok = b->t_ns >= a->t_ns };
 	w->bytes = rx ? tb.c.rx_bytes - ta.c.rx_bytes : tb.c.tx_bytes - ta.c.tx_bytes;
-	w->cpu = xl_delta_of(&a->runtime, &b->runtime, 64);
+	w->cpu = xl_delta_of(&a->runtime, &b->runtime);
 	if (b->runtime.v < a->runtime.v)
 		w->cpu.ok = false;
 	w->cpu_pkts = w->cpu.ok ? w->pkts : (struct xl_delta){ 0 };

@@ -247,16 +247,16 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		err = -EINTR;
 	if (err)
 		goto out;
-	rx = xl_delta_of(&c0, &c1, 64);
-	sent = xl_delta_of(&s0, &s1, 64);
-	refused = xl_delta_of(&f0, &f1, 64);
-	busy = xl_delta_of(&b0, &b1, 64);
-	total = xl_delta_of(&t0, &t1, 64);
+	rx = xl_delta_of(&c0, &c1);
+	sent = xl_delta_of(&s0, &s1);
+	refused = xl_delta_of(&f0, &f1);
+	busy = xl_delta_of(&b0, &b1);
+	total = xl_delta_of(&t0, &t1);
 	*rep = (struct xl_rep_result){
 		.ns = rx.ns, .packets = rx.n, .pps = xl_delta_rate(&rx),
 		.gen_sent = sent.n, .gen_xmit_errors = refused.n,
 		.gen_pps = sent.ok && sent.n >= refused.n ? xl_rate(sent.n - refused.n, sent.ns) : 0,
-		.cpu_busy = xl_delta_share(&busy, &total),
+		.cpu_busy = xl_delta_ratio(&busy, &total),
 		.cpu_ns_per_pkt = xl_delta_ratio(&busy, &rx),
 		.run_packets = r1 - r0,
 		.eth_ok = k_ok, .eth_packets = k_ok ? k1 - k0 : 0,

@@ -106,7 +106,7 @@ static void window_figures(struct xl_meter_window *w)
 	w->pps = xl_delta_rate(&w->rx);
 	w->err_pps = xl_rate(w->errors, w->ns);
 	w->ns_per_pkt = xl_ns_per_pkt(w->pps);
-	w->cpu_busy = xl_delta_share(&w->cpu_busy_ns, &w->cpu_span_ns);
+	w->cpu_busy = xl_delta_ratio(&w->cpu_busy_ns, &w->cpu_span_ns);
 	if (w->cpu_busy > 1.0)
 		w->cpu_busy = 1.0;
 	w->cpu_ns_per_pkt = xl_delta_ratio(&w->cpu_ns, &w->cpu_rx);
@@ -164,7 +164,7 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		 * tasks on that CPU (a shared VM) would make /proc/stat say
 		 * "busy" while the DUT itself idles.
 		 */
-		w->cpu_ns = xl_delta_of(&a->napi_runtime, &b->napi_runtime, 64);
+		w->cpu_ns = xl_delta_of(&a->napi_runtime, &b->napi_runtime);
 		if (b->napi_runtime.v < a->napi_runtime.v)
 			w->cpu_ns.ok = false;
 		w->cpu_busy_ns = w->cpu_ns;
@@ -175,11 +175,11 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		w->cpu_busy_ns = CPU_DELTA(a, b, cpu, busy);
 		w->cpu_span_ns = CPU_DELTA(a, b, cpu, total);
 	}
-	w->gen_sent = xl_delta_of(&a->gen_sent, &b->gen_sent, 64);
-	w->gen_refused = xl_delta_of(&a->gen_refused, &b->gen_refused, 64);
+	w->gen_sent = xl_delta_of(&a->gen_sent, &b->gen_sent);
+	w->gen_refused = xl_delta_of(&a->gen_refused, &b->gen_refused);
 	/* Run times shrink when a thread ends: that window has no chain figure. */
 	if (w->rx.n && b->chain_runtime.v > a->chain_runtime.v) {
-		w->chain_ns = xl_delta_of(&a->chain_runtime, &b->chain_runtime, 64);
+		w->chain_ns = xl_delta_of(&a->chain_runtime, &b->chain_runtime);
 		/* IRQ time accounting takes inline softirq work out of tasks. */
 		for (i = 0; i < 2 && w->chain_ns.ok && xl_irq_time_accounting() == 1; i++) {
 			int c = m->chain_cpus[i];
@@ -196,7 +196,7 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		w->cpu_rx = w->rx;
 	if (w->chain_ns.ok)
 		w->chain_rx = w->rx;
-	w->eth = xl_delta_of(&a->eth, &b->eth, 64);
+	w->eth = xl_delta_of(&a->eth, &b->eth);
 	window_figures(w);
 }
 

@@ -13,13 +13,11 @@ struct xl_read xl_read_now(uint64_t v, bool ok)
 	return (struct xl_read){ .v = ok ? v : 0, .t_ns = xl_now_ns(), .ok = ok };
 }
 
-struct xl_delta xl_delta_of(const struct xl_read *a, const struct xl_read *b, unsigned int bits)
+struct xl_delta xl_delta_of(const struct xl_read *a, const struct xl_read *b)
 {
-	uint64_t mask = bits >= 64 || !bits ? ~0ull : (1ull << bits) - 1;
-
 	if (!a->ok || !b->ok || b->t_ns < a->t_ns)
 		return (struct xl_delta){ 0 };
-	return (struct xl_delta){ .n = (b->v - a->v) & mask, .ns = b->t_ns - a->t_ns, .ok = true };
+	return (struct xl_delta){ .n = b->v - a->v, .ns = b->t_ns - a->t_ns, .ok = true };
 }
 
 bool xl_delta_valid(const struct xl_delta *d)
@@ -35,11 +33,6 @@ double xl_delta_rate(const struct xl_delta *d)
 double xl_delta_ratio(const struct xl_delta *num, const struct xl_delta *den)
 {
 	return num->ok && den->ok && den->n ? (double)num->n / den->n : 0;
-}
-
-double xl_delta_share(const struct xl_delta *part, const struct xl_delta *whole)
-{
-	return xl_delta_ratio(part, whole);
 }
 
 void xl_delta_add(struct xl_delta *sum, const struct xl_delta *d)
