@@ -76,20 +76,21 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 /* ---- text and markdown ---- */
 
+/* Each status's name in JSON and in the text and markdown tables. */
+static const struct {
+	const char *json, *text;
+} status_names[] = {
+	[XL_CMP_PAIRED] = { "compared", NULL /* the verdict's name */ },
+	[XL_CMP_NOT_COMPARABLE] = { "not-comparable", "not comparable" },
+	[XL_CMP_NOT_MEASURED] = { "not-measured", "not measured" },
+	[XL_CMP_BASE_ONLY] = { "base-only", "only in base" },
+	[XL_CMP_NEW_ONLY] = { "new-only", "only in new" },
+};
+
 static const char *status_text(const struct xl_cmp_row *r)
 {
-	switch (r->status) {
-	case XL_CMP_BASE_ONLY:
-		return "only in base";
-	case XL_CMP_NEW_ONLY:
-		return "only in new";
-	case XL_CMP_NOT_COMPARABLE:
-		return "not comparable";
-	case XL_CMP_NOT_MEASURED:
-		return "not measured";
-	default:
-		return xl_cmp_verdict_name(r->verdict);
-	}
+	return r->status == XL_CMP_PAIRED ? xl_cmp_verdict_name(r->verdict) :
+					    status_names[r->status].text;
 }
 
 static const struct xl_cmp_rowdata *ident(const struct xl_cmp_row *r)
@@ -240,14 +241,6 @@ static json_t *side_json(const struct xl_cmp_rowdata *d, double cpu)
 			 "cpu_ns_per_pkt", cpu > 0 ? json_real(cpu) : json_null());
 }
 
-static const char *status_name(enum xl_cmp_status s)
-{
-	static const char *const n[] = { "compared", "not-comparable", "not-measured",
-					 "base-only", "new-only" };
-
-	return n[s];
-}
-
 static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 		       const struct xl_cmp_result *res, const struct compare_args *a)
 {
@@ -277,7 +270,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:o}", "name", d->name,
 				      "packet_operation", d->op, "size", d->size, "mode", d->mode,
 				      "wiring", d->wiring, "gen_engine", d->engine,
-				      "status", status_name(r->status), "reason", r->reason,
+				      "status", status_names[r->status].json, "reason", r->reason,
 				      "base", side_json(r->base, r->base_cpu),
 				      "new", side_json(r->new, r->new_cpu));
 
