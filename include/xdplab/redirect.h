@@ -187,6 +187,19 @@ int xl_redirect__steer_count(const struct xl_redirect *r);
 int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
 			    struct xl_steer_miss *miss, uint64_t *stress_replaced);
 
+struct xl_row_steer;
+
+/**
+ * xl_steer_row_add() - add the steering counts between two reads (@t0 and
+ * @miss0 at the start, NULL: since create; @t and @miss at the end, @nt
+ * targets each, as xl_redirect__read_steer() gives them) to @rs, the JSON
+ * record of a row (xdplab/report.h), and mark it on with @policy. Counts
+ * that went backwards (a read that failed half way) add 0.
+ */
+void xl_steer_row_add(struct xl_row_steer *rs, enum xl_steer policy,
+		      const struct xl_steer_target *t0, const struct xl_steer_miss *miss0,
+		      const struct xl_steer_target *t, const struct xl_steer_miss *miss, int nt);
+
 /** xl_steer_name() - "round-robin", "l4-hash"... ("?" out of range). */
 const char *xl_steer_name(enum xl_steer s);
 

@@ -91,6 +91,32 @@ struct xl_row_extra {
 	uint32_t iters;
 };
 
+/** Most target CPUs of one row's steering record (= XL_STEER_MAX_CPUS). */
+#define XL_ROW_STEER_MAX 64
+
+/**
+ * struct xl_row_steer - redirect-cpu's steering over a row's measured
+ * frames (JSON "steering"). @on: the row is a redirect-cpu one and was
+ * read. @policy: "round-robin", "l4-hash"... (static string).
+ * @targets/@ntargets: per target CPU in list order, @cpu, frames @steered
+ * to it by the ingress program, @processed on it, @enqueue_drops at its
+ * cpumap queue (struct xl_steer_target). @not_ip/@malformed/@no_ports:
+ * frames the policy could not read, by reason; @filtered: dropped by
+ * l4-filter; @redirect_errors: refused by bpf_redirect_map() (struct
+ * xl_steer_miss). Counts in frames. The JSON adds each target's share of
+ * the steered total.
+ */
+struct xl_row_steer {
+	bool on;
+	const char *policy;
+	int ntargets;
+	struct {
+		int cpu;
+		uint64_t steered, processed, enqueue_drops;
+	} targets[XL_ROW_STEER_MAX];
+	uint64_t not_ip, malformed, no_ports, filtered, redirect_errors;
+};
+
 /**
  * struct xl_row_result - one row of the lab table.
  * @name: "drop/no-touch", "pass", "tx", "gen-ceiling"...
@@ -102,6 +128,7 @@ struct xl_row_extra {
  * @note: why the row has no figure ("" when it has one), or what the
  * verdict adds (the monitor's cost).
  * @extra: the --extra-ns busy loop, when the row ran with one.
+ * @steer: redirect-cpu's per-target steering (JSON "steering"), when on.
  * @watch: on the "redirect+mon-err" row of `lab run --with-monitor`: the
  * cost estimate (JSON "monitor_cost"); zero elsewhere.
  * @reps/@nreps: repetitions.
@@ -132,6 +159,7 @@ struct xl_row_result {
 	struct xl_watch_est watch;
 	struct xl_profile *profile;
 	struct xl_row_extra extra;
+	struct xl_row_steer steer;
 	bool valid, mismatch;
 };
 

@@ -456,6 +456,8 @@ int cmd_redirect(int argc, char **argv)
 	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0 &&
 	    (!nt || xl_redirect__read_steer(r, targets, &miss, &stress) == 0)) {
 		print_totals(&a.o, &w, &st, cpu_recs, targets, nt, &miss, stress);
+		if (nt)
+			xl_steer_row_add(&row.steer, a.o.steer, NULL, NULL, targets, &miss, nt);
 		xl_cmd_print_check(&w, 1);
 		xl_cmd_print_verdict(&row);
 	}

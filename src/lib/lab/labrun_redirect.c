@@ -158,7 +158,10 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	struct xl_redirect *r;
 	struct xl_meter_window w;
 	struct xl_gen *gen;
-	int k, rep, sl, err = 0;
+	static struct xl_steer_target st0[XL_STEER_MAX_CPUS], st1[XL_STEER_MAX_CPUS];
+	struct xl_steer_miss miss0, miss1;
+	bool steer_ok;
+	int k, rep, sl, nst, err = 0;
 
 	if (kind == XL_REDIR_DEVMAP) {
 		sink = sink_create(lab);
@@ -174,6 +177,7 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		snprintf(row->note, sizeof(row->note), "redirect attach failed: %s", strerror(-err));
 		goto out_sink;
 	}
+	nst = xl_redirect__steer_count(r); /* the policy is the default: l4-hash over several */
 	for (k = 0; k < nlevels; k++) {
 		struct xl_monitor_opts mo = { .all = levels[k] == XL_WATCH_ALL };
 
@@ -252,6 +256,8 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			/* @prof_row: perf records the first slice (one slice in a plain row). */
 			if (prof_row && sl == 0)
 				profiled = xl_labrun_prof_begin(o, prof_row, pcpus, 2);
+			steer_ok = kind == XL_REDIR_CPUMAP &&
+				   !xl_redirect__read_steer(r, st0, &miss0, NULL);
 			err = xl_meter_sample(&m, &a);
 			xl_sleep_ns(slice_ns, o->stop);
 			if (!err && o->stop && *o->stop)
@@ -285,6 +291,10 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			}
 			xl_meter_window(&m, &a, &b, &w);
 			acc_add(&acc[k], &w, ev0 >= 0 && ev1 >= ev0 ? ev1 - ev0 : -1);
+			/* The steering of the measured slices only (the JSON's "steering"). */
+			if (steer_ok && !xl_redirect__read_steer(r, st1, &miss1, NULL))
+				xl_steer_row_add(&rows[k]->steer, nst > 1 ? XL_STEER_L4_HASH :
+					XL_STEER_NO_TOUCH, st0, &miss0, st1, &miss1, nst);
 		}
 		for (k = 0; !err && k < nlevels; k++) {
 			rows[k]->engine = xl_gen_engine_name(xl_gen__engine(gen));

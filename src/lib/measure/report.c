@@ -156,6 +156,28 @@ static json_t *rep_json(const struct xl_rep_result *p)
 		"counter_disagreement", p->disagreement);
 }
 
+/* The "steering" object: per target CPU its counts and share of the steered total. */
+static json_t *steer_json(const struct xl_row_steer *s)
+{
+	json_t *targets = json_array();
+	uint64_t all = 0;
+	int i;
+
+	for (i = 0; i < s->ntargets; i++)
+		all += s->targets[i].steered;
+	for (i = 0; i < s->ntargets; i++)
+		json_array_append_new(targets, json_pack("{s:i,s:I,s:I,s:I,s:f}",
+			"cpu", s->targets[i].cpu, "steered", (json_int_t)s->targets[i].steered,
+			"processed", (json_int_t)s->targets[i].processed,
+			"enqueue_drops", (json_int_t)s->targets[i].enqueue_drops,
+			"share", all ? (double)s->targets[i].steered / all : 0.0));
+	return json_pack("{s:s,s:I,s:o,s:{s:I,s:I,s:I},s:I,s:I}", "policy",
+			 s->policy ? s->policy : "", "steered", (json_int_t)all, "targets", targets,
+			 "unparsed", "not_ip", (json_int_t)s->not_ip, "malformed",
+			 (json_int_t)s->malformed, "no_ports", (json_int_t)s->no_ports, "filtered",
+			 (json_int_t)s->filtered, "redirect_errors", (json_int_t)s->redirect_errors);
+}
+
 static json_t *row_json(const struct xl_row_result *r)
 {
 	json_t *o = json_object(), *reps = json_array();
@@ -200,6 +222,8 @@ static json_t *row_json(const struct xl_row_result *r)
 			"target", r->extra.target_ns, "iters", (int)r->extra.iters,
 			"ns_per_iter", r->extra.ns_per_iter, "set", r->extra.set_ns,
 			"check", r->extra.check_ns));
+	if (r->steer.on)
+		json_object_set_new(o, "steering", steer_json(&r->steer));
 	if (r->watch.valid)
 		json_object_set_new(o, "monitor_cost", json_pack("{s:f,s:f,s:o,s:f,s:f,s:f,s:f,s:o,s:f,s:o}",
 			"ns_per_pkt", r->watch.cost_ns, "cpu_ns_per_pkt", r->watch.cpu_cost_ns,

@@ -13,6 +13,9 @@
 #include <bpf/libbpf.h>
 
 #include "redirect_priv.h"
+#include "xdplab/report.h"
+
+_Static_assert(XL_ROW_STEER_MAX == XL_STEER_MAX_CPUS, "a row holds every steering target");
 
 static const char *const steer_names[XL_STEER__COUNT] = {
 	[XL_STEER_DEFAULT] = "default",	 [XL_STEER_NO_TOUCH] = "no-touch",
@@ -25,6 +28,42 @@ static const char *const steer_names[XL_STEER__COUNT] = {
 const char *xl_steer_name(enum xl_steer s)
 {
 	return (unsigned)s < XL_STEER__COUNT ? steer_names[s] : "?";
+}
+
+/* b - a, or 0 when b is behind a. */
+static uint64_t delta(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+void xl_steer_row_add(struct xl_row_steer *rs, enum xl_steer policy,
+		      const struct xl_steer_target *t0, const struct xl_steer_miss *miss0,
+		      const struct xl_steer_target *t, const struct xl_steer_miss *miss, int nt)
+{
+	static const struct xl_steer_miss none;
+	int i;
+
+	if (nt > XL_ROW_STEER_MAX)
+		nt = XL_ROW_STEER_MAX;
+	if (!miss0)
+		miss0 = &none;
+	rs->on = true;
+	rs->policy = xl_steer_name(policy);
+	rs->ntargets = nt;
+	for (i = 0; i < nt; i++) {
+		rs->targets[i].cpu = t[i].cpu;
+		rs->targets[i].steered += delta(t0 ? t0[i].steered : 0, t[i].steered);
+		rs->targets[i].processed += delta(t0 ? t0[i].processed : 0, t[i].processed);
+		rs->targets[i].enqueue_drops +=
+			delta(t0 ? t0[i].enqueue_drops : 0, t[i].enqueue_drops);
+	}
+	if (!miss)
+		return;
+	rs->not_ip += delta(miss0->not_ip, miss->not_ip);
+	rs->malformed += delta(miss0->malformed, miss->malformed);
+	rs->no_ports += delta(miss0->no_ports, miss->no_ports);
+	rs->filtered += delta(miss0->filtered, miss->filtered);
+	rs->redirect_errors += delta(miss0->redirect_errors, miss->redirect_errors);
 }
 
 int xl_steer_parse(const char *name)
