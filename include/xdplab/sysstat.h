@@ -8,6 +8,8 @@
 #ifndef XDPLAB_SYSSTAT_H
 #define XDPLAB_SYSSTAT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /**
@@ -24,11 +26,38 @@ struct xl_cpu_times {
 };
 
 /**
- * xl_cpu_times_read() - read CPU @cpu's line of /proc/stat.
- * Return: 0, -ENOENT if that CPU has no line (offline or out of range), or
- * -errno from reading /proc/stat.
+ * xl_cpu_times_read() - read CPU @cpu's line of /proc/stat (through
+ * xl_cpu_times_read_all()). Return: 0, -ENOENT if that CPU has no line
+ * (offline or out of range), or -errno from reading /proc/stat.
  */
 int xl_cpu_times_read(int cpu, struct xl_cpu_times *t);
+
+/**
+ * xl_cpu_times_read_all() - every CPU's line of /proc/stat in one read:
+ * the file is opened once per process and re-read with one pread() at
+ * offset 0 per call (the meter's one read per sample). Thread-safe.
+ * @t/@ok: @n entries; @ok[i] says whether CPU i had a line (an offline CPU
+ *   has none), @t[i] is set only then.
+ * Return: the CPUs found (0..@n), or -errno (opening or reading the file).
+ */
+int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n);
+
+/**
+ * xl_cpu_times_parse() - the /proc/stat parser behind xl_cpu_times_read_all():
+ * the "cpuN user nice system idle iowait irq softirq steal ..." lines of
+ * @buf (@len bytes, not NUL-terminated) up to the first line that is not a
+ * CPU line; a line the buffer cuts is ignored, the aggregate "cpu" line
+ * and CPUs >= @n are skipped. Times in USER_HZ ticks become ns.
+ * Return: the CPUs found; @ok/@t as in xl_cpu_times_read_all().
+ */
+int xl_cpu_times_parse(const char *buf, size_t len, struct xl_cpu_times *t, bool *ok, int n);
+
+/**
+ * xl_cpu_times_set_source() - read @path instead of /proc/stat from now on
+ * (NULL: /proc/stat again); closes the kept file. A seam for unit tests
+ * (a crafted file) and the meter-cost bench (a reopen per read).
+ */
+void xl_cpu_times_set_source(const char *path);
 
 /**
  * xl_cpu_busy_share() - busy share of a CPU between two samples, 0.0..1.0

@@ -59,8 +59,8 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	 * (every CPU's /proc/stat line) would count as a disagreement.
 	 */
 	s->eth = read_eth(m);
-	for (i = 0; i < ncpus; i++)
-		s->cpu_ok[i] = !xl_cpu_times_read(i, &s->cpu[i]);
+	/* Every CPU's /proc/stat line in one read (a failed read: none ok). */
+	xl_cpu_times_read_all(s->cpu, s->cpu_ok, ncpus);
 	s->cpu_t_ns = xl_now_ns();
 	if (m->napi_pid) {
 		uint64_t ns = xl_task_runtime_ns(m->napi_pid);

@@ -12,6 +12,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,35 +27,166 @@
 
 #include "xdplab/sysstat.h"
 
-int xl_cpu_times_read(int cpu, struct xl_cpu_times *t)
+/* USER_HZ ticks to ns (sysconf once: it cannot change while we run). */
+static double ns_per_tick(void)
 {
-	unsigned long long v[10] = {};
-	char line[512], want[16];
-	double ns_per_tick = 1e9 / sysconf(_SC_CLK_TCK);
-	FILE *fp = fopen("/proc/stat", "r");
-	int found = 0;
+	static double v;
 
-	if (!fp)
-		return -errno;
-	snprintf(want, sizeof(want), "cpu%d ", cpu);
-	while (fgets(line, sizeof(line), fp)) {
-		if (strncmp(line, want, strlen(want)))
+	if (!v)
+		v = 1e9 / sysconf(_SC_CLK_TCK);
+	return v;
+}
+
+/* xl_cpu_times_parse(); *@ended: a whole line after the per-CPU ones was seen. */
+static int parse_stat(const char *buf, size_t len, struct xl_cpu_times *t, bool *ok, int n,
+		      bool *ended)
+{
+	const char *p = buf, *end = buf + len;
+	int found = 0, i;
+
+	*ended = false;
+	for (i = 0; i < n; i++)
+		ok[i] = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		unsigned long long v[10] = {};
+		char line[256], *q;
+		size_t l;
+		long cpu;
+
+		if (!nl)
+			break; /* a line cut by the read: not trusted */
+		l = nl - p;
+		/* The per-CPU lines come first; the first other line ends them. */
+		if (l < 4 || strncmp(p, "cpu", 3)) {
+			*ended = true;
+			break;
+		}
+		if (p[3] == ' ' || l >= sizeof(line)) {
+			p = nl + 1; /* the aggregate "cpu " line */
+			continue;
+		}
+		memcpy(line, p, l);
+		line[l] = '\0';
+		p = nl + 1;
+		cpu = strtol(line + 3, &q, 10);
+		if (q == line + 3 || *q != ' ' || cpu < 0 || cpu >= n)
 			continue;
 		/* user nice system idle iowait irq softirq steal guest guest_nice */
-		sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-		       &v[8], &v[9]);
-		found = 1;
-		break;
+		if (sscanf(q, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) < 4)
+			continue;
+		/* guest time is already included in user (see proc(5)). */
+		t[cpu].busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * ns_per_tick();
+		t[cpu].softirq = v[6] * ns_per_tick();
+		t[cpu].total = t[cpu].busy + (v[3] + v[4]) * ns_per_tick();
+		found += !ok[cpu];
+		ok[cpu] = true;
 	}
-	fclose(fp);
-	if (!found)
+	return found;
+}
+
+int xl_cpu_times_parse(const char *buf, size_t len, struct xl_cpu_times *t, bool *ok, int n)
+{
+	bool ended;
+
+	return parse_stat(buf, len, t, ok, n, &ended);
+}
+
+/*
+ * The one /proc/stat reader: the file is opened once and re-read from
+ * offset 0 with one pread() per sample (seq_file regenerates it then), for
+ * every CPU at once. Before, every sample opened, read and parsed the file
+ * once per CPU (issue 12). The buffer grows until the per-CPU lines fit.
+ */
+static struct {
+	pthread_mutex_t lock;
+	char path[256];
+	int fd;
+	char *buf;
+	size_t size;
+} proc_stat = { PTHREAD_MUTEX_INITIALIZER, "/proc/stat", -1, NULL, 0 };
+
+void xl_cpu_times_set_source(const char *path)
+{
+	pthread_mutex_lock(&proc_stat.lock);
+	if (proc_stat.fd >= 0)
+		close(proc_stat.fd);
+	proc_stat.fd = -1;
+	snprintf(proc_stat.path, sizeof(proc_stat.path), "%s", path ? path : "/proc/stat");
+	pthread_mutex_unlock(&proc_stat.lock);
+}
+
+int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n)
+{
+	bool ended = false;
+	ssize_t got;
+	int err = 0, found = 0, i;
+
+	for (i = 0; i < n; i++)
+		ok[i] = false;
+	pthread_mutex_lock(&proc_stat.lock);
+	if (proc_stat.fd < 0) {
+		proc_stat.fd = open(proc_stat.path, O_RDONLY | O_CLOEXEC);
+		if (proc_stat.fd < 0) {
+			err = -errno;
+			goto out;
+		}
+	}
+	for (;;) {
+		size_t want = 1024 + (size_t)(n > 0 ? n : 1) * 192;
+		char *nb;
+
+		if (proc_stat.size < want) {
+			nb = realloc(proc_stat.buf, want);
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			proc_stat.buf = nb;
+			proc_stat.size = want;
+		}
+		got = pread(proc_stat.fd, proc_stat.buf, proc_stat.size, 0);
+		if (got < 0) {
+			err = -errno;
+			goto out;
+		}
+		found = parse_stat(proc_stat.buf, got, t, ok, n, &ended);
+		/* Filled to the end before the per-CPU lines ended: read more. */
+		if (ended || (size_t)got < proc_stat.size || proc_stat.size > (64u << 20))
+			break;
+		nb = realloc(proc_stat.buf, proc_stat.size * 2);
+		if (!nb) {
+			err = -ENOMEM;
+			goto out;
+		}
+		proc_stat.buf = nb;
+		proc_stat.size *= 2;
+	}
+out:
+	pthread_mutex_unlock(&proc_stat.lock);
+	return err ? err : found;
+}
+
+int xl_cpu_times_read(int cpu, struct xl_cpu_times *t)
+{
+	struct xl_cpu_times *all;
+	bool *ok;
+	int err;
+
+	if (cpu < 0)
 		return -ENOENT;
-	/* guest time is already included in user (see proc(5)). */
-	t->busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * ns_per_tick;
-	t->softirq = v[6] * ns_per_tick;
-	t->total = t->busy + (v[3] + v[4]) * ns_per_tick;
-	return 0;
+	all = calloc(cpu + 1, sizeof(*all));
+	ok = calloc(cpu + 1, sizeof(*ok));
+	err = all && ok ? xl_cpu_times_read_all(all, ok, cpu + 1) : -ENOMEM;
+	if (err >= 0) {
+		err = ok[cpu] ? 0 : -ENOENT;
+		if (!err)
+			*t = all[cpu];
+	}
+	free(all);
+	free(ok);
+	return err;
 }
 
 double xl_cpu_busy_share(const struct xl_cpu_times *a,

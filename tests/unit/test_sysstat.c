@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_sysstat.c - the /proc/stat reader (src/lib/sys/sysstat.c) over
+ * crafted files: exact values per CPU, an offline CPU without a line, a
+ * line the read cut, the aggregate line skipped, and that one kept file is
+ * re-read per call (a rewritten file shows its new values), through the
+ * xl_cpu_times_set_source() seam.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xdplab/sysstat.h"
+
+/* One tick in ns on this machine (USER_HZ, 100 nearly everywhere). */
+static uint64_t tick(void)
+{
+	return (uint64_t)(1e9 / sysconf(_SC_CLK_TCK));
+}
+
+static const char stat_text[] =
+	"cpu  900 900 900 900 900 900 900 900 0 0\n"
+	"cpu0 1 2 3 100 4 5 6 7 0 0\n"
+	"cpu2 10 20 30 1000 40 50 60 70 8 9\n"
+	"intr 12345 1 2 3\n"
+	"cpu3 1 1 1 1 1 1 1 1 0 0\n";
+
+static void test_parse_exact(void **state)
+{
+	struct xl_cpu_times t[4];
+	bool ok[4];
+
+	(void)state;
+	memset(t, 0, sizeof(t));
+	assert_int_equal(xl_cpu_times_parse(stat_text, strlen(stat_text), t, ok, 4), 2);
+	assert_true(ok[0]);
+	assert_false(ok[1]); /* offline: no line */
+	assert_true(ok[2]);
+	assert_false(ok[3]); /* after the per-CPU block: not a CPU line of it */
+	/* busy = user+nice+system+irq+softirq+steal; total = busy+idle+iowait */
+	assert_int_equal(t[0].busy, (1 + 2 + 3 + 5 + 6 + 7) * tick());
+	assert_int_equal(t[0].softirq, 6 * tick());
+	assert_int_equal(t[0].total, (1 + 2 + 3 + 5 + 6 + 7 + 100 + 4) * tick());
+	assert_int_equal(t[2].busy, (10 + 20 + 30 + 50 + 60 + 70) * tick());
+	assert_int_equal(t[2].softirq, 60 * tick());
+	assert_int_equal(t[2].total, (10 + 20 + 30 + 50 + 60 + 70 + 1000 + 40) * tick());
+	/* Fewer slots than CPUs: CPU 2 is skipped, not written past @n. */
+	assert_int_equal(xl_cpu_times_parse(stat_text, strlen(stat_text), t, ok, 1), 1);
+}
+
+static void test_parse_cut_line(void **state)
+{
+	struct xl_cpu_times t[4] = { 0 };
+	bool ok[4];
+	/* The read ended inside cpu2's line: only cpu0 is trusted. */
+	size_t cut = strstr(stat_text, "cpu2") - stat_text + 12;
+
+	(void)state;
+	assert_int_equal(xl_cpu_times_parse(stat_text, cut, t, ok, 4), 1);
+	assert_true(ok[0]);
+	assert_false(ok[2]);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+#define AGG "cpu  1 1 1 1 1 1 1 1 0 0\n"
+
+static void test_read_all_kept_file(void **state)
+{
+	char path[] = "/tmp/xl-test-stat-XXXXXX";
+	struct xl_cpu_times t[3], one;
+	bool ok[3];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, AGG
+			 "cpu0 1 0 0 10 0 0 0 0 0 0\n"
+			 "cpu1 2 0 0 20 0 0 3 0 0 0\n"
+			 "intr 1\n");
+	xl_cpu_times_set_source(path);
+	assert_int_equal(xl_cpu_times_read_all(t, ok, 3), 2);
+	assert_true(ok[0] && ok[1] && !ok[2]);
+	assert_int_equal(t[1].busy, 5 * tick());
+	assert_int_equal(t[1].softirq, 3 * tick());
+	/*
+	 * Rewritten in place (same inode, as /proc/stat regenerates): the kept
+	 * file is re-read from its start, not from where the last read ended.
+	 */
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "cpu0 7", 6, strlen(AGG)), 6);
+	close(fd);
+	assert_int_equal(xl_cpu_times_read_all(t, ok, 3), 2);
+	assert_int_equal(t[0].busy, 7 * tick());
+	assert_int_equal(xl_cpu_times_read(1, &one), 0);
+	assert_int_equal(one.total, 25 * tick());
+	assert_int_equal(xl_cpu_times_read(2, &one), -ENOENT);
+	unlink(path);
+	/* The kept file is gone from the name, not from the reader. */
+	assert_int_equal(xl_cpu_times_read_all(t, ok, 3), 2);
+	xl_cpu_times_set_source(path); /* reopens on the next read: no file */
+	assert_int_equal(xl_cpu_times_read_all(t, ok, 3), -ENOENT);
+	assert_false(ok[0]);
+	xl_cpu_times_set_source(NULL);
+	/* The real file: this machine's CPU 0 has a line. */
+	assert_true(xl_cpu_times_read_all(t, ok, 1) == 1 && ok[0]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_exact),
+		cmocka_unit_test(test_parse_cut_line),
+		cmocka_unit_test(test_read_all_kept_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
