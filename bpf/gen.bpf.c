@@ -37,16 +37,15 @@ const volatile __u32 ipcsum_off = 24;
  * --stamp: write struct xl_stamp (abi/latency.h: the pktgen header, seq and
  * CLOCK_MONOTONIC time) at stamp_off, the UDP payload, and fix the UDP
  * checksum from the template's (tmpl_csum, or the flow's) with
- * bpf_csum_diff over the 20 bytes: the template holds the builder's payload
- * pattern there (byte i = i, or the --fill byte), so the new checksum is
- * absolute too. One
- * sending thread (user space checks), so stamp_seq needs no atomics.
+ * bpf_csum_diff over the 20 bytes: stamp_tmpl holds the template's bytes
+ * there (the builder's payload pattern), copied once at set-up, so the new
+ * checksum is absolute too. One sending thread (user space checks), so
+ * stamp_seq needs no atomics.
  */
 const volatile __u32 stamp = 0;
 const volatile __u32 stamp_off = 42;
 const volatile __u16 tmpl_csum = 0;
-/* The template's payload byte (--fill), or 0x100: the pattern byte i = i. */
-const volatile __u32 stamp_fill = 0x100;
+const volatile __u8 stamp_tmpl[XL_STAMP_LEN] = {};
 __u64 stamp_seq = 0;
 
 struct {
@@ -105,24 +104,19 @@ int xdp_gen_redirect(struct xdp_md *ctx)
 		}
 	}
 	if (stamp) {
-		__u8 tmpl[XL_STAMP_LEN];
 		struct xl_stamp *sp = data + stamp_off;
 		__u64 now = bpf_ktime_get_ns();
 		__s64 sum;
-		int i;
 
 		if ((void *)(sp + 1) > data_end || data + csum_off + 2 > data_end)
 			return XDP_ABORTED;
-#pragma unroll
-		for (i = 0; i < XL_STAMP_LEN; i++)
-			tmpl[i] = stamp_fill < 0x100 ? stamp_fill : i;
 		sp->magic = bpf_htonl(XL_STAMP_MAGIC);
 		sp->seq = bpf_htonl((__u32)stamp_seq++);
 		sp->tv_sec = bpf_htonl((__u32)(now / 1000000000ull));
 		sp->tv_usec = bpf_htonl((__u32)(now % 1000000000ull / 1000));
 		sp->nsec = bpf_htons((__u16)(now % 1000));
 		sp->zero = 0;
-		sum = bpf_csum_diff((__be32 *)tmpl, XL_STAMP_LEN, (__be32 *)sp, XL_STAMP_LEN,
+		sum = bpf_csum_diff((__be32 *)stamp_tmpl, XL_STAMP_LEN, (__be32 *)sp, XL_STAMP_LEN,
 				    (__u16)~csum0);
 		if (sum < 0)
 			return XDP_ABORTED;

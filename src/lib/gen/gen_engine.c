@@ -119,7 +119,9 @@ int xl_gen_setup_live(struct xl_gen *gen)
 	if (gen->o.stamp) {
 		gen->skel->rodata->stamp = 1;
 		gen->skel->rodata->stamp_off = gen->payload_off;
-		gen->skel->rodata->stamp_fill = gen->o.spec.fill_set ? gen->o.spec.fill : 0x100;
+		/* The template's payload bytes, which the stamp replaces: once, here. */
+		memcpy((void *)gen->skel->rodata->stamp_tmpl, gen->frame + gen->payload_off,
+		       sizeof(gen->skel->rodata->stamp_tmpl));
 		memcpy((void *)&gen->skel->rodata->tmpl_csum, gen->frame + gen->csum_off, 2);
 	}
 	err = gen__load(gen->skel);
