@@ -505,9 +505,11 @@ void xl_gen__destroy(struct xl_gen *gen)
 		return;
 	xl_gen__stop(gen);
 	xl_gen__join(gen);
-	for (i = 0; i < gen->nthreads; i++)
+	for (i = 0; i < gen->nthreads; i++) {
 		if (gen->th[i].sock >= 0)
 			close(gen->th[i].sock);
+		free(gen->th[i].bufs);
+	}
 	if (gen->stat_sock >= 0)
 		close(gen->stat_sock);
 	gen__destroy(gen->skel);

@@ -5,6 +5,7 @@
  * with PACKET_QDISC_BYPASS and sendmmsg. Product code: the fast path.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/if_packet.h>
@@ -44,9 +45,6 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 int xl_gen_send_packet(struct gen_thread *t, uint64_t n)
 {
 	struct xl_gen *gen = t->gen;
-	static __thread uint8_t bufs[PKT_BATCH][XL_PKT_MAX_SIZE]
-		__attribute__((aligned(64)));
-	static __thread bool filled;
 	struct mmsghdr msgs[PKT_BATCH];
 	struct iovec iov[PKT_BATCH];
 	uint64_t flow = t->sent;
@@ -60,27 +58,29 @@ int xl_gen_send_packet(struct gen_thread *t, uint64_t n)
 			iov[i].iov_base = gen->pcap.data + gen->pcap.off[k];
 			iov[i].iov_len = gen->pcap.len[k];
 		} else {
-			if (!filled)
-				memcpy(bufs[i], gen->frame, gen->frame_len);
+			uint8_t *buf = t->bufs + (size_t)i * t->buf_stride;
+
+			if (!t->bufs_filled)
+				memcpy(buf, gen->frame, gen->frame_len);
 			if (gen->flows) {
 				const struct xl_gen_flow *f =
 					&gen->flows[(flow + i) % gen->nflows];
 
-				memcpy(bufs[i] + gen->sport_off, &f->src_port, 2);
-				memcpy(bufs[i] + gen->sport_off + 2, &f->dst_port, 2);
-				memcpy(bufs[i] + gen->csum_off, &f->l4_csum, 2);
-				memcpy(bufs[i] + gen->saddr_off, &f->saddr_lo, 2);
+				memcpy(buf + gen->sport_off, &f->src_port, 2);
+				memcpy(buf + gen->sport_off + 2, &f->dst_port, 2);
+				memcpy(buf + gen->csum_off, &f->l4_csum, 2);
+				memcpy(buf + gen->saddr_off, &f->saddr_lo, 2);
 				if (gen->ipcsum_off)
-					memcpy(bufs[i] + gen->ipcsum_off, &f->ip_csum, 2);
+					memcpy(buf + gen->ipcsum_off, &f->ip_csum, 2);
 			}
-			iov[i].iov_base = bufs[i];
+			iov[i].iov_base = buf;
 			iov[i].iov_len = gen->frame_len;
 		}
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	if (!gen->pcap.n && cnt == PKT_BATCH)
-		filled = true;
+		t->bufs_filled = true;
 	ret = sendmmsg(t->sock, msgs, cnt, 0);
 	if (ret < 0) {
 		if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
@@ -160,6 +160,14 @@ int xl_gen_setup_packet(struct gen_thread *t, int ifindex)
 		err = -errno;
 		close(fd);
 		return err;
+	}
+	if (!t->gen->pcap.n) {
+		t->buf_stride = (t->gen->frame_len + 63) & ~63u;
+		t->bufs = aligned_alloc(64, (size_t)PKT_BATCH * t->buf_stride);
+		if (!t->bufs) {
+			close(fd);
+			return -ENOMEM;
+		}
 	}
 	t->sock = fd;
 	return 0;

@@ -36,6 +36,15 @@ struct gen_thread {
 	uint64_t sent;
 	uint64_t bytes;
 	uint64_t pcap_pos;
+	/*
+	 * The packet engine's PKT_BATCH copies of the template, buf_stride
+	 * bytes apart (frame_len rounded up to 64), this thread's and this
+	 * generator's own: filled once, then only the flows' fields change.
+	 * NULL for the live engine and for --pcap. Freed by xl_gen__destroy().
+	 */
+	uint8_t *bufs;
+	uint32_t buf_stride;
+	bool bufs_filled;
 	double est_pps;
 	uint64_t end_ns;
 	int err;
@@ -78,7 +87,8 @@ struct xl_gen {
  * xl_gen_setup_live: load the program with the flow table, and check with a
  * dry run (the program drops) that live frames work here.
  * xl_gen_setup_packet: an AF_PACKET socket on @ifindex for thread @t,
- * PACKET_QDISC_BYPASS.
+ * PACKET_QDISC_BYPASS, and (unless the generator sends a capture) the
+ * thread's send buffers (-ENOMEM).
  */
 int xl_gen_send_live(struct gen_thread *t, uint64_t n);
 int xl_gen_send_packet(struct gen_thread *t, uint64_t n);
