@@ -33,6 +33,13 @@ NCPU=$(nproc)
 LAST=$((NCPU - 1))
 
 die() { echo "peers.sh: $*" >&2; exit 1; }
+# need PATH...: every peer binary a row runs, built by `build` under $PEERS.
+need() {
+	local b
+	for b in "$@"; do
+		[ -x "$b" ] || die "no peer binary $b: run 'scripts/peers.sh build $PEERS' or set PEERS=DIR (a directory that build filled, e.g. PEERS=/tmp/speed-peers)"
+	done
+}
 
 build() {
 	local d=${1:-$PEERS}
@@ -167,6 +174,7 @@ summary() {
 
 row_drop() { # row_drop OP
 	local op=$1 xb=$PEERS/xdp-tools/xdp-bench/xdp-bench
+	need "$xb"
 	lab_up threaded
 	run_variants "drop-$op" \
 		"xdp-bench|rx_queue_0_xdp_packets||$xb drop -p $op -m native $DUT" \
@@ -178,6 +186,7 @@ row_drop() { # row_drop OP
 
 row_rxdrop() { # row_rxdrop [xdplab wait options...]: softirq NAPI with the generator, app on the last CPU
 	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock vs=() m
+	need "$xs"
 	lab_up softirq
 	vs+=("xdpsock|rx_queue_0_xdp_redirect||taskset -c $LAST $xs -r -i $DUT -q 0 -N -c")
 	if [ $# -eq 0 ]; then
@@ -198,6 +207,7 @@ row_rxdrop() { # row_rxdrop [xdplab wait options...]: softirq NAPI with the gene
 
 row_l2fwd() { # softirq NAPI with the generator, app on the last CPU; frames back at the generator end
 	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock sinkpid
+	need "$xs"
 	lab_up softirq
 	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
 	ip netns exec "$GNS" "$X" drop -q "$GEN" >/dev/null 2>&1 &
@@ -214,6 +224,7 @@ row_l2fwd() { # softirq NAPI with the generator, app on the last CPU; frames bac
 
 row_gen() { # row_gen THREADS: the generators into an XDP_DROP DUT (xdp-trafficgen udp sends IPv6 only: 2001:2::/48)
 	local t=$1 tg=$PEERS/xdp-tools/xdp-trafficgen/xdp-trafficgen wiring=softirq pin=""
+	need "$tg"
 	[ "$t" = 1 ] && wiring=threaded && pin="taskset -c 0"
 	lab_up $wiring
 	run_variants "gen-$t" \
@@ -225,6 +236,7 @@ row_gen() { # row_gen THREADS: the generators into an XDP_DROP DUT (xdp-trafficg
 
 row_monitor() {
 	local xm=$PEERS/xdp-tools/xdp-monitor/xdp-monitor sinkpid
+	need "$xm"
 	lab_up threaded
 	ip netns exec "$GNS" "$X" drop -q "$SINK" >/dev/null 2>&1 &
 	sinkpid=$!
@@ -240,7 +252,11 @@ row_monitor() {
 		echo "monitor cost on a devmap redirect, $v: +$(median <"$RES.$v") DUT CPU ns/packet (range $(range <"$RES.$v"))"
 	done
 	paste -d' ' "$RES.xdp-monitor-s" "$RES.xdplab-all" | awk '$1 > 0 {print $2 / $1}' >"$RES.r"
-	echo "monitor cost: xdplab --all / xdp-monitor -s = $(median <"$RES.r") (range $(range <"$RES.r")) (lower is better)"
+	if [ -s "$RES.r" ]; then
+		echo "monitor cost: xdplab --all / xdp-monitor -s = $(median <"$RES.r") (range $(range <"$RES.r")) over $(wc -l <"$RES.r") pair(s) (lower is better)"
+	else # a ratio needs xdp-monitor's cost above zero in some pair
+		echo "monitor cost: xdplab --all / xdp-monitor -s: no ratio (xdp-monitor -s added no positive cost in any pair; read the two medians above)"
+	fi
 	lab_down
 }
 
