@@ -64,7 +64,7 @@ static struct gen *gen_load(const struct xl_pkt_spec *sp, const uint8_t *frame, 
 	g->rodata->csum_off = lo.l4_csum_off;
 	g->rodata->stamp = stamp;
 	g->rodata->stamp_off = lo.payload_off;
-	g->rodata->stamp_fill = sp->fill_set ? sp->fill : 0x100;
+	memcpy((void *)g->rodata->stamp_tmpl, frame + lo.payload_off, sizeof(g->rodata->stamp_tmpl));
 	memcpy((void *)&g->rodata->tmpl_csum, frame + lo.l4_csum_off, 2);
 	assert_int_equal(gen__load(g), 0);
 	for (i = 0; flows > 1 && i < flows; i++) {
