@@ -26,6 +26,7 @@
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
 #include "xdplab/pkt.h"
+#include "xdplab/progrun.h"
 
 struct xl_bench {
 	struct bench *skel;
@@ -285,13 +286,15 @@ int xl_bench__set_extra_iters(struct xl_bench *b, uint32_t iters)
 static int test_run(struct xl_bench *b, const void *frame, size_t len, uint32_t iters,
 		    uint32_t repeat, double *ns)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = len,
-		    .repeat = repeat);
+	struct xl_run_result r;
+	int err;
 
 	b->skel->bss->extra_iters = iters;
-	if (bpf_prog_test_run_opts(bpf_program__fd(b->skel->progs.xdp_bench_action), &t))
-		return -errno;
-	*ns = t.duration;
+	err = xl_prog_run_frame(bpf_program__fd(b->skel->progs.xdp_bench_action), frame,
+				(uint32_t)len, repeat, NULL, 0, &r);
+	if (err)
+		return err;
+	*ns = r.duration_ns;
 	return 0;
 }
 
