@@ -74,6 +74,11 @@ struct xl_meter {
  *   without a generator.
  * @chain_runtime: generator threads + struct xl_meter.chain_pids, ns.
  * @eth: the kernel's rx_queue_N_xdp_packets summed over the DUT's queues.
+ * @sirq_ok/@sirq_ns/@sirq_runs/@sirq_t_ns: each CPU's exact NET_RX softirq
+ *   time (ns) and runs from the tracepoint source (xdplab/softirq_time.h),
+ *   read once per sample when the meter has no NAPI kthread, stamped by
+ *   @sirq_t_ns; !@sirq_ok: not read (threaded NAPI, or the source could not
+ *   load: /proc/stat's softirq field is used instead).
  */
 struct xl_meter_sample {
 	uint64_t t_ns;
@@ -83,7 +88,18 @@ struct xl_meter_sample {
 	bool cpu_ok[XL_MAX_CPUS];
 	uint64_t cpu_t_ns;
 	struct xl_read napi_runtime, gen_sent, gen_refused, chain_runtime, eth;
+	bool sirq_ok;
+	uint64_t sirq_t_ns;
+	uint64_t sirq_ns[XL_MAX_CPUS];
+	uint64_t sirq_runs[XL_MAX_CPUS];
 };
+
+/** Where a window's DUT CPU time (@cpu_ns) came from (struct xl_meter_window.cpu_source). */
+#define XL_CPU_SRC_KTHREAD "napi-kthread-schedstat"
+#define XL_CPU_SRC_TRACEPOINT "softirq-tracepoint"
+#define XL_CPU_SRC_PROCSTAT "proc-stat"
+/** A sum of windows whose sources differ. */
+#define XL_CPU_SRC_MIXED "mixed"
 
 /**
  * struct xl_meter_window - what happened between two samples.
@@ -91,7 +107,11 @@ struct xl_meter_sample {
  * reads; the figures below are computed from these and nothing else):
  * @rx: frames our program counted, over the benchmark reads' window.
  * @cpu_ns: CPU time the DUT spent (the NAPI kthread's run time with
- *   threaded NAPI, else the judged CPU's softirq time), ns.
+ *   threaded NAPI, else the judged CPU's NET_RX softirq time from the
+ *   tracepoints, or its /proc/stat softirq time when those could not load), ns.
+ * @cpu_source: which of those: XL_CPU_SRC_* (NULL: no CPU read).
+ * @sirq_runs: NET_RX softirq runs on the judged CPU (tracepoint source; 0
+ *   otherwise): @packets / @sirq_runs frames share the two tracepoint hits.
  * @cpu_busy_ns/@cpu_span_ns: the judged CPU's busy time and the time it
  *   was watched (kthread: run time over the reads' window; softirq: the
  *   CPU's busy and total /proc/stat time), ns; not ok when a read failed.
@@ -138,6 +158,8 @@ struct xl_meter_window {
 	double disagreement;
 	bool eth_ok;
 	bool generator_bound, counter_mismatch;
+	const char *cpu_source;
+	uint64_t sirq_runs;
 };
 
 /**

@@ -39,7 +39,10 @@
  * @chain_ns_per_pkt: the chain's CPU time per packet, ns (struct
  * xl_meter_window; 0 where not measured). @xmit_events: xdp_devmap_xmit
  * events in the window (one per devmap bulk), counted by a `monitor --all`
- * watching it; -1 where not counted.
+ * watching it; -1 where not counted. @cpu_source: where @cpu_ns_per_pkt's
+ * CPU time came from (XL_CPU_SRC_* of xdplab/meter.h; NULL: not said).
+ * @softirq_runs: NET_RX softirq runs on the judged CPU in the window
+ * (struct xl_meter_window.sirq_runs; 0: not counted).
  */
 struct xl_rep_result {
 	uint64_t ns, packets, gen_sent, gen_xmit_errors, run_packets, eth_packets;
@@ -47,6 +50,8 @@ struct xl_rep_result {
 	double chain_ns_per_pkt;
 	int64_t xmit_events;
 	bool eth_ok;
+	const char *cpu_source;
+	uint64_t softirq_runs;
 };
 
 /**
@@ -137,7 +142,9 @@ struct xl_row_steer {
  * (xl_row_free_profile()); NULL without.
  * Derived by xl_row_finish(): @mpps (median/min/max in Mpps), @ns_per_pkt
  * (1e3 / median Mpps), @cpu_busy, @cpu_ns_per_pkt, @gen_mpps (medians),
- * @disagreement (largest), @valid (@cpu_busy >= XL_SATURATED_SHARE),
+ * @disagreement (largest), @cpu_source (the repetitions' struct
+ * xl_rep_result.cpu_source when they agree, "mixed" when not, NULL when
+ * none says), @valid (@cpu_busy >= XL_SATURATED_SHARE),
  * @mismatch (@disagreement > XL_COUNTER_TOLERANCE), @xmit_errors (sum),
  * @ring_drop_share (share 0..1 of the frames the generator offered in the
  * windows that the veth refused: its 256-slot ring was full; when this is
@@ -160,6 +167,7 @@ struct xl_row_result {
 	struct xl_profile *profile;
 	struct xl_row_extra extra;
 	struct xl_row_steer steer;
+	const char *cpu_source;
 	bool valid, mismatch;
 };
 

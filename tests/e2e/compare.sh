@@ -17,7 +17,7 @@ trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
-       sensitivity_search)
+       sensitivity_search softirq_cpu_source)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -268,6 +268,29 @@ t_sensitivity_search() {
 		fail "sensitivity search: $(jq -c '.sensitivity' "$j")" || return 1
 	grep -Eq '^  (this lab detects >= [0-9]+ ns/packet on drop/no-touch at 64 B with 4 reps|drop/no-touch at 64 B with 4 reps: no cost up to 1000 ns/packet was detected)$' "$TMP/out" ||
 		fail "no sensitivity line in the header: $(cat "$TMP/out")"
+}
+
+# The DUT CPU time's source, recorded per row: the softirq tracepoints in
+# softirq wiring (/proc/stat when turned off), the NAPI kthread's schedstat
+# in threaded wiring. The tracepoint time of the judged CPU over a window
+# is more than 0 and at most the window (one CPU cannot spend more).
+t_softirq_cpu_source() {
+	local j=$TMP/sq.json
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	"$X" lab run --rows drop/no-touch --sizes 64 --reps 2 --seconds 0.3 --wiring softirq --json "$j" \
+		>"$TMP/out" 2>&1 || fail "lab run failed: $(cat "$TMP/out")" || return 1
+	./scripts/validate-results.py "$j" >"$TMP/v" 2>&1 || fail "schema: $(cat "$TMP/v")" || return 1
+	expect_eq "cpu_source (softirq)" "$(jq -r '.rows[0].cpu_source' "$j")" softirq-tracepoint || return 1
+	jq -e '[.rows[0].reps[] | (.cpu_ns_per_pkt * .packets) as $cpu | $cpu > 0 and $cpu <= .ns * 1.01] |
+		length == 2 and all' "$j" >/dev/null ||
+		fail "softirq time outside (0, window]: $(jq -c '[.rows[0].reps[] | {ns, packets, cpu_ns_per_pkt}]' "$j")" || return 1
+	XDPLAB_SOFTIRQ_SOURCE=proc-stat "$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 \
+		--wiring softirq --json "$j" >"$TMP/out" 2>&1 || fail "lab run (proc-stat) failed: $(cat "$TMP/out")" || return 1
+	expect_eq "cpu_source (turned off)" "$(jq -r '.rows[0].cpu_source' "$j")" proc-stat || return 1
+	[ "$(nproc)" -ge 2 ] || return 0 # threaded wiring needs a CPU of its own
+	"$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 --wiring threaded --json "$j" \
+		>"$TMP/out" 2>&1 || fail "lab run (threaded) failed: $(cat "$TMP/out")" || return 1
+	expect_eq "cpu_source (threaded)" "$(jq -r '.rows[0].cpu_source' "$j")" napi-kthread-schedstat
 }
 
 # shellcheck source=tests/e2e/suite.inc

@@ -17,6 +17,7 @@
 
 #include "xdplab/meter.h"
 #include "xdplab/report.h"
+#include "xdplab/softirq_time.h"
 #include "xdplab/stats.h"
 #include "xdplab/time.h"
 
@@ -62,6 +63,13 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	/* Every CPU's /proc/stat line in one read (a failed read: none ok). */
 	xl_cpu_times_read_all(s->cpu, s->cpu_ok, ncpus);
 	s->cpu_t_ns = xl_now_ns();
+	/*
+	 * Softirq wiring: the DUT's exact NET_RX time, one map read. Loaded
+	 * on the first sample that needs it (before this sample's reads
+	 * would be a window edge: the first sample of a run is its start).
+	 */
+	s->sirq_ok = !m->napi_pid && !xl_sirq_open() &&
+		     !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns);
 	if (m->napi_pid) {
 		uint64_t ns = xl_task_runtime_ns(m->napi_pid);
 
@@ -97,6 +105,17 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 		 (struct xl_delta){ .n = (b)->cpu[k].field - (a)->cpu[k].field,         \
 				    .ns = (b)->cpu_t_ns - (a)->cpu_t_ns, .ok = true } : \
 		 (struct xl_delta){ 0 })
+
+/* @cpu's tracepoint softirq time between the samples, over their stamps. */
+static struct xl_delta sirq_delta(const struct xl_meter_sample *a,
+				  const struct xl_meter_sample *b, int cpu)
+{
+	if (!a->sirq_ok || !b->sirq_ok || b->sirq_t_ns < a->sirq_t_ns ||
+	    b->sirq_ns[cpu] < a->sirq_ns[cpu])
+		return (struct xl_delta){ 0 };
+	return (struct xl_delta){ .n = b->sirq_ns[cpu] - a->sirq_ns[cpu],
+				  .ns = b->sirq_t_ns - a->sirq_t_ns, .ok = true };
+}
 
 /* The figures of @w from its raw deltas: the one place they are computed. */
 static void window_figures(struct xl_meter_window *w)
@@ -149,7 +168,8 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		 * the CPU that spent the most softirq time in the window.
 		 */
 		for (i = 0; !best && w->rx.n && i < ncpus; i++) {
-			struct xl_delta d = CPU_DELTA(a, b, i, softirq);
+			struct xl_delta d = a->sirq_ok && b->sirq_ok ? sirq_delta(a, b, i) :
+								      CPU_DELTA(a, b, i, softirq);
 
 			if (d.ok && d.n > most) {
 				most = d.n;
@@ -170,11 +190,27 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		w->cpu_busy_ns = w->cpu_ns;
 		w->cpu_span_ns = (struct xl_delta){ .n = w->cpu_ns.ns, .ns = w->cpu_ns.ns,
 						    .ok = w->cpu_ns.ok };
+		w->cpu_source = XL_CPU_SRC_KTHREAD;
 	} else if (cpu >= 0 && cpu < ncpus) {
-		w->cpu_ns = CPU_DELTA(a, b, cpu, softirq);
+		/*
+		 * Softirq wiring: the exact NET_RX time when the tracepoints
+		 * were read at both edges; the busy share stays /proc/stat's
+		 * (every task on the CPU counts for the verdict).
+		 */
+		if (a->sirq_ok && b->sirq_ok) {
+			w->cpu_ns = sirq_delta(a, b, cpu);
+			w->cpu_source = XL_CPU_SRC_TRACEPOINT;
+			if (b->sirq_runs[cpu] >= a->sirq_runs[cpu])
+				w->sirq_runs = b->sirq_runs[cpu] - a->sirq_runs[cpu];
+		} else {
+			w->cpu_ns = CPU_DELTA(a, b, cpu, softirq);
+			w->cpu_source = XL_CPU_SRC_PROCSTAT;
+		}
 		w->cpu_busy_ns = CPU_DELTA(a, b, cpu, busy);
 		w->cpu_span_ns = CPU_DELTA(a, b, cpu, total);
 	}
+	if (!w->cpu_ns.ok)
+		w->cpu_source = NULL;
 	w->gen_sent = xl_delta_of(&a->gen_sent, &b->gen_sent);
 	w->gen_refused = xl_delta_of(&a->gen_refused, &b->gen_refused);
 	/* Run times shrink when a thread ends: that window has no chain figure. */
@@ -235,6 +271,11 @@ void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_wind
 	 * the cost is over the same frames as the time.
 	 */
 	if (w->cpu_ns.ok && w->cpu_span_ns.ok) {
+		if (!sum->cpu_source || !w->cpu_source)
+			sum->cpu_source = sum->cpu_source ? sum->cpu_source : w->cpu_source;
+		else if (strcmp(sum->cpu_source, w->cpu_source))
+			sum->cpu_source = XL_CPU_SRC_MIXED;
+		sum->sirq_runs += w->sirq_runs;
 		add_if_ok(&sum->cpu_ns, &w->cpu_ns);
 		add_if_ok(&sum->cpu_busy_ns, &w->cpu_busy_ns);
 		add_if_ok(&sum->cpu_span_ns, &w->cpu_span_ns);
@@ -259,6 +300,7 @@ void xl_meter_window_rep(const struct xl_meter_window *w, struct xl_rep_result *
 		.chain_ns_per_pkt = w->chain_ns_per_pkt,
 		.eth_packets = w->eth_packets, .eth_ok = w->eth_ok,
 		.run_packets = w->packets, .disagreement = w->disagreement,
-		.xmit_events = -1,
+		.xmit_events = -1, .cpu_source = w->cpu_source,
+		.softirq_runs = w->sirq_runs,
 	};
 }

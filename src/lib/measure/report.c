@@ -52,6 +52,15 @@ void xl_row_finish(struct xl_row_result *r)
 	}
 	r->mismatch = r->disagreement > XL_COUNTER_TOLERANCE;
 	r->valid = r->cpu_busy >= XL_SATURATED_SHARE;
+	r->cpu_source = NULL;
+	for (i = 0; i < r->nreps; i++) {
+		const char *s = r->reps[i].cpu_source;
+
+		if (s && r->cpu_source && strcmp(s, r->cpu_source))
+			r->cpu_source = "mixed"; /* XL_CPU_SRC_MIXED */
+		else if (s && !r->cpu_source)
+			r->cpu_source = s;
+	}
 }
 
 const char *xl_row_verdict(const struct xl_row_result *r)
@@ -143,7 +152,7 @@ static json_t *profile_json(const struct xl_profile *p)
 /* One repetition (or one interval of a single command): its figures. */
 static json_t *rep_json(const struct xl_rep_result *p)
 {
-	return json_pack("{s:I,s:I,s:I,s:f,s:f,s:I,s:f,s:f,s:f,s:o,s:I,s:o,s:f}",
+	json_t *o = json_pack("{s:I,s:I,s:I,s:f,s:f,s:I,s:f,s:f,s:f,s:o,s:I,s:o,s:f}",
 		"ns", (json_int_t)p->ns, "packets", (json_int_t)p->packets,
 		"run_packets", (json_int_t)p->run_packets,
 		"pps", p->pps, "gen_pps", p->gen_pps, "gen_sent", (json_int_t)p->gen_sent,
@@ -154,6 +163,11 @@ static json_t *rep_json(const struct xl_rep_result *p)
 		"gen_xmit_errors", (json_int_t)p->gen_xmit_errors,
 		"eth_packets", p->eth_ok ? json_integer(p->eth_packets) : json_null(),
 		"counter_disagreement", p->disagreement);
+
+	/* The tracepoint source's runs: packets per pair of tracepoint hits. */
+	if (o && p->softirq_runs)
+		json_object_set_new(o, "softirq_runs", json_integer(p->softirq_runs));
+	return o;
 }
 
 /* The "steering" object: per target CPU its counts and share of the steered total. */
@@ -202,6 +216,8 @@ static json_t *row_json(const struct xl_row_result *r)
 		json_object_set_new(o, "ns_per_pkt", json_real(r->ns_per_pkt));
 		json_object_set_new(o, "cpu_busy", json_real(r->cpu_busy));
 		json_object_set_new(o, "cpu_ns_per_pkt", json_real(r->cpu_ns_per_pkt));
+		if (r->cpu_source)
+			json_object_set_new(o, "cpu_source", json_string(r->cpu_source));
 		json_object_set_new(o, "gen_mpps", json_real(r->gen_mpps));
 		json_object_set_new(o, "gen_xmit_errors", json_integer(r->xmit_errors));
 		json_object_set_new(o, "ring_drop_share", json_real(r->ring_drop_share));
