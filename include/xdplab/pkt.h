@@ -38,7 +38,16 @@
  *      XL_L4_TCP_EST (ACK|PSH, seq 1, ack 1: a segment of an established
  *      flow); TCP checksums are correct as UDP's are.
  * @fill: payload byte when @fill_set; else the pattern byte i = i & 0xff.
+ * @ip6_ext/@n_ext: IPv6 extension headers between the IPv6 header and L4,
+ *      in this order, each given by its next-header value (XL_IP6_EXT_*),
+ *      each 8 bytes (xl_pkt_build() says what they hold); IPv6 only.
  */
+#define XL_PKT_MAX_EXT 4
+#define XL_IP6_EXT_HBH 0   /**< Hop-by-Hop Options */
+#define XL_IP6_EXT_RT 43   /**< Routing */
+#define XL_IP6_EXT_FRAG 44 /**< Fragment */
+#define XL_IP6_EXT_DST 60  /**< Destination Options */
+#define XL_IP6_EXT_LEN 8   /**< bytes of each header the builder writes */
 enum xl_pkt_l4 { XL_L4_UDP = 0, XL_L4_TCP_SYN = 1, XL_L4_TCP_EST = 2 };
 
 struct xl_pkt_spec {
@@ -57,7 +66,25 @@ struct xl_pkt_spec {
 	enum xl_pkt_l4 l4;
 	bool fill_set;
 	uint8_t fill;
+	uint8_t ip6_ext[XL_PKT_MAX_EXT];
+	uint8_t n_ext;
 };
+
+/**
+ * xl_pkt_ext_parse() - a list of IPv6 extension header names, comma
+ * separated, in wire order: "hbh" (Hop-by-Hop Options), "dst" (Destination
+ * Options), "rt" (Routing), "frag" (Fragment), into @ext (next-header
+ * values, XL_PKT_MAX_EXT of room). The rules of RFC 8200 section 4.1 are
+ * kept: Hop-by-Hop only first, each header at most once except
+ * Destination Options (twice: before Routing and at the end).
+ * Return: the number of headers (1..XL_PKT_MAX_EXT); -EINVAL for an
+ * unknown name, an empty item or a broken rule; -E2BIG for more than
+ * XL_PKT_MAX_EXT.
+ */
+int xl_pkt_ext_parse(const char *list, uint8_t ext[XL_PKT_MAX_EXT]);
+
+/** xl_pkt_ext_name() - "hbh", "dst", "rt", "frag" for a next-header value ("?" else). */
+const char *xl_pkt_ext_name(uint8_t nh);
 
 /**
  * struct xl_pkt_layout - where the builder puts things for @spec (bytes from
@@ -80,13 +107,22 @@ void xl_pkt_layout(const struct xl_pkt_spec *spec, struct xl_pkt_layout *lo);
  * @buf_len: size of @buf in bytes.
  *
  * The payload is filled with a deterministic pattern (byte i of the L4
- * payload = i & 0xff) or the @fill byte. The IPv4 header checksum and the
+ * payload = i & 0xff) or the @fill byte. IPv6 extension headers
+ * (@spec->ip6_ext) are 8 bytes each and what every node accepts: Hop-by-Hop
+ * and Destination Options hold one PadN option (RFC 8200 4.2); Routing is
+ * type 253 (an experimental type, RFC 4727) with 0 segments left, which a
+ * node ignores and goes on to the next header (RFC 8200 4.4); Fragment is
+ * an atomic fragment (offset 0, M 0, identification 0x786c0001), a whole
+ * packet (RFC 6946). The L4 checksum's pseudo-header length is the L4
+ * segment's (without the extension headers), the IPv6 payload length
+ * counts them. The IPv4 header checksum and the
  * UDP or TCP checksum (over the IPv4 or IPv6 pseudo-header, RFC 768 /
  * RFC 9293 3.1 / RFC 8200 8.1) are correct.
  *
  * Return: frame length in bytes (= spec->size) on success; -EINVAL if the
- * size is out of range or cannot hold the headers; -ENOSPC if @buf_len is
- * smaller than spec->size.
+ * size is out of range or cannot hold the headers, or the extension
+ * headers break xl_pkt_ext_parse()'s rules or are asked for IPv4; -ENOSPC
+ * if @buf_len is smaller than spec->size.
  */
 int xl_pkt_build(const struct xl_pkt_spec *spec, void *buf, size_t buf_len);
 

@@ -25,6 +25,7 @@ enum {
 	O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
 	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH, O_STAMP,
 	O_VLAN_ID, O_VLAN_PRIO, O_QINQ, O_L4, O_FILL, O_TTL, O_DYN_PORTS, O_SRC_ADDRS,
+	O_IPV6_EXT,
 };
 
 static const struct xl_opt gen_opts[] = {
@@ -49,6 +50,7 @@ static const struct xl_opt gen_opts[] = {
 	{ "vlan-id", 0, "VID", "add an 802.1Q tag with this VID, 0..4095; twice: two tags, outer first", O_VLAN_ID, true },
 	{ "vlan-prio", 0, "PCP", "priority (PCP) of the tags, 0..7, in the order of --vlan-id (once: every tag; default 0)", O_VLAN_PRIO, true },
 	{ "qinq", 0, NULL, "with two --vlan-id the outer tag is 802.1ad (TPID 0x88a8), the inner 802.1Q", O_QINQ },
+	{ "ipv6-ext", 0, "LIST", "IPv6 extension headers before L4, in this order: hbh, dst, rt, frag, comma separated (8 bytes each: PadN options, routing with 0 segments left, an atomic fragment; hbh first, each once, dst twice, at most 4)", O_IPV6_EXT },
 	{ "l4", 0, "SHAPE", "udp (default), tcp-syn (SYN flood) or tcp-established (ACK|PSH segments)", O_L4 },
 	{ "fill", 0, "BYTE", "payload byte, 0..255 (default: the pattern byte i = i & 0xff)", O_FILL },
 	{ "ttl", 0, "N", "IPv4 TTL / IPv6 hop limit, 1..255 (default 64)", O_TTL, .alias = "hop-limit" },
@@ -199,6 +201,13 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->o.spec.l4 = r;
 		return 0;
 	}
+	case O_IPV6_EXT:
+		r = xl_pkt_ext_parse(arg, a->o.spec.ip6_ext);
+		if (r < 0)
+			return xl_usage_error(&gen_spec, "--ipv6-ext: '%s' is not accepted (accepted: a comma list of hbh, dst, rt, frag; hbh first, each once but dst twice, at most %d)",
+					      arg, XL_PKT_MAX_EXT);
+		a->o.spec.n_ext = r;
+		return 0;
 	case O_FILL:
 		r = xl_parse_u64(&gen_spec, "--fill", arg, 0, 255, &v);
 		a->o.spec.fill = v;
@@ -225,6 +234,8 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 	}
 	if (err)
 		return err;
+	if (s->n_ext && !s->ipv6)
+		return xl_usage_error(&gen_spec, "--ipv6-ext needs --ipv6 (extension headers are IPv6's)");
 	if (s->ipv6 && (a->src_family == AF_INET || a->dst_family == AF_INET))
 		return xl_usage_error(&gen_spec, "--ipv6 with an IPv4 --src-ip/--dst-ip (accepted: IPv6 addresses, or no --ipv6)");
 	a->is_veth = !strcmp(li.kind, "veth");
@@ -242,7 +253,7 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 		s->size = v;
 	}
 	{
-		/* VLAN tags and TCP need room: the smallest frame of this shape. */
+		/* VLAN tags, extension headers and TCP need room: the smallest frame of this shape. */
 		struct xl_pkt_layout lo;
 		int t;
 

@@ -5,7 +5,9 @@
  * 802.1ad outside) x pattern or fill payload x TTL: the user-space parser
  * finds what was asked (tags, L4 offset and protocol, ports) with valid IP
  * and L4 checksums, xl_pkt_layout() agrees with it, the tag bytes and TCP
- * flags are exact, and sizes below the shape's minimum are refused.
+ * flags are exact, and sizes below the shape's minimum are refused; IPv6
+ * extension headers (Hop-by-Hop, Destination Options, Routing, Fragment)
+ * before L4.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,6 +20,7 @@
 
 #include "xdplab/gen.h"
 #include "xdplab/pkt.h"
+#include "xdplab/abi/parse.h"
 
 static struct xl_pkt_spec base(bool ipv6)
 {
@@ -122,6 +125,100 @@ static void test_shape_minimums(void **state)
 	assert_int_equal(lo.l4_csum_off, 40);
 }
 
+/*
+ * IPv6 extension headers (gen --ipv6-ext): every list x UDP/TCP x 0..2 tags
+ * parses back through the one parser (abi/parse.h) to the L4 header the
+ * layout names, with a valid L4 checksum (the pseudo-header length without
+ * the headers), the payload length counting them, and the bytes of each
+ * header as documented.
+ */
+static void test_ipv6_ext(void **state)
+{
+	static const char *const lists[] = { "hbh", "dst", "rt", "frag", "hbh,dst,rt,frag",
+					     "dst,rt,frag,dst", "frag,dst" };
+	uint8_t f[1514];
+	size_t li;
+	int l4, nv, cases = 0;
+
+	(void)state;
+	for (li = 0; li < sizeof(lists) / sizeof(lists[0]); li++)
+		for (l4 = 0; l4 < 3; l4++)
+			for (nv = 0; nv < 3; nv++) {
+		struct xl_pkt_spec s = base(true);
+		struct xl_pkt_layout lo;
+		struct xl_pkt_info info;
+		struct xl_l3_info l3;
+		int n = xl_pkt_ext_parse(lists[li], s.ip6_ext), i;
+		uint32_t x;
+
+		assert_true(n >= 1);
+		s.n_ext = n;
+		s.l4 = l4;
+		s.nvlans = nv;
+		s.vlan_id[0] = s.vlan_id[1] = 5;
+		xl_pkt_layout(&s, &lo);
+		assert_int_equal(lo.l4_off, 14 + 4 * nv + 40 + 8 * n);
+		s.size = lo.min_size;
+		assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), (int)s.size);
+		assert_int_equal(xl_parse_l3(f, f + s.size, &l3), XL_PARSE_OK);
+		assert_int_equal(l3.ext, n);
+		assert_int_equal(l3.fragment, 0);
+		assert_int_equal(l3.daddr_unknown, 0);
+		assert_int_equal(xl_pkt_parse(f, s.size, &info), 0);
+		assert_int_equal(info.l4_off, lo.l4_off);
+		assert_int_equal(info.l4_proto, l4 ? 6 : 17);
+		assert_int_equal(info.src_port, 1024);
+		assert_true(info.l4_csum_ok);
+		/* Payload length: everything after the IPv6 header. */
+		assert_int_equal(f[lo.l3_off + 4] << 8 | f[lo.l3_off + 5], s.size - lo.l3_off - 40);
+		assert_int_equal(f[lo.l3_off + 6], s.ip6_ext[0]);
+		for (i = 0, x = lo.l3_off + 40; i < n; i++, x += 8) {
+			static const uint8_t pad[8] = { 0, 0, 1, 4 }, rt[8] = { 0, 0, 253, 0 },
+					     frag[8] = { 0, 0, 0, 0, 0x78, 0x6c, 0, 1 };
+			const uint8_t *want = s.ip6_ext[i] == XL_IP6_EXT_RT ? rt :
+					      s.ip6_ext[i] == XL_IP6_EXT_FRAG ? frag : pad;
+
+			assert_int_equal(f[x], i + 1 < n ? s.ip6_ext[i + 1] : (l4 ? 6 : 17));
+			assert_memory_equal(f + x + 1, want + 1, 7);
+		}
+		f[lo.l4_off + 1] ^= 1;
+		assert_int_equal(xl_pkt_parse(f, s.size, &info), 0);
+		assert_false(info.l4_csum_ok);
+		cases++;
+			}
+	assert_int_equal(cases, 7 * 3 * 3);
+}
+
+/* The list syntax and RFC 8200 4.1's order rules; IPv4 takes none. */
+static void test_ipv6_ext_parse(void **state)
+{
+	struct xl_pkt_spec s = base(false);
+	uint8_t e[XL_PKT_MAX_EXT], f[200];
+
+	(void)state;
+	assert_int_equal(xl_pkt_ext_parse("hbh,dst,rt,frag", e), 4);
+	assert_memory_equal(e, ((uint8_t[]){ 0, 60, 43, 44 }), 4);
+	assert_int_equal(xl_pkt_ext_parse("dst,rt,dst", e), 3);
+	assert_int_equal(xl_pkt_ext_parse("dst,hbh", e), -EINVAL);   /* hbh not first */
+	assert_int_equal(xl_pkt_ext_parse("rt,rt", e), -EINVAL);     /* twice */
+	assert_int_equal(xl_pkt_ext_parse("dst,dst,dst", e), -EINVAL);
+	assert_int_equal(xl_pkt_ext_parse("frag,", e), -EINVAL);     /* empty item */
+	assert_int_equal(xl_pkt_ext_parse("", e), -EINVAL);
+	assert_int_equal(xl_pkt_ext_parse("ah", e), -EINVAL);
+	assert_int_equal(xl_pkt_ext_parse("hbh,dst,rt,frag,dst", e), -E2BIG);
+	assert_string_equal(xl_pkt_ext_name(44), "frag");
+	assert_string_equal(xl_pkt_ext_name(51), "?");
+	s.n_ext = 1;
+	s.size = 100;
+	assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), -EINVAL); /* IPv4 */
+	s = base(true);
+	s.ip6_ext[0] = XL_IP6_EXT_DST;
+	s.ip6_ext[1] = XL_IP6_EXT_HBH;
+	s.n_ext = 2;
+	s.size = 100;
+	assert_int_equal(xl_pkt_build(&s, f, sizeof(f)), -EINVAL);
+}
+
 /* xl_gen_flow_make(): the fields and checksums of the frame built with them. */
 static void test_flow_make(void **state)
 {
@@ -139,6 +236,8 @@ static void test_flow_make(void **state)
 			s.nvlans = 1;
 			s.vlan_id[0] = 7;
 			s.size = 150;
+			if (v6) /* and the L4 header behind extension headers */
+				s.n_ext = xl_pkt_ext_parse("hbh,rt", s.ip6_ext);
 			assert_int_equal(xl_gen_flow_make(&s, 5, 2, 3, &f), 0);
 			t = s;
 			t.src_port += 5;
@@ -165,6 +264,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_shape_minimums),
+		cmocka_unit_test(test_ipv6_ext),
+		cmocka_unit_test(test_ipv6_ext_parse),
 		cmocka_unit_test(test_flow_make),
 	};
 

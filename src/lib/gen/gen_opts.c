@@ -114,7 +114,8 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 		if (o->spec.size < lo.payload_off + XL_STAMP_LEN) {
 			snprintf(msg, len, "--stamp needs --size >= %u for %s%s (the stamp is %u bytes of UDP payload)",
 				 lo.payload_off + XL_STAMP_LEN, o->spec.ipv6 ? "IPv6" : "IPv4",
-				 o->spec.nvlans ? " with VLAN tags" : "", XL_STAMP_LEN);
+				 o->spec.nvlans || o->spec.n_ext ? " with VLAN tags or extension headers" : "",
+				 XL_STAMP_LEN);
 			return -EINVAL;
 		}
 	}

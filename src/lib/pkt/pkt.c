@@ -132,13 +132,84 @@ uint16_t xl_csum_udp6(const struct in6_addr *saddr,
 	return udp_csum_final(csum_add(udp, udp_len, acc));
 }
 
+static const struct {
+	const char *name;
+	uint8_t nh;
+} ext_names[] = {
+	{ "hbh", XL_IP6_EXT_HBH }, { "dst", XL_IP6_EXT_DST },
+	{ "rt", XL_IP6_EXT_RT },   { "frag", XL_IP6_EXT_FRAG },
+};
+
+const char *xl_pkt_ext_name(uint8_t nh)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ext_names) / sizeof(ext_names[0]); i++)
+		if (ext_names[i].nh == nh)
+			return ext_names[i].name;
+	return "?";
+}
+
+/* RFC 8200 4.1: Hop-by-Hop first only, each header once, Destination Options twice. */
+static int ext_check(const uint8_t *ext, int n)
+{
+	int i, j, seen;
+
+	if (n < 0 || n > XL_PKT_MAX_EXT)
+		return -E2BIG;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(xl_pkt_ext_name(ext[i]), "?"))
+			return -EINVAL;
+		if (ext[i] == XL_IP6_EXT_HBH && i > 0)
+			return -EINVAL;
+		for (j = seen = 0; j < n; j++)
+			seen += ext[j] == ext[i];
+		if (seen > (ext[i] == XL_IP6_EXT_DST ? 2 : 1))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int xl_pkt_ext_parse(const char *list, uint8_t ext[XL_PKT_MAX_EXT])
+{
+	uint8_t tmp[XL_PKT_MAX_EXT];
+	const char *p = list;
+	int n = 0, err;
+
+	if (!list || !ext)
+		return -EINVAL;
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+		bool found = false;
+
+		for (i = 0; i < sizeof(ext_names) / sizeof(ext_names[0]); i++)
+			if (len == strlen(ext_names[i].name) && !strncmp(p, ext_names[i].name, len)) {
+				if (n == XL_PKT_MAX_EXT)
+					return -E2BIG;
+				tmp[n++] = ext_names[i].nh;
+				found = true;
+			}
+		if (!found)
+			return -EINVAL; /* an unknown name, or an empty item */
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	err = ext_check(tmp, n);
+	if (err)
+		return err;
+	memcpy(ext, tmp, n);
+	return n;
+}
+
 void xl_pkt_layout(const struct xl_pkt_spec *spec, struct xl_pkt_layout *lo)
 {
 	bool tcp = spec->l4 == XL_L4_TCP_SYN || spec->l4 == XL_L4_TCP_EST;
 	uint32_t nv = spec->nvlans > 2 ? 2 : spec->nvlans;
+	uint32_t next = spec->n_ext > XL_PKT_MAX_EXT ? XL_PKT_MAX_EXT : spec->n_ext;
 
 	lo->l3_off = XL_ETH_HLEN + 4 * nv;
-	lo->l4_off = lo->l3_off + (spec->ipv6 ? XL_IP6_HLEN : XL_IP4_HLEN);
+	lo->l4_off = lo->l3_off + (spec->ipv6 ? XL_IP6_HLEN + XL_IP6_EXT_LEN * next : XL_IP4_HLEN);
 	lo->l4_csum_off = lo->l4_off + (tcp ? 16 : 6);
 	lo->payload_off = lo->l4_off + (tcp ? XL_TCP_HLEN : XL_UDP_HLEN);
 	lo->min_size = lo->payload_off > XL_PKT_MIN_SIZE ? lo->payload_off : XL_PKT_MIN_SIZE;
@@ -155,6 +226,8 @@ int xl_pkt_build(const struct xl_pkt_spec *spec, void *buf, size_t buf_len)
 	int v;
 
 	if (!spec || !buf || spec->nvlans > 2 || spec->l4 > XL_L4_TCP_EST)
+		return -EINVAL;
+	if (spec->n_ext && (!spec->ipv6 || ext_check(spec->ip6_ext, spec->n_ext)))
 		return -EINVAL;
 	for (v = 0; v < spec->nvlans; v++)
 		if (spec->vlan_id[v] > 4095 || spec->vlan_prio[v] > 7)
@@ -184,14 +257,32 @@ int xl_pkt_build(const struct xl_pkt_spec *spec, void *buf, size_t buf_len)
 	put_be16(eth + 12 + 4 * spec->nvlans, spec->ipv6 ? XL_ET_IPV6 : XL_ET_IPV4);
 
 	if (spec->ipv6) {
+		uint8_t *x = ip + XL_IP6_HLEN;
+
 		/* Version 6, traffic class 0, flow label 0. */
 		memset(ip, 0, 4);
 		ip[0] = 0x60;
-		put_be16(ip + 4, l4_len);
-		ip[6] = proto;
+		put_be16(ip + 4, spec->size - lo.l3_off - XL_IP6_HLEN);
+		ip[6] = spec->n_ext ? spec->ip6_ext[0] : proto;
 		ip[7] = ttl;
 		memcpy(ip + 8, &spec->src_ip6, 16);
 		memcpy(ip + 24, &spec->dst_ip6, 16);
+		/* Each extension header names the one after it (or L4). */
+		for (v = 0; v < spec->n_ext; v++, x += XL_IP6_EXT_LEN) {
+			memset(x, 0, XL_IP6_EXT_LEN);
+			x[0] = v + 1 < spec->n_ext ? spec->ip6_ext[v + 1] : proto;
+			if (spec->ip6_ext[v] == XL_IP6_EXT_HBH || spec->ip6_ext[v] == XL_IP6_EXT_DST) {
+				x[2] = 1; /* PadN, 4 bytes of zeros */
+				x[3] = 4;
+			} else if (spec->ip6_ext[v] == XL_IP6_EXT_RT) {
+				x[2] = 253; /* routing type; x[3]: 0 segments left */
+			} else {
+				/* Fragment: offset 0, M 0; identification "xl" 1. */
+				x[4] = 0x78;
+				x[5] = 0x6c;
+				x[7] = 1;
+			}
+		}
 	} else {
 		/* Version 4, IHL 5, TOS 0, ID 0, no flags, no fragment. */
 		memset(ip, 0, XL_IP4_HLEN);
