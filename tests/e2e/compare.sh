@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end tests of 'xdplab compare': bad input (exit 2, one line), a
-# regression (exit 1), the committed bench/*.json runs, and two real short
-# lab runs compared (root needed for that one only).
+# regression (exit 1), the formats, the committed bench/*.json runs (these
+# four need no root), two real short lab runs compared, and --extra-ns /
+# --sensitivity (compare_lab_runs, extra_ns_lab_row, extra_ns_single_json,
+# sensitivity_too_few and sensitivity_search run labs or attach XDP: root;
+# without it each says "SKIP: needs root"; extra_ns_bad needs none).
 #   tests/e2e/compare.sh          run all
 #   tests/e2e/compare.sh -l       list the tests
 #   tests/e2e/compare.sh -t NAME  run one
