@@ -6,8 +6,9 @@
  *
  * Run from the repository root. The capture test parses the project's own
  * captures (build/test-pcaps, made by `make unit`) always, and
- * XL_CORPUS_DIR, a directory of pcap files (default
- * ../shared/corpus/tcpdump), where it exists: it never skips.
+ * the corpus where it exists: ../shared/corpus/tcpdump, or XL_CORPUS_DIR, a
+ * directory of pcap files, which must exist and hold captures (a mistyped
+ * one fails the test). It never skips.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -894,8 +895,9 @@ static bool corpus_frame_ok(int ret, const struct xl_pkt_info *in, size_t len)
 }
 
 /* Every frame of every capture in @dir_name (and its first 80 cuts). */
-static void parse_capture_dir(const char *dir_name, unsigned long *files, unsigned long *frames,
-			      unsigned long *found)
+/* Parse every capture in @dir_name; 0, or -errno when it cannot be opened. */
+static int parse_capture_dir(const char *dir_name, unsigned long *files, unsigned long *frames,
+			     unsigned long *found)
 {
 	char errbuf[PCAP_ERRBUF_SIZE], path[4096];
 	struct pcap_pkthdr *hdr;
@@ -905,7 +907,7 @@ static void parse_capture_dir(const char *dir_name, unsigned long *files, unsign
 
 	dir = opendir(dir_name);
 	if (!dir)
-		return;
+		return -errno;
 	while ((de = readdir(dir))) {
 		struct stat st;
 		pcap_t *pc;
@@ -948,13 +950,14 @@ static void parse_capture_dir(const char *dir_name, unsigned long *files, unsign
 		pcap_close(pc);
 	}
 	closedir(dir);
+	return 0;
 }
 
 /*
  * The project's own captures (build/test-pcaps, made by `make unit` with
- * scripts/make-test-pcaps.py) always; the corpus (XL_CORPUS_DIR, default
- * ../shared/corpus/tcpdump) as well where it exists. Nothing is skipped on
- * a fresh clone.
+ * scripts/make-test-pcaps.py) always; the corpus ../shared/corpus/tcpdump as
+ * well where it exists; XL_CORPUS_DIR instead of it, which must exist and
+ * hold at least one capture. Nothing is skipped on a fresh clone.
  */
 static void test_parse_corpus(void **state)
 {
@@ -969,9 +972,20 @@ static void test_parse_corpus(void **state)
 	assert_int_equal(files, 7);
 	assert_true(frames >= 30);
 	own = frames;
-	if (!dir_name || !*dir_name)
-		dir_name = DEFAULT_CORPUS;
-	parse_capture_dir(dir_name, &files, &frames, &found);
+	if (dir_name && *dir_name) {
+		/* Named: it must be there and hold captures (a typo fails, loudly). */
+		unsigned long before = files;
+		int err = parse_capture_dir(dir_name, &files, &frames, &found);
+
+		if (err)
+			print_error("XL_CORPUS_DIR=%s: %s\n", dir_name, strerror(-err));
+		else if (files == before)
+			print_error("XL_CORPUS_DIR=%s: no capture libpcap can read\n", dir_name);
+		assert_int_equal(err, 0);
+		assert_true(files > before);
+	} else {
+		parse_capture_dir(DEFAULT_CORPUS, &files, &frames, &found); /* where it exists */
+	}
 	print_message("captures: %lu files, %lu Ethernet frames (%lu of our own), %lu with L4\n",
 		      files, frames, own, found);
 	assert_true(found > 0);
