@@ -8,8 +8,11 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <time.h>
 
 #include "xdplab/workers.h"
+
+#define SPIN_LIMIT_S 30 /* the longest wait for the threads to start, seconds */
 
 struct elem {
 	int idx;
@@ -40,6 +43,7 @@ static void test_life_cycle(void **state)
 	struct elem e[3] = { { .idx = 0 }, { .idx = 1 }, { .idx = 2 } };
 	struct xl_workers w = XL_WORKERS(e, 3, wk);
 	int go = 0, i, running;
+	struct timespec t0, t;
 	uint64_t ns = 0;
 
 	(void)state;
@@ -51,11 +55,27 @@ static void test_life_cycle(void **state)
 	xl_workers_join(&w); /* nothing started: nothing to join */
 	assert_int_equal(xl_workers_start(&w, body, stop, &go), 0);
 	assert_true(w.started);
-	/* Every thread records its kernel tid before it waits for go. */
-	do {
+	/*
+	 * Every thread records its kernel tid before it waits for go. Bounded:
+	 * a thread that never gets there fails the test after SPIN_LIMIT_S
+	 * (generous: 3 threads start in microseconds even on a loaded machine)
+	 * instead of hanging it; the threads are released before failing.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
 		for (running = 0, i = 0; i < 3; i++)
 			running += __atomic_load_n(&e[i].wk.ktid, __ATOMIC_ACQUIRE) > 0;
-	} while (running < 3);
+		if (running == 3)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > SPIN_LIMIT_S) {
+			print_error("%d of 3 worker threads running after %d s\n", running, SPIN_LIMIT_S);
+			stop(&go);
+			xl_workers_join(&w);
+			fail();
+		}
+		sched_yield();
+	}
 	assert_false(xl_workers_done(&w));
 	assert_int_equal(xl_workers_runtime(&w, &ns), 0);
 	assert_true(ns > 0);
