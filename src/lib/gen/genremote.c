@@ -2,6 +2,7 @@
 /* The generator on another host, through ssh (genremote.h). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,13 @@
 #include "xdplab/child.h"
 #include "xdplab/genremote.h"
 #include "xdplab/log.h"
+#include "xdplab/tmpdir.h"
 
 struct xl_gen_remote {
 	char host[256], iface[64], xdplab[256], ssh_config[256];
 	char dst_mac[18], dst_ip[INET_ADDRSTRLEN];
 	uint16_t dst_port;
-	char dir[64], err_path[96], desc[640];
+	char dir[PATH_MAX], err_path[PATH_MAX + 8], desc[640];
 	struct xl_child child;
 };
 
@@ -32,6 +34,7 @@ struct xl_gen_remote *xl_gen_remote__new(const struct xl_gen_remote_opts *o)
 {
 	struct xl_gen_remote *r;
 	const char *x = o->xdplab ? o->xdplab : "xdplab";
+	int err;
 
 	if (!shell_safe(o->host) || !shell_safe(o->iface) || !shell_safe(x)) {
 		xl_err("--gen-host/--gen-iface/--gen-xdplab: '%s', '%s', '%s': only letters, digits and _./:@+- are accepted",
@@ -50,12 +53,12 @@ struct xl_gen_remote *xl_gen_remote__new(const struct xl_gen_remote_opts *o)
 		 o->dst_mac[1], o->dst_mac[2], o->dst_mac[3], o->dst_mac[4], o->dst_mac[5]);
 	inet_ntop(AF_INET, &o->dst_ip, r->dst_ip, sizeof(r->dst_ip));
 	r->dst_port = o->dst_port;
-	snprintf(r->dir, sizeof(r->dir), "/tmp/xdplab-ssh.XXXXXX");
-	if (!mkdtemp(r->dir)) {
-		int e = errno;
-
+	/* Under $TMPDIR, named by our pid: `xdplab cleanup` removes a dead run's. */
+	err = xl_run_mkdtemp(r->dir, sizeof(r->dir), "xdplab-ssh");
+	if (err) {
+		xl_err("cannot make a temporary directory in %s: %s", xl_tmpdir(), strerror(-err));
 		free(r);
-		errno = e;
+		errno = -err;
 		return NULL;
 	}
 	snprintf(r->err_path, sizeof(r->err_path), "%s/stderr", r->dir);

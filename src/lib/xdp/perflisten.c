@@ -13,10 +13,11 @@
 #include "xdplab/child.h"
 #include "xdplab/log.h"
 #include "xdplab/perflisten.h"
+#include "xdplab/tmpdir.h"
 
 struct xl_perf_listener {
 	struct xl_child child;
-	char dir[64], ctl[96], ack[96], data[96], err[96];
+	char dir[160], ctl[176], ack[176], data[176], err[176]; /* dir: $TMPDIR up to ~135 bytes */
 	int ctl_fd, ack_fd;
 };
 
@@ -63,15 +64,15 @@ static int command(struct xl_perf_listener *p, const char *cmd, int timeout_ms)
 struct xl_perf_listener *xl_perf_listener__create(const char *event, const char *filter)
 {
 	struct xl_perf_listener *p = calloc(1, sizeof(*p));
-	char control[256];
+	char control[368];
 	int err;
 
 	if (!p)
 		return NULL;
 	p->ctl_fd = p->ack_fd = -1;
-	snprintf(p->dir, sizeof(p->dir), "/tmp/xdplab-perf.XXXXXX");
-	if (!mkdtemp(p->dir)) {
-		err = -errno;
+	/* Under $TMPDIR, named by our pid: `xdplab cleanup` removes a dead run's. */
+	err = xl_run_mkdtemp(p->dir, sizeof(p->dir), "xdplab-perf");
+	if (err) {
 		free(p);
 		errno = -err;
 		return NULL;
@@ -143,7 +144,7 @@ int xl_perf_listener__disable(struct xl_perf_listener *p)
 
 void xl_perf_listener__destroy(struct xl_perf_listener *p)
 {
-	char old[128];
+	char old[192];
 
 	if (!p)
 		return;

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file tmpdir.h
+ * Temporary directories of one xdplab process (the ssh generator's stderr,
+ * the perf listener's FIFOs): made under $TMPDIR (else /tmp) and named
+ * PREFIX.PID.XXXXXX, so that `xdplab cleanup` can tell a dead run's
+ * leftovers (its PID no longer exists) from a live run's and remove only
+ * those.
+ */
+#ifndef XDPLAB_TMPDIR_H
+#define XDPLAB_TMPDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/**
+ * xl_tmpdir() - the directory temporary files go to: $TMPDIR when it is
+ * set and not empty, else "/tmp". The string is the environment's (or a
+ * literal): do not free it.
+ */
+const char *xl_tmpdir(void);
+
+/**
+ * xl_run_mkdtemp() - make the directory xl_tmpdir()/@prefix.PID.XXXXXX
+ * (PID: this process's), mode 0700, its path in @buf (@len bytes).
+ *
+ * Return: 0, or -ENAMETOOLONG when the path does not fit @len, or the
+ * negative errno of mkdtemp().
+ */
+int xl_run_mkdtemp(char *buf, size_t len, const char *prefix);
+
+/**
+ * xl_run_dir_pid() - the PID in a directory name @name (no path) made by
+ * xl_run_mkdtemp() with @prefix.
+ *
+ * Return: the PID (> 0), or 0 when @name is not PREFIX.PID.XXXXXX.
+ */
+pid_t xl_run_dir_pid(const char *name, const char *prefix);
+
+/**
+ * xl_run_dirs_sweep() - remove the directories xl_run_mkdtemp() made under
+ * xl_tmpdir() with one of the NULL-ended @prefixes whose process is gone
+ * (kill(PID, 0) gives ESRCH), with the files in them (one level: these
+ * directories hold files and FIFOs only). A live process's are kept.
+ * @removed: called with each removed directory's path and PID (may be NULL).
+ *
+ * Return: the number removed, or the negative errno of opening xl_tmpdir().
+ */
+int xl_run_dirs_sweep(const char *const *prefixes,
+		      void (*removed)(const char *path, pid_t pid, void *ctx), void *ctx);
+
+/**
+ * xl_pid_alive() - whether process @pid exists (kill(@pid, 0) is not ESRCH;
+ * an EPERM process exists too).
+ */
+bool xl_pid_alive(pid_t pid);
+
+#endif

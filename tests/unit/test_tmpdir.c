@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_tmpdir.c - the run-owned temporary directories (src/lib/core/tmpdir.c):
+ * they follow $TMPDIR, carry the maker's pid, and the sweep removes only a
+ * dead process's (never a live one's, never through a symbolic link).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "xdplab/tmpdir.h"
+
+#define DEAD_PID 1073741000 /* above any pid_max (4194304 at most): never alive */
+
+static char base[64];
+
+static int setup(void **state)
+{
+	snprintf(base, sizeof(base), "/tmp/xl-test-tmpdir.XXXXXX");
+	if (!mkdtemp(base))
+		return -1;
+	setenv("TMPDIR", base, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	return system(cmd) ? -1 : 0;
+}
+
+static void test_tmpdir_env(void **state)
+{
+	assert_string_equal(xl_tmpdir(), base);
+	setenv("TMPDIR", "", 1);
+	assert_string_equal(xl_tmpdir(), "/tmp");
+	unsetenv("TMPDIR");
+	assert_string_equal(xl_tmpdir(), "/tmp");
+	setenv("TMPDIR", base, 1);
+}
+
+static void test_mkdtemp_name(void **state)
+{
+	char buf[256], want[128], small[16];
+	struct stat st;
+
+	assert_int_equal(xl_run_mkdtemp(buf, sizeof(buf), "xdplab-ssh"), 0);
+	snprintf(want, sizeof(want), "%s/xdplab-ssh.%d.", base, (int)getpid());
+	assert_int_equal(strncmp(buf, want, strlen(want)), 0);
+	assert_int_equal(strlen(buf), strlen(want) + 6);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(xl_run_dir_pid(strrchr(buf, '/') + 1, "xdplab-ssh"), getpid());
+	assert_int_equal(xl_run_mkdtemp(small, sizeof(small), "xdplab-ssh"), -ENAMETOOLONG);
+	rmdir(buf);
+}
+
+static void test_dir_pid(void **state)
+{
+	assert_int_equal(xl_run_dir_pid("xdplab-ssh.123.abcDEF", "xdplab-ssh"), 123);
+	assert_int_equal(xl_run_dir_pid("xdplab-perf.123.abcDEF", "xdplab-ssh"), 0);
+	assert_int_equal(xl_run_dir_pid("xdplab-ssh.abcDEF", "xdplab-ssh"), 0); /* the old name */
+	assert_int_equal(xl_run_dir_pid("xdplab-ssh.0.abcDEF", "xdplab-ssh"), 0);
+	assert_int_equal(xl_run_dir_pid("xdplab-ssh.12.abcDE", "xdplab-ssh"), 0);
+	assert_int_equal(xl_run_dir_pid("xdplab-ssh.12x.abcDEF", "xdplab-ssh"), 0);
+	assert_int_equal(xl_run_dir_pid("xdplab-sshX12.abcDEF", "xdplab-ssh"), 0);
+}
+
+static int nremoved;
+
+static void on_removed(const char *path, pid_t pid, void *ctx)
+{
+	assert_int_equal(pid, DEAD_PID);
+	nremoved++;
+}
+
+static void test_sweep(void **state)
+{
+	static const char *const prefixes[] = { "xdplab-ssh", "xdplab-perf", NULL };
+	char dead[128], live[128], file[160], target[128], link[128];
+
+	snprintf(dead, sizeof(dead), "%s/xdplab-perf.%d.aaaaaa", base, DEAD_PID);
+	snprintf(live, sizeof(live), "%s/xdplab-ssh.%d.bbbbbb", base, (int)getpid());
+	snprintf(target, sizeof(target), "%s/keep", base);
+	snprintf(link, sizeof(link), "%s/xdplab-ssh.%d.cccccc", base, DEAD_PID);
+	assert_int_equal(mkdir(dead, 0700), 0);
+	assert_int_equal(mkdir(live, 0700), 0);
+	assert_int_equal(mkdir(target, 0700), 0);
+	snprintf(file, sizeof(file), "%s/stderr", dead);
+	fclose(fopen(file, "w"));
+	snprintf(file, sizeof(file), "%s/precious", target);
+	fclose(fopen(file, "w"));
+	assert_int_equal(symlink(target, link), 0);
+
+	nremoved = 0;
+	assert_int_equal(xl_run_dirs_sweep(prefixes, on_removed, NULL), 1);
+	assert_int_equal(nremoved, 1);
+	assert_int_equal(access(dead, F_OK), -1);  /* the dead run's, with its file */
+	assert_int_equal(access(live, F_OK), 0);   /* ours: alive */
+	assert_int_equal(access(file, F_OK), 0);   /* not through the link */
+	assert_int_equal(xl_run_dirs_sweep(prefixes, NULL, NULL), 0);
+	assert_true(xl_pid_alive(getpid()));
+	assert_false(xl_pid_alive(DEAD_PID));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tmpdir_env),
+		cmocka_unit_test(test_mkdtemp_name),
+		cmocka_unit_test(test_dir_pid),
+		cmocka_unit_test(test_sweep),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
