@@ -8,20 +8,22 @@
 #include "cmd.h"
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
+#include "xdplab/jitstate.h"
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
 #include "xdplab/nft.h"
+#include "xdplab/tmpdir.h"
 
 enum { O_ALL, O_LABS };
 
 static const struct xl_opt cleanup_opts[] = {
 	{ "all", 'a', NULL, "also remove an XDP program that is not xdplab's", O_ALL },
-	{ "labs", 'l', NULL, "remove every xdplab lab namespace (manual ones too); IFACE optional", O_LABS },
+	{ "labs", 'l', NULL, "remove every xdplab lab namespace (manual ones too)", O_LABS },
 };
 
 static const struct xl_cmd_spec cleanup_spec = {
 	"cleanup", "[IFACE]",
-	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters and the stack-drop tables of dead runs, and remove labs left by killed runs.",
+	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters and the stack-drop tables of dead runs, and remove labs left by killed runs. Without IFACE: what killed runs left that belongs to no interface: their labs, their temporary directories (xdplab-ssh.PID.*, xdplab-perf.PID.* in $TMPDIR or /tmp) and net.core.bpf_jit_kallsyms, restored to the value it had before a killed --profile run.",
 	cleanup_opts, sizeof(cleanup_opts) / sizeof(cleanup_opts[0]),
 };
 
@@ -40,6 +42,37 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
+static void dir_removed(const char *path, pid_t pid, void *ctx)
+{
+	printf("removed %s (run %d ended)\n", path, (int)pid);
+}
+
+static void jit_restored(pid_t pid, int value, int written, void *ctx)
+{
+	if (written)
+		printf("restored net.core.bpf_jit_kallsyms to %d (run %d ended)\n", value, (int)pid);
+	else
+		printf("removed run %d's bpf_jit_kallsyms record (a live run restores it)\n", (int)pid);
+}
+
+/* What killed runs left on no interface: temporary directories, the JIT knob. */
+static int dead_runs(void)
+{
+	static const char *const prefixes[] = { "xdplab-ssh", "xdplab-perf", NULL };
+	int n, ret = XL_EXIT_OK;
+
+	n = xl_run_dirs_sweep(prefixes, dir_removed, NULL);
+	if (n < 0)
+		xl_warn("cannot read %s: %s", xl_tmpdir(), strerror(-n));
+	n = xl_jit_state_sweep(jit_restored, NULL);
+	if (n < 0) {
+		xl_err("cannot restore net.core.bpf_jit_kallsyms of a killed run: %s (run as root)",
+		       strerror(-n));
+		ret = XL_EXIT_RUNTIME;
+	}
+	return ret;
+}
+
 int cmd_cleanup(int argc, char **argv)
 {
 	struct cleanup_args a = { 0 };
@@ -52,16 +85,15 @@ int cmd_cleanup(int argc, char **argv)
 		return XL_EXIT_OK;
 	if (idx < 0)
 		return XL_EXIT_USAGE;
-	if (idx < argc - 1 || (idx == argc && !a.labs)) {
-		xl_usage_error(&cleanup_spec, idx == argc ? "missing IFACE (or give --labs)" :
-							 "one IFACE expected");
+	if (idx < argc - 1) {
+		xl_usage_error(&cleanup_spec, "one IFACE expected");
 		return XL_EXIT_USAGE;
 	}
 	n = a.labs ? xl_lab_remove_all() : xl_lab_sweep();
 	if (n > 0)
 		printf("removed %d lab namespace(s)\n", n);
 	if (idx == argc)
-		return XL_EXIT_OK;
+		return dead_runs();
 	ifindex = if_nametoindex(argv[idx]);
 	if (!ifindex) {
 		xl_usage_error(&cleanup_spec, "interface '%s': no such interface", argv[idx]);

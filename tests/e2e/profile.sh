@@ -21,7 +21,7 @@ PIDS=()
 # name|what it checks
 TESTS=(
 	"profile-drop|drop --profile on the lab: folded stacks whose top frames in the DUT's receive path include our bpf_prog_, no perf left, bpf_jit_kallsyms restored"
-	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored; after SIGKILL no perf is left either"
+	"profile-sigint|SIGINT during drop --profile: totals and profile printed, no perf left, bpf_jit_kallsyms restored; after SIGKILL no perf is left either, and 'xdplab cleanup' restores bpf_jit_kallsyms from the run's record"
 	"profile-lab-run|lab run --profile: each row's JSON has its profile (an extra repetition, not among reps), files exist, schema-valid, jit restored"
 	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
 	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
@@ -143,6 +143,15 @@ t_profile_sigint() {
 	wait "$pid" 2>/dev/null
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ "$(perf_left "$WORK/k")" = 0 ] && break; sleep 0.3; done
 	expect_eq "perf processes 3 s after SIGKILL" "$(perf_left "$WORK/k")" 0
+	# The killed run could not restore bpf_jit_kallsyms: 'xdplab cleanup'
+	# does, from the value the run recorded (it stayed 1 before).
+	expect_eq "bpf_jit_kallsyms after SIGKILL" "$(cat "$JIT")" 1
+	"$X" cleanup >"$WORK/c.out" 2>"$WORK/c.err"
+	expect_eq "cleanup exit status ($(cat "$WORK/c.err"))" "$?" 0
+	grep -qxF "restored net.core.bpf_jit_kallsyms to 0 (run $pid ended)" "$WORK/c.out" ||
+		fail "cleanup said: $(cat "$WORK/c.out" "$WORK/c.err")"
+	expect_eq "bpf_jit_kallsyms after cleanup" "$(cat "$JIT")" 0
+	[ ! -e "/run/xdplab/jit_kallsyms.$pid" ] || fail "the run's record is left"
 }
 
 t_profile_lab_run() {

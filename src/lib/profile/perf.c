@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "xdplab/jitstate.h"
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
 #include "xdplab/profile.h"
@@ -216,6 +217,11 @@ struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *w
 				 JIT_KALLSYMS, strerror(-err));
 			goto out_free;
 		}
+		/* For `xdplab cleanup`, should we be SIGKILLed before restoring it. */
+		err = xl_jit_state_save(p->jit_kallsyms_old);
+		if (err)
+			xl_warn("profile: cannot record %s's value in %s: %s (a killed run leaves it at 1)",
+				JIT_KALLSYMS, XL_RUN_STATE_DIR, strerror(-err));
 	} else {
 		p->jit_kallsyms_old = -1; /* already on: nothing to restore */
 	}
@@ -274,8 +280,12 @@ void xl_profiler__close(struct xl_profiler *p)
 	if (!p)
 		return;
 	reap(p, SIGKILL);
-	if (p->jit_kallsyms_old >= 0 && fd_write_int(p->jit_fd, p->jit_kallsyms_old))
-		xl_warn("profile: could not restore %s to %d", JIT_KALLSYMS, p->jit_kallsyms_old);
+	if (p->jit_kallsyms_old >= 0) {
+		if (fd_write_int(p->jit_fd, p->jit_kallsyms_old))
+			xl_warn("profile: could not restore %s to %d", JIT_KALLSYMS, p->jit_kallsyms_old);
+		else
+			xl_jit_state_clear();
+	}
 	if (p->jit_fd >= 0)
 		close(p->jit_fd);
 	free(p);

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The record of a changed bpf_jit_kallsyms, for `xdplab cleanup` (jitstate.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "xdplab/jitstate.h"
+#include "xdplab/netns.h"
+#include "xdplab/tmpdir.h"
+
+#define JIT_KALLSYMS "/proc/sys/net/core/bpf_jit_kallsyms"
+#define PREFIX "jit_kallsyms."
+
+static void state_path(char *buf, size_t len, pid_t pid)
+{
+	snprintf(buf, len, "%s/%s%d", XL_RUN_STATE_DIR, PREFIX, (int)pid);
+}
+
+int xl_jit_state_save(int old)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int ok;
+
+	if (mkdir(XL_RUN_STATE_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	state_path(path, sizeof(path), getpid());
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	ok = fprintf(f, "%d\n", old) > 0;
+	if (fclose(f) || !ok) {
+		unlink(path);
+		return -EIO;
+	}
+	return 0;
+}
+
+void xl_jit_state_clear(void)
+{
+	char path[PATH_MAX];
+
+	state_path(path, sizeof(path), getpid());
+	unlink(path);
+}
+
+/* The PID of a record's name, or 0. */
+static pid_t record_pid(const char *name)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, PREFIX, strlen(PREFIX)))
+		return 0;
+	pid = strtol(name + strlen(PREFIX), &end, 10);
+	return *end || pid <= 0 || pid > 0x3fffffff ? 0 : (pid_t)pid;
+}
+
+/* Write @v to bpf_jit_kallsyms, in the initial namespace if not in ours. */
+static int write_jit(int v)
+{
+	struct xl_netns_saved saved;
+	int fd = open(JIT_KALLSYMS, O_WRONLY | O_CLOEXEC), err = 0;
+	char buf[16];
+	int n = snprintf(buf, sizeof(buf), "%d\n", v);
+
+	if (fd < 0 && errno == ENOENT && !xl_netns_enter_path("/proc/1/ns/net", &saved)) {
+		fd = open(JIT_KALLSYMS, O_WRONLY | O_CLOEXEC);
+		err = fd < 0 ? -errno : 0;
+		xl_netns_restore(&saved);
+	} else if (fd < 0) {
+		err = -errno;
+	}
+	if (fd < 0)
+		return err ? err : -ENOENT;
+	err = write(fd, buf, n) == n ? 0 : -errno;
+	close(fd);
+	return err;
+}
+
+int xl_jit_state_sweep(void (*restored)(pid_t pid, int value, int written, void *ctx), void *ctx)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int n = 0, live = 0, err;
+	DIR *d;
+
+	d = opendir(XL_RUN_STATE_DIR);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d)))
+		live += record_pid(de->d_name) && xl_pid_alive(record_pid(de->d_name));
+	rewinddir(d);
+	while ((de = readdir(d))) {
+		pid_t pid = record_pid(de->d_name);
+		int v = -1;
+		FILE *f;
+
+		if (!pid || xl_pid_alive(pid))
+			continue;
+		state_path(path, sizeof(path), pid);
+		f = fopen(path, "re");
+		if (f) {
+			if (fscanf(f, "%d", &v) != 1)
+				v = -1;
+			fclose(f);
+		}
+		if (v >= 0 && !live) {
+			err = write_jit(v);
+			if (err) {
+				closedir(d);
+				return err;
+			}
+		}
+		unlink(path);
+		n++;
+		if (restored)
+			restored(pid, v, v >= 0 && !live, ctx);
+	}
+	closedir(d);
+	return n;
+}
