@@ -105,13 +105,19 @@ int xl_napi_kthread_pid(const char *ifname);
 int xl_task_set_cpu(int pid, int cpu);
 
 /** Most ethtool statistics names asked for at once. */
-#define XL_ETHTOOL_MAX_NAMES 16
+#define XL_ETHTOOL_MAX_NAMES 96
+/** Most queues the per-queue summers look at (queues 0..15). */
+#define XL_ETHTOOL_MAX_QUEUES 16
 
 /**
  * xl_ethtool_stats() - read named counters of @ifname through SIOCETHTOOL
  * ETHTOOL_GSTRINGS/ETHTOOL_GSTATS, the source `ethtool -S` prints.
+ * The names' indices are resolved once per (socket, device, names) and
+ * kept (src/lib/sys/ethtool.c): a later read of the same issues one
+ * ETHTOOL_GSTATS. A table that changed size is resolved again. Thread-safe.
  * @sock_fd: any socket in the device's netns (ioctl is resolved there).
- * @names: @n counter names (n <= XL_ETHTOOL_MAX_NAMES).
+ * @names: @n counter names (n <= XL_ETHTOOL_MAX_NAMES; more are read but
+ *   resolved on every read).
  * @vals: out, @n values; a name the driver does not have reads as UINT64_MAX.
  * Return: number of names found, or -errno (-ENODEV: no such device,
  * -EOPNOTSUPP: the driver has no statistics).
@@ -125,13 +131,42 @@ int xl_ethtool_stats(int sock_fd, const char *ifname, const char *const names[],
  * summed over queues, in one xl_ethtool_stats() read.
  * @sock_fd/@ifname: as xl_ethtool_stats().
  * @dir: "rx" or "tx". @name: the counter after the queue number.
- * @queues: 1..XL_ETHTOOL_MAX_NAMES: exactly queues 0..@queues-1, each must
- *   have the counter; 0: every queue 0..XL_ETHTOOL_MAX_NAMES-1 that has it.
+ * @queues: 1..XL_ETHTOOL_MAX_QUEUES: exactly queues 0..@queues-1, each must
+ *   have the counter; 0: every queue 0..XL_ETHTOOL_MAX_QUEUES-1 that has it.
  * @sum: out, the sum. @found: out (NULL: not wanted), queues that had it.
  * Return: 0, -ENOENT (no queue had it, or with @queues > 0 one lacked it),
  * or -errno of the read.
  */
 int xl_ethtool_queue_sum(int sock_fd, const char *ifname, const char *dir, const char *name,
 			 int queues, uint64_t *sum, int *found);
+
+/**
+ * xl_ethtool_queue_sums() - xl_ethtool_queue_sum() of @k counters of one
+ * device in the same single read (redirect's OUT: xdp_xmit and
+ * xdp_xmit_errors). @names: @k counters after the queue number; @sums: out,
+ * @k sums, written only when every counter was found (each in at least one
+ * queue; with @queues > 0 in each of them). @found: queues that had
+ * @names[0]. @k x the queues looked at must not pass XL_ETHTOOL_MAX_NAMES.
+ * Return: 0, -ENOENT, -EINVAL (@k out of range), or -errno of the read.
+ */
+int xl_ethtool_queue_sums(int sock_fd, const char *ifname, const char *dir,
+			  const char *const names[], int k, int queues, uint64_t sums[], int *found);
+
+/**
+ * xl_ethtool_ioctl_fn / xl_ethtool_ioctl - how xl_ethtool_stats() issues
+ * one SIOCETHTOOL command (@cmd: the struct ethtool_* it points at) on
+ * @ifname through socket @fd; returns 0 or -errno. A seam: unit tests put
+ * a fake device here (and count its commands); the default is ioctl(2).
+ */
+typedef int (*xl_ethtool_ioctl_fn)(int fd, const char *ifname, void *cmd);
+extern xl_ethtool_ioctl_fn xl_ethtool_ioctl;
+
+/**
+ * xl_ethtool_cache_set() - keep resolved names (@on, the default) or
+ * resolve them on every read as before (off: GSSET_INFO, GSTRINGS and
+ * GSTATS each time; for the meter-cost bench's "before" and for tests).
+ * Turning it off forgets every entry. Return: whether it was on.
+ */
+bool xl_ethtool_cache_set(bool on);
 
 #endif /* XDPLAB_SYSSTAT_H */

@@ -14,30 +14,43 @@ static const char *const suffix[] = { "xdp_packets", "xdp_bytes", "xdp_drops", "
 				      "xdp_redirect" };
 #define NSUF (sizeof(suffix) / sizeof(suffix[0]))
 
+/* The five counters' names of queues 0..@n-1, queue by queue. */
+static void queue_names(char buf[][48], const char *names[], int n)
+{
+	size_t i;
+	int q;
+
+	for (q = 0; q < n; q++)
+		for (i = 0; i < NSUF; i++) {
+			snprintf(buf[q * NSUF + i], 48, "rx_queue_%d_%s", q, suffix[i]);
+			names[q * NSUF + i] = buf[q * NSUF + i];
+		}
+}
+
 int xl_eth_xdp_read(const struct xl_eth_xdp *e, struct xl_bench_rec *total)
 {
-	char buf[NSUF][48];
-	const char *names[NSUF];
-	uint64_t v[NSUF];
-	int q, n = e->queues < 1 ? 1 : e->queues > 16 ? 16 : e->queues, got;
-	size_t i;
+	char buf[XL_ETHTOOL_MAX_QUEUES * NSUF][48];
+	const char *names[XL_ETHTOOL_MAX_QUEUES * NSUF];
+	uint64_t v[XL_ETHTOOL_MAX_QUEUES * NSUF];
+	int q, n = e->queues < 1 ? 1 : e->queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES :
+					 e->queues, got;
 
+	/* Every queue's counters in one read (one GSTATS once resolved). */
+	queue_names(buf, names, n);
+	got = xl_ethtool_stats(e->sock, e->ifname, names, v, n * NSUF);
+	if (got < 0)
+		return got;
+	if (got != n * (int)NSUF)
+		return -EOPNOTSUPP;
 	memset(total, 0, sizeof(*total));
 	for (q = 0; q < n; q++) {
-		for (i = 0; i < NSUF; i++) {
-			snprintf(buf[i], sizeof(buf[i]), "rx_queue_%d_%s", q, suffix[i]);
-			names[i] = buf[i];
-		}
-		got = xl_ethtool_stats(e->sock, e->ifname, names, v, NSUF);
-		if (got < 0)
-			return got;
-		if (got != (int)NSUF)
-			return -EOPNOTSUPP;
-		total->rx_packets += v[0];
-		total->rx_bytes += v[1];
-		total->actions[XDP_DROP] += v[2];
-		total->actions[XDP_TX] += v[3];
-		total->actions[XDP_REDIRECT] += v[4];
+		const uint64_t *qv = &v[q * NSUF];
+
+		total->rx_packets += qv[0];
+		total->rx_bytes += qv[1];
+		total->actions[XDP_DROP] += qv[2];
+		total->actions[XDP_TX] += qv[3];
+		total->actions[XDP_REDIRECT] += qv[4];
 	}
 	total->actions[XDP_PASS] = total->rx_packets - total->actions[XDP_DROP] -
 				   total->actions[XDP_TX] - total->actions[XDP_REDIRECT];
@@ -53,18 +66,26 @@ int xl_eth_xdp_meter_read(void *ctx, struct xl_bench_rec *total, struct xl_bench
 
 int xl_eth_xdp_probe(struct xl_eth_xdp *e)
 {
-	struct xl_bench_rec r;
-	int q, want = e->queues < 1 ? 1 : e->queues > 16 ? 16 : e->queues, err;
+	char buf[XL_ETHTOOL_MAX_QUEUES * NSUF][48];
+	const char *names[XL_ETHTOOL_MAX_QUEUES * NSUF];
+	uint64_t v[XL_ETHTOOL_MAX_QUEUES * NSUF];
+	int q, want = e->queues < 1 ? 1 : e->queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES :
+					    e->queues, got;
+	size_t i;
 
-	for (q = 1; q <= want; q++) {
-		e->queues = q;
-		err = xl_eth_xdp_read(e, &r);
-		if (err && q > 1) {
-			e->queues = q - 1; /* veth: one queue per possible CPU, counters per real one */
-			return 0;
-		}
-		if (err)
-			return err;
+	/* One read of every queue asked for; the queues that have all five count. */
+	queue_names(buf, names, want);
+	got = xl_ethtool_stats(e->sock, e->ifname, names, v, want * NSUF);
+	if (got < 0)
+		return got;
+	for (q = 0; q < want; q++) {
+		for (i = 0; i < NSUF && v[q * NSUF + i] != UINT64_MAX; i++)
+			;
+		if (i < NSUF)
+			break;
 	}
+	if (!q)
+		return -EOPNOTSUPP;
+	e->queues = q; /* veth: one queue per possible CPU, counters per real one */
 	return 0;
 }

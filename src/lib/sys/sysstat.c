@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * src/lib/sys/ owns facts the kernel keeps: /proc and schedstat CPU time
- * (sysstat.c), ethtool counters and driver facts (sysstat.c), netlink link
+ * (sysstat.c), ethtool counters (ethtool.c) and driver facts (ethxdp.c), netlink link
  * facts (netlink.c), XDP attach through bpf_link and kthreads (attach.c).
  * See docs/architecture.md.
  */
 /*
- * Independent counters from /proc and ethtool. These are the cross-checks
- * behind every lab row: CPU busy share and per-packet CPU cost of the NAPI
- * CPU, and the veth's own per-queue XDP counters.
+ * Independent counters from /proc. These are the cross-checks behind every
+ * lab row: CPU busy share and per-packet CPU cost of the NAPI CPU (the
+ * veth's own per-queue XDP counters are in ethtool.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,10 +20,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
-#include <linux/ethtool.h>
-#include <linux/sockios.h>
 
 #include "xdplab/sysstat.h"
 
@@ -290,95 +286,4 @@ int xl_task_set_cpu(int pid, int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
-}
-
-static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
-{
-	struct ifreq ifr = {};
-
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = cmd;
-	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
-}
-
-int xl_ethtool_stats(int fd, const char *ifname, const char *const names[],
-		     uint64_t vals[], int n)
-{
-	struct {
-		struct ethtool_sset_info hdr;
-		__u32 buf[1];
-	} sset = { .hdr = { .cmd = ETHTOOL_GSSET_INFO,
-			    .sset_mask = 1ULL << ETH_SS_STATS } };
-	struct ethtool_gstrings *strs = NULL;
-	struct ethtool_stats *st = NULL;
-	int i, j, err, found = 0;
-	__u32 cnt;
-
-	for (i = 0; i < n; i++)
-		vals[i] = UINT64_MAX;
-	err = ethtool_ioctl(fd, ifname, &sset);
-	if (err)
-		return err;
-	cnt = sset.hdr.sset_mask ? sset.hdr.data[0] : 0;
-	if (!cnt)
-		return -EOPNOTSUPP;
-	strs = calloc(1, sizeof(*strs) + cnt * ETH_GSTRING_LEN);
-	st = calloc(1, sizeof(*st) + cnt * sizeof(__u64));
-	if (!strs || !st) {
-		err = -ENOMEM;
-		goto out_free;
-	}
-	strs->cmd = ETHTOOL_GSTRINGS;
-	strs->string_set = ETH_SS_STATS;
-	strs->len = cnt;
-	st->cmd = ETHTOOL_GSTATS;
-	st->n_stats = cnt;
-	err = ethtool_ioctl(fd, ifname, strs);
-	if (!err)
-		err = ethtool_ioctl(fd, ifname, st);
-	if (err)
-		goto out_free;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < (int)cnt; j++)
-			if (!strncmp((char *)strs->data + j * ETH_GSTRING_LEN,
-				     names[i], ETH_GSTRING_LEN)) {
-				vals[i] = st->data[j];
-				found++;
-				break;
-			}
-	err = found;
-out_free:
-	free(strs);
-	free(st);
-	return err;
-}
-
-int xl_ethtool_queue_sum(int sock_fd, const char *ifname, const char *dir, const char *name,
-			 int queues, uint64_t *sum, int *found)
-{
-	char bufs[XL_ETHTOOL_MAX_NAMES][ETH_GSTRING_LEN];
-	const char *names[XL_ETHTOOL_MAX_NAMES];
-	uint64_t v[XL_ETHTOOL_MAX_NAMES], s = 0;
-	int q, n = queues > 0 && queues < XL_ETHTOOL_MAX_NAMES ? queues : XL_ETHTOOL_MAX_NAMES;
-	int have = 0, err;
-
-	for (q = 0; q < n; q++) {
-		snprintf(bufs[q], sizeof(bufs[q]), "%s_queue_%d_%s", dir, q, name);
-		names[q] = bufs[q];
-	}
-	err = xl_ethtool_stats(sock_fd, ifname, names, v, n);
-	if (err < 0)
-		return err;
-	for (q = 0; q < n; q++) {
-		if (v[q] == UINT64_MAX)
-			continue;
-		s += v[q];
-		have++;
-	}
-	if (!have || (queues > 0 && have != n))
-		return -ENOENT;
-	*sum = s;
-	if (found)
-		*found = have;
-	return 0;
 }
