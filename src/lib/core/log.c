@@ -49,8 +49,12 @@ void xl_log(enum xl_log_level level, const char *fmt, ...)
 static int lib_print(bool warn, const char *lib, const char *fmt, va_list ap)
 {
 	enum xl_log_level l = warn ? XL_LOG_INFO : XL_LOG_DEBUG;
+	size_t n = strlen(lib);
 
 	if (l <= cur_level) {
+		/* Their own messages already start "libbpf: " ("libxdp: "): once. */
+		if (!strncmp(fmt, lib, n) && !strncmp(fmt + n, ": ", 2))
+			fmt += n + 2;
 		fprintf(stderr, "xdplab: %s: ", lib);
 		vfprintf(stderr, fmt, ap);
 	}
