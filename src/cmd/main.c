@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "xdplab/log.h"
 
+/* `xdplab help`: a line per command. */
 static void usage(FILE *f)
 {
 	size_t i;
@@ -16,6 +17,29 @@ static void usage(FILE *f)
 		fprintf(f, "  %-14s %s\n", xl_commands[i].name, xl_commands[i].summary);
 	fprintf(f, "\n'xdplab COMMAND --help' for a command's options.\n"
 		   "Exit status: 0 success, 1 runtime failure, 2 usage error.\n");
+}
+
+/*
+ * No command: a short usage on stderr, as git does: the synopsis, the
+ * command names wrapped, and where the long help is.
+ */
+static void short_usage(void)
+{
+	size_t i, col;
+
+	fprintf(stderr, "usage: xdplab [-v|-vv] COMMAND [options] [ARGS]\ncommands:");
+	col = strlen("commands:");
+	for (i = 0; i < xl_n_commands; i++) {
+		size_t w = strlen(xl_commands[i].name) + 1 + (i + 1 < xl_n_commands);
+
+		if (col + w > 78) {
+			fprintf(stderr, "\n ");
+			col = 1;
+		}
+		fprintf(stderr, " %s%s", xl_commands[i].name, i + 1 < xl_n_commands ? "," : "");
+		col += w;
+	}
+	fprintf(stderr, "\n'xdplab help' says what each does; 'xdplab COMMAND --help' gives its options.\n");
 }
 
 int main(int argc, char **argv)
@@ -33,7 +57,7 @@ int main(int argc, char **argv)
 	}
 	xl_log_set_level(level > XL_LOG_DEBUG ? XL_LOG_DEBUG : level);
 	if (!argc) {
-		usage(stderr);
+		short_usage();
 		return XL_EXIT_USAGE;
 	}
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") ||

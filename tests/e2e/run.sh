@@ -114,6 +114,7 @@ TESTS=(
 	"shape-flows-ipv4|gen --flows 2 --dyn-ports 3 --src-addrs 4: 24 flows, each 1000 times in a capture, all taken by the DUT's UDP with valid checksums"
 	"shape-flows-ipv6-packet|the same with IPv6 and the packet engine"
 	"shape-bad-inputs|the shape options' usage errors: exit 2, one line"
+	"no-command-usage|xdplab with no command: a short usage on stderr (synopsis, every command name, 'xdplab help'), exit 2; xdplab help the long one"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 
