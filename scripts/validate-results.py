@@ -2,7 +2,8 @@
 """Validate an 'xdplab lab run --json' file against docs/results.schema.json.
 
 Usage: scripts/validate-results.py RESULTS.json
-Exit status: 0 valid, 1 invalid (the first error is printed), 2 usage.
+Exit status: 0 valid, 1 invalid or not JSON (the first error is printed),
+2 usage (no argument, or a file that cannot be read: one line).
 Uses Debian's python3-jsonschema (installed by scripts/deps.sh).
 """
 import json
@@ -19,8 +20,16 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "..", "docs", "results.schema.json")) as f:
         schema = json.load(f)
-    with open(sys.argv[1]) as f:
-        doc = json.load(f)
+    try:
+        with open(sys.argv[1]) as f:
+            doc = json.load(f)
+    except OSError as e:
+        print(f"validate-results.py: {sys.argv[1]}: {e.strerror} (give a results file of 'xdplab lab run --json')",
+              file=sys.stderr)
+        return 2
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        print(f"{sys.argv[1]}: invalid: not JSON ({e})", file=sys.stderr)
+        return 1
     try:
         jsonschema.validate(doc, schema)
     except jsonschema.ValidationError as e:
