@@ -116,6 +116,7 @@ TESTS=(
 	"shape-bad-inputs|the shape options' usage errors: exit 2, one line"
 	"no-command-usage|xdplab with no command: a short usage on stderr (synopsis, every command name, 'xdplab help'), exit 2; xdplab help the long one"
 	"validate-results-errors|scripts/validate-results.py: a missing file is one line and exit 2 (was a traceback), a non-JSON file one line and exit 1, a committed run valid"
+	"dump-hook-no-prog|dump --hook entry/exit/both with no program on the interface: one line naming it, the hook, what to do and the accepted hooks; exit 1, no file"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 

@@ -127,8 +127,9 @@ static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
 		return 0;
 	}
 	if (!id) {
-		xl_err("%s: no XDP program attached%s to trace at its entry or exit (use --hook own)",
-		       o->ifname, o->mode == XL_MODE_SKB ? " in skb mode" : "");
+		xl_err("%s: no XDP program attached%s for --hook %s to trace: attach one first, or capture with xdplab's own program, --hook own (accepted: own, entry, exit, both)",
+		       o->ifname, o->mode == XL_MODE_SKB ? " in skb mode" : "",
+		       d->where == XL_DUMP_EXIT ? "exit" : d->where == XL_DUMP_BOTH ? "both" : "entry");
 		return -ENOENT;
 	}
 	d->target_id = id;
