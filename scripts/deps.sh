@@ -24,6 +24,7 @@ PKGS=(
 TEST_PKGS=(
 	openssh-server openssh-client         # lab run --dut --gen-host over ssh into a lab netns
 	chromium                              # the HTML report opened in headless Chromium (tests/e2e/profile.sh)
+	tcpdump                               # dump's pcapng files read back by tcpdump (e2e dump-pcapng)
 )
 
 [ "${1:-}" = --test ] && PKGS+=("${TEST_PKGS[@]}")

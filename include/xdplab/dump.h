@@ -36,7 +36,9 @@ enum xl_dump_where {
  * @own_action: XDP_PASS or XDP_DROP, what our program returns.
  * @snaplen: bytes kept per frame, 1..XL_DUMP_MAX_SNAPLEN.
  * @ring_bytes: ring-buffer size in bytes, a power of two >= 4096.
- * @path: pcap file to write ("-": standard output).
+ * @path: capture file to write ("-": standard output).
+ * @pcapng: write pcapng (xl_pcap_writer__open_ng(), if_name @ifname),
+ *          else classic pcap; nanosecond timestamps either way.
  * @filter: tcpdump-syntax filter, run in user space on each record (NULL:
  *          every frame is written).
  * @count: stop writing after this many frames (0: no limit).
@@ -49,6 +51,7 @@ struct xl_dump_opts {
 	uint32_t snaplen;
 	uint32_t ring_bytes;
 	const char *path;
+	bool pcapng;
 	const char *filter;
 	uint64_t count;
 };

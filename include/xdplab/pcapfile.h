@@ -62,6 +62,17 @@ struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, 
 					    size_t buf_bytes);
 
 /**
+ * xl_pcap_writer__open_ng() - as xl_pcap_writer__open(), writing pcapng
+ * instead (our own writer, src/lib/pkt/pcapng.c: libpcap 1.10 has none): a
+ * Section Header Block, one Interface Description Block (Ethernet,
+ * @snaplen, if_tsresol 9 with @nano else 6, if_name @ifname when not NULL)
+ * and an Enhanced Packet Block per record with its original length.
+ * libpcap's pcap_open_offline() and tcpdump -r read the file.
+ */
+struct xl_pcap_writer *xl_pcap_writer__open_ng(const char *path, uint32_t snaplen, bool nano,
+					       size_t buf_bytes, const char *ifname);
+
+/**
  * xl_pcap_writer__write() - append one record: @caplen bytes of a frame of
  * @len bytes, taken at @ts_ns (ns since the Unix epoch). Not thread-safe.
  */

@@ -23,10 +23,11 @@
 /** Exit status of a capture that completed but lost frames. */
 #define XL_EXIT_LOSSY 3
 
-enum { O_WRITE, O_SNAPLEN, O_COUNT, O_FILTER, O_HOOK, O_ACTION, O_RING };
+enum { O_WRITE, O_FORMAT, O_SNAPLEN, O_COUNT, O_FILTER, O_HOOK, O_ACTION, O_RING };
 
 static const struct xl_opt dump_opts[] = {
-	{ "write", 'w', "FILE", "pcap file to write, '-' for standard output (required)", O_WRITE },
+	{ "write", 'w', "FILE", "capture file to write, '-' for standard output (required)", O_WRITE },
+	{ "format", 'F', "FORMAT", "pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)", O_FORMAT },
 	{ "snaplen", 's', "BYTES", "bytes kept per frame, 1..16384 (default 16384)", O_SNAPLEN },
 	{ "count", 'c', "N", "stop after writing N frames, 0 = no limit (default 0)", O_COUNT },
 	{ "filter", 'f', "EXPR", "tcpdump-syntax filter (pcap-filter(7)), run in user space on each captured frame", O_FILTER },
@@ -42,7 +43,7 @@ static const struct xl_opt dump_opts[] = {
 
 static const struct xl_cmd_spec dump_spec = {
 	"dump", "IFACE",
-	"Write the frames an XDP hook on IFACE sees to a pcap file; count every frame seen, written, filtered or lost.",
+	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost.",
 	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]),
 };
 
@@ -51,12 +52,14 @@ struct dump_args {
 	uint64_t interval_ns, duration_ns;
 	bool quiet;
 	const char *netns;
+	int format; /* -1: by the file name, 0 pcap, 1 pcapng */
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	static const char *const hooks[] = { "own", "entry", "exit", "both", NULL };
 	static const char *const actions[] = { "pass", "drop", NULL };
+	static const char *const formats[] = { "pcap", "pcapng", NULL };
 	struct dump_args *a = ctx;
 	uint64_t v;
 	int r;
@@ -68,6 +71,12 @@ static int on_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case O_WRITE:
 		a->o.path = arg;
+		return 0;
+	case O_FORMAT:
+		r = xl_parse_choice(&dump_spec, "--format", arg, formats);
+		if (r < 0)
+			return r;
+		a->format = r;
 		return 0;
 	case O_SNAPLEN:
 		r = xl_parse_u64(&dump_spec, "--snaplen", arg, 1, XL_DUMP_MAX_SNAPLEN, &v);
@@ -241,7 +250,7 @@ int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a = { .interval_ns = 1000000000ull,
 			       .o = { .snaplen = XL_DUMP_MAX_SNAPLEN, .ring_bytes = 8u << 20,
-				      .own_action = XDP_PASS } };
+				      .own_action = XDP_PASS }, .format = -1 };
 	static struct dump_run r;
 	struct xl_dump_counts cur;
 	struct xl_sampler sm;
@@ -256,9 +265,15 @@ int cmd_dump(int argc, char **argv)
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (!a.o.path) {
-		xl_usage_error(&dump_spec, "missing -w FILE (a pcap file, or '-' for standard output)");
+		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output)");
 		return XL_EXIT_USAGE;
 	}
+	if (a.format < 0) {
+		size_t n = strlen(a.o.path);
+
+		a.format = n >= 7 && !strcmp(a.o.path + n - 7, ".pcapng");
+	}
+	a.o.pcapng = a.format == 1;
 	if (a.o.filter) {
 		/* A filter that does not compile is a usage error (checked
 		 * again where the capture compiles it). */

@@ -89,6 +89,7 @@ TESTS=(
 	"dump-sigkill|SIGKILL of dump: nothing attached"
 	"dump-hook-entry-exit|dump --hook both on a running drop: exact counts, or the kernel's refusal in one line"
 	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
+	"dump-pcapng|dump -w FILE.pcapng (our writer) and -w FILE.pcap of the same traffic: tcpdump (libpcap) reads the pcapng with every record byte-exact the pcap's, lengths kept; -F pcapng to a stream"
 	"dump-stdout|dump -w - through a pipe: 3000 records in the stream, the totals on stderr"
 	"dut-gen-host|lab run --dut D --gen-host over ssh into the generator's netns (test sshd, key, known_hosts): XDP rows, exact counts, skipped rows say why, nothing left"
 	"dut-gen-host-sigkill|SIGKILL of lab run --dut --gen-host: ssh and the remote generator stop"

@@ -3,7 +3,8 @@
  * test_pcapfile.c - unit tests of the pcap writer and the tcpdump-syntax
  * filter (src/lib/pkt/pcapfile.c): records written are read back byte-exact
  * with the loader, truncated records keep their wire length, filters match
- * and reject as libpcap's interpreter does, and bad expressions fail.
+ * and reject as libpcap's interpreter does, and bad expressions fail; the
+ * pcapng writer's files read by libpcap as the pcap of the same records.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -14,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <pcap/pcap.h>
 
 #include "xdplab/pcapfile.h"
 #include "xdplab/pkt.h"
@@ -71,6 +74,125 @@ static void test_writer_round_trip(void **state)
 	unlink(path);
 }
 
+/* Host-order 32-bit field at @p. */
+static uint32_t u32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * pcapng (our own writer, pcapng.c): the same records written as pcap and
+ * as pcapng read back by libpcap identical (timestamps to the ns, captured
+ * and original lengths, bytes), the file's blocks laid out as the format
+ * says (SHB 44 bytes, IDB with if_name and if_tsresol 44, one EPB each
+ * with its data padded to 32 bits), and microsecond resolution too.
+ */
+static void test_pcapng_round_trip(void **state)
+{
+	static const uint32_t caps[] = { 64, 1500, 100, 61 }, lens[] = { 64, 1500, 1500, 61 };
+	char pp[32], pn[32];
+	char err[PCAP_ERRBUF_SIZE];
+	uint8_t fr[1500], file[8192];
+	struct xl_pcap_writer *w;
+	size_t n, off, want;
+	int i, fd, us;
+
+	(void)state;
+	assert_int_equal(build(1025, sizeof(fr), fr), 1500);
+	for (us = 0; us < 2; us++) {
+		pcap_t *a, *b;
+
+		strcpy(pp, "/tmp/xl-test-pcap.XXXXXX");
+		strcpy(pn, "/tmp/xl-test-pcapng.XXXXXX");
+		fd = mkstemp(pp);
+		assert_true(fd >= 0);
+		close(fd);
+		fd = mkstemp(pn);
+		assert_true(fd >= 0);
+		close(fd);
+		w = xl_pcap_writer__open(pp, 16384, !us, 0);
+		assert_non_null(w);
+		for (i = 0; i < 4; i++)
+			xl_pcap_writer__write(w, 1700000000123456789ull + i * 1001, fr, caps[i], lens[i]);
+		assert_int_equal(xl_pcap_writer__close(w), 0);
+		w = xl_pcap_writer__open_ng(pn, 16384, !us, 0, "veth0");
+		assert_non_null(w);
+		for (i = 0; i < 4; i++)
+			xl_pcap_writer__write(w, 1700000000123456789ull + i * 1001, fr, caps[i], lens[i]);
+		assert_int_equal(xl_pcap_writer__close(w), 0);
+
+		a = pcap_open_offline_with_tstamp_precision(pp, PCAP_TSTAMP_PRECISION_NANO, err);
+		b = pcap_open_offline_with_tstamp_precision(pn, PCAP_TSTAMP_PRECISION_NANO, err);
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(pcap_datalink(b), DLT_EN10MB);
+		assert_int_equal(pcap_snapshot(b), 16384);
+		for (i = 0; i < 4; i++) {
+			struct pcap_pkthdr *ha, *hb;
+			const u_char *da, *db;
+
+			assert_int_equal(pcap_next_ex(a, &ha, &da), 1);
+			assert_int_equal(pcap_next_ex(b, &hb, &db), 1);
+			assert_int_equal(hb->ts.tv_sec, 1700000000);
+			assert_int_equal(hb->ts.tv_usec, us ? (123456789 + i * 1001) / 1000 * 1000 :
+							      123456789 + i * 1001);
+			assert_int_equal(hb->ts.tv_usec, ha->ts.tv_usec);
+			assert_int_equal(hb->caplen, caps[i]);
+			assert_int_equal(hb->len, lens[i]);
+			assert_int_equal(ha->caplen, hb->caplen);
+			assert_int_equal(ha->len, hb->len);
+			assert_memory_equal(da, db, caps[i]);
+			assert_memory_equal(db, fr, caps[i]);
+		}
+		pcap_close(a);
+		pcap_close(b);
+
+		/* The blocks themselves. */
+		fd = open(pn, O_RDONLY);
+		assert_true(fd >= 0);
+		n = read(fd, file, sizeof(file));
+		close(fd);
+		for (want = 44 + 44, i = 0; i < 4; i++)
+			want += 32 + (caps[i] + 3) / 4 * 4;
+		assert_int_equal(n, want);
+		assert_int_equal(u32_at(file), 0x0A0D0D0A);
+		assert_int_equal(u32_at(file + 4), 44);
+		assert_int_equal(u32_at(file + 8), 0x1A2B3C4D);
+		assert_int_equal(u32_at(file + 40), 44);
+		assert_int_equal(u32_at(file + 44), 1);	   /* IDB */
+		assert_int_equal(u32_at(file + 48), 44);
+		assert_int_equal(u32_at(file + 52), 1);	   /* LINKTYPE_ETHERNET, reserved 0 */
+		assert_int_equal(u32_at(file + 56), 16384); /* snaplen */
+		assert_memory_equal(file + 60, "\x02\x00\x05\x00veth0\0\0\0", 12); /* if_name */
+		assert_int_equal(file[72] | file[73] << 8, 9); /* if_tsresol */
+		assert_int_equal(file[74] | file[75] << 8, 1);
+		assert_int_equal(file[76], us ? 6 : 9);
+		assert_int_equal(u32_at(file + 80), 0);	   /* opt_endofopt */
+		for (off = 88, i = 0; i < 4; i++) {
+			uint64_t ts = 1700000000123456789ull + i * 1001;
+			uint32_t total = 32 + (caps[i] + 3) / 4 * 4;
+
+			if (us)
+				ts /= 1000;
+			assert_int_equal(u32_at(file + off), 6);
+			assert_int_equal(u32_at(file + off + 4), total);
+			assert_int_equal(u32_at(file + off + 8), 0);
+			assert_int_equal(u32_at(file + off + 12), (uint32_t)(ts >> 32));
+			assert_int_equal(u32_at(file + off + 16), (uint32_t)ts);
+			assert_int_equal(u32_at(file + off + 20), caps[i]);
+			assert_int_equal(u32_at(file + off + 24), lens[i]);
+			assert_memory_equal(file + off + 28, fr, caps[i]);
+			assert_int_equal(u32_at(file + off + total - 4), total);
+			off += total;
+		}
+		unlink(pp);
+		unlink(pn);
+	}
+}
+
 static void test_writer_bad_path(void **state)
 {
 	(void)state;
@@ -111,6 +233,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_round_trip),
+		cmocka_unit_test(test_pcapng_round_trip),
 		cmocka_unit_test(test_writer_bad_path),
 		cmocka_unit_test(test_filter),
 	};

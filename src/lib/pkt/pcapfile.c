@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Capture files through libpcap: read for replay, written by dump and rxdrop --dump, filters. */
+/* Capture files through libpcap: read for replay, written by dump and rxdrop --dump
+ * (classic pcap by libpcap's dumper, pcapng by pcapng.c), filters. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
 #include "xdplab/pkt.h"
+#include "pcapng.h"
 
 void xl_frames_free(struct xl_pcap_frames *f)
 {
@@ -117,18 +119,21 @@ int xl_frames_load_pcap(const char *path, uint32_t max_len,
 	return err;
 }
 
+/* Classic pcap goes through libpcap's dumper (@pcap, @dumper); pcapng
+ * (@ng) is written by pcapng.c straight into @f. */
 struct xl_pcap_writer {
 	pcap_t *pcap;
 	pcap_dumper_t *dumper;
 	FILE *f;
 	char *buf;
 	bool nano;
+	bool ng;
 	bool failed;
 	char path[256];
 };
 
-struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, bool nano,
-					    size_t buf_bytes)
+static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bool nano,
+					  size_t buf_bytes, bool ng, const char *ifname)
 {
 	struct xl_pcap_writer *w = calloc(1, sizeof(*w));
 	int fd, err = EIO;
@@ -137,10 +142,10 @@ struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, 
 		return NULL;
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	w->nano = nano;
-	w->pcap = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, snaplen,
-						       nano ? PCAP_TSTAMP_PRECISION_NANO :
-							      PCAP_TSTAMP_PRECISION_MICRO);
-	if (!w->pcap)
+	w->ng = ng;
+	w->pcap = ng ? NULL : pcap_open_dead_with_tstamp_precision(DLT_EN10MB, snaplen,
+					nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO);
+	if (!ng && !w->pcap)
 		goto out_free;
 	if (!strcmp(path, "-")) {
 		fd = dup(STDOUT_FILENO);
@@ -158,6 +163,10 @@ struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, 
 	w->buf = malloc(buf_bytes ? buf_bytes : 1 << 20);
 	if (w->buf)
 		setvbuf(w->f, w->buf, _IOFBF, buf_bytes ? buf_bytes : 1 << 20);
+	if (ng) {
+		xl_pcapng_write_header(w->f, snaplen, nano, ifname);
+		return w;
+	}
 	w->dumper = pcap_dump_fopen(w->pcap, w->f);
 	if (!w->dumper) {
 		xl_err("capture file %s: %s", path, pcap_geterr(w->pcap));
@@ -166,7 +175,8 @@ struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, 
 	}
 	return w;
 out_close_pcap:
-	pcap_close(w->pcap);
+	if (w->pcap)
+		pcap_close(w->pcap);
 out_free:
 	free(w->buf);
 	free(w);
@@ -174,10 +184,27 @@ out_free:
 	return NULL;
 }
 
+struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, bool nano,
+					    size_t buf_bytes)
+{
+	return writer_open(path, snaplen, nano, buf_bytes, false, NULL);
+}
+
+struct xl_pcap_writer *xl_pcap_writer__open_ng(const char *path, uint32_t snaplen, bool nano,
+					       size_t buf_bytes, const char *ifname)
+{
+	return writer_open(path, snaplen, nano, buf_bytes, true, ifname);
+}
+
 void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void *data,
 			   uint32_t caplen, uint32_t len)
 {
 	struct pcap_pkthdr h = { .caplen = caplen, .len = len };
+
+	if (w->ng) {
+		xl_pcapng_write_epb(w->f, ts_ns, w->nano, data, caplen, len);
+		return;
+	}
 
 	h.ts.tv_sec = ts_ns / 1000000000ull;
 	/* With nanosecond precision libpcap writes tv_usec as nanoseconds. */
@@ -187,7 +214,7 @@ void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void 
 
 int xl_pcap_writer__flush(struct xl_pcap_writer *w)
 {
-	if (pcap_dump_flush(w->dumper) || ferror(w->f)) {
+	if ((w->ng ? fflush(w->f) : pcap_dump_flush(w->dumper)) || ferror(w->f)) {
 		if (!w->failed)
 			xl_err("capture file %s: write failed: %s", w->path, strerror(errno ?: EIO));
 		w->failed = true;
@@ -202,8 +229,15 @@ int xl_pcap_writer__close(struct xl_pcap_writer *w)
 	if (!w)
 		return 0;
 	err = xl_pcap_writer__flush(w);
-	pcap_dump_close(w->dumper); /* closes w->f */
-	pcap_close(w->pcap);
+	if (w->ng) {
+		if (fclose(w->f) && !err) {
+			xl_err("capture file %s: write failed: %s", w->path, strerror(errno));
+			err = -EIO;
+		}
+	} else {
+		pcap_dump_close(w->dumper); /* closes w->f */
+		pcap_close(w->pcap);
+	}
 	free(w->buf);
 	free(w);
 	return err;

@@ -241,7 +241,8 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 		err = -errno;
 		goto out_destroy;
 	}
-	d->w = xl_pcap_writer__open(o->path, o->snaplen, true, 1 << 20);
+	d->w = o->pcapng ? xl_pcap_writer__open_ng(o->path, o->snaplen, true, 1 << 20, o->ifname) :
+			   xl_pcap_writer__open(o->path, o->snaplen, true, 1 << 20);
 	if (!d->w) {
 		err = -errno;
 		goto out_destroy;

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * pcapng.c - the pcapng blocks that `xdplab dump -w FILE.pcapng` writes.
+ *
+ * Why our own writer: libpcap 1.10 (Debian 12's, and the newest release
+ * series) reads pcapng but writes only classic pcap (pcap_dump_open() has
+ * no pcapng form), and no small Debian package writes it (Wireshark's
+ * wiretap library does, a large dependency for this). The three block
+ * types a capture of one interface needs are small and fixed, so they are written
+ * here from the format's specification (IETF draft-ietf-opsawg-pcapng,
+ * sections 4.1 to 4.3), checked by reading the files back with libpcap
+ * (pcap_open_offline) and tcpdump (unit test_pcapfile, e2e dump-pcapng):
+ *
+ * - Section Header Block: byte-order magic 0x1A2B3C4D in host order (so a
+ *   reader learns the file's endianness), version 1.0, section length -1
+ *   (not known while writing), the option shb_userappl "xdplab".
+ * - Interface Description Block: LINKTYPE_ETHERNET, the snapshot length,
+ *   the options if_name (the captured interface) and if_tsresol (9:
+ *   nanoseconds, or 6: microseconds, the format's default, written anyway).
+ * - Enhanced Packet Block per frame: interface 0, the 64-bit timestamp in
+ *   if_tsresol units as two 32-bit halves (high first), the captured and
+ *   the original length, the bytes padded to 32 bits, no options.
+ *
+ * Every block is written with stdio (the writer's buffer), all fields in
+ * host order; a write error shows in ferror() at the next flush.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pcapng.h"
+
+enum {
+	SHB_TYPE = 0x0A0D0D0A,
+	IDB_TYPE = 0x00000001,
+	EPB_TYPE = 0x00000006,
+	BYTE_ORDER_MAGIC = 0x1A2B3C4D,
+	OPT_ENDOFOPT = 0,
+	OPT_SHB_USERAPPL = 4,
+	OPT_IF_NAME = 2,
+	OPT_IF_TSRESOL = 9,
+	LINKTYPE_ETHERNET = 1,
+};
+
+/* Bytes to the next multiple of 4 (options and packet data are padded). */
+static uint32_t pad4(uint32_t n)
+{
+	return (n + 3) & ~3u;
+}
+
+static void put32(FILE *f, uint32_t v)
+{
+	fwrite(&v, sizeof(v), 1, f);
+}
+
+static void put16(FILE *f, uint16_t v)
+{
+	fwrite(&v, sizeof(v), 1, f);
+}
+
+/* One option: code, length, @len bytes of @val, zero padding to 32 bits. */
+static void put_opt(FILE *f, uint16_t code, const void *val, uint16_t len)
+{
+	static const uint8_t zeros[4];
+
+	put16(f, code);
+	put16(f, len);
+	fwrite(val, 1, len, f);
+	fwrite(zeros, 1, pad4(len) - len, f);
+}
+
+/* Size on the file of an option holding @len bytes. */
+static uint32_t opt_size(uint32_t len)
+{
+	return 4 + pad4(len);
+}
+
+void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *ifname)
+{
+	static const char app[] = "xdplab";
+	uint64_t section_len = UINT64_MAX; /* -1: not given */
+	uint8_t tsresol = nano ? 9 : 6;
+	uint16_t name_len = ifname ? (uint16_t)strnlen(ifname, 255) : 0;
+	uint32_t len;
+
+	/* SHB: type, length, magic, major 1, minor 0, section length, options, length. */
+	len = 28 + opt_size(sizeof(app) - 1) + 4;
+	put32(f, SHB_TYPE);
+	put32(f, len);
+	put32(f, BYTE_ORDER_MAGIC);
+	put16(f, 1);
+	put16(f, 0);
+	fwrite(&section_len, sizeof(section_len), 1, f);
+	put_opt(f, OPT_SHB_USERAPPL, app, sizeof(app) - 1);
+	put_opt(f, OPT_ENDOFOPT, NULL, 0);
+	put32(f, len);
+
+	/* IDB: type, length, link type, reserved, snaplen, options, length. */
+	len = 20 + (name_len ? opt_size(name_len) : 0) + opt_size(1) + 4;
+	put32(f, IDB_TYPE);
+	put32(f, len);
+	put16(f, LINKTYPE_ETHERNET);
+	put16(f, 0);
+	put32(f, snaplen);
+	if (name_len)
+		put_opt(f, OPT_IF_NAME, ifname, name_len);
+	put_opt(f, OPT_IF_TSRESOL, &tsresol, 1);
+	put_opt(f, OPT_ENDOFOPT, NULL, 0);
+	put32(f, len);
+}
+
+void xl_pcapng_write_epb(FILE *f, uint64_t ts_ns, bool nano, const void *data, uint32_t caplen,
+			 uint32_t len)
+{
+	static const uint8_t zeros[4];
+	uint64_t ts = nano ? ts_ns : ts_ns / 1000;
+	uint32_t total = 32 + pad4(caplen);
+
+	put32(f, EPB_TYPE);
+	put32(f, total);
+	put32(f, 0); /* interface 0: the one IDB */
+	put32(f, (uint32_t)(ts >> 32));
+	put32(f, (uint32_t)ts);
+	put32(f, caplen);
+	put32(f, len);
+	fwrite(data, 1, caplen, f);
+	fwrite(zeros, 1, pad4(caplen) - caplen, f);
+	put32(f, total);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pcapng.h - the pcapng blocks behind xl_pcap_writer__open_ng() (private to
+ * src/lib/pkt/ and its unit tests; pcapng.c says why we write them).
+ */
+#ifndef XDPLAB_PKT_PCAPNG_H
+#define XDPLAB_PKT_PCAPNG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/**
+ * xl_pcapng_write_header() - a Section Header Block and one Interface
+ * Description Block (Ethernet, @snaplen bytes, if_tsresol 9 with @nano else
+ * 6, if_name @ifname when not NULL, at most 255 bytes of it) to @f.
+ * Errors show in ferror(@f).
+ */
+void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *ifname);
+
+/**
+ * xl_pcapng_write_epb() - one Enhanced Packet Block on interface 0: @caplen
+ * bytes of @data, a frame of @len bytes taken at @ts_ns (ns since the Unix
+ * epoch; written in ns with @nano, else in us, as the IDB's if_tsresol).
+ */
+void xl_pcapng_write_epb(FILE *f, uint64_t ts_ns, bool nano, const void *data, uint32_t caplen,
+			 uint32_t len);
+
+#endif /* XDPLAB_PKT_PCAPNG_H */
