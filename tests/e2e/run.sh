@@ -107,7 +107,7 @@ TESTS=(
 	"shape-tcp-syn-ipv4|gen --l4 tcp-syn, 16 flows into XDP_PASS: the DUT's TCP takes all 20000 (one RST each), no checksum error"
 	"shape-tcp-established-ipv6|gen --l4 tcp-established --ipv6 1500 B: the same"
 	"shape-tcp-ext-ipv6|gen --ipv6 --l4 tcp-syn --ipv6-ext dst,rt,frag: the DUT's TCP takes all 20000 (one RST each), no checksum error"
-	"shape-ext-ipv6-udp|gen --ipv6-ext hbh,dst,rt,frag, 16 flows into XDP_PASS: the DUT's IPv6 walks the headers (20000 atomic fragments), its UDP takes all 20000, no checksum or header error; the header bytes in a capture"
+	"shape-ext-ipv6-udp|gen --ipv6-ext hbh,dst,rt,frag, 16 flows into XDP_PASS: the DUT's IPv6 walks the headers (20000 atomic fragments), its UDP takes all 20000, no checksum or header error; the header bytes in a capture; drop parse-ip parses all 20000"
 	"shape-vlan-8021q|gen --vlan-id 100 --vlan-prio 5, 16 flows: every frame captured on the DUT with the tag, every checksum right"
 	"shape-vlan-qinq|gen --vlan-id 300 --vlan-id 100 --qinq: the same with an 802.1ad outer tag"
 	"shape-vlan-ipv6-tcp|gen --vlan-id 100 --ipv6 --l4 tcp-established: the same"
