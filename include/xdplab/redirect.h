@@ -150,6 +150,19 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		      struct xl_redir_cpu_rec *per_cpu_cpu);
 
 /**
+ * xl_redirect__last() - what the last xl_redirect__read() returned (the
+ * meter's reader, xl_redirect__read_bench() or xl_redirect__read_cpu(),
+ * read it a moment ago) into @st, so a command's interval line needs no
+ * second read of the same counters per sample; with @t not NULL (cpumap
+ * only), the per-target counts as xl_redirect__read_steer() gives them,
+ * their processed counts from that same read's cpumap records (only the
+ * targets' steer_stats are read now). Return: 0, -ENODATA before the
+ * first read, or -errno.
+ */
+int xl_redirect__last(struct xl_redirect *r, struct xl_redirect_stats *st,
+		      struct xl_steer_target *t);
+
+/**
  * xl_redirect__read_bench() - a reader for struct xl_meter: the ingress
  * counters as an xl_bench_rec, with the frames the kernel failed to forward
  * (@kernel_drops, OUT xmit errors, cpumap enqueue drops) added to

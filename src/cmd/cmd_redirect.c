@@ -330,15 +330,16 @@ static int redir_alive(void *ctx)
 	return XL_EXIT_OK;
 }
 
-/* The first read is the interval lines' start, every later one their end. */
+/*
+ * The first sample is the interval lines' start, every later one their end:
+ * what the meter's reader just read (one read of the counters per sample).
+ */
 static int redir_sampled(void *ctx)
 {
 	struct redir_run *rr = ctx;
-	int err = xl_redirect__read(rr->r, rr->have_prev ? &rr->cur : &rr->prev, NULL, NULL);
+	int err = xl_redirect__last(rr->r, rr->have_prev ? &rr->cur : &rr->prev,
+				    rr->nt ? (rr->have_prev ? rr->tcur : rr->tprev) : NULL);
 
-	if (!err && rr->nt)
-		err = xl_redirect__read_steer(rr->r, rr->have_prev ? rr->tcur : rr->tprev, NULL,
-					      NULL);
 	rr->have_prev = true;
 	return err;
 }

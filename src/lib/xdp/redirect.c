@@ -86,24 +86,27 @@ static bool eth_sum(int sock, const char *ifname, const char *dir, const char *n
 }
 
 /* Read the veth counters; false if IN's cannot be read. An OUT that cannot
- * be read (deleted mid-run) keeps its last values. */
+ * be read (deleted mid-run) keeps its last values. One ethtool read per
+ * device: OUT's two counters come in the same one. */
 static bool eth_read(struct xl_redirect *r, uint64_t *drops, uint64_t *xmit,
 		     uint64_t *xmit_err, bool *out_ok)
 {
+	static const char *const out_names[2] = { "xdp_xmit", "xdp_xmit_errors" };
 	int i;
 
 	if (!eth_sum(r->sock, r->o.in, "rx", "drops", drops))
 		return false;
 	for (i = 0; i < r->o.nout; i++) {
-		out_ok[i] = eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit", &xmit[i]);
-		if (out_ok[i])
-			r->last_xmit[i] = xmit[i];
-		else
-			xmit[i] = r->last_xmit[i];
-		if (eth_sum(r->sock, r->o.out[i], "tx", "xdp_xmit_errors", &xmit_err[i]))
-			r->last_xmit_err[i] = xmit_err[i];
-		else
-			xmit_err[i] = r->last_xmit_err[i];
+		uint64_t v[2];
+
+		out_ok[i] = r->sock >= 0 && !xl_ethtool_queue_sums(r->sock, r->o.out[i], "tx",
+								   out_names, 2, 0, v, NULL);
+		if (out_ok[i]) {
+			r->last_xmit[i] = v[0];
+			r->last_xmit_err[i] = v[1];
+		}
+		xmit[i] = r->last_xmit[i];
+		xmit_err[i] = r->last_xmit_err[i];
 	}
 	return true;
 }
@@ -465,9 +468,12 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		/* No program on the entry: the kthreads' own counts; each frame
 		 * becomes an skb for the stack. */
 		uint64_t k = 0;
-		__u32 c;
+		int t;
 
-		for (c = 0; c < (__u32)r->ncpus; c++) {
+		/* Only the targets have a cpumap entry, so only they a kthread. */
+		for (t = 0; t < r->nsteer; t++) {
+			__u32 c = r->steer_cpus[t];
+
 			if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_stats), &c,
 						r->steer_recs))
 				return -errno;
@@ -488,7 +494,18 @@ int xl_redirect__read(struct xl_redirect *r, struct xl_redirect_stats *st,
 		memcpy(per_cpu_in, in, xl_bench_detail_ncpus() * sizeof(in[0]));
 	if (per_cpu_cpu)
 		memcpy(per_cpu_cpu, cpu, xl_bench_detail_ncpus() * sizeof(cpu[0]));
+	r->last = *st;
+	r->have_last = true;
 	return 0;
+}
+
+int xl_redirect__last(struct xl_redirect *r, struct xl_redirect_stats *st,
+		      struct xl_steer_target *t)
+{
+	if (!r->have_last)
+		return -ENODATA;
+	*st = r->last;
+	return t && r->o.kind == XL_REDIR_CPUMAP ? xl_redirect_steer_targets(r, t, false) : 0;
 }
 
 int xl_redirect__read_bench(void *ctx, struct xl_bench_rec *total,

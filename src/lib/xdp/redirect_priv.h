@@ -33,6 +33,9 @@ struct xl_redirect {
 	struct xl_bench_rec *in_recs;
 	struct xl_redir_cpu_rec *cpu_recs;
 	int sock;
+	/* what the last xl_redirect__read() returned (xl_redirect__last()) */
+	struct xl_redirect_stats last;
+	bool have_last;
 	/* ethtool baselines at create time */
 	uint64_t base_drops;
 	uint64_t base_xmit[XL_REDIR_MAX_OUT], base_xmit_err[XL_REDIR_MAX_OUT];
@@ -43,6 +46,13 @@ struct xl_redirect {
 /* Put (or replace) CPU @cpu's cpumap entry with the configured program.
  * Return: 0 or -errno (logged). */
 int xl_redirect_cpumap_put(struct xl_redirect *r, int cpu);
+
+/*
+ * Per target CPU, in list order, into @t (r->nsteer entries); @read_cpu:
+ * look the cpumap records up now, else use those of the last read (in
+ * r->cpu_recs). Return: 0 or -errno.
+ */
+int xl_redirect_steer_targets(struct xl_redirect *r, struct xl_steer_target *t, bool read_cpu);
 
 /* The --stress-mode thread (@arg: the struct xl_redirect). */
 void *xl_redirect_stress_main(void *arg);

@@ -133,16 +133,13 @@ int xl_redirect__steer_count(const struct xl_redirect *r)
 	return r->o.kind == XL_REDIR_CPUMAP ? r->nsteer : 0;
 }
 
-int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
-			    struct xl_steer_miss *miss, uint64_t *stress_replaced)
+int xl_redirect_steer_targets(struct xl_redirect *r, struct xl_steer_target *t, bool read_cpu)
 {
-	struct xl_steer_miss *mv = (struct xl_steer_miss *)r->steer_recs; /* same size */
 	__u32 key = 0;
 	int i, c;
 
-	if (r->o.kind != XL_REDIR_CPUMAP)
-		return -EINVAL;
-	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.cpu_stats), &key, r->cpu_recs))
+	if (read_cpu &&
+	    bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.cpu_stats), &key, r->cpu_recs))
 		return -errno;
 	for (i = 0; i < r->nsteer; i++) {
 		__u32 k = r->steer_cpus[i];
@@ -162,6 +159,21 @@ int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
 		if (r->o.cpu_action != XL_CPU_ACT_DISABLED)
 			t[i].processed = r->cpu_recs[k].processed;
 	}
+	return 0;
+}
+
+int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
+			    struct xl_steer_miss *miss, uint64_t *stress_replaced)
+{
+	struct xl_steer_miss *mv = (struct xl_steer_miss *)r->steer_recs; /* same size */
+	__u32 key = 0;
+	int c, err;
+
+	if (r->o.kind != XL_REDIR_CPUMAP)
+		return -EINVAL;
+	err = xl_redirect_steer_targets(r, t, true);
+	if (err)
+		return err;
 	if (miss) {
 		memset(miss, 0, sizeof(*miss));
 		if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.steer_miss), &key, mv))
