@@ -11,8 +11,11 @@
  *    deterministic, so this cannot flake: 3 sigma of a fair split is 4.7);
  *  - round-robin: 1001 frames give 501 and 500 exactly;
  * and nothing counted as unparsed. Then the misses: a truncated frame is
- * malformed, ARP is not-ip, ICMP has no ports (each still goes to the 1st
- * CPU, counted), and l4-filter drops UDP to port 9 and counts it.
+ * malformed, ARP is not-ip, ICMP has no ports, an IPv6 extension chain
+ * (built by gen's --ipv6-ext builder) with Hop-by-Hop second or a header
+ * longer than the payload is malformed and a non-first fragment has no
+ * ports (each still goes to the 1st CPU, counted), and l4-filter drops UDP
+ * to port 9 and counts it.
  * Needs root (BPF_PROG_RUN and cpumap entries).
  */
 #include <arpa/inet.h>
@@ -272,6 +275,36 @@ static void test_misses(void **state)
 	assert_int_equal(m.filtered, 0);
 	assert_int_equal(steered(&g, 0), 3);
 	assert_int_equal(steered(&g, 1), 0);
+	redirect__destroy(g.s);
+
+	/* IPv6 extension chains the parser refuses are malformed, a non-first
+	 * fragment has no ports; each goes to the 1st CPU and is counted. */
+	rig_load(&g, XL_STEER_L4_SPORT);
+	{
+		struct xl_pkt_spec s = { .ipv6 = true, .src_port = 1025, .dst_port = 9, .size = 128 };
+		struct xl_pkt_layout lo;
+
+		inet_pton(AF_INET6, "2001:2::1", &s.src_ip6);
+		inet_pton(AF_INET6, "2001:2::2", &s.dst_ip6);
+		s.n_ext = xl_pkt_ext_parse("dst,rt,frag", s.ip6_ext);
+		xl_pkt_layout(&s, &lo);
+		len = xl_pkt_build(&s, b, sizeof(b));
+		assert_int_equal(run(&g, b, len), XDP_REDIRECT); /* well formed: sport 1025, 2nd CPU */
+		b[lo.l3_off + 40] = 0; /* dst names Hop-by-Hop next: not first */
+		assert_int_equal(run(&g, b, len), XDP_REDIRECT);
+		len = xl_pkt_build(&s, b, sizeof(b));
+		b[lo.l3_off + 40 + 9] = 200; /* rt's length: 1608 bytes, past the payload */
+		assert_int_equal(run(&g, b, len), XDP_REDIRECT);
+		len = xl_pkt_build(&s, b, sizeof(b));
+		b[lo.l3_off + 40 + 16 + 3] = 8; /* fragment offset 1: no L4 header here */
+		assert_int_equal(run(&g, b, len), XDP_REDIRECT);
+	}
+	m = misses(&g);
+	assert_int_equal(m.malformed, 2);
+	assert_int_equal(m.no_ports, 1);
+	assert_int_equal(m.not_ip, 0);
+	assert_int_equal(steered(&g, 1), 1);
+	assert_int_equal(steered(&g, 0), 3);
 	redirect__destroy(g.s);
 
 	rig_load(&f, XL_STEER_L4_FILTER);
