@@ -4,8 +4,8 @@
  * BPF_PROG_RUN (root or CAP_BPF; skipped with that reason without it):
  * gen.bpf.c with --stamp writes the pktgen header (magic, seq 0, 1, 2 ...,
  * CLOCK_MONOTONIC time) with a valid UDP checksum (IPv4 and IPv6, one and
- * 16 flows, two VLAN tags with a fill byte, checked by the user-space
- * parser), and the flow rewrite of TCP in a VLAN tag keeps its checksum;
+ * 16 flows, two VLAN tags with a fill byte, IPv6 extension headers,
+ * checked by the user-space parser), and the flow rewrite of TCP in a VLAN tag keeps its checksum;
  * latency.bpf.c counts those
  * frames, and its sequence books give exactly the loss, reordering and
  * duplicates of a crafted order (0 1 2 5 4 4 6 -> lost 1, reordered 1,
@@ -78,7 +78,8 @@ static struct gen *gen_load(const struct xl_pkt_spec *sp, const uint8_t *frame, 
 }
 
 /* @shape: 0 plain, 1 two VLAN tags (802.1ad outside) and --fill 0xab,
- * 2 TCP established in one VLAN tag without a stamp (the flow rewrite). */
+ * 2 TCP established in one VLAN tag without a stamp (the flow rewrite),
+ * 3 (IPv6) the four extension headers of gen --ipv6-ext before UDP. */
 static void stamp_case_shape(bool ipv6, uint32_t size, uint32_t flows, int shape)
 {
 	struct xl_pkt_spec sp = spec_of(ipv6, size);
@@ -100,6 +101,8 @@ static void stamp_case_shape(bool ipv6, uint32_t size, uint32_t flows, int shape
 		sp.nvlans = 1;
 		sp.vlan_id[0] = 100;
 		sp.l4 = XL_L4_TCP_EST;
+	} else if (shape == 3) {
+		sp.n_ext = xl_pkt_ext_parse("hbh,dst,rt,frag", sp.ip6_ext);
 	}
 	xl_pkt_layout(&sp, &lo);
 	off = lo.payload_off;
@@ -163,6 +166,7 @@ static void test_stamp(void **state)
 	stamp_case_shape(true, 1500, 1, 1);
 	stamp_case_shape(false, 100, 16, 2);
 	stamp_case_shape(true, 1500, 16, 2);
+	stamp_case_shape(true, 114, 16, 3);
 }
 
 /* One stamped frame with sequence number @seq, sent @ago_ns before now. */
