@@ -47,6 +47,14 @@
  *      interface has none, and removed again by xl_bench__destroy()).
  *      @action must be XDP_DROP; @mode is not used. Unlike an XDP link, a
  *      tc filter outlives a SIGKILLed process (the lab's namespace does not).
+ * @extra_cal/@extra_ns: with @extra, calibrate the loop to @extra_ns CPU ns
+ *      per packet (xl_bench__calibrate_extra()) after loading and BEFORE
+ *      attaching, the result into *@extra_cal: no live frame meets the
+ *      calibration's long loops or is zeroed with its counters, and no
+ *      softirq of live traffic lands inside its timed runs. If it fails,
+ *      create fails with that errno and @extra_cal->err says so. NULL: not
+ *      calibrated; @extra_iters iterations are set before the attach
+ *      (those of an earlier calibration; 0: none).
  */
 struct xl_bench_opts {
 	int action;
@@ -58,6 +66,9 @@ struct xl_bench_opts {
 	bool extra;
 	bool load_bytes;
 	bool rxq_stats;
+	struct xl_extra_cal *extra_cal;
+	double extra_ns;
+	uint32_t extra_iters;
 };
 
 struct xl_bench;
@@ -104,12 +115,15 @@ int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
  * @base_ns: the program's duration per run with 0 iterations (BPF_PROG_RUN).
  * @check_ns: measured after setting @iters: duration with @iters minus
  *   @base_ns (integer ns from the kernel: +-1 ns resolution).
+ * @err: 0, or the calibration's -errno when xl_bench__create() failed on
+ *   it (struct xl_bench_opts.extra_cal).
  */
 struct xl_extra_cal {
 	double target_ns, ns_per_iter, ns_per_iter_min, ns_per_iter_max;
 	uint32_t iters;
 	double set_ns, base_ns, check_ns;
 	int rounds;
+	int err;
 };
 
 /** Iterations of the calibration's long runs. */
@@ -120,10 +134,13 @@ struct xl_extra_cal {
  * created with @extra, on the calling CPU, then set it to @ns CPU ns per
  * packet (0..XL_EXTRA_NS_MAX). Runs the program with BPF_PROG_RUN on a
  * 64-byte IPv4/UDP frame about 0.1 s in all, then zeroes its counters (call
- * it before the first xl_bench__read() of a measurement). Return: 0 (@cal
- * filled), -EOPNOTSUPP (not created with @extra), -ERANGE (@ns out of
- * range, or more than XL_EXTRA_MAX_ITERS iterations on this CPU), or
- * -errno of BPF_PROG_RUN.
+ * it before the first xl_bench__read() of a measurement). Only while the
+ * program is not attached (created with struct xl_bench_opts.extra_cal,
+ * or after xl_bench__detach(); xl_bench__attach() then): live frames would
+ * run the calibration's loops and be zeroed with its counters. Return: 0
+ * (@cal filled), -EOPNOTSUPP (not created with @extra), -EBUSY (attached),
+ * -ERANGE (@ns out of range, or more than XL_EXTRA_MAX_ITERS iterations on
+ * this CPU), or -errno of BPF_PROG_RUN.
  */
 int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal *cal);
 
@@ -140,6 +157,14 @@ int xl_bench__set_extra_iters(struct xl_bench *b, uint32_t iters);
  * (bpf_loop()'s limit).
  */
 uint32_t xl_extra_iters(double ns, double ns_per_iter);
+
+/**
+ * xl_bench__attach() - attach the XDP program again after
+ * xl_bench__detach(), to the same interface and mode, in the calling
+ * thread's netns (the one it was created in). Return: 0, -EBUSY (attached),
+ * -EOPNOTSUPP (a tc benchmark), or -errno of the attach.
+ */
+int xl_bench__attach(struct xl_bench *b);
 
 /** xl_bench__prog_fd() - the XDP program's fd (owned by @b), to attach it elsewhere (ab). */
 int xl_bench__prog_fd(const struct xl_bench *b);

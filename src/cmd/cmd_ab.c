@@ -157,20 +157,17 @@ static int side_load(struct ab_args *a, struct ab_side *s, const char *ifname)
 	if (r < 0)
 		return XL_EXIT_USAGE;
 	if (r) {
-		s->b = xl_bench__create(&o);
-		if (!s->b)
-			return errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
-		xl_bench__detach(s->b);
-		if (o.extra) {
-			struct xl_extra_cal cal;
-			int err = xl_bench__calibrate_extra(s->b, extra_ns, &cal);
+		struct xl_extra_cal cal = { 0 };
 
-			if (err) {
-				xl_err("%s: calibration of extra-ns failed: %s", s->spec, strerror(-err));
-				return XL_EXIT_RUNTIME;
-			}
+		/* Calibrated before the attach: struct xl_bench_opts.extra_cal. */
+		o.extra_cal = o.extra ? &cal : NULL;
+		o.extra_ns = extra_ns;
+		s->b = xl_bench__create(&o);
+		if (!s->b) /* a failed calibration said so itself */
+			return errno == ENODEV && !cal.err ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		xl_bench__detach(s->b);
+		if (o.extra)
 			xl_cmd_print_extra(&cal);
-		}
 		s->prog_fd = xl_bench__prog_fd(s->b);
 		snprintf(s->name, sizeof(s->name), "%s", s->spec);
 		return XL_EXIT_OK;

@@ -165,7 +165,7 @@ static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 int cmd_bench(int argc, char **argv)
 {
 	static struct xl_row_result row;
-	struct xl_extra_cal cal;
+	struct xl_extra_cal cal = { 0 };
 	struct xl_cmd_records rec = { 0 };
 	struct bench_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	static struct bench_run br;
@@ -219,22 +219,17 @@ int cmd_bench(int argc, char **argv)
 		goto out_prof;
 	}
 	a.o.ifname = ifname;
+	if (a.o.extra) { /* calibrated before the attach (one line on failure) */
+		a.o.extra_cal = &cal;
+		a.o.extra_ns = a.extra_ns;
+	}
 	b = xl_bench__create(&a.o);
 	if (!b) {
-		ret = errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		ret = errno == ENODEV && !(a.o.extra && cal.err) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 		goto out_prof;
 	}
-	if (a.o.extra) {
-		int err = xl_bench__calibrate_extra(b, a.extra_ns, &cal);
-
-		if (err) {
-			xl_err("--extra-ns: calibration with BPF_PROG_RUN failed: %s", strerror(-err));
-			xl_bench__destroy(b);
-			ret = XL_EXIT_RUNTIME;
-			goto out_prof;
-		}
+	if (a.o.extra)
 		xl_cmd_print_extra(&cal);
-	}
 	m.bench = b;
 	m.ifname = ifname;
 	{

@@ -171,30 +171,14 @@ static void nft_destroy(void *h)
 	xl_nft_drop__destroy(h);
 }
 
-/*
- * The --extra-ns loop of a drop row: calibrated on the first repetition,
- * the same iterations on the others (a row is one cost, not one per rep).
- */
-static int set_extra(struct xl_bench *bench, const struct xl_labrun_opts *o, int rep,
-		     struct xl_row_result *row)
+/* The --extra-ns loop of a drop row as the first repetition calibrated it. */
+static void set_extra(const struct xl_extra_cal *cal, struct xl_row_result *row)
 {
-	struct xl_extra_cal cal;
-	int err;
-
-	if (rep)
-		return xl_bench__set_extra_iters(bench, row->extra.iters);
-	err = xl_bench__calibrate_extra(bench, o->extra_ns, &cal);
-	if (err) {
-		snprintf(row->note, sizeof(row->note), "--extra-ns calibration failed: %s",
-			 strerror(-err));
-		return err;
-	}
-	row->extra = (struct xl_row_extra){ .on = true, .target_ns = cal.target_ns,
-					    .ns_per_iter = cal.ns_per_iter, .set_ns = cal.set_ns,
-					    .check_ns = cal.check_ns, .iters = cal.iters };
+	row->extra = (struct xl_row_extra){ .on = true, .target_ns = cal->target_ns,
+					    .ns_per_iter = cal->ns_per_iter, .set_ns = cal->set_ns,
+					    .check_ns = cal->check_ns, .iters = cal->iters };
 	snprintf(row->note, sizeof(row->note), "extra %.0f ns: %u x %.3f ns = %.1f ns",
-		 cal.target_ns, cal.iters, cal.ns_per_iter, cal.set_ns);
-	return 0;
+		 cal->target_ns, cal->iters, cal->ns_per_iter, cal->set_ns);
 }
 
 /*
@@ -248,6 +232,8 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 	struct xl_gen *gen;
 	const struct xl_bench_opts *bo = dut->create == bench_create ? dut->arg : NULL;
 	bool extra = bo && bo->extra && !ceiling;
+	struct xl_bench_opts bo_rep;
+	struct xl_extra_cal cal = { 0 };
 	int rep, err = 0;
 	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS] = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
 	int ncpus_prof = 2;
@@ -267,19 +253,31 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 
 		if (o->stop && *o->stop)
 			return -EINTR;
-		h = xl_lab__create_in(lab, XL_LAB_DUT, dut->create, dut->arg);
+		/*
+		 * --extra-ns: the first repetition calibrates, the others set
+		 * its iterations (a row is one cost, not one per repetition);
+		 * both before the attach, so no live frame meets the
+		 * calibration or runs with another count.
+		 */
+		if (extra) {
+			bo_rep = *bo;
+			bo_rep.extra_cal = rep ? NULL : &cal;
+			bo_rep.extra_ns = o->extra_ns;
+			bo_rep.extra_iters = row->extra.iters;
+			cal.err = 0;
+		}
+		h = xl_lab__create_in(lab, XL_LAB_DUT, dut->create, extra ? &bo_rep : dut->arg);
 		if (!h) {
 			err = -errno;
-			snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
+			if (extra && cal.err)
+				snprintf(row->note, sizeof(row->note), "--extra-ns calibration failed: %s",
+					 strerror(-cal.err));
+			else
+				snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
 			return err;
 		}
-		if (extra) {
-			err = set_extra(h, o, rep, row);
-			if (err) {
-				dut->destroy(h);
-				return err;
-			}
-		}
+		if (extra && !rep)
+			set_extra(&cal, row);
 		gen = o->src ? NULL : xl_labrun_gen(lab, o, size);
 		if (!gen && !o->src) {
 			err = -errno;

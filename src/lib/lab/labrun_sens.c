@@ -64,6 +64,25 @@ static void finish_side(struct xl_cmp_rowdata *d, const char *name, uint32_t siz
 									     "generator-bound");
 }
 
+/*
+ * Calibrate @bench's loop again between windows: detached (the
+ * generator's frames meanwhile go to the stack, not into the calibration's
+ * loops or zeroed counters), then attached again in the DUT's netns.
+ */
+static int recalibrate(struct xl_lab *lab, struct xl_bench *bench, struct xl_extra_cal *cal)
+{
+	int err, e;
+
+	xl_bench__detach(bench);
+	err = xl_bench__calibrate_extra(bench, 0, cal);
+	e = xl_lab__enter(lab, XL_LAB_DUT);
+	if (e)
+		return e;
+	e = xl_bench__attach(bench);
+	xl_lab__leave(lab);
+	return err ? err : e;
+}
+
 /* Measure one cost @t->extra_ns against none and compare the two. */
 static int try_cost(struct xl_meter *m, struct xl_bench *bench, double ns_per_iter,
 		    const struct xl_labrun_opts *o, const struct xl_sens_result *res,
@@ -128,20 +147,20 @@ int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			 o->reps, o->reps, xl_mann_whitney_min_p(o->reps, o->reps), need);
 		return 0;
 	}
+	/* Calibrated before the attach (struct xl_bench_opts.extra_cal). */
+	cal.err = 0;
 	bench = xl_labrun_bench(lab, XL_LAB_DUT,
 				&(struct xl_bench_opts){ .action = XDP_DROP, .op = op,
 							 .ifname = lab->ifname[XL_LAB_DUT],
-							 .mode = mode, .extra = true });
+							 .mode = mode, .extra = true, .extra_cal = &cal });
 	if (!bench) {
 		err = -errno;
-		snprintf(res->note, sizeof(res->note), "attach failed: %s", strerror(-err));
+		if (cal.err)
+			snprintf(res->note, sizeof(res->note), "--extra-ns calibration failed: %s",
+				 strerror(-cal.err));
+		else
+			snprintf(res->note, sizeof(res->note), "attach failed: %s", strerror(-err));
 		return err;
-	}
-	err = xl_bench__calibrate_extra(bench, 0, &cal);
-	if (err) {
-		snprintf(res->note, sizeof(res->note), "--extra-ns calibration failed: %s",
-			 strerror(-err));
-		goto out_bench;
 	}
 	res->ns_per_iter = cal.ns_per_iter;
 	gen = xl_labrun_gen(lab, o, size);
@@ -179,7 +198,7 @@ int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		 * vCPU was seen to change speed 2x for minutes at a time.
 		 */
 		if (res->ntries)
-			err = xl_bench__calibrate_extra(bench, 0, &cal);
+			err = recalibrate(lab, bench, &cal);
 		if (!err)
 			err = try_cost(&m, bench, cal.ns_per_iter, o, res, t);
 		if (err)

@@ -33,6 +33,9 @@ struct xl_bench {
 	bool extra, rxq;
 	int link_fd;
 	int ifindex;
+	enum xl_xdp_mode mode;
+	bool frags;
+	char ifname[IF_NAMESIZE];
 	int ncpus;
 	struct xl_bench_rec *recs; /* ncpus: one lookup's values */
 	/* tc: the hook and filter to delete, and the netns they are in. */
@@ -209,6 +212,20 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 		       err == -EPERM ? " (needs root or CAP_BPF+CAP_NET_ADMIN)" : "");
 		goto out_destroy_skel;
 	}
+	b->mode = opts->mode;
+	b->frags = opts->frags;
+	snprintf(b->ifname, sizeof(b->ifname), "%s", opts->ifname);
+	/* Calibrated detached: see struct xl_bench_opts.extra_cal. */
+	if (opts->extra && opts->extra_cal) {
+		err = xl_bench__calibrate_extra(b, opts->extra_ns, opts->extra_cal);
+		opts->extra_cal->err = err;
+		if (err) {
+			xl_err("--extra-ns: calibration with BPF_PROG_RUN failed: %s", strerror(-err));
+			goto out_destroy_skel;
+		}
+	} else if (opts->extra) {
+		b->skel->bss->extra_iters = opts->extra_iters;
+	}
 	if (opts->tc) {
 		err = tc_attach(b, bpf_program__fd(b->skel->progs.tc_bench_drop), opts->ifname);
 		if (err)
@@ -320,6 +337,8 @@ int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal
 
 	if (!b->extra)
 		return -EOPNOTSUPP;
+	if (b->link_fd >= 0 || b->tc)
+		return -EBUSY;
 	if (!(ns >= 0 && ns <= XL_EXTRA_NS_MAX))
 		return -ERANGE;
 	len = xl_pkt_build(&spec, frame, sizeof(frame));
@@ -379,6 +398,22 @@ void xl_bench__detach(struct xl_bench *b)
 	if (b->link_fd >= 0)
 		close(b->link_fd);
 	b->link_fd = -1;
+}
+
+int xl_bench__attach(struct xl_bench *b)
+{
+	int fd;
+
+	if (b->tc)
+		return -EOPNOTSUPP;
+	if (b->link_fd >= 0)
+		return -EBUSY;
+	fd = xl_xdp_attach_frags(bpf_program__fd(b->skel->progs.xdp_bench_action), b->ifindex,
+				 b->ifname, b->mode, b->frags);
+	if (fd < 0)
+		return fd;
+	b->link_fd = fd;
+	return 0;
 }
 
 int xl_bench__ifindex(const struct xl_bench *b)
