@@ -117,7 +117,9 @@ struct xl_userprog_opts;
 /**
  * xl_labrun_prog() - the row "prog/FUNC" of a user's XDP program (@uo:
  * object, choice, map fills; loaded and attached per repetition in the
- * DUT's netns), counted by the DUT veth's ethtool XDP counters.
+ * DUT's netns), its packets the kernel's run_cnt of it (BPF_ENABLE_STATS
+ * held per repetition), its bytes and actions the DUT veth's ethtool XDP
+ * counters, so the count check compares the two (labrun_prog.c).
  * Return: as xl_labrun_custom().
  */
 int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The lab row of a user's own XDP program (lab run --prog FILE.o): loaded
- * and attached per repetition in the DUT's netns, counted by the DUT veth's
- * own XDP counters (no code of ours near the program), measured as the
- * built-in XDP rows are (xl_labrun_custom()).
+ * and attached per repetition in the DUT's netns, measured as the built-in
+ * XDP rows are (xl_labrun_custom()). Its packets are the program's own run
+ * count, the kernel's run_cnt of it (bpf_prog_info, kept while a
+ * BPF_ENABLE_STATS fd is open: two clock reads per run, as `bpftool prog`
+ * shows them); its bytes and actions the DUT veth's XDP counters (ethtool
+ * rx_queue_N_xdp_*, no code of ours near the program). So the count check
+ * compares the program's count with veth's rx_queue_N_xdp_packets, as the
+ * built-in rows compare their program's counter with it. Where the kernel
+ * keeps no run count, the veth's counter is the count too, the check
+ * compares it with itself, and the row's note says so.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +19,8 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/socket.h>
+
+#include <bpf/bpf.h>
 
 #include "xdplab/ethxdp.h"
 #include "xdplab/labrun.h"
@@ -22,11 +31,13 @@ struct prog_arg {
 	const struct xl_userprog_opts *uo;
 	const char *ifname;
 	enum xl_xdp_mode mode;
+	int *no_run_cnt; /* set when a repetition had no run count */
 };
 
 struct prog_dut {
 	struct xl_userprog *u;
 	int link_fd;
+	int stats_fd; /* BPF_ENABLE_STATS; -1: no run count (ethtool counts) */
 	struct xl_eth_xdp eth;
 };
 
@@ -38,6 +49,8 @@ static void prog_destroy(void *h)
 		return;
 	if (d->link_fd >= 0)
 		close(d->link_fd);
+	if (d->stats_fd >= 0)
+		close(d->stats_fd);
 	if (d->eth.sock >= 0)
 		close(d->eth.sock);
 	xl_userprog__destroy(d->u);
@@ -46,7 +59,18 @@ static void prog_destroy(void *h)
 
 static int prog_read(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
 {
-	return xl_eth_xdp_meter_read(&((struct prog_dut *)h)->eth, total, per_cpu);
+	struct prog_dut *d = h;
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+	int err = xl_eth_xdp_meter_read(&d->eth, total, per_cpu);
+
+	if (err || d->stats_fd < 0)
+		return err;
+	err = bpf_obj_get_info_by_fd(xl_userprog__fd(d->u), &info, &len);
+	if (err)
+		return err;
+	total->rx_packets = info.run_cnt; /* the program's own count */
+	return 0;
 }
 
 /* In the DUT's netns: load, attach, open the counters. */
@@ -59,6 +83,14 @@ static void *prog_create(const void *arg)
 	if (!d)
 		return NULL;
 	d->link_fd = -1;
+	/* The kernel counts the program's runs while this fd is open. */
+	d->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (d->stats_fd < 0) {
+		xl_warn("lab run --prog: no run count of the program (BPF_ENABLE_STATS: %s): veth's counter is its count and its check",
+			strerror(-d->stats_fd));
+		d->stats_fd = -1;
+		*pa->no_run_cnt = 1;
+	}
 	d->eth.queues = 16;
 	snprintf(d->eth.ifname, sizeof(d->eth.ifname), "%s", pa->ifname);
 	d->eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -86,9 +118,16 @@ int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		   uint32_t size, struct xl_row_result *row)
 {
 	static char name[32];
-	struct prog_arg pa = { uo, lab->ifname[XL_LAB_DUT], mode };
+	int no_run_cnt = 0, err;
+	struct prog_arg pa = { uo, lab->ifname[XL_LAB_DUT], mode, &no_run_cnt };
 	struct xl_labrun_dut dut = { prog_create, prog_read, prog_destroy, &pa };
+	size_t n;
 
 	snprintf(name, sizeof(name), "prog/%s", func);
-	return xl_labrun_custom(lab, o, &dut, name, "user program", mode, size, row);
+	err = xl_labrun_custom(lab, o, &dut, name, "user program", mode, size, row);
+	n = strlen(row->note);
+	snprintf(row->note + n, sizeof(row->note) - n, "%s%s", n ? "; " : "",
+		 no_run_cnt ? "counted by veth's XDP counters only (no run count): the check compares them with themselves" :
+			      "count: the program's run_cnt, checked against veth's rx_queue_N_xdp_packets");
+	return err;
 }
