@@ -59,6 +59,14 @@ struct xl_latency *xl_latency__create(const struct xl_latency_opts *opts);
 /** xl_latency__read() - the totals now. Return: 0 or -errno. */
 int xl_latency__read(struct xl_latency *l, struct xl_lat_totals *t);
 
+/**
+ * xl_lat_sum() - the totals of @n per-CPU records @recs (as the receiver's
+ * map holds them) into @t: counts and histograms summed, min/max and the
+ * lowest/highest sequence number over the CPUs that saw a stamp, then
+ * @t->expected and @t->lost (pure; xl_latency__read() uses it).
+ */
+void xl_lat_sum(const struct xl_lat_rec *recs, int n, struct xl_lat_totals *t);
+
 /** xl_latency__ifindex() - the interface the receiver is attached to. */
 int xl_latency__ifindex(const struct xl_latency *l);
 

@@ -36,7 +36,7 @@
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
        R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
-       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_PROFILE = XL_OPT_PROFILE,
+       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_PROFILE = XL_OPT_PROFILE,
        R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_PROG_SEC, R_PROG_FUNC, R_PROG_MAP, R_AB };
 
 static const struct xl_opt run_opts[] = {
@@ -49,6 +49,8 @@ static const struct xl_opt run_opts[] = {
 	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)", R_WITH_PERF },
 	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
 	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },
+	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.15 s) per size)", R_LATENCY },
+	{ "latency-delay", 0, "NS", "with --latency: the receiver spins NS ns per frame before reading the clock, 0..100000000 (a known added delay; default 0)", R_LAT_DELAY },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default; drv is the same) or skb", R_MODE, .alias = "xdp-mode" },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
@@ -224,6 +226,11 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_SENSITIVITY:
 		a->sensitivity = true;
 		return 0;
+	case R_LATENCY:
+		a->latency = true;
+		return 0;
+	case R_LAT_DELAY:
+		return xl_parse_u64(&run_spec, "--latency-delay", arg, 0, 100000000, &a->lat_delay_ns);
 	case R_DUT:
 		a->d.dut = arg;
 		return 0;
@@ -260,6 +267,10 @@ static int lab_run(int argc, char **argv)
 									 XL_WIRING_SOFTIRQ,
 	};
 	static struct xl_sens_result sens[MAX_SIZES * 4];
+	static struct xl_lat_row lat[MAX_SIZES * 2 * XL_LAT_NPATHS];
+	char *lat_json = NULL;
+	bool lat_failed = false;
+	int nlat = 0;
 	struct xl_lab_opts lo = { .queues = 1 };
 	struct xl_report_meta meta;
 	struct xl_labrun_source src;
@@ -313,6 +324,23 @@ static int lab_run(int argc, char **argv)
 		xl_usage_error(&run_spec, "%s applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)",
 			       a.extra ? "--extra-ns" : "--sensitivity");
 		return XL_EXIT_USAGE;
+	}
+	if ((a.latency || a.lat_delay_ns) && a.d.dut) {
+		xl_usage_error(&run_spec, "--latency measures on the veth lab (the receiver reads the generator's stamps): not with --dut");
+		return XL_EXIT_USAGE;
+	}
+	if (a.lat_delay_ns && !a.latency) {
+		xl_usage_error(&run_spec, "--latency-delay goes with --latency");
+		return XL_EXIT_USAGE;
+	}
+	if (a.latency) {
+		for (s = 0; s < a.nsizes; s++)
+			if (a.sizes[s] < 62) {
+				xl_usage_error(&run_spec, "--latency needs --sizes >= 62 (the stamp is 20 bytes of UDP payload): %u",
+					       a.sizes[s]);
+				return XL_EXIT_USAGE;
+			}
+		lo.out_pairs = 1; /* rt-redirect's way back to the generator side */
 	}
 	a.o.extra = a.extra;
 	a.o.extra_ns = a.extra_ns;
@@ -506,6 +534,12 @@ measure:
 				fprintf(stderr, "xdplab: %s\n", xl_sens_line(&sens[nsens++], line,
 									     sizeof(line)));
 		}
+	/* --latency: after the rows, the latency rows (their own table). */
+	if (a.latency && err != -EINTR) {
+		err = xl_cmd_lab_lat(&lab, &a, lat, sizeof(lat) / sizeof(lat[0]), &nlat, &lat_failed);
+		if (lat_failed)
+			ret = XL_EXIT_RUNTIME;
+	}
 	if (a.sensitivity) {
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < 0.05) flags %d windows with it against %d interleaved without, twice in a row",
@@ -525,6 +559,7 @@ measure:
 	for (i = 0; i < n; i++)
 		xl_row_finish(&rows[i]);
 	xl_report_table(stdout, rows, n, header);
+	xl_cmd_lab_lat_print(stdout, lat, nlat, a.o.reps);
 	for (i = 0; i < n; i++) {
 		if (!rows[i].profile)
 			continue;
@@ -547,13 +582,16 @@ measure:
 						.extra = a.extra, .extra_ns = a.extra_ns,
 						.sens = a.sensitivity ? sens : NULL,
 						.nsens = nsens };
-		if (xl_report_json(a.json, &meta, rows, n)) {
+		if (a.latency)
+			meta.extra_json = lat_json = xl_lat_rows_json(lat, nlat);
+		if ((a.latency && !lat_json) || xl_report_json(a.json, &meta, rows, n)) {
 			xl_err("cannot write --json %s", a.json);
 			ret = XL_EXIT_RUNTIME;
 		} else {
 			fprintf(stderr, "xdplab: results written to %s\n", a.json);
 		}
 	}
+	free(lat_json);
 	xl_lab__destroy(&lab);
 	xl_gen_remote__free(remote);
 	xl_cmd_prof_close(&a.prof);

@@ -9,11 +9,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lab_dut.h"
 #include "profile_cli.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
+#include "xdplab/labrun_lat.h"
 #include "xdplab/report.h"
 #include "xdplab/userprog.h"
 
@@ -25,8 +27,8 @@ struct run_args {
 	uint32_t sizes[MAX_SIZES];
 	int nsizes;
 	bool rows[32];
-	bool with_monitor, extra, sensitivity;
-	uint64_t extra_ns;
+	bool with_monitor, extra, sensitivity, latency;
+	uint64_t extra_ns, lat_delay_ns;
 	int wiring;
 	int mode;
 	const char *json;
@@ -55,5 +57,18 @@ int xl_cmd_lab_teardown(int argc, char **argv);
  */
 int xl_cmd_lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24], uint32_t size,
 		  struct xl_row_result *rows);
+
+/**
+ * xl_cmd_lab_lat() - `lab run --latency`'s rows (src/cmd/cmd_lab_lat.c):
+ * every path of enum xl_lat_path at XL_LAT_LOW_PPS and unpaced, at each of
+ * @a's sizes, into @rows (room for @max; *@n set to the rows made, a
+ * failed row included with its note; *@failed set when one failed).
+ * Return: 0, or -EINTR when stopped.
+ */
+int xl_cmd_lab_lat(struct xl_lab *lab, const struct run_args *a, struct xl_lat_row *rows,
+		   int max, int *n, bool *failed);
+
+/** xl_cmd_lab_lat_print() - the latency rows' table on @out (@reps: per row, asked). */
+void xl_cmd_lab_lat_print(FILE *out, const struct xl_lat_row *rows, int n, int reps);
 
 #endif /* XDPLAB_CMD_LAB_CLI_H */

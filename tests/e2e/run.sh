@@ -102,6 +102,7 @@ TESTS=(
 	"latency-added-delay|latency --busy-wait 500000: min and p50 >= 500 us, min above the run without it (no absolute bound on that one); nothing lost"
 	"stamp-csum-ipv4|gen --stamp, 16 flows of 1500 B into XDP_PASS: the DUT's stack takes all 20000, no checksum error"
 	"stamp-csum-ipv6|the same with IPv6"
+	"latency-lab-rows|lab run --latency: 8 latency rows in the JSON (schema), exact counts on the low rows, buckets hold every frame; --latency-delay 200000: every row's minimum >= 200 us, below without"
 	"latency-bad-inputs|gen --stamp and latency usage errors: exit 2, one line"
 	"latency-loss-threaded|threaded NAPI under a flood: received + xmit errors = sent, and the gaps in the sequence numbers account for the xmit errors exactly"
 	"shape-tcp-syn-ipv4|gen --l4 tcp-syn, 16 flows into XDP_PASS: the DUT's TCP takes all 20000 (one RST each), no checksum error"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "xdplab/labrun_lat.h"
 #include "xdplab/latency.h"
 
 static void test_bucket_bounds_contiguous(void **state)
@@ -76,12 +77,97 @@ static void test_percentiles(void **state)
 	assert_int_equal(xl_lat_percentile(h, 100, 1.0, 2000000), 2000000);
 }
 
+/*
+ * Two CPUs' records summed (xl_lat_sum()), then a repetition's figures
+ * against the sender's count (xl_lat_rep_from()): CPU 0 saw 2..5 once and
+ * 4 again; CPU 1 saw 8 and 7 (reordered); the sender sent 0..11.
+ */
+static void test_sum_and_rep(void **state)
+{
+	static struct xl_lat_rec recs[3];
+	static struct xl_lat_totals t;
+	struct xl_lat_rep r;
+
+	(void)state;
+	memset(recs, 0, sizeof(recs));
+	recs[0] = (struct xl_lat_rec){ .frames = 6, .stamped = 5, .sum_ns = 5000, .min_ns = 500,
+				       .max_ns = 2000, .seq_min = 2, .seq_max = 5,
+				       .duplicates = 1, .reordered = 1 };
+	recs[0].hist[xl_lat_bucket(500)] = 4;
+	recs[0].hist[xl_lat_bucket(2000)] = 1;
+	recs[1] = (struct xl_lat_rec){ .frames = 2, .stamped = 2, .sum_ns = 700, .min_ns = 300,
+				       .max_ns = 400, .seq_min = 7, .seq_max = 8, .reordered = 1 };
+	recs[1].hist[xl_lat_bucket(300)] = 1;
+	recs[1].hist[xl_lat_bucket(400)] = 1;
+	recs[2].frames = 3; /* no stamp: counted, its zeros not taken as min */
+	xl_lat_sum(recs, 3, &t);
+	assert_int_equal(t.frames, 11);
+	assert_int_equal(t.stamped, 7);
+	assert_int_equal(t.min_ns, 300);
+	assert_int_equal(t.max_ns, 2000);
+	assert_int_equal(t.seq_first, 2);
+	assert_int_equal(t.seq_last, 8);
+	assert_int_equal(t.expected, 7);
+	/* distinct: 2, 3, 4, 5, 7, 8 = 6; 7 expected: 1 gap (6). */
+	assert_int_equal(t.lost, 1);
+	assert_int_equal(t.duplicates, 1);
+	assert_int_equal(t.reordered, 2);
+	xl_lat_rep_from(&t, 12, 3, &r);
+	assert_int_equal(r.sent, 12);
+	assert_int_equal(r.xmit_errors, 3);
+	assert_int_equal(r.received, 7);
+	assert_int_equal(r.lost, 6); /* 0, 1, 6, 9, 10, 11 */
+	assert_int_equal(r.gaps, 1);
+	assert_int_equal(r.min_ns, 300);
+	assert_int_equal(r.max_ns, 2000);
+	/* rank ceil(0.5 * 7) = 4: 300, 400, 500, 500 -> the 500 ns bucket's top. */
+	{
+		uint64_t lo, hi;
+
+		xl_lat_bucket_bounds(xl_lat_bucket(500), &lo, &hi);
+		assert_int_equal(r.p50_ns, hi);
+	}
+	assert_int_equal(r.p999_ns, 2000);
+	assert_true(r.mean_ns > 814.28 && r.mean_ns < 814.29); /* 5700 / 7 */
+	/* More duplicates than the sender's count: nothing negative. */
+	xl_lat_rep_from(&t, 3, 0, &r);
+	assert_int_equal(r.lost, 0);
+}
+
+/* A row's medians over its repetitions: odd count the middle, even the mean floored. */
+static void test_row_medians(void **state)
+{
+	static struct xl_lat_row row;
+
+	(void)state;
+	memset(&row, 0, sizeof(row));
+	row.nreps = 3;
+	row.reps[0] = (struct xl_lat_rep){ .sent = 10, .lost = 5, .p50_ns = 900, .max_ns = 1, .mean_ns = 3 };
+	row.reps[1] = (struct xl_lat_rep){ .sent = 10, .lost = 0, .p50_ns = 100, .max_ns = 7, .mean_ns = 1 };
+	row.reps[2] = (struct xl_lat_rep){ .sent = 12, .lost = 1, .p50_ns = 300, .max_ns = 4, .mean_ns = 2 };
+	xl_lat_row_finish(&row);
+	assert_int_equal(row.med.sent, 10);
+	assert_int_equal(row.med.lost, 1);
+	assert_int_equal(row.med.p50_ns, 300);
+	assert_int_equal(row.med.max_ns, 4);
+	assert_true(row.med.mean_ns == 2);
+	row.nreps = 2;
+	xl_lat_row_finish(&row);
+	assert_int_equal(row.med.p50_ns, 500);
+	assert_int_equal(row.med.lost, 2); /* 2.5 floored */
+	row.nreps = 0;
+	xl_lat_row_finish(&row);
+	assert_int_equal(row.med.p50_ns, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bucket_bounds_contiguous),
 		cmocka_unit_test(test_bucket_values),
 		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_sum_and_rep),
+		cmocka_unit_test(test_row_medians),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

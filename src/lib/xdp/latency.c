@@ -128,18 +128,15 @@ out_free:
 	return NULL;
 }
 
-int xl_latency__read(struct xl_latency *l, struct xl_lat_totals *t)
+void xl_lat_sum(const struct xl_lat_rec *recs, int n, struct xl_lat_totals *t)
 {
-	__u32 key = 0;
 	bool any = false;
 	uint64_t uniq;
 	int i, j;
 
-	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lat_stats), &key, l->recs))
-		return -errno;
 	memset(t, 0, sizeof(*t));
-	for (i = 0; i < l->ncpus; i++) {
-		const struct xl_lat_rec *r = &l->recs[i];
+	for (i = 0; i < n; i++) {
+		const struct xl_lat_rec *r = &recs[i];
 
 		t->frames += r->frames;
 		if (!r->stamped)
@@ -166,6 +163,15 @@ int xl_latency__read(struct xl_latency *l, struct xl_lat_totals *t)
 		uniq = t->stamped - t->duplicates;
 		t->lost = t->expected > uniq ? t->expected - uniq : 0;
 	}
+}
+
+int xl_latency__read(struct xl_latency *l, struct xl_lat_totals *t)
+{
+	__u32 key = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lat_stats), &key, l->recs))
+		return -errno;
+	xl_lat_sum(l->recs, l->ncpus, t);
 	return 0;
 }
 

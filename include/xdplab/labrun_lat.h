@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file labrun_lat.h
+ * `lab run --latency`: latency rows on the veth lab (docs/latency.md). The
+ * lab's generator stamps every frame ('gen --stamp': a sequence number and
+ * the CLOCK_MONOTONIC send time in the pktgen header) and the latency
+ * receiver (latency.h) reads the stamp where the frame ends its path:
+ * one-way at the DUT end, or round-trip at the generator side after the
+ * DUT sent it back (XDP_TX, a devmap redirect into the out pair whose far
+ * end is in the generator's namespace, or AF_XDP l2fwd). One host, one
+ * clock: no offset to estimate.
+ */
+#ifndef XDPLAB_LABRUN_LAT_H
+#define XDPLAB_LABRUN_LAT_H
+
+#include <stdint.h>
+
+#include "xdplab/lab.h"
+#include "xdplab/labrun.h"
+#include "xdplab/latency.h"
+#include "xdplab/report.h"
+
+/** The paths a latency row measures. */
+enum xl_lat_path {
+	XL_LAT_ONEWAY = 0,   /**< gen -> DUT end, where the receiver drops */
+	XL_LAT_TX = 1,       /**< gen -> DUT XDP_TX (swap-macs) -> generator end */
+	XL_LAT_REDIRECT = 2, /**< gen -> DUT devmap redirect (swap-macs) -> out pair -> its far end */
+	XL_LAT_L2FWD = 3,    /**< gen -> DUT AF_XDP l2fwd (copy mode) -> generator end */
+	XL_LAT_NPATHS
+};
+
+/** xl_lat_path_name() - "one-way", "rt-tx", "rt-redirect", "rt-l2fwd". */
+const char *xl_lat_path_name(enum xl_lat_path p);
+
+/** The low rate of the "low" latency rows, frames per second. */
+#define XL_LAT_LOW_PPS 10000
+
+/**
+ * struct xl_lat_rep - one repetition of a latency row: one generator run
+ * of a fresh sequence (0, 1, ...) into a fresh receiver.
+ * @sent: frames the generator sent; @xmit_errors: of those, refused by the
+ *   generator's veth (its ring full).
+ * @received: stamped frames the receiver saw; @lost: @sent minus the
+ *   distinct sequence numbers received (every loss, at the tail too);
+ *   @gaps: the receiver's own count, the numbers missing between the
+ *   lowest and the highest it saw; @reordered, @duplicates: as struct
+ *   xl_lat_totals.
+ * @min_ns .. @max_ns: latency, ns (percentiles: a bucket's upper bound,
+ *   xl_lat_percentile()); @mean_ns exact.
+ */
+struct xl_lat_rep {
+	uint64_t sent, xmit_errors, received, lost, gaps, reordered, duplicates;
+	uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	double mean_ns;
+};
+
+/**
+ * struct xl_lat_row - one latency row.
+ * @name: "lat/one-way/low" ...; @path: its path; @round_trip: the figure
+ *   is the round trip (gen -> DUT -> generator side).
+ * @size: frame bytes; @rate_pps: the generator's rate (0: unpaced, "load");
+ * @seconds: each repetition's generator run, s; @batch: the generator's
+ *   live-frames batch; @wiring: the DUT NAPI placement of the row.
+ * @delay_ns: the receiver's busy wait per frame (a known added delay; 0).
+ * @reps/@nreps: each repetition; @med: per field, the median over the
+ *   repetitions (rounded down to whole ns and frames).
+ * @all: every repetition's histogram summed (the JSON's buckets),
+ *   with @all.min_ns/@all.max_ns over all of them.
+ * @note: empty, or why the row has fewer repetitions than asked.
+ */
+struct xl_lat_row {
+	char name[40];
+	enum xl_lat_path path;
+	bool round_trip;
+	uint32_t size;
+	uint64_t rate_pps;
+	double seconds;
+	uint32_t batch;
+	const char *wiring;
+	uint64_t delay_ns;
+	int nreps;
+	struct xl_lat_rep reps[XL_MAX_REPS];
+	struct xl_lat_rep med;
+	struct xl_lat_totals all;
+	char note[160];
+};
+
+/**
+ * xl_labrun_latency() - measure latency row @path at @size bytes (>= 62:
+ * the stamp is 20 bytes of UDP payload) and @rate_pps (0: as fast as the
+ * generator goes) into @row: @o->reps generator runs of @o->seconds_ns
+ * each (no warm-up: the books start at the first frame), each into a
+ * receiver (and a DUT program) made for it and removed after, the
+ * receiver spinning @delay_ns per frame. The lab's wiring is used, except
+ * for rt-l2fwd, which runs softirq as the AF_XDP rows do; rt-redirect
+ * needs the lab's first out pair (lab->nout >= 1).
+ * Return: 0, -EINTR when stopped (the repetitions done are kept), or
+ * -errno (@row->note says what failed).
+ */
+int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_lat_path path,
+		      uint64_t rate_pps, uint64_t delay_ns, uint32_t size, struct xl_lat_row *row);
+
+/**
+ * xl_lat_rep_from() - a repetition's figures from the receiver's totals
+ * @t and the generator's @sent and @xmit_errors (pure; unit-tested).
+ */
+void xl_lat_rep_from(const struct xl_lat_totals *t, uint64_t sent, uint64_t xmit_errors,
+		     struct xl_lat_rep *r);
+
+/** xl_lat_row_finish() - @row->med from its repetitions (pure). */
+void xl_lat_row_finish(struct xl_lat_row *row);
+
+/**
+ * xl_lat_rows_json() - `{"latency": [...]}`, the rows as JSON text for
+ * struct xl_report_meta.extra_json (docs/results.md: each row's figures,
+ * its repetitions and its non-empty buckets with their bounds).
+ * Return: the text (free() it) or NULL (ENOMEM).
+ */
+char *xl_lat_rows_json(const struct xl_lat_row *rows, int n);
+
+#endif /* XDPLAB_LABRUN_LAT_H */

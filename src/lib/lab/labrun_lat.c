@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * `lab run --latency`'s rows (labrun_lat.h, docs/latency.md): per
+ * repetition, the DUT's program for the path (none for one-way), the
+ * latency receiver where the path ends, and one stamped generator run of
+ * a fresh sequence; the receiver's books and histogram against the
+ * generator's count. The rows' JSON for the results file.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+
+#include <jansson.h>
+
+#include "xdplab/bench.h"
+#include "xdplab/gen.h"
+#include "xdplab/labrun_lat.h"
+#include "xdplab/log.h"
+#include "xdplab/redirect.h"
+#include "xdplab/stats.h"
+#include "xdplab/time.h"
+#include "xdplab/xsk.h"
+
+/* After the generator ends, how long the frames in flight get to arrive. */
+#define LAT_DRAIN_NS 50000000ull
+
+static const char *const path_names[XL_LAT_NPATHS] = { "one-way", "rt-tx", "rt-redirect",
+							"rt-l2fwd" };
+
+const char *xl_lat_path_name(enum xl_lat_path p)
+{
+	return p < XL_LAT_NPATHS ? path_names[p] : "?";
+}
+
+void xl_lat_rep_from(const struct xl_lat_totals *t, uint64_t sent, uint64_t xmit_errors,
+		     struct xl_lat_rep *r)
+{
+	uint64_t uniq = t->stamped - t->duplicates;
+
+	memset(r, 0, sizeof(*r));
+	r->sent = sent;
+	r->xmit_errors = xmit_errors;
+	r->received = t->stamped;
+	r->lost = sent > uniq ? sent - uniq : 0;
+	r->gaps = t->lost;
+	r->reordered = t->reordered;
+	r->duplicates = t->duplicates;
+	if (!t->stamped)
+		return;
+	r->min_ns = t->min_ns;
+	r->max_ns = t->max_ns;
+	r->p50_ns = xl_lat_percentile(t->hist, t->stamped, 0.5, t->max_ns);
+	r->p90_ns = xl_lat_percentile(t->hist, t->stamped, 0.9, t->max_ns);
+	r->p99_ns = xl_lat_percentile(t->hist, t->stamped, 0.99, t->max_ns);
+	r->p999_ns = xl_lat_percentile(t->hist, t->stamped, 0.999, t->max_ns);
+	r->mean_ns = (double)t->sum_ns / t->stamped;
+}
+
+/* The median over @n repetitions of the uint64_t at @off in struct xl_lat_rep. */
+static uint64_t med_u64(const struct xl_lat_rep *reps, int n, size_t off)
+{
+	double v[XL_MAX_REPS];
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = (double)*(const uint64_t *)((const char *)&reps[i] + off);
+	return (uint64_t)xl_summarize(v, n).median;
+}
+
+void xl_lat_row_finish(struct xl_lat_row *row)
+{
+	static const size_t offs[] = {
+		offsetof(struct xl_lat_rep, sent), offsetof(struct xl_lat_rep, xmit_errors),
+		offsetof(struct xl_lat_rep, received), offsetof(struct xl_lat_rep, lost),
+		offsetof(struct xl_lat_rep, gaps), offsetof(struct xl_lat_rep, reordered),
+		offsetof(struct xl_lat_rep, duplicates), offsetof(struct xl_lat_rep, min_ns),
+		offsetof(struct xl_lat_rep, p50_ns), offsetof(struct xl_lat_rep, p90_ns),
+		offsetof(struct xl_lat_rep, p99_ns), offsetof(struct xl_lat_rep, p999_ns),
+		offsetof(struct xl_lat_rep, max_ns),
+	};
+	double v[XL_MAX_REPS];
+	size_t k;
+	int i;
+
+	memset(&row->med, 0, sizeof(row->med));
+	if (row->nreps <= 0)
+		return;
+	for (k = 0; k < sizeof(offs) / sizeof(offs[0]); k++)
+		*(uint64_t *)((char *)&row->med + offs[k]) = med_u64(row->reps, row->nreps, offs[k]);
+	for (i = 0; i < row->nreps; i++)
+		v[i] = row->reps[i].mean_ns;
+	row->med.mean_ns = xl_summarize(v, row->nreps).median;
+}
+
+/* ---- one repetition ---- */
+
+static void *lat_create(const void *arg)
+{
+	return xl_latency__create(arg);
+}
+
+static void *bench_create(const void *arg)
+{
+	return xl_bench__create(arg);
+}
+
+static void *redir_create(const void *arg)
+{
+	return xl_redirect__create(arg);
+}
+
+static void *xsk_create(const void *arg)
+{
+	return xl_xsk_app__create(arg);
+}
+
+/* What a repetition made; every member NULL when not made. */
+struct lat_rig {
+	struct xl_latency *rx;
+	struct xl_bench *tx;
+	struct xl_redirect *redir;
+	struct xl_xsk_app *xsk;
+	struct xl_gen *gen;
+};
+
+static void rig_destroy(struct lat_rig *g)
+{
+	xl_gen__destroy(g->gen);
+	xl_latency__destroy(g->rx);
+	xl_bench__destroy(g->tx);
+	xl_redirect__destroy(g->redir);
+	xl_xsk_app__destroy(g->xsk);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The DUT's program for @path, created in the DUT's namespace. */
+static int dut_create(struct xl_lab *lab, enum xl_lat_path path, int app_cpu, uint32_t size,
+		      struct lat_rig *g)
+{
+	struct xl_bench_opts bo = { .action = XDP_TX, .op = XL_OP_SWAP_MACS,
+				    .ifname = lab->ifname[XL_LAB_DUT], .mode = XL_MODE_NATIVE };
+	struct xl_redirect_opts ro = { .kind = XL_REDIR_DEVMAP, .op = XL_OP_SWAP_MACS,
+				       .mode = XL_MODE_NATIVE, .in = lab->ifname[XL_LAB_DUT],
+				       .nout = 1 };
+	struct xl_xsk_config c;
+
+	switch (path) {
+	case XL_LAT_ONEWAY:
+		return 0;
+	case XL_LAT_TX:
+		g->tx = xl_lab__create_in(lab, XL_LAB_DUT, bench_create, &bo);
+		return g->tx ? 0 : -errno;
+	case XL_LAT_REDIRECT:
+		ro.out[0] = lab->out_ifname[0][XL_LAB_DUT];
+		g->redir = xl_lab__create_in(lab, XL_LAB_DUT, redir_create, &ro);
+		return g->redir ? 0 : -errno;
+	case XL_LAT_L2FWD:
+		/* As the xsk-l2fwd/drv row (labrun_xsk.c): copy mode, deep rings. */
+		xl_xsk_config_defaults(&c);
+		c.ifname = lab->ifname[XL_LAB_DUT];
+		c.app = XL_XSK_L2FWD;
+		c.mode = XL_MODE_NATIVE;
+		c.copy = XL_XSK_COPY;
+		c.first_cpu = app_cpu;
+		xl_xsk_config_wait_default(&c);
+		c.fill_size = c.rx_size = 4096;
+		c.frames = 8192;
+		c.spec.size = size;
+		g->xsk = xl_lab__create_in(lab, XL_LAB_DUT, xsk_create, &c);
+		if (!g->xsk)
+			return -errno;
+		return xl_xsk_app__start(g->xsk);
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * The stamped generator of one repetition: @rate_pps (0: unpaced) for
+ * @o->seconds_ns. With a receiver that spins @delay_ns per frame, an
+ * unpaced run sends at most a window's worth at 1/@delay_ns: the live
+ * engine's calls are sized for ~1 Mpps and each frame's NAPI (softirq
+ * wiring) runs inside the call, so one call would last minutes.
+ */
+static struct xl_gen *lat_gen(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			      uint64_t rate_pps, uint64_t delay_ns, uint32_t size)
+{
+	struct xl_gen_opts go = {
+		.engine = XL_ENGINE_LIVE, .engine_forced = true,
+		.ifname = lab->ifname[XL_LAB_GEN], .netns_fd = lab->ns_fd[XL_LAB_GEN],
+		.flows = 1, .threads = 1, .first_cpu = o->gen_cpu, .batch = o->gen_batch,
+		.stamp = true,
+		.spec = { .size = size, .src_port = 1024, .dst_port = XL_LABRUN_UDP_DPORT,
+			  .src_ip4 = lab->ip4[XL_LAB_GEN], .dst_ip4 = lab->ip4[XL_LAB_DUT] },
+	};
+
+	/* Paced: an exact count (the window's worth); unpaced: the window. */
+	go.rate_pps = rate_pps;
+	if (rate_pps)
+		go.count = (uint64_t)(rate_pps * (o->seconds_ns / 1e9) + 0.5);
+	else
+		go.duration_ns = o->seconds_ns;
+	if (!rate_pps && delay_ns)
+		go.count = o->seconds_ns / delay_ns + XL_GEN_DEFAULT_BATCH;
+	memcpy(go.spec.src_mac, lab->mac[XL_LAB_GEN], 6);
+	memcpy(go.spec.dst_mac, lab->mac[XL_LAB_DUT], 6);
+	return xl_gen__create(&go);
+}
+
+static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, struct xl_lat_row *row,
+		   int app_cpu, struct xl_lat_totals *t, struct xl_lat_rep *rep)
+{
+	struct xl_latency_opts lo = { .mode = XL_MODE_NATIVE, .action = XDP_DROP,
+				      .busy_wait_ns = row->delay_ns };
+	enum xl_lab_side side = row->round_trip ? XL_LAB_GEN : XL_LAB_DUT;
+	struct xl_gen_stats gs;
+	struct lat_rig g = { 0 };
+	int err;
+
+	lo.ifname = row->path == XL_LAT_ONEWAY ? lab->ifname[XL_LAB_DUT] :
+		    row->path == XL_LAT_REDIRECT ? lab->out_ifname[0][XL_LAB_GEN] :
+						   lab->ifname[XL_LAB_GEN];
+	err = dut_create(lab, row->path, app_cpu, row->size, &g);
+	if (err) {
+		snprintf(row->note, sizeof(row->note), "DUT program failed: %s", strerror(-err));
+		goto out;
+	}
+	g.rx = xl_lab__create_in(lab, side, lat_create, &lo);
+	if (!g.rx) {
+		err = -errno;
+		snprintf(row->note, sizeof(row->note), "latency receiver failed: %s",
+			 strerror(-err));
+		goto out;
+	}
+	g.gen = lat_gen(lab, o, row->rate_pps, row->delay_ns, row->size);
+	if (!g.gen) {
+		err = -errno;
+		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+		goto out;
+	}
+	err = xl_gen__start(g.gen);
+	if (err) {
+		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+		goto out;
+	}
+	while (!xl_gen__done(g.gen)) {
+		if (o->stop && *o->stop) {
+			xl_gen__stop(g.gen);
+			break;
+		}
+		xl_sleep_ns(10000000ull, NULL);
+	}
+	err = xl_gen__join(g.gen);
+	if (!err && o->stop && *o->stop)
+		err = -EINTR;
+	if (err) {
+		if (err != -EINTR)
+			snprintf(row->note, sizeof(row->note), "generator failed: %s",
+				 strerror(-err));
+		goto out;
+	}
+	/* The frames in flight: up to a ring's (256) worth, each spinning. */
+	xl_sleep_ns(LAT_DRAIN_NS + 512 * row->delay_ns, NULL);
+	xl_gen__read(g.gen, &gs);
+	err = xl_latency__read(g.rx, t);
+	if (err) {
+		snprintf(row->note, sizeof(row->note), "reading the receiver failed: %s",
+			 strerror(-err));
+		goto out;
+	}
+	xl_lat_rep_from(t, gs.sent, gs.xmit_errors, rep);
+out:
+	rig_destroy(&g);
+	return err;
+}
+
+int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_lat_path path,
+		      uint64_t rate_pps, uint64_t delay_ns, uint32_t size, struct xl_lat_row *row)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int app_cpu = ncpu > 1 ? (o->gen_cpu + 1) % ncpu : 0;
+	enum xl_wiring old_wiring = lab->wiring;
+	int old_napi = lab->napi_cpu, rep, err = 0, i;
+	struct xl_lat_totals *t;
+
+	memset(row, 0, sizeof(*row));
+	snprintf(row->name, sizeof(row->name), "lat/%s/%s", xl_lat_path_name(path),
+		 rate_pps ? "low" : "load");
+	row->path = path;
+	row->round_trip = path != XL_LAT_ONEWAY;
+	row->size = size;
+	row->rate_pps = rate_pps;
+	row->seconds = o->seconds_ns / 1e9;
+	row->batch = o->gen_batch ? o->gen_batch : XL_GEN_DEFAULT_BATCH;
+	row->delay_ns = delay_ns;
+	if (path >= XL_LAT_NPATHS || (path == XL_LAT_REDIRECT && lab->nout < 1) ||
+	    lab->wiring == XL_WIRING_DEVICE) {
+		snprintf(row->note, sizeof(row->note), "needs the veth lab%s",
+			 path == XL_LAT_REDIRECT ? " with an out pair" : "");
+		return -EINVAL;
+	}
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	if (path == XL_LAT_L2FWD && lab->wiring != XL_WIRING_SOFTIRQ)
+		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
+	row->wiring = xl_wiring_name(lab->wiring);
+	for (rep = 0; rep < o->reps && rep < XL_MAX_REPS; rep++) {
+		if (o->stop && *o->stop) {
+			err = -EINTR;
+			break;
+		}
+		err = one_rep(lab, o, row, app_cpu, t, &row->reps[rep]);
+		if (err)
+			break;
+		for (i = 0; i < XL_LAT_BUCKETS; i++)
+			row->all.hist[i] += t->hist[i];
+		if (!row->all.stamped || (t->stamped && t->min_ns < row->all.min_ns))
+			row->all.min_ns = t->min_ns;
+		if (t->max_ns > row->all.max_ns)
+			row->all.max_ns = t->max_ns;
+		row->all.stamped += t->stamped;
+		row->all.frames += t->frames;
+		row->all.sum_ns += t->sum_ns;
+		row->nreps = rep + 1;
+		xl_dbg("%s %uB rep %d: sent %llu received %llu p50 %llu ns p99 %llu ns", row->name,
+		       size, rep, (unsigned long long)row->reps[rep].sent,
+		       (unsigned long long)row->reps[rep].received,
+		       (unsigned long long)row->reps[rep].p50_ns,
+		       (unsigned long long)row->reps[rep].p99_ns);
+	}
+	if (err == -EINTR && !row->note[0])
+		snprintf(row->note, sizeof(row->note), "interrupted after %d of %d repetitions",
+			 row->nreps, o->reps);
+	if (path == XL_LAT_L2FWD && old_wiring != XL_WIRING_SOFTIRQ)
+		xl_lab__wire(lab, old_wiring, old_napi);
+	free(t);
+	xl_lat_row_finish(row);
+	return err;
+}
+
+/* ---- JSON ---- */
+
+static json_t *rep_json(const struct xl_lat_rep *r)
+{
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}",
+			 "sent", (json_int_t)r->sent, "xmit_errors", (json_int_t)r->xmit_errors,
+			 "received", (json_int_t)r->received, "lost", (json_int_t)r->lost,
+			 "gaps", (json_int_t)r->gaps, "reordered", (json_int_t)r->reordered,
+			 "duplicates", (json_int_t)r->duplicates, "min_ns", (json_int_t)r->min_ns,
+			 "p50_ns", (json_int_t)r->p50_ns, "p90_ns", (json_int_t)r->p90_ns,
+			 "p99_ns", (json_int_t)r->p99_ns, "p999_ns", (json_int_t)r->p999_ns,
+			 "max_ns", (json_int_t)r->max_ns, "mean_ns", r->mean_ns);
+}
+
+static json_t *row_json(const struct xl_lat_row *row)
+{
+	json_t *o, *reps = json_array(), *b = json_array();
+	uint64_t lo, hi;
+	int i;
+
+	for (i = 0; i < row->nreps; i++)
+		json_array_append_new(reps, rep_json(&row->reps[i]));
+	for (i = 0; i < XL_LAT_BUCKETS; i++) {
+		if (!row->all.hist[i])
+			continue;
+		xl_lat_bucket_bounds(i, &lo, &hi);
+		json_array_append_new(b, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo,
+						   "hi_ns", (json_int_t)hi, "count",
+						   (json_int_t)row->all.hist[i]));
+	}
+	o = json_pack("{s:s,s:s,s:b,s:i,s:I,s:f,s:i,s:s,s:I,s:i,s:s,s:o,s:o,s:o}",
+		      "name", row->name, "path", xl_lat_path_name(row->path),
+		      "round_trip", row->round_trip, "size", (int)row->size,
+		      "rate_pps", (json_int_t)row->rate_pps, "seconds", row->seconds,
+		      "batch", (int)row->batch, "wiring", row->wiring ? row->wiring : "",
+		      "delay_ns", (json_int_t)row->delay_ns, "nreps", row->nreps,
+		      "note", row->note, "median", rep_json(&row->med), "reps", reps,
+		      "buckets", b);
+	return o;
+}
+
+char *xl_lat_rows_json(const struct xl_lat_row *rows, int n)
+{
+	json_t *doc = json_object(), *arr = json_array();
+	char *s;
+	int i;
+
+	if (!doc || !arr) {
+		json_decref(doc);
+		json_decref(arr);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, row_json(&rows[i]));
+	json_object_set_new(doc, "latency", arr);
+	json_object_set_new(doc, "latency_clock",
+			    json_string("CLOCK_MONOTONIC (bpf_ktime_get_ns) at both ends, one host"));
+	json_object_set_new(doc, "latency_resolution",
+			    json_string("3 significant bits: each power of two in 8 buckets, a bucket at most 12.5% of its lower bound wide, 0-7 ns exact; percentiles are a bucket's upper bound capped at the exact max"));
+	s = json_dumps(doc, JSON_COMPACT);
+	json_decref(doc);
+	if (!s)
+		errno = ENOMEM;
+	return s;
+}
