@@ -96,8 +96,9 @@ struct ab_side {
 	struct xl_bench *b;
 	int prog_fd;
 	double *pps, *cpu_ns, *busy;
-	uint64_t packets;
+	uint64_t packets, bytes;
 	uint64_t ns;
+	const char *cpu_source; /* the last slice's (XL_CPU_SRC_* of xdplab/meter.h) */
 	struct xl_row_result *row;
 };
 
@@ -215,12 +216,11 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	s->cpu_ns[rep] = w.cpu_ns_per_pkt;
 	s->busy[rep] = w.cpu_busy;
 	s->packets += w.packets;
+	s->bytes += w.bytes;
 	s->ns += w.ns;
+	s->cpu_source = w.cpu_source;
 	if (rep < XL_MAX_REPS) {
-		*rr = (struct xl_rep_result){ .ns = w.ns, .packets = w.packets, .pps = w.pps,
-					      .cpu_busy = w.cpu_busy, .cpu_ns_per_pkt = w.cpu_ns_per_pkt,
-					      .eth_packets = w.eth_packets, .eth_ok = w.eth_ok,
-					      .xmit_events = -1 };
+		xl_meter_window_rep(&w, rr);
 		s->row->nreps = rep + 1;
 		s->row->napi_cpu = w.napi_cpu;
 	}
@@ -293,7 +293,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab_side sides[2] = { { 0 } };
 	struct xl_ab_result cpu_r, pps_r;
 	struct xl_link_info li;
-	const char *ifname;
+	const char *ifname, *cpu_source;
 	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, i, done = 0;
 	double *mem = NULL;
 
@@ -340,9 +340,9 @@ int cmd_ab(int argc, char **argv)
 			ret = r;
 			goto out;
 		}
-		/* The same identity on both rows, so xdplab compare pairs them. */
+		/* The same identity on both rows, so xdplab compare pairs them (wiring, size below). */
 		xl_cmd_row_init(&rows[k], "ab", NULL, "xdp", "ab", NULL, xl_xdp_mode_name(a.mode),
-				"softirq");
+				NULL);
 	}
 	m.read = xl_eth_xdp_meter_read;
 	m.read_ctx = &eth;
@@ -387,9 +387,23 @@ int cmd_ab(int argc, char **argv)
 	printf("totals: A %llu packets in %.3f s, B %llu packets in %.3f s\n",
 	       (unsigned long long)sides[0].packets, sides[0].ns / 1e9,
 	       (unsigned long long)sides[1].packets, sides[1].ns / 1e9);
+	cpu_source = sides[0].cpu_source ? sides[0].cpu_source : "none";
 	printf("cpu figure: %s\n", m.napi_pid ?
 	       "the DUT's threaded NAPI kthread's run time (schedstat, ns)" :
+	       !strcmp(cpu_source, XL_CPU_SRC_TRACEPOINT) ?
+	       "the judged CPU's NET_RX softirq time (irq:softirq_entry/exit tracepoints, ns)" :
 	       "the judged CPU's softirq time (/proc/stat, 10 ms ticks: coarse in short slices; threaded NAPI gives ns, docs/own-program.md)");
+	/*
+	 * The rows' identity as measured: where the NAPI ran (a kthread
+	 * found in the slices: threaded) and the frames' mean size, from
+	 * the device's own byte count (no FCS, as the lab's sizes).
+	 */
+	for (k = 0; k < 2; k++) {
+		uint64_t n = sides[0].packets + sides[1].packets;
+
+		rows[k].wiring = m.napi_pid ? "threaded" : "softirq";
+		rows[k].size = n ? (uint32_t)((sides[0].bytes + sides[1].bytes + n / 2) / n) : 0;
+	}
 	ret = XL_EXIT_OK;
 	if (a.json) {
 		json_t *o = json_object();
@@ -400,7 +414,7 @@ int cmd_ab(int argc, char **argv)
 		json_object_set_new(o, "reps", json_integer(done));
 		json_object_set_new(o, "slice_s", json_real(a.slice_ns / 1e9));
 		json_object_set_new(o, "counted_by", json_string("ethtool"));
-		json_object_set_new(o, "cpu_from", json_string(m.napi_pid ? "napi-kthread" : "softirq-ticks"));
+		json_object_set_new(o, "cpu_from", json_string(cpu_source));
 		json_object_set_new(o, "a", side_json(&sides[0], done));
 		json_object_set_new(o, "b", side_json(&sides[1], done));
 		json_object_set_new(o, "cpu_ns_per_pkt", cmp_json(&cpu_r, "ns"));

@@ -22,7 +22,7 @@ BPFFS=/tmp/xlp$$bpffs # no '.': libbpf turns dots in pin paths into '_
 PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
-       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_sigkill
+       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_sigkill
        run_pin_maps lab_run_prog lab_run_ab)
 
 cleanup() {
@@ -316,6 +316,37 @@ t_ab_builtin() {
 	expect "bad built-in: message" "$(cat "$TMP/e")" \
 		"xdplab ab: 'drop:no-peeking': packet operation 'no-peeking' is not accepted (accepted: no-touch, read-data, parse-ip, swap-macs)" || return 1
 	expect "attached" "$(attached)" "" || return 1
+}
+
+# The per-side files say the wiring ab measured in and the frames' size:
+# threaded when the device has a NAPI kthread (before: always "softirq"),
+# 200-byte frames (before: size 0).
+t_ab_wiring_size() {
+	local f
+	topo_up && build_loop 0 || return 1
+	ip netns exec "$D" ethtool -K xlp$$in gro on >/dev/null || return 1
+	ip netns exec "$D" sh -c "echo 1 > /sys/class/net/xlp$$in/threaded" || return 1
+	$X gen --netns "$G" xlp$$ga -d 20 --size 200 --no-check -q >/dev/null 2>&1 &
+	PIDS+=($!)
+	sleep 0.5
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
+		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	for f in "$TMP/ab.a.json" "$TMP/ab.b.json"; do
+		expect "$f: wiring, size" "$(jq -r '.rows[0] | "\(.wiring) \(.size)"' "$f")" "threaded 200" || return 1
+		expect "$f: cpu_source" "$(jq -r '.rows[0].cpu_source' "$f")" napi-kthread-schedstat || return 1
+	done
+	expect "cpu_from" "$(jq -r .cpu_from "$TMP/ab.json")" napi-kthread-schedstat || return 1
+	grep -q "^cpu figure: the DUT's threaded NAPI kthread's run time (schedstat, ns)$" "$TMP/out" ||
+		{ cat "$TMP/out"; return 1; }
+	# The same in softirq (GRO keeps the NAPI): its exact source.
+	ip netns exec "$D" sh -c "echo 0 > /sys/class/net/xlp$$in/threaded" || return 1
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
+		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	expect "softirq: wiring, size, source" "$(jq -r '.rows[0] | "\(.wiring) \(.size) \(.cpu_source)"' "$TMP/ab.b.json")" \
+		"softirq 200 softirq-tracepoint" || return 1
+	grep -q "^cpu figure: the judged CPU's NET_RX softirq time (irq:softirq_entry/exit tracepoints, ns)$" "$TMP/out" ||
+		{ cat "$TMP/out"; return 1; }
+	expect "attached after ab" "$(attached)" ""
 }
 
 # SIGKILL during an A/B: nothing left attached (links die with the process).
