@@ -3,18 +3,22 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "cmd.h"
 #include "xdplab/log.h"
 #include "xdplab/monitor.h"
+#include "xdplab/netns.h"
 #include "xdplab/report.h"
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
 
-enum { O_ALL, O_JSON, O_ATTACH };
+enum { O_ALL, O_JSON, O_ATTACH, O_DEV };
 
 static const struct xl_opt mon_opts[] = {
 	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk", O_ALL, .alias = "stats" },
@@ -22,6 +26,7 @@ static const struct xl_opt mon_opts[] = {
 	XL_OPT_ENTRY_DURATION,
 	{ "json", 'j', "FILE", "also write each interval and the totals as JSON (docs/results.md)", O_JSON },
 	{ "attach", 0, "KIND", "auto (default: tp_btf with kernel BTF, else raw_tp), btf or raw", O_ATTACH },
+	{ "dev", 0, "[NETNS:]IFACE", "count only this device's events (repeatable, up to 8; NETNS: a name under /run/netns, else ours); needs tp_btf", O_DEV, .repeatable = true },
 	XL_OPT_ENTRY_QUIET,
 };
 
@@ -36,6 +41,8 @@ struct mon_args {
 	uint64_t interval_ns, duration_ns;
 	bool quiet;
 	const char *json;
+	const char *dev[XL_MON_MAX_DEVS]; /* --dev as given */
+	int ndev;
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -59,6 +66,14 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_choice(&mon_spec, "--attach", arg, kinds);
 		a->o.attach = r;
 		return r < 0 ? r : 0;
+	case O_DEV:
+		if (a->ndev == XL_MON_MAX_DEVS) {
+			xl_usage_error(&mon_spec, "--dev: more than %d devices (accepted: 1..%d)",
+				       XL_MON_MAX_DEVS, XL_MON_MAX_DEVS);
+			return -EINVAL;
+		}
+		a->dev[a->ndev++] = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -189,6 +204,15 @@ static int write_json(const struct mon_args *a, struct mon_run *r, int last)
 						  &r->s[last], 0));
 	json_object_set_new(x, "monitor", json_pack("{s:b,s:s}", "all", a->o.all, "attach",
 						    xl_monitor__attach_kind(r->m)));
+	if (a->ndev) {
+		json_t *devs = json_array();
+		int i;
+
+		for (i = 0; i < a->ndev; i++)
+			json_array_append_new(devs, json_pack("{s:s,s:i}", "dev", a->dev[i],
+							      "ifindex", (int)a->o.devs[i].ifindex));
+		json_object_set_new(json_object_get(x, "monitor"), "devs", devs);
+	}
 	text = json_dumps(x, JSON_COMPACT);
 	json_decref(x);
 	err = text ? xl_report_json(a->json, &(struct xl_report_meta){
@@ -202,6 +226,49 @@ static int write_json(const struct mon_args *a, struct mon_run *r, int last)
 	}
 	fprintf(stderr, "xdplab: results written to %s\n", a->json);
 	return XL_EXIT_OK;
+}
+
+/*
+ * --dev [NETNS:]IFACE: the device's namespace inode and ifindex (as the
+ * lab's --with-monitor filter: struct xl_mon_dev). A usage error (one line
+ * naming it) when the namespace or the interface does not exist.
+ */
+static int resolve_dev(const char *spec, struct xl_mon_dev *d)
+{
+	char ns[NAME_MAX + 1] = "", path[PATH_MAX];
+	const char *ifname = spec, *colon = strchr(spec, ':');
+	struct xl_netns_saved saved;
+	struct stat st;
+	unsigned int ifindex;
+
+	if (colon) {
+		if (colon == spec || (size_t)(colon - spec) > NAME_MAX || !colon[1]) {
+			xl_usage_error(&mon_spec, "--dev: '%s' is not [NETNS:]IFACE", spec);
+			return -EINVAL;
+		}
+		snprintf(ns, sizeof(ns), "%.*s", (int)(colon - spec), spec);
+		ifname = colon + 1;
+	}
+	snprintf(path, sizeof(path), ns[0] ? "/run/netns/%s" : "/proc/self/ns/net", ns);
+	if (stat(path, &st)) {
+		xl_usage_error(&mon_spec, "--dev %s: no namespace '%s' (see 'ip netns')", spec, ns);
+		return -ENOENT;
+	}
+	if (ns[0] && xl_netns_enter_path(path, &saved)) {
+		xl_usage_error(&mon_spec, "--dev %s: cannot enter namespace '%s'", spec, ns);
+		return -EPERM;
+	}
+	ifindex = if_nametoindex(ifname);
+	if (ns[0])
+		xl_netns_restore(&saved);
+	if (!ifindex) {
+		xl_usage_error(&mon_spec, "--dev %s: no interface '%s' in %s", spec, ifname,
+			       ns[0] ? ns : "this namespace");
+		return -ENODEV;
+	}
+	d->netns = (__u32)st.st_ino;
+	d->ifindex = ifindex;
+	return 0;
 }
 
 int cmd_monitor(int argc, char **argv)
@@ -223,6 +290,10 @@ int cmd_monitor(int argc, char **argv)
 			       argv[idx]);
 		return XL_EXIT_USAGE;
 	}
+	for (i = 0; i < a.ndev; i++)
+		if (resolve_dev(a.dev[i], &a.o.devs[i]))
+			return XL_EXIT_USAGE;
+	a.o.ndevs = a.ndev;
 	m = xl_monitor__create(&a.o);
 	if (!m)
 		return XL_EXIT_RUNTIME;
@@ -234,7 +305,10 @@ int cmd_monitor(int argc, char **argv)
 	fprintf(stderr, "xdplab monitor: %s on", xl_monitor__attach_kind(m));
 	for (i = 0; i < n; i++)
 		fprintf(stderr, " %s", names[i]);
-	fprintf(stderr, " (%s); Ctrl-C to stop\n", a.o.all ? "all events" : "errors only");
+	fprintf(stderr, " (%s", a.o.all ? "all events" : "errors only");
+	for (i = 0; i < a.ndev; i++)
+		fprintf(stderr, "%s%s (ifindex %u)", i ? ", " : "; of ", a.dev[i], a.o.devs[i].ifindex);
+	fprintf(stderr, "); Ctrl-C to stop\n");
 	if (!a.quiet)
 		printf("%8s    %-21s %-10s %7s  %-11s %12s %12s %12s %14s\n", "time", "event",
 		       "action", "ifindex", "errno", "events/s", "packets/s", "drops/s",

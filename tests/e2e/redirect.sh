@@ -21,7 +21,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
-       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_raw_tp monitor_json monitor_all_exact
+       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
        kill_leaves_nothing watch_cost_rows bad_inputs)
 
 cleanup() {
@@ -257,6 +257,32 @@ t_monitor_exception() {
 	ip -n "$D" link set dev xlt$$in xdpdrv off
 	expect "xdp_exception INVALID($BAD) on IN" \
 		"$(mon_count "$TMP/mon" xdp_exception "INVALID($BAD)" $IN -)" $N
+}
+
+# --dev [NETNS:]IFACE: a monitor of IN counts IN's exceptions, one of OUT
+# (side by side, the same frames) none; the filter is in the JSON; a
+# missing namespace or interface is one line, exit 2.
+t_monitor_dev() {
+	build_bad_action || return 1
+	ip -n "$D" link set dev xlt$$in xdpdrv obj "$TMP/bad_action.o" sec xdp ||
+		{ echo "cannot attach the test program"; return 1; }
+	bg "$TMP/mon" $X monitor -q --dev "$D:xlt$$in" --json "$TMP/mon.json"
+	bg "$TMP/mon2" $X monitor -q --dev "$D:xlt$$ox"
+	wait_line "$TMP/mon" "errors only; of $D:xlt$$in (ifindex $IN))" || return 1
+	wait_line "$TMP/mon2" "errors only; of $D:xlt$$ox (ifindex $OX))" || return 1
+	send $N || return 1
+	stop_all
+	ip -n "$D" link set dev xlt$$in xdpdrv off
+	expect "--dev IN: xdp_exception INVALID($BAD) on IN" \
+		"$(mon_count "$TMP/mon" xdp_exception "INVALID($BAD)" $IN -)" $N || return 1
+	expect "--dev OUT: keys counted" "$(grep -c '^  xdp' "$TMP/mon2")" 0 || return 1
+	expect "--dev in the JSON" "$(jq -c '.monitor.devs' "$TMP/mon.json")" "[{\"dev\":\"$D:xlt$$in\",\"ifindex\":$IN}]" || return 1
+	usage $X monitor --dev "$D:xlnosuch0" || return 1
+	expect "no interface: message" "$(cat "$TMP/err")" \
+		"xdplab monitor: --dev $D:xlnosuch0: no interface 'xlnosuch0' in $D" || return 1
+	usage $X monitor --dev "xlnosuchns$$:lo" || return 1
+	expect "no namespace: message" "$(cat "$TMP/err")" \
+		"xdplab monitor: --dev xlnosuchns$$:lo: no namespace 'xlnosuchns$$' (see 'ip netns')"
 }
 
 # Without BTF the monitor falls back to raw_tp: same counts, no device fields.
