@@ -80,6 +80,28 @@ void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void 
 			   uint32_t caplen, uint32_t len);
 
 /**
+ * struct xl_cap_meta - what the capture hook knew of a record, written as
+ * pcapng Enhanced Packet Block options (classic pcap has no place for it).
+ * @queue: the RX queue (epb_queue), -1: not known.
+ * @xdp_action: the XDP action the program returned (epb_verdict type 2),
+ *   -1: none (the entry hook).
+ * @comment: a short text (opt_comment, up to 255 bytes used), NULL: none.
+ */
+struct xl_cap_meta {
+	int queue;
+	int xdp_action;
+	const char *comment;
+};
+
+/**
+ * xl_pcap_writer__write_meta() - as xl_pcap_writer__write(), with @meta
+ * written as the record's options when the file is pcapng (ignored for
+ * pcap). Not thread-safe.
+ */
+void xl_pcap_writer__write_meta(struct xl_pcap_writer *w, uint64_t ts_ns, const void *data,
+				uint32_t caplen, uint32_t len, const struct xl_cap_meta *meta);
+
+/**
  * xl_pcap_writer__flush() - write the buffered records to the file.
  * Return: 0, or -EIO when a write failed since the last flush (disk full,
  * reader of '-' gone), with the cause logged once.

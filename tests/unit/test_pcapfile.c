@@ -193,6 +193,75 @@ static void test_pcapng_round_trip(void **state)
 	}
 }
 
+/*
+ * The hook's metadata as Enhanced Packet Block options: epb_flags inbound,
+ * epb_queue, epb_verdict (type 2, XDP action, 64 bits), opt_comment, each
+ * only when set; libpcap still reads the frame right; pcap ignores it.
+ */
+static void test_pcapng_meta(void **state)
+{
+	char pn[] = "/tmp/xl-test-pcapng.XXXXXX", err[PCAP_ERRBUF_SIZE];
+	struct xl_cap_meta m1 = { .queue = 3, .xdp_action = 1, .comment = "xdp exit" },
+			   m2 = { .queue = -1, .xdp_action = -1 };
+	uint8_t fr[64], file[1024], *e;
+	struct xl_pcap_writer *w;
+	struct pcap_pkthdr *h;
+	const u_char *d;
+	uint64_t act;
+	pcap_t *p;
+	size_t n;
+	int fd, i;
+
+	(void)state;
+	assert_int_equal(build(1024, sizeof(fr), fr), 64);
+	fd = mkstemp(pn);
+	assert_true(fd >= 0);
+	close(fd);
+	w = xl_pcap_writer__open_ng(pn, 16384, true, 0, NULL);
+	assert_non_null(w);
+	xl_pcap_writer__write_meta(w, 1000, fr, 64, 64, &m1);
+	xl_pcap_writer__write_meta(w, 2000, fr, 64, 64, &m2);
+	assert_int_equal(xl_pcap_writer__close(w), 0);
+	fd = open(pn, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, file, sizeof(file));
+	close(fd);
+	/* SHB 44, IDB without if_name 32; EPB 1: 32 + 64 + flags 8 + queue 8 +
+	 * verdict 16 + comment 12 + end 4; EPB 2: 32 + 64 + flags 8 + end 4. */
+	assert_int_equal(n, 44 + 32 + 144 + 108);
+	e = file + 76;
+	assert_int_equal(u32_at(e + 4), 144);
+	assert_int_equal(u32_at(e + 92), 2 | 4 << 16);	 /* epb_flags, 4 bytes */
+	assert_int_equal(u32_at(e + 96), 1);		 /* inbound */
+	assert_int_equal(u32_at(e + 100), 6 | 4 << 16);	 /* epb_queue */
+	assert_int_equal(u32_at(e + 104), 3);
+	assert_int_equal(u32_at(e + 108), 7 | 9 << 16);	 /* epb_verdict, 9 bytes */
+	assert_int_equal(e[112], 2);			 /* Linux eBPF XDP */
+	memcpy(&act, e + 113, 8);
+	assert_int_equal(act, 1);
+	assert_memory_equal(e + 121, "\0\0\0", 3);	 /* padding */
+	assert_int_equal(u32_at(e + 124), 1 | 8 << 16);	 /* opt_comment */
+	assert_memory_equal(e + 128, "xdp exit", 8);
+	assert_int_equal(u32_at(e + 136), 0);		 /* opt_endofopt */
+	assert_int_equal(u32_at(e + 140), 144);
+	e += 144;
+	assert_int_equal(u32_at(e + 4), 108);
+	assert_int_equal(u32_at(e + 92), 2 | 4 << 16);
+	assert_int_equal(u32_at(e + 100), 0);
+	assert_int_equal(u32_at(e + 104), 108);
+	p = pcap_open_offline_with_tstamp_precision(pn, PCAP_TSTAMP_PRECISION_NANO, err);
+	assert_non_null(p);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(pcap_next_ex(p, &h, &d), 1);
+		assert_int_equal(h->caplen, 64);
+		assert_int_equal(h->ts.tv_usec, 1000 * (i + 1));
+		assert_memory_equal(d, fr, 64);
+	}
+	assert_int_equal(pcap_next_ex(p, &h, &d), PCAP_ERROR_BREAK);
+	pcap_close(p);
+	unlink(pn);
+}
+
 static void test_writer_bad_path(void **state)
 {
 	(void)state;
@@ -234,6 +303,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_round_trip),
 		cmocka_unit_test(test_pcapng_round_trip),
+		cmocka_unit_test(test_pcapng_meta),
 		cmocka_unit_test(test_writer_bad_path),
 		cmocka_unit_test(test_filter),
 	};

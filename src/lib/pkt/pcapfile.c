@@ -199,10 +199,16 @@ struct xl_pcap_writer *xl_pcap_writer__open_ng(const char *path, uint32_t snaple
 void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void *data,
 			   uint32_t caplen, uint32_t len)
 {
+	xl_pcap_writer__write_meta(w, ts_ns, data, caplen, len, NULL);
+}
+
+void xl_pcap_writer__write_meta(struct xl_pcap_writer *w, uint64_t ts_ns, const void *data,
+				uint32_t caplen, uint32_t len, const struct xl_cap_meta *meta)
+{
 	struct pcap_pkthdr h = { .caplen = caplen, .len = len };
 
 	if (w->ng) {
-		xl_pcapng_write_epb(w->f, ts_ns, w->nano, data, caplen, len);
+		xl_pcapng_write_epb(w->f, ts_ns, w->nano, data, caplen, len, meta);
 		return;
 	}
 

@@ -19,7 +19,10 @@
  *   nanoseconds, or 6: microseconds, the format's default, written anyway).
  * - Enhanced Packet Block per frame: interface 0, the 64-bit timestamp in
  *   if_tsresol units as two 32-bit halves (high first), the captured and
- *   the original length, the bytes padded to 32 bits, no options.
+ *   the original length, the bytes padded to 32 bits; with the hook's
+ *   metadata the options epb_flags (inbound), epb_queue (the RX queue),
+ *   epb_verdict (type 2, Linux eBPF XDP: the action as 64 bits; the
+ *   options added to the format for xdpdump) and opt_comment (the hook).
  *
  * Every block is written with stdio (the writer's buffer), all fields in
  * host order; a write error shows in ferror() at the next flush.
@@ -29,6 +32,7 @@
 #include <string.h>
 
 #include "pcapng.h"
+#include "xdplab/pcapfile.h"
 
 enum {
 	SHB_TYPE = 0x0A0D0D0A,
@@ -36,6 +40,10 @@ enum {
 	EPB_TYPE = 0x00000006,
 	BYTE_ORDER_MAGIC = 0x1A2B3C4D,
 	OPT_ENDOFOPT = 0,
+	OPT_COMMENT = 1,
+	OPT_EPB_FLAGS = 2,
+	OPT_EPB_QUEUE = 6,
+	OPT_EPB_VERDICT = 7,
 	OPT_SHB_USERAPPL = 4,
 	OPT_IF_NAME = 2,
 	OPT_IF_TSRESOL = 9,
@@ -110,11 +118,29 @@ void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *if
 }
 
 void xl_pcapng_write_epb(FILE *f, uint64_t ts_ns, bool nano, const void *data, uint32_t caplen,
-			 uint32_t len)
+			 uint32_t len, const struct xl_cap_meta *meta)
 {
 	static const uint8_t zeros[4];
 	uint64_t ts = nano ? ts_ns : ts_ns / 1000;
-	uint32_t total = 32 + pad4(caplen);
+	uint32_t total = 32 + pad4(caplen), opts = 0, inbound = 1, queue = 0;
+	uint16_t clen = 0;
+	uint8_t verdict[9];
+
+	if (meta) {
+		clen = meta->comment ? (uint16_t)strnlen(meta->comment, 255) : 0;
+		opts = opt_size(4) + (meta->queue >= 0 ? opt_size(4) : 0) +
+		       (meta->xdp_action >= 0 ? opt_size(sizeof(verdict)) : 0) +
+		       (clen ? opt_size(clen) : 0) + 4;
+		total += opts;
+		queue = (uint32_t)meta->queue;
+		/* Verdict type 2: Linux eBPF XDP, then the action as a 64-bit value. */
+		verdict[0] = 2;
+		if (meta->xdp_action >= 0) {
+			uint64_t act = (uint64_t)meta->xdp_action;
+
+			memcpy(verdict + 1, &act, sizeof(act));
+		}
+	}
 
 	put32(f, EPB_TYPE);
 	put32(f, total);
@@ -125,5 +151,15 @@ void xl_pcapng_write_epb(FILE *f, uint64_t ts_ns, bool nano, const void *data, u
 	put32(f, len);
 	fwrite(data, 1, caplen, f);
 	fwrite(zeros, 1, pad4(caplen) - caplen, f);
+	if (opts) {
+		put_opt(f, OPT_EPB_FLAGS, &inbound, 4);
+		if (meta->queue >= 0)
+			put_opt(f, OPT_EPB_QUEUE, &queue, 4);
+		if (meta->xdp_action >= 0)
+			put_opt(f, OPT_EPB_VERDICT, verdict, sizeof(verdict));
+		if (clen)
+			put_opt(f, OPT_COMMENT, meta->comment, clen);
+		put_opt(f, OPT_ENDOFOPT, NULL, 0);
+	}
 	put32(f, total);
 }

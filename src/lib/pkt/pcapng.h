@@ -18,12 +18,17 @@
  */
 void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *ifname);
 
+struct xl_cap_meta;
+
 /**
  * xl_pcapng_write_epb() - one Enhanced Packet Block on interface 0: @caplen
  * bytes of @data, a frame of @len bytes taken at @ts_ns (ns since the Unix
- * epoch; written in ns with @nano, else in us, as the IDB's if_tsresol).
+ * epoch; written in ns with @nano, else in us, as the IDB's if_tsresol),
+ * and with @meta (may be NULL: no options) its options: epb_flags
+ * (inbound), epb_queue, epb_verdict (type 2, an XDP action) and
+ * opt_comment, each only when set.
  */
 void xl_pcapng_write_epb(FILE *f, uint64_t ts_ns, bool nano, const void *data, uint32_t caplen,
-			 uint32_t len);
+			 uint32_t len, const struct xl_cap_meta *meta);
 
 #endif /* XDPLAB_PKT_PCAPNG_H */

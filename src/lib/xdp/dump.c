@@ -65,7 +65,19 @@ static int on_record(void *ctx, void *data, size_t size)
 		d->filtered++;
 		return 0;
 	}
-	xl_pcap_writer__write(d->w, h->ts_ns + d->realtime_off_ns, frame, caplen, h->len);
+	{
+		/* pcapng keeps what the hook knew (ignored by the pcap writer). */
+		static const char *const hook[XL_DUMP_HOOKS] = { "xdp own", "xdp entry",
+								 "xdp exit" };
+		struct xl_cap_meta meta = {
+			.queue = (int)h->rxq,
+			.xdp_action = h->action == 0xffff ? -1 : h->action,
+			.comment = h->hook < XL_DUMP_HOOKS ? hook[h->hook] : NULL,
+		};
+
+		xl_pcap_writer__write_meta(d->w, h->ts_ns + d->realtime_off_ns, frame, caplen,
+					   h->len, &meta);
+	}
 	d->written++;
 	d->written_bytes += caplen;
 	return 0;
