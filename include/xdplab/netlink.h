@@ -121,4 +121,16 @@ int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_
  */
 int xl_link_xdp_features(int ifindex, uint64_t *features);
 
+/**
+ * xl_napi_pid_netlink() - the pid of a threaded-NAPI kthread of @ifindex
+ * (caller's namespace) from the kernel (netdev generic netlink, a
+ * NETDEV_CMD_NAPI_GET dump filtered by ifindex, kernel 6.8+: the
+ * NETDEV_A_NAPI_PID of the first NAPI instance that has one), without
+ * walking /proc. Return: the pid, 0 when the device has no threaded NAPI
+ * (no NAPI at all, or softirq), -EOPNOTSUPP when the kernel has no
+ * napi-get (before 6.8: the caller walks /proc), or -errno (-ENODEV: no
+ * such device here).
+ */
+int xl_napi_pid_netlink(int ifindex);
+
 #endif /* XDPLAB_NETLINK_H */

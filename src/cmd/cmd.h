@@ -175,8 +175,8 @@ void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
  * program (drop/pass/tx, redirect*), on the one sampler
  * (xdplab/sampler.h): a meter sample every @interval_ns, a line per
  * interval, until @duration_ns (0: none) or Ctrl-C, @reps times.
- * @m: the meter; its napi_pid is looked up by @ifname while it is 0 (a
- *     NAPI kthread appears once traffic flows with threaded NAPI).
+ * @m: the meter, its napi_pid set by the caller (once, after the attach
+ *     that makes the NAPI; 0: softirq wiring). @ifname: the DUT.
  * @reps: windows of @duration_ns back to back (0 or 1: one).
  * @quiet/@extended: no interval lines / also the per-CPU lines.
  * @alive: called every 100 ms between samples: XL_EXIT_OK to go on, else

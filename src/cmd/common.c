@@ -213,8 +213,11 @@ static void loop_interval(void *ctx, int from, int to, uint64_t t_ns, bool parti
 	const struct xl_cmd_loop *l = lr->l;
 	struct xl_meter_window w;
 
-	if (!l->m->napi_pid)
-		l->m->napi_pid = xl_napi_kthread_pid(l->ifname);
+	/*
+	 * The NAPI kthread was looked up once, before the run (the row's
+	 * wiring says which): not again every interval, which walked all of
+	 * /proc each second in softirq wiring, where there is none.
+	 */
 	xl_meter_window(l->m, &lr->s[from], &lr->s[to], &w);
 	xl_meter_window_add(&lr->rep, &w);
 	xl_meter_window_add(lr->total, &w);

@@ -21,6 +21,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <net/if.h>
+
+#include "xdplab/netlink.h"
 #include "xdplab/sysstat.h"
 
 /* USER_HZ ticks to ns (sysconf once: it cannot change while we run). */
@@ -273,8 +276,16 @@ int xl_ksoftirqd_pid(int cpu)
 
 int xl_napi_kthread_pid(const char *ifname)
 {
+	unsigned int idx = if_nametoindex(ifname);
 	char want[32];
+	int pid;
 
+	/* The kernel's answer (6.8+) when the device is in this namespace. */
+	if (idx) {
+		pid = xl_napi_pid_netlink(idx);
+		if (pid >= 0)
+			return pid;
+	}
 	snprintf(want, sizeof(want), "napi/%s-", ifname);
 	return xl_kthread_pid(want);
 }
