@@ -325,4 +325,28 @@ struct xl_command {
 extern const struct xl_command xl_commands[];
 extern const size_t xl_n_commands;
 
+/**
+ * xl_cmd_attached_prog_id() - the id of the XDP program attached to
+ * @ifindex (current netns) in @mode, 0 for none or when the query fails; a
+ * run compares it with its own to notice a detach ('xdplab cleanup IFACE'
+ * cuts the link of a live holder), as the counters would read 0 pps forever.
+ */
+unsigned int xl_cmd_attached_prog_id(int ifindex, enum xl_xdp_mode mode);
+
+/**
+ * xl_cmd_xdp_alive() - a report loop's liveness check for a program on
+ * @ifindex (@ifname in messages): the interface still exists and, with
+ * @prog_id not 0, @prog_id is still what is attached in @mode. Logs one
+ * line when not. Return: XL_EXIT_OK, or XL_EXIT_RUNTIME.
+ */
+int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
+		     unsigned int prog_id);
+
+/**
+ * xl_cmd_cpu_cell() - the interval line's CPU cell into @buf (@len bytes,
+ * 64 are enough): "cpuN busy X%  cpu-ns/packet Y", or dashes when the
+ * window had no packets or no NAPI CPU.
+ */
+void xl_cmd_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w);
+
 #endif /* XDPLAB_CMD_H */

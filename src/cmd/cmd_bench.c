@@ -84,30 +84,11 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return r <= 0 ? r : -EINVAL;
 }
 
-/*
- * The id of the XDP program attached to @ifindex in @mode (0: none), so a
- * run notices when someone detaches it ('xdplab cleanup IFACE' cuts the link
- * of a live holder): the counters would otherwise read 0 pps forever.
- */
-static unsigned int attached_prog_id(int ifindex, enum xl_xdp_mode mode)
-{
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-
-	if (bpf_xdp_query(ifindex, 0, &q))
-		return 0;
-	return mode == XL_MODE_SKB ? q.skb_prog_id : q.drv_prog_id;
-}
-
 static void print_window(const struct xl_meter_window *w, double t, int action)
 {
 	char b1[32], b2[32], cpu[64];
 
-	/* No packets in the window: no CPU to judge and no cost per packet. */
-	if (w->napi_cpu < 0 || !w->packets)
-		snprintf(cpu, sizeof(cpu), "cpu - busy -  cpu-ns/packet -");
-	else
-		snprintf(cpu, sizeof(cpu), "cpu%d busy %.1f%%  cpu-ns/packet %.1f", w->napi_cpu,
-			 w->cpu_busy * 100, w->cpu_ns_per_pkt);
+	xl_cmd_cpu_cell(cpu, sizeof(cpu), w);
 	printf("%8.3f s  %-8s rx/s %12s  err/s %s  ns/packet %.1f  %s\n", t,
 	       xl_xdp_action_name(action) + 4, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
 	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt, cpu);
@@ -130,16 +111,7 @@ static int bench_alive(void *ctx)
 {
 	struct bench_run *br = ctx;
 
-	if (!if_indextoname(xl_bench__ifindex(br->b), (char[IF_NAMESIZE]){ 0 })) {
-		xl_err("interface %s vanished during the run", br->ifname);
-		return XL_EXIT_RUNTIME;
-	}
-	if (br->prog_id && attached_prog_id(xl_bench__ifindex(br->b), br->mode) != br->prog_id) {
-		xl_err("%s: our XDP program (id %u) was detached by someone else (xdplab cleanup?); stopping",
-		       br->ifname, br->prog_id);
-		return XL_EXIT_RUNTIME;
-	}
-	return XL_EXIT_OK;
+	return xl_cmd_xdp_alive(xl_bench__ifindex(br->b), br->ifname, br->mode, br->prog_id);
 }
 
 static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
@@ -241,7 +213,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
-	prog_id = attached_prog_id(xl_bench__ifindex(b), a.o.mode);
+	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
 	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
 		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op),

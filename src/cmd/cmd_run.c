@@ -99,29 +99,11 @@ struct run_ctx {
 	unsigned int prog_id;
 };
 
-static unsigned int attached_prog_id(int ifindex, enum xl_xdp_mode mode)
-{
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-
-	if (bpf_xdp_query(ifindex, 0, &q))
-		return 0;
-	return mode == XL_MODE_SKB ? q.skb_prog_id : q.drv_prog_id;
-}
-
 static int run_alive(void *ctx)
 {
 	struct run_ctx *rc = ctx;
 
-	if (!if_indextoname(rc->ifindex, (char[IF_NAMESIZE]){ 0 })) {
-		xl_err("interface %s vanished during the run", rc->ifname);
-		return XL_EXIT_RUNTIME;
-	}
-	if (rc->prog_id && attached_prog_id(rc->ifindex, rc->mode) != rc->prog_id) {
-		xl_err("%s: the program (id %u) was detached by someone else (xdplab cleanup --all?); stopping",
-		       rc->ifname, rc->prog_id);
-		return XL_EXIT_RUNTIME;
-	}
-	return XL_EXIT_OK;
+	return xl_cmd_xdp_alive(rc->ifindex, rc->ifname, rc->mode, rc->prog_id);
 }
 
 static void run_print(void *ctx, const struct xl_meter_window *w, double t)
@@ -131,11 +113,7 @@ static void run_print(void *ctx, const struct xl_meter_window *w, double t)
 	char b[32], cpu[64];
 	size_t i;
 
-	if (w->napi_cpu < 0 || !w->packets)
-		snprintf(cpu, sizeof(cpu), "cpu - busy -  cpu-ns/packet -");
-	else
-		snprintf(cpu, sizeof(cpu), "cpu%d busy %.1f%%  cpu-ns/packet %.1f", w->napi_cpu,
-			 w->cpu_busy * 100, w->cpu_ns_per_pkt);
+	xl_cmd_cpu_cell(cpu, sizeof(cpu), w);
 	printf("%8.3f s  rx/s %12s", t, xl_fmt_thousands((uint64_t)w->pps, b, sizeof(b)));
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		printf("  %s %s", label[i],
@@ -253,7 +231,7 @@ int cmd_run(int argc, char **argv)
 			.quiet = a.quiet, .extended = a.extended && cnt, .alive = run_alive,
 			.print = run_print,
 			.ctx = &(struct run_ctx){ ifindex, ifname, a.mode,
-						  attached_prog_id(ifindex, a.mode) },
+						  xl_cmd_attached_prog_id(ifindex, a.mode) },
 			.row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);
 	/* The totals of each method over the same span, from the link's making to now. */

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "cmd.h"
 #include "profile_cli.h"
 #include "xdplab/log.h"
@@ -456,4 +458,38 @@ void xl_cmd_print_extra(const struct xl_extra_cal *cal)
 	fprintf(stderr, "xdplab: --extra-ns %.0f: %u busy-loop iterations x %.3f ns (calibration rounds %.3f..%.3f) = %.1f ns per packet; BPF_PROG_RUN check: %+.0f ns over the program's %.0f ns\n",
 		cal->target_ns, cal->iters, cal->ns_per_iter, cal->ns_per_iter_min,
 		cal->ns_per_iter_max, cal->set_ns, cal->check_ns, cal->base_ns);
+}
+
+unsigned int xl_cmd_attached_prog_id(int ifindex, enum xl_xdp_mode mode)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return 0;
+	return mode == XL_MODE_SKB ? q.skb_prog_id : q.drv_prog_id;
+}
+
+int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
+		     unsigned int prog_id)
+{
+	if (!if_indextoname(ifindex, (char[IF_NAMESIZE]){ 0 })) {
+		xl_err("interface %s vanished during the run", ifname);
+		return XL_EXIT_RUNTIME;
+	}
+	if (prog_id && xl_cmd_attached_prog_id(ifindex, mode) != prog_id) {
+		xl_err("%s: the XDP program (id %u) was detached by someone else (xdplab cleanup?); stopping",
+		       ifname, prog_id);
+		return XL_EXIT_RUNTIME;
+	}
+	return XL_EXIT_OK;
+}
+
+void xl_cmd_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w)
+{
+	/* No packets in the window: no CPU to judge and no cost per packet. */
+	if (w->napi_cpu < 0 || !w->packets)
+		snprintf(buf, len, "cpu - busy -  cpu-ns/packet -");
+	else
+		snprintf(buf, len, "cpu%d busy %.1f%%  cpu-ns/packet %.1f", w->napi_cpu,
+			 w->cpu_busy * 100, w->cpu_ns_per_pkt);
 }
