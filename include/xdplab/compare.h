@@ -125,6 +125,17 @@ struct xl_cmp_file {
  */
 int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errlen);
 
+struct json_t;
+
+/**
+ * xl_cmp_load_doc() - xl_cmp_load(), and on success the parsed document
+ * in *@docp (jansson's; the caller json_decref()s it), for a reader that
+ * wants fields xl_cmp_file does not keep without parsing the file again.
+ * On error *@docp is untouched. Return: as xl_cmp_load().
+ */
+int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **docp, char *err,
+		    size_t errlen);
+
 /** xl_cmp_file_free() - free @f's rows (not @f). */
 void xl_cmp_file_free(struct xl_cmp_file *f);
 

@@ -499,21 +499,14 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 	struct xl_bar *bars = NULL;
 	char (*scratch)[64] = NULL, dir[4096];
 	json_t *doc = NULL;
-	json_error_t je;
 	FILE *o = NULL;
 	int n = 0, ret, measured = 0, i;
 
-	ret = xl_cmp_load(run, &frun, err, errlen);
+	ret = xl_cmp_load_doc(run, &frun, &doc, err, errlen);
 	if (ret)
 		return ret;
 	if (base && (ret = xl_cmp_load(base, &fbase, err, errlen)))
 		goto out;
-	doc = json_load_file(run, 0, &je);
-	if (!doc) {
-		snprintf(err, errlen, "%s: %s", run, je.text);
-		ret = -EINVAL;
-		goto out;
-	}
 	snprintf(dir, sizeof(dir), "%s", run);
 	ret = load_rows(doc, dirname(dir), &rows, &n);
 	if (ret)

@@ -96,6 +96,12 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 
 int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errlen)
 {
+	return xl_cmp_load_doc(path, f, NULL, err, errlen);
+}
+
+int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **docp, char *err,
+		    size_t errlen)
+{
 	json_t *doc, *rows, *cfg, *row;
 	json_error_t je;
 	const char *schema, *slash;
@@ -159,6 +165,10 @@ int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errle
 	json_array_foreach(rows, i, row)
 		if (json_is_object(row))
 			load_row(row, &f->rows[f->nrows++]);
+	if (docp) {
+		*docp = doc; /* the caller's now */
+		return 0;
+	}
 out_doc:
 	json_decref(doc);
 	return ret;
