@@ -39,13 +39,13 @@ enum {
 
 static const struct xl_opt xsk_opts[] = {
 	{ "frame-size", 'f', "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
-	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default 4096, or what keeps the fill ring full if more)", O_FRAMES },
+	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default: what keeps the fill ring full, 16384 for rxdrop, 20480 for l2fwd, 4096 for txpush)", O_FRAMES },
 	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", O_HEADROOM },
 	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", O_UNALIGNED },
 	{ "hugepages", 0, NULL, "back the UMEM with hugepages (normal pages with a notice if none)", O_HUGEPAGES },
-	{ "rx-size", 0, "N", "RX ring entries, power of two 1..65536 (default 2048)", O_RX_SIZE },
+	{ "rx-size", 0, "N", "RX ring entries, power of two 1..65536 (default 8192)", O_RX_SIZE },
 	{ "tx-size", 0, "N", "TX ring entries, power of two (default 2048)", O_TX_SIZE },
-	{ "fill-size", 0, "N", "fill ring entries, power of two (default 2048)", O_FILL_SIZE },
+	{ "fill-size", 0, "N", "fill ring entries, power of two (default 8192)", O_FILL_SIZE },
 	{ "comp-size", 0, "N", "completion ring entries, power of two (default 2048)", O_COMP_SIZE },
 	{ "batch", 'b', "N", "descriptors per peek/reserve, 1..2048 (default 64)", O_BATCH, .alias = "batch-size" },
 	{ "mode", 0, "MODE", "XDP attach mode: native or drv (XDP_DRV, default), or skb (XDP_SKB)", O_MODE, .alias = "xdp-mode" },
@@ -333,8 +333,8 @@ static int check_combinations(struct xsk_args *a)
 	/* --rate vs --queues and --frags vs --batch/--tx-size: xl_xsk_config_check(). */
 	if (c->shared_umem && c->queues < 2)
 		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
-	/* Unless told, enough frames to keep the fill ring full (l2fwd with the
-	 * default rings: 8192; xl_xsk_frames_needed()). */
+	/* Unless told, enough frames to keep the fill ring full (with the
+	 * default rings: rxdrop 16384, l2fwd 20480; xl_xsk_frames_needed()). */
 	if (!a->frames_seen && xl_xsk_frames_needed(c) > c->frames)
 		c->frames = xl_xsk_frames_needed(c);
 	return 0;

@@ -133,8 +133,15 @@ static void test_fill_warning(void **state)
 	char msg[512];
 
 	xl_xsk_config_defaults(&c);
+	/* The default rings (fill and RX 8192, TX and completion 2048): the
+	 * frames the command gives unless told, rxdrop and l2fwd. */
+	c.app = XL_XSK_RXDROP;
+	assert_int_equal(xl_xsk_frames_needed(&c), 16384);
+	c.app = XL_XSK_L2FWD;
+	assert_int_equal(xl_xsk_frames_needed(&c), 20480);
 	/* rxdrop: fill + RX. */
 	c.app = XL_XSK_RXDROP;
+	c.fill_size = c.rx_size = 2048;
 	assert_int_equal(xl_xsk_frames_needed(&c), 4096);
 	c.frames = 64;
 	assert_true(xl_xsk_fill_warning(&c, msg, sizeof(msg)));
@@ -150,6 +157,7 @@ static void test_fill_warning(void **state)
 	xl_xsk_config_defaults(&c);
 	c.app = XL_XSK_L2FWD;
 	c.fill_size = 4096;
+	c.rx_size = 2048;
 	c.tx_size = 512;
 	assert_int_equal(xl_xsk_frames_needed(&c), 4096 + 2048 + 512 + 2048);
 	c.frames = 4096;
