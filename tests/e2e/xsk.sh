@@ -23,6 +23,7 @@ PIDS=()
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
+	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact
 	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
@@ -45,6 +46,48 @@ t_rxdrop_exact() {
 	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || { log "audit: $(grep audit "$WORK/rx.out")"; return 1; }
+}
+
+# Exact counts at a sub-capacity rate with every default: nothing pinned,
+# the default wait, rings and frames (issue 11: 57,864 to 78,097 of
+# 100,000 arrived at 100 kpps with the rings of 2048). 25 kpps, so that
+# the default fill and RX rings (8192) hold what arrives while the
+# application, or the generator before its catch-up burst, waits 300 ms
+# for a CPU on a loaded machine (docs/afxdp.md "Exact counts in the default
+# placement": at 100 kpps and CPU pressure 80-96% they did not always).
+# Only the lab's wiring is set: GRO on for XDP_SKB, so that the live
+# frames have a NAPI to land in.
+t_rxdrop_default_exact() { default_exact rxdrop drv; }
+t_rxdrop_skb_default_exact() { default_exact rxdrop skb; }
+t_l2fwd_default_exact() { default_exact l2fwd drv; }
+
+# default_exact APP MODE: 50000 frames at 25 kpps into APP in MODE, all
+# of them counted (l2fwd: forwarded, and back at the generator's end,
+# counted there by a default rxdrop), no kernel drops on the way.
+default_exact() {
+	local app=$1 mode=$2
+	lab_up || return 1
+	[ "$mode" = skb ] && { ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null || return 1; }
+	if [ "$app" = l2fwd ]; then
+		bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --quiet
+		wait_ready cap || return 1
+	fi
+	bg app "$X" xsk "$app" --netns "$DNS" "$DUT" --mode "$mode" --quiet
+	wait_ready app || return 1
+	grep -q "(default)" "$WORK/app.err" || { log "not the default wait: $(grep Ctrl-C "$WORK/app.err")"; return 1; }
+	"$X" gen --netns "$GNS" "$GEN" --rate 25000 --count 50000 -q >"$WORK/gen.out" 2>"$WORK/gen.err" ||
+		{ log "gen: $(tail -1 "$WORK/gen.err")"; return 1; }
+	settle "$DNS" "$DUT"
+	[ "$app" = l2fwd ] && settle "$GNS" "$GEN"
+	stop_one app; expect_eq "$app exit" "$RC" 0 || return 1
+	log "$app $mode: $(grep -E '^xdp_statistics' "$WORK/app.out")"
+	expect_eq "refused by the device" "$(sed -n 's/.*refused by the device \([0-9]*\).*/\1/p' "$WORK/gen.out")" 0 || return 1
+	expect_eq "rx_dropped" "$(field "$WORK/app.out" rx_dropped)" 0 || return 1
+	expect_eq "rx_packets" "$(field "$WORK/app.out" rx_packets)" 50000 || return 1
+	[ "$app" = l2fwd ] || return 0
+	expect_eq "l2fwd completed" "$(field "$WORK/app.out" tx_packets)" 50000 || return 1
+	stop_one cap; expect_eq "capture exit" "$RC" 0 || return 1
+	expect_eq "back at the generator" "$(field "$WORK/cap.out" rx_packets)" 50000
 }
 
 # --duration 1.5 --reps 2 --json: two repetitions that see frames, intervals
@@ -111,12 +154,13 @@ t_rxdrop_fill_starved() {
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
 }
 
-# fill_warn APP FRAMES WANT [options]: a short run whose only line about
-# the fill ring on stderr is exactly WANT (empty: none).
+# fill_warn APP FRAMES WANT [options]: a short run (fill and RX rings of
+# 2048) whose only line about the fill ring on stderr is exactly WANT
+# (empty: none).
 fill_warn() {
 	local app=$1 frames=$2 want=$3 got
 	shift 3
-	"$X" xsk "$app" --netns "$DNS" "$DUT" --frames "$frames" --duration 0.2 --quiet "$@" \
+	"$X" xsk "$app" --netns "$DNS" "$DUT" --frames "$frames" --fill-size 2048 --rx-size 2048 --duration 0.2 --quiet "$@" \
 		>/dev/null 2>"$WORK/fw.err" || { log "$app --frames $frames $*: $(tail -1 "$WORK/fw.err")"; return 1; }
 	got=$(grep "fill ring" "$WORK/fw.err")
 	expect_eq "fill-ring warning of $app --frames $frames${*:+ $*}" "$got" "$want" || return 1
@@ -137,12 +181,12 @@ t_fill_warning() {
 		--queues 2 --shared-umem || return 1
 	fill_warn l2fwd 8192 "" --queues 2 --shared-umem || return 1
 	fill_warn rxdrop 64 "" --starve-fill || return 1
-	# Without --frames, l2fwd gets the figure (8192 with the default rings), unwarned.
+	# Without --frames, l2fwd gets the figure (20480 with the default rings), unwarned.
 	"$X" xsk l2fwd --netns "$DNS" "$DUT" --audit --duration 0.2 --quiet >"$WORK/fw.out" 2>"$WORK/fw.err" ||
 		{ log "l2fwd: $(tail -1 "$WORK/fw.err")"; return 1; }
 	! grep -q "fill ring" "$WORK/fw.err" || { log "default l2fwd warned: $(grep "fill ring" "$WORK/fw.err")"; return 1; }
-	grep -q "^audit: queue 0: 8192 frames = .*OK$" "$WORK/fw.out" || { log "default l2fwd: $(grep audit "$WORK/fw.out")"; return 1; }
-	log "ok: l2fwd without --frames: 8192 frames, no warning"
+	grep -q "^audit: queue 0: 20480 frames = .*OK$" "$WORK/fw.out" || { log "default l2fwd: $(grep audit "$WORK/fw.out")"; return 1; }
+	log "ok: l2fwd without --frames: 20480 frames, no warning"
 }
 
 t_txpush_exact() {
@@ -464,6 +508,7 @@ t_sigkill_detaches() {
 	local app pid
 	lab_up || return 1
 	for app in rxdrop l2fwd; do
+		: >"$WORK/k.err" # not the previous application's start line
 		"$X" xsk $app --netns "$DNS" "$DUT" >/dev/null 2>"$WORK/k.err" &
 		pid=$!
 		for i in $(seq 100); do grep -q "Ctrl-C" "$WORK/k.err" && break; sleep 0.05; done
