@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <net/if.h>
 #include <sys/socket.h>
 
 #include "xdplab/bench.h"
@@ -18,13 +19,41 @@
 #include "xdplab/labrun.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
+#include "xdplab/netlink.h"
 #include "xdplab/nft.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 
-static void *bench_create(const void *bo)
+/*
+ * The largest MTU a single-buffer XDP program is attached at on a veth with
+ * 4 KiB pages (veth_xdp_set(): a page less XDP_PACKET_HEADROOM and
+ * skb_shared_info, less the Ethernet header: 4096 - 256 - 320 - 14); most
+ * drivers' limit is about the same (one page per frame).
+ */
+#define SINGLE_BUF_MTU 3506
+
+/*
+ * In the interface's namespace: an XDP benchmark, multi-buffer (xdp.frags)
+ * when the interface's MTU is above one buffer (lab run --dut on a jumbo
+ * interface: MTU 9000 refuses a single-buffer program with ERANGE), said
+ * once per run on stderr. The lab's own veths have MTU 1500.
+ */
+static void *bench_create(const void *arg)
 {
-	return xl_bench__create(bo);
+	static bool said;
+	struct xl_bench_opts bo = *(const struct xl_bench_opts *)arg;
+	struct xl_link_info li;
+	int ifindex = if_nametoindex(bo.ifname);
+
+	if (!bo.tc && !bo.frags && bo.mode == XL_MODE_NATIVE && ifindex &&
+	    !xl_link_get(ifindex, -1, &li) && li.mtu > SINGLE_BUF_MTU) {
+		bo.frags = true;
+		if (!said)
+			xl_warn("%s: MTU %u is above one buffer (%u): the XDP rows load multi-buffer (xdp.frags) programs",
+				bo.ifname, li.mtu, SINGLE_BUF_MTU);
+		said = true;
+	}
+	return xl_bench__create(&bo);
 }
 
 struct xl_bench *xl_labrun_bench(struct xl_lab *lab, enum xl_lab_side side,
