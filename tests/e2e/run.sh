@@ -69,6 +69,7 @@ TESTS=(
 	"bad-abbreviation|--cou 5 (abbreviated --count): exit 2"
 	"bad-option-twice|--count given twice: exit 2"
 	"frags-mtu9000|MTU 9000: drop/pass/tx without --frags exit 1 saying use --frags; drop --frags counts 2000 frames of 9014 B exactly"
+	"gen-peer-gro-unnamed-ns|gen into a veth whose peer has GRO on in a namespace not under /run/netns: no warning, all delivered"
 	"dut-mtu9000|lab run --dut D at MTU 9000: the XDP rows load multi-buffer programs (said once) and count 9014-byte frames, counters agreeing; nothing left"
 	"drop-json-reps|drop --duration 1.5 --reps 2 --json: 2 repetitions, intervals that add up to the exact totals, a lab row's identity, the schema"
 	"bad-reps-no-duration|drop --reps 2 without --duration: exit 2, one line"
