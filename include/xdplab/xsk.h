@@ -316,6 +316,16 @@ struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c);
 void xl_xsk_app__umem_facts(const struct xl_xsk_app *a, uint32_t *chunk, uint32_t *nframes,
 			    bool *unaligned, bool *huge);
 
+/**
+ * xl_xsk_app__placement() - where the socket threads run, one line into
+ * @buf (@len bytes): pinned from --cpu; or, not pinned, restricted to the
+ * CPUs away from the interface's NAPI kthread when that kthread is pinned
+ * (its CPUs and pid named; set when the application was created, applied
+ * by each thread as it starts); or left to the scheduler, saying why (a
+ * softirq NAPI runs on the sending CPU, which the application cannot know).
+ */
+void xl_xsk_app__placement(const struct xl_xsk_app *a, char *buf, size_t len);
+
 /** xl_xsk_app__zerocopy() - true when the sockets are bound zero-copy. */
 bool xl_xsk_app__zerocopy(const struct xl_xsk_app *a);
 

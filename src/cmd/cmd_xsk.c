@@ -456,6 +456,8 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 
 		/* What is in effect, read back from the UMEM as registered. */
 		xl_xsk_app__umem_facts(app, &chunk, &nframes, &unaligned, &huge);
+		xl_xsk_app__placement(app, msg, sizeof(msg));
+		fprintf(stderr, "xdplab: %s\n", msg);
 		fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s%s, UMEM %u x %u-byte chunks %s%s; Ctrl-C to stop\n",
 			appname, a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
 			xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",

@@ -23,7 +23,7 @@ PIDS=()
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
-	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact
+	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact placement_away_from_napi
 	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
@@ -60,6 +60,39 @@ t_rxdrop_exact() {
 t_rxdrop_default_exact() { default_exact rxdrop drv; }
 t_rxdrop_skb_default_exact() { default_exact rxdrop skb; }
 t_l2fwd_default_exact() { default_exact l2fwd drv; }
+
+# Not pinned, the application keeps its socket threads off the CPU of a
+# pinned threaded-NAPI kthread, and says where they went; with a softirq
+# NAPI (the lab's default) it says why it cannot know.
+t_placement_away_from_napi() {
+	local pid napi tid want
+	lab_up || return 1
+	"$X" xsk rxdrop --netns "$DNS" "$DUT" --duration 0.1 --quiet >/dev/null 2>"$WORK/s.err" || return 1
+	expect_eq "softirq placement line" "$(grep "socket threads" "$WORK/s.err")" \
+		"xdplab: socket threads not pinned: $DUT's NAPI runs in softirq on the CPU that sends to it (use --cpu to choose)" || return 1
+	# GRO on keeps the NAPI (and its kthread's pinning) across attach/detach.
+	ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null || return 1
+	ip netns exec "$DNS" sh -c "echo 1 > /sys/class/net/$DUT/threaded" || return 1
+	# The kthread's name as the kernel keeps it: 15 bytes of "napi/DUT-ID".
+	napi=$(pgrep "^napi/${DUT:0:10}" | head -1)
+	[ -n "$napi" ] || { log "no NAPI kthread for $DUT"; return 1; }
+	taskset -pc 0 "$napi" >/dev/null || return 1
+	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --quiet
+	wait_ready rx || return 1
+	pid=$PID_rx
+	if [ "$(nproc)" -ge 2 ]; then
+		want="1-$(($(nproc) - 1))"
+		[ "$(nproc)" = 2 ] && want=1
+		expect_eq "placement line" "$(grep "socket threads" "$WORK/rx.err")" \
+			"xdplab: socket threads on CPU $want, away from $DUT's NAPI kthread (pid $napi) on CPU 0" || return 1
+		tid=$(ls "/proc/$pid/task" | sort -n | tail -1)
+		expect_eq "the socket thread's CPUs" "$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$pid/task/$tid/status")" "$want" || return 1
+	else
+		expect_eq "placement line (one CPU)" "$(grep "socket threads" "$WORK/rx.err")" \
+			"xdplab: socket threads not pinned: $DUT's NAPI kthread may run on any CPU (pin it, or use --cpu)" || return 1
+	fi
+	stop_one rx; expect_eq "exit status" "$RC" 0
+}
 
 # default_exact APP MODE: 50000 frames at 25 kpps into APP in MODE, all
 # of them counted (l2fwd: forwarded, and back at the generator's end,

@@ -264,6 +264,29 @@ static int bind_all(struct xl_xsk_app *a)
 	return build_retry(a, base | XDP_COPY);
 }
 
+/*
+ * Not pinned (no --cpu): when the interface's NAPI runs in a kthread pinned
+ * to some CPUs, keep every socket thread off them (issue 11 item 1: an
+ * application sharing the NAPI's CPU waits for it while the fill ring
+ * empties). A softirq NAPI runs on the sending CPU, unknown here: left to
+ * the scheduler. Only the first queue's kthread is looked at.
+ */
+static void place_away(struct xl_xsk_app *a)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	a->have_away = false;
+	a->napi_pid = a->c.first_cpu < 0 ? xl_napi_kthread_pid(a->c.ifname) : 0;
+	if (a->napi_pid <= 0 || sched_getaffinity(a->napi_pid, sizeof(a->napi_cpus), &a->napi_cpus))
+		return;
+	CPU_ZERO(&a->away);
+	for (c = 0; c < ncpu && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &a->napi_cpus))
+			CPU_SET(c, &a->away);
+	a->have_away = CPU_COUNT(&a->away) > 0;
+}
+
 struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
 {
 	struct xl_xsk_app *a;
@@ -323,6 +346,7 @@ struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
 		a->socks[i].cpu = c->first_cpu < 0 ? -1 :
 				  (c->first_cpu + i) % (int)sysconf(_SC_NPROCESSORS_ONLN);
 	}
+	place_away(a);
 	if (a->have_prog) {
 		for (i = 0; i < a->nsocks && !err; i++)
 			err = xl_xsk_prog__set(&a->prog, a->socks[i].queue, a->socks[i].q.fd);
@@ -356,6 +380,47 @@ void xl_xsk_app__umem_facts(const struct xl_xsk_app *a, uint32_t *chunk, uint32_
 	*nframes = u->nframes;
 	*unaligned = u->unaligned;
 	*huge = u->huge;
+}
+
+/* Cpus_allowed as a list ("0", "1-3,5") into @buf. */
+static void cpus_text(const cpu_set_t *set, char *buf, size_t len)
+{
+	int c, first = -1, n = 0;
+
+	buf[0] = 0;
+	for (c = 0; c <= CPU_SETSIZE; c++) {
+		bool in = c < CPU_SETSIZE && CPU_ISSET(c, set);
+
+		if (in && first < 0)
+			first = c;
+		if (!in && first >= 0) {
+			n += snprintf(buf + n, n < (int)len ? len - n : 0, "%s%d", n ? "," : "", first);
+			if (c - 1 > first)
+				n += snprintf(buf + n, n < (int)len ? len - n : 0, "-%d", c - 1);
+			first = -1;
+		}
+	}
+}
+
+void xl_xsk_app__placement(const struct xl_xsk_app *a, char *buf, size_t len)
+{
+	char away[64], napi[64];
+
+	if (a->c.first_cpu >= 0) {
+		snprintf(buf, len, "socket threads pinned from CPU %d (--cpu)", a->c.first_cpu);
+		return;
+	}
+	if (a->have_away) {
+		cpus_text(&a->away, away, sizeof(away));
+		cpus_text(&a->napi_cpus, napi, sizeof(napi));
+		snprintf(buf, len, "socket threads on CPU %s, away from %s's NAPI kthread (pid %d) on CPU %s",
+			 away, a->c.ifname, a->napi_pid, napi);
+		return;
+	}
+	snprintf(buf, len, a->napi_pid ?
+		 "socket threads not pinned: %s's NAPI kthread may run on any CPU (pin it, or use --cpu)" :
+		 "socket threads not pinned: %s's NAPI runs in softirq on the CPU that sends to it (use --cpu to choose)",
+		 a->c.ifname);
 }
 
 bool xl_xsk_app__zerocopy(const struct xl_xsk_app *a)

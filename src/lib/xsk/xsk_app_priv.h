@@ -7,6 +7,7 @@
 #ifndef XDPLAB_XSK_APP_PRIV_H
 #define XDPLAB_XSK_APP_PRIV_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -40,6 +41,11 @@ struct xl_xsk_app {
 	bool zerocopy;
 	struct xl_workers workers; /* over socks[] */
 	bool bind_failed; /* the last build failed at bind, not before */
+	/* Not pinned (--cpu): the CPUs away from a pinned NAPI kthread, which
+	 * every socket thread is restricted to (have_away), and that kthread. */
+	cpu_set_t away, napi_cpus;
+	bool have_away;
+	int napi_pid;
 	int stop;
 	struct xl_xsk_dump *dump;
 };

@@ -125,6 +125,12 @@ static void *sock_thread(void *arg)
 			return NULL;
 		}
 	}
+	/* Away from a pinned NAPI kthread (xl_xsk_app__placement()); not
+	 * fatal: the scheduler then places the thread, as without one. */
+	if (s->cpu < 0 && s->app->have_away &&
+	    sched_setaffinity(0, sizeof(s->app->away), &s->app->away))
+		xl_warn("cannot keep the thread of queue %u off the NAPI's CPU: %s", s->queue,
+			strerror(errno));
 	if (s->app->c.sched_policy != SCHED_OTHER) {
 		struct sched_param sp = { .sched_priority = s->app->c.sched_prio };
 		int err = pthread_setschedparam(pthread_self(), s->app->c.sched_policy, &sp);
