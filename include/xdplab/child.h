@@ -59,4 +59,14 @@ bool xl_child_exited(struct xl_child *c);
  */
 int xl_child_stop(struct xl_child *c, int sig, int timeout_ms);
 
+/**
+ * xl_run_cmd() - run argv (PATH lookup) and wait for it, retrying the wait
+ * on EINTR; stdout discarded, stderr read and the first line copied into
+ * @errline (@errlen bytes; may be NULL). Not one of the tracked children
+ * above: for short commands (ip, nft, perf --version).
+ * Return: exit status, 128 + the signal that ended it, or -errno if it
+ * could not be started.
+ */
+int xl_run_cmd(char *const argv[], char *errline, size_t errlen);
+
 #endif /* XDPLAB_CHILD_H */

@@ -222,11 +222,4 @@ int xl_lab_remove(const char *tag);
  */
 int xl_lab_remove_all(void);
 
-/**
- * xl_run_cmd() - run argv (PATH lookup) and wait; stdout discarded, the
- * first line of stderr copied into @errline (may be NULL).
- * Return: exit status, or -errno if it could not be started.
- */
-int xl_run_cmd(char *const argv[], char *errline, size_t errlen);
-
 #endif /* XDPLAB_LAB_H */

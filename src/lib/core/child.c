@@ -2,12 +2,15 @@
 /*
  * Helper processes: spawned so that they cannot outlive xdplab (the parent
  * death signal, an atexit handler), stopped with a signal, a deadline and
- * SIGKILL after it.
+ * SIGKILL after it; and xl_run_cmd(), the one way to run a short command
+ * and wait for it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +19,8 @@
 #include <sys/wait.h>
 
 #include "xdplab/child.h"
+
+extern char **environ;
 
 #define MAX_CHILDREN 16
 
@@ -190,4 +195,48 @@ out:
 	if (WIFEXITED(c->status))
 		return WEXITSTATUS(c->status);
 	return WIFSIGNALED(c->status) ? 128 + WTERMSIG(c->status) : 0;
+}
+
+int xl_run_cmd(char *const argv[], char *errline, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status, err;
+	char buf[512];
+	ssize_t n;
+	pid_t pid;
+
+	if (errline && errlen)
+		errline[0] = '\0';
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (err) {
+		close(pipefd[0]);
+		return -err;
+	}
+	n = read(pipefd[0], buf, sizeof(buf) - 1);
+	/* Drain the rest so the child never blocks on a full pipe. */
+	{
+		char scratch[256];
+
+		while (read(pipefd[0], scratch, sizeof(scratch)) > 0)
+			;
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (errline && errlen && n > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(errline, errlen, "%s", buf);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
 }

@@ -19,7 +19,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +29,12 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "xdplab/child.h"
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
 #include "xdplab/sysstat.h"
 #include "lab_priv.h"
-
-extern char **environ;
 
 #define MAX_LABS 8
 
@@ -47,50 +45,6 @@ static int next_letter;
 const char *xl_wiring_name(enum xl_wiring w)
 {
 	return w == XL_WIRING_THREADED ? "threaded" : w == XL_WIRING_DEVICE ? "device" : "softirq";
-}
-
-int xl_run_cmd(char *const argv[], char *errline, size_t errlen)
-{
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], status, err;
-	char buf[512];
-	ssize_t n;
-	pid_t pid;
-
-	if (errline && errlen)
-		errline[0] = '\0';
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (err) {
-		close(pipefd[0]);
-		return -err;
-	}
-	n = read(pipefd[0], buf, sizeof(buf) - 1);
-	/* Drain the rest so the child never blocks on a full pipe. */
-	{
-		char scratch[256];
-
-		while (read(pipefd[0], scratch, sizeof(scratch)) > 0)
-			;
-	}
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (errline && errlen && n > 0) {
-		buf[n] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		snprintf(errline, errlen, "%s", buf);
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
 }
 
 /* Run argv; on failure log "what: stderr line" at ERROR (or INFO if quiet). */

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "xdplab/child.h"
 #include "xdplab/jitstate.h"
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
@@ -116,27 +117,6 @@ static int read_int(const char *path, int *v)
 	return ok ? 0 : -EINVAL;
 }
 
-/* Run @argv with stdout/stderr to /dev/null; its exit status or -errno. */
-static int run_quiet(char *const argv[])
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 /* "cycles" when a hardware cycle counter can be opened on CPU 0, else "cpu-clock". */
 static const char *pick_event(void)
 {
@@ -181,7 +161,7 @@ struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *w
 	snprintf(p->perf, sizeof(p->perf), "%s", perf ? perf : "perf");
 	snprintf(p->dir, sizeof(p->dir), "%s", dir);
 	snprintf(p->event, sizeof(p->event), "%s", pick_event());
-	err = run_quiet((char *[]){ p->perf, "--version", NULL });
+	err = xl_run_cmd((char *[]){ p->perf, "--version", NULL }, NULL, 0);
 	if (err) {
 		snprintf(why, len, "profile: %s not found or not working: install it (apt-get install linux-perf); running without a profile",
 			 p->perf);
