@@ -102,6 +102,26 @@ double xl_watch_events_per_pkt(const struct xl_row_result *row);
  */
 int xl_watch_estimate(const struct xl_row_result rows[6], struct xl_watch_est *est);
 
+/*
+ * Frames per devmap bulk when it fills: the kernel flushes a devmap's
+ * per-CPU queue at 16 frames (DEV_MAP_BULK_SIZE, include/net/xdp.h) and
+ * at the end of each NAPI poll; one xdp_devmap_xmit event per flush.
+ */
+#define XL_DEVMAP_BULK 16
+
+/**
+ * xl_watch_per_hop() - the estimate of @est (xl_watch_estimate(), valid)
+ * per forwarding hop on a chain of @hops redirecting hops, two ways: at
+ * the bulk size measured (@est->bulk_frames, @est->hop_ns) and at full
+ * bulks of XL_DEVMAP_BULK frames (@est->full_hop_ns), with their 95%
+ * intervals when @est->estimate_ci. The second is what a saturated hop
+ * pays per frame, whatever the offered rate of the run; the first is
+ * what this run paid, and grows as the bulks shrink (docs/monitor.md).
+ * Return: 0, -EINVAL when @hops < 1 or @est is not valid, -ENODATA when
+ * no devmap_xmit event was counted (@est->events_per_pkt <= 0).
+ */
+int xl_watch_per_hop(struct xl_watch_est *est, int hops);
+
 /**
  * xl_watch_cost_ns() - what watching costs per packet, in ns:
  * 1e9/pps_with - 1e9/pps_without (positive: slower with the monitor), the

@@ -75,11 +75,23 @@ struct xl_rep_result {
  * @cpu_cost_lo/hi, @per_event_lo/hi, @estimate_lo/hi: distribution-free
  *   95% confidence intervals of the medians (xl_median_ci()), set when
  *   @cpu_cost_ci / @estimate_ci (at least 6 paired repetitions).
+ * Per forwarding hop (xl_watch_per_hop(); 0 until it ran):
+ * @hops: redirecting hops on the chain.
+ * @bulk_frames: frames per devmap bulk measured at the normal batch,
+ *   @hops / @events_per_pkt: 16 when the devmap's bulks fill up
+ *   (XL_DEVMAP_BULK), fewer when frames arrive too slowly to fill them
+ *   (a loaded machine), which raises @hop_ns although no event got dearer.
+ * @hop_ns (@hop_lo..@hop_hi): @estimate_ns / @hops, at @bulk_frames.
+ * @full_hop_ns (@full_hop_lo..@full_hop_hi): @per_event_ns / XL_DEVMAP_BULK:
+ *   the cost per frame and hop with full bulks, the rate at which a hop is
+ *   saturated; it does not depend on how fast the generator ran.
  */
 struct xl_watch_est {
 	double cost_ns, cpu_cost_ns, events_per_pkt;
 	double b1_cpu_cost_ns, b1_events_per_pkt, per_event_ns, estimate_ns;
 	double cpu_cost_lo, cpu_cost_hi, per_event_lo, per_event_hi, estimate_lo, estimate_hi;
+	int hops;
+	double bulk_frames, hop_ns, hop_lo, hop_hi, full_hop_ns, full_hop_lo, full_hop_hi;
 	bool valid, cpu_cost_ci, estimate_ci;
 };
 
@@ -156,7 +168,7 @@ struct xl_row_result {
 	const char *kind, *action, *op, *mode, *wiring, *engine, *judged;
 	uint32_t size;
 	int napi_cpu, gen_cpu;
-	char note[256];
+	char note[320]; /* the errors-only monitor's estimate needs ~300 */
 	int nreps;
 	struct xl_rep_result reps[XL_MAX_REPS];
 	struct xl_summary mpps;

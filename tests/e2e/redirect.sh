@@ -402,8 +402,18 @@ out.append("cost:" + ",".join(r["name"] for r in mc))
 print(" ".join(out))
 PY
 )" "redirect:threaded:-:True redirect+no-mon:softirq:-:True redirect+mon-err:softirq:-:True redirect+mon-all:softirq:2:True redirect/b1+no-mon:softirq:-:True redirect/b1+mon-err:softirq:-:True redirect/b1+mon-all:softirq:32:True cost:redirect+mon-err" || return 1
-	grep -q "^redirect+mon-err .* per redirect hop (95% CI .*)$" "$TMP/w.out" ||
+	grep -q "^redirect+mon-err .* (bulks of [0-9.]* frames) = .* per redirect hop (95% CI .*); at full bulks of 16: [-0-9.]* per hop (95% CI .*)$" "$TMP/w.out" ||
 		{ echo "no estimate in the table: $(grep mon-err "$TMP/w.out")"; return 1; }
+	# per hop: at this run's bulks (hops / events per packet) and at full bulks (per event / 16)
+	expect "per-hop figures" "$(python3 - "$TMP/w.json" <<'PY'
+import json, sys
+mc = [r["monitor_cost"] for r in json.load(open(sys.argv[1]))["rows"] if "monitor_cost" in r][0]
+ok = (mc["hops"] == 2 and abs(mc["bulk_frames"] - 2 / mc["events_per_pkt"]) < 1e-9 and
+      abs(mc["estimate_ns_per_hop"] - mc["estimate_ns_per_pkt"] / 2) < 1e-9 and
+      abs(mc["full_bulk_ns_per_hop"] - mc["ns_per_event"] / 16) < 1e-9)
+print("ok" if ok else "bad: %s" % mc)
+PY
+)" ok || return 1
 	# nothing this run loaded stays behind (other runs' programs may be loaded)
 	ids=$(echo $ids | tr ' ' '\n' | sort -u)
 	[ -n "$ids" ] || { echo "no program of the lab run was seen"; return 1; }

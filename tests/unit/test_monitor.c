@@ -285,6 +285,48 @@ static void test_watch_estimate_ci(void **state)
 	assert_true(est.estimate_lo == 2.5 && est.estimate_hi == 10);
 }
 
+/*
+ * Per hop, two ways: at the bulks measured and at full bulks of 16. Full
+ * bulks (0.125 events/packet on 2 hops) give the same figure both ways;
+ * bulks of 4 frames (a loaded run: 0.5 events/packet) raise the first
+ * fourfold and leave the second where it was.
+ */
+static void test_watch_per_hop(void **state)
+{
+	struct xl_watch_est est = {
+		.valid = true, .estimate_ci = true, .events_per_pkt = 0.125,
+		.per_event_ns = 48, .per_event_lo = 16, .per_event_hi = 80,
+		.estimate_ns = 6, .estimate_lo = 2, .estimate_hi = 10 };
+
+	assert_int_equal(xl_watch_per_hop(&est, 2), 0);
+	assert_int_equal(est.hops, 2);
+	assert_true(est.bulk_frames == 16);
+	assert_true(est.hop_ns == 3 && est.hop_lo == 1 && est.hop_hi == 5);
+	assert_true(est.full_hop_ns == 3 && est.full_hop_lo == 1 && est.full_hop_hi == 5);
+
+	est.events_per_pkt = 0.5;
+	est.estimate_ns = 24; /* 48 x 0.5 */
+	est.estimate_lo = 8;
+	est.estimate_hi = 40;
+	assert_int_equal(xl_watch_per_hop(&est, 2), 0);
+	assert_true(est.bulk_frames == 4);
+	assert_true(est.hop_ns == 12 && est.hop_lo == 4 && est.hop_hi == 20);
+	assert_true(est.full_hop_ns == 3 && est.full_hop_lo == 1 && est.full_hop_hi == 5);
+
+	/* without an interval the bounds stay as they were */
+	est.estimate_ci = false;
+	est.hop_lo = est.full_hop_lo = -1;
+	assert_int_equal(xl_watch_per_hop(&est, 1), 0);
+	assert_true(est.bulk_frames == 2 && est.hop_ns == 24 && est.full_hop_ns == 3);
+	assert_true(est.hop_lo == -1 && est.full_hop_lo == -1);
+
+	assert_int_equal(xl_watch_per_hop(&est, 0), -EINVAL);
+	est.events_per_pkt = 0;
+	assert_int_equal(xl_watch_per_hop(&est, 2), -ENODATA);
+	est.valid = false;
+	assert_int_equal(xl_watch_per_hop(&est, 2), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_watch_cpu_cost_chain),
 		cmocka_unit_test(test_watch_estimate),
 		cmocka_unit_test(test_watch_estimate_ci),
+		cmocka_unit_test(test_watch_per_hop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

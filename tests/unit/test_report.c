@@ -414,6 +414,29 @@ static void test_json_monitor_cost(void **state)
 	assert_null(json_object_get(json_array_get(get(doc, "rows"), ROW_MISMATCH),
 				    "monitor_cost"));
 	json_decref(doc);
+
+	/* with the per-hop figures (xl_watch_per_hop()): six more keys */
+	rows[ROW_VALID].watch.hops = 2;
+	rows[ROW_VALID].watch.bulk_frames = 4;
+	rows[ROW_VALID].watch.hop_ns = 8;
+	rows[ROW_VALID].watch.hop_lo = 4;
+	rows[ROW_VALID].watch.hop_hi = 12;
+	rows[ROW_VALID].watch.full_hop_ns = 2;
+	rows[ROW_VALID].watch.full_hop_lo = 1;
+	rows[ROW_VALID].watch.full_hop_hi = 3;
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	mc = get(json_array_get(get(doc, "rows"), ROW_VALID), "monitor_cost");
+	assert_int_equal(json_object_size(mc), 16);
+	assert_int_equal(get_int(mc, "hops"), 2);
+	assert_dbl_equal(get_num(mc, "bulk_frames"), 4);
+	assert_dbl_equal(get_num(mc, "estimate_ns_per_hop"), 8);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "estimate_ns_per_hop_ci"), 0)), 4);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "estimate_ns_per_hop_ci"), 1)), 12);
+	assert_dbl_equal(get_num(mc, "full_bulk_ns_per_hop"), 2);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "full_bulk_ns_per_hop_ci"), 0)), 1);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "full_bulk_ns_per_hop_ci"), 1)), 3);
+	json_decref(doc);
 }
 
 static void test_json_other_rows(void **state)

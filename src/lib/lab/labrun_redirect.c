@@ -476,6 +476,7 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 		return err;
 	if (xl_watch_estimate(rows, &est))
 		return 0;
+	xl_watch_per_hop(&est, XL_LAB_REDIRECT_HOPS);
 	rows[1].watch = est;
 	if (est.estimate_ci) {
 		snprintf(rows[4].note, sizeof(rows[4].note),
@@ -483,10 +484,10 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 			 est.b1_cpu_cost_ns, est.b1_events_per_pkt, est.per_event_ns,
 			 est.per_event_lo, est.per_event_hi);
 		snprintf(rows[1].note, sizeof(rows[1].note),
-			 "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s; estimate %.1f ns/event x %.4f events/packet = %.2f CPU ns/packet, %.2f per redirect hop (95%% CI %.2f..%.2f)",
+			 "monitor %+.1f ns/packet, %+.1f CPU ns/packet vs %s; estimate %.1f ns/event x %.4f events/packet (bulks of %.1f frames) = %.2f CPU ns/packet, %.2f per redirect hop (95%% CI %.2f..%.2f); at full bulks of %d: %.2f per hop (95%% CI %.2f..%.2f)",
 			 est.cost_ns, est.cpu_cost_ns, rows[0].name, est.per_event_ns,
-			 est.events_per_pkt, est.estimate_ns, est.estimate_ns / XL_LAB_REDIRECT_HOPS,
-			 est.estimate_lo / XL_LAB_REDIRECT_HOPS, est.estimate_hi / XL_LAB_REDIRECT_HOPS);
+			 est.events_per_pkt, est.bulk_frames, est.estimate_ns, est.hop_ns, est.hop_lo,
+			 est.hop_hi, XL_DEVMAP_BULK, est.full_hop_ns, est.full_hop_lo, est.full_hop_hi);
 	}
 	return 0;
 }

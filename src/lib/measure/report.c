@@ -254,6 +254,18 @@ static json_t *row_json(const struct xl_row_result *r)
 			"estimate_ns_per_pkt", r->watch.estimate_ns,
 			"estimate_ns_per_pkt_ci", ci(r->watch.estimate_ci, r->watch.estimate_lo,
 						     r->watch.estimate_hi)));
+	if (r->watch.valid && r->watch.hops > 0) {
+		json_t *mc = json_object_get(o, "monitor_cost");
+
+		json_object_set_new(mc, "hops", json_integer(r->watch.hops));
+		json_object_set_new(mc, "bulk_frames", json_real(r->watch.bulk_frames));
+		json_object_set_new(mc, "estimate_ns_per_hop", json_real(r->watch.hop_ns));
+		json_object_set_new(mc, "estimate_ns_per_hop_ci",
+				    ci(r->watch.estimate_ci, r->watch.hop_lo, r->watch.hop_hi));
+		json_object_set_new(mc, "full_bulk_ns_per_hop", json_real(r->watch.full_hop_ns));
+		json_object_set_new(mc, "full_bulk_ns_per_hop_ci",
+				    ci(r->watch.estimate_ci, r->watch.full_hop_lo, r->watch.full_hop_hi));
+	}
 	return o;
 }
 

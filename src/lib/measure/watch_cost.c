@@ -3,7 +3,8 @@
  * What watching costs, from the rows of xl_labrun_watch_cost(): paired
  * differences between a monitor level and no monitor within each
  * repetition, their medians and distribution-free 95% confidence
- * intervals (xl_median_ci()), and the per-event estimate.
+ * intervals (xl_median_ci()), the per-event estimate, and the estimate
+ * per forwarding hop at the bulk size measured and at full devmap bulks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -126,6 +127,25 @@ int xl_watch_estimate(const struct xl_row_result rows[6], struct xl_watch_est *e
 		est->estimate_ci = true;
 	}
 	est->valid = true;
+	return 0;
+}
+
+int xl_watch_per_hop(struct xl_watch_est *est, int hops)
+{
+	if (hops < 1 || !est->valid)
+		return -EINVAL;
+	if (est->events_per_pkt <= 0)
+		return -ENODATA;
+	est->hops = hops;
+	est->bulk_frames = hops / est->events_per_pkt;
+	est->hop_ns = est->estimate_ns / hops;
+	est->full_hop_ns = est->per_event_ns / XL_DEVMAP_BULK;
+	if (est->estimate_ci) {
+		est->hop_lo = est->estimate_lo / hops;
+		est->hop_hi = est->estimate_hi / hops;
+		est->full_hop_lo = est->per_event_lo / XL_DEVMAP_BULK;
+		est->full_hop_hi = est->per_event_hi / XL_DEVMAP_BULK;
+	}
 	return 0;
 }
 
