@@ -83,14 +83,16 @@ struct {
 	__type(value, struct xl_steer_miss);
 } steer_miss SEC(".maps");
 
-/* round-robin's one turn counter, shared by every RX CPU (an atomic add:
- * the spread is exact over all of them, where a per-CPU turn, as xdp-bench
- * keeps, is exact per RX CPU only). */
+/* round-robin's turn, one per RX CPU (as xdp-bench keeps it): no atomic
+ * and no cache line shared between RX CPUs per frame; the spread is exact
+ * per RX CPU (each starts at the first target), so over several RX CPUs
+ * the first targets may get up to one frame more per RX CPU. The turn is
+ * the next index in the list (< steer_count), wrapped by a compare. */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, __u32);
 } rr_turn SEC(".maps");
 
 /* max_entries is set to the number of possible CPUs before load. */
@@ -233,8 +235,7 @@ int xdp_redir_cpumap(struct xdp_md *ctx)
 	struct xl_bench_rec *rec = rx_count(ctx);
 	struct xl_steer_rec *srec;
 	struct xl_steer_miss *miss;
-	__u32 key = 0, idx = 0, cpu;
-	__u64 *turn;
+	__u32 key = 0, idx = 0, cpu, *turn;
 	long act;
 	int pick;
 
@@ -250,8 +251,10 @@ int xdp_redir_cpumap(struct xdp_md *ctx)
 		}
 	} else if (steer == XL_STEER_ROUND_ROBIN) {
 		turn = bpf_map_lookup_elem(&rr_turn, &key);
-		if (turn)
-			idx = __sync_fetch_and_add(turn, 1) % steer_count;
+		if (turn) {
+			idx = *turn;
+			*turn = idx + 1 < steer_count ? idx + 1 : 0;
+		}
 	} else if (steer >= XL_STEER_L4_PROTO) {
 		pick = steer_l4(ctx);
 		if (pick < 0) {

@@ -73,7 +73,7 @@ enum xl_steer {
 	XL_STEER_DEFAULT = 0,
 	XL_STEER_NO_TOUCH = 1,    /**< all to the first CPU, frame not read */
 	XL_STEER_TOUCH = 2,       /**< all to the first CPU, Ethernet header read */
-	XL_STEER_ROUND_ROBIN = 3, /**< one shared counter: exact turns over all RX CPUs */
+	XL_STEER_ROUND_ROBIN = 3, /**< a turn per RX CPU (xdp-bench's): exact turns per RX CPU */
 	XL_STEER_L4_PROTO = 4,    /**< TCP 1st, UDP 2nd, ICMP/ICMPv6 3rd, other IP 1st */
 	XL_STEER_L4_FILTER = 5,   /**< l4-proto, and UDP to port 9 dropped on the RX CPU */
 	XL_STEER_L4_SPORT = 6,    /**< L4 source port modulo the count */
