@@ -56,7 +56,7 @@ static const struct xl_opt xsk_opts[] = {
 	{ "no-need-wakeup", 'm', NULL, "kick the kernel after every batch", O_NO_WAKEUP },
 	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode without --cpu)", O_POLL },
 	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU; default for rxdrop in drv mode with --cpu)", O_SPIN },
-	{ "busy-poll", 'B', NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: the application drives NAPI (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
+	{ "busy-poll", 'B', NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: a syscall per loop busy-polls the queue's NAPI; veth has none, so there the loop just never sleeps (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
 	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, 1..65536 (default 64)", O_BUSY_BUDGET },
 	{ "queue", 'q', "Q", "first queue (default 0)", O_QUEUE },
 	{ "queues", 0, "N", "sockets, one per queue and thread, 1..64 (default 1)", O_QUEUES },
