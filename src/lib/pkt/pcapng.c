@@ -2,12 +2,12 @@
 /*
  * pcapng.c - the pcapng blocks that `xdplab dump -w FILE.pcapng` writes.
  *
- * Why our own writer: libpcap 1.10 (Debian 12's, and the newest release
- * series) reads pcapng but writes only classic pcap (pcap_dump_open() has
+ * Why our own writer: libpcap 1.10 (Debian 12's, the newest release
+ * series when this was written) reads pcapng but writes only classic pcap (pcap_dump_open() has
  * no pcapng form), and no small Debian package writes it (Wireshark's
  * wiretap library does, a large dependency for this). The three block
- * types a capture of one interface needs are small and fixed, so they are written
- * here from the format's specification (IETF draft-ietf-opsawg-pcapng,
+ * types a capture of one interface needs are small and fixed, so they are
+ * written here from the format's specification (IETF draft-ietf-opsawg-pcapng,
  * sections 4.1 to 4.3), checked by reading the files back with libpcap
  * (pcap_open_offline) and tcpdump (unit test_pcapfile, e2e dump-pcapng):
  *
@@ -21,8 +21,9 @@
  *   if_tsresol units as two 32-bit halves (high first), the captured and
  *   the original length, the bytes padded to 32 bits; with the hook's
  *   metadata the options epb_flags (inbound), epb_queue (the RX queue),
- *   epb_verdict (type 2, Linux eBPF XDP: the action as 64 bits; the
- *   options added to the format for xdpdump) and opt_comment (the hook).
+ *   epb_verdict (type 2, Linux eBPF XDP: the action as 64 bits; queue and
+ *   verdict came into the format with pcapng/pcapng pull request 91) and
+ *   opt_comment (the hook).
  *
  * Every block is written with stdio (the writer's buffer), all fields in
  * host order; a write error shows in ferror() at the next flush.
