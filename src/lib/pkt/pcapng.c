@@ -74,7 +74,8 @@ static void put_opt(FILE *f, uint16_t code, const void *val, uint16_t len)
 
 	put16(f, code);
 	put16(f, len);
-	fwrite(val, 1, len, f);
+	if (len) /* opt_endofopt has no value (and @val NULL) */
+		fwrite(val, 1, len, f);
 	fwrite(zeros, 1, pad4(len) - len, f);
 }
 
