@@ -16,6 +16,8 @@
 #   xdplab-busy-defer xdplab xsk rxdrop --busy-poll, the same sysfs knobs
 #   xdplab-spin  xdplab xsk rxdrop --spin
 #   xdpsock-busy xdpsock -B (its busy-poll mode), the same sysfs knobs, if PEERS has it
+# and then a control: bench/limits/udp_busy.py, a UDP socket on the same
+# veth, plain and busy polling (BusyPollRxPackets must move for it).
 # Per window: the rate (the DUT veth's rx_queue_0_xdp_redirect), each
 # CPU's softirq and system time per packet (/proc/stat, 10 ms ticks),
 # NET_RX softirq runs per CPU (/proc/softirqs), and BusyPollRxPackets
@@ -113,6 +115,28 @@ vs=("probe-spin|0|$PROBE $DUT $((SECS + 2))"
 	done
 	echo "# end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$OUTF"
+# The control: a UDP socket on the same veth, fed by the same generator
+# (port 9). It learns the NAPI id from the skbs that veth's NAPI hands to
+# GRO, so BusyPollRxPackets must move when it busy-polls: the counter and
+# the mechanism work on veth, and what the AF_XDP socket lacks is the id.
+ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null
+control() { # control plain|busy
+	local m=$1 pid p0 p1 log
+	log=$(mktemp)
+	ip netns exec "$DNS" taskset -c 1 python3 "$ROOT/bench/limits/udp_busy.py" $((SECS + 1)) "$m" >"$log" 2>&1 &
+	pid=$!
+	sleep 0.5
+	p0=$(bpkts)
+	ip netns exec "$GNS" timeout -s INT "$SECS" "$X" gen "$GEN" --cpu 0 -q >/dev/null 2>&1 || true
+	p1=$(bpkts)
+	wait "$pid" || true
+	echo "udp-$m: busypoll_rx $((p1 - p0)); $(tail -1 "$log")"
+	rm -f "$log"
+}
+{
+	echo "# control, UDP socket on port 9 of the same veth (GRO on), $REPS x $SECS s"
+	for rep in $(seq "$REPS"); do control plain; control busy; done
+} | tee -a "$OUTF"
 for f in "$OUTF".probe-*; do
 	echo "## $(basename "$f")"; cat "$f"
 done >>"$OUTF"
