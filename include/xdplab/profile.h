@@ -218,7 +218,4 @@ int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role);
  */
 int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out);
 
-/** xl_profiler__pid() - the running perf's pid (0: none), for tests and checks. */
-int xl_profiler__pid(const struct xl_profiler *p);
-
 #endif /* XDPLAB_PROFILE_H */

@@ -95,7 +95,7 @@ struct ab_side {
 	struct xl_userprog *u;
 	struct xl_bench *b;
 	int prog_fd;
-	double *pps, *cpu_ns, *busy;
+	double *pps, *cpu_ns;
 	uint64_t packets, bytes;
 	uint64_t ns;
 	const char *cpu_source; /* the last slice's (XL_CPU_SRC_* of xdplab/meter.h) */
@@ -214,7 +214,6 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	}
 	s->pps[rep] = w.pps;
 	s->cpu_ns[rep] = w.cpu_ns_per_pkt;
-	s->busy[rep] = w.cpu_busy;
 	s->packets += w.packets;
 	s->bytes += w.bytes;
 	s->ns += w.ns;
@@ -326,14 +325,13 @@ int cmd_ab(int argc, char **argv)
 		ret = XL_EXIT_USAGE;
 		goto out;
 	}
-	mem = calloc(6 * a.reps, sizeof(double));
+	mem = calloc(4 * a.reps, sizeof(double));
 	if (!mem)
 		goto out;
 	for (k = 0; k < 2; k++) {
 		sides[k].spec = a.spec_of[k];
-		sides[k].pps = mem + (3 * k) * a.reps;
-		sides[k].cpu_ns = mem + (3 * k + 1) * a.reps;
-		sides[k].busy = mem + (3 * k + 2) * a.reps;
+		sides[k].pps = mem + (2 * k) * a.reps;
+		sides[k].cpu_ns = mem + (2 * k + 1) * a.reps;
 		sides[k].row = &rows[k];
 		r = side_load(&a, &sides[k], ifname);
 		if (r) {

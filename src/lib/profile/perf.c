@@ -271,11 +271,6 @@ void xl_profiler__close(struct xl_profiler *p)
 	free(p);
 }
 
-int xl_profiler__pid(const struct xl_profiler *p)
-{
-	return p ? p->pid : 0;
-}
-
 static void path_of(const struct xl_profiler *p, const char *ext, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s.%s", p->dir, p->name, ext);
