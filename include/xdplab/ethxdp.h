@@ -18,7 +18,8 @@
 
 /**
  * struct xl_eth_xdp - where to read. @sock: any socket in the device's
- * netns (not owned); @ifname: the device; @queues: RX queues summed, 1..16
+ * netns (not owned); @ifname: the device; @queues: RX queues summed,
+ * 1..XL_ETHTOOL_MAX_QUEUES
  * (xl_eth_xdp_probe() lowers it to the queues that have counters: veth
  * allocates one per possible CPU but counts only its real ones).
  */

@@ -41,7 +41,8 @@
  * @chain_set: @chain_pids/@chain_cpus were filled (xl_meter_set_chain()).
  * @eth_sock/@ifname: a socket in the DUT's netns and the DUT interface for
  *            the ethtool cross-check; @eth_sock < 0 disables it.
- * @queues: DUT queues whose rx_queue_N_xdp_packets are summed (1..16).
+ * @queues: DUT queues whose rx_queue_N_xdp_packets are summed
+ *            (1..XL_ETHTOOL_MAX_QUEUES).
  * @read/@read_ctx: optional reader used instead of xl_bench__read(@bench)
  *            (e.g. xl_redirect__read_bench()); same contract: totals and,
  *            when @per_cpu is not NULL, each CPU's record. NULL: use @bench.

@@ -349,4 +349,11 @@ int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
  */
 void xl_cmd_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w);
 
+/**
+ * xl_cmd_dut_queues() - how many of @ifindex's RX queues (current netns)
+ * the ethtool counts sum: its real RX queues, at most XL_ETHTOOL_MAX_QUEUES
+ * (the kernel counts XDP per RX queue); 1 when the link cannot be read.
+ */
+int xl_cmd_dut_queues(int ifindex);
+
 #endif /* XDPLAB_CMD_H */

@@ -291,7 +291,6 @@ int cmd_ab(int argc, char **argv)
 	struct xl_eth_xdp eth = { .sock = -1, .queues = 1 };
 	struct ab_side sides[2] = { { 0 } };
 	struct xl_ab_result cpu_r, pps_r;
-	struct xl_link_info li;
 	const char *ifname, *cpu_source;
 	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, i, done = 0;
 	double *mem = NULL;
@@ -317,8 +316,7 @@ int cmd_ab(int argc, char **argv)
 	}
 	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
-	if (!xl_link_get(ifindex, -1, &li) && li.rx_queues > 1)
-		eth.queues = li.rx_queues > 16 ? 16 : li.rx_queues;
+	eth.queues = xl_cmd_dut_queues(ifindex);
 	if (eth.sock < 0 || xl_eth_xdp_probe(&eth)) {
 		xl_err("%s has no per-action XDP counters in ethtool -S (known: veth's rx_queue_N_xdp_*): ab counts both sides with them",
 		       ifname);

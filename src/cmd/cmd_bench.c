@@ -204,13 +204,7 @@ int cmd_bench(int argc, char **argv)
 		xl_cmd_print_extra(&cal);
 	m.bench = b;
 	m.ifname = ifname;
-	{
-		/* The kernel's count is per RX queue: sum them all (at most 16). */
-		struct xl_link_info li;
-
-		if (!xl_link_get(xl_bench__ifindex(b), -1, &li) && li.rx_queues > 1)
-			m.queues = li.rx_queues > 16 ? 16 : li.rx_queues;
-	}
+	m.queues = xl_cmd_dut_queues(xl_bench__ifindex(b));
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);

@@ -147,7 +147,6 @@ int cmd_run(int argc, char **argv)
 	struct xl_count *cnt = NULL;
 	struct xl_meter_window w;
 	struct xl_cmd_loop loop;
-	struct xl_link_info li;
 	const char *ifname;
 	bool eth_ok;
 	int idx, ifindex, link_fd = -1, ret;
@@ -179,8 +178,7 @@ int cmd_run(int argc, char **argv)
 	ret = XL_EXIT_RUNTIME;
 	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
-	if (!xl_link_get(ifindex, -1, &li) && li.rx_queues > 1)
-		eth.queues = li.rx_queues > 16 ? 16 : li.rx_queues;
+	eth.queues = xl_cmd_dut_queues(ifindex);
 	eth_ok = eth.sock >= 0 && !xl_eth_xdp_probe(&eth);
 	if (a.count == COUNT_AUTO)
 		a.count = eth_ok ? COUNT_ETHTOOL : COUNT_FEXIT;

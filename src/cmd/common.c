@@ -493,3 +493,12 @@ void xl_cmd_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w)
 		snprintf(buf, len, "cpu%d busy %.1f%%  cpu-ns/packet %.1f", w->napi_cpu,
 			 w->cpu_busy * 100, w->cpu_ns_per_pkt);
 }
+
+int xl_cmd_dut_queues(int ifindex)
+{
+	struct xl_link_info li;
+
+	if (xl_link_get(ifindex, -1, &li) || li.rx_queues < 1)
+		return 1;
+	return li.rx_queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES : li.rx_queues;
+}

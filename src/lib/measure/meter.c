@@ -24,7 +24,7 @@
 /* Sum rx_queue_N_xdp_packets over the DUT's queues (veth's own counter). */
 static struct xl_read read_eth(const struct xl_meter *m)
 {
-	int n = m->queues < 1 ? 1 : m->queues > 16 ? 16 : m->queues;
+	int n = m->queues < 1 ? 1 : m->queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES : m->queues;
 	uint64_t sum = 0;
 	bool ok;
 
