@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * xdplab latency IFACE: the receiver of 'gen --stamp' frames; one-way
- * latency percentiles, loss, reordering and duplicates (docs/latency.md).
+ * xdplab latency IFACE: the receiver of 'gen --stamp' frames; latency
+ * percentiles from the stamp to the receiver (one-way on the DUT, a round
+ * trip on the generator's side when the DUT sends the frames back), loss,
+ * reordering and duplicates (docs/latency.md).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -33,7 +35,7 @@ static const struct xl_opt lat_opts[] = {
 
 static const struct xl_cmd_spec lat_spec = {
 	"latency", "IFACE",
-	"Receive 'gen --stamp' frames on IFACE with an XDP program: one-way latency percentiles, loss, reordering, duplicates.",
+	"Receive 'gen --stamp' frames on IFACE with an XDP program: latency percentiles (one-way on the DUT; a round trip on the generator's side when the DUT sends them back), loss, reordering, duplicates.",
 	lat_opts, sizeof(lat_opts) / sizeof(lat_opts[0]),
 };
 
@@ -100,7 +102,7 @@ static void print_totals(const struct xl_lat_totals *t, double secs)
 		printf(" %s %llu", qnames[i],
 		       (unsigned long long)xl_lat_percentile(t->hist, t->stamped, quantiles[i],
 							     t->max_ns));
-	printf(" max %llu mean %.0f (one-way, CLOCK_MONOTONIC; buckets of 3 significant bits, <= 12.5%% wide)\n",
+	printf(" max %llu mean %.0f (stamp to receiver, CLOCK_MONOTONIC; buckets of 3 significant bits, <= 12.5%% wide)\n",
 	       (unsigned long long)t->max_ns, (double)t->sum_ns / t->stamped);
 	printf("sequence: first %llu last %llu, expected %llu, lost %llu, reordered %llu, duplicates %llu%s\n",
 	       (unsigned long long)t->seq_first, (unsigned long long)t->seq_last,
