@@ -1,0 +1,39 @@
+#!/bin/bash
+# The walk-through of docs/own-program.md, steps 2-6, on a lab of its own:
+# each command's output to OUTDIR (default bench/own-program-DATE), with a
+# header naming the date, commit and load. Root; removes its lab on exit.
+#   scripts/own-program-session.sh [OUTDIR]
+set -u
+cd "$(dirname "$0")/.." || exit 2
+X=./build/xdplab
+O=${1:-bench/own-program-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$O" || exit 1
+M=(--map blocked_src=examples/blocked_src.txt --map blocked_sport=examples/blocked_sport.txt)
+out=$($X lab setup) || exit 1
+L=$(awk '/^lab/{print $2}' <<<"$out")
+trap '$X lab teardown $L >/dev/null' EXIT
+{
+	echo "# scripts/own-program-session.sh, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD), $(uname -r), $(nproc) CPUs"
+	echo "# load at start: $(cut -d' ' -f1-3 /proc/loadavg); lab $L"
+} >"$O/README.txt"
+# step 3: what one packet costs, generated frames
+$X prog-run build/examples/ddos_filter.o "${M[@]}" --packets v4,src=198.18.1.7 \
+	--packets v4,sport=123 --packets v6 >"$O/3-prog-run.txt" 2>&1
+# steps 4-5: traffic from a blocked prefix, the filter on it for 3 s
+$X gen --netns "$L-gen" "${L}g" --src-ip 198.18.1.7 --flows 16 -d 25 -q >"$O/4-gen.txt" 2>&1 &
+G=$!
+sleep 1
+$X run --netns "$L-dut" "${L}d" --prog build/examples/ddos_filter.o "${M[@]}" -d 3 -q >"$O/5-run.txt" 2>&1
+# step 6: the filter against its variant, interleaved
+$X ab --netns "$L-dut" "${L}d" "${M[@]}" --a build/examples/ddos_filter.o \
+	--b build/examples/ddos_filter_extra.o -q >"$O/6-ab.txt" 2>&1
+kill -INT $G 2>/dev/null; wait $G
+# step 6, traffic that reaches the extra lookup (from NTP's port), 20 repetitions
+$X gen --netns "$L-gen" "${L}g" --src-port 123 -d 25 -q >"$O/6-gen-sport123.txt" 2>&1 &
+G=$!
+sleep 1
+$X ab --netns "$L-dut" "${L}d" "${M[@]}" --a build/examples/ddos_filter.o \
+	--b build/examples/ddos_filter_extra.o --reps 20 -q >"$O/6-ab-sport123.txt" 2>&1
+kill -INT $G 2>/dev/null; wait $G
+echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$O/README.txt"
+echo "$O"
