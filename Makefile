@@ -133,8 +133,14 @@ demo: deps
 	./$(BUILD)/xdplab lab run --with-monitor --json $(BUILD)/lab-results.json
 	./$(BUILD)/xdplab report $(BUILD)/lab-results.json -o $(BUILD)/report.html
 
+# Benchmarks of xdplab's own code (tests/bench/*.c): build/bench/NAME, run by scripts/bench.sh.
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libxdplab.a
+	@mkdir -p $(dir $@) $(BUILD)/deps/bench
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/bench/$*.d -o $@ $< $(BUILD)/libxdplab.a $(LDLIBS)
+
 bench: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(BENCH_BINS)
 	@./scripts/bench.sh
 
 # ---- Fuzzing (libFuzzer, clang) and the unit tests under ASan + UBSan ----
@@ -194,4 +200,4 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(ASAN_LIB_OBJS:.o=.d) $(ASAN_CMD_OBJS:.o=.d)
--include $(EXAMPLE_OBJS:.o=.d) $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BPF_SKELS:.skel.h=.bpf.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS))
+-include $(EXAMPLE_OBJS:.o=.d) $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BPF_SKELS:.skel.h=.bpf.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS)) $(patsubst $(BUILD)/bench/%,$(BUILD)/deps/bench/%.d,$(BENCH_BINS))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: the lab table with more repetitions, saved under bench/ as
-# JSON and text, named by date and git commit. Compare runs with the JSON's
-# ns_per_pkt and mpps min..max (docs/results.md). No timing assertions here.
+# JSON and text, named by date and git commit, then the meter's own cost.
+# Compare runs with the JSON's ns_per_pkt and mpps min..max
+# (docs/results.md). No timing assertions here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${BENCH_REPS:-5}
@@ -13,4 +14,7 @@ mkdir -p bench
 base="bench/${stamp}-${commit}${dirty}"
 ./build/xdplab lab run --with-monitor --reps "$reps" --seconds "$seconds" --json "$base.json" | tee "$base.txt"
 ./scripts/validate-results.py "$base.json"
-echo "bench: saved $base.json and $base.txt"
+# The meter's own cost: one sample's reads before and after issue 12, side
+# by side (tests/bench/meter_cost.c, ~10 s, its own lab; docs/performance.md).
+./build/bench/meter_cost | tee "$base-metercost.txt"
+echo "bench: saved $base.json, $base.txt and $base-metercost.txt"
