@@ -97,6 +97,19 @@ $(BUILD)/libxdplab-cmd.a: $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJS))
 $(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a
 	$(CC) $(CFLAGS) -o $@ $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS)
 
+# The commit the binary is built from, stamped at build time (the results'
+# "git", xdplab compare's "xdplab commit"): 12 hex digits, "-dirty" when
+# tracked files differ from it, "unknown" outside a git checkout (a
+# tarball). The header is rewritten only when that changes, so a make with
+# nothing changed still compiles nothing.
+XL_COMMIT := $(shell [ -e .git ] && git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+XL_COMMIT := $(XL_COMMIT)$(shell [ -e .git ] && ! git diff --quiet HEAD -- 2>/dev/null && echo -dirty)
+$(BUILD)/xl_commit.h: FORCE | $(BUILD)
+	@echo '#define XL_COMMIT "$(XL_COMMIT)"' > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+$(BUILD)/cmd/common.o $(BUILD)/asan/cmd/common.o: $(BUILD)/xl_commit.h
+
 # Their dependency files go to build/deps/tests/ (build/tests/ holds only
 # test binaries: tests/run-all.sh runs build/tests/test_*).
 # Unit tests may reach the library's insides (-Isrc/lib/xsk: the hot path on

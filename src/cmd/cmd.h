@@ -286,7 +286,13 @@ int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cm
 int xl_cmd_profiled_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
 			   struct xl_row_result *row, struct xl_profile *pr, int ret);
 
-/** xl_cmd_git_commit() - the working directory's commit (12 hex digits), "" if none. */
+/**
+ * xl_cmd_git_commit() - the commit this binary was built from, stamped by
+ * the Makefile (build/xl_commit.h): 12 hex digits, "-dirty" appended when
+ * the tree had uncommitted changes, "unknown" when built outside a git
+ * checkout. Not the working directory's: a run from another directory
+ * reports the code that ran.
+ */
 const char *xl_cmd_git_commit(void);
 
 /**
