@@ -278,15 +278,23 @@ t_sensitivity_search() {
 # in threaded wiring. The tracepoint time of the judged CPU over a window
 # is more than 0 and at most the window (one CPU cannot spend more).
 t_softirq_cpu_source() {
-	local j=$TMP/sq.json
+	local j=$TMP/sq.json j0
 	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
-	"$X" lab run --rows drop/no-touch --sizes 64 --reps 2 --seconds 0.3 --wiring softirq --json "$j" \
+	"$X" lab run --rows gen-ceiling,drop/no-touch --sizes 64 --reps 2 --seconds 0.3 --wiring softirq --json "$j" \
 		>"$TMP/out" 2>&1 || fail "lab run failed: $(cat "$TMP/out")" || return 1
 	./scripts/validate-results.py "$j" >"$TMP/v" 2>&1 || fail "schema: $(cat "$TMP/v")" || return 1
+	# The ceiling's CPU figure is the generator CPU's /proc/stat busy time.
+	expect_eq "cpu_source (gen-ceiling)" "$(jq -r '.rows[0] | "\(.name) \(.cpu_source) \([.reps[].softirq_runs] | map(select(.)) | length)"' "$j")" \
+		"gen-ceiling proc-stat 0" || return 1
+	j0=$j
+	jq '.rows |= [.[1]]' "$j0" >"$TMP/sq1.json" && j=$TMP/sq1.json
 	expect_eq "cpu_source (softirq)" "$(jq -r '.rows[0].cpu_source' "$j")" softirq-tracepoint || return 1
+	jq -e '[.rows[0].reps[] | .softirq_runs > 0 and .softirq_runs <= .packets] | length == 2 and all' "$j" >/dev/null ||
+		fail "softirq_runs: $(jq -c '[.rows[0].reps[] | {packets, softirq_runs}]' "$j")" || return 1
 	jq -e '[.rows[0].reps[] | (.cpu_ns_per_pkt * .packets) as $cpu | $cpu > 0 and $cpu <= .ns * 1.01] |
 		length == 2 and all' "$j" >/dev/null ||
 		fail "softirq time outside (0, window]: $(jq -c '[.rows[0].reps[] | {ns, packets, cpu_ns_per_pkt}]' "$j")" || return 1
+	j=$TMP/sq.json
 	XDPLAB_SOFTIRQ_SOURCE=proc-stat "$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 \
 		--wiring softirq --json "$j" >"$TMP/out" 2>&1 || fail "lab run (proc-stat) failed: $(cat "$TMP/out")" || return 1
 	expect_eq "cpu_source (turned off)" "$(jq -r '.rows[0].cpu_source' "$j")" proc-stat || return 1

@@ -426,6 +426,8 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 			row->reps[rep].packets = dlv.n;
 			row->reps[rep].cpu_busy = ok ? xl_cpu_busy_share(&a.cpu[g], &b.cpu[g]) : 0;
 			row->reps[rep].cpu_ns_per_pkt = xl_delta_ratio(&busy, &dlv);
+			row->reps[rep].cpu_source = ok ? XL_CPU_SRC_PROCSTAT : NULL;
+			row->reps[rep].softirq_runs = 0;
 		}
 		row->nreps = rep + 1;
 		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, size,
