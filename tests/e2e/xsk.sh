@@ -436,7 +436,8 @@ t_frame_sizes() {
 	expect_fail 2 "even with --hugepages" $x "$DNS" --frame-size 9728 --unaligned --hugepages "$DUT" || return 1
 	# --hugepages without reserved hugepages: normal pages, said so.
 	if [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ]; then
-		"$X" xsk rxdrop --netns "$DNS" "$DUT" --hugepages --duration 0.1 --quiet >/dev/null 2>"$WORK/h.err" || return 1
+		"$X" xsk rxdrop --netns "$DNS" "$DUT" --hugepages --duration 0.1 --quiet >/dev/null 2>"$WORK/h.err" ||
+			{ log "--hugepages: $(tail -1 "$WORK/h.err")"; return 1; }
 		grep -q "using normal pages" "$WORK/h.err" || { log "no hugepages notice"; return 1; }
 		log "ok: $(grep hugepages "$WORK/h.err")"
 	fi
@@ -444,11 +445,12 @@ t_frame_sizes() {
 	for fs in "3000 --unaligned" "4000 --unaligned" "4096" "2048"; do
 		bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --frame-size $fs --audit --poll --quiet
 		wait_ready rx || return 1
-		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 10000 --rate 100000 -q >/dev/null || return 1
+		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 10000 --rate 100000 -q >/dev/null ||
+			{ log "gen into rxdrop ($fs) failed"; return 1; }
 		settle
 		stop_one rx; expect_eq "exit ($fs)" "$RC" 0 || return 1
 		expect_eq "rx_packets ($fs)" "$(field "$WORK/rx.out" rx_packets)" 10000 || return 1
-		grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
+		grep -q "^audit: .*OK$" "$WORK/rx.out" || { log "rxdrop ($fs): $(grep audit "$WORK/rx.out")"; return 1; }
 		log "ok: --frame-size $fs: 10000 received"
 	done
 	# The same chunks for TX: txpush (frames built in every chunk, each
@@ -469,7 +471,8 @@ t_frame_sizes() {
 		wait_ready cap || return 1
 		bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size $fs --poll --audit --quiet
 		wait_ready fwd || return 1
-		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 10000 --rate 50000 -q >/dev/null || return 1
+		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 10000 --rate 50000 -q >/dev/null ||
+			{ log "gen into l2fwd ($fs) failed"; return 1; }
 		settle "$GNS" "$GEN"
 		stop_one fwd; expect_eq "l2fwd exit ($fs)" "$RC" 0 || return 1
 		stop_one cap; expect_eq "capture exit ($fs)" "$RC" 0 || return 1
