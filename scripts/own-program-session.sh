@@ -35,5 +35,12 @@ sleep 1
 $X ab --netns "$L-dut" "${L}d" "${M[@]}" --a build/examples/ddos_filter.o \
 	--b build/examples/ddos_filter_extra.o --reps 20 -q >"$O/6-ab-sport123.txt" 2>&1
 kill -INT $G 2>/dev/null; wait $G
+# "What one packet costs": the project's own capture (one frame per case of
+# the filter), then the filter against its variant per class
+python3 tests/e2e/prog/mkpcap.py "$O/own.pcap" >/dev/null || exit 1
+$X prog-run build/examples/ddos_filter.o "${M[@]}" --pcap "$O/own.pcap" -r 100000 \
+	>"$O/prog-run-own.txt" 2>&1
+$X prog-run "${M[@]}" --a build/examples/ddos_filter.o --b build/examples/ddos_filter_extra.o \
+	--pcap "$O/own.pcap" -r 20000 --rounds 15 >"$O/prog-run-ab.txt" 2>&1
 echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$O/README.txt"
 echo "$O"
