@@ -87,32 +87,6 @@ enum xl_baseline {
 	XL_BASE_TC = 1,  /**< "tc-drop": a BPF program at clsact ingress */
 };
 
-/**
- * struct xl_labrun_dut - a row's DUT that is neither a built-in benchmark
- * nor a baseline (the user's own program: xl_labrun_prog()).
- * @create: called with the thread in the DUT's netns, once per repetition:
- *     load and attach; Return: a handle, or NULL with errno.
- * @read: its counters, as struct xl_meter.read (@h the handle).
- * @destroy: detach and free the handle.
- * @arg: passed to @create.
- */
-struct xl_labrun_dut {
-	void *(*create)(const void *arg);
-	int (*read)(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
-	void (*destroy)(void *h);
-	const void *arg;
-};
-
-/**
- * xl_labrun_custom() - one row named @name (action @action, kind "xdp",
- * @mode) at @size bytes with @dut at the DUT end, measured as the XDP rows
- * are (same repetitions, windows, count check, verdict).
- * Return: 0 or -errno (the row's note says why).
- */
-int xl_labrun_custom(struct xl_lab *lab, const struct xl_labrun_opts *o,
-		     const struct xl_labrun_dut *dut, const char *name, const char *action,
-		     enum xl_xdp_mode mode, uint32_t size, struct xl_row_result *row);
-
 struct xl_userprog_opts;
 /**
  * xl_labrun_prog() - the row "prog/FUNC" of a user's XDP program (@uo:
@@ -125,57 +99,6 @@ struct xl_userprog_opts;
 int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		   const struct xl_userprog_opts *uo, const char *func, enum xl_xdp_mode mode,
 		   uint32_t size, struct xl_row_result *row);
-
-/**
- * xl_labrun_prof_begin() - for the profiled repetition of @row: start
- * recording @cpus (@n; the same CPU twice is recorded once, its roles
- * joined by '+'), files named after the row and its size. Return: true
- * when recording (a failure is logged and the row goes on without).
- */
-bool xl_labrun_prof_begin(const struct xl_labrun_opts *o, const struct xl_row_result *row,
-			  const struct xl_prof_cpu *cpus, int n);
-
-/**
- * xl_labrun_prof_end() - stop the recording begun for @row and attach its
- * profile to it (row->profile; nothing on failure, which is logged).
- */
-void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *row);
-
-/**
- * xl_labrun_row_base() - zero @row and fill what every XDP row of the lab
- * says alike: kind "xdp", @size (bytes), @mode, the lab's wiring, the NAPI
- * and generator CPUs, engine "live", judged "dut-cpu". The callers then add
- * their own (a real source interface, action, name).
- */
-void xl_labrun_row_base(struct xl_row_result *row, const struct xl_lab *lab,
-			const struct xl_labrun_opts *o, uint32_t size, enum xl_xdp_mode mode);
-
-/**
- * xl_labrun_gen() - the lab's generator: live engine (packet as fallback),
- * one thread on @o->gen_cpu, @size-byte IPv4/UDP frames from the generator
- * end to the DUT end's MAC and address. Nothing is sent until
- * xl_gen__start(). Return: as xl_gen__create() (NULL with errno).
- */
-struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size);
-
-/**
- * xl_labrun_traffic_start() - start a row's traffic: the lab's generator
- * @gen (xl_gen__start()), or @o->src when set (@gen is then NULL; with
- * @o->src->start NULL the traffic is the user's and nothing is started),
- * @size-byte frames. Return: 0 or -errno.
- */
-int xl_labrun_traffic_start(const struct xl_labrun_opts *o, struct xl_gen *gen, uint32_t size);
-
-/** xl_labrun_traffic_stop() - stop it and wait for it. Return: 0 or -errno. */
-int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen);
-
-/**
- * xl_labrun_bench() - xl_bench__create(@bo) in the namespace of @side (the
- * interface in @bo is named there); the calling thread comes back to the
- * creator's namespace. Return: as xl_bench__create() (NULL with errno).
- */
-struct xl_bench *xl_labrun_bench(struct xl_lab *lab, enum xl_lab_side side,
-				 const struct xl_bench_opts *bo);
 
 /**
  * xl_labrun_xdp() - measure one XDP row: attach an @action/@op benchmark at

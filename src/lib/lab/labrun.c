@@ -17,6 +17,7 @@
 #include "xdplab/bench.h"
 #include "xdplab/gen.h"
 #include "xdplab/labrun.h"
+#include "labrun_priv.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/netlink.h"

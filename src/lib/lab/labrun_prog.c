@@ -24,6 +24,7 @@
 
 #include "xdplab/ethxdp.h"
 #include "xdplab/labrun.h"
+#include "labrun_priv.h"
 #include "xdplab/log.h"
 #include "xdplab/userprog.h"
 

@@ -25,6 +25,7 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
+#include "labrun_priv.h"
 
 /* The XDP_DROP sink at the far end of the first out pair: where frames arrive. */
 static struct xl_bench *sink_create(struct xl_lab *lab)

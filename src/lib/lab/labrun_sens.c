@@ -13,6 +13,7 @@
 
 #include "xdplab/compare.h"
 #include "xdplab/labrun.h"
+#include "labrun_priv.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/time.h"

@@ -21,6 +21,7 @@
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 #include "xdplab/window.h"
+#include "labrun_priv.h"
 
 static void set_gro(struct xl_lab *lab, bool on)
 {
