@@ -134,8 +134,8 @@ struct xl_meter_sample {
  *   chain's work (the generator's redirect, the DUT's NAPI, the sink's
  *   NAPI, inline in the generator's thread with softirq wiring, in kthreads
  *   otherwise), in ns from schedstat, so other load on the machine does
- *   not count (unlike @cpu_ns_per_pkt with softirq wiring, which samples
- *   softirq time in 10 ms ticks); 0 without a generator.
+ *   not count (as with @cpu_ns_per_pkt from the softirq tracepoints; not
+ *   with its /proc/stat fallback, 10 ms ticks); 0 without a generator.
  * @gen_pps: frames the generator's device accepted per second (sent minus
  *   refused: delivered, the rate to compare); @gen_sent_pps: offered;
  *   @gen_xmit_errors: @gen_refused's count.
