@@ -4,6 +4,7 @@
 # "What limits each target not met").
 #
 #   bench/limits/profile.sh rxdrop|l2fwd [OUT]  (OUT default bench/limits/profile-MODE.txt)
+#   BUSY=1 adds a third variant, xdplab with --busy-poll.
 #
 # The wiring of scripts/peers.sh's rxdrop and l2fwd rows: one lab, softirq
 # NAPI, xdplab gen (live frames, 1 thread) on CPU0, the application pinned
@@ -61,6 +62,8 @@ else
 	vs=("xdpsock|taskset -c 1 $XS -r -i $DUT -q 0 -N -c"
 	    "xdplab|$X xsk rxdrop $DUT --copy --cpu 1 --quiet")
 fi
+# BUSY=1: also xdplab with --busy-poll, to see where veth's NAPI runs then
+[ "${BUSY:-0}" = 1 ] && vs+=("xdplab-busy|$X xsk $MODE $DUT --copy --cpu 1 --busy-poll --quiet")
 
 window() { # window NAME REP CMD...
 	local name=$1 rep=$2 pid gpid gpids c0 c1 t0 t1
