@@ -43,6 +43,10 @@ cc -O2 -o "$PROBE" "$ROOT/bench/limits/xsk_napi_probe.c" -lxdp -lbpf -lmnl || di
 
 LAB=""
 down() {
+	# an interrupted window leaves its application and generator: stop them first
+	local j
+	for j in $(jobs -p); do kill -INT "$j" 2>/dev/null || true; done
+	wait 2>/dev/null || true
 	[ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true
 	rm -f "$PROBE"
 }

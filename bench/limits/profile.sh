@@ -40,6 +40,10 @@ TMP=$(mktemp -d /tmp/xdplab-limits.XXXXXX)
 LAB="" SINKPID=""
 down() {
 	if [ -n "$SINKPID" ]; then kill -INT "$SINKPID" 2>/dev/null || true; wait "$SINKPID" 2>/dev/null || true; fi
+	# an interrupted window leaves its application and generator: stop them first
+	local j
+	for j in $(jobs -p); do kill -INT "$j" 2>/dev/null || true; done
+	wait 2>/dev/null || true
 	[ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true
 	rm -rf "$TMP"
 }
