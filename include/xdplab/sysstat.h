@@ -68,7 +68,11 @@ double xl_cpu_busy_share(const struct xl_cpu_times *a,
 
 /**
  * xl_task_runtime_ns() - total CPU time of task @pid in ns (first field of
- * /proc/PID/schedstat: ns resolution). Return: ns, or 0 if unreadable.
+ * /proc/PID/schedstat: ns resolution). The file is kept open per pid (up
+ * to 32, least recently used closed first) and re-read with one pread();
+ * it stays bound to its task, so after the task exits this returns 0
+ * rather than a later task's time under the same pid. Thread-safe.
+ * Return: ns, or 0 if unreadable (no such task, or it exited).
  */
 uint64_t xl_task_runtime_ns(int pid);
 
@@ -83,7 +87,9 @@ int xl_irq_time_accounting(void);
 
 /**
  * xl_ksoftirqd_pid() - pid of "ksoftirqd/@cpu", the kthread that runs the
- * softirq work of @cpu that could not run inline. Return: pid, or 0.
+ * softirq work of @cpu that could not run inline. /proc is walked once per
+ * CPU; later calls check the kept pid's comm (one small read). Thread-safe.
+ * Return: pid, or 0.
  */
 int xl_ksoftirqd_pid(int cpu);
 

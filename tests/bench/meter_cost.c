@@ -9,11 +9,13 @@
  *               (xl_cpu_times_set_source() drops the kept file each time);
  *   ethtool     GSSET_INFO + GSTRINGS + GSTATS on every read
  *               (xl_ethtool_cache_set(false));
+ *   schedstat   /proc/PID/schedstat opened and closed every read;
  *   napi        the /proc walk for "napi/DEV-" every interval;
  *   redirect    the devmap redirect's counters read twice per sample.
  * "after" is what the meter does now: one pread of the kept /proc/stat,
- * one ETHTOOL_GSTATS per device, no NAPI look-up per interval (the one-time
- * netdev napi-get is timed on its own line), one redirect read.
+ * one ETHTOOL_GSTATS per device, one pread of each kept schedstat file,
+ * no NAPI look-up per interval (the one-time netdev napi-get is timed on
+ * its own line), one redirect read.
  *
  * Method: ROUNDS rounds, each timing SAMPLES samples of every variant, the
  * order alternating (before-after, after-before) so the host's drift
@@ -58,6 +60,7 @@ struct ctx {
 	bool ok[XL_MAX_CPUS];
 	struct xl_redirect *r;
 	char napi_name[32];
+	int tasks[3], ntasks; /* a chain's tasks: ourselves, each CPU's ksoftirqd */
 };
 
 static void stat_before(struct ctx *c)
@@ -95,6 +98,39 @@ static void eth_after(struct ctx *c)
 	eth_read(c);
 }
 
+/* The old xl_task_runtime_ns(): the file opened and closed every read. */
+static uint64_t runtime_reopen(int pid)
+{
+	unsigned long long ns = 0;
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	if (fscanf(fp, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(fp);
+	return ns;
+}
+
+static void task_before(struct ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->ntasks; i++)
+		runtime_reopen(c->tasks[i]);
+}
+
+static void task_after(struct ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->ntasks; i++)
+		xl_task_runtime_ns(c->tasks[i]);
+}
+
 static void napi_before(struct ctx *c)
 {
 	xl_kthread_pid(c->napi_name);
@@ -130,6 +166,7 @@ static void sample_before(struct ctx *c)
 {
 	eth_before(c);
 	stat_before(c);
+	task_before(c);
 	napi_before(c);
 }
 
@@ -137,6 +174,7 @@ static void sample_after(struct ctx *c)
 {
 	eth_after(c);
 	stat_after(c);
+	task_after(c);
 	napi_after(c);
 }
 
@@ -149,10 +187,11 @@ struct variant {
 static const struct variant variants[] = {
 	{ "proc-stat", "every CPU's /proc/stat line", stat_before, stat_after, false },
 	{ "ethtool", "the DUT's rx_queue_0_xdp_packets", eth_before, eth_after, false },
+	{ "schedstat", "run time of 3 tasks (a chain's)", task_before, task_after, false },
 	{ "napi-lookup", "the NAPI kthread, per interval", napi_before, napi_after, false },
 	{ "redirect", "devmap redirect counters (IN, OUT ethtool)", redir_before, redir_after,
 	  true },
-	{ "sample", "drop row: ethtool + /proc/stat + NAPI look-up", sample_before, sample_after,
+	{ "sample", "a row: ethtool + /proc/stat + 3 run times + NAPI look-up", sample_before, sample_after,
 	  false },
 };
 
@@ -228,6 +267,10 @@ int main(void)
 		fprintf(stderr, "meter_cost: cannot set up the redirect: %s\n", strerror(errno));
 		goto out_leave;
 	}
+	c.tasks[c.ntasks++] = getpid();
+	for (k = 0; k < 2 && (int)k < c.ncpus; k++)
+		if ((pid = xl_ksoftirqd_pid(k)) > 0)
+			c.tasks[c.ntasks++] = pid;
 	/* The one-time look-ups the meter makes now. */
 	ifindex = if_nametoindex(c.dut);
 	t0 = xl_now_ns();

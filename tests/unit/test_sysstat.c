@@ -14,7 +14,9 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -124,12 +126,59 @@ static void test_read_all_kept_file(void **state)
 	assert_true(xl_cpu_times_read_all(t, ok, 1) == 1 && ok[0]);
 }
 
+/*
+ * A task's run time through the kept /proc/PID/schedstat: read, read again
+ * (the same file re-read from its start: never less), and 0 once the task
+ * has exited and been reaped.
+ */
+static void test_task_runtime_kept(void **state)
+{
+	uint64_t a, b;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		volatile unsigned long x = 0;
+
+		for (;;)
+			x++; /* runs until killed */
+	}
+	usleep(20000);
+	a = xl_task_runtime_ns(pid);
+	usleep(20000);
+	b = xl_task_runtime_ns(pid);
+	assert_true(a > 0);
+	assert_true(b >= a);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(xl_task_runtime_ns(pid), 0);
+	assert_int_equal(xl_task_runtime_ns(0), 0);
+	assert_true(xl_task_runtime_ns(getpid()) > 0);
+}
+
+/* ksoftirqd/0 from the kept pid is what a walk of /proc finds, every time. */
+static void test_ksoftirqd_kept(void **state)
+{
+	int pid = xl_ksoftirqd_pid(0);
+
+	(void)state;
+	assert_true(pid > 0);
+	assert_int_equal(xl_kthread_pid("ksoftirqd/0\n"), pid);
+	assert_int_equal(xl_ksoftirqd_pid(0), pid);
+	assert_int_equal(xl_ksoftirqd_pid(100000), 0); /* no such CPU: a walk, nothing */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_exact),
 		cmocka_unit_test(test_parse_cut_line),
 		cmocka_unit_test(test_read_all_kept_file),
+		cmocka_unit_test(test_task_runtime_kept),
+		cmocka_unit_test(test_ksoftirqd_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,9 @@
 #include "xdplab/netlink.h"
 #include "xdplab/sysstat.h"
 
+/* CPUs whose ksoftirqd pid is kept after the first walk. */
+#define XL_KSOFTIRQD_CACHE 1024
+
 /* USER_HZ ticks to ns (sysconf once: it cannot change while we run). */
 static double ns_per_tick(void)
 {
@@ -196,19 +199,72 @@ double xl_cpu_busy_share(const struct xl_cpu_times *a,
 	return total ? (double)(b->busy - a->busy) / total : 0.0;
 }
 
+/*
+ * Kept /proc/PID/schedstat files: the meter reads the same few tasks (the
+ * NAPI kthread, ksoftirqd, the generator's threads) every sample, so each
+ * file is opened once and re-read with one pread(). An open file stays
+ * bound to its task: when the task exits its reads fail (and the entry is
+ * dropped), never reading a later task that got the same pid.
+ */
+#define TASK_FILES 32
+
+static struct {
+	pthread_mutex_t lock;
+	struct {
+		bool used;
+		int pid, fd;
+		uint64_t last_use;
+	} e[TASK_FILES];
+	uint64_t clock;
+} task_files = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 uint64_t xl_task_runtime_ns(int pid)
 {
 	unsigned long long ns = 0;
-	char path[64];
-	FILE *fp;
+	char path[64], buf[96];
+	int i, slot = -1, old = 0;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	fp = fopen(path, "r");
-	if (!fp)
+	if (pid <= 0)
 		return 0;
-	if (fscanf(fp, "%llu", &ns) != 1)
-		ns = 0;
-	fclose(fp);
+	pthread_mutex_lock(&task_files.lock);
+	for (i = 0; i < TASK_FILES; i++) {
+		if (task_files.e[i].used && task_files.e[i].pid == pid) {
+			slot = i;
+			break;
+		}
+		if (task_files.e[i].last_use < task_files.e[old].last_use)
+			old = i;
+	}
+	if (slot < 0) {
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			goto out;
+		slot = old; /* a free slot has last_use 0, so it is the oldest */
+		if (task_files.e[slot].used)
+			close(task_files.e[slot].fd);
+		task_files.e[slot].used = true;
+		task_files.e[slot].pid = pid;
+		task_files.e[slot].fd = fd;
+	}
+	task_files.e[slot].last_use = ++task_files.clock;
+	n = pread(task_files.e[slot].fd, buf, sizeof(buf) - 1, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (sscanf(buf, "%llu", &ns) != 1)
+			ns = 0;
+	}
+	if (n <= 0 || !ns) {
+		/* The task is gone: forget its file. */
+		close(task_files.e[slot].fd);
+		task_files.e[slot].used = false;
+		task_files.e[slot].last_use = 0;
+	}
+out:
+	pthread_mutex_unlock(&task_files.lock);
 	return ns;
 }
 
@@ -265,13 +321,40 @@ int xl_irq_time_accounting(void)
 	return cached;
 }
 
+/* Whether /proc/@pid/comm is exactly @want (with its newline). */
+static bool comm_is(int pid, const char *want)
+{
+	char path[64], comm[32];
+	bool is = false;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	is = fgets(comm, sizeof(comm), fp) && !strcmp(comm, want);
+	fclose(fp);
+	return is;
+}
+
 int xl_ksoftirqd_pid(int cpu)
 {
+	static int cached[XL_KSOFTIRQD_CACHE];
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	char want[32];
+	int pid;
 
 	/* The newline /proc/PID/comm ends with makes the match exact. */
 	snprintf(want, sizeof(want), "ksoftirqd/%d\n", cpu);
-	return xl_kthread_pid(want);
+	if (cpu < 0 || cpu >= XL_KSOFTIRQD_CACHE)
+		return xl_kthread_pid(want);
+	/* A per-CPU kthread lives as long as its CPU: walk /proc once for it. */
+	pthread_mutex_lock(&lock);
+	pid = cached[cpu];
+	if (!pid || !comm_is(pid, want))
+		pid = cached[cpu] = xl_kthread_pid(want);
+	pthread_mutex_unlock(&lock);
+	return pid;
 }
 
 int xl_napi_kthread_pid(const char *ifname)
