@@ -4,7 +4,7 @@
 # "What limits each target not met").
 #
 #   bench/limits/profile.sh rxdrop|l2fwd [OUT]  (OUT default bench/limits/profile-MODE.txt)
-#   BUSY=1 adds a third variant, xdplab with --busy-poll.
+#   BUSY=1 adds a variant, xdplab with --busy-poll; POLL=1 one with --poll.
 #
 # The wiring of scripts/peers.sh's rxdrop and l2fwd rows: one lab, softirq
 # NAPI, xdplab gen (live frames, 1 thread) on CPU0, the application pinned
@@ -68,6 +68,8 @@ else
 fi
 # BUSY=1: also xdplab with --busy-poll, to see where veth's NAPI runs then
 [ "${BUSY:-0}" = 1 ] && vs+=("xdplab-busy|$X xsk $MODE $DUT --copy --cpu 1 --busy-poll --quiet")
+# POLL=1: also xdplab sleeping in poll() (need_wakeup), to see what its wake-ups cost CPU0
+if [ "${POLL:-0}" = 1 ]; then vs+=("xdplab-poll|$X xsk $MODE $DUT --copy --cpu 1 --poll --quiet"); fi
 
 window() { # window NAME REP CMD...
 	local name=$1 rep=$2 pid gpid gpids c0 c1 t0 t1
