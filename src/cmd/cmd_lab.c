@@ -403,8 +403,8 @@ static int lab_run(int argc, char **argv)
 		xl_cmd_prof_close(&a.prof);
 		return XL_EXIT_RUNTIME;
 	}
-	err = xl_lab__wire(&lab, a.wiring, a.o.napi_cpu);
-	if (err) {
+	if (xl_lab__wire(&lab, a.wiring, a.o.napi_cpu)) {
+		/* Not err: the rows below run while err is 0. */
 		xl_warn("threaded NAPI unavailable; measuring with softirq wiring");
 		xl_lab__wire(&lab, XL_WIRING_SOFTIRQ, -1);
 	}
