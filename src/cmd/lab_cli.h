@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lab_cli.h - between src/cmd/cmd_lab.c (`lab` and its dispatch, `lab run`),
+ * src/cmd/cmd_lab_opts.c (`lab run`'s options and checks),
  * src/cmd/cmd_lab_setup.c (`lab setup`, `lab teardown`) and
  * src/cmd/cmd_lab_ab.c (`lab run --ab`'s rows). CLI only.
  */
@@ -20,6 +21,8 @@
 #include "xdplab/userprog.h"
 
 #define MAX_SIZES 8
+/* Most rows of one run's table. */
+#define MAX_ROWS 256
 
 /* `lab run`'s options as parsed. */
 struct run_args {
@@ -38,7 +41,27 @@ struct run_args {
 	const char *maps[XL_USERPROG_MAX_FILLS];
 	char ab_buf[512];
 	const char *ab[2];
+	/* Derived by xl_cmd_lab_run_args(): */
+	struct xl_lab_opts lab_opts; /* the lab the rows need (out pairs) */
+	int cal;                     /* the watch-cost rows (--with-monitor), 0: none */
+	char prog_func[24];          /* --prog's function name */
+	char ab_func[2][24];         /* --ab's two function names */
 };
+
+/* lab run's rows in table order (--rows names them), NULL-terminated. */
+extern const char *const xl_cmd_lab_rows[];
+
+/* xl_cmd_lab_run_args()'s "go on": not an exit status. */
+#define XL_CMD_LAB_GO (-1)
+
+/**
+ * xl_cmd_lab_run_args() - `lab run`'s arguments (@argv[0] is "run") into
+ * @a: defaults, options, and the checks that refuse a run before a lab is
+ * made (src/cmd/cmd_lab_opts.c). Errors are one line on stderr.
+ * Return: XL_CMD_LAB_GO to run, else the exit status (XL_EXIT_OK after
+ * --help, XL_EXIT_USAGE, XL_EXIT_RUNTIME when an object cannot be read).
+ */
+int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a);
 
 /**
  * xl_cmd_lab_setup() - `xdplab lab setup [options]`; @argv[0] is "setup".

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * `xdplab lab run`'s arguments: the option table, the rows it knows, and
+ * the checks that refuse a run before any lab is made
+ * (xl_cmd_lab_run_args()). The run itself is in cmd_lab.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "lab_cli.h"
+#include "lab_dut.h"
+#include "profile_cli.h"
+#include "xdplab/labrun_redirect.h"
+#include "xdplab/log.h"
+#include "xdplab/pkt.h"
+#include "xdplab/userprog.h"
+
+enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
+       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
+       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_PROFILE = XL_OPT_PROFILE,
+       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_PROG_SEC, R_PROG_FUNC, R_PROG_MAP, R_AB };
+
+static const struct xl_opt run_opts[] = {
+	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
+	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 1; make bench uses 3)", R_SECONDS },
+	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.25)", R_WARMUP },
+	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
+	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc; only when named: stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress))", R_ROWS },
+	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
+	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)", R_WITH_PERF },
+	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
+	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },
+	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.3 s) per size: 32 s at the defaults)", R_LATENCY },
+	{ "latency-delay", 0, "NS", "with --latency: the receiver spins NS ns per frame before reading the clock, 0..100000000 (a known added delay; default 0)", R_LAT_DELAY },
+	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
+	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default; drv is the same) or skb", R_MODE, .alias = "xdp-mode" },
+	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
+	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", R_NAPI_CPU },
+	{ "json", 'j', "FILE", "also write the results as JSON (docs/results.md)", R_JSON },
+	{ "dut", 0, "IFACE", "measure the DUT rows on this real interface (this netns) instead of a veth lab; rows that need the lab say why they are skipped", R_DUT },
+	{ "gen-host", 0, "HOST", "with --dut: run the generator on HOST through ssh (your ssh config, BatchMode: keys, no passwords), started and stopped per repetition; without it, run any generator yourself: xdplab measures what arrives", R_GEN_HOST },
+	{ "gen-iface", 0, "IFACE", "with --gen-host: the generator's interface on HOST", R_GEN_IFACE },
+	{ "gen-xdplab", 0, "PATH", "with --gen-host: xdplab's path on HOST (default: xdplab on its PATH)", R_GEN_XDPLAB },
+	{ "ssh-config", 0, "FILE", "with --gen-host: ssh -F FILE instead of ~/.ssh/config", R_SSH_CONFIG },
+	{ "prog", 0, "FILE.o", "also a row prog/FUNC of your XDP program at each size, after the rows (docs/own-program.md)", R_PROG },
+	{ "sec", 0, "NAME", "with --prog: the XDP program in this ELF section", R_PROG_SEC },
+	{ "func", 0, "NAME", "with --prog: the XDP program with this function name", R_PROG_FUNC },
+	{ "map", 0, "NAME=FILE", "with --prog or --ab: fill map NAME from FILE (repeatable)", R_PROG_MAP, true },
+	{ "ab", 0, "A.o,B.o", "also rows ab-a/FUNC and ab-b/FUNC at each size: two programs in alternating repetitions (A B, B A...), B's note the paired CPU ns/packet difference, CI, verdict", R_AB },
+	XL_OPT_ENTRY_PROFILE,
+	XL_OPT_ENTRY_PROFILE_DIR,
+};
+static const struct xl_cmd_spec run_spec = {
+	"lab run", "", "Set up a lab, measure every row with repetitions, print the table, tear down.",
+	run_opts, sizeof(run_opts) / sizeof(run_opts[0]),
+};
+
+const char *const xl_cmd_lab_rows[] = { "gen-ceiling", "drop/no-touch", "drop/read-data",
+					"drop/parse-ip", "drop/swap-macs", "pass", "tx",
+					"redirect", "redirect-cpu",
+					"xsk-rxdrop/skb", "xsk-rxdrop/drv", "xsk-rxdrop/zc",
+					"xsk-txpush/skb", "xsk-txpush/drv", "xsk-txpush/zc",
+					"xsk-l2fwd/skb", "xsk-l2fwd/drv", "xsk-l2fwd/zc",
+					"stack-drop", "tc-drop", NULL };
+/* Rows measured only when --rows names them (not in make demo's time). */
+static bool named_only(const char *row)
+{
+	return !strcmp(row, "stack-drop") || !strcmp(row, "tc-drop");
+}
+
+/* Comma lists: "64,,100", a leading or a trailing comma are errors. */
+static int check_list(const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
+		return xl_usage_error(&run_spec, "%s: '%s' has an empty item (accepted: a comma-separated list)",
+				      opt, arg);
+	return 0;
+}
+
+static int parse_sizes(struct run_args *a, const char *arg)
+{
+	char buf[256], *tok, *save;
+	uint64_t v;
+
+	if (check_list("--sizes", arg))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	a->nsizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (a->nsizes == MAX_SIZES)
+			return xl_usage_error(&run_spec, "--sizes: at most %d sizes", MAX_SIZES);
+		if (xl_parse_u64(&run_spec, "--sizes", tok, XL_PKT_MIN_SIZE, 1514, &v))
+			return -EINVAL;
+		a->sizes[a->nsizes++] = v;
+	}
+	return a->nsizes ? 0 : xl_usage_error(&run_spec, "--sizes: empty list");
+}
+
+static int parse_rows(struct run_args *a, const char *arg)
+{
+	char buf[512], *tok, *save;
+	int i;
+
+	if (check_list("--rows", arg))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	memset(a->rows, 0, sizeof(a->rows));
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		i = xl_parse_choice(&run_spec, "--rows", tok, xl_cmd_lab_rows);
+		if (i < 0)
+			return i;
+		a->rows[i] = true;
+	}
+	return 0;
+}
+
+static int on_run_opt(int id, const char *arg, void *ctx)
+{
+	static const char *const wirings[] = { "softirq", "threaded", NULL };
+	static const char *const modes[] = { "native", "skb", "drv", NULL };
+	struct run_args *a = ctx;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t v;
+	int r;
+
+	switch (id) {
+	case R_REPS:
+		r = xl_parse_u64(&run_spec, "--reps", arg, 1, XL_MAX_REPS, &v);
+		a->o.reps = v;
+		return r;
+	case R_SECONDS:
+		return xl_parse_seconds(&run_spec, "--seconds", arg, 0.2, 60, &a->o.seconds_ns);
+	case R_WARMUP:
+		return xl_parse_seconds(&run_spec, "--warmup", arg, 0, 10, &a->o.warmup_ns);
+	case R_SIZES:
+		return parse_sizes(a, arg);
+	case R_ROWS:
+		return parse_rows(a, arg);
+	case R_PROG:
+		a->uo.path = arg;
+		return 0;
+	case R_PROG_SEC:
+		a->uo.sec = arg;
+		return 0;
+	case R_PROG_FUNC:
+		a->uo.func = arg;
+		return 0;
+	case R_AB: {
+		char *comma;
+
+		snprintf(a->ab_buf, sizeof(a->ab_buf), "%s", arg);
+		comma = strchr(a->ab_buf, ',');
+		if (!comma || comma == a->ab_buf || !comma[1] || strchr(comma + 1, ','))
+			return xl_usage_error(&run_spec, "--ab: '%s' is not two objects (accepted: A.o,B.o)", arg);
+		*comma = '\0';
+		a->ab[0] = a->ab_buf;
+		a->ab[1] = comma + 1;
+		return 0;
+	}
+	case R_PROG_MAP:
+		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
+			return xl_usage_error(&run_spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+		a->maps[a->uo.nfills++] = arg;
+		a->uo.fills = a->maps;
+		return 0;
+	case R_WIRING:
+		a->d.wiring_set = true;
+		a->wiring = xl_parse_choice(&run_spec, "--wiring", arg, wirings);
+		return a->wiring < 0 ? a->wiring : 0;
+	case R_MODE:
+		a->mode = xl_parse_choice(&run_spec, "--mode", arg, modes);
+		if (a->mode == 2)
+			a->mode = 0; /* drv: native */
+		return a->mode < 0 ? a->mode : 0;
+	case R_GEN_CPU:
+		a->d.cpus_set = true;
+		r = xl_parse_u64(&run_spec, "--gen-cpu", arg, 0, ncpu - 1, &v);
+		a->o.gen_cpu = v;
+		return r;
+	case R_NAPI_CPU:
+		a->d.cpus_set = true;
+		r = xl_parse_u64(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, &v);
+		a->o.napi_cpu = v;
+		return r;
+	case R_JSON: {
+		/* Fail now, not after minutes of measuring. */
+		FILE *f = fopen(arg, "a");
+
+		if (!f)
+			return xl_usage_error(&run_spec, "--json: cannot write '%s': %s", arg,
+					      strerror(errno));
+		fclose(f);
+		a->json = arg;
+		return 0;
+	}
+	case R_WITH_MONITOR:
+		a->with_monitor = true;
+		return 0;
+	case R_WITH_PERF:
+		a->o.with_perf = true;
+		return 0;
+	case R_EXTRA_NS:
+		a->extra = true;
+		return xl_parse_u64(&run_spec, "--extra-ns", arg, 0, XL_EXTRA_NS_MAX, &a->extra_ns);
+	case R_SENSITIVITY:
+		a->sensitivity = true;
+		return 0;
+	case R_LATENCY:
+		a->latency = true;
+		return 0;
+	case R_LAT_DELAY:
+		return xl_parse_u64(&run_spec, "--latency-delay", arg, 0, 100000000, &a->lat_delay_ns);
+	case R_DUT:
+		a->d.dut = arg;
+		return 0;
+	case R_GEN_HOST:
+		a->d.gen_host = arg;
+		return 0;
+	case R_GEN_IFACE:
+		a->d.gen_iface = arg;
+		return 0;
+	case R_GEN_XDPLAB:
+		a->d.gen_xdplab = arg;
+		return 0;
+	case R_SSH_CONFIG:
+		if (access(arg, R_OK))
+			return xl_usage_error(&run_spec, "--ssh-config: cannot read '%s': %s", arg,
+					      strerror(errno));
+		a->d.ssh_config = arg;
+		return 0;
+	}
+	if (!xl_cmd_prof_opt(&a->prof, id, arg))
+		return 0;
+	return -EINVAL;
+}
+
+/*
+ * `lab run`'s arguments into @a: the defaults, the options, and every check
+ * that can refuse the run before a lab is made (a bad --prog or --ab object
+ * included: loaded once here, so it is one line and exit 2). Fills the
+ * derived fields of struct run_args.
+ */
+int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int idx, i, k, s, n, drops = 0;
+
+	*a = (struct run_args){
+		.o = { .reps = 3, .seconds_ns = 1000000000ull, .warmup_ns = 250000000ull,
+		       .gen_cpu = 0, .napi_cpu = (int)ncpu - 1, .stop = &xl_stop_requested },
+		.sizes = { 64, 1500 }, .nsizes = 2, .wiring = ncpu > 1 ? XL_WIRING_THREADED :
+									 XL_WIRING_SOFTIRQ,
+		.lab_opts = { .queues = 1 },
+	};
+	for (i = 0; xl_cmd_lab_rows[i]; i++)
+		a->rows[i] = !named_only(xl_cmd_lab_rows[i]);
+	idx = xl_opts_parse(&run_spec, argc, argv, on_run_opt, a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	if (idx != argc) {
+		xl_usage_error(&run_spec, "unexpected argument '%s'", argv[idx]);
+		return XL_EXIT_USAGE;
+	}
+	if (xl_lab_dut_usage(&run_spec, &a->d, a->with_monitor))
+		return XL_EXIT_USAGE;
+	if (!a->d.dut && a->wiring == XL_WIRING_THREADED && a->o.napi_cpu == a->o.gen_cpu) {
+		xl_usage_error(&run_spec, "--napi-cpu %d equals --gen-cpu: threaded wiring needs two CPUs (or --wiring softirq)",
+			       a->o.napi_cpu);
+		return XL_EXIT_USAGE;
+	}
+	for (i = 0, n = 0; xl_cmd_lab_rows[i]; i++) {
+		if (!a->rows[i])
+			continue;
+		n++;
+		if (!strcmp(xl_cmd_lab_rows[i], "redirect") && a->with_monitor)
+			a->cal = xl_labrun_watch_rows(&a->o); /* the cost rows, once (first size) */
+		if (!strncmp(xl_cmd_lab_rows[i], "redirect", 8)) /* they need somewhere to go */
+			a->lab_opts.out_pairs = 1;
+		drops += !strncmp(xl_cmd_lab_rows[i], "drop/", 5);
+	}
+	if (a->o.with_perf && !a->with_monitor) {
+		xl_usage_error(&run_spec, "--with-perf adds a level to the --with-monitor cost rows: add --with-monitor");
+		return XL_EXIT_USAGE;
+	}
+	if (a->extra && a->sensitivity) {
+		xl_usage_error(&run_spec, "--extra-ns and --sensitivity exclude each other (--sensitivity sets the extra cost itself)");
+		return XL_EXIT_USAGE;
+	}
+	if (a->sensitivity && a->d.dut) {
+		xl_usage_error(&run_spec, "--sensitivity switches the veth lab's generator and the DUT's cost between windows: not with --dut");
+		return XL_EXIT_USAGE;
+	}
+	if ((a->extra || a->sensitivity) && !drops) {
+		xl_usage_error(&run_spec, "%s applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)",
+			       a->extra ? "--extra-ns" : "--sensitivity");
+		return XL_EXIT_USAGE;
+	}
+	if ((a->latency || a->lat_delay_ns) && a->d.dut) {
+		xl_usage_error(&run_spec, "--latency measures on the veth lab (the receiver reads the generator's stamps): not with --dut");
+		return XL_EXIT_USAGE;
+	}
+	if (a->lat_delay_ns && !a->latency) {
+		xl_usage_error(&run_spec, "--latency-delay goes with --latency");
+		return XL_EXIT_USAGE;
+	}
+	if (a->latency) {
+		for (s = 0; s < a->nsizes; s++)
+			if (a->sizes[s] < 62) {
+				xl_usage_error(&run_spec, "--latency needs --sizes >= 62 (the stamp is 20 bytes of UDP payload): %u",
+					       a->sizes[s]);
+				return XL_EXIT_USAGE;
+			}
+		a->lab_opts.out_pairs = 1; /* rt-redirect's way back to the generator side */
+	}
+	a->o.extra = a->extra;
+	a->o.extra_ns = a->extra_ns;
+	if (a->with_monitor && !a->cal) {
+		xl_usage_error(&run_spec, "--with-monitor measures the redirect row under the monitor: add redirect to --rows");
+		return XL_EXIT_USAGE;
+	}
+	if (a->uo.path) {
+		/* Load it once here, so a bad object is one line and exit 2 before any lab. */
+		struct xl_userprog *u;
+
+		if (a->d.dut) {
+			xl_usage_error(&run_spec, "--prog measures on the veth lab: not with --dut (use xdplab run --prog there)");
+			return XL_EXIT_USAGE;
+		}
+		u = xl_userprog__load(&a->uo);
+		if (!u)
+			return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		snprintf(a->prog_func, sizeof(a->prog_func), "%s", xl_userprog__name(u));
+		xl_userprog__destroy(u);
+		n++;
+	}
+	for (k = 0; a->ab[0] && k < 2; k++) {
+		struct xl_userprog_opts uo = a->uo;
+		struct xl_userprog *u;
+
+		if (a->d.dut) {
+			xl_usage_error(&run_spec, "--ab measures on the veth lab: not with --dut (use xdplab ab there)");
+			return XL_EXIT_USAGE;
+		}
+		uo.path = a->ab[k];
+		u = xl_userprog__load(&uo);
+		if (!u)
+			return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+		snprintf(a->ab_func[k], sizeof(a->ab_func[k]), "%s", xl_userprog__name(u));
+		xl_userprog__destroy(u);
+		n++;
+	}
+	if (!a->uo.path && !a->ab[0] && (a->uo.sec || a->uo.func || a->uo.nfills)) {
+		xl_usage_error(&run_spec, "--sec, --func and --map go with --prog FILE.o or --ab A.o,B.o");
+		return XL_EXIT_USAGE;
+	}
+	if (n * a->nsizes + a->cal > MAX_ROWS) {
+		xl_usage_error(&run_spec, "--rows x --sizes: %d rows (accepted: at most %d)",
+			       n * a->nsizes + a->cal, MAX_ROWS);
+		return XL_EXIT_USAGE;
+	}
+	return XL_CMD_LAB_GO;
+}
