@@ -18,8 +18,12 @@ CORPUS=${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}
 WORK=""
 LAB="" GEN="" GNS="" DUT="" DNS=""
 PIDS=()
-# Receivers that must count exactly get deep rings: 40 ms of traffic at
-# 200 kpps, so a receiver descheduled by other load on the machine loses nothing.
+# Receivers that must count exactly get deep rings (since issue 11 item 1
+# the rxdrop defaults; l2fwd's default --frames is larger): 8192 frames, 160
+# ms at the 50 kpps of the count tests, which a receiver (or a generator
+# that then catches up in a burst) descheduled by other load may need: at
+# 200 kpps (40 ms) rxdrop_skb_busy_poll_exact lost 2,151-4,605 of 200,000
+# to an empty fill ring in 3 of 4 runs on the loaded machine.
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
@@ -40,10 +44,10 @@ t_rxdrop_exact() {
 	lab_up || return 1
 	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --audit --poll --quiet $DEEP
 	wait_ready rx || return 1
-	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 200000 --rate 200000 -q >/dev/null || return 1
+	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 100000 --rate 50000 -q >/dev/null || return 1
 	settle "$DNS" "$DUT"
 	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
-	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
+	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 100000 || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || { log "audit: $(grep audit "$WORK/rx.out")"; return 1; }
 }
@@ -155,10 +159,10 @@ t_rxdrop_fast_exact() {
 	lab_up || return 1
 	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --quiet $DEEP
 	wait_ready rx || return 1
-	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 200000 --rate 200000 -q >/dev/null || return 1
+	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 100000 --rate 50000 -q >/dev/null || return 1
 	settle "$DNS" "$DUT"
 	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
-	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
+	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 100000 || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
 	expect_eq "bad_descs" "$(field "$WORK/rx.out" bad_descs)" 0 || return 1
 }
@@ -168,10 +172,11 @@ t_rxdrop_skb_busy_poll_exact() {
 	ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null || return 1
 	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --mode skb --busy-poll --audit --quiet $DEEP
 	wait_ready rx || return 1
-	"$X" gen --netns "$GNS" "$GEN" --count 200000 --rate 200000 -q >/dev/null || return 1
+	"$X" gen --netns "$GNS" "$GEN" --count 100000 --rate 50000 -q >/dev/null || return 1
 	settle "$DNS" "$DUT"
 	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
-	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 200000 || return 1
+	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 100000 ||
+		{ log "$(grep -E '^xdp_statistics' "$WORK/rx.out"); DUT rx_dropped $(ip netns exec "$DNS" cat /sys/class/net/"$DUT"/statistics/rx_dropped)"; return 1; }
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
 }
 
