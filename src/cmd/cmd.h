@@ -81,6 +81,15 @@ struct xl_run_opts {
 };
 
 /**
+ * xl_cmd_parse_none() - xl_opts_parse() for a command that takes no
+ * argument after its options (lab setup, lab run).
+ * Return: 0, XL_OPTS_HELP (help printed: exit XL_EXIT_OK), or -EINVAL (one
+ * line printed: exit XL_EXIT_USAGE).
+ */
+int xl_cmd_parse_none(const struct xl_cmd_spec *spec, int argc, char **argv,
+		      xl_opt_handler handler, void *ctx);
+
+/**
  * xl_cmd_parse_iface() - xl_opts_parse() for a command that takes exactly
  * one IFACE after its options; *@ifname is set to it.
  * Return: 0, XL_OPTS_HELP (help printed: exit XL_EXIT_OK), or -EINVAL (one

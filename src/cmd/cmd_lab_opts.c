@@ -260,15 +260,9 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 	};
 	for (i = 0; xl_cmd_lab_rows[i]; i++)
 		a->rows[i] = !named_only(xl_cmd_lab_rows[i]);
-	idx = xl_opts_parse(&run_spec, argc, argv, on_run_opt, a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc) {
-		xl_usage_error(&run_spec, "unexpected argument '%s'", argv[idx]);
-		return XL_EXIT_USAGE;
-	}
+	idx = xl_cmd_parse_none(&run_spec, argc, argv, on_run_opt, a);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (xl_lab_dut_usage(&run_spec, &a->d, a->with_monitor))
 		return XL_EXIT_USAGE;
 	if (!a->d.dut && a->wiring == XL_WIRING_THREADED && a->o.napi_cpu == a->o.gen_cpu) {

@@ -58,15 +58,9 @@ int xl_cmd_lab_setup(int argc, char **argv)
 	char ip[2][INET_ADDRSTRLEN], mac[2][18];
 	int idx, s;
 
-	idx = xl_opts_parse(&setup_spec, argc, argv, on_setup_opt, &lo);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (idx != argc) {
-		xl_usage_error(&setup_spec, "unexpected argument '%s'", argv[idx]);
-		return XL_EXIT_USAGE;
-	}
+	idx = xl_cmd_parse_none(&setup_spec, argc, argv, on_setup_opt, &lo);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (xl_lab__create(&lab, &lo))
 		return XL_EXIT_RUNTIME;
 	for (s = 0; s < 2; s++) {

@@ -162,6 +162,18 @@ int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 	return 1;
 }
 
+int xl_cmd_parse_none(const struct xl_cmd_spec *spec, int argc, char **argv,
+		      xl_opt_handler handler, void *ctx)
+{
+	int idx = xl_opts_parse(spec, argc, argv, handler, ctx);
+
+	if (idx == XL_OPTS_HELP || idx < 0)
+		return idx == XL_OPTS_HELP ? XL_OPTS_HELP : -EINVAL;
+	if (idx != argc)
+		return xl_usage_error(spec, "unexpected argument '%s'", argv[idx]);
+	return 0;
+}
+
 int xl_cmd_parse_iface(const struct xl_cmd_spec *spec, int argc, char **argv,
 		       xl_opt_handler handler, void *ctx, const char **ifname)
 {

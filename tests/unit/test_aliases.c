@@ -74,6 +74,10 @@ static void test_long_aliases(void **state)
 	       "xdplab redirect: option --mode given twice\n");
 	expect(ARGV("lab", "run", "--xdp-mode", "skb", "-m", "skb"), 2,
 	       "xdplab lab run: option --mode given twice\n");
+	/* lab run and lab setup take no argument after their options. */
+	expect(ARGV("lab", "run", "--reps", "1", "extra"), 2,
+	       "xdplab lab run: unexpected argument 'extra'\n");
+	expect(ARGV("lab", "setup", "extra"), 2, "xdplab lab setup: unexpected argument 'extra'\n");
 	expect(ARGV("xsk", "rxdrop", "--xdp-mode", "skb", "--mode", "drv", "lo"), 2,
 	       "xdplab xsk rxdrop: option --mode given twice\n");
 	/* xdpsock / xdp-bench xsk: --batch-size, --frame-size, --copy-mode */
