@@ -80,13 +80,16 @@ double xl_delta_ns_per_pkt(double base_pps, double new_pps);
  * struct xl_cmp_rowdata - one row of a results file, as compare needs it.
  * Identity: @name (the "name", or "benchmark" field), @op (packet
  * operation, "" none), @size (bytes, 0 none), @mode, @wiring, @engine
- * ("" when the file has none). @verdict: the file's verdict ("valid",
+ * ("" when the file has none). @cpu_source: where its DUT CPU time came
+ * from ("softirq-tracepoint", "proc-stat"...; "" in older files).
+ * @verdict: the file's verdict ("valid",
  * "generator-bound", "ceiling", "n/a"); @note its note.
  * @nreps values per repetition: @pps (frames/s), @cpu_ns (DUT CPU ns per
  * packet, 0 when not measured). @mpps: median/min/max of @pps in Mpps.
  */
 struct xl_cmp_rowdata {
 	char name[48], op[24], mode[16], wiring[16], engine[16], verdict[24];
+	char cpu_source[32];
 	char note[160];
 	unsigned int size;
 	int nreps;

@@ -488,6 +488,62 @@ static void test_compare_pairing(void **state)
 	xl_cmp_file_free(&b);
 }
 
+/* @path's rows given "cpu_source": @src (after their "wiring"). */
+static const char *with_cpu_source(const char *path, const char *name, const char *src)
+{
+	static char text[16384], out[20000];
+	char *p, *o = out, *w;
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	for (p = text; (w = strstr(p, "\"gen_engine\"")); p = w) {
+		memcpy(o, p, w - p);
+		o += w - p;
+		o += sprintf(o, "\"cpu_source\": \"%s\", ", src);
+		memcpy(o, w, 1);
+		o++;
+		w++;
+	}
+	strcpy(o, p);
+	return write_file(name, out);
+}
+
+/*
+ * Rows whose DUT CPU time came from different sources (/proc/stat ticks
+ * against the softirq tracepoints) are not comparable; a file without the
+ * field (older) pairs as before.
+ */
+static void test_compare_cpu_source(void **state)
+{
+	struct xl_cmp_file b, n, old;
+	struct xl_cmp_result r;
+	const char *rows = "A|no-touch|64|softirq|generator-bound|1e6,1e6,1e6,1e6|80,81,82,83";
+
+	load_ok(with_cpu_source(make_doc("cs0.json", MACHINE_A, 4, rows), "csb.json", "proc-stat"), &b);
+	assert_string_equal(b.rows[0].cpu_source, "proc-stat");
+	load_ok(with_cpu_source(make_doc("cs1.json", MACHINE_A, 4, rows), "csn.json",
+				"softirq-tracepoint"), &n);
+	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
+	assert_int_equal(r.rows[0].status, XL_CMP_NOT_COMPARABLE);
+	assert_string_equal(r.rows[0].reason,
+			    "DUT CPU time source differs: proc-stat vs softirq-tracepoint");
+	assert_int_equal(r.compared, 0);
+	xl_cmp_result_free(&r);
+	load_ok(make_doc("cs2.json", MACHINE_A, 4, rows), &old);
+	assert_string_equal(old.rows[0].cpu_source, "");
+	assert_int_equal(xl_cmp_run(&old, &n, &dflt, &r), 0);
+	assert_int_equal(r.rows[0].status, XL_CMP_PAIRED);
+	assert_int_equal(r.compared, 1);
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&old);
+	xl_cmp_file_free(&n);
+	xl_cmp_file_free(&b);
+}
+
 static const struct xl_cmp_env_row *env_field(const struct xl_cmp_env_row *e, int n,
 					      const char *field)
 {
@@ -648,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_compare_generator_bound),
 		cmocka_unit_test(test_compare_too_few),
 		cmocka_unit_test(test_compare_pairing),
+		cmocka_unit_test(test_compare_cpu_source),
 		cmocka_unit_test(test_env_side_by_side),
 		cmocka_unit_test(test_extra_iters),
 		cmocka_unit_test(test_sens_line_and_json),

@@ -72,6 +72,7 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	copy_str(r->mode, sizeof(r->mode), o, "mode");
 	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
 	copy_str(r->engine, sizeof(r->engine), o, "gen_engine");
+	copy_str(r->cpu_source, sizeof(r->cpu_source), o, "cpu_source");
 	copy_str(r->verdict, sizeof(r->verdict), o, "verdict");
 	copy_str(r->note, sizeof(r->note), o, "note");
 	r->size = (unsigned int)get_num(o, "size", 0);
@@ -290,6 +291,10 @@ static void set_up_differs(const struct xl_cmp_file *bf, const struct xl_cmp_fil
 	if (strcmp(b->wiring, n->wiring))
 		snprintf(buf, len, "wiring differs: %s vs %s", b->wiring[0] ? b->wiring : "-",
 			 n->wiring[0] ? n->wiring : "-");
+	/* A file from before the field says nothing: not a difference. */
+	else if (b->cpu_source[0] && n->cpu_source[0] && strcmp(b->cpu_source, n->cpu_source))
+		snprintf(buf, len, "DUT CPU time source differs: %s vs %s", b->cpu_source,
+			 n->cpu_source);
 	else if (strcmp(b->engine, n->engine))
 		snprintf(buf, len, "generator engine differs: %s vs %s",
 			 b->engine[0] ? b->engine : "-", n->engine[0] ? n->engine : "-");
