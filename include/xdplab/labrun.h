@@ -64,6 +64,10 @@ struct xl_labrun_source {
  * @src: the traffic of xl_labrun_xdp() and xl_labrun_stack() rows when not
  *           the lab's generator (a lab from xl_lab__open_device()); NULL:
  *           the lab's generator.
+ * @prog_count_check: xl_labrun_prog() adds one extra, unmeasured repetition
+ *           that counts with the kernel's run_cnt of the program and checks
+ *           it against veth's counter (the row's note); false: none (the
+ *           --ab rows, which call it per window).
  */
 struct xl_labrun_opts {
 	int reps;
@@ -76,6 +80,7 @@ struct xl_labrun_opts {
 	bool extra;
 	double extra_ns;
 	const struct xl_labrun_source *src;
+	bool prog_count_check;
 };
 
 /** The UDP destination port of the lab's frames (discard), which stack-drop drops. */
@@ -91,9 +96,9 @@ struct xl_userprog_opts;
 /**
  * xl_labrun_prog() - the row "prog/FUNC" of a user's XDP program (@uo:
  * object, choice, map fills; loaded and attached per repetition in the
- * DUT's netns), its packets the kernel's run_cnt of it (BPF_ENABLE_STATS
- * held per repetition), its bytes and actions the DUT veth's ethtool XDP
- * counters, so the count check compares the two (labrun_prog.c).
+ * DUT's netns), counted by the DUT veth's ethtool XDP counters; with
+ * @o->prog_count_check an extra repetition checks the program's own run
+ * count against them (labrun_prog.c).
  * Return: as xl_labrun_custom().
  */
 int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,

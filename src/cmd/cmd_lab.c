@@ -150,8 +150,11 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 	}
 	/* --prog: the user's program after the built-in rows of this size. */
 	if (a->uo.path && !err && n < MAX_ROWS) {
+		struct xl_labrun_opts po = a->o;
+
+		po.prog_count_check = true; /* an extra repetition: run_cnt vs veth's */
 		fprintf(stderr, "xdplab: measuring prog/%s at %u bytes...\n", a->prog_func, size);
-		err = xl_labrun_prog(lab, &a->o, &a->uo, a->prog_func, a->mode, size, &rows[n]);
+		err = xl_labrun_prog(lab, &po, &a->uo, a->prog_func, a->mode, size, &rows[n]);
 		n++;
 		if (err && err != -EINTR) {
 			xl_err("row prog/%s at %u bytes failed: %s", a->prog_func, size,

@@ -2,15 +2,17 @@
 /*
  * The lab row of a user's own XDP program (lab run --prog FILE.o): loaded
  * and attached per repetition in the DUT's netns, measured as the built-in
- * XDP rows are (xl_labrun_custom()). Its packets are the program's own run
- * count, the kernel's run_cnt of it (bpf_prog_info, kept while a
- * BPF_ENABLE_STATS fd is open: two clock reads per run, as `bpftool prog`
- * shows them); its bytes and actions the DUT veth's XDP counters (ethtool
- * rx_queue_N_xdp_*, no code of ours near the program). So the count check
- * compares the program's count with veth's rx_queue_N_xdp_packets, as the
- * built-in rows compare their program's counter with it. Where the kernel
- * keeps no run count, the veth's counter is the count too, the check
- * compares it with itself, and the row's note says so.
+ * XDP rows are (xl_labrun_custom()), counted by the DUT veth's own XDP
+ * counters (ethtool rx_queue_N_xdp_*: no code of ours near the program, no
+ * cost to it), so the measured repetitions' count check compares that
+ * counter with itself. With struct xl_labrun_opts.prog_count_check the row
+ * gets an independent check: one extra repetition, not among the measured
+ * ones, whose packets are the program's own run count, the kernel's
+ * run_cnt of it (bpf_prog_info, kept while a BPF_ENABLE_STATS fd is open),
+ * compared with veth's rx_queue_N_xdp_packets. That repetition is apart
+ * because the run count is not free: two clock reads per run, about 70 ns
+ * per run of BPF_PROG_RUN on this VM (bench/own-program-20261201T121742Z/
+ * bpf-stats-cost.txt).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +34,8 @@ struct prog_arg {
 	const struct xl_userprog_opts *uo;
 	const char *ifname;
 	enum xl_xdp_mode mode;
-	int *no_run_cnt; /* set when a repetition had no run count */
+	bool run_cnt;	 /* count with the kernel's run_cnt (the check repetition) */
+	int *no_run_cnt; /* set when it could not */
 };
 
 struct prog_dut {
@@ -84,13 +87,16 @@ static void *prog_create(const void *arg)
 	if (!d)
 		return NULL;
 	d->link_fd = -1;
+	d->stats_fd = -1;
 	/* The kernel counts the program's runs while this fd is open. */
-	d->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (d->stats_fd < 0) {
-		xl_warn("lab run --prog: no run count of the program (BPF_ENABLE_STATS: %s): veth's counter is its count and its check",
-			strerror(-d->stats_fd));
-		d->stats_fd = -1;
-		*pa->no_run_cnt = 1;
+	if (pa->run_cnt) {
+		d->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (d->stats_fd < 0) {
+			xl_warn("lab run --prog: no run count of the program (BPF_ENABLE_STATS: %s): no independent count check",
+				strerror(-d->stats_fd));
+			d->stats_fd = -1;
+			*pa->no_run_cnt = 1;
+		}
 	}
 	d->eth.queues = 16;
 	snprintf(d->eth.ifname, sizeof(d->eth.ifname), "%s", pa->ifname);
@@ -114,21 +120,53 @@ out:
 	return NULL;
 }
 
+/* Append "; @what" (or @what) to @row's note. */
+static void note_add(struct xl_row_result *row, const char *what)
+{
+	size_t n = strlen(row->note);
+
+	snprintf(row->note + n, sizeof(row->note) - n, "%s%s", n ? "; " : "", what);
+}
+
 int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		   const struct xl_userprog_opts *uo, const char *func, enum xl_xdp_mode mode,
 		   uint32_t size, struct xl_row_result *row)
 {
 	static char name[32];
 	int no_run_cnt = 0, err;
-	struct prog_arg pa = { uo, lab->ifname[XL_LAB_DUT], mode, &no_run_cnt };
+	struct prog_arg pa = { uo, lab->ifname[XL_LAB_DUT], mode, false, &no_run_cnt };
 	struct xl_labrun_dut dut = { prog_create, prog_read, prog_destroy, &pa };
-	size_t n;
+	struct xl_labrun_opts c;
+	struct xl_row_result *chk;
+	const struct xl_rep_result *r;
+	char buf[160];
 
 	snprintf(name, sizeof(name), "prog/%s", func);
 	err = xl_labrun_custom(lab, o, &dut, name, "user program", mode, size, row);
-	n = strlen(row->note);
-	snprintf(row->note + n, sizeof(row->note) - n, "%s%s", n ? "; " : "",
-		 no_run_cnt ? "counted by veth's XDP counters only (no run count): the check compares them with themselves" :
-			      "count: the program's run_cnt, checked against veth's rx_queue_N_xdp_packets");
+	if (err || !o->prog_count_check)
+		return err;
+	/* The check repetition: the program's own count against veth's. */
+	chk = calloc(1, sizeof(*chk));
+	if (!chk)
+		return -ENOMEM;
+	c = *o;
+	c.reps = 1;
+	c.profiler = NULL;
+	pa.run_cnt = true;
+	err = xl_labrun_custom(lab, &c, &dut, name, "user program", mode, size, chk);
+	r = &chk->reps[0];
+	if (err || chk->nreps != 1 || no_run_cnt || !r->eth_ok) {
+		note_add(row, "no independent count check (the check repetition had no run count)");
+		err = err == -EINTR ? err : 0;
+	} else if (r->run_packets == r->eth_packets) {
+		snprintf(buf, sizeof(buf), "count check (an extra repetition, run count on): run_cnt %llu = veth's rx_queue_N_xdp_packets",
+			 (unsigned long long)r->run_packets);
+		note_add(row, buf);
+	} else {
+		snprintf(buf, sizeof(buf), "count check (an extra repetition, run count on): run_cnt %llu, veth's rx_queue_N_xdp_packets %llu: counts disagree",
+			 (unsigned long long)r->run_packets, (unsigned long long)r->eth_packets);
+		note_add(row, buf);
+	}
+	free(chk);
 	return err;
 }
