@@ -12,7 +12,8 @@
 # ns/packet and rate, threaded NAPI pinned to the last CPU), rxdrop (xdpsock's defaults against
 # xdplab's), rxdrop-modes (xdplab spin / poll / busy-poll against xdpsock),
 # l2fwd (xdpsock -l against xdplab's l2fwd, frames counted back at the
-# generator end), gen-1 / gen-2 (xdp-trafficgen against xdplab gen, 1
+# generator end), txpush (xdpsock -t against xdplab txpush, the frames
+# counted at the generator end, no generator running), gen-1 / gen-2 (xdp-trafficgen against xdplab gen, 1
 # thread with the DUT's NAPI threaded on the other CPU, 2 threads in
 # softirq wiring), monitor-all (DUT CPU ns/packet added to a devmap
 # redirect by `xdp-monitor -s` and by `xdplab monitor --all`).
@@ -222,6 +223,23 @@ row_l2fwd() { # softirq NAPI with the generator, app on the last CPU; frames bac
 	lab_down
 }
 
+row_txpush() { # xdpsock -t against xdplab txpush, 64 B; frames counted at the generator end (XDP_DROP there), no generator
+	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock sinkpid
+	need "$xs"
+	lab_up softirq
+	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
+	ip netns exec "$GNS" "$X" drop -q "$GEN" >/dev/null 2>&1 &
+	sinkpid=$!
+	sleep 1
+	run_variants txpush \
+		"xdpsock|gen:rx_queue_0_xdp_packets||taskset -c $LAST $xs -t -i $DUT -q 0 -N -c|sleep 1000" \
+		"xdplab|gen:rx_queue_0_xdp_packets||$X xsk txpush $DUT --copy --cpu $LAST --quiet|sleep 1000"
+	kill -INT "$sinkpid" 2>/dev/null || true
+	wait "$sinkpid" 2>/dev/null || true
+	summary xdpsock xdplab 3 "AF_XDP txpush XDP_DRV copy, defaults (higher is better)"
+	lab_down
+}
+
 row_gen() { # row_gen THREADS: the generators into an XDP_DROP DUT (xdp-trafficgen udp sends IPv6 only: 2001:2::/48)
 	local t=$1 tg=$PEERS/xdp-tools/xdp-trafficgen/xdp-trafficgen wiring=softirq pin=""
 	need "$tg"
@@ -264,7 +282,7 @@ case "${1:-}" in
 build) shift; build "$@" ;;
 run)
 	shift
-	[ $# -gt 0 ] || die "run: name rows (drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)"
+	[ $# -gt 0 ] || die "run: name rows (drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd txpush gen-1 gen-2 monitor-all)"
 	[ -x "$X" ] || die "no $X: run make"
 	echo "# $(date -u +%FT%TZ) $(uname -r), $NCPU CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $PAIRS x $SECS s"
 	for row in "$@"; do
@@ -274,9 +292,10 @@ run)
 		rxdrop-modes) row_rxdrop --spin --poll --busy-poll ;;
 		monitor-all) row_monitor ;;
 		l2fwd) row_l2fwd ;;
+		txpush) row_txpush ;;
 		gen-1) row_gen 1 ;;
 		gen-2) row_gen 2 ;;
-		*) die "unknown row '$row' (accepted: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd gen-1 gen-2 monitor-all)" ;;
+		*) die "unknown row '$row' (accepted: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd txpush gen-1 gen-2 monitor-all)" ;;
 		esac
 	done
 	echo "# end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
