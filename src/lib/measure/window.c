@@ -5,6 +5,7 @@
  * meant to wait: a late wake-up, a slow /proc read or an ethtool round trip
  * between the reads and the clock would otherwise bias every rate.
  */
+#include "xdplab/stats.h"
 #include "xdplab/time.h"
 #include "xdplab/window.h"
 
@@ -27,7 +28,7 @@ bool xl_delta_valid(const struct xl_delta *d)
 
 double xl_delta_rate(const struct xl_delta *d)
 {
-	return xl_delta_valid(d) ? d->n * 1e9 / d->ns : 0;
+	return xl_delta_valid(d) ? xl_rate(d->n, d->ns) : 0;
 }
 
 double xl_delta_ratio(const struct xl_delta *num, const struct xl_delta *den)
