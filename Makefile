@@ -151,9 +151,14 @@ BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libxdplab.a
 	@mkdir -p $(dir $@) $(BUILD)/deps/bench
 	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/bench/$*.d -o $@ $< $(BUILD)/libxdplab.a $(LDLIBS)
+# ... and BPF programs they compare (tests/bench/bpf/*.bpf.c): build/bench/NAME.bpf.o.
+BENCH_BPF_OBJS := $(patsubst tests/bench/bpf/%.bpf.c,$(BUILD)/bench/%.bpf.o,$(wildcard tests/bench/bpf/*.bpf.c))
+$(BUILD)/bench/%.bpf.o: tests/bench/bpf/%.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 bench: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(BENCH_BINS)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(BENCH_BINS) $(BENCH_BPF_OBJS)
 	@./scripts/bench.sh
 
 # ---- Fuzzing (libFuzzer, clang) and the unit tests under ASan + UBSan ----

@@ -17,4 +17,8 @@ base="bench/${stamp}-${commit}${dirty}"
 # The meter's own cost: one sample's reads before and after issue 12, side
 # by side (tests/bench/meter_cost.c, ~10 s, its own lab; docs/performance.md).
 ./build/bench/meter_cost | tee "$base-metercost.txt"
+# redirect-cpu's round-robin turn alone, old (shared atomic) against new
+# (per-CPU), with BPF_PROG_RUN (~3 s).
+./build/xdplab prog-run --a build/bench/rr_turn_shared.bpf.o --b build/bench/rr_turn_percpu.bpf.o \
+	--rounds 15 | tee -a "$base-metercost.txt"
 echo "bench: saved $base.json, $base.txt and $base-metercost.txt"
