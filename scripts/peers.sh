@@ -84,7 +84,7 @@ lab_up() { # lab_up threaded|softirq
 	ip netns exec "$GNS" ethtool -K "$SINK" gro on >/dev/null # the sink needs a NAPI
 }
 lab_down() { [ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true; LAB=""; }
-trap lab_down EXIT
+trap 'sink_down; lab_down' EXIT
 
 # ctr NAME: the DUT veth's ethtool -S counter NAME; gen:NAME the generator end's.
 ctr() {
@@ -206,36 +206,48 @@ row_rxdrop() { # row_rxdrop [xdplab wait options...]: softirq NAPI with the gene
 	lab_down
 }
 
+# The counting end of l2fwd and txpush: an XDP_DROP on the generator's
+# veth (its rx_queue_0_xdp_packets counts). xdp-bench drop, not xdplab
+# drop: xdplab's meter attaches raw tracepoints on softirq_entry/exit in
+# softirq wiring, which run for every softirq on the machine, and these
+# rows' receiving NAPI runs in softirq on the application's CPU.
+SINKPID=""
+sink_up() {
+	need "$PEERS/xdp-tools/xdp-bench/xdp-bench"
+	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
+	ip netns exec "$GNS" "$PEERS/xdp-tools/xdp-bench/xdp-bench" drop -m native "$GEN" >/dev/null 2>&1 &
+	SINKPID=$!
+	sleep 1
+}
+sink_down() {
+	[ -n "$SINKPID" ] || return 0
+	kill -INT "$SINKPID" 2>/dev/null || true
+	wait "$SINKPID" 2>/dev/null || true
+	SINKPID=""
+}
+
 row_l2fwd() { # softirq NAPI with the generator, app on the last CPU; frames back at the generator end
-	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock sinkpid
+	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock
 	need "$xs"
 	lab_up softirq
-	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
-	ip netns exec "$GNS" "$X" drop -q "$GEN" >/dev/null 2>&1 &
-	sinkpid=$!
-	sleep 1
+	sink_up
 	run_variants l2fwd \
 		"xdpsock|gen:rx_queue_0_xdp_packets||taskset -c $LAST $xs -l -i $DUT -q 0 -N -c" \
 		"xdplab|gen:rx_queue_0_xdp_packets||$X xsk l2fwd $DUT --copy --cpu $LAST --quiet"
-	kill -INT "$sinkpid" 2>/dev/null || true
-	wait "$sinkpid" 2>/dev/null || true
+	sink_down
 	summary xdpsock xdplab 3 "AF_XDP l2fwd XDP_DRV copy, defaults (higher is better)"
 	lab_down
 }
 
 row_txpush() { # xdpsock -t against xdplab txpush, 64 B; frames counted at the generator end (XDP_DROP there), no generator
-	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock sinkpid
+	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock
 	need "$xs"
 	lab_up softirq
-	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
-	ip netns exec "$GNS" "$X" drop -q "$GEN" >/dev/null 2>&1 &
-	sinkpid=$!
-	sleep 1
+	sink_up
 	run_variants txpush \
 		"xdpsock|gen:rx_queue_0_xdp_packets||taskset -c $LAST $xs -t -i $DUT -q 0 -N -c|sleep 1000" \
 		"xdplab|gen:rx_queue_0_xdp_packets||$X xsk txpush $DUT --copy --cpu $LAST --quiet|sleep 1000"
-	kill -INT "$sinkpid" 2>/dev/null || true
-	wait "$sinkpid" 2>/dev/null || true
+	sink_down
 	summary xdpsock xdplab 3 "AF_XDP txpush XDP_DRV copy, defaults (higher is better)"
 	lab_down
 }

@@ -6,7 +6,7 @@
     perf script -F comm,pid,tid,cpu,ip,sym -i perf.data |
         classify.py MODE PERIOD_NS PACKETS GEN_PIDS APP_PIDS
 
-MODE is rxdrop or l2fwd; GEN_PIDS and APP_PIDS are comma-separated
+MODE is rxdrop, l2fwd or txpush (l2fwd's parts); GEN_PIDS and APP_PIDS are comma-separated
 process ids of this lab's generator and AF_XDP application. Every sample
 is one PERIOD_NS of one CPU. Samples of those processes (including the
 softirq work that runs inside their syscalls, as veth's NAPI does in the
@@ -94,7 +94,7 @@ def main():
     mode, period, packets = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
     gen = {int(p) for p in sys.argv[4].split(",") if p}
     app = {int(p) for p in sys.argv[5].split(",") if p}
-    part = part_rxdrop if mode == "rxdrop" else part_l2fwd
+    part = part_rxdrop if mode == "rxdrop" else part_l2fwd  # txpush: l2fwd's TX parts
     counts = defaultdict(lambda: defaultdict(int))
     leaf = defaultdict(lambda: defaultdict(int))
     chain = defaultdict(lambda: defaultdict(int))

@@ -3,14 +3,16 @@
 # rxdrop or l2fwd, xdpsock and xdplab side by side (docs/performance.md,
 # "What limits each target not met").
 #
-#   bench/limits/profile.sh rxdrop|l2fwd [OUT]  (OUT default bench/limits/profile-MODE.txt)
+#   bench/limits/profile.sh rxdrop|l2fwd|txpush [OUT]  (OUT default bench/limits/profile-MODE.txt)
 #   BUSY=1 adds a variant, xdplab with --busy-poll; POLL=1 one with --poll.
 #
 # The wiring of scripts/peers.sh's rxdrop and l2fwd rows: one lab, softirq
 # NAPI, xdplab gen (live frames, 1 thread) on CPU0, the application pinned
 # to CPU1, 64 B; xdpsock with its defaults (-N -c, spinning), xdplab with
 # its defaults for --cpu 1. For l2fwd the frames are counted back at the
-# generator end (an XDP_DROP program there). Each repetition runs both,
+# generator end (an XDP_DROP program there); txpush runs no generator and
+# counts what arrives there (xdpsock -t against xdplab txpush). Each
+# repetition runs every variant,
 # the order rotating; during each window `perf record -a -g -e cpu-clock
 # -c 250000` (software event, every 250 us of each CPU) and
 # bench/limits/classify.py sorts every sample into the work it belongs to
@@ -31,7 +33,7 @@ REPS=${REPS:-2}
 PERIOD=250000
 
 die() { echo "profile.sh: $*" >&2; exit 1; }
-case $MODE in rxdrop | l2fwd) ;; *) echo "usage: bench/limits/profile.sh rxdrop|l2fwd [OUT]" >&2; exit 2 ;; esac
+case $MODE in rxdrop | l2fwd | txpush) ;; *) echo "usage: bench/limits/profile.sh rxdrop|l2fwd|txpush [OUT]" >&2; exit 2 ;; esac
 [ -x "$X" ] || die "no $X: run make"
 [ -x "$XS" ] || die "no xdpsock at $XS: scripts/peers.sh build, or PEERS=DIR"
 command -v perf >/dev/null || die "no perf (scripts/deps.sh installs linux-perf)"
@@ -53,14 +55,19 @@ LAB=$(awk '$1=="lab"{print $2}' <<<"$out")
 GEN=$(awk '$1=="gen"{print $2}' <<<"$out"); GNS=$(awk '$1=="gen"{print $4}' <<<"$out")
 DUT=$(awk '$1=="dut"{print $2}' <<<"$out"); DNS=$(awk '$1=="dut"{print $4}' <<<"$out")
 
-if [ "$MODE" = l2fwd ]; then
+if [ "$MODE" != rxdrop ]; then
 	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
 	ip netns exec "$GNS" "$X" drop -q "$GEN" >/dev/null 2>&1 &
 	SINKPID=$!
 	sleep 1
 	ctr() { ip netns exec "$GNS" ethtool -S "$GEN" | awk '$1=="rx_queue_0_xdp_packets:"{print $2}'; }
-	vs=("xdpsock|taskset -c 1 $XS -l -i $DUT -q 0 -N -c"
-	    "xdplab|$X xsk l2fwd $DUT --copy --cpu 1 --quiet")
+	if [ "$MODE" = l2fwd ]; then
+		vs=("xdpsock|taskset -c 1 $XS -l -i $DUT -q 0 -N -c"
+		    "xdplab|$X xsk l2fwd $DUT --copy --cpu 1 --quiet")
+	else # txpush: no generator; what the application sends is counted
+		vs=("xdpsock|taskset -c 1 $XS -t -i $DUT -q 0 -N -c"
+		    "xdplab|$X xsk txpush $DUT --copy --cpu 1 --quiet")
+	fi
 else
 	ctr() { ip netns exec "$DNS" ethtool -S "$DUT" | awk '$1=="rx_queue_0_xdp_redirect:"{print $2}'; }
 	vs=("xdpsock|taskset -c 1 $XS -r -i $DUT -q 0 -N -c"
@@ -77,7 +84,11 @@ window() { # window NAME REP CMD...
 	ip netns exec "$DNS" "$@" >/dev/null 2>&1 &
 	pid=$!
 	sleep 1
-	ip netns exec "$GNS" timeout -s INT $((SECS + 3)) "$X" gen "$GEN" --cpu 0 -q >/dev/null 2>&1 &
+	if [ "$MODE" = txpush ]; then
+		ip netns exec "$GNS" sleep $((SECS + 3)) &
+	else
+		ip netns exec "$GNS" timeout -s INT $((SECS + 3)) "$X" gen "$GEN" --cpu 0 -q >/dev/null 2>&1 &
+	fi
 	gpid=$!
 	sleep 1
 	# ip netns exec and taskset exec: $pid is the application; timeout forks the generator
