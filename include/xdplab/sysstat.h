@@ -122,11 +122,10 @@ int xl_task_set_cpu(int pid, int cpu);
  * kept (src/lib/sys/ethtool.c): a later read of the same issues one
  * ETHTOOL_GSTATS. A table that changed size is resolved again. Thread-safe.
  * @sock_fd: any socket in the device's netns (ioctl is resolved there).
- * @names: @n counter names (n <= XL_ETHTOOL_MAX_NAMES; more are read but
- *   resolved on every read).
+ * @names: @n counter names, 0..XL_ETHTOOL_MAX_NAMES (more: -EINVAL).
  * @vals: out, @n values; a name the driver does not have reads as UINT64_MAX.
  * Return: number of names found, or -errno (-ENODEV: no such device,
- * -EOPNOTSUPP: the driver has no statistics).
+ * -EOPNOTSUPP: the driver has no statistics, -EINVAL: @n out of range).
  */
 int xl_ethtool_stats(int sock_fd, const char *ifname, const char *const names[],
 		     uint64_t vals[], int n);

@@ -228,6 +228,21 @@ static void test_sums_one_read(void **state)
 			 -ENOENT);
 	assert_int_equal(sums[0], 1);
 	assert_int_equal(fake.gstats, 2);
+	/* More names than a read holds: refused, nothing asked. */
+	{
+		const char *many[XL_ETHTOOL_MAX_NAMES + 1];
+		uint64_t v[XL_ETHTOOL_MAX_NAMES + 1];
+		int i;
+
+		for (i = 0; i <= XL_ETHTOOL_MAX_NAMES; i++)
+			many[i] = "peer_ifindex";
+		assert_int_equal(xl_ethtool_stats(s, "xl-fake0", many, v, XL_ETHTOOL_MAX_NAMES + 1),
+				 -EINVAL);
+		assert_int_equal(xl_ethtool_stats(s, "xl-fake0", many, v, XL_ETHTOOL_MAX_NAMES),
+				 XL_ETHTOOL_MAX_NAMES);
+		assert_int_equal(v[XL_ETHTOOL_MAX_NAMES - 1], 7);
+	}
+	assert_int_equal(fake.gstats, 3);
 	close(s);
 }
 

@@ -43,8 +43,8 @@ static int real_ioctl(int fd, const char *ifname, void *cmd)
 
 xl_ethtool_ioctl_fn xl_ethtool_ioctl = real_ioctl;
 
-/* Most names one cached entry keeps (more: resolved on every read). */
-#define CACHE_NAMES 96
+/* Most names one read asks for (XL_ETHTOOL_MAX_NAMES). */
+#define CACHE_NAMES XL_ETHTOOL_MAX_NAMES
 #define CACHE_ENTRIES 32
 
 /*
@@ -261,14 +261,14 @@ int xl_ethtool_stats(int fd, const char *ifname, const char *const names[], uint
 
 	for (i = 0; i < n; i++)
 		vals[i] = UINT64_MAX;
-	if (n < 0)
-		return -EINVAL;
+	if (n < 0 || n > CACHE_NAMES)
+		return -EINVAL; /* the entry's arrays hold CACHE_NAMES */
 	pthread_mutex_lock(&cache.lock);
 	/*
 	 * The socket's inode tells a reused descriptor number from the socket
 	 * the entry was resolved on (which may have been in another netns).
 	 */
-	if (cache.off || n > CACHE_NAMES || fstat(fd, &sb)) {
+	if (cache.off || fstat(fd, &sb)) {
 		e = &once; /* resolved for this read only */
 		sb.st_ino = 0;
 	} else {
