@@ -206,16 +206,18 @@ row_rxdrop() { # row_rxdrop [xdplab wait options...]: softirq NAPI with the gene
 	lab_down
 }
 
-# The counting end of l2fwd and txpush: an XDP_DROP on the generator's
-# veth (its rx_queue_0_xdp_packets counts). xdp-bench drop, not xdplab
+# The counting end of l2fwd and txpush, and the redirect's sink in
+# monitor-all: an XDP_DROP on the generator's veth (its
+# rx_queue_0_xdp_packets counts) or on the sink. xdp-bench drop, not xdplab
 # drop: xdplab's meter attaches raw tracepoints on softirq_entry/exit in
 # softirq wiring, which run for every softirq on the machine, and these
 # rows' receiving NAPI runs in softirq on the application's CPU.
 SINKPID=""
-sink_up() {
+sink_up() { # sink_up [DEV in the generator's namespace, default $GEN]
+	local dev=${1:-$GEN}
 	need "$PEERS/xdp-tools/xdp-bench/xdp-bench"
-	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
-	ip netns exec "$GNS" "$PEERS/xdp-tools/xdp-bench/xdp-bench" drop -m native "$GEN" >/dev/null 2>&1 &
+	ip netns exec "$GNS" ethtool -K "$dev" gro on >/dev/null
+	ip netns exec "$GNS" "$PEERS/xdp-tools/xdp-bench/xdp-bench" drop -m native "$dev" >/dev/null 2>&1 &
 	SINKPID=$!
 	sleep 1
 }
@@ -265,17 +267,15 @@ row_gen() { # row_gen THREADS: the generators into an XDP_DROP DUT (xdp-trafficg
 }
 
 row_monitor() {
-	local xm=$PEERS/xdp-tools/xdp-monitor/xdp-monitor sinkpid
+	local xm=$PEERS/xdp-tools/xdp-monitor/xdp-monitor
 	need "$xm"
 	lab_up threaded
-	ip netns exec "$GNS" "$X" drop -q "$SINK" >/dev/null 2>&1 &
-	sinkpid=$!
+	sink_up "$SINK"
 	run_variants monitor-all \
 		"none|rx_queue_0_xdp_redirect||$X redirect -q $DUT $OUT" \
 		"xdp-monitor-s|rx_queue_0_xdp_redirect|$xm -s -i 1|$X redirect -q $DUT $OUT" \
 		"xdplab-all|rx_queue_0_xdp_redirect|$X monitor --all -q|$X redirect -q $DUT $OUT"
-	kill -INT "$sinkpid" 2>/dev/null || true
-	wait "$sinkpid" 2>/dev/null || true
+	sink_down
 	for v in xdp-monitor-s xdplab-all; do
 		join <(awk '$1=="none"{print $2, $4}' "$RES" | sort) <(awk -v n=$v '$1==n{print $2, $4}' "$RES" | sort) |
 			awk '{print $3 - $2}' >"$RES.$v"
