@@ -59,10 +59,13 @@ topo_down() {
 	true
 }
 
-# bg FILE CMD...: run in the background, output to FILE.
+# bg FILE CMD...: run in the background, output to FILE. FILE is emptied
+# before the fork (the child's redirection races wait_line, which would
+# otherwise read a previous run's start line from a reused name).
 bg() {
 	local out=$1
 	shift
+	: >"$out"
 	"$@" >"$out" 2>&1 &
 	PIDS+=($!)
 	LASTPID=$!
