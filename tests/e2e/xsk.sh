@@ -27,7 +27,7 @@ PIDS=()
 DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
-	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact placement_away_from_napi
+	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact l2fwd_poll_roundtrip placement_away_from_napi
 	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
@@ -64,6 +64,37 @@ t_rxdrop_exact() {
 t_rxdrop_default_exact() { default_exact rxdrop drv; }
 t_rxdrop_skb_default_exact() { default_exact rxdrop skb; }
 t_l2fwd_default_exact() { default_exact l2fwd drv; }
+
+# l2fwd --poll wakes for what it owes TX: 10000 stamped frames at 10 kpps
+# through 'l2fwd -c --poll', the round trip measured by 'xdplab latency' on
+# the generator's end (docs/latency.md). Every frame back, in order, and a
+# p50 far below poll()'s 100 ms timeout (a bound about a wake-up, not a
+# speed: 20 ms). Before the fix, copy-mode TX left after the kicks waited
+# for the timeouts: p50 75-150 ms, max 1.1-1.3 s (1434 of 10000 lost in a
+# helper's run).
+t_l2fwd_poll_roundtrip() {
+	local l s p50
+	lab_up || return 1
+	bg lat "$X" latency --netns "$GNS" -q "$GEN"
+	wait_ready lat || return 1
+	bg app "$X" xsk l2fwd --netns "$DNS" "$DUT" -c --poll --quiet
+	wait_ready app || return 1
+	"$X" gen --netns "$GNS" "$GEN" --stamp --rate 10000 --count 10000 -q >"$WORK/gen.out" 2>"$WORK/gen.err" ||
+		{ log "gen: $(tail -1 "$WORK/gen.err")"; return 1; }
+	settle "$GNS" "$GEN"
+	stop_one app; expect_eq "l2fwd exit" "$RC" 0 || return 1
+	stop_one lat; expect_eq "latency exit" "$RC" 0 || return 1
+	expect_eq "l2fwd rx_packets" "$(field "$WORK/app.out" rx_packets)" 10000 || return 1
+	expect_eq "l2fwd completed" "$(field "$WORK/app.out" tx_packets)" 10000 || return 1
+	l=$(grep '^latency ns:' "$WORK/lat.out")
+	s=$(grep '^sequence:' "$WORK/lat.out")
+	expect_eq "stamped back" "$(sed -nE 's/^totals: [0-9]+ frames, ([0-9]+) stamped.*/\1/p' "$WORK/lat.out")" 10000 || return 1
+	expect_eq "sequence" "$(sed -nE 's/^sequence: first ([0-9]+) last ([0-9]+), expected ([0-9]+), lost ([0-9]+), reordered ([0-9]+), duplicates ([0-9]+).*/\1 \2 \3 \4 \5 \6/p' <<<"$s")" \
+		"0 9999 10000 0 0 0" || return 1
+	p50=$(sed -nE 's/.* p50 ([0-9]+) .*/\1/p' <<<"$l")
+	log "l2fwd --poll round trip: $l"
+	[ -n "$p50" ] && [ "$p50" -lt 20000000 ] || { log "FAIL: round-trip p50 ${p50:-?} ns, not below 20 ms"; return 1; }
+}
 
 # Not pinned, the application keeps its socket threads off the CPU of a
 # pinned threaded-NAPI kthread, and says where they went; with a softirq

@@ -301,6 +301,30 @@ static inline void swap_macs(uint8_t *p)
 	memcpy(p + 6, tmp, 6);
 }
 
+/* Entries a producer ring holds that its consumer has not taken yet. */
+static uint32_t ring_pending(const uint32_t *producer, const uint32_t *consumer)
+{
+	return producer ? __atomic_load_n(producer, __ATOMIC_ACQUIRE) -
+				  __atomic_load_n(consumer, __ATOMIC_ACQUIRE) : 0;
+}
+
+/*
+ * l2fwd must not sleep in poll() while it owes the kernel a kick: in copy
+ * mode TX moves only inside sendto()/poll(), at most 32 descriptors per
+ * call (the kernel's TX_BATCH_SIZE, net/xdp/xsk.c), and no arriving frame
+ * wakes a poll(POLLIN) for the TX that is left; a backlog of frames (a
+ * burst, a generator catching up) then went out 64 per 100 ms timeout
+ * (round trips of 100 ms to 1 s and more, and frames lost once TX was full).
+ * Also not while frames are in flight and the fill ring is empty: RX
+ * cannot come, and their completions wake nothing.
+ */
+static bool tx_owed(const struct xl_xsk_q *q)
+{
+	if (ring_pending(q->tx.producer, q->tx.consumer))
+		return true;
+	return q->frames.in_tx && q->fill && !ring_pending(q->fill->producer, q->fill->consumer);
+}
+
 uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 {
 	struct xl_frames *f = &q->frames;
@@ -315,7 +339,7 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 	if (!n) {
 		if (f->in_tx)
 			xl_xsk_kick_tx(q);
-		if (!kicked)
+		if (!kicked && !tx_owed(q))
 			idle(q, POLLIN);
 		return 0;
 	}
