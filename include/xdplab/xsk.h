@@ -107,6 +107,8 @@ enum xl_xsk_copy {
  * @dump_path: rxdrop writes every received frame to this pcap (slow path).
  * @dump_snaplen: bytes kept of each frame in @dump_path, 0 = all (the
  *   record keeps the frame's length on the wire).
+ * @dump_pcapng: write @dump_path as pcapng (xl_pcap_writer__open_ng(),
+ *   if_name @ifname, nanosecond timestamps) instead of classic pcap.
  * @starve_fill: never give frames to the fill ring (tests the kernel's
  *   rx_fill_ring_empty_descs).
  * @sched_policy/@sched_prio: scheduling policy of every socket thread,
@@ -139,6 +141,7 @@ struct xl_xsk_config {
 	bool verify;
 	const char *dump_path;
 	uint32_t dump_snaplen;
+	bool dump_pcapng;
 	bool starve_fill;
 	uint64_t bind_timeout_ns;
 	int sched_policy, sched_prio;

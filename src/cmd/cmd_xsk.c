@@ -34,7 +34,7 @@ enum {
 	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU, O_POLICY, O_SCHPRI,
 	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
 	O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
-	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE, O_SNAPLEN,
+	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE, O_SNAPLEN, O_FORMAT,
 };
 
 static const struct xl_opt xsk_opts[] = {
@@ -85,7 +85,8 @@ static const struct xl_opt xsk_opts[] = {
 	{ "src-ip", 0, "ADDR", "txpush: source IPv4 (default 198.18.0.2)", O_SRC_IP },
 	{ "dst-ip", 0, "ADDR", "txpush: destination IPv4 (default 198.18.0.1)", O_DST_IP },
 	{ "verify", 0, NULL, "rxdrop: check every frame's IPv4/UDP checksums (csum_bad)", O_VERIFY },
-	{ "dump", 0, "FILE", "rxdrop: write every received frame to a pcap file", O_DUMP },
+	{ "dump", 0, "FILE", "rxdrop: write every received frame to a pcap or pcapng file", O_DUMP },
+	{ "format", 'F', "FORMAT", "rxdrop --dump: pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)", O_FORMAT },
 	{ "snaplen", 0, "BYTES", "rxdrop --dump: bytes kept of each frame, 14..65535 (default: all)", O_SNAPLEN },
 	{ "starve-fill", 0, NULL, "rxdrop: never fill the fill ring (shows rx_fill_ring_empty_descs)", O_STARVE },
 	{ "bind-timeout", 0, "SECONDS", "retry a busy queue (EBUSY) this long, 0..60 (default 3)", O_BIND_TIMEOUT },
@@ -282,6 +283,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case O_SNAPLEN:
 		return u32_opt(a, "--snaplen", arg, 14, 65535, &c->dump_snaplen);
+	case O_FORMAT: {
+		static const char *const formats[] = { "pcap", "pcapng", NULL };
+		int f = xl_parse_choice(&a->spec, "--format", arg, formats);
+
+		if (f < 0)
+			return f;
+		a->dump_format = f + 1;
+		return 0;
+	}
 		return 0;
 	case O_STARVE:
 		c->starve_fill = true;
@@ -325,6 +335,15 @@ static int check_combinations(struct xsk_args *a)
 		return xl_usage_error(&a->spec, "--count, --bursts, --rate, --size, --flows and the address options are for txpush");
 	if (c->dump_snaplen && !c->dump_path)
 		return xl_usage_error(&a->spec, "--snaplen is for --dump");
+	if (a->dump_format && !c->dump_path)
+		return xl_usage_error(&a->spec, "--format is for --dump");
+	if (c->dump_path) {
+		/* As dump -w: the name's ending decides unless --format says. */
+		size_t len = strlen(c->dump_path);
+
+		c->dump_pcapng = a->dump_format ? a->dump_format == 2 :
+				 len >= 7 && !strcmp(c->dump_path + len - 7, ".pcapng");
+	}
 	if (!rxd && (c->verify || c->dump_path || c->starve_fill))
 		return xl_usage_error(&a->spec, "--verify, --dump and --starve-fill are for rxdrop");
 	/* They look at one descriptor at a time: a multi-buffer frame has several. */

@@ -21,6 +21,7 @@ struct xsk_args {
 	bool src_ip_set, dst_ip_set;
 	struct xl_cmd_prof prof;
 	int reps;
+	int dump_format; /* --format: 0 not given (by the file name), 1 pcap, 2 pcapng */
 };
 
 /**

@@ -30,7 +30,7 @@ TESTS=(
 	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact l2fwd_poll_roundtrip placement_away_from_napi
 	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
-	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus bad_inputs frame_sizes zerocopy_veth mtu_frags
+	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus rxdrop_dump_pcapng bad_inputs frame_sizes zerocopy_veth mtu_frags
 	memlock rebind_sweep sigkill_detaches device_gone queues_in_use
 )
 
@@ -64,6 +64,37 @@ t_rxdrop_exact() {
 t_rxdrop_default_exact() { default_exact rxdrop drv; }
 t_rxdrop_skb_default_exact() { default_exact rxdrop skb; }
 t_l2fwd_default_exact() { default_exact l2fwd drv; }
+
+# rxdrop --dump writes what the file's name (or -F/--format) says, as dump
+# -w does: x.pcapng is pcapng (Section Header Block 0x0a0d0d0a, if_name the
+# DUT), x.pcap classic pcap (0xa1b2c3d4), and --format overrides the name;
+# tcpdump -r reads every record of each. Before, x.pcapng was classic pcap.
+t_rxdrop_dump_pcapng() {
+	local f want got n
+	lab_up || return 1
+	for f in "d.pcapng:" "d.pcap:" "n.pcap:-F pcapng" "c.pcapng:--format pcap"; do
+		# shellcheck disable=SC2086 # the format option is two words or none
+		bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --dump "$WORK/${f%%:*}" ${f#*:} --quiet
+		wait_ready rx || return 1
+		"$X" gen --netns "$GNS" "$GEN" --engine packet --count 300 --rate 20000 -q >/dev/null || return 1
+		settle "$DNS" "$DUT"
+		stop_one rx; expect_eq "rxdrop --dump $f exit" "$RC" 0 || return 1
+		case $f in
+		d.pcapng:* | n.pcap:*) want=0a0d0d0a ;;
+		*) want=d4c3b2a1 ;;
+		esac
+		got=$(od -An -tx1 -N4 "$WORK/${f%%:*}" | tr -d ' \n')
+		expect_eq "first 4 bytes of ${f%%:*} ($f)" "$got" "$want" || return 1
+		n=$(tcpdump -nr "$WORK/${f%%:*}" 2>"$WORK/td.err" | wc -l)
+		expect_eq "tcpdump -r ${f%%:*} records" "$n" 300 || { log "$(cat "$WORK/td.err")"; return 1; }
+	done
+	tcpdump -nr "$WORK/d.pcapng" 2>&1 >/dev/null | grep -q "link-type EN10MB" ||
+		{ log "tcpdump on d.pcapng: $(tcpdump -nr "$WORK/d.pcapng" 2>&1 | head -2)"; return 1; }
+	grep -aq "$DUT" "$WORK/d.pcapng" || { log "no if_name $DUT in d.pcapng"; return 1; }
+	"$X" xsk rxdrop --netns "$DNS" "$DUT" -F pcapng --duration 0.1 >/dev/null 2>"$WORK/u.err"
+	expect_eq "--format without --dump: exit" "$?" 2 || return 1
+	expect_eq "--format without --dump: message" "$(cat "$WORK/u.err")" "xdplab xsk rxdrop: --format is for --dump" || return 1
+}
 
 # l2fwd --poll wakes for what it owes TX: 10000 stamped frames at 10 kpps
 # through 'l2fwd -c --poll', the round trip measured by 'xdplab latency' on

@@ -336,7 +336,8 @@ struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
 	if (err)
 		goto out_free;
 	if (c->dump_path) {
-		a->dump = xl_xsk_dump__open(c->dump_path, c->dump_snaplen);
+		a->dump = xl_xsk_dump__open(c->dump_path, c->dump_snaplen, c->dump_pcapng,
+					    c->ifname);
 		if (!a->dump) {
 			err = -errno;
 			goto out_free;

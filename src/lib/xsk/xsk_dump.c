@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* rxdrop --dump: frames to a pcap file through the shared libpcap writer (pkt/pcapfile.c). */
+/* rxdrop --dump: frames to a pcap file through the shared libpcap writer (pkt/pcapfile.c),
+ * or to pcapng through its pcapng writer (pkt/pcapng.c). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,15 +15,18 @@ struct xl_xsk_dump {
 	uint32_t snaplen;
 };
 
-struct xl_xsk_dump *xl_xsk_dump__open(const char *path, uint32_t snaplen)
+struct xl_xsk_dump *xl_xsk_dump__open(const char *path, uint32_t snaplen, bool pcapng,
+				      const char *ifname)
 {
 	struct xl_xsk_dump *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
 	d->snaplen = snaplen ? snaplen : 65535;
-	/* Microsecond timestamps, the classic format every reader takes. */
-	d->w = xl_pcap_writer__open(path, d->snaplen, false, 0);
+	/* pcap: microsecond timestamps, the classic format every reader
+	 * takes; pcapng states its resolution, so nanoseconds. */
+	d->w = pcapng ? xl_pcap_writer__open_ng(path, d->snaplen, true, 0, ifname) :
+			xl_pcap_writer__open(path, d->snaplen, false, 0);
 	if (!d->w) {
 		free(d);
 		errno = EIO;

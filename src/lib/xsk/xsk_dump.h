@@ -8,17 +8,21 @@
 #ifndef XDPLAB_XSK_DUMP_H
 #define XDPLAB_XSK_DUMP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct xl_xsk_dump;
 
 /**
  * xl_xsk_dump__open() - create @path as an Ethernet pcap file keeping
- * @snaplen bytes of each frame (0: all; the file's snaplen says which).
+ * @snaplen bytes of each frame (0: all; the file's snaplen says which);
+ * with @pcapng a pcapng file instead (nanosecond timestamps, if_name
+ * @ifname when not NULL), through the same writer as `dump -w FILE.pcapng`.
  * Return: the dumper (close with xl_xsk_dump__close()) or NULL with errno
  * set (the cause logged).
  */
-struct xl_xsk_dump *xl_xsk_dump__open(const char *path, uint32_t snaplen);
+struct xl_xsk_dump *xl_xsk_dump__open(const char *path, uint32_t snaplen, bool pcapng,
+				      const char *ifname);
 
 /**
  * xl_xsk_dump__frame() - append one frame of @len bytes. Thread-safe (a
