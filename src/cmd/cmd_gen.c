@@ -474,7 +474,7 @@ static void gen_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 
 /* @first/@last: the run's first and final samples (after the threads ended). */
 static void print_summary(struct xl_gen *gen, const char *ifname, const struct gen_sample *first,
-			  const struct gen_sample *last)
+			  const struct gen_sample *last, bool counted)
 {
 	struct xl_gen_stats st;
 	struct gen_counts c;
@@ -498,6 +498,13 @@ static void print_summary(struct xl_gen *gen, const char *ifname, const struct g
 		       (unsigned long long)st.pcap_frames, (unsigned long long)st.pcap_oversize,
 		       (unsigned long long)st.pcap_runt, (unsigned long long)st.pcap_short,
 		       (unsigned long long)st.pcap_truncated);
+	/* The capped catch-up (src/lib/gen/gen_pace.h): said only when it acted. */
+	if (st.pace_stalls)
+		printf("pacing: fell behind %llu times; %llu frames' worth of the schedule skipped (catch-up capped at %llu frames: 1 ms at the rate, or 2 send calls): %s\n",
+		       (unsigned long long)st.pace_stalls, (unsigned long long)st.pace_skipped,
+		       (unsigned long long)st.pace_depth,
+		       counted ? "every --count frame was still sent, that much later" :
+				 "those frames were not sent");
 }
 
 int cmd_gen(int argc, char **argv)
@@ -572,7 +579,7 @@ int cmd_gen(int argc, char **argv)
 	xl_sleep_ns(50000000ull, NULL);
 	first = g.s[0];
 	gen_sample(&g, 1);
-	print_summary(gen, ifname, &first, &g.s[1]);
+	print_summary(gen, ifname, &first, &g.s[1], a.o.count > 0);
 	if (a.json) {
 		struct gen_counts c;
 

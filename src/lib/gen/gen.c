@@ -93,6 +93,8 @@ static void *gen_thread_main(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	if (gen->o.rate_pps && !rate)
 		rate = 1;
+	if (rate)
+		xl_gen_pace_init(&t->pace, rate, gen->start_ns);
 	/* The sending thread lives in the generator's namespace for good. */
 	err = xl_netns_enter_fd(gen->o.netns_fd, NULL);
 	if (err)
@@ -122,19 +124,16 @@ static void *gen_thread_main(void *arg)
 			       w > LIVE_CHUNK_MAX ? LIVE_CHUNK_MAX : (uint64_t)w;
 		}
 		if (rate) {
-			/* Pacing: frames due since start minus frames sent. */
-			double due = (double)rate * (now - gen->start_ns) / 1e9 -
-				     (double)t->sent;
+			/* Pacing: frames due since start minus frames sent, a
+			 * catch-up after a stall capped at the pace's depth. */
+			uint64_t wait, due = xl_gen_pace_due(&t->pace, now, t->sent, &wait);
 
-			if (due < 1.0) {
-				double wait = (1.0 - due) / rate * 1e9;
-
-				xl_sleep_ns(wait > 1e6 ? 1000000 : wait < 2e4 ? 20000 : (uint64_t)wait,
-					    NULL);
+			if (!due) {
+				xl_sleep_ns(wait > 1000000 ? 1000000 : wait < 20000 ? 20000 : wait, NULL);
 				continue;
 			}
-			if ((uint64_t)due < want)
-				want = (uint64_t)due;
+			if (due < want)
+				want = due;
 		}
 		if (gen->pcap.n && !gen->counted && !gen->deadline_ns) {
 			/* Replay once: stop at the end of the capture. */
@@ -153,6 +152,8 @@ static void *gen_thread_main(void *arg)
 						    xl_gen_send_packet(t, take);
 		if (n > 0 && take >= LIVE_CHUNK_MIN)
 			t->est_pps = n * 1e9 / (double)(xl_now_ns() - t0 + 1);
+		if (n > 0 && rate)
+			xl_gen_pace_call(&t->pace, xl_now_ns() - t0);
 		if (n < 0) {
 			unclaim(gen, take);
 			err = n;
@@ -500,6 +501,12 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 				end = gen->th[i].end_ns;
 		}
 		s->elapsed_ns = end - gen->start_ns;
+	}
+	s->pace_skipped = s->pace_stalls = s->pace_depth = 0;
+	for (i = 0; i < gen->nthreads; i++) {
+		s->pace_skipped += __atomic_load_n(&gen->th[i].pace.skipped, __ATOMIC_RELAXED);
+		s->pace_stalls += __atomic_load_n(&gen->th[i].pace.stalls, __ATOMIC_RELAXED);
+		s->pace_depth += gen->th[i].pace.depth;
 	}
 	s->pcap_frames = gen->pcap.read;
 	s->pcap_oversize = gen->pcap.oversize;

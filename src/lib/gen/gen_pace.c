@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The generator's rate pacing with a capped catch-up (gen_pace.h). */
+#include "gen_pace.h"
+
+#define NS_PER_S 1000000000ull
+
+void xl_gen_pace_init(struct xl_gen_pace *p, uint64_t rate_pps, uint64_t start_ns)
+{
+	uint64_t depth = (unsigned __int128)rate_pps * XL_GEN_PACE_DEPTH_NS / NS_PER_S;
+
+	if (depth < XL_GEN_PACE_DEPTH_MIN)
+		depth = XL_GEN_PACE_DEPTH_MIN;
+	*p = (struct xl_gen_pace){ .rate_pps = rate_pps ? rate_pps : 1, .start_ns = start_ns,
+				   .depth_min = depth, .depth = depth };
+}
+
+void xl_gen_pace_call(struct xl_gen_pace *p, uint64_t ns)
+{
+	uint64_t s[XL_GEN_PACE_CALLS], d;
+	uint32_t n, i, j;
+
+	p->calls[p->ncalls++ % XL_GEN_PACE_CALLS] = ns;
+	n = p->ncalls < XL_GEN_PACE_CALLS ? p->ncalls : XL_GEN_PACE_CALLS;
+	/* The upper median of the last calls: a stall inside one call (the
+	 * thread descheduled in the syscall) does not move it. */
+	for (i = 0; i < n; i++) {
+		for (j = i; j && s[j - 1] > p->calls[i]; j--)
+			s[j] = s[j - 1];
+		s[j] = p->calls[i];
+	}
+	p->call_ns = s[n / 2];
+	d = (unsigned __int128)p->rate_pps * 2 * p->call_ns / NS_PER_S;
+	p->depth = d > p->depth_min ? d : p->depth_min;
+}
+
+uint64_t xl_gen_pace_due(struct xl_gen_pace *p, uint64_t now_ns, uint64_t sent,
+			 uint64_t *wait_ns)
+{
+	uint64_t el = now_ns > p->start_ns ? now_ns - p->start_ns : 0;
+	/* Frames the schedule holds up to now (integer: exact for the test). */
+	uint64_t sched = (unsigned __int128)p->rate_pps * el / NS_PER_S;
+	uint64_t done = sent + p->skipped, due, next_ns;
+
+	if (sched > done) {
+		due = sched - done;
+		if (due > p->depth) {
+			p->skipped += due - p->depth;
+			p->stalls++;
+			due = p->depth;
+		}
+		return due;
+	}
+	if (wait_ns) {
+		/* Frame number done+1 is due at ceil((done + 1) s / rate). */
+		next_ns = (uint64_t)(((unsigned __int128)(done + 1) * NS_PER_S + p->rate_pps - 1) /
+				     p->rate_pps);
+		*wait_ns = next_ns > el ? next_ns - el : 1;
+	}
+	return 0;
+}
