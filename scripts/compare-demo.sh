@@ -6,7 +6,7 @@
 #                                   the same rows without: a regression of
 #                                   10 +- 3 CPU ns/packet, p < 0.05, on each?
 #                                   Softirq wiring (the DUT's CPU time exact
-#                                   from the softirq tracepoints), 8 pairs by
+#                                   from the softirq tracepoints), 12 pairs by
 #                                   default. Interleaved: REPS pairs of
 #                                   one-repetition runs (0 then 10, then 10
 #                                   then 0, ...), merged into one file per
@@ -23,7 +23,7 @@
 #                                   differences of 1e9/pps and of the chain's
 #                                   CPU ns/packet (schedstat, exact), and the
 #                                   frames per softirq run.
-# Knobs (environment): REPS (default 5; extra: 8), WINDOW (seconds, default
+# Knobs (environment): REPS (default 5; extra: 12; tpcost: 8), WINDOW (seconds, default
 # 1), SIZES (default 64), ROWS (same: the XDP rows; extra: the four drop
 # rows), WIRING (threaded or softirq; default lab run's; extra: softirq),
 # EXTRA (default 10),
@@ -34,7 +34,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-}
 what_reps=5
-[ "$what" = extra ] || [ "$what" = tpcost ] && what_reps=8
+[ "$what" = tpcost ] && what_reps=8
+[ "$what" = extra ] && what_reps=12
 reps=${REPS:-$what_reps}
 seconds=${WINDOW:-1}
 sizes=${SIZES:-64}
