@@ -29,6 +29,7 @@
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
+#include "xdplab/softirq_time.h"
 #include "xdplab/userprog.h"
 #include "xdplab/abtest.h"
 
@@ -124,6 +125,12 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		else
 			err = xl_labrun_xdp(lab, &a->o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
 					    XL_OP_NO_TOUCH, a->mode, size, &rows[n]);
+		/*
+		 * The softirq tracepoints (the DUT CPU source of softirq
+		 * wiring) run on every softirq of the machine: only while a row
+		 * that reads them runs, not in the AF_XDP rows after it.
+		 */
+		xl_sirq_close();
 		n++;
 		if (err == -EINTR) {
 			/* The cost rows name their own cut-short rows. */

@@ -3,7 +3,8 @@
 # regression (exit 1), the formats, the committed bench/*.json runs (these
 # four need no root), two real short lab runs compared, and --extra-ns /
 # --sensitivity (compare_lab_runs, extra_ns_lab_row, extra_ns_single_json,
-# sensitivity_too_few and sensitivity_search run labs or attach XDP: root;
+# sensitivity_too_few, sensitivity_search, softirq_cpu_source and
+# softirq_tp_scoped run labs or attach XDP: root;
 # without it each says "SKIP: needs root"; extra_ns_bad needs none).
 #   tests/e2e/compare.sh          run all
 #   tests/e2e/compare.sh -l       list the tests
@@ -20,7 +21,7 @@ trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
-       sensitivity_search softirq_cpu_source)
+       sensitivity_search softirq_cpu_source softirq_tp_scoped)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -302,6 +303,36 @@ t_softirq_cpu_source() {
 	"$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 --wiring threaded --json "$j" \
 		>"$TMP/out" 2>&1 || fail "lab run (threaded) failed: $(cat "$TMP/out")" || return 1
 	expect_eq "cpu_source (threaded)" "$(jq -r '.rows[0].cpu_source' "$j")" napi-kthread-schedstat
+}
+
+# The softirq tracepoints run on every softirq of the machine: loaded while
+# an XDP row in softirq wiring reads them, gone while the AF_XDP row after it
+# runs (they stayed for the rest of the process, a cost on the AF_XDP rows).
+t_softirq_tp_scoped() {
+	local pid i seen=0 during
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	n_sirq() { bpftool prog show 2>/dev/null | grep -c 'name xl_sirq_'; }
+	[ "$(n_sirq)" = 0 ] || fail "softirq programs loaded before the run (another xdplab?)" || return 1
+	: >"$TMP/scoped.err"
+	"$X" lab run --rows drop/no-touch,xsk-rxdrop/drv --sizes 64 --reps 2 --seconds 1 --wiring softirq \
+		>"$TMP/scoped.out" 2>"$TMP/scoped.err" &
+	pid=$!
+	for i in $(seq 1 200); do # the drop row: both programs appear
+		[ "$(n_sirq)" -ge 2 ] && { seen=1; break; }
+		grep -q 'measuring xsk-rxdrop' "$TMP/scoped.err" && break
+		sleep 0.05
+	done
+	for i in $(seq 1 200); do # then the AF_XDP row starts
+		grep -q 'measuring xsk-rxdrop' "$TMP/scoped.err" && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+	done
+	sleep 0.5
+	during=$(n_sirq)
+	wait $pid || fail "lab run failed: $(cat "$TMP/scoped.err")" || return 1
+	expect_eq "softirq programs seen during the drop row" $seen 1 || return 1
+	expect_eq "softirq programs during the AF_XDP row" "$during" 0 || return 1
+	expect_eq "softirq programs after the run" "$(n_sirq)" 0
 }
 
 # shellcheck source=tests/e2e/suite.inc

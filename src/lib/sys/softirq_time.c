@@ -60,6 +60,8 @@ int xl_sirq_open(void)
 
 void xl_sirq_close(void)
 {
+	if (open_err < 0)
+		return; /* a failed open stays failed: not retried, not said again */
 	softirq_time__destroy(skel);
 	skel = NULL;
 	free(recs);
