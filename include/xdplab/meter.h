@@ -43,6 +43,11 @@
  *            the ethtool cross-check; @eth_sock < 0 disables it.
  * @queues: DUT queues whose rx_queue_N_xdp_packets are summed
  *            (1..XL_ETHTOOL_MAX_QUEUES).
+ * @no_sirq: do not load the softirq tracepoints (xdplab/softirq_time.h)
+ *            for this meter: its CPU figure is not the NAPI CPU's softirq
+ *            time (the generator ceiling judges the generator's CPU), and
+ *            they cost every softirq of the machine. false: softirq wiring
+ *            (no @napi_pid) reads them.
  * @read/@read_ctx: optional reader used instead of xl_bench__read(@bench)
  *            (e.g. xl_redirect__read_bench()); same contract: totals and,
  *            when @per_cpu is not NULL, each CPU's record. NULL: use @bench.
@@ -60,6 +65,7 @@ struct xl_meter {
 	int eth_sock;
 	const char *ifname;
 	int queues;
+	bool no_sirq;
 };
 
 /**

@@ -149,6 +149,7 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 	/* --ab: two programs, repetitions alternating A B / B A. */
 	if (a->ab[0] && !err && n + 2 <= MAX_ROWS) {
 		err = xl_cmd_lab_ab(lab, a, a->ab_func, size, &rows[n]);
+		xl_sirq_close(); /* as after every row (above) */
 		n += 2;
 		if (err && err != -EINTR) {
 			*ret = XL_EXIT_RUNTIME;
@@ -162,6 +163,7 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		po.prog_count_check = true; /* an extra repetition: run_cnt vs veth's */
 		fprintf(stderr, "xdplab: measuring prog/%s at %u bytes...\n", a->prog_func, size);
 		err = xl_labrun_prog(lab, &po, &a->uo, a->prog_func, a->mode, size, &rows[n]);
+		xl_sirq_close();
 		n++;
 		if (err && err != -EINTR) {
 			xl_err("row prog/%s at %u bytes failed: %s", a->prog_func, size,
@@ -193,6 +195,7 @@ static int measure_sens(struct run_args *a, struct xl_lab *lab, struct xl_sens_r
 				a->sizes[s]);
 			err = xl_labrun_sensitivity(lab, &a->o, xl_pkt_op_parse(xl_cmd_lab_rows[i] + 5),
 						    a->mode, a->sizes[s], &sens[*nsens]);
+			xl_sirq_close();
 			if (err && err != -EINTR) {
 				xl_err("sensitivity of %s at %u bytes failed: %s", xl_cmd_lab_rows[i],
 				       a->sizes[s], sens[*nsens].note);

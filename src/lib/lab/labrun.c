@@ -256,7 +256,8 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 {
 	static struct xl_meter_sample z0, a, b, z1;
 	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = lab->queues,
-			      .ifname = lab->ifname[XL_LAB_DUT], .read = dut->read };
+			      .ifname = lab->ifname[XL_LAB_DUT], .read = dut->read,
+			      .no_sirq = ceiling };
 	struct xl_meter_window w;
 	void *h;
 	struct xl_gen *gen;

@@ -48,6 +48,13 @@ void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu)
 int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 {
 	int i, err, ncpus = xl_bench_detail_ncpus();
+	/*
+	 * Softirq wiring: the tracepoints that give the DUT's exact NET_RX
+	 * time are loaded by the first sample that needs them, before any
+	 * read of it: loading takes milliseconds, which inside the sample
+	 * would stretch the packets' window and not the softirq time's.
+	 */
+	bool sirq = !m->napi_pid && !m->no_sirq && !xl_sirq_open();
 
 	err = m->read ? m->read(m->read_ctx, &s->total, s->per_cpu) :
 			xl_bench__read(m->bench, &s->total, s->per_cpu);
@@ -63,13 +70,8 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	/* Every CPU's /proc/stat line in one read (a failed read: none ok). */
 	xl_cpu_times_read_all(s->cpu, s->cpu_ok, ncpus);
 	s->cpu_t_ns = xl_now_ns();
-	/*
-	 * Softirq wiring: the DUT's exact NET_RX time, one map read. Loaded
-	 * on the first sample that needs it (before this sample's reads
-	 * would be a window edge: the first sample of a run is its start).
-	 */
-	s->sirq_ok = !m->napi_pid && !xl_sirq_open() &&
-		     !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns);
+	/* Softirq wiring: the DUT's exact NET_RX time, one map read. */
+	s->sirq_ok = sirq && !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns);
 	if (m->napi_pid) {
 		uint64_t ns = xl_task_runtime_ns(m->napi_pid);
 

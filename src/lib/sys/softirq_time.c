@@ -77,9 +77,16 @@ int xl_sirq_read(uint64_t *ns, uint64_t *runs, int n, uint64_t *t_ns)
 
 	if (!skel)
 		return -ENODEV;
+	/*
+	 * The stamp before the copy: a run in progress counts up to a time
+	 * it had reached when copied, so a reading never overshoots the next
+	 * one (a stamp after the copy added the syscall's return and any
+	 * preemption, and the next window then went backwards and was lost).
+	 * A run that starts between the stamp and the copy counts 0.
+	 */
+	now = xl_now_ns();
 	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.sirq_time), &key, recs))
 		return -errno;
-	now = xl_now_ns();
 	for (i = 0; i < n; i++) {
 		ns[i] = i < ncpus ? xl_sirq_cpu_ns(&recs[i], now) : 0;
 		if (runs)
