@@ -159,6 +159,8 @@ struct xl_xsk_dump;
  * send (UINT64_MAX: unlimited). @rate_pps: this socket's rate, 0: no limit.
  * @start_ns: when pacing started. @err: first fatal error (-errno; -ENXIO
  * when the device went away). @c: counters.
+ * @tx_cons_seen/@comp_prod_seen: l2fwd's last look at the TX ring's
+ * consumer and the completion ring's producer (is TX moving?).
  */
 struct xl_xsk_q {
 	struct xsk_ring_cons rx;
@@ -175,6 +177,7 @@ struct xl_xsk_q {
 	uint64_t budget;
 	uint64_t rate_pps, start_ns;
 	int err;
+	uint32_t tx_cons_seen, comp_prod_seen;
 	struct xl_xsk_counters c;
 };
 

@@ -317,9 +317,23 @@ static uint32_t ring_pending(const uint32_t *producer, const uint32_t *consumer)
  * (round trips of 100 ms to 1 s and more, and frames lost once TX was full).
  * Also not while frames are in flight and the fill ring is empty: RX
  * cannot come, and their completions wake nothing.
+ * Both only while TX is moving: when neither the TX ring's consumer nor
+ * the completion ring's producer moved since the last look (a device that
+ * refuses every frame, a zero-copy driver that has not taken them yet and
+ * wants no kick), nothing is owed that spinning would pay, and --poll
+ * sleeps as asked instead of looping on sendto() at 100% of a CPU.
  */
-static bool tx_owed(const struct xl_xsk_q *q)
+static bool tx_owed(struct xl_xsk_q *q)
 {
+	uint32_t cons = q->tx.consumer ? __atomic_load_n(q->tx.consumer, __ATOMIC_ACQUIRE) : 0;
+	uint32_t done = q->comp && q->comp->producer ?
+				__atomic_load_n(q->comp->producer, __ATOMIC_ACQUIRE) : 0;
+	bool moved = cons != q->tx_cons_seen || done != q->comp_prod_seen;
+
+	q->tx_cons_seen = cons;
+	q->comp_prod_seen = done;
+	if (!moved)
+		return false;
 	if (ring_pending(q->tx.producer, q->tx.consumer))
 		return true;
 	return q->frames.in_tx && q->fill && !ring_pending(q->fill->producer, q->fill->consumer);
