@@ -102,8 +102,8 @@ $(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab
 # tracked files differ from it, "unknown" outside a git checkout (a
 # tarball). The header is rewritten only when that changes, so a make with
 # nothing changed still compiles nothing.
-XL_COMMIT := $(shell [ -e .git ] && git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-XL_COMMIT := $(XL_COMMIT)$(shell [ -e .git ] && ! git diff --quiet HEAD -- 2>/dev/null && echo -dirty)
+XL_COMMIT := $(shell [ -e .git ] && git rev-parse HEAD 2>/dev/null | cut -c1-12)
+XL_COMMIT := $(if $(XL_COMMIT),$(XL_COMMIT)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty),unknown)
 $(BUILD)/xl_commit.h: FORCE | $(BUILD)
 	@echo '#define XL_COMMIT "$(XL_COMMIT)"' > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi

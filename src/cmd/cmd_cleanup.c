@@ -51,6 +51,9 @@ static void jit_restored(pid_t pid, int value, int written, void *ctx)
 {
 	if (written)
 		printf("restored net.core.bpf_jit_kallsyms to %d (run %d ended)\n", value, (int)pid);
+	else if (value < 0)
+		printf("removed run %d's bpf_jit_kallsyms record: unreadable, not restored (set net.core.bpf_jit_kallsyms by hand)\n",
+		       (int)pid);
 	else
 		printf("removed run %d's bpf_jit_kallsyms record (a live run restores it)\n", (int)pid);
 }

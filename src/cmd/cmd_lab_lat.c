@@ -24,8 +24,12 @@ int xl_cmd_lab_lat(struct xl_lab *lab, const struct run_args *a, struct xl_lat_r
 	for (s = 0; s < a->nsizes; s++)
 		for (p = 0; p < XL_LAT_NPATHS; p++)
 			for (k = 0; k < 2; k++) {
-				if (*n >= max)
+				if (*n >= max) {
+					xl_err("lab run --latency: more than %d latency rows: the rest (from lat/%s/%s at %u bytes) not measured",
+					       max, xl_lat_path_name(p), rates[k] ? "low" : "load",
+					       a->sizes[s]);
 					return 0;
+				}
 				fprintf(stderr, "xdplab: measuring lat/%s/%s at %u bytes...\n",
 					xl_lat_path_name(p), rates[k] ? "low" : "load", a->sizes[s]);
 				err = xl_labrun_latency(lab, &a->o, p, rates[k], a->lat_delay_ns,

@@ -506,7 +506,7 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 	for (i = 0; i < gen->nthreads; i++) {
 		s->pace_skipped += __atomic_load_n(&gen->th[i].pace.skipped, __ATOMIC_RELAXED);
 		s->pace_stalls += __atomic_load_n(&gen->th[i].pace.stalls, __ATOMIC_RELAXED);
-		s->pace_depth += gen->th[i].pace.depth;
+		s->pace_depth += __atomic_load_n(&gen->th[i].pace.depth, __ATOMIC_RELAXED);
 	}
 	s->pcap_frames = gen->pcap.read;
 	s->pcap_oversize = gen->pcap.oversize;

@@ -19,7 +19,9 @@ void xl_gen_pace_call(struct xl_gen_pace *p, uint64_t ns)
 	uint64_t s[XL_GEN_PACE_CALLS], d;
 	uint32_t n, i, j;
 
-	p->calls[p->ncalls++ % XL_GEN_PACE_CALLS] = ns;
+	p->calls[p->ncalls % XL_GEN_PACE_CALLS] = ns;
+	/* Never back to 0 (n would be 0, the median read nothing written). */
+	p->ncalls = p->ncalls == UINT32_MAX ? XL_GEN_PACE_CALLS : p->ncalls + 1;
 	n = p->ncalls < XL_GEN_PACE_CALLS ? p->ncalls : XL_GEN_PACE_CALLS;
 	/* The upper median of the last calls: a stall inside one call (the
 	 * thread descheduled in the syscall) does not move it. */
@@ -30,7 +32,9 @@ void xl_gen_pace_call(struct xl_gen_pace *p, uint64_t ns)
 	}
 	p->call_ns = s[n / 2];
 	d = (unsigned __int128)p->rate_pps * 2 * p->call_ns / NS_PER_S;
-	p->depth = d > p->depth_min ? d : p->depth_min;
+	/* Written by the sending thread only; read by xl_gen__read() while it
+	 * runs: relaxed atomic stores (single writer, no read-modify-write). */
+	__atomic_store_n(&p->depth, d > p->depth_min ? d : p->depth_min, __ATOMIC_RELAXED);
 }
 
 uint64_t xl_gen_pace_due(struct xl_gen_pace *p, uint64_t now_ns, uint64_t sent,
@@ -44,8 +48,8 @@ uint64_t xl_gen_pace_due(struct xl_gen_pace *p, uint64_t now_ns, uint64_t sent,
 	if (sched > done) {
 		due = sched - done;
 		if (due > p->depth) {
-			p->skipped += due - p->depth;
-			p->stalls++;
+			__atomic_store_n(&p->skipped, p->skipped + (due - p->depth), __ATOMIC_RELAXED);
+			__atomic_store_n(&p->stalls, p->stalls + 1, __ATOMIC_RELAXED);
 			due = p->depth;
 		}
 		return due;

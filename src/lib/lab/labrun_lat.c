@@ -262,7 +262,7 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, struct xl
 				 strerror(-err));
 		goto out;
 	}
-	/* The frames in flight: up to a ring's (256) worth, each spinning. */
+	/* The frames in flight: up to two rings' (2 x 256) worth, each spinning. */
 	xl_sleep_ns(LAT_DRAIN_NS + 512 * row->delay_ns, NULL);
 	xl_gen__read(g.gen, &gs);
 	err = xl_latency__read(g.rx, t);
@@ -305,8 +305,15 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	if (path == XL_LAT_L2FWD && lab->wiring != XL_WIRING_SOFTIRQ)
-		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
+	if (path == XL_LAT_L2FWD && lab->wiring != XL_WIRING_SOFTIRQ) {
+		err = xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
+		if (err) {
+			snprintf(row->note, sizeof(row->note), "softirq wiring for AF_XDP failed: %s",
+				 strerror(-err));
+			free(t);
+			return err;
+		}
+	}
 	row->wiring = xl_wiring_name(lab->wiring);
 	for (rep = 0; rep < o->reps && rep < XL_MAX_REPS; rep++) {
 		if (o->stop && *o->stop) {
@@ -335,8 +342,17 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 	if (err == -EINTR && !row->note[0])
 		snprintf(row->note, sizeof(row->note), "interrupted after %d of %d repetitions",
 			 row->nreps, o->reps);
-	if (path == XL_LAT_L2FWD && old_wiring != XL_WIRING_SOFTIRQ)
-		xl_lab__wire(lab, old_wiring, old_napi);
+	if (path == XL_LAT_L2FWD && old_wiring != XL_WIRING_SOFTIRQ) {
+		int werr = xl_lab__wire(lab, old_wiring, old_napi);
+
+		if (werr) {
+			/* The rows after this one would run in the wrong wiring. */
+			xl_err("lab: restoring %s wiring after %s failed: %s",
+			       xl_wiring_name(old_wiring), row->name, strerror(-werr));
+			if (!err)
+				err = werr;
+		}
+	}
 	free(t);
 	xl_lat_row_finish(row);
 	return err;
