@@ -164,6 +164,20 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c);
 void xl_xsk_config_wait_default(struct xl_xsk_config *c);
 
 /**
+ * xl_xsk_config_rings_default() - the RX and fill ring sizes when the user
+ * gave neither, by placement: pinned (@c->first_cpu >= 0, a benchmark on a
+ * CPU of its own) 2048 each, the faster size (rxdrop XDP_DRV with rings of
+ * 8192 and 16384 frames ran at 0.82x (0.72..0.83) of 2048 and 4096 frames,
+ * 5 pairs side by side, bench/limits/rxdrop-rings.txt: a 64 MiB UMEM
+ * cycles through more cache than a 16 MiB one); not pinned, 8192 each, for
+ * an application that waits for a CPU (the scheduler kept it away 30-150 ms
+ * on a loaded 2-CPU machine and rings of 2048 lost frames to an empty fill
+ * ring: docs/afxdp.md "Exact counts in the default placement"). Set
+ * @c->first_cpu first; --frames follows (xl_xsk_frames_needed()).
+ */
+void xl_xsk_config_rings_default(struct xl_xsk_config *c);
+
+/**
  * xl_xsk_check_ring_size() - a ring size must be a power of two in
  * 1..XL_XSK_MAX_RING (the kernel masks ring indexes with size - 1).
  * @opt: option name for the message ("--rx-size").

@@ -39,13 +39,13 @@ enum {
 
 static const struct xl_opt xsk_opts[] = {
 	{ "frame-size", 'f', "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
-	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default: what keeps the fill ring full, 16384 for rxdrop, 20480 for l2fwd, 4096 for txpush)", O_FRAMES },
+	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default: what keeps the fill ring full: rxdrop 16384, l2fwd 20480, txpush 4096; with --cpu rxdrop 4096, l2fwd 8192)", O_FRAMES },
 	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", O_HEADROOM },
 	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", O_UNALIGNED },
 	{ "hugepages", 0, NULL, "back the UMEM with hugepages (normal pages with a notice if none)", O_HUGEPAGES },
-	{ "rx-size", 0, "N", "RX ring entries, power of two 1..65536 (default 8192)", O_RX_SIZE },
+	{ "rx-size", 0, "N", "RX ring entries, power of two 1..65536 (default 8192; 2048 with --cpu)", O_RX_SIZE },
 	{ "tx-size", 0, "N", "TX ring entries, power of two (default 2048)", O_TX_SIZE },
-	{ "fill-size", 0, "N", "fill ring entries, power of two (default 8192)", O_FILL_SIZE },
+	{ "fill-size", 0, "N", "fill ring entries, power of two (default 8192; 2048 with --cpu)", O_FILL_SIZE },
 	{ "comp-size", 0, "N", "completion ring entries, power of two (default 2048)", O_COMP_SIZE },
 	{ "batch", 'b', "N", "descriptors per peek/reserve, 1..2048 (default 64)", O_BATCH, .alias = "batch-size" },
 	{ "mode", 0, "MODE", "XDP attach mode: native or drv (XDP_DRV, default), or skb (XDP_SKB)", O_MODE, .alias = "xdp-mode" },
@@ -162,10 +162,12 @@ static int on_opt(int id, const char *arg, void *ctx)
 		c->hugepages = true;
 		return 0;
 	case O_RX_SIZE:
+		a->rings_seen = true;
 		return ring_opt(a, "--rx-size", arg, &c->rx_size);
 	case O_TX_SIZE:
 		return ring_opt(a, "--tx-size", arg, &c->tx_size);
 	case O_FILL_SIZE:
+		a->rings_seen = true;
 		return ring_opt(a, "--fill-size", arg, &c->fill_size);
 	case O_COMP_SIZE:
 		return ring_opt(a, "--comp-size", arg, &c->comp_size);
@@ -352,8 +354,11 @@ static int check_combinations(struct xsk_args *a)
 	/* --rate vs --queues and --frags vs --batch/--tx-size: xl_xsk_config_check(). */
 	if (c->shared_umem && c->queues < 2)
 		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
-	/* Unless told, enough frames to keep the fill ring full (with the
-	 * default rings: rxdrop 16384, l2fwd 20480; xl_xsk_frames_needed()). */
+	/* Unless told, RX and fill rings by placement (2048 pinned, 8192 not),
+	 * and enough frames to keep the fill ring full (not pinned: rxdrop
+	 * 16384, l2fwd 20480; pinned: 4096, 8192; xl_xsk_frames_needed()). */
+	if (!a->rings_seen)
+		xl_xsk_config_rings_default(c);
 	if (!a->frames_seen && xl_xsk_frames_needed(c) > c->frames)
 		c->frames = xl_xsk_frames_needed(c);
 	return 0;

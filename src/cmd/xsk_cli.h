@@ -17,6 +17,7 @@ struct xsk_args {
 	bool extended, quiet, copy_seen, zc_seen, copy_mode_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
 	bool wait_chosen; /* --poll, --spin or --busy-poll given (else the default) */
 	bool frames_seen;
+	bool rings_seen; /* --rx-size or --fill-size given (else by placement) */
 	const char *netns, *src_mac, *dst_mac, *json;
 	bool src_ip_set, dst_ip_set;
 	struct xl_cmd_prof prof;

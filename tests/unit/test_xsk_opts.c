@@ -199,6 +199,29 @@ static int run_xsk(const char *a1, const char *a2, const char *a3, const char *a
 
 /* How each application waits unless told: rxdrop XDP_DRV spins only when
  * pinned to a CPU of its own; l2fwd and rxdrop XDP_SKB busy-poll. */
+/* The RX and fill rings by placement: 2048 pinned (faster), 8192 not (waits for a CPU). */
+static void test_rings_default(void **state)
+{
+	struct xl_xsk_config c;
+
+	(void)state;
+	xl_xsk_config_defaults(&c);
+	c.app = XL_XSK_RXDROP;
+	xl_xsk_config_rings_default(&c);
+	assert_int_equal(c.rx_size, 8192);
+	assert_int_equal(c.fill_size, 8192);
+	assert_int_equal(xl_xsk_frames_needed(&c), 16384);
+	c.first_cpu = 1;
+	xl_xsk_config_rings_default(&c);
+	assert_int_equal(c.rx_size, 2048);
+	assert_int_equal(c.fill_size, 2048);
+	assert_int_equal(xl_xsk_frames_needed(&c), 4096);
+	c.app = XL_XSK_L2FWD;
+	assert_int_equal(xl_xsk_frames_needed(&c), 8192);
+	assert_int_equal(c.tx_size, 2048); /* TX and completion rings do not follow placement */
+	assert_int_equal(c.comp_size, 2048);
+}
+
 static void test_wait_default(void **state)
 {
 	static const struct {
@@ -257,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_frame_sizes),
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_fill_warning),
+		cmocka_unit_test(test_rings_default),
 		cmocka_unit_test(test_wait_default),
 		cmocka_unit_test(test_cmd_usage),
 	};

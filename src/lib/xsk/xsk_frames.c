@@ -60,6 +60,11 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c)
 	c->bind_timeout_ns = 3000000000ull;
 }
 
+void xl_xsk_config_rings_default(struct xl_xsk_config *c)
+{
+	c->rx_size = c->fill_size = c->first_cpu >= 0 ? 2048 : 8192;
+}
+
 void xl_xsk_config_wait_default(struct xl_xsk_config *c)
 {
 	c->busy_poll = c->app == XL_XSK_L2FWD ||
