@@ -138,7 +138,11 @@ t_progrun_ab_self() {
 	python3 tests/e2e/prog/mkpcap.py "$TMP/own.pcap" || return 1
 	$X prog-run "${MAPS[@]}" --a $EX/ddos_filter.o --b $EX/ddos_filter.o --pcap "$TMP/own.pcap" \
 		-r 2000 --rounds 9 --json >"$TMP/j" || return 1
-	expect "verdicts" "$(jq -r '[.classes[].verdict] | unique | join(",")' "$TMP/j")" "~" || return 1
+	# The same object on both sides: 5 classes, each tested at alpha 0.05,
+	# so one false flag in a run happens by chance (it did in CI, 1 of 5
+	# classes 'B faster'); two or more say the A/B order is biased.
+	expect "classes flagged (at most 1 of 5 by chance)" \
+		"$(jq '[.classes[] | select(.verdict != "~")] | length <= 1' "$TMP/j")" true || return 1
 	expect "disagreements" "$(jq '.action_disagreements' "$TMP/j")" 0 || return 1
 	expect "classes" "$(jq '.classes | length' "$TMP/j")" 5 || return 1
 }
