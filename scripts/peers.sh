@@ -12,10 +12,10 @@
 # ns/packet and rate, threaded NAPI pinned to the last CPU), rxdrop (xdpsock's defaults against
 # xdplab's), rxdrop-modes (xdplab spin / poll / busy-poll against xdpsock),
 # l2fwd (xdpsock -l against xdplab's l2fwd, frames counted back at the
-# generator end), txpush (xdpsock -t against xdplab txpush, the frames
+# generator end; l2fwd-rings adds xdplab pinned with the deep rings), txpush (xdpsock -t against xdplab txpush, the frames
 # counted at the generator end, no generator running), gen-1 / gen-2 (xdp-trafficgen against xdplab gen, 1
 # thread with the DUT's NAPI threaded on the other CPU, 2 threads in
-# softirq wiring), monitor-all (DUT CPU ns/packet added to a devmap
+# softirq wiring; gen-1-softirq and gen-2-threaded the other two wirings), monitor-all (DUT CPU ns/packet added to a devmap
 # redirect by `xdp-monitor -s` and by `xdplab monitor --all`).
 # Environment: PEERS=DIR (built peers), PAIRS=5 (repetitions), SECS=5
 # (window seconds), XDPLAB=build/xdplab. Rates come from the DUT veth's own
@@ -229,15 +229,22 @@ sink_down() {
 }
 
 row_l2fwd() { # softirq NAPI with the generator, app on the last CPU; frames back at the generator end
-	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock
+	local xs=$PEERS/bpf-examples/AF_XDP-example/xdpsock vs=()
 	need "$xs"
 	lab_up softirq
 	sink_up
-	run_variants l2fwd \
-		"xdpsock|gen:rx_queue_0_xdp_packets||taskset -c $LAST $xs -l -i $DUT -q 0 -N -c" \
-		"xdplab|gen:rx_queue_0_xdp_packets||$X xsk l2fwd $DUT --copy --cpu $LAST --quiet"
+	vs+=("xdpsock|gen:rx_queue_0_xdp_packets||taskset -c $LAST $xs -l -i $DUT -q 0 -N -c")
+	vs+=("xdplab|gen:rx_queue_0_xdp_packets||$X xsk l2fwd $DUT --copy --cpu $LAST --quiet")
+	# l2fwd-rings: also the unpinned default's deep rings, pinned (which ring depth is faster)
+	[ "${1:-}" = rings ] &&
+		vs+=("xdplab-deep|gen:rx_queue_0_xdp_packets||$X xsk l2fwd $DUT --copy --cpu $LAST --quiet --rx-size 8192 --fill-size 8192 --frames 20480")
+	run_variants l2fwd "${vs[@]}"
 	sink_down
 	summary xdpsock xdplab 3 "AF_XDP l2fwd XDP_DRV copy, defaults (higher is better)"
+	if [ "${1:-}" = rings ]; then
+		summary xdpsock xdplab-deep 3 "AF_XDP l2fwd XDP_DRV copy, rings 8192 / 20480 frames (higher is better)"
+		summary xdplab-deep xdplab 3 "AF_XDP l2fwd pinned: rings 2048 / 8192 frames against 8192 / 20480 (higher is better)"
+	fi
 	lab_down
 }
 
@@ -254,15 +261,17 @@ row_txpush() { # xdpsock -t against xdplab txpush, 64 B; frames counted at the g
 	lab_down
 }
 
-row_gen() { # row_gen THREADS: the generators into an XDP_DROP DUT (xdp-trafficgen udp sends IPv6 only: 2001:2::/48)
+row_gen() { # row_gen THREADS [WIRING]: the generators into an XDP_DROP DUT (xdp-trafficgen udp sends IPv6 only: 2001:2::/48)
 	local t=$1 tg=$PEERS/xdp-tools/xdp-trafficgen/xdp-trafficgen wiring=softirq pin=""
 	need "$tg"
-	[ "$t" = 1 ] && wiring=threaded && pin="taskset -c 0"
+	[ "$t" = 1 ] && wiring=threaded
+	wiring=${2:-$wiring}
+	[ "$t" = 1 ] && pin="taskset -c 0"
 	lab_up $wiring
 	# The DUT without the softirq tracepoints (XDPLAB_SOFTIRQ_SOURCE=proc-stat):
 	# in softirq wiring they run on every softirq, and two generators whose
 	# batches differ make different numbers of NET_RX runs per packet.
-	run_variants "gen-$t" \
+	run_variants "gen-$t-$wiring" \
 		"xdp-trafficgen|rx_queue_0_xdp_packets||env XDPLAB_SOFTIRQ_SOURCE=proc-stat $X drop -q $DUT|$pin $tg udp -t $t -m 02:58:4c:00:00:02 -M 02:58:4c:00:00:01 -a 2001:2::2 -A 2001:2::1 $GEN" \
 		"xdplab|rx_queue_0_xdp_packets||env XDPLAB_SOFTIRQ_SOURCE=proc-stat $X drop -q $DUT|$X gen $GEN -t $t --cpu 0 -q"
 	summary xdp-trafficgen xdplab 3 "generator, $t thread(s), $wiring wiring (higher is better)"
@@ -297,7 +306,7 @@ case "${1:-}" in
 build) shift; build "$@" ;;
 run)
 	shift
-	[ $# -gt 0 ] || die "run: name rows (drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd txpush gen-1 gen-2 monitor-all)"
+	[ $# -gt 0 ] || die "run: name rows (drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all)"
 	[ -x "$X" ] || die "no $X: run make"
 	echo "# $(date -u +%FT%TZ) $(uname -r), $NCPU CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $PAIRS x $SECS s"
 	for row in "$@"; do
@@ -307,10 +316,13 @@ run)
 		rxdrop-modes) row_rxdrop --spin --poll --busy-poll ;;
 		monitor-all) row_monitor ;;
 		l2fwd) row_l2fwd ;;
+		l2fwd-rings) row_l2fwd rings ;;
 		txpush) row_txpush ;;
 		gen-1) row_gen 1 ;;
 		gen-2) row_gen 2 ;;
-		*) die "unknown row '$row' (accepted: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd txpush gen-1 gen-2 monitor-all)" ;;
+		gen-1-softirq) row_gen 1 softirq ;;
+		gen-2-threaded) row_gen 2 threaded ;;
+		*) die "unknown row '$row' (accepted: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all)" ;;
 		esac
 	done
 	echo "# end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
