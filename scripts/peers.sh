@@ -306,7 +306,11 @@ case "${1:-}" in
 build) shift; build "$@" ;;
 run)
 	shift
-	[ $# -gt 0 ] || die "run: name rows (drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all)"
+	ROWS="drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all"
+	[ $# -gt 0 ] || { echo "peers.sh: run: name rows ($ROWS)" >&2; exit 2; }
+	for row in "$@"; do # a usage error before any lab is made
+		[[ " $ROWS " == *" $row "* ]] || { echo "peers.sh: unknown row '$row' (accepted: $ROWS)" >&2; exit 2; }
+	done
 	[ -x "$X" ] || die "no $X: run make"
 	echo "# $(date -u +%FT%TZ) $(uname -r), $NCPU CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $PAIRS x $SECS s"
 	for row in "$@"; do
@@ -322,7 +326,6 @@ run)
 		gen-2) row_gen 2 ;;
 		gen-1-softirq) row_gen 1 softirq ;;
 		gen-2-threaded) row_gen 2 threaded ;;
-		*) die "unknown row '$row' (accepted: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all)" ;;
 		esac
 	done
 	echo "# end $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
