@@ -60,6 +60,7 @@ struct ab_args {
 	uint64_t slice_ns, reps;
 	bool quiet;
 	const char *netns, *json;
+	int slices, threaded; /* slices measured; of them, with a NAPI kthread */
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -194,8 +195,24 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	if (link < 0)
 		return XL_EXIT_RUNTIME;
 	xl_cmd_sleep_ns(SETTLE_NS);
-	if (!m->napi_pid)
-		m->napi_pid = xl_napi_kthread_pid(ifname);
+	/*
+	 * The NAPI kthread of this attach: looked up in every slice, since
+	 * veth with threaded NAPI and GRO off makes its NAPI (and a new
+	 * kthread, a new pid) at each attach and deletes it at each detach;
+	 * the first slice's pid would leave the later ones without a CPU
+	 * figure. A wiring that changes between slices would mix two CPU
+	 * sources in one comparison: refused.
+	 */
+	m->napi_pid = xl_napi_kthread_pid(ifname);
+	if (a->slices && (a->threaded == a->slices) != !!m->napi_pid) {
+		close(link);
+		xl_err("%s: %s's slice in repetition %d has %s NAPI kthread and the slices before %s: the wiring changed during ab (its CPU figures would mix sources)",
+		       ifname, s->name, rep + 1, m->napi_pid ? "a" : "no",
+		       m->napi_pid ? "had none" : "had one");
+		return XL_EXIT_RUNTIME;
+	}
+	a->slices++;
+	a->threaded += !!m->napi_pid;
 	err = xl_meter_sample(m, &s0);
 	if (!err && !xl_cmd_sleep_ns(a->slice_ns))
 		err = xl_meter_sample(m, &s1);

@@ -22,7 +22,7 @@ BPFFS=/tmp/xlp$$bpffs # no '.': libbpf turns dots in pin paths into '_
 PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
-       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_sigkill
+       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_sigkill
        run_pin_maps lab_run_prog lab_run_ab)
 
 cleanup() {
@@ -350,6 +350,33 @@ t_ab_wiring_size() {
 		"softirq 200 softirq-tracepoint" || return 1
 	grep -q "^cpu figure: the judged CPU's NET_RX softirq time (irq:softirq_entry/exit tracepoints, ns)$" "$TMP/out" ||
 		{ cat "$TMP/out"; return 1; }
+	expect "attached after ab" "$(attached)" ""
+}
+
+# Threaded NAPI with GRO off: veth makes its NAPI, and a new kthread (a new
+# pid), at each attach and deletes it at each detach. Every slice has its
+# CPU figure, the kthread's of that slice (before: the first slice's pid
+# was kept, and every later slice read none).
+t_ab_threaded_no_gro() {
+	local n k="napi/xlp$$in"
+	k=${k:0:15} # the kernel keeps 15 bytes of a task's name
+	topo_up && build_loop 0 || return 1
+	# threaded needs a NAPI to be set: GRO on for that, then off (the flag stays).
+	ip netns exec "$D" ethtool -K xlp$$in gro on >/dev/null || return 1
+	ip netns exec "$D" sh -c "echo 1 > /sys/class/net/xlp$$in/threaded" || return 1
+	ip netns exec "$D" ethtool -K xlp$$in gro off >/dev/null || return 1
+	expect "kthread without a program" "$(ps -eo comm | grep -c "^$k")" 0 || return 1
+	$X gen --netns "$G" xlp$$ga -d 20 --no-check -q >/dev/null 2>&1 &
+	PIDS+=($!)
+	sleep 0.5
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
+		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	n=$(jq '[.a.cpu_ns_per_pkt[], .b.cpu_ns_per_pkt[]] | map(select(. != null and . > 0)) | length' "$TMP/ab.json")
+	expect "slices with a CPU figure" "$n" 12 || { cat "$TMP/ab.json"; return 1; }
+	expect "cpu_from" "$(jq -r .cpu_from "$TMP/ab.json")" napi-kthread-schedstat || return 1
+	expect "b: wiring, source" "$(jq -r '.rows[0] | "\(.wiring) \(.cpu_source)"' "$TMP/ab.b.json")" \
+		"threaded napi-kthread-schedstat" || return 1
+	expect "kthread after ab" "$(ps -eo comm | grep -c "^$k")" 0 || return 1
 	expect "attached after ab" "$(attached)" ""
 }
 
