@@ -39,6 +39,7 @@
 #include <linux/if_link.h>
 #include <xdp/xsk.h>
 
+/* Copies of src/lib/xsk/xsk_socket.c's fallbacks on purpose: the probe builds alone (cc, no libxdplab). */
 #ifndef SO_INCOMING_NAPI_ID
 #define SO_INCOMING_NAPI_ID 56
 #endif
@@ -64,6 +65,7 @@
 #define FRAME 4096
 #define BATCH 64
 
+/* netlink.c's genl_family_cb() and napi_cb() again on purpose: a standalone probe (cc, no libxdplab). */
 static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct nlattr *a;
