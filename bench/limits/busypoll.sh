@@ -41,20 +41,14 @@ die() { echo "busypoll.sh: $*" >&2; exit 1; }
 [ -x "$X" ] || die "no $X: run make"
 cc -O2 -o "$PROBE" "$ROOT/bench/limits/xsk_napi_probe.c" -lxdp -lbpf -lmnl || die "cannot build the probe"
 
-LAB=""
+# shellcheck source=bench/limits/lab.inc
+. "$ROOT/bench/limits/lab.inc"
 down() {
-	# an interrupted window leaves its application and generator: stop them first
-	local j
-	for j in $(jobs -p); do kill -INT "$j" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	[ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true
+	limits_lab_down
 	rm -f "$PROBE"
 }
 trap down EXIT
-out=$("$X" lab setup) || die "lab setup failed"
-LAB=$(awk '$1=="lab"{print $2}' <<<"$out")
-GEN=$(awk '$1=="gen"{print $2}' <<<"$out"); GNS=$(awk '$1=="gen"{print $4}' <<<"$out")
-DUT=$(awk '$1=="dut"{print $2}' <<<"$out"); DNS=$(awk '$1=="dut"{print $4}' <<<"$out")
+limits_lab_up
 
 ctr() { ip netns exec "$DNS" ethtool -S "$DUT" | awk '$1=="rx_queue_0_xdp_redirect:"{print $2}'; }
 # "user sys softirq" ticks of CPU N

@@ -39,21 +39,16 @@ case $MODE in rxdrop | l2fwd | txpush) ;; *) echo "usage: bench/limits/profile.s
 command -v perf >/dev/null || die "no perf (scripts/deps.sh installs linux-perf)"
 
 TMP=$(mktemp -d /tmp/xdplab-limits.XXXXXX)
-LAB="" SINKPID=""
+SINKPID=""
+# shellcheck source=bench/limits/lab.inc
+. "$ROOT/bench/limits/lab.inc"
 down() {
 	if [ -n "$SINKPID" ]; then kill -INT "$SINKPID" 2>/dev/null || true; wait "$SINKPID" 2>/dev/null || true; fi
-	# an interrupted window leaves its application and generator: stop them first
-	local j
-	for j in $(jobs -p); do kill -INT "$j" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	[ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true
+	limits_lab_down
 	rm -rf "$TMP"
 }
 trap down EXIT
-out=$("$X" lab setup) || die "lab setup failed"
-LAB=$(awk '$1=="lab"{print $2}' <<<"$out")
-GEN=$(awk '$1=="gen"{print $2}' <<<"$out"); GNS=$(awk '$1=="gen"{print $4}' <<<"$out")
-DUT=$(awk '$1=="dut"{print $2}' <<<"$out"); DNS=$(awk '$1=="dut"{print $4}' <<<"$out")
+limits_lab_up
 
 if [ "$MODE" != rxdrop ]; then
 	ip netns exec "$GNS" ethtool -K "$GEN" gro on >/dev/null
