@@ -4,7 +4,8 @@
  * TEST_HAVE_BPF(skel) defines have_bpf and a cmocka group setup() that
  * sets it when skeleton @skel opens and loads (root or CAP_BPF; the tests
  * skip with that reason when not root; as root a load failure, such as the
- * verifier rejecting the program, fails the group); prog_run() runs a program once on a
+ * verifier rejecting the program, fails the group), and need_bpf(), which a
+ * test calls first to skip with that reason; prog_run() runs a program once on a
  * frame. Include after <cmocka.h> and the skeleton's header.
  */
 #ifndef XDPLAB_TEST_BPF_RUN_H
@@ -37,6 +38,15 @@
 		}                                             \
 		skel##__destroy(s);                           \
 		return 0;                                     \
+	}                                                     \
+                                                              \
+	static inline void need_bpf(void)                     \
+	{                                                     \
+		if (have_bpf)                                 \
+			return;                               \
+		print_message("needs BPF_PROG_RUN (root or "  \
+			      "CAP_BPF): skipped\n");         \
+		skip();                                       \
 	}
 
 /*

@@ -320,10 +320,7 @@ static void test_parse_ip(void **state)
 	size_t frames = 0;
 	int i, n;
 
-	if (!have_bpf) {
-		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
-		skip();
-	}
+	need_bpf();
 	s = parse_probe__open_and_load();
 	assert_non_null(s);
 	n = build_vectors(v);
@@ -408,10 +405,7 @@ static void test_ops(void **state)
 	size_t frames = 0;
 	int i, n, op;
 
-	if (!have_bpf) {
-		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
-		skip();
-	}
+	need_bpf();
 	for (op = 0; op < 4; op++) {
 		c.b[op] = bench_load(op, false);
 		c.b[4 + op] = op == XL_OP_PARSE_IP ? NULL : bench_load(op, true);

@@ -154,10 +154,7 @@ static void stamp_case(bool ipv6, uint32_t size, uint32_t flows)
 static void test_stamp(void **state)
 {
 	(void)state;
-	if (!have_bpf) {
-		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
-		skip();
-	}
+	need_bpf();
 	stamp_case(false, 62, 1);
 	stamp_case(false, 64, 16);
 	stamp_case(false, 1500, 1);
@@ -194,40 +191,54 @@ static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t s
 			 XDP_DROP);
 }
 
-static void test_receiver_books(void **state)
+/*
+ * A fresh receiver fed 64-byte IPv4 frames stamped with the @count
+ * sequence numbers of @order, then one frame without a stamp when
+ * @plain. Returns its per-CPU records (*@ncpu of them, the possible CPUs;
+ * the caller frees them).
+ */
+static struct xl_lat_rec *receive(const uint32_t *order, int count, bool plain, int *ncpu)
 {
-	static const uint32_t order[] = { 0, 1, 2, 5, 4, 4, 6 };
 	struct xl_pkt_spec sp = spec_of(false, 64);
-	int n = libbpf_num_possible_cpus(), i;
 	struct xl_lat_rec *recs;
 	struct latency *l;
 	uint8_t frame[64];
-	uint64_t stamped = 0, frames = 0, reo = 0, dup = 0, smin = ~0ull, smax = 0, hist = 0;
 	__u32 key = 0;
+	int i;
 
-	(void)state;
-	if (!have_bpf) {
-		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
-		skip();
-	}
+	*ncpu = libbpf_num_possible_cpus();
 	assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), 64);
 	l = latency__open_and_load();
 	assert_non_null(l);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < count; i++)
 		run_seq(l, frame, 64, order[i]);
-	/* A frame with no stamp is counted, not timed. */
-	{
-		uint8_t plain[64], out[256];
+	if (plain) {
+		uint8_t out[256];
 		uint32_t out_len = sizeof(out);
 
-		xl_pkt_build(&sp, plain, sizeof(plain));
-		assert_int_equal(prog_run(bpf_program__fd(l->progs.xdp_latency), plain, 64, out,
+		assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), 64);
+		assert_int_equal(prog_run(bpf_program__fd(l->progs.xdp_latency), frame, 64, out,
 					  &out_len),
 				 XDP_DROP);
 	}
-	recs = calloc(n, sizeof(*recs));
+	recs = calloc(*ncpu, sizeof(*recs));
 	assert_non_null(recs);
 	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(l->maps.lat_stats), &key, recs), 0);
+	latency__destroy(l);
+	return recs;
+}
+
+static void test_receiver_books(void **state)
+{
+	static const uint32_t order[] = { 0, 1, 2, 5, 4, 4, 6 };
+	uint64_t stamped = 0, frames = 0, reo = 0, dup = 0, smin = ~0ull, smax = 0, hist = 0;
+	struct xl_lat_rec *recs;
+	int n, i;
+
+	(void)state;
+	need_bpf();
+	/* The frame with no stamp (the 8th) is counted, not timed. */
+	recs = receive(order, 7, true, &n);
 	for (i = 0; i < n; i++) {
 		int j;
 
@@ -252,7 +263,6 @@ static void test_receiver_books(void **state)
 	/* lost = (6 - 0 + 1) - (7 - 1) = 1: seq 3 */
 	assert_int_equal((smax - smin + 1) - (stamped - dup), 1);
 	free(recs);
-	latency__destroy(l);
 }
 
 /*
@@ -265,31 +275,17 @@ static void test_receiver_books(void **state)
 static void test_receiver_crafted_rep(void **state)
 {
 	static const uint32_t order[] = { 0, 1, 3, 2, 2, 5, 7, 6, 8 };
-	struct xl_pkt_spec sp = spec_of(false, 64);
-	int n = libbpf_num_possible_cpus(), i;
 	struct xl_lat_totals *t;
 	struct xl_lat_rec *recs;
 	struct xl_lat_rep r;
-	struct latency *l;
-	uint8_t frame[64];
 	uint64_t in_buckets = 0;
-	__u32 key = 0;
+	int n, i;
 
 	(void)state;
-	if (!have_bpf) {
-		print_message("needs BPF_PROG_RUN (root or CAP_BPF): skipped\n");
-		skip();
-	}
-	assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), 64);
-	l = latency__open_and_load();
-	assert_non_null(l);
-	for (i = 0; i < 9; i++)
-		run_seq(l, frame, 64, order[i]);
-	recs = calloc(n, sizeof(*recs));
+	need_bpf();
+	recs = receive(order, 9, false, &n);
 	t = calloc(1, sizeof(*t));
-	assert_non_null(recs);
 	assert_non_null(t);
-	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(l->maps.lat_stats), &key, recs), 0);
 	xl_lat_sum(recs, n, t);
 	assert_int_equal(t->frames, 9);
 	assert_int_equal(t->stamped, 9);
@@ -313,7 +309,6 @@ static void test_receiver_crafted_rep(void **state)
 	assert_int_equal(r.max_ns, t->max_ns);
 	free(t);
 	free(recs);
-	latency__destroy(l);
 }
 
 int main(void)
