@@ -217,20 +217,29 @@ REDIRECT_BTF(xl_mon_rerr, xdp_redirect_err, XL_EV_REDIRECT_ERR)
 REDIRECT_BTF(xl_mon_rmap, xdp_redirect_map, XL_EV_REDIRECT_MAP)
 REDIRECT_BTF(xl_mon_rme, xdp_redirect_map_err, XL_EV_REDIRECT_MAP_ERR)
 
-SEC("tp_btf/xdp_cpumap_enqueue")
-int BPF_PROG(xl_mon_enq, int map_id, unsigned int processed, unsigned int drops, int to_cpu)
-{
-	bulk(XL_EV_CPUMAP_ENQUEUE, XDP_REDIRECT, 0, 0, processed, drops);
-	return 0;
-}
+/*
+ * The cpumap events read no device, so their tp_btf and raw_tp programs
+ * have one body: CPUMAP_PROGS(kind, suffix) makes both of a kind
+ * (xl_mon_enq, xl_mon_kth; with _raw for raw_tp).
+ */
+#define CPUMAP_PROGS(kind, sfx)                                                               \
+	SEC(kind "/xdp_cpumap_enqueue")                                                       \
+	int BPF_PROG(xl_mon_enq##sfx, int map_id, unsigned int processed, unsigned int drops, \
+		     int to_cpu)                                                              \
+	{                                                                                     \
+		bulk(XL_EV_CPUMAP_ENQUEUE, XDP_REDIRECT, 0, 0, processed, drops);             \
+		return 0;                                                                     \
+	}                                                                                     \
+                                                                                              \
+	SEC(kind "/xdp_cpumap_kthread")                                                       \
+	int BPF_PROG(xl_mon_kth##sfx, int map_id, unsigned int processed, unsigned int drops, \
+		     int sched)                                                               \
+	{                                                                                     \
+		bulk(XL_EV_CPUMAP_KTHREAD, XL_MON_ACT_NONE, 0, 0, processed, drops);          \
+		return 0;                                                                     \
+	}
 
-SEC("tp_btf/xdp_cpumap_kthread")
-int BPF_PROG(xl_mon_kth, int map_id, unsigned int processed, unsigned int drops, int sched,
-	     void *stats)
-{
-	bulk(XL_EV_CPUMAP_KTHREAD, XL_MON_ACT_NONE, 0, 0, processed, drops);
-	return 0;
-}
+CPUMAP_PROGS("tp_btf", )
 
 SEC("tp_btf/xdp_devmap_xmit")
 int BPF_PROG(xl_mon_xmit, const struct net_device *from_dev, const struct net_device *to_dev,
@@ -276,19 +285,7 @@ REDIRECT_RAW(xl_mon_rerr_raw, xdp_redirect_err, XL_EV_REDIRECT_ERR)
 REDIRECT_RAW(xl_mon_rmap_raw, xdp_redirect_map, XL_EV_REDIRECT_MAP)
 REDIRECT_RAW(xl_mon_rme_raw, xdp_redirect_map_err, XL_EV_REDIRECT_MAP_ERR)
 
-SEC("raw_tp/xdp_cpumap_enqueue")
-int BPF_PROG(xl_mon_enq_raw, int map_id, unsigned int processed, unsigned int drops, int to_cpu)
-{
-	bulk(XL_EV_CPUMAP_ENQUEUE, XDP_REDIRECT, 0, 0, processed, drops);
-	return 0;
-}
-
-SEC("raw_tp/xdp_cpumap_kthread")
-int BPF_PROG(xl_mon_kth_raw, int map_id, unsigned int processed, unsigned int drops, int sched)
-{
-	bulk(XL_EV_CPUMAP_KTHREAD, XL_MON_ACT_NONE, 0, 0, processed, drops);
-	return 0;
-}
+CPUMAP_PROGS("raw_tp", _raw)
 
 SEC("raw_tp/xdp_devmap_xmit")
 int BPF_PROG(xl_mon_xmit_raw, void *from_dev, void *to_dev, int sent, int drops, int err)
