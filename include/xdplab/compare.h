@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "xdplab/env.h"
+#include "xdplab/labrun_lat.h"
 #include "xdplab/report.h"
 #include "xdplab/stats.h"
 
@@ -98,6 +99,23 @@ struct xl_cmp_rowdata {
 };
 
 /**
+ * struct xl_cmp_latrow - one latency row of a results file (the "latency"
+ * array of `lab run --latency`, docs/results.md), as compare needs it.
+ * Identity: @name ("lat/one-way/low": path and level), @size (bytes),
+ * @wiring. Set-up: @rate_pps (0 unpaced), @seconds, @batch, @delay_ns.
+ * @reps/@nreps: each repetition's figures (ns, frames); @med: the file's
+ * "median" object (each field's median over the repetitions). @note.
+ */
+struct xl_cmp_latrow {
+	char name[48], path[24], wiring[16];
+	char note[160];
+	unsigned int size, batch;
+	double rate_pps, seconds, delay_ns;
+	int nreps;
+	struct xl_lat_rep reps[XL_MAX_REPS], med;
+};
+
+/**
  * struct xl_cmp_file - a results file read by xl_cmp_load().
  * @path: as given. @schema/@date/@git: the top-level fields ("" absent).
  * @env: the "machine" object (fields absent in older files are "" / -1;
@@ -105,6 +123,7 @@ struct xl_cmp_rowdata {
  * @reps/@seconds/@warmup: the "config" object (0 absent); @wiring its
  *   "wiring" ("" absent).
  * @rows/@nrows: the rows (allocated; xl_cmp_file_free()).
+ * @lat/@nlat: the latency rows (allocated; NULL/0 when the file has none).
  */
 struct xl_cmp_file {
 	char path[256], schema[64], date[32], git[48], wiring[16];
@@ -114,6 +133,8 @@ struct xl_cmp_file {
 	double seconds, warmup;
 	struct xl_cmp_rowdata *rows;
 	int nrows;
+	struct xl_cmp_latrow *lat;
+	int nlat;
 };
 
 /**
@@ -263,5 +284,86 @@ struct xl_cmp_env_row {
  */
 int xl_cmp_env(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 	       struct xl_cmp_env_row *rows, int max);
+
+/* ---- latency rows ---- */
+
+/** The latency figures tested per repetition: p50 and p99. */
+enum xl_cmp_lat_metric {
+	XL_CMP_LAT_P50,
+	XL_CMP_LAT_P99,
+	XL_CMP_LAT_NTESTS
+};
+
+/** The sequence books whose rise from 0 is always reported (bits). */
+enum {
+	XL_CMP_LAT_LOST = 1 << 0,
+	XL_CMP_LAT_GAPS = 1 << 1,
+	XL_CMP_LAT_REORDERED = 1 << 2,
+	XL_CMP_LAT_DUPLICATES = 1 << 3,
+};
+
+/**
+ * struct xl_cmp_latpair - one pair of latency rows.
+ * @base/@new: the rows (NULL on the side a row is missing from; they
+ *   point into the files' @lat arrays). @status, @reason as struct
+ *   xl_cmp_row's.
+ * For XL_CMP_PAIRED: @pct_p50/@pct_p99/@pct_p999/@pct_max: the change of
+ *   the medians in % of base (0 when base's is 0). @test[m]: Mann-Whitney
+ *   U over the repetitions' p50 or p99 ns (x = new, y = base); @mverdict[m]
+ *   its verdict (p < alpha and new - base median beyond the threshold, ns);
+ *   @too_few: the sizes cannot reach p < alpha; @verdict: regression when
+ *   either metric regressed, else improvement when either improved, else ~.
+ * @rose: XL_CMP_LAT_* bits: the count was 0 in every base repetition and
+ *   is above 0 in a new one (reported whatever the test says; also when
+ *   the pair is not comparable). @base_sum/@new_sum: lost, gaps,
+ *   reordered, duplicates summed over each side's repetitions;
+ *   @new_reps_with: in how many new repetitions each was above 0.
+ */
+struct xl_cmp_latpair {
+	const struct xl_cmp_latrow *base, *new;
+	enum xl_cmp_status status;
+	char reason[160];
+	double pct_p50, pct_p99, pct_p999, pct_max;
+	struct xl_utest test[XL_CMP_LAT_NTESTS];
+	enum xl_cmp_verdict mverdict[XL_CMP_LAT_NTESTS];
+	bool too_few;
+	enum xl_cmp_verdict verdict;
+	unsigned int rose;
+	unsigned long long base_sum[4], new_sum[4];
+	int new_reps_with[4];
+};
+
+/**
+ * struct xl_cmp_latresult - the latency rows of two files compared.
+ * @pairs/@npairs: BASE's latency rows in its order, then NEW's unpaired
+ *   ones (allocated; xl_cmp_latresult_free()). @paired: in both;
+ *   @compared/@regressions/@improvements/@too_few over XL_CMP_PAIRED;
+ *   @rose: pairs whose @rose is not 0.
+ */
+struct xl_cmp_latresult {
+	struct xl_cmp_latpair *pairs;
+	int npairs, paired, compared, regressions, improvements, too_few, rose;
+};
+
+/**
+ * xl_cmp_lat_run() - pair and compare the latency rows of @base and @new
+ * (both must outlive @out). Rows pair on name (path and low/load), size
+ * and wiring; rows left pair on name and size and are not comparable
+ * (wiring differs). A pair is also not comparable when the rate, the
+ * window (seconds), the generator's batch, the receiver's added delay or
+ * the rows' numbers of repetitions differ; not measured when a side has
+ * no repetition. The per-repetition p50 and p99 are tested with
+ * xl_mann_whitney() at @o->alpha, @o->threshold_ns applying to the
+ * difference of the medians in ns of latency (docs/compare.md).
+ * Return: 0 (also when neither file has latency rows: @out empty), -ENOMEM.
+ */
+int xl_cmp_lat_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
+		   const struct xl_cmp_opts *o, struct xl_cmp_latresult *out);
+
+/** xl_cmp_latresult_free() - free @r's pairs. */
+void xl_cmp_latresult_free(struct xl_cmp_latresult *r);
+
+/** xl_cmp_lat_book_name() - "lost", "gaps", "reordered", "duplicates" for bit index 0..3. */
+const char *xl_cmp_lat_book_name(int i);
 
 #endif /* XDPLAB_COMPARE_H */

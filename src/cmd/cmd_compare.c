@@ -2,6 +2,7 @@
 /* xdplab compare BASE.json NEW.json: is NEW slower than BASE, row by row? */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,14 @@ enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
 
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default 0.05)", O_ALPHA },
-	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet, 0..1000000 (default 0)", O_THRESHOLD },
+	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
 	{ "format", 'f', "FMT", "text (default) or markdown (a table to paste into a mail)", O_FORMAT },
 	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1) instead", O_JSON },
 };
 
 static const struct xl_cmd_spec compare_spec = {
 	"compare", "BASE.json NEW.json",
-	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict. Exit 0: no regression, 1: a row regressed, 2: usage or bad input.",
+	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict; latency rows (lab run --latency) by their p50 and p99 over the repetitions, and any loss, gap, reordering or duplicate that rose from 0. Exit 0: no regression, 1: a row regressed, 2: usage or bad input.",
 	compare_opts, sizeof(compare_opts) / sizeof(compare_opts[0]),
 };
 
@@ -228,6 +229,154 @@ static void print_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	       res->improvements, same, notc, only);
 }
 
+/* ---- latency rows ---- */
+
+static const struct xl_cmp_latrow *lat_ident(const struct xl_cmp_latpair *p)
+{
+	return p->base ? p->base : p->new;
+}
+
+/* "0.0" style microseconds of a median, "-" without it. */
+static void fmt_us(char *buf, size_t len, const struct xl_cmp_latrow *d, uint64_t ns)
+{
+	if (!d || !d->nreps)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", ns / 1e3);
+}
+
+static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *p)
+{
+	static const char *const mname[] = { "p50", "p99" };
+	size_t n;
+	int m, k = 0, i;
+
+	if (p->status == XL_CMP_PAIRED) {
+		snprintf(buf, len, "%s", xl_cmp_verdict_name(p->verdict));
+		for (m = 0; m < XL_CMP_LAT_NTESTS; m++)
+			if (p->verdict != XL_CMP_SAME && p->mverdict[m] == p->verdict) {
+				n = strlen(buf);
+				snprintf(buf + n, len - n, "%s%s", k++ ? ", " : " (", mname[m]);
+			}
+		n = strlen(buf);
+		if (k)
+			snprintf(buf + n, len - n, ")");
+		n = strlen(buf);
+		if (p->too_few)
+			snprintf(buf + n, len - n, " (too few reps)");
+	} else if (p->status == XL_CMP_NOT_MEASURED) {
+		snprintf(buf, len, "%s", p->reason);
+	} else {
+		snprintf(buf, len, "%s%s%s", status_names[p->status].text, p->reason[0] ? ": " : "",
+			 p->reason);
+	}
+	for (i = 0; i < 4; i++)
+		if (p->rose & (1u << i)) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, "; %s rose from 0", xl_cmp_lat_book_name(i));
+		}
+}
+
+static void print_lat_table(const struct xl_cmp_latresult *lr, const struct compare_args *a)
+{
+	static const char *const fig[] = { "p50", "p99", "p99.9", "max" };
+	bool md = a->markdown;
+	char c[4][3][24], bl[24], nl[24], nn[16], pp[2][16], v[320];
+	int i, f;
+
+	printf("\nlatency rows (lab run --latency): medians over the repetitions in us, d%% = new vs base;"
+	       " Mann-Whitney U, two-sided, exact, over the repetitions' p50 and p99; alpha %g, threshold %g ns;"
+	       " lost = sent - distinct received (median)\n\n", a->o.alpha, a->o.threshold_ns);
+	if (md) {
+		printf("| latency row | size | wiring |");
+		for (f = 0; f < 4; f++)
+			printf(" base %s | new %s | d%% |", fig[f], fig[f]);
+		printf(" base lost | new lost | n | p p50 | p p99 | verdict |\n|---|---:|---|");
+		for (f = 0; f < 4 * 3 + 5; f++)
+			printf("---:|");
+		printf("---|\n");
+	} else {
+		printf("%-20s %5s %-8s %8s %8s %7s %8s %8s %7s %8s %8s %7s %8s %8s %7s %9s %9s %5s %6s %6s  %s\n",
+		       "latency row", "size", "wiring", "b p50", "n p50", "d%", "b p99", "n p99", "d%",
+		       "b p99.9", "n p99.9", "d%", "b max", "n max", "d%", "b lost", "n lost", "n",
+		       "p p50", "p p99", "verdict");
+	}
+	for (i = 0; i < lr->npairs; i++) {
+		const struct xl_cmp_latpair *p = &lr->pairs[i];
+		const struct xl_cmp_latrow *d = lat_ident(p);
+		const struct xl_lat_rep *bm = p->base ? &p->base->med : NULL;
+		const struct xl_lat_rep *nm = p->new ? &p->new->med : NULL;
+		bool num = p->status == XL_CMP_PAIRED;
+		const double dp[4] = { p->pct_p50, p->pct_p99, p->pct_p999, p->pct_max };
+
+		for (f = 0; f < 4; f++) {
+			uint64_t bv = !bm ? 0 : f == 0 ? bm->p50_ns : f == 1 ? bm->p99_ns :
+					  f == 2 ? bm->p999_ns : bm->max_ns;
+			uint64_t nv = !nm ? 0 : f == 0 ? nm->p50_ns : f == 1 ? nm->p99_ns :
+					  f == 2 ? nm->p999_ns : nm->max_ns;
+
+			fmt_us(c[f][0], sizeof(c[f][0]), p->base, bv);
+			fmt_us(c[f][1], sizeof(c[f][1]), p->new, nv);
+			snprintf(c[f][2], sizeof(c[f][2]), num ? "%+.1f%%" : "-", dp[f]);
+		}
+		snprintf(bl, sizeof(bl), p->base && p->base->nreps ? "%llu" : "-",
+			 bm ? (unsigned long long)bm->lost : 0ULL);
+		snprintf(nl, sizeof(nl), p->new && p->new->nreps ? "%llu" : "-",
+			 nm ? (unsigned long long)nm->lost : 0ULL);
+		snprintf(nn, sizeof(nn), num ? "%zu/%zu" : "-", p->test[0].n1, p->test[0].n2);
+		snprintf(pp[0], sizeof(pp[0]), num ? "%.3f" : "-", p->test[0].p);
+		snprintf(pp[1], sizeof(pp[1]), num ? "%.3f" : "-", p->test[1].p);
+		fmt_lat_verdict(v, sizeof(v), p);
+		if (md) {
+			printf("| %s | %u | %s |", d->name, d->size, d->wiring[0] ? d->wiring : "-");
+			for (f = 0; f < 4; f++)
+				printf(" %s | %s | %s |", c[f][0], c[f][1], c[f][2]);
+			printf(" %s | %s | %s | %s | %s | %s |\n", bl, nl, nn, pp[0], pp[1], v);
+		} else {
+			printf("%-20s %5u %-8s", d->name, d->size, d->wiring[0] ? d->wiring : "-");
+			for (f = 0; f < 4; f++)
+				printf(" %8s %8s %7s", c[f][0], c[f][1], c[f][2]);
+			printf(" %9s %9s %5s %6s %6s  %s\n", bl, nl, nn, pp[0], pp[1], v);
+		}
+	}
+}
+
+/* Every count that rose from 0, with its repetitions; the latency summary. */
+static void print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
+			    const struct xl_cmp_latresult *lr, const struct compare_args *a)
+{
+	const struct xl_cmp_latpair *few = NULL;
+	int i, k, same = 0, notc = 0, only = 0, first = 1;
+
+	for (i = 0; i < lr->npairs; i++) {
+		const struct xl_cmp_latpair *p = &lr->pairs[i];
+
+		only += p->status == XL_CMP_BASE_ONLY || p->status == XL_CMP_NEW_ONLY;
+		notc += p->status == XL_CMP_NOT_COMPARABLE || p->status == XL_CMP_NOT_MEASURED;
+		same += p->status == XL_CMP_PAIRED && p->verdict == XL_CMP_SAME;
+		if (p->status == XL_CMP_PAIRED && p->too_few && !few)
+			few = p;
+		if (!p->rose)
+			continue;
+		printf("%snote: %s %u B:", first ? "\n" : "", p->base->name, p->base->size);
+		first = 0;
+		for (k = 0; k < 4; k++)
+			if (p->rose & (1u << k))
+				printf("%s %s rose from 0 (%llu in %d of %d new repetitions, 0 in %d base ones)",
+				       k && (p->rose & ((1u << k) - 1)) ? ";" : "",
+				       xl_cmp_lat_book_name(k), p->new_sum[k], p->new_reps_with[k],
+				       p->new->nreps, p->base->nreps);
+		printf("\n");
+	}
+	if (few)
+		printf("\nnote: latency rows with %zu vs %zu repetitions can never reach p < %g: '~' there means 'cannot tell', not 'no change' (lab run --latency --reps %zu)\n",
+		       few->test[0].n1, few->test[0].n2, a->o.alpha,
+		       xl_mann_whitney_n_needed(a->o.alpha));
+	printf("latency: %d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %d not comparable or not measured, %d in one file only; %d with a count risen from 0\n",
+	       b->nlat, n->nlat, lr->paired, lr->compared, lr->regressions, lr->improvements, same,
+	       notc, only, lr->rose);
+}
+
 /* ---- JSON ---- */
 
 static json_t *side_json(const struct xl_cmp_rowdata *d, double cpu)
@@ -241,8 +390,69 @@ static json_t *side_json(const struct xl_cmp_rowdata *d, double cpu)
 			 "cpu_ns_per_pkt", cpu > 0 ? json_real(cpu) : json_null());
 }
 
+static json_t *lat_side_json(const struct xl_cmp_latrow *d, const unsigned long long *sum)
+{
+	const struct xl_lat_rep *m;
+
+	if (!d)
+		return json_null();
+	m = &d->med;
+	return json_pack("{s:i,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I}}",
+			 "n", d->nreps, "median", "sent", (json_int_t)m->sent, "received",
+			 (json_int_t)m->received, "lost", (json_int_t)m->lost, "gaps",
+			 (json_int_t)m->gaps, "reordered", (json_int_t)m->reordered, "duplicates",
+			 (json_int_t)m->duplicates, "p50_ns", (json_int_t)m->p50_ns, "p90_ns",
+			 (json_int_t)m->p90_ns, "p99_ns", (json_int_t)m->p99_ns, "p999_ns",
+			 (json_int_t)m->p999_ns, "max_ns", (json_int_t)m->max_ns, "sum", "lost",
+			 (json_int_t)sum[0], "gaps", (json_int_t)sum[1], "reordered",
+			 (json_int_t)sum[2], "duplicates", (json_int_t)sum[3]);
+}
+
+static json_t *lat_json(const struct xl_cmp_latresult *lr)
+{
+	static const char *const mname[] = { "p50", "p99" };
+	json_t *arr = json_array();
+	int i, k, m;
+
+	for (i = 0; i < lr->npairs; i++) {
+		const struct xl_cmp_latpair *p = &lr->pairs[i];
+		const struct xl_cmp_latrow *d = lat_ident(p);
+		json_t *rose = json_array();
+		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:s,s:s,s:o,s:o}", "name", d->name,
+				      "path", d->path, "size", d->size, "wiring", d->wiring,
+				      "rate_pps", d->rate_pps, "status", status_names[p->status].json,
+				      "reason", p->reason, "base", lat_side_json(p->base, p->base_sum),
+				      "new", lat_side_json(p->new, p->new_sum));
+
+		for (k = 0; k < 4; k++)
+			if (p->rose & (1u << k))
+				json_array_append_new(rose, json_string(xl_cmp_lat_book_name(k)));
+		json_object_set_new(o, "rose_from_zero", rose);
+		if (p->status == XL_CMP_PAIRED) {
+			json_t *tests = json_object();
+
+			json_object_set_new(o, "delta_pct", json_pack("{s:f,s:f,s:f,s:f}", "p50",
+				p->pct_p50, "p99", p->pct_p99, "p999", p->pct_p999, "max", p->pct_max));
+			for (m = 0; m < XL_CMP_LAT_NTESTS; m++)
+				json_object_set_new(tests, mname[m], json_pack("{s:f,s:f,s:s}", "u",
+					p->test[m].u, "p", p->test[m].p, "verdict",
+					xl_cmp_verdict_name(p->mverdict[m])));
+			json_object_set_new(o, "tests", tests);
+			json_object_set_new(o, "n_base", json_integer(p->test[0].n2));
+			json_object_set_new(o, "n_new", json_integer(p->test[0].n1));
+			json_object_set_new(o, "min_p", json_real(xl_mann_whitney_min_p(p->test[0].n1,
+										       p->test[0].n2)));
+			json_object_set_new(o, "too_few", json_boolean(p->too_few));
+			json_object_set_new(o, "verdict", json_string(xl_cmp_verdict_name(p->verdict)));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
 static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
-		       const struct xl_cmp_result *res, const struct compare_args *a)
+		       const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
+		       const struct compare_args *a)
 {
 	struct xl_cmp_env_row e[64];
 	json_t *doc = json_object(), *env = json_array(), *rows = json_array();
@@ -300,6 +510,12 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 						       res->paired, "compared", res->compared,
 						       "regressions", res->regressions,
 						       "improvements", res->improvements));
+	json_object_set_new(doc, "latency", lat_json(lr));
+	json_object_set_new(doc, "latency_summary",
+			    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "base_rows", b->nlat,
+				      "new_rows", n->nlat, "paired", lr->paired, "compared",
+				      lr->compared, "regressions", lr->regressions, "improvements",
+				      lr->improvements, "rose_from_zero", lr->rose));
 	json_dumpf(doc, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(doc);
@@ -310,6 +526,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args a = { .o = { .alpha = 0.05, .threshold_ns = 0 } };
 	struct xl_cmp_file f[2];
 	struct xl_cmp_result res;
+	struct xl_cmp_latresult lr = { 0 };
 	char err[512];
 	int idx, i, ret;
 
@@ -339,19 +556,28 @@ int cmd_compare(int argc, char **argv)
 		xl_usage_error(&compare_spec, "out of memory");
 		goto out_files;
 	}
-	if (!res.paired) {
+	if (xl_cmp_lat_run(&f[0], &f[1], &a.o, &lr)) {
+		xl_usage_error(&compare_spec, "out of memory");
+		goto out_result;
+	}
+	if (!res.paired && !lr.paired) {
 		xl_usage_error(&compare_spec, "%s and %s have no row in common (%d and %d rows; rows pair by name, packet operation, size and mode)",
 			       f[0].path, f[1].path, f[0].nrows, f[1].nrows);
 		goto out_result;
 	}
 	if (a.json) {
-		print_json(&f[0], &f[1], &res, &a);
+		print_json(&f[0], &f[1], &res, &lr, &a);
 	} else {
 		print_table(&f[0], &f[1], &res, &a);
+		if (lr.npairs)
+			print_lat_table(&lr, &a);
 		print_notes(&f[0], &f[1], &res, &a);
+		if (lr.npairs)
+			print_lat_notes(&f[0], &f[1], &lr, &a);
 	}
-	ret = res.regressions ? XL_EXIT_RUNTIME : XL_EXIT_OK;
+	ret = res.regressions || lr.regressions ? XL_EXIT_RUNTIME : XL_EXIT_OK;
 out_result:
+	xl_cmp_latresult_free(&lr);
 	xl_cmp_result_free(&res);
 out_files:
 	xl_cmp_file_free(&f[0]);

@@ -24,6 +24,8 @@
 #include "xdplab/compare.h"
 #include "xdplab/report.h"
 
+#include "cmd.h"
+
 #include "test_util.h"
 
 /* ---- the netdev arithmetic ---- */
@@ -688,6 +690,246 @@ static void test_sens_line_and_json(void **state)
 	json_decref(doc);
 }
 
+/* ---- latency rows (lab run --latency) ---- */
+
+/*
+ * Two hand-made runs (tests/unit/data/lat-base.json, lat-new.json; 4
+ * repetitions a row): one-way/low 64 B p50 up with the repetitions
+ * separated (a regression on p50), one-way/load with another generator
+ * batch (not comparable), rt-tx/low p99 down and loss in one new
+ * repetition (an improvement; lost and gaps rose from 0), rt-tx/load the
+ * same figures (~), rt-redirect/low under another wiring (not comparable,
+ * its loss still reported), rt-l2fwd low in base only and load in new
+ * only, one-way/low 1500 B interrupted before its first new repetition.
+ */
+static void lat_fixture(char *path, size_t len, const char *name)
+{
+	char *slash;
+
+	snprintf(path, len, "%s", __FILE__);
+	slash = strrchr(path, '/');
+	snprintf(slash ? slash + 1 : path, len - (slash ? slash + 1 - path : 0), "data/%s", name);
+}
+
+static void lat_load_both(struct xl_cmp_file *b, struct xl_cmp_file *n)
+{
+	char pb[512], pn[512];
+
+	lat_fixture(pb, sizeof(pb), "lat-base.json");
+	lat_fixture(pn, sizeof(pn), "lat-new.json");
+	load_ok(pb, b);
+	load_ok(pn, n);
+}
+
+static void test_lat_load(void **state)
+{
+	struct xl_cmp_file b, n;
+	const struct xl_cmp_latrow *r;
+
+	lat_load_both(&b, &n);
+	assert_int_equal(b.nrows, 1);
+	assert_int_equal(b.nlat, 7);
+	assert_int_equal(n.nlat, 7);
+	r = &b.lat[2];
+	assert_string_equal(r->name, "lat/rt-tx/low");
+	assert_string_equal(r->path, "rt-tx");
+	assert_string_equal(r->wiring, "softirq");
+	assert_int_equal(r->size, 64);
+	assert_int_equal(r->batch, 64);
+	assert_dbl_equal(r->rate_pps, 10000);
+	assert_dbl_equal(r->seconds, 0.5);
+	assert_int_equal(r->nreps, 4);
+	assert_int_equal(r->reps[1].p99_ns, 30719);
+	assert_int_equal(r->med.p99_ns, 29695);
+	assert_int_equal(n.lat[2].reps[1].lost, 3);
+	assert_int_equal(n.lat[6].nreps, 0);
+	assert_string_equal(n.lat[6].note, "interrupted after 0 of 4 repetitions");
+	xl_cmp_file_free(&b);
+	assert_null(b.lat);
+	assert_int_equal(b.nlat, 0);
+	xl_cmp_file_free(&n);
+}
+
+static void test_lat_pairing(void **state)
+{
+	struct xl_cmp_file b, n;
+	struct xl_cmp_latresult r;
+	const struct xl_cmp_latpair *p;
+
+	lat_load_both(&b, &n);
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &dflt, &r), 0);
+	assert_int_equal(r.npairs, 8);
+	assert_int_equal(r.paired, 6);
+	assert_int_equal(r.compared, 3);
+	assert_int_equal(r.regressions, 1);
+	assert_int_equal(r.improvements, 1);
+	assert_int_equal(r.too_few, 0);
+	assert_int_equal(r.rose, 2);
+
+	p = &r.pairs[0]; /* one-way/low: p50 10.8 vs 7.7 us, separated: 2/70 */
+	assert_int_equal(p->status, XL_CMP_PAIRED);
+	assert_near(p->test[XL_CMP_LAT_P50].p, 2.0 / 70, 1e-12);
+	assert_dbl_equal(p->test[XL_CMP_LAT_P50].u, 16);
+	assert_int_equal(p->mverdict[XL_CMP_LAT_P50], XL_CMP_REGRESSION);
+	assert_int_equal(p->mverdict[XL_CMP_LAT_P99], XL_CMP_SAME);
+	assert_dbl_equal(p->test[XL_CMP_LAT_P99].p, 1.0);
+	assert_int_equal(p->verdict, XL_CMP_REGRESSION);
+	assert_near(p->pct_p50, 100.0 * (10751 - 7679) / 7679, 1e-9);
+	assert_int_equal(p->rose, 0);
+
+	p = &r.pairs[1];
+	assert_int_equal(p->status, XL_CMP_NOT_COMPARABLE);
+	assert_string_equal(p->reason, "generator batch differs: 64 vs 1");
+
+	p = &r.pairs[2]; /* rt-tx/low: p99 down, separated; loss in one new rep */
+	assert_int_equal(p->status, XL_CMP_PAIRED);
+	assert_int_equal(p->verdict, XL_CMP_IMPROVEMENT);
+	assert_int_equal(p->mverdict[XL_CMP_LAT_P99], XL_CMP_IMPROVEMENT);
+	assert_near(p->test[XL_CMP_LAT_P99].p, 2.0 / 70, 1e-12);
+	assert_int_equal(p->rose, XL_CMP_LAT_LOST | XL_CMP_LAT_GAPS);
+	assert_int_equal(p->new_sum[0], 3);
+	assert_int_equal(p->new_reps_with[0], 1);
+	assert_int_equal(p->base_sum[0], 0);
+
+	p = &r.pairs[3]; /* reordered 2 -> 5: a rise, but not from 0 */
+	assert_int_equal(p->status, XL_CMP_PAIRED);
+	assert_int_equal(p->verdict, XL_CMP_SAME);
+	assert_int_equal(p->base_sum[2], 2);
+	assert_int_equal(p->new_sum[2], 5);
+	assert_int_equal(p->rose, 0);
+
+	p = &r.pairs[4]; /* not comparable, and its loss is still reported */
+	assert_int_equal(p->status, XL_CMP_NOT_COMPARABLE);
+	assert_string_equal(p->reason, "wiring differs: softirq vs threaded");
+	assert_int_equal(p->rose, XL_CMP_LAT_LOST | XL_CMP_LAT_GAPS);
+	assert_int_equal(p->new_sum[0], 4 * 2015);
+
+	assert_int_equal(r.pairs[5].status, XL_CMP_BASE_ONLY);
+	assert_string_equal(r.pairs[5].base->name, "lat/rt-l2fwd/low");
+	assert_int_equal(r.pairs[6].status, XL_CMP_NOT_MEASURED);
+	assert_string_equal(r.pairs[6].reason,
+			    "not measured in new: interrupted after 0 of 4 repetitions");
+	assert_int_equal(r.pairs[7].status, XL_CMP_NEW_ONLY);
+	assert_string_equal(r.pairs[7].new->name, "lat/rt-l2fwd/load");
+	xl_cmp_latresult_free(&r);
+
+	/* A threshold above the p50 rise (3072 ns) leaves the row '~'. */
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 0.05,
+					.threshold_ns = 3072 }, &r), 0);
+	assert_int_equal(r.pairs[0].verdict, XL_CMP_SAME);
+	assert_int_equal(r.pairs[2].verdict, XL_CMP_IMPROVEMENT); /* -13824 ns */
+	assert_int_equal(r.regressions, 0);
+	xl_cmp_latresult_free(&r);
+
+	/* Files without latency rows: nothing paired, nothing allocated to read. */
+	assert_int_equal(xl_cmp_lat_run(&(struct xl_cmp_file){ 0 }, &(struct xl_cmp_file){ 0 },
+					&dflt, &r), 0);
+	assert_int_equal(r.npairs, 0);
+	assert_int_equal(r.paired, 0);
+	xl_cmp_latresult_free(&r);
+	xl_cmp_file_free(&b);
+	xl_cmp_file_free(&n);
+}
+
+/* `xdplab compare`'s latency section, exactly; exit 1 on the p50 regression. */
+static const char lat_text[] =
+	"latency rows (lab run --latency): medians over the repetitions in us, d% = new vs base; Mann-Whitney U, two-sided, exact, over the repetitions' p50 and p99; alpha 0.05, threshold 0 ns; lost = sent - distinct received (median)\n"
+	"\n"
+	"latency row           size wiring      b p50    n p50      d%    b p99    n p99      d%  b p99.9  n p99.9      d%    b max    n max      d%    b lost    n lost     n  p p50  p p99  verdict\n"
+	"lat/one-way/low         64 softirq       7.7     10.8  +40.0%     20.5     20.5   +0.0%     41.0     41.0   +0.0%     41.1     41.1   +0.0%         0         0   4/4  0.029  1.000  regression (p50)\n"
+	"lat/one-way/load        64 softirq       7.7      7.7       -     12.3     12.3       -     24.6     24.6       -     24.7     24.7       -         0         0     -      -      -  not comparable: generator batch differs: 64 vs 1\n"
+	"lat/rt-tx/low           64 softirq      12.3     12.3   +0.0%     29.7     15.9  -46.6%     59.4     31.7  -46.6%     59.5     31.8  -46.5%         0         0   4/4  1.000  0.029  improvement (p99); lost rose from 0; gaps rose from 0\n"
+	"lat/rt-tx/load          64 softirq      11.3     11.3   +0.0%     22.5     22.5   +0.0%     45.1     45.1   +0.0%     45.2     45.2   +0.0%         0         0   4/4  1.000  1.000  ~\n"
+	"lat/rt-redirect/low     64 softirq      14.3     81.9       -     26.6   7935.0       -     53.2  15870.0       -     53.3  15870.1       -         0      2015     -      -      -  not comparable: wiring differs: softirq vs threaded; lost rose from 0; gaps rose from 0\n"
+	"lat/rt-l2fwd/low        64 softirq     500.0        -       -   2000.0        -       -   4000.0        -       -   4000.1        -       -         0         -     -      -      -  only in base\n"
+	"lat/one-way/low       1500 softirq       8.2        -       -     26.6        -       -     53.2        -       -     53.3        -       -         0         -     -      -      -  not measured in new: interrupted after 0 of 4 repetitions\n"
+	"lat/rt-l2fwd/load       64 softirq         -  20971.5       -        -  62914.6       -        - 125829.1       -        - 125829.2       -         -    500000     -      -      -  only in new\n"
+	"\n"
+	"1 rows in base, 1 in new: 1 paired, 1 compared; 0 regression(s), 0 improvement(s), 1 ~, 0 not comparable or not measured, 0 in one file only\n"
+	"\n"
+	"note: lat/rt-tx/low 64 B: lost rose from 0 (3 in 1 of 4 new repetitions, 0 in 4 base ones); gaps rose from 0 (3 in 1 of 4 new repetitions, 0 in 4 base ones)\n"
+	"note: lat/rt-redirect/low 64 B: lost rose from 0 (8060 in 4 of 4 new repetitions, 0 in 4 base ones); gaps rose from 0 (8060 in 4 of 4 new repetitions, 0 in 4 base ones)\n"
+	"latency: 7 rows in base, 7 in new: 6 paired, 3 compared; 1 regression(s), 1 improvement(s), 1 ~, 3 not comparable or not measured, 2 in one file only; 2 with a count risen from 0\n";
+
+static char *run_compare(int argc, const char **args, int *ret)
+{
+	char *argv[8] = { "compare" };
+	struct capture co, ce;
+	char *out, *err;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		argv[i + 1] = (char *)args[i];
+	cap_start(&co, STDOUT_FILENO);
+	cap_start(&ce, STDERR_FILENO);
+	*ret = cmd_compare(argc + 1, argv);
+	err = cap_end(&ce);
+	out = cap_end(&co);
+	assert_string_equal(err, "");
+	free(err);
+	return out;
+}
+
+static void test_lat_compare_text(void **state)
+{
+	char pb[512], pn[512], *out, *sec;
+	const char *args[2] = { pb, pn };
+	int ret;
+
+	lat_fixture(pb, sizeof(pb), "lat-base.json");
+	lat_fixture(pn, sizeof(pn), "lat-new.json");
+	out = run_compare(2, args, &ret);
+	assert_int_equal(ret, XL_EXIT_RUNTIME); /* the latency regression alone */
+	sec = strstr(out, "latency rows (lab run --latency)");
+	assert_non_null(sec);
+	assert_string_equal(sec, lat_text);
+	free(out);
+	/* Against itself: every latency row '~', exit 0. */
+	args[1] = pb;
+	out = run_compare(2, args, &ret);
+	assert_int_equal(ret, XL_EXIT_OK);
+	assert_non_null(strstr(out, "\nlatency: 7 rows in base, 7 in new: 7 paired, 7 compared; 0 regression(s), 0 improvement(s), 7 ~, 0 not comparable or not measured, 0 in one file only; 0 with a count risen from 0\n"));
+	free(out);
+}
+
+static void test_lat_compare_json(void **state)
+{
+	char pb[512], pn[512], *out;
+	const char *args[3] = { "--json", pb, pn };
+	json_t *doc, *l;
+	json_error_t je;
+	int ret;
+
+	lat_fixture(pb, sizeof(pb), "lat-base.json");
+	lat_fixture(pn, sizeof(pn), "lat-new.json");
+	out = run_compare(3, args, &ret);
+	assert_int_equal(ret, XL_EXIT_RUNTIME);
+	doc = json_loads(out, 0, &je);
+	assert_non_null(doc);
+	assert_int_equal(json_array_size(json_object_get(doc, "latency")), 8);
+	l = json_array_get(json_object_get(doc, "latency"), 2);
+	assert_string_equal(json_string_value(json_object_get(l, "name")), "lat/rt-tx/low");
+	assert_string_equal(json_string_value(json_object_get(l, "status")), "compared");
+	assert_string_equal(json_string_value(json_object_get(l, "verdict")), "improvement");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(l, "tests"),
+				"p99"), "verdict")), "improvement");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(l, "new"),
+				"median"), "p99_ns")), 15871);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(l, "new"),
+				"sum"), "lost")), 3);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(l, "rose_from_zero"), 1)),
+			    "gaps");
+	l = json_array_get(json_object_get(doc, "latency"), 5);
+	assert_string_equal(json_string_value(json_object_get(l, "status")), "base-only");
+	assert_true(json_is_null(json_object_get(l, "new")));
+	assert_null(json_object_get(l, "verdict"));
+	free(out);
+	out = json_dumps(json_object_get(doc, "latency_summary"), JSON_COMPACT);
+	assert_string_equal(out, "{\"base_rows\":7,\"new_rows\":7,\"paired\":6,\"compared\":3,\"regressions\":1,\"improvements\":1,\"rose_from_zero\":2}");
+	free(out);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,6 +950,10 @@ int main(void)
 		cmocka_unit_test(test_env_side_by_side),
 		cmocka_unit_test(test_extra_iters),
 		cmocka_unit_test(test_sens_line_and_json),
+		cmocka_unit_test(test_lat_load),
+		cmocka_unit_test(test_lat_pairing),
+		cmocka_unit_test(test_lat_compare_text),
+		cmocka_unit_test(test_lat_compare_json),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

@@ -95,6 +95,46 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	}
 }
 
+static void load_lat_rep(json_t *o, struct xl_lat_rep *r)
+{
+	r->sent = get_num(o, "sent", 0);
+	r->xmit_errors = get_num(o, "xmit_errors", 0);
+	r->received = get_num(o, "received", 0);
+	r->lost = get_num(o, "lost", 0);
+	r->gaps = get_num(o, "gaps", 0);
+	r->reordered = get_num(o, "reordered", 0);
+	r->duplicates = get_num(o, "duplicates", 0);
+	r->min_ns = get_num(o, "min_ns", 0);
+	r->p50_ns = get_num(o, "p50_ns", 0);
+	r->p90_ns = get_num(o, "p90_ns", 0);
+	r->p99_ns = get_num(o, "p99_ns", 0);
+	r->p999_ns = get_num(o, "p999_ns", 0);
+	r->max_ns = get_num(o, "max_ns", 0);
+	r->mean_ns = get_num(o, "mean_ns", 0);
+}
+
+/* One object of the "latency" array (docs/results.md). */
+static void load_lat(json_t *o, struct xl_cmp_latrow *r)
+{
+	json_t *reps = json_object_get(o, "reps"), *rep;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	copy_str(r->name, sizeof(r->name), o, "name");
+	copy_str(r->path, sizeof(r->path), o, "path");
+	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
+	copy_str(r->note, sizeof(r->note), o, "note");
+	r->size = (unsigned int)get_num(o, "size", 0);
+	r->batch = (unsigned int)get_num(o, "batch", 0);
+	r->rate_pps = get_num(o, "rate_pps", 0);
+	r->seconds = get_num(o, "seconds", 0);
+	r->delay_ns = get_num(o, "delay_ns", 0);
+	json_array_foreach(reps, i, rep)
+		if (r->nreps < XL_MAX_REPS && json_is_object(rep))
+			load_lat_rep(rep, &r->reps[r->nreps++]);
+	load_lat_rep(json_object_get(o, "median"), &r->med);
+}
+
 int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errlen)
 {
 	return xl_cmp_load_doc(path, f, NULL, err, errlen);
@@ -103,7 +143,7 @@ int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errle
 int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **docp, char *err,
 		    size_t errlen)
 {
-	json_t *doc, *rows, *cfg, *row;
+	json_t *doc, *rows, *cfg, *row, *lat;
 	json_error_t je;
 	const char *schema, *slash;
 	struct stat st;
@@ -166,6 +206,19 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 	json_array_foreach(rows, i, row)
 		if (json_is_object(row))
 			load_row(row, &f->rows[f->nrows++]);
+	lat = json_object_get(doc, "latency");
+	if (json_array_size(lat)) {
+		f->lat = calloc(json_array_size(lat), sizeof(*f->lat));
+		if (!f->lat) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			ret = -ENOMEM;
+			xl_cmp_file_free(f);
+			goto out_doc;
+		}
+		json_array_foreach(lat, i, row)
+			if (json_is_object(row))
+				load_lat(row, &f->lat[f->nlat++]);
+	}
 	if (docp) {
 		*docp = doc; /* the caller's now */
 		return 0;
@@ -180,6 +233,9 @@ void xl_cmp_file_free(struct xl_cmp_file *f)
 	free(f->rows);
 	f->rows = NULL;
 	f->nrows = 0;
+	free(f->lat);
+	f->lat = NULL;
+	f->nlat = 0;
 }
 
 /* ---- comparing ---- */
