@@ -25,15 +25,12 @@ TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_o
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_sigkill
        run_pin_maps lab_run_prog lab_run_ab)
 
+# shellcheck source=tests/e2e/suite.inc
+. tests/e2e/suite.inc
 cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	ip netns del "$G" 2>/dev/null
-	ip netns del "$D" 2>/dev/null
+	suite_cleanup "$G" "$D"
 	umount "$BPFFS" 2>/dev/null
 	rmdir "$BPFFS" 2>/dev/null
-	rm -rf "$TMP"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
@@ -54,12 +51,7 @@ expect() {
 # Two namespaces: gA (G) <-> dIN (D), fixed MACs, IPv6 off (no stray frame);
 # no addresses: passed frames go to a stack that does not answer them.
 topo_up() {
-	ip netns add "$G" && ip netns add "$D" || return 1
-	for ns in "$G" "$D"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-			net.ipv6.conf.default.disable_ipv6=1 || return 1
-		ip -n "$ns" link set lo up
-	done
+	suite_netns_up "$G" "$D" || return 1
 	ip link add name xlp$$ga netns "$G" address 02:58:4c:00:00:01 type veth \
 		peer name xlp$$in netns "$D" address 02:58:4c:00:00:02 || return 1
 	ip -n "$G" link set xlp$$ga up && ip -n "$D" link set xlp$$in up
@@ -489,8 +481,6 @@ t_lab_run_ab() {
 		"xdplab lab run: --ab: '$TMP/loop0.o' is not two objects (accepted: A.o,B.o)" || return 1
 }
 
-# shellcheck source=tests/e2e/suite.inc
-. tests/e2e/suite.inc
 
 run_one() {
 	local name=$1 rc

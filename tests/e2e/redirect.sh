@@ -24,26 +24,16 @@ TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exa
        out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
        kill_leaves_nothing watch_cost_rows bad_inputs)
 
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	ip netns del "$G" 2>/dev/null
-	ip netns del "$D" 2>/dev/null
-	rm -rf "$TMP"
-}
+# shellcheck source=tests/e2e/suite.inc
+. tests/e2e/suite.inc
+cleanup() { suite_cleanup "$G" "$D"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 # Two namespaces: gA (G) <-> dIN (D), and two out pairs oX/oY (D) <-> sX/sY (G).
 topo_up() {
 	topo_down
-	ip netns add "$G" && ip netns add "$D" || return 1
-	for ns in "$G" "$D"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-			net.ipv6.conf.default.disable_ipv6=1 || return 1
-		ip -n "$ns" link set lo up
-	done
+	suite_netns_up "$G" "$D" || return 1
 	ip link add name xlt$$ga index $GI netns "$G" address 02:58:4c:00:00:01 type veth \
 		peer name xlt$$in index $IN netns "$D" address 02:58:4c:00:00:02 || return 1
 	ip link add name xlt$$ox index $OX netns "$D" type veth \
@@ -495,8 +485,6 @@ t_bad_inputs() {
 	return $f
 }
 
-# shellcheck source=tests/e2e/suite.inc
-. tests/e2e/suite.inc
 # shellcheck source=tests/e2e/steer.inc
 . tests/e2e/steer.inc # (the script cd-ed to the repository root)
 TESTS+=("${STEER_TESTS[@]}")
