@@ -161,6 +161,18 @@ test_exists() {
 	return 1
 }
 
+# wait_child: wait until $CHILD has ended, through the signals on_signal
+# traps (wait returns > 128 when one interrupts it); its exit status in
+# CHILD_RC, CHILD emptied.
+wait_child() {
+	while :; do
+		wait "$CHILD"
+		CHILD_RC=$?
+		kill -0 "$CHILD" 2>/dev/null || break
+	done
+	CHILD=""
+}
+
 run_one() {
 	local name=$1 fn="t_${1//-/_}" rc t0 ms
 	t0=$(now_ms)
@@ -171,13 +183,8 @@ run_one() {
 		"$fn"
 	) &
 	CHILD=$!
-	while :; do
-		wait "$CHILD"
-		rc=$?
-		# wait returns > 128 when a trapped signal interrupts it.
-		kill -0 "$CHILD" 2>/dev/null || break
-	done
-	CHILD=""
+	wait_child
+	rc=$CHILD_RC
 	ms=$(($(now_ms) - t0))
 	local secs
 	secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
@@ -214,12 +221,8 @@ run_suite() {
 	CHILD=$!
 	tail -n +1 -s 0.1 -f --pid="$CHILD" "$out" &
 	local tailpid=$!
-	while :; do
-		wait "$CHILD"
-		rc=$?
-		kill -0 "$CHILD" 2>/dev/null || break
-	done
-	CHILD=""
+	wait_child
+	rc=$CHILD_RC
 	while kill -0 "$tailpid" 2>/dev/null; do
 		wait "$tailpid"
 	done
