@@ -40,14 +40,25 @@ TESTS=(
 
 # ---- tests ----
 
-t_rxdrop_exact() {
-	lab_up || return 1
-	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --audit --poll --quiet $DEEP
+# rx_100k GEN_OPTS RXDROP_OPTS...: xsk rxdrop RXDROP_OPTS on the DUT of the
+# lab made, 100000 frames sent to it at 50 kpps (gen GEN_OPTS, one word
+# list); it exits 0 having received all of them (else the counters that
+# say where they went). Its output in $WORK/rx.out.
+rx_100k() {
+	local genopts=$1
+	shift
+	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" "$@"
 	wait_ready rx || return 1
-	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 100000 --rate 50000 -q >/dev/null || return 1
+	"$X" gen --netns "$GNS" "$GEN" $genopts --count 100000 --rate 50000 -q >/dev/null || return 1
 	settle "$DNS" "$DUT"
 	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
-	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 100000 || return 1
+	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 100000 ||
+		{ log "$(grep -E '^xdp_statistics' "$WORK/rx.out"); DUT rx_dropped $(ip netns exec "$DNS" cat /sys/class/net/"$DUT"/statistics/rx_dropped)"; return 1; }
+}
+
+t_rxdrop_exact() {
+	lab_up || return 1
+	rx_100k "--engine packet" --audit --poll --quiet $DEEP || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || { log "audit: $(grep audit "$WORK/rx.out")"; return 1; }
 }
@@ -219,12 +230,7 @@ t_rxdrop_json_reps() {
 # straight into the fill ring, the inline range check; the count is exact.
 t_rxdrop_fast_exact() {
 	lab_up || return 1
-	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --quiet $DEEP
-	wait_ready rx || return 1
-	"$X" gen --netns "$GNS" "$GEN" --engine packet --count 100000 --rate 50000 -q >/dev/null || return 1
-	settle "$DNS" "$DUT"
-	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
-	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 100000 || return 1
+	rx_100k "--engine packet" --quiet $DEEP || return 1
 	expect_eq "rx_dropped" "$(field "$WORK/rx.out" rx_dropped)" 0 || return 1
 	expect_eq "bad_descs" "$(field "$WORK/rx.out" bad_descs)" 0 || return 1
 }
@@ -232,13 +238,7 @@ t_rxdrop_fast_exact() {
 t_rxdrop_skb_busy_poll_exact() {
 	lab_up || return 1
 	ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null || return 1
-	bg rx "$X" xsk rxdrop --netns "$DNS" "$DUT" --mode skb --busy-poll --audit --quiet $DEEP
-	wait_ready rx || return 1
-	"$X" gen --netns "$GNS" "$GEN" --count 100000 --rate 50000 -q >/dev/null || return 1
-	settle "$DNS" "$DUT"
-	stop_one rx; expect_eq "exit status" "$RC" 0 || return 1
-	expect_eq "rx_packets" "$(field "$WORK/rx.out" rx_packets)" 100000 ||
-		{ log "$(grep -E '^xdp_statistics' "$WORK/rx.out"); DUT rx_dropped $(ip netns exec "$DNS" cat /sys/class/net/"$DUT"/statistics/rx_dropped)"; return 1; }
+	rx_100k "" --mode skb --busy-poll --audit --quiet $DEEP || return 1
 	grep -q "^audit: .*OK$" "$WORK/rx.out" || return 1
 }
 
@@ -327,6 +327,34 @@ t_txpush_short_batches() {
 	expect_eq "arrived" "$(field "$WORK/peer.out" rx_packets)" 35800
 }
 
+# l2fwd_pcap COUNT RATE CAP_OPTS L2FWD_OPTS...: $WORK/sent.pcap sent from
+# the generator end (COUNT frames at RATE) through xsk l2fwd --poll --audit
+# L2FWD_OPTS on the DUT, and captured back at the generator end into
+# $WORK/got.pcap by xsk rxdrop CAP_OPTS (one word list); both exit 0, the
+# audit holds, COUNT forwarded and COUNT captured (else the counters that
+# say where frames went).
+l2fwd_pcap() {
+	local count=$1 rate=$2 capopts=$3 got
+	shift 3
+	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" $capopts --dump "$WORK/got.pcap" --poll --quiet $DEEP
+	wait_ready cap || return 1
+	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --poll --audit "$@"
+	wait_ready fwd || return 1
+	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/sent.pcap" --count "$count" --rate "$rate" -q >/dev/null || return 1
+	settle "$GNS" "$GEN"
+	stop_one fwd; expect_eq "l2fwd exit" "$RC" 0 || return 1
+	stop_one cap; expect_eq "capture exit" "$RC" 0 || return 1
+	grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "$(grep audit "$WORK/fwd.out")"; return 1; }
+	expect_eq "forwarded" "$(field "$WORK/fwd.out" rx_packets)" "$count" || return 1
+	got=$(field "$WORK/cap.out" rx_packets)
+	if [ "$got" != "$count" ]; then
+		log "captured $got of $count; capture: $(grep xdp_statistics "$WORK/cap.out")"
+		log "l2fwd: $(grep -E '^(totals|xdp_statistics)' "$WORK/fwd.out" | tr '\n' ' ')"
+		log "veth drops: DUT tx_dropped $(ip netns exec "$DNS" cat /sys/class/net/"$DUT"/statistics/tx_dropped), GEN rx_dropped $(ip netns exec "$GNS" cat /sys/class/net/"$GEN"/statistics/rx_dropped) (frames the veth lost, e.g. its ring overflowed while other load delayed the receiving NAPI)"
+		return 1
+	fi
+}
+
 # l2fwd_run MODE SIZE QUEUES [extra l2fwd options]: 100000 frames in, the
 # same 100000 back byte-exact (MACs swapped), captured on the generator side.
 l2fwd_run() {
@@ -334,23 +362,8 @@ l2fwd_run() {
 	shift 3
 	lab_up "$q" || return 1
 	mkpcap "$WORK/sent.pcap" "$size" 1000 64 || return 1
-	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --queues "$q" --dump "$WORK/got.pcap" --poll --quiet $DEEP
-	wait_ready cap || return 1
 	# Pinned: each queue is sent from one CPU, where its peer NAPI then runs.
-	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --mode "$mode" --queues "$q" --cpu 0 --poll --audit --quiet $DEEP "$@"
-	wait_ready fwd || return 1
-	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/sent.pcap" --count 100000 --rate 50000 -q >/dev/null || return 1
-	settle "$GNS" "$GEN"
-	stop_one fwd; expect_eq "l2fwd exit" "$RC" 0 || return 1
-	stop_one cap; expect_eq "capture exit" "$RC" 0 || return 1
-	grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "$(grep audit "$WORK/fwd.out")"; return 1; }
-	expect_eq "forwarded" "$(field "$WORK/fwd.out" rx_packets)" 100000 || return 1
-	if [ "$(field "$WORK/cap.out" rx_packets)" != 100000 ]; then
-		log "captured $(field "$WORK/cap.out" rx_packets) of 100000; capture: $(grep xdp_statistics "$WORK/cap.out")"
-		log "l2fwd: $(grep -E '^(totals|xdp_statistics)' "$WORK/fwd.out" | tr '\n' ' ')"
-		log "veth drops: DUT tx_dropped $(ip netns exec "$DNS" cat /sys/class/net/"$DUT"/statistics/tx_dropped), GEN rx_dropped $(ip netns exec "$GNS" cat /sys/class/net/"$GEN"/statistics/rx_dropped) (frames the veth lost, e.g. its ring overflowed while other load delayed the receiving NAPI)"
-		return 1
-	fi
+	l2fwd_pcap 100000 50000 "--queues $q" --mode "$mode" --queues "$q" --cpu 0 --quiet $DEEP "$@" || return 1
 	compare "$WORK/sent.pcap" "$WORK/got.pcap" 100000 | sed 's/^/  /'
 	return "${PIPESTATUS[0]}"
 }
@@ -395,17 +408,7 @@ frags_run() {
 	lab_up || return 1
 	ip -n "$DNS" link set "$DUT" mtu 3000 && ip -n "$GNS" link set "$GEN" mtu 3000 || return 1
 	mkpcap "$WORK/sent.pcap" "$sizes" 100 16 || return 1
-	bg cap "$X" xsk rxdrop --netns "$GNS" "$GEN" --dump "$WORK/got.pcap" --poll --quiet $DEEP
-	wait_ready cap || return 1
-	bg fwd "$X" xsk l2fwd --netns "$DNS" "$DUT" --frame-size 2048 --frags --poll --audit --extended "$@"
-	wait_ready fwd || return 1
-	"$X" gen --netns "$GNS" "$GEN" --pcap "$WORK/sent.pcap" --count 20000 --rate 20000 -q >/dev/null || return 1
-	settle "$GNS" "$GEN"
-	stop_one fwd; expect_eq "l2fwd exit" "$RC" 0 || return 1
-	stop_one cap; expect_eq "capture exit" "$RC" 0 || return 1
-	grep -q "^audit: .*OK$" "$WORK/fwd.out" || { log "$(grep audit "$WORK/fwd.out")"; return 1; }
-	expect_eq "forwarded" "$(field "$WORK/fwd.out" rx_packets)" 20000 || return 1
-	expect_eq "capture" "$(field "$WORK/cap.out" rx_packets)" 20000 || return 1
+	l2fwd_pcap 20000 20000 "" --frame-size 2048 --frags --extended "$@" || return 1
 	short=$(awk '/tx ring short/ { for (i = 1; i < NF; i++) if ($i == "short") s += $(i + 1) } END { print s + 0 }' "$WORK/fwd.out")
 	log "frames of $sizes bytes${*:+ with $*}: peeks cut at a frame boundary (whole intervals): $short"
 	compare "$WORK/sent.pcap" "$WORK/got.pcap" 20000 | sed 's/^/  /'
