@@ -37,12 +37,17 @@ struct xl_bar {
  * ("median Mpps (whiskers: min-max)"). @fmt: printf format of a value
  * ("%.2f"). @bars/@n. @width: px of the whole SVG (>= 400).
  * @id: a name for the chart, written as data-chart (tests find it).
+ * @log_scale: a log10 x axis over whole decades around the positive
+ *   values and whisker ends (a tick per decade; bars start at the axis'
+ *   left end; values <= 0 are drawn at it), for figures that span orders
+ *   of magnitude (latency from us to ms). Default: linear from 0.
  */
 struct xl_chart {
 	const char *title, *axis, *fmt, *id;
 	const struct xl_bar *bars;
 	int n;
 	double width;
+	bool log_scale;
 };
 
 /**

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The report's chart writer: tick steps, one bar per value, every label, whiskers, negatives. */
+/* The report's chart writer: tick steps, one bar per value, every label, whiskers, negatives, a log axis. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -89,12 +89,39 @@ static void test_negative_values(void **state)
 	free(s);
 }
 
+static void test_log_scale(void **state)
+{
+	const struct xl_bar bars[] = {
+		{ .label = "p50", .value = 100, .lo = 20, .hi = 500, .has_value = true,
+		  .has_whisker = true, .cls = "lat-p50" },
+		{ .label = "max", .value = 1000, .has_value = true, .cls = "lat-max" },
+		{ .label = "none", .value = 0, .has_value = true, .cls = "lat-p99" },
+	};
+	char *s = render(&(struct xl_chart){ .title = "Latency", .axis = "us (log)", .fmt = "%.1f",
+					     .bars = bars, .n = 3, .width = 1000, .log_scale = true });
+
+	/* Decades 10..1000 (the whisker's 20 sets the low end) over x 270..810. */
+	assert_non_null(strstr(s, "text-anchor=\"middle\">10</text>"));
+	assert_non_null(strstr(s, "text-anchor=\"middle\">100</text>"));
+	assert_non_null(strstr(s, "text-anchor=\"middle\">1000</text>"));
+	assert_null(strstr(s, "text-anchor=\"middle\">10000</text>"));
+	assert_non_null(strstr(s, "<rect class=\"bar lat-p50\" x=\"270.0\" y=\"27\" width=\"270.0\""));
+	assert_non_null(strstr(s, "<rect class=\"bar lat-max\" x=\"270.0\" y=\"45\" width=\"540.0\""));
+	/* 0 has no place on a log axis: drawn at its left end. */
+	assert_non_null(strstr(s, "<rect class=\"bar lat-p99\" x=\"270.0\" y=\"63\" width=\"0.0\""));
+	/* log10(2) / 2 x 540 = 81.3; log10(50) / 2 x 540 = 458.7. */
+	assert_non_null(strstr(s, "<line class=\"whisker\" x1=\"351.3\" x2=\"728.7\""));
+	assert_null(strstr(s, "class=\"zero\""));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nice_step),
 		cmocka_unit_test(test_bars_labels_whiskers),
 		cmocka_unit_test(test_negative_values),
+		cmocka_unit_test(test_log_scale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

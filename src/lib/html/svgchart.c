@@ -61,7 +61,8 @@ const char *xl_svg_chart_css(void)
 	       ".bar.valid{fill:var(--valid)}.bar.generator-bound{fill:var(--genbound)}"
 	       ".bar.ceiling{fill:var(--ceiling)}.bar.na{fill:var(--muted)}"
 	       ".bar.regression{fill:var(--bad)}.bar.improvement{fill:var(--valid)}.bar.same{fill:var(--muted)}"
-	       ".bar.level{fill:var(--ceiling)}";
+	       ".bar.level{fill:var(--ceiling)}"
+	       ".bar.lat-p50{fill:var(--ceiling)}.bar.lat-p99{fill:var(--genbound)}.bar.lat-max{fill:var(--bad)}";
 }
 
 /* A label cut to @max characters with "..", the whole one in the title. */
@@ -76,12 +77,27 @@ static void put_label(FILE *out, const char *s, int max)
 	fprintf(out, "%.*s..", max - 2 > 0 ? max - 2 : 0, s);
 }
 
+/* The x axis: linear, or log10 (lo > 0) when @log. */
+struct axis {
+	double lo, hi, x0, x1;
+	bool log;
+};
+
+static double xpos(const struct axis *a, double v)
+{
+	if (a->log)
+		return a->x0 + (log10(fmax(v, a->lo)) - log10(a->lo)) /
+			       (log10(a->hi) - log10(a->lo)) * (a->x1 - a->x0);
+	return a->x0 + (v - a->lo) / (a->hi - a->lo) * (a->x1 - a->x0);
+}
+
 int xl_svg_chart(FILE *out, const struct xl_chart *c)
 {
 	double w = c->width < 400 ? 400 : c->width, lw = w * 0.3 > 260 ? 260 : w * 0.3;
-	double x0 = lw + 10, x1 = w - NOTE_W, lo = 0, hi = 0, step, t, y, h;
+	double x0 = lw + 10, x1 = w - NOTE_W, lo = 0, hi = 0, step, t, y, h, minpos = INFINITY;
 	const char *fmt = c->fmt ? c->fmt : "%.2f";
 	const char *group = NULL;
+	struct axis ax = { .x0 = x0, .x1 = x1, .log = c->log_scale };
 	int i, rows = 0;
 
 	for (i = 0; i < c->n; i++) {
@@ -95,19 +111,34 @@ int xl_svg_chart(FILE *out, const struct xl_chart *c)
 		if (b->has_value) {
 			lo = fmin(lo, b->value);
 			hi = fmax(hi, b->value);
+			if (b->value > 0)
+				minpos = fmin(minpos, b->value);
 		}
 		if (b->has_whisker) {
 			lo = fmin(lo, b->lo);
 			hi = fmax(hi, b->hi);
+			if (b->lo > 0)
+				minpos = fmin(minpos, b->lo);
 		}
 	}
-	if (hi <= lo)
-		hi = lo + 1;
-	step = xl_svg_nice_step(lo, hi, 6);
-	lo = floor(lo / step) * step;
-	hi = ceil(hi / step) * step;
+	if (ax.log) {
+		/* Whole decades around the positive values; 1..10 without any. */
+		lo = isfinite(minpos) ? pow(10, floor(log10(minpos))) : 1;
+		hi = hi > lo ? pow(10, ceil(log10(hi))) : lo * 10;
+		if (hi <= lo)
+			hi = lo * 10;
+		step = 10; /* a factor per tick */
+	} else {
+		if (hi <= lo)
+			hi = lo + 1;
+		step = xl_svg_nice_step(lo, hi, 6);
+		lo = floor(lo / step) * step;
+		hi = ceil(hi / step) * step;
+	}
+	ax.lo = lo;
+	ax.hi = hi;
 	h = TITLE_H + rows * ROW_H + AXIS_H;
-#define X(v) (x0 + ((v) - lo) / (hi - lo) * (x1 - x0))
+#define X(v) xpos(&ax, (v))
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"xl-chart\" data-chart=\"%s\" "
 		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
 		c->id ? c->id : "", w, h, w, h);
@@ -115,14 +146,14 @@ int xl_svg_chart(FILE *out, const struct xl_chart *c)
 	xl_xml_escape(out, c->title);
 	fputs("</text>\n", out);
 	/* Grid and tick labels. */
-	for (t = lo; t <= hi + step / 2; t += step) {
-		double v = fabs(t) < step / 1e6 ? 0 : t;
+	for (t = lo; ax.log ? t <= hi * 1.001 : t <= hi + step / 2; t = ax.log ? t * step : t + step) {
+		double v = !ax.log && fabs(t) < step / 1e6 ? 0 : t;
 
 		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.0f\"/>"
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%g</text>\n",
 			X(v), X(v), TITLE_H, h - AXIS_H + 4, X(v), h - AXIS_H + 17, v);
 	}
-	if (lo < 0)
+	if (!ax.log && lo < 0)
 		fprintf(out, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.0f\"/>\n",
 			X(0.0), X(0.0), TITLE_H, h - AXIS_H + 4);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">", (x0 + x1) / 2, h - 6);
@@ -155,8 +186,9 @@ int xl_svg_chart(FILE *out, const struct xl_chart *c)
 		put_label(out, b->label, (int)(lw / 6.2));
 		fputs("</text>", out);
 		if (b->has_value) {
-			bx = X(fmin(0, b->value));
-			bw = fabs(X(b->value) - X(0.0));
+			/* Log: from the axis' start (no zero on a log axis). */
+			bx = ax.log ? x0 : X(fmin(0, b->value));
+			bw = ax.log ? X(b->value) - x0 : fabs(X(b->value) - X(0.0));
 			fprintf(out, "<rect class=\"bar %s\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\"/>",
 				b->cls ? b->cls : "valid", bx, y + (ROW_H - BAR_H) / 2.0, bw, BAR_H);
 		}
