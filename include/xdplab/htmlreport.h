@@ -7,8 +7,9 @@
  * min-max whiskers and CPU ns/packet, coloured by verdict; the AF_XDP rows
  * grouped by benchmark and size across XDP_SKB / XDP_DRV / zero-copy; the
  * watch-cost rows per monitor level with 95% confidence intervals), the
- * table, the comparison with BASE (compare.h) and the flame graphs of
- * `lab run --profile`, inlined.
+ * table, the latency rows of `lab run --latency` (p50/p99/max on a log
+ * axis, their table), the comparison with BASE (compare.h, latency rows
+ * included) and the flame graphs of `lab run --profile`, inlined.
  */
 #ifndef XDPLAB_HTMLREPORT_H
 #define XDPLAB_HTMLREPORT_H

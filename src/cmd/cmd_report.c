@@ -15,7 +15,7 @@ static const struct xl_opt report_opts[] = {
 
 static const struct xl_cmd_spec report_spec = {
 	"report", "RUN.json [BASE.json]",
-	"Write one self-contained HTML page of a lab run: environment, charts, table, flame graphs; with BASE.json the comparison.",
+	"Write one self-contained HTML page of a lab run: environment, charts, table, latency rows, flame graphs; with BASE.json the comparison.",
 	report_opts, sizeof(report_opts) / sizeof(report_opts[0]),
 };
 

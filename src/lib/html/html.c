@@ -4,7 +4,8 @@
  * pass: rows are read from the results JSON with jansson (the fields the
  * charts need, including "profile" and the reps), the environment and the
  * comparison come from compare.h (xl_cmp_load(), xl_cmp_env(),
- * xl_cmp_run()), the charts from svgchart.h. The AF_XDP grouping follows
+ * xl_cmp_run()), the charts from svgchart.h, the latency rows' section
+ * from html_lat.c. The AF_XDP grouping follows
  * the i40e AF_XDP zero-copy cover letter's table (benchmark x XDP_SKB /
  * XDP_DRV / zero-copy, at 64 and 1500 bytes).
  */
@@ -18,6 +19,8 @@
 #include "xdplab/htmlreport.h"
 #include "xdplab/stats.h"
 #include "xdplab/svgchart.h"
+
+#include "html_priv.h"
 
 /* One row of the run, as the page needs it. */
 struct hrow {
@@ -330,7 +333,7 @@ static int cost_charts(FILE *o, struct hrow *rows, int n, struct xl_bar *bars, c
 	return err;
 }
 
-static void cell(FILE *o, const char *s, bool num)
+void xl_html_cell(FILE *o, const char *s, bool num)
 {
 	fputs(num ? "<td class=\"n\">" : "<td>", o);
 	xl_xml_escape(o, s);
@@ -349,27 +352,27 @@ static void table(FILE *o, const struct hrow *rows, int n)
 		char b[64];
 
 		fputs("<tr>", o);
-		cell(o, r->name, false);
+		xl_html_cell(o, r->name, false);
 		snprintf(b, sizeof(b), "%u", r->size);
-		cell(o, b, true);
-		cell(o, r->mode, false);
-		cell(o, r->wiring, false);
+		xl_html_cell(o, b, true);
+		xl_html_cell(o, r->mode, false);
+		xl_html_cell(o, r->wiring, false);
 		if (r->nreps) {
 			snprintf(b, sizeof(b), "%.2f (%.2f-%.2f)", r->med, r->min, r->max);
-			cell(o, b, true);
+			xl_html_cell(o, b, true);
 			snprintf(b, sizeof(b), "%.1f", r->ns_per_pkt);
-			cell(o, b, true);
+			xl_html_cell(o, b, true);
 			snprintf(b, sizeof(b), "%.0f%%", r->cpu_busy * 100);
-			cell(o, b, true);
+			xl_html_cell(o, b, true);
 			snprintf(b, sizeof(b), "%.1f", r->cpu_ns);
-			cell(o, b, true);
+			xl_html_cell(o, b, true);
 			snprintf(b, sizeof(b), "%.2f", r->gen_mpps);
-			cell(o, b, true);
+			xl_html_cell(o, b, true);
 		} else {
 			fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", o);
 		}
-		cell(o, r->verdict, false);
-		cell(o, r->note, false);
+		xl_html_cell(o, r->verdict, false);
+		xl_html_cell(o, r->note, false);
 		fputs("</tr>\n", o);
 	}
 	fputs("</table>\n", o);
@@ -391,9 +394,9 @@ static void env_table(FILE *o, const struct xl_cmp_file *run, const struct xl_cm
 	fputs("</th></tr>\n", o);
 	for (i = 0; i < ne; i++) {
 		fputs("<tr>", o);
-		cell(o, e[i].field, false);
+		xl_html_cell(o, e[i].field, false);
 		if (base)
-			cell(o, e[i].base, false);
+			xl_html_cell(o, e[i].base, false);
 		fputs(e[i].differs ? "<td style=\"color:var(--bad)\">" : "<td>", o);
 		xl_xml_escape(o, e[i].new);
 		fputs("</td></tr>\n", o);
@@ -550,6 +553,9 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 	if (ret)
 		goto out;
 	table(o, rows, n);
+	ret = xl_html_latency(o, &frun, base ? &fbase : NULL);
+	if (ret)
+		goto out;
 	flames(o, rows, n);
 	fputs("</body></html>\n", o);
 	if (ferror(o)) {

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Private to src/lib/html/: the report's parts that live outside html.c.
+ */
+#ifndef XDPLAB_HTML_PRIV_H
+#define XDPLAB_HTML_PRIV_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "xdplab/compare.h"
+
+/** xl_html_cell() - one <td> of @s, escaped; @num: right-aligned figures. */
+void xl_html_cell(FILE *o, const char *s, bool num);
+
+/**
+ * xl_html_latency() - the latency section of @run's page (nothing when it
+ * has no latency rows): a chart of each row's median p50, p99 and max
+ * (log axis, whiskers min-max over the repetitions) and the table of the
+ * medians and books; with @base (NULL: none), the latency rows compared
+ * (xl_cmp_lat_run(), alpha 0.05). Return: 0, -EIO, -ENOMEM.
+ */
+int xl_html_latency(FILE *o, const struct xl_cmp_file *run, const struct xl_cmp_file *base);
+
+#endif /* XDPLAB_HTML_PRIV_H */
