@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "xdplab/pace.h"
+
 #include "xdplab/pkt.h"
 #include "xdplab/abi/gen.h"
 
@@ -97,14 +99,13 @@ struct xl_gen_opts {
  *        Ethernet header; @pcap_short: sent though shorter than 60 bytes;
  *        @pcap_truncated: captured shorter than on the wire (snaplen), sent
  *        as captured.
- * @pace_skipped: with a rate, frames' worth of schedule dropped after the
- *        threads fell behind by more than @pace_depth (the catch-up is
- *        capped, src/lib/gen/gen_pace.h): with a count every frame is still
- *        sent, that much later; without one they are not sent.
- * @pace_stalls: times a thread fell behind so (0: the rate was kept).
- * @pace_depth: the most frames sent at once to catch up, summed over the
- *        threads (each: its rate's frames of 1 ms, at least 8, or of twice
- *        the engine's time per send call when longer), at the end; 0 unpaced.
+ * @pace: with a rate, what the threads' pacers did (xdplab/pace.h: the
+ *        catch-up after a stall is capped): times they fell behind, frames'
+ *        worth of schedule the cap deferred (with a count every frame is
+ *        still sent, that much later; without one they are not sent), the
+ *        depths summed (each: its rate's frames of 1 ms, at least 8, or of
+ *        twice the engine's time per send call when longer) and the largest
+ *        catch-up one thread sent at once; all 0 unpaced.
  */
 struct xl_gen_stats {
 	uint64_t sent;
@@ -116,9 +117,7 @@ struct xl_gen_stats {
 	uint64_t pcap_runt;
 	uint64_t pcap_short;
 	uint64_t pcap_truncated;
-	uint64_t pace_skipped;
-	uint64_t pace_stalls;
-	uint64_t pace_depth;
+	struct xl_pace_stats pace;
 };
 
 struct xl_gen;

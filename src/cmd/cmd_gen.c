@@ -498,11 +498,11 @@ static void print_summary(struct xl_gen *gen, const char *ifname, const struct g
 		       (unsigned long long)st.pcap_frames, (unsigned long long)st.pcap_oversize,
 		       (unsigned long long)st.pcap_runt, (unsigned long long)st.pcap_short,
 		       (unsigned long long)st.pcap_truncated);
-	/* The capped catch-up (src/lib/gen/gen_pace.h): said only when it acted. */
-	if (st.pace_stalls)
+	/* The capped catch-up (xdplab/pace.h): said only when it acted. */
+	if (st.pace.stalls)
 		printf("pacing: fell behind %llu times; %llu frames' worth of the schedule skipped (catch-up capped at %llu frames: 1 ms at the rate, or 2 send calls): %s\n",
-		       (unsigned long long)st.pace_stalls, (unsigned long long)st.pace_skipped,
-		       (unsigned long long)st.pace_depth,
+		       (unsigned long long)st.pace.stalls, (unsigned long long)st.pace.skipped,
+		       (unsigned long long)st.pace.depth,
 		       counted ? "every --count frame was still sent, that much later" :
 				 "those frames were not sent");
 }

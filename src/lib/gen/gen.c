@@ -94,7 +94,7 @@ static void *gen_thread_main(void *arg)
 	if (gen->o.rate_pps && !rate)
 		rate = 1;
 	if (rate)
-		xl_gen_pace_init(&t->pace, rate, gen->start_ns);
+		xl_pace_init(&t->pace, rate, gen->start_ns);
 	/* The sending thread lives in the generator's namespace for good. */
 	err = xl_netns_enter_fd(gen->o.netns_fd, NULL);
 	if (err)
@@ -126,7 +126,7 @@ static void *gen_thread_main(void *arg)
 		if (rate) {
 			/* Pacing: frames due since start minus frames sent, a
 			 * catch-up after a stall capped at the pace's depth. */
-			uint64_t wait, due = xl_gen_pace_due(&t->pace, now, t->sent, &wait);
+			uint64_t wait, due = xl_pace_due(&t->pace, now, t->sent, &wait);
 
 			if (!due) {
 				xl_sleep_ns(wait > 1000000 ? 1000000 : wait < 20000 ? 20000 : wait, NULL);
@@ -153,7 +153,7 @@ static void *gen_thread_main(void *arg)
 		if (n > 0 && take >= LIVE_CHUNK_MIN)
 			t->est_pps = n * 1e9 / (double)(xl_now_ns() - t0 + 1);
 		if (n > 0 && rate)
-			xl_gen_pace_call(&t->pace, xl_now_ns() - t0);
+			xl_pace_call(&t->pace, xl_now_ns() - t0);
 		if (n < 0) {
 			unclaim(gen, take);
 			err = n;
@@ -502,12 +502,9 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 		}
 		s->elapsed_ns = end - gen->start_ns;
 	}
-	s->pace_skipped = s->pace_stalls = s->pace_depth = 0;
-	for (i = 0; i < gen->nthreads; i++) {
-		s->pace_skipped += __atomic_load_n(&gen->th[i].pace.skipped, __ATOMIC_RELAXED);
-		s->pace_stalls += __atomic_load_n(&gen->th[i].pace.stalls, __ATOMIC_RELAXED);
-		s->pace_depth += __atomic_load_n(&gen->th[i].pace.depth, __ATOMIC_RELAXED);
-	}
+	s->pace = (struct xl_pace_stats){ 0 };
+	for (i = 0; i < gen->nthreads; i++)
+		xl_pace_add(&gen->th[i].pace, &s->pace);
 	s->pcap_frames = gen->pcap.read;
 	s->pcap_oversize = gen->pcap.oversize;
 	s->pcap_runt = gen->pcap.runt;

@@ -14,7 +14,7 @@
 #include "xdplab/workers.h"
 #include "xdplab/abi/gen.h"
 #include "xdplab/pcapfile.h"
-#include "gen_pace.h"
+#include "xdplab/pace.h"
 
 /*
  * Frames per BPF_PROG_RUN call. Every live-frames call swaps the XDP
@@ -47,7 +47,7 @@ struct gen_thread {
 	uint32_t buf_stride;
 	bool bufs_filled;
 	double est_pps;
-	struct xl_gen_pace pace; /* with a rate: its schedule (gen_pace.h) */
+	struct xl_pace pace; /* with a rate: its schedule (xdplab/pace.h) */
 	uint64_t end_ns;
 	int err;
 } __attribute__((aligned(64)));

@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The generator's rate pacing with a capped catch-up (gen_pace.h). */
-#include "gen_pace.h"
+/* The senders' rate pacing with a capped catch-up (xdplab/pace.h). */
+#include "xdplab/pace.h"
 
 #define NS_PER_S 1000000000ull
 
-void xl_gen_pace_init(struct xl_gen_pace *p, uint64_t rate_pps, uint64_t start_ns)
+void xl_pace_init(struct xl_pace *p, uint64_t rate_pps, uint64_t start_ns)
 {
-	uint64_t depth = (unsigned __int128)rate_pps * XL_GEN_PACE_DEPTH_NS / NS_PER_S;
+	uint64_t depth = (unsigned __int128)rate_pps * XL_PACE_DEPTH_NS / NS_PER_S;
 
-	if (depth < XL_GEN_PACE_DEPTH_MIN)
-		depth = XL_GEN_PACE_DEPTH_MIN;
-	*p = (struct xl_gen_pace){ .rate_pps = rate_pps ? rate_pps : 1, .start_ns = start_ns,
+	if (depth < XL_PACE_DEPTH_MIN)
+		depth = XL_PACE_DEPTH_MIN;
+	*p = (struct xl_pace){ .rate_pps = rate_pps ? rate_pps : 1, .start_ns = start_ns,
 				   .depth_min = depth, .depth = depth };
 }
 
-void xl_gen_pace_call(struct xl_gen_pace *p, uint64_t ns)
+void xl_pace_call(struct xl_pace *p, uint64_t ns)
 {
-	uint64_t s[XL_GEN_PACE_CALLS], d;
+	uint64_t s[XL_PACE_CALLS], d;
 	uint32_t n, i, j;
 
-	p->calls[p->ncalls % XL_GEN_PACE_CALLS] = ns;
+	p->calls[p->ncalls % XL_PACE_CALLS] = ns;
 	/* Never back to 0 (n would be 0, the median read nothing written). */
-	p->ncalls = p->ncalls == UINT32_MAX ? XL_GEN_PACE_CALLS : p->ncalls + 1;
-	n = p->ncalls < XL_GEN_PACE_CALLS ? p->ncalls : XL_GEN_PACE_CALLS;
+	p->ncalls = p->ncalls == UINT32_MAX ? XL_PACE_CALLS : p->ncalls + 1;
+	n = p->ncalls < XL_PACE_CALLS ? p->ncalls : XL_PACE_CALLS;
 	/* The upper median of the last calls: a stall inside one call (the
 	 * thread descheduled in the syscall) does not move it. */
 	for (i = 0; i < n; i++) {
@@ -37,7 +37,7 @@ void xl_gen_pace_call(struct xl_gen_pace *p, uint64_t ns)
 	__atomic_store_n(&p->depth, d > p->depth_min ? d : p->depth_min, __ATOMIC_RELAXED);
 }
 
-uint64_t xl_gen_pace_due(struct xl_gen_pace *p, uint64_t now_ns, uint64_t sent,
+uint64_t xl_pace_due(struct xl_pace *p, uint64_t now_ns, uint64_t sent,
 			 uint64_t *wait_ns)
 {
 	uint64_t el = now_ns > p->start_ns ? now_ns - p->start_ns : 0;
@@ -52,6 +52,8 @@ uint64_t xl_gen_pace_due(struct xl_gen_pace *p, uint64_t now_ns, uint64_t sent,
 			__atomic_store_n(&p->stalls, p->stalls + 1, __ATOMIC_RELAXED);
 			due = p->depth;
 		}
+		if (due > p->max_due)
+			__atomic_store_n(&p->max_due, due, __ATOMIC_RELAXED);
 		return due;
 	}
 	if (wait_ns) {
@@ -61,4 +63,15 @@ uint64_t xl_gen_pace_due(struct xl_gen_pace *p, uint64_t now_ns, uint64_t sent,
 		*wait_ns = next_ns > el ? next_ns - el : 1;
 	}
 	return 0;
+}
+
+void xl_pace_add(const struct xl_pace *p, struct xl_pace_stats *st)
+{
+	uint64_t m = __atomic_load_n(&p->max_due, __ATOMIC_RELAXED);
+
+	st->stalls += __atomic_load_n(&p->stalls, __ATOMIC_RELAXED);
+	st->skipped += __atomic_load_n(&p->skipped, __ATOMIC_RELAXED);
+	st->depth += __atomic_load_n(&p->depth, __ATOMIC_RELAXED);
+	if (m > st->max_due)
+		st->max_due = m;
 }
