@@ -26,6 +26,7 @@
 #include <xdp/xsk.h>
 
 #include "xdplab/attach.h"
+#include "xdplab/pace.h"
 #include "xdplab/pkt.h"
 
 /* Kernel 6.6 UAPI, absent from older installed headers. */
@@ -373,6 +374,15 @@ int xl_xsk_app__join(struct xl_xsk_app *a);
  * xl_xsk_app__nsocks() entries; callable while running).
  */
 void xl_xsk_app__read(struct xl_xsk_app *a, struct xl_xsk_sock_stats *out);
+
+/**
+ * xl_xsk_app__pace() - txpush with --rate: what the sockets' pacers did
+ * (xdplab/pace.h: times they fell behind, frames' worth of schedule the
+ * capped catch-up deferred, the depths summed, the largest catch-up one
+ * socket sent at once) into @st (zeroed first; all 0 without a rate).
+ * Callable while running.
+ */
+void xl_xsk_app__pace(const struct xl_xsk_app *a, struct xl_pace_stats *st);
 
 /**
  * xl_xsk_app__audit() - after join: check every socket's frames

@@ -205,18 +205,75 @@ static void test_txpush_short_batches(void **state)
 	rig_free(r);
 }
 
-/* Rate pacing: never more than due. */
+/* Rate pacing through the pacer (xdplab/pace.h): never more than due, the
+ * wait until the next frame, the batch bound. */
 static void test_txpush_rate(void **state)
 {
 	struct rig *r = rig_new(256, 256, 256, 0, false);
 
 	r->q.pkt_len = 60;
 	r->q.rate_pps = 1000;
-	r->q.start_ns = 0;
+	xl_pace_init(&r->q.pace, 1000, 0);
 	assert_int_equal(xl_xsk_txpush_step(&r->q, 0), 0);
-	assert_int_equal(xl_xsk_txpush_step(&r->q, 10000000), 10); /* 10 ms: 10 due */
-	assert_int_equal(xl_xsk_txpush_step(&r->q, 10000000), 0);
-	assert_int_equal(xl_xsk_txpush_step(&r->q, 1000000000), 64); /* batch bound */
+	assert_int_equal(r->q.pace_wait_ns, 1000000); /* frame 1 at 1 ms */
+	assert_int_equal(xl_xsk_txpush_step(&r->q, 5000000), 5); /* 5 ms: 5 due */
+	assert_int_equal(r->q.pace_wait_ns, 0);
+	assert_int_equal(xl_xsk_txpush_step(&r->q, 5500000), 0);
+	assert_int_equal(r->q.pace_wait_ns, 500000);
+	assert_int_equal(r->q.pace.stalls, 0);
+	rig_free(r);
+	r = rig_new(256, 256, 256, 0, false);
+	r->q.pkt_len = 60;
+	r->q.rate_pps = 1000000; /* depth 1,000: the batch bounds */
+	xl_pace_init(&r->q.pace, 1000000, 0);
+	assert_int_equal(xl_xsk_txpush_step(&r->q, 1000000), 64);
+	assert_int_equal(r->q.pace.stalls, 0);
+	rig_free(r);
+}
+
+/*
+ * The catch-up after a stall is capped (before, the whole missed schedule
+ * went at once): txpush --rate 20000 --count 20000 on a fake clock in
+ * 10 us steps, the kernel completing every step's frames, the thread away
+ * for 200 ms at 300 ms. All 20,000 are sent; no 10 ms of the clock holds
+ * more than its 200 frames plus the depth (20); 4,000 frames were owed
+ * after the stall, 20 went, 3,980 frames' worth skipped, so the run ends
+ * 199 ms after the schedule's 1 s. Without the cap: 4,000 in 0.7 ms.
+ */
+static void test_txpush_stall_capped(void **state)
+{
+	struct rig *r = rig_new(256, 256, 256, 0, false);
+	struct xl_pace_stats st = { 0 };
+	uint64_t now = 0, bucket = 0, in_bucket = 0, most = 0, before;
+
+	r->q.pkt_len = 60;
+	r->q.rate_pps = 20000;
+	r->q.budget = 20000;
+	xl_pace_init(&r->q.pace, 20000, 0);
+	while (r->q.budget && now < 5000000000ull) {
+		now += now == 300000000ull ? 200000000ull : 10000;
+		if (now / 10000000 != bucket) {
+			bucket = now / 10000000;
+			in_bucket = 0;
+		}
+		before = r->q.c.tx_submitted;
+		xl_xsk_txpush_step(&r->q, now);
+		in_bucket += r->q.c.tx_submitted - before;
+		if (in_bucket > most)
+			most = in_bucket;
+		kernel_tx(r, 1000);
+	}
+	assert_int_equal(r->q.c.tx_submitted, 20000);
+	assert_in_range(most, 200, 220);
+	assert_int_equal(r->q.pace.stalls, 1);
+	assert_int_equal(r->q.pace.skipped, 3980);
+	assert_int_equal(r->q.pace.max_due, 20);
+	assert_int_equal(now, 1199000000ull);
+	xl_pace_add(&r->q.pace, &st);
+	assert_int_equal(st.skipped, 3980);
+	/* Waiting for the last completions with no budget left is no stall. */
+	xl_xsk_txpush_step(&r->q, now + 100000000ull);
+	assert_int_equal(r->q.pace.stalls, 1);
 	rig_free(r);
 }
 
@@ -311,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_l2fwd_frags_whole_frames),
 		cmocka_unit_test(test_txpush_short_batches),
 		cmocka_unit_test(test_txpush_rate),
+		cmocka_unit_test(test_txpush_stall_capped),
 		cmocka_unit_test(test_desc_ok),
 		cmocka_unit_test(test_audit_catches_corruption),
 		cmocka_unit_test(test_starve_fill),

@@ -477,6 +477,16 @@ void xl_xsk_app__read(struct xl_xsk_app *a, struct xl_xsk_sock_stats *out)
 	}
 }
 
+void xl_xsk_app__pace(const struct xl_xsk_app *a, struct xl_pace_stats *st)
+{
+	int i;
+
+	*st = (struct xl_pace_stats){ 0 };
+	for (i = 0; i < a->nsocks; i++)
+		if (a->socks[i].q.rate_pps)
+			xl_pace_add(&a->socks[i].q.pace, st);
+}
+
 int xl_xsk_app__audit(struct xl_xsk_app *a, char *buf, size_t len)
 {
 	size_t used = 0;

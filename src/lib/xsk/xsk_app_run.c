@@ -75,7 +75,8 @@ static void run_txpush(struct xsk_sock *s)
 	struct xl_xsk_q *q = &s->q;
 	uint64_t done_at = 0, now;
 
-	q->start_ns = xl_now_ns();
+	if (q->rate_pps)
+		xl_pace_init(&q->pace, q->rate_pps, xl_now_ns());
 	while (!stopping(s)) {
 		now = xl_now_ns();
 		if (!q->budget) {
@@ -98,9 +99,12 @@ static void run_txpush(struct xsk_sock *s)
 			}
 		}
 		if (!xl_xsk_txpush_step(q, now) && q->rate_pps && q->budget) {
-			uint64_t gap = 1000000000ull / q->rate_pps;
+			/* Until the next frame is due (as gen's threads), within
+			 * 20 us..1 ms; 20 us when frames were due but no frame
+			 * or ring slot was free. */
+			uint64_t w = q->pace_wait_ns;
 
-			xl_sleep_ns(gap > 1000000 ? 1000000 : gap < 20000 ? 20000 : gap, NULL);
+			xl_sleep_ns(w > 1000000 ? 1000000 : w < 20000 ? 20000 : w, NULL);
 		}
 	}
 }

@@ -157,7 +157,10 @@ struct xl_xsk_dump;
  * @starve_fill: never refill. @verify/@dump: rxdrop extras.
  * @pkt_len: txpush frame length (bytes). @budget: txpush frames left to
  * send (UINT64_MAX: unlimited). @rate_pps: this socket's rate, 0: no limit.
- * @start_ns: when pacing started. @err: first fatal error (-errno; -ENXIO
+ * @pace: with a rate, its schedule (xdplab/pace.h: the catch-up after a
+ * stall capped), initialised by the caller with xl_pace_init() before the
+ * first step. @pace_wait_ns: after a step that found no frame due, how
+ * long until the next one is (0: frames were due). @err: first fatal error (-errno; -ENXIO
  * when the device went away). @c: counters.
  * @tx_cons_seen/@comp_prod_seen: l2fwd's last look at the TX ring's
  * consumer and the completion ring's producer (is TX moving?).
@@ -175,7 +178,9 @@ struct xl_xsk_q {
 	struct xl_xsk_dump *dump;
 	uint32_t pkt_len;
 	uint64_t budget;
-	uint64_t rate_pps, start_ns;
+	uint64_t rate_pps;
+	struct xl_pace pace;
+	uint64_t pace_wait_ns;
 	int err;
 	uint32_t tx_cons_seen, comp_prod_seen;
 	struct xl_xsk_counters c;
@@ -244,7 +249,9 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns);
 /**
  * xl_xsk_txpush_step() - one txpush iteration: reap completions, then
  * reserve exactly the number of descriptors it will submit (bounded by
- * the batch, free frames, ring room, the budget and the rate).
+ * the batch, free frames, ring room, the budget and, with @q->rate_pps,
+ * what @q->pace has due at @now_ns: after a stall at most its depth, the
+ * rest of the debt skipped and counted there; @q->pace_wait_ns set).
  * Return: descriptors submitted.
  */
 uint32_t xl_xsk_txpush_step(struct xl_xsk_q *q, uint64_t now_ns);

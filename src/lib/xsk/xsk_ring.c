@@ -432,11 +432,17 @@ uint32_t xl_xsk_txpush_step(struct xl_xsk_q *q, uint64_t now_ns)
 	xl_xsk_reap(q, q->batch * 2);
 	if (q->budget < want)
 		want = (uint32_t)q->budget;
-	if (q->rate_pps) {
-		double due = (double)q->rate_pps * (now_ns - q->start_ns) / 1e9 -
-			     (double)q->c.tx_submitted;
+	if (q->rate_pps && want) {
+		/* The one pacer (xdplab/pace.h): a catch-up after a stall goes
+		 * at most the depth at once, not the whole missed schedule.
+		 * Asked only with budget left: waiting for the last
+		 * completions is no stall. */
+		uint64_t due = xl_pace_due(&q->pace, now_ns, q->c.tx_submitted, &q->pace_wait_ns);
 
-		want = due < 1.0 ? 0 : due < want ? (uint32_t)due : want;
+		if (due)
+			q->pace_wait_ns = 0;
+		if (due < want)
+			want = (uint32_t)due;
 	}
 	want = min_u32(want, f->n_free);
 	k = want ? min_u32(want, xsk_prod_nb_free(&q->tx, want)) : 0;
