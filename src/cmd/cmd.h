@@ -198,6 +198,9 @@ void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
  *     @duration_ns, then xl_cmd_row_finish(); the caller sets the identity
  *     (name, kind, action, op, mode, wiring, engine, judged) before.
  * @rec: out, NULL: none: every interval's record.
+ * @extra_json: NULL, or the text of a JSON object whose members are added
+ *     to the --json document's top level (struct xl_report_meta.extra_json:
+ *     gen's and txpush's "pacing").
  */
 struct xl_cmd_loop {
 	struct xl_meter *m;
@@ -211,6 +214,7 @@ struct xl_cmd_loop {
 	void *ctx;
 	struct xl_row_result *row;
 	struct xl_cmd_records *rec;
+	const char *extra_json;
 };
 
 /**

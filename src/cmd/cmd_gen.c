@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "pace_cli.h"
 #include "xdplab/gen.h"
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
@@ -499,12 +500,7 @@ static void print_summary(struct xl_gen *gen, const char *ifname, const struct g
 		       (unsigned long long)st.pcap_runt, (unsigned long long)st.pcap_short,
 		       (unsigned long long)st.pcap_truncated);
 	/* The capped catch-up (xdplab/pace.h): said only when it acted. */
-	if (st.pace.stalls)
-		printf("pacing: fell behind %llu times; %llu frames' worth of the schedule skipped (catch-up capped at %llu frames: 1 ms at the rate, or 2 send calls): %s\n",
-		       (unsigned long long)st.pace.stalls, (unsigned long long)st.pace.skipped,
-		       (unsigned long long)st.pace.depth,
-		       counted ? "every --count frame was still sent, that much later" :
-				 "those frames were not sent");
+	xl_cmd_print_pace(&st.pace, counted, "1 ms at the rate, at least 8, or 2 send calls");
 }
 
 int cmd_gen(int argc, char **argv)
@@ -520,6 +516,7 @@ int cmd_gen(int argc, char **argv)
 	struct xl_sampler sm;
 	const char *ifname;
 	struct xl_gen *gen;
+	char *pace_json = NULL;
 	int idx, err, ret = XL_EXIT_OK;
 
 	inet_pton(AF_INET, "198.18.0.1", &a.o.spec.src_ip4);
@@ -592,9 +589,17 @@ int cmd_gen(int argc, char **argv)
 		row.nreps = 1;
 		xl_row_finish(&row);
 	}
+	if (a.json && a.o.rate_pps) {
+		struct xl_gen_stats st;
+
+		/* With a rate: what the threads' pacers did (docs/results.md). */
+		xl_gen__read(gen, &st);
+		pace_json = xl_cmd_pace_json(&st.pace, a.o.rate_pps);
+	}
 	ret = xl_cmd_json_finish(a.json, "gen", &(struct xl_cmd_loop){
 			.interval_ns = a.interval_ns, .duration_ns = a.o.duration_ns,
-			.rec = &rec }, &row, ret);
+			.rec = &rec, .extra_json = pace_json }, &row, ret);
+	free(pace_json);
 	xl_gen__destroy(gen);
 	return ret;
 }

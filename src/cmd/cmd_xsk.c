@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "pace_cli.h"
 #include "profile_cli.h"
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
@@ -436,7 +437,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	struct xsk_args a = *ap; /* a copy: the body reads as cmd_xsk()'s did */
 	struct xl_cmd_records rec = { 0 };
 	struct xl_xsk_app *app;
-	char name[32], msg[512], rowname[40];
+	char name[32], msg[512], rowname[40], *pace_json = NULL;
 	int r;
 
 	if (a.netns) {
@@ -502,8 +503,17 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	row.judged = "app-cpu";
 	r = xl_cmd_xsk_run(&a, app, &row, a.json ? &rec : NULL);
 	ap->prof = a.prof; /* xl_cmd_xsk_run() may have closed the session: the caller closes what is left */
+	if (a.json && a.c.app == XL_XSK_TXPUSH && a.c.rate_pps) {
+		struct xl_pace_stats ps;
+
+		/* With a rate: what the sockets' pacers did (docs/results.md). */
+		xl_xsk_app__pace(app, &ps);
+		pace_json = xl_cmd_pace_json(&ps, a.c.rate_pps);
+	}
 	xl_xsk_app__destroy(app);
-	return xl_cmd_json_finish(a.json, a.spec.name, &(struct xl_cmd_loop){
+	r = xl_cmd_json_finish(a.json, a.spec.name, &(struct xl_cmd_loop){
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
-			.rec = &rec }, &row, r);
+			.rec = &rec, .extra_json = pace_json }, &row, r);
+	free(pace_json);
+	return r;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "pace_cli.h"
 #include "profile_cli.h"
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
@@ -297,6 +298,13 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 		ret = XL_EXIT_RUNTIME;
 	}
 	print_totals(&tc, now - x.s[0].t_ns);
+	if (a->c.app == XL_XSK_TXPUSH && a->c.rate_pps) {
+		struct xl_pace_stats ps;
+
+		/* The capped catch-up (xdplab/pace.h), as gen says it. */
+		xl_xsk_app__pace(app, &ps);
+		xl_cmd_print_pace(&ps, a->c.count > 0, "1 ms at the rate, at least 8");
+	}
 	/*
 	 * Frames the kernel dropped, with the likely cause (issue 11 item 1:
 	 * at a tenth of capacity, default placement, the fill ring ran empty

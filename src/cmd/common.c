@@ -422,6 +422,7 @@ int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd
 		.git = xl_cmd_git_commit(), .command = command,
 		.interval = l->interval_ns / 1e9,
 		.intervals = l->rec ? l->rec->v : NULL, .nintervals = l->rec ? l->rec->n : 0,
+		.extra_json = l->extra_json,
 	};
 
 	if (xl_report_json(path, &meta, row, 1)) {

@@ -43,6 +43,7 @@ TESTS=(
 	"gen-count-duration|--count and --duration end at whichever comes first"
 	"gen-threads-count|--threads 2: --count is the total, not per thread"
 	"gen-delivered-json|gen --count 50000 --json into a drop: sent, refused and delivered labelled and exact; the JSON's row and intervals, the schema"
+	"gen-rate-stall-json|gen --rate 20000 --count 20000 stopped 200 ms: all 20000 delivered; the JSON's pacing (stalls, skipped, depth, largest catch-up) as the pacing line says"
 	"gen-no-peer|peer without XDP and GRO off: warning at start, exit 1 after 3 intervals with the reason"
 	"gen-peer-gro|peer with GRO on and no XDP: no warning, frames reach the peer's stack"
 	"cleanup-drop-exit|drop --duration ends: nothing attached"

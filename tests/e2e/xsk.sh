@@ -28,7 +28,7 @@ DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
 	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact l2fwd_poll_roundtrip placement_away_from_napi
-	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches
+	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches txpush_rate_stall
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus rxdrop_dump_pcapng bad_inputs frame_sizes zerocopy_veth mtu_frags
 	memlock rebind_sweep sigkill_detaches device_gone queues_in_use
@@ -301,6 +301,40 @@ t_txpush_exact() {
 	expect_eq "arrived" "$(field "$WORK/peer.out" rx_packets)" 100000 || return 1
 	expect_eq "bad checksums" "$(field "$WORK/peer.out" csum_bad)" 0 || return 1
 	grep -q "^audit: .*OK$" "$WORK/tx.out" || return 1
+}
+
+# txpush --rate after a stall (SIGSTOP for 200 ms: a thread descheduled
+# under load): the catch-up is capped at the pacer's depth (1 ms at 20
+# kpps: 20 frames), the rest of the 4,000 frames owed deferred, and every
+# --count frame still sent: 20,000 completed and at the peer. Before, the
+# whole backlog went at line rate; the JSON's "pacing" and the totals'
+# pacing line say what the pacer did, the same numbers.
+t_txpush_rate_stall() {
+	local j="$WORK/tx.json" line
+	lab_up || return 1
+	bg peer "$X" xsk rxdrop --netns "$GNS" "$GEN" --poll --quiet $DEEP
+	wait_ready peer || return 1
+	bg tx "$X" xsk txpush --netns "$DNS" "$DUT" --count 20000 --rate 20000 --audit --quiet --json "$j"
+	wait_ready tx || return 1
+	sleep 0.3
+	kill -STOP "$PID_tx" && sleep 0.2 && kill -CONT "$PID_tx"
+	stop_after_exit tx 30
+	expect_eq "txpush exit" "$RC" 0 || { log "$(tail -3 "$WORK/tx.err")"; return 1; }
+	settle "$GNS" "$GEN"
+	stop_one peer; expect_eq "peer exit" "$RC" 0 || return 1
+	expect_eq "completed" "$(field "$WORK/tx.out" tx_packets)" 20000 || return 1
+	expect_eq "arrived" "$(field "$WORK/peer.out" rx_packets)" 20000 || return 1
+	grep -q "^audit: .*OK$" "$WORK/tx.out" || return 1
+	expect_eq "pacing: rate, depth" "$(jq -c '[.pacing.rate_pps, .pacing.depth]' "$j")" "[20000,20]" || return 1
+	expect_eq "largest catch-up within the depth" "$(jq '.pacing.largest_catchup <= 20 and .pacing.largest_catchup > 0' "$j")" true ||
+		{ log "$(jq -c .pacing "$j")"; return 1; }
+	# At least the 4,000 frames of the 200 ms owed, less the 20 sent at once.
+	expect_eq "fell behind, 3,980+ deferred" "$(jq '.pacing.stalls >= 1 and .pacing.skipped >= 3980' "$j")" true ||
+		{ log "$(jq -c .pacing "$j")"; return 1; }
+	line=$(jq -r '.pacing | "pacing: fell behind \(.stalls) times; \(.skipped) frames'"'"' worth of the schedule skipped (catch-up capped at 20 frames: 1 ms at the rate, at least 8; the largest \(.largest_catchup)): every --count frame was still sent, that much later"' "$j")
+	grep -qxF "$line" "$WORK/tx.out" || { log "no line '$line' in: $(grep pacing "$WORK/tx.out")"; return 1; }
+	python3 "$ROOT/scripts/validate-results.py" "$j" >/dev/null 2>&1 ||
+		{ log "schema: $(python3 "$ROOT/scripts/validate-results.py" "$j" 2>&1 | tail -2)"; return 1; }
 }
 
 # 179 frames with batch 64 (64 + 64 + 51), 200 bursts on ONE socket: each
