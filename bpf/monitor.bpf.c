@@ -260,6 +260,20 @@ int BPF_PROG(xl_mon_xmit, const struct net_device *from_dev, const struct net_de
 	return 0;
 }
 
+/*
+ * The floor (struct xl_monitor_opts.floor): an empty program on the same
+ * tracepoint, loaded alone, so that what the kernel's dispatch of a BPF
+ * program on xdp_devmap_xmit costs is measured beside what xl_mon_xmit
+ * costs (lab run --with-monitor-floor, docs/monitor.md). Not loaded
+ * otherwise (user space turns autoload off).
+ */
+SEC("tp_btf/xdp_devmap_xmit")
+int BPF_PROG(xl_mon_floor, const struct net_device *from_dev, const struct net_device *to_dev,
+	     int sent, int drops, int err)
+{
+	return 0;
+}
+
 /* ---- raw_tp: no BTF, so no device fields: ifindex 0 (exception: too) ---- */
 
 SEC("raw_tp/xdp_exception")
@@ -291,6 +305,13 @@ SEC("raw_tp/xdp_devmap_xmit")
 int BPF_PROG(xl_mon_xmit_raw, void *from_dev, void *to_dev, int sent, int drops, int err)
 {
 	bulk(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, 0, err, sent, drops);
+	return 0;
+}
+
+/* The floor for raw_tp (the set without BTF). */
+SEC("raw_tp/xdp_devmap_xmit")
+int BPF_PROG(xl_mon_floor_raw, void *from_dev, void *to_dev, int sent, int drops, int err)
+{
 	return 0;
 }
 

@@ -40,9 +40,14 @@ enum xl_mon_attach {
  *         XL_MON_AUTO without kernel BTF, creation fails with EOPNOTSUPP.
  *         0: every device (the default).
  * @devs: the devices (namespace inode and ifindex), see struct xl_mon_dev.
+ * @floor: load only an empty program on xdp_devmap_xmit (returns 0, counts
+ *         nothing): what the kernel's dispatch of a BPF program on that
+ *         tracepoint costs without our program's work, the floor under the
+ *         errors-only monitor's cost (lab run --with-monitor-floor,
+ *         docs/monitor.md). Not with @all (EINVAL); @ndevs/@devs unused.
  */
 struct xl_monitor_opts {
-	bool all;
+	bool all, floor;
 	enum xl_mon_attach attach;
 	int ndevs;
 	struct xl_mon_dev devs[XL_MON_MAX_DEVS];
@@ -90,6 +95,42 @@ int xl_monitor__skipped(const struct xl_monitor *m, const char **names, int max)
  * xl_monitor__skipped(). Return: how many.
  */
 int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max);
+
+/**
+ * xl_monitor__prog_ids() - the kernel's ids of @m's loaded programs (one
+ * per tracepoint attached at creation, attached now or not), up to @max
+ * into @ids. Return: how many are loaded (may exceed @max), or -errno.
+ */
+int xl_monitor__prog_ids(struct xl_monitor *m, uint32_t *ids, int max);
+
+/** xl_monitor__is_floor() - @m was created with struct xl_monitor_opts.floor. */
+bool xl_monitor__is_floor(const struct xl_monitor *m);
+
+/** Most program ids struct xl_mon_census records. */
+#define XL_MON_CENSUS_MAX 16
+
+/**
+ * struct xl_mon_census - the kernel's tracepoint links, now (xl_mon_link_census()).
+ * @links: links whose program is one of the ids asked about, any tracepoint.
+ * @on_xmit: of those, links on xdp_devmap_xmit.
+ * @prog_id: the programs of the first XL_MON_CENSUS_MAX of those links.
+ * @xmit_total: every tracepoint link on xdp_devmap_xmit, whoever made it
+ *   (other monitors on the machine included).
+ */
+struct xl_mon_census {
+	int links, on_xmit, xmit_total;
+	uint32_t prog_id[XL_MON_CENSUS_MAX];
+};
+
+/**
+ * xl_mon_link_census() - walk every BPF link in the kernel
+ * (BPF_LINK_GET_NEXT_ID, as `bpftool link list` does) and count the
+ * raw-tracepoint links (tp_btf and raw_tp attach that way) of the programs
+ * @ids[0..@nids) into @c: what is attached, as the kernel sees it, not as
+ * the monitor believes. Needs CAP_SYS_ADMIN. Links made or cut during the
+ * walk may or may not be seen. Return: 0, or -errno.
+ */
+int xl_mon_link_census(const uint32_t *ids, int nids, struct xl_mon_census *c);
 
 /** xl_monitor__attach_kind() - "tp_btf" or "raw_tp". */
 const char *xl_monitor__attach_kind(const struct xl_monitor *m);

@@ -26,7 +26,7 @@
 
 struct xl_monitor {
 	struct monitor *skel;
-	bool raw;
+	bool raw, floor;
 	int ncpus;
 	bool attached[NTP];
 	bool skipped[NTP];
@@ -158,11 +158,20 @@ void xl_mon_delta(const struct xl_mon_snapshot *prev, const struct xl_mon_row *r
 	}
 }
 
-/* The programs of one tracepoint in both sets. */
-static void progs_of(struct monitor *skel, int ev, struct bpf_program **btf,
+/* The programs of one tracepoint in both sets (xdp_devmap_xmit: the floor's with @m->floor). */
+static void progs_of(struct xl_monitor *m, int ev, struct bpf_program **btf,
 		     struct bpf_program **raw, struct bpf_link ***btf_link,
 		     struct bpf_link ***raw_link)
 {
+	struct monitor *skel = m->skel;
+
+	if (m->floor && ev == XL_EV_DEVMAP_XMIT) {
+		*btf = skel->progs.xl_mon_floor;
+		*raw = skel->progs.xl_mon_floor_raw;
+		*btf_link = &skel->links.xl_mon_floor;
+		*raw_link = &skel->links.xl_mon_floor_raw;
+		return;
+	}
 #define P(e, b, r)                                   \
 	case e:                                      \
 		*btf = skel->progs.b;                \
@@ -190,11 +199,17 @@ static bool success_path(int ev)
 
 struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts)
 {
-	struct bpf_program *bp, *rp;
+	struct bpf_program *bp, *rp, *p;
 	struct bpf_link **bl, **rl;
 	struct btf *vmlinux = NULL;
 	struct xl_monitor *m;
 	int ev, err, n = 0;
+
+	if (opts->floor && opts->all) {
+		xl_err("monitor: the floor (an empty xdp_devmap_xmit program) is loaded alone, not with --all");
+		errno = EINVAL;
+		return NULL;
+	}
 
 	if (opts->ndevs < 0 || opts->ndevs > XL_MON_MAX_DEVS) {
 		xl_err("monitor device filter: %d devices (accepted: 0..%d)", opts->ndevs,
@@ -206,9 +221,10 @@ struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts)
 	if (!m)
 		return NULL;
 	m->ncpus = libbpf_num_possible_cpus();
+	m->floor = opts->floor;
 	m->raw = opts->attach == XL_MON_RAW ||
 		 (opts->attach == XL_MON_AUTO && access("/sys/kernel/btf/vmlinux", R_OK));
-	if (m->raw && opts->ndevs) {
+	if (m->raw && opts->ndevs && !m->floor) {
 		xl_err("monitor device filter: needs tp_btf (kernel BTF); raw_tp has no device fields");
 		err = -EOPNOTSUPP;
 		goto out_free;
@@ -234,13 +250,14 @@ struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts)
 		m->skel->rodata->devs[n].ifindex = opts->devs[n].ifindex;
 	}
 	n = 0;
+	/* Nothing loads unless chosen below (the floor's programs included). */
+	bpf_object__for_each_program(p, m->skel->obj)
+		bpf_program__set_autoload(p, false);
 	for (ev = 0; ev < NTP; ev++) {
-		bool want = opts->all || !success_path(ev);
+		bool want = m->floor ? ev == XL_EV_DEVMAP_XMIT : opts->all || !success_path(ev);
 		char tname[64];
 
-		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
-		bpf_program__set_autoload(bp, false);
-		bpf_program__set_autoload(rp, false);
+		progs_of(m, ev, &bp, &rp, &bl, &rl);
 		if (!want)
 			continue;
 		if (!m->raw) {
@@ -261,7 +278,7 @@ struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts)
 	for (ev = 0; ev < NTP; ev++) {
 		struct bpf_link *link;
 
-		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
+		progs_of(m, ev, &bp, &rp, &bl, &rl);
 		if (!bpf_program__autoload(m->raw ? rp : bp))
 			continue;
 		link = bpf_program__attach(m->raw ? rp : bp);
@@ -373,6 +390,75 @@ int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max
 	return list(m->attached, names, max);
 }
 
+int xl_monitor__prog_ids(struct xl_monitor *m, uint32_t *ids, int max)
+{
+	struct bpf_prog_info info;
+	struct bpf_program *p;
+	__u32 len;
+	int n = 0;
+
+	bpf_object__for_each_program(p, m->skel->obj) {
+		if (bpf_program__fd(p) < 0)
+			continue; /* not loaded */
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			return -errno;
+		if (n < max)
+			ids[n] = info.id;
+		n++;
+	}
+	return n;
+}
+
+int xl_mon_link_census(const uint32_t *ids, int nids, struct xl_mon_census *c)
+{
+	struct bpf_link_info info;
+	char tp[64];
+	__u32 id = 0, len;
+	int fd, i;
+
+	memset(c, 0, sizeof(*c));
+	while (!bpf_link_get_next_id(id, &id)) {
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue; /* gone meanwhile */
+			return -errno;
+		}
+		memset(&info, 0, sizeof(info));
+		memset(tp, 0, sizeof(tp));
+		info.raw_tracepoint.tp_name = (__u64)(unsigned long)tp;
+		info.raw_tracepoint.tp_name_len = sizeof(tp) - 1;
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			close(fd);
+			continue; /* detached meanwhile */
+		}
+		close(fd);
+		if (info.type != BPF_LINK_TYPE_RAW_TRACEPOINT)
+			continue;
+		/* tp_btf links carry the tracepoint's name as raw_tp ones do */
+		if (!strcmp(tp, "xdp_devmap_xmit"))
+			c->xmit_total++;
+		for (i = 0; i < nids; i++)
+			if (ids[i] == info.prog_id)
+				break;
+		if (i == nids)
+			continue;
+		if (c->links < XL_MON_CENSUS_MAX)
+			c->prog_id[c->links] = info.prog_id;
+		c->links++;
+		c->on_xmit += !strcmp(tp, "xdp_devmap_xmit");
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+bool xl_monitor__is_floor(const struct xl_monitor *m)
+{
+	return m->floor;
+}
+
 const char *xl_monitor__attach_kind(const struct xl_monitor *m)
 {
 	return m->raw ? "raw_tp" : "tp_btf";
@@ -387,7 +473,7 @@ void xl_monitor__detach(struct xl_monitor *m)
 	for (ev = 0; ev < NTP; ev++) {
 		if (!m->attached[ev])
 			continue;
-		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
+		progs_of(m, ev, &bp, &rp, &bl, &rl);
 		bpf_link__destroy(*(m->raw ? rl : bl));
 		*(m->raw ? rl : bl) = NULL;
 	}
@@ -402,7 +488,7 @@ int xl_monitor__attach(struct xl_monitor *m)
 	for (ev = 0; ev < NTP; ev++) {
 		if (!m->attached[ev])
 			continue;
-		progs_of(m->skel, ev, &bp, &rp, &bl, &rl);
+		progs_of(m, ev, &bp, &rp, &bl, &rl);
 		if (*(m->raw ? rl : bl))
 			continue;
 		link = bpf_program__attach(m->raw ? rp : bp);
