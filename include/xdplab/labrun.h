@@ -58,6 +58,8 @@ struct xl_labrun_source {
  *           since perf's own load changes them. NULL: none.
  * @with_perf: the watch-cost rows add a perf listener level
  *           (xl_labrun_watch_cost()).
+ * @with_floor: the watch-cost rows' batch-1 set adds the floor level, an
+ *           empty program on xdp_devmap_xmit (xl_labrun_watch_cost()).
  * @extra/@extra_ns: the XDP_DROP rows run with the --extra-ns busy loop
  *           set to @extra_ns CPU ns per packet (calibrated on the row's
  *           first repetition; struct xl_row_result.extra).
@@ -77,6 +79,7 @@ struct xl_labrun_opts {
 	uint32_t gen_batch;
 	struct xl_profiler *profiler;
 	bool with_perf;
+	bool with_floor;
 	bool extra;
 	double extra_ns;
 	const struct xl_labrun_source *src;

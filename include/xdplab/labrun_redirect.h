@@ -25,6 +25,7 @@ enum xl_watch {
 	XL_WATCH_ERRORS = 1, /**< `xdplab monitor` (errors only) */
 	XL_WATCH_ALL = 2,    /**< `xdplab monitor --all` (success path too) */
 	XL_WATCH_PERF = 3,   /**< `perf record` on xdp:xdp_redirect, a filter matching nothing */
+	XL_WATCH_FLOOR = 4,  /**< an empty program on xdp_devmap_xmit (struct xl_monitor_opts.floor) */
 };
 
 /** The perf listener's event and filter (no interface has ifindex 0). */
@@ -65,13 +66,19 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * and enabled for its slices only; its note gives its cost against
  * rows[0]. While it is disabled its event stays open (perflisten.h), so
  * the other levels of that set carry a disabled probe's residual.
+ * With @o->with_floor, the next row ("redirect/b1+mon-floor", rows[6] or
+ * rows[7] after the perf row) is a fourth level in the batch-1 set: the
+ * floor monitor (XL_WATCH_FLOOR), attached for its slices only; in each of
+ * them the kernel's links are counted (xl_mon_link_census()) and its note
+ * says in how many slices the floor program was the set's only attached
+ * program; xl_watch_floor() goes into rows[1].watch.
  * Return: as xl_labrun_redirect(); the cause is in the note of the row
  * that failed; on -EINTR each row cut short says so in its note.
  */
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
 			 struct xl_row_result *rows);
 
-/** xl_labrun_watch_rows() - how many rows xl_labrun_watch_cost() fills: 6, 7 with @o->with_perf. */
+/** xl_labrun_watch_rows() - how many rows xl_labrun_watch_cost() fills: 6, +1 with @o->with_perf, +1 with @o->with_floor. */
 int xl_labrun_watch_rows(const struct xl_labrun_opts *o);
 
 /**
@@ -101,6 +108,22 @@ double xl_watch_events_per_pkt(const struct xl_row_result *row);
  * lacks the figures (*@est has the measured part only).
  */
 int xl_watch_estimate(const struct xl_row_result rows[6], struct xl_watch_est *est);
+
+/**
+ * xl_watch_floor() - split the per-event cost of @est (xl_watch_estimate(),
+ * valid) into the floor and the monitor's own part, from the batch-1 rows
+ * @b1_none ("redirect/b1+no-mon"), @b1_err ("redirect/b1+mon-err") and
+ * @b1_floor ("redirect/b1+mon-floor"), measured in one interleaved set:
+ * the floor per event is the paired median of the chain's CPU ns/packet
+ * floor minus none, the own part the paired median of errors minus floor,
+ * each divided by @est->b1_events_per_pkt, with the 95% intervals of those
+ * medians (xl_median_ci()); per hop at full bulks, each / XL_DEVMAP_BULK.
+ * The same CPU figure (chain's, else the judged CPU's) for all three rows.
+ * Return: 0 (@est->floor_valid), -EINVAL when @est is not valid, -ENODATA
+ * when the rows are not paired (the same repetitions) or lack figures.
+ */
+int xl_watch_floor(const struct xl_row_result *b1_none, const struct xl_row_result *b1_err,
+		   const struct xl_row_result *b1_floor, struct xl_watch_est *est);
 
 /*
  * Frames per devmap bulk when it fills: the kernel flushes a devmap's

@@ -85,6 +85,15 @@ struct xl_rep_result {
  * @full_hop_ns (@full_hop_lo..@full_hop_hi): @per_event_ns / XL_DEVMAP_BULK:
  *   the cost per frame and hop with full bulks, the rate at which a hop is
  *   saturated; it does not depend on how fast the generator ran.
+ * The floor (xl_watch_floor(); 0 until it ran, lab run --with-monitor-floor):
+ * @floor_valid: measured; @floor_ci: the intervals below are set (at
+ *   least 6 paired repetitions).
+ * @floor_ns (@floor_lo..@floor_hi): CPU ns per event of an empty program
+ *   on xdp_devmap_xmit: the kernel's dispatch, no work of ours.
+ * @own_ns (@own_lo..@own_hi): the errors-only monitor's own part per
+ *   event: paired errors-only minus floor.
+ * @floor_hop_ns (@floor_hop_lo..@floor_hop_hi), @own_hop_ns (@own_hop_lo..
+ *   @own_hop_hi): the same per frame and hop at full bulks (/ XL_DEVMAP_BULK).
  */
 struct xl_watch_est {
 	double cost_ns, cpu_cost_ns, events_per_pkt;
@@ -93,6 +102,9 @@ struct xl_watch_est {
 	int hops;
 	double bulk_frames, hop_ns, hop_lo, hop_hi, full_hop_ns, full_hop_lo, full_hop_hi;
 	bool valid, cpu_cost_ci, estimate_ci;
+	double floor_ns, floor_lo, floor_hi, own_ns, own_lo, own_hi;
+	double floor_hop_ns, floor_hop_lo, floor_hop_hi, own_hop_ns, own_hop_lo, own_hop_hi;
+	bool floor_valid, floor_ci;
 };
 
 /**

@@ -20,7 +20,7 @@
 #include "xdplab/userprog.h"
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
+       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_WITH_FLOOR, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
        R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_PROFILE = XL_OPT_PROFILE,
        R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_PROG_SEC, R_PROG_FUNC, R_PROG_MAP, R_AB };
 
@@ -32,6 +32,7 @@ static const struct xl_opt run_opts[] = {
 	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc; only when named: stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress))", R_ROWS },
 	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)", R_WITH_PERF },
+	{ "with-monitor-floor", 0, NULL, "--with-monitor and a fourth level in its batch-1 set: an empty program on xdp_devmap_xmit, the kernel's dispatch without our program (row redirect/b1+mon-floor: the floor per event and the monitor's own part above it, with 95% CIs; about 3 s more)", R_WITH_FLOOR },
 	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
 	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },
 	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.3 s) per size: 32 s at the defaults)", R_LATENCY },
@@ -205,6 +206,10 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_WITH_PERF:
 		a->o.with_perf = true;
 		return 0;
+	case R_WITH_FLOOR:
+		a->with_monitor = true;
+		a->o.with_floor = true;
+		return 0;
 	case R_EXTRA_NS:
 		a->extra = true;
 		return xl_parse_u64(&run_spec, "--extra-ns", arg, 0, XL_EXTRA_NS_MAX, &a->extra_ns);
@@ -317,7 +322,8 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 	a->o.extra = a->extra;
 	a->o.extra_ns = a->extra_ns;
 	if (a->with_monitor && !a->cal) {
-		xl_usage_error(&run_spec, "--with-monitor measures the redirect row under the monitor: add redirect to --rows");
+		xl_usage_error(&run_spec, "%s measures the redirect row under the monitor: add redirect to --rows",
+			       a->o.with_floor ? "--with-monitor-floor" : "--with-monitor");
 		return XL_EXIT_USAGE;
 	}
 	if (a->uo.path) {

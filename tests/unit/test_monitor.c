@@ -327,6 +327,68 @@ static void test_watch_per_hop(void **state)
 	assert_int_equal(xl_watch_per_hop(&est, 2), -EINVAL);
 }
 
+/*
+ * The floor split, from three batch-1 rows of nine paired repetitions:
+ * floor - none = 4, 8 .. 36 (median 20, CI 8..32: the 2nd and 8th),
+ * errors - floor = 18, 16 .. 2 (median 10, CI 4..16), over 2 events per
+ * packet: floor 10 (4..16) and own 5 (2..8) ns per event; / 16 per hop.
+ */
+static void test_watch_floor(void **state)
+{
+	static struct xl_row_result none, err, floor;
+	struct xl_watch_est est = { .valid = true, .b1_events_per_pkt = 2 };
+	int i;
+
+	memset(&none, 0, sizeof(none));
+	memset(&err, 0, sizeof(err));
+	memset(&floor, 0, sizeof(floor));
+	for (i = 0; i < 9; i++) {
+		none.reps[i] = (struct xl_rep_result){ .pps = 1e6, .chain_ns_per_pkt = 100,
+						       .cpu_ns_per_pkt = 50 };
+		floor.reps[i] = none.reps[i];
+		floor.reps[i].chain_ns_per_pkt = 100 + 4 * (i + 1);
+		floor.reps[i].cpu_ns_per_pkt = 60;
+		err.reps[i] = none.reps[i];
+		err.reps[i].chain_ns_per_pkt = floor.reps[i].chain_ns_per_pkt + 2 * (9 - i);
+		err.reps[i].cpu_ns_per_pkt = 90;
+	}
+	none.nreps = err.nreps = floor.nreps = 9;
+	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), 0);
+	assert_true(est.floor_valid && est.floor_ci);
+	assert_true(est.floor_ns == 10 && est.floor_lo == 4 && est.floor_hi == 16);
+	assert_true(est.own_ns == 5 && est.own_lo == 2 && est.own_hi == 8);
+	assert_true(est.floor_hop_ns == 0.625 && est.floor_hop_lo == 0.25 && est.floor_hop_hi == 1);
+	assert_true(est.own_hop_ns == 0.3125 && est.own_hop_lo == 0.125 && est.own_hop_hi == 0.5);
+
+	/* the floor row lacks the chain's figure once: all three rows use the judged CPU's */
+	floor.reps[0].chain_ns_per_pkt = 0;
+	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), 0);
+	assert_true(est.floor_ns == 5 && est.own_ns == 15);
+	assert_true(est.floor_lo == 5 && est.floor_hi == 5 && est.own_lo == 15 && est.own_hi == 15);
+
+	/* three pairs: the medians, no interval (bounds untouched) */
+	memset(&est, 0, sizeof(est));
+	est.valid = true;
+	est.b1_events_per_pkt = 2;
+	est.floor_lo = -1;
+	none.nreps = err.nreps = floor.nreps = 3;
+	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), 0);
+	assert_true(est.floor_valid && !est.floor_ci);
+	assert_true(est.floor_ns == 5 && est.own_ns == 15 && est.floor_lo == -1);
+
+	/* not paired, nothing counted, or no estimate: nothing */
+	est.floor_valid = false;
+	floor.nreps = 2;
+	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), -ENODATA);
+	floor.nreps = 3;
+	est.b1_events_per_pkt = 0;
+	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), -ENODATA);
+	est.b1_events_per_pkt = 2;
+	est.valid = false;
+	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), -EINVAL);
+	assert_false(est.floor_valid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_watch_estimate),
 		cmocka_unit_test(test_watch_estimate_ci),
 		cmocka_unit_test(test_watch_per_hop),
+		cmocka_unit_test(test_watch_floor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -437,6 +437,45 @@ static void test_json_monitor_cost(void **state)
 	assert_dbl_equal(json_real_value(json_array_get(get(mc, "full_bulk_ns_per_hop_ci"), 0)), 1);
 	assert_dbl_equal(json_real_value(json_array_get(get(mc, "full_bulk_ns_per_hop_ci"), 1)), 3);
 	json_decref(doc);
+
+	/* with the floor (xl_watch_floor()): eight more keys; no interval: nulls */
+	rows[ROW_VALID].watch.floor_valid = true;
+	rows[ROW_VALID].watch.floor_ns = 20;
+	rows[ROW_VALID].watch.own_ns = 12;
+	rows[ROW_VALID].watch.floor_hop_ns = 1.25;
+	rows[ROW_VALID].watch.own_hop_ns = 0.75;
+	rows[ROW_VALID].watch.floor_lo = 10;
+	rows[ROW_VALID].watch.floor_hi = 30;
+	rows[ROW_VALID].watch.own_lo = -4;
+	rows[ROW_VALID].watch.own_hi = 28;
+	rows[ROW_VALID].watch.floor_hop_lo = 0.625;
+	rows[ROW_VALID].watch.floor_hop_hi = 1.875;
+	rows[ROW_VALID].watch.own_hop_lo = -0.25;
+	rows[ROW_VALID].watch.own_hop_hi = 1.75;
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	mc = get(json_array_get(get(doc, "rows"), ROW_VALID), "monitor_cost");
+	assert_int_equal(json_object_size(mc), 24);
+	assert_dbl_equal(get_num(mc, "floor_ns_per_event"), 20);
+	assert_dbl_equal(get_num(mc, "own_ns_per_event"), 12);
+	assert_dbl_equal(get_num(mc, "floor_full_bulk_ns_per_hop"), 1.25);
+	assert_dbl_equal(get_num(mc, "own_full_bulk_ns_per_hop"), 0.75);
+	assert_true(json_is_null(get(mc, "floor_ns_per_event_ci")));
+	assert_true(json_is_null(get(mc, "own_full_bulk_ns_per_hop_ci")));
+	json_decref(doc);
+	rows[ROW_VALID].watch.floor_ci = true;
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	mc = get(json_array_get(get(doc, "rows"), ROW_VALID), "monitor_cost");
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "floor_ns_per_event_ci"), 0)), 10);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "floor_ns_per_event_ci"), 1)), 30);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "own_ns_per_event_ci"), 0)), -4);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "own_ns_per_event_ci"), 1)), 28);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "floor_full_bulk_ns_per_hop_ci"), 0)), 0.625);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "floor_full_bulk_ns_per_hop_ci"), 1)), 1.875);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "own_full_bulk_ns_per_hop_ci"), 0)), -0.25);
+	assert_dbl_equal(json_real_value(json_array_get(get(mc, "own_full_bulk_ns_per_hop_ci"), 1)), 1.75);
+	json_decref(doc);
 }
 
 static void test_json_other_rows(void **state)

@@ -133,18 +133,61 @@ static struct xl_rep_result acc_rep(const struct watch_acc *s)
 }
 
 /*
+ * What the kernel had attached in the floor level's slices: @slices
+ * counted, @alone of them with the floor program as the only link of any
+ * program of the set's monitors (and that link on xdp_devmap_xmit),
+ * @xmit_max the most links on xdp_devmap_xmit seen, anyone's.
+ */
+struct watch_census {
+	int slices, alone, xmit_max;
+};
+
+/* Count the links of the set's monitors @mon[0..@n) while @floor's slice runs. */
+static void census_slice(struct xl_monitor **mon, int n, struct xl_monitor *floor,
+			 struct watch_census *wc)
+{
+	uint32_t ids[64], fid;
+	struct xl_mon_census c;
+	int k, got, nids = 0;
+
+	for (k = 0; k < n; k++) {
+		if (!mon[k])
+			continue;
+		got = xl_monitor__prog_ids(mon[k], ids + nids, 64 - nids);
+		if (got > 0)
+			nids += got < 64 - nids ? got : 64 - nids;
+	}
+	wc->slices++;
+	if (xl_monitor__prog_ids(floor, &fid, 1) != 1 || xl_mon_link_census(ids, nids, &c)) {
+		xl_warn("floor slice: cannot count the kernel's links");
+		return;
+	}
+	if (c.xmit_total > wc->xmit_max)
+		wc->xmit_max = c.xmit_total;
+	if (c.links == 1 && c.on_xmit == 1 && c.prog_id[0] == fid)
+		wc->alone++;
+	else
+		xl_warn("floor slice: %d links of the set's programs attached (%d on xdp_devmap_xmit), not the floor's alone",
+			c.links, c.on_xmit);
+	xl_dbg("floor slice: %d link(s) of the set's %d programs, %d on xdp_devmap_xmit (prog id %u, the floor's %u); %d on xdp_devmap_xmit in all",
+	       c.links, nids, c.on_xmit, c.links ? c.prog_id[0] : 0, fid, c.xmit_total);
+}
+
+/*
  * One traffic set-up (sink, redirect, generator) for @nreps repetitions,
  * numbered from @first_rep. A repetition measures each of the @nlevels
  * monitor levels for @o->seconds_ns, in @nslices slices per level, the
  * levels interleaved slice by slice in an order rotated per slice and per
  * repetition; level k's sums go to rows[k]->reps[rep]. A monitor is
- * attached for its level's slices only. Return: 0, -EINTR when stopped (a
+ * attached for its level's slices only; in the floor level's slices the
+ * kernel's links are counted into @wc (census_slice(); NULL: not counted).
+ * Return: 0, -EINTR when stopped (a
  * repetition cut short is not recorded), or -errno (the note says why).
  */
 static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
 		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
 		   struct xl_row_result **rows, int first_rep, int nreps, int nslices,
-		   struct xl_row_result *prof_row)
+		   struct xl_row_result *prof_row, struct watch_census *wc)
 {
 	const struct xl_prof_cpu pcpus[] = { { rows[0]->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
 	bool profiled = false;
@@ -180,7 +223,8 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	}
 	nst = xl_redirect__steer_count(r); /* the policy is the default: l4-hash over several */
 	for (k = 0; k < nlevels; k++) {
-		struct xl_monitor_opts mo = { .all = levels[k] == XL_WATCH_ALL };
+		struct xl_monitor_opts mo = { .all = levels[k] == XL_WATCH_ALL,
+					      .floor = levels[k] == XL_WATCH_FLOOR };
 
 		mo.ndevs = lab_devs(lab, mo.devs);
 
@@ -250,6 +294,8 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 					break;
 				}
 			}
+			if (wc && levels[k] == XL_WATCH_FLOOR)
+				census_slice(mon, nlevels, mon[k], wc);
 			if (nlevels > 1)
 				xl_sleep_ns(WATCH_SETTLE_NS, o->stop);
 			if (levels[k] == XL_WATCH_ALL)
@@ -327,7 +373,7 @@ static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		     enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
 		     struct xl_row_result *row)
 {
-	static const char *const suffix[] = { "", "+mon-err", "+mon-all", "+perf" };
+	static const char *const suffix[] = { "", "+mon-err", "+mon-all", "+perf", "+mon-floor" };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int cpu;
 
@@ -335,7 +381,7 @@ static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->action = xl_xdp_action_name(XDP_REDIRECT);
 	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
 	snprintf(row->name, sizeof(row->name), "%s%s",
-		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 4]);
+		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 5]);
 	/* cpumap target: a CPU other than the generator's and the NAPI's if
 	 * there is one, else the generator's (2 CPUs: someone must share). */
 	cpu = o->gen_cpu;
@@ -360,7 +406,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	for (rep = 0; rep < o->reps; rep++) {
 		if (o->stop && *o->stop)
 			return -EINTR;
-		err = one_set(lab, o, kind, &watch, 1, size, cpu, &row, rep, 1, 1, NULL);
+		err = one_set(lab, o, kind, &watch, 1, size, cpu, &row, rep, 1, 1, NULL, NULL);
 		if (err)
 			return err;
 		if (o->stop && *o->stop)
@@ -374,7 +420,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 
 		extra = *row;
 		extra.profile = NULL;
-		err = one_set(lab, o, kind, &watch, 1, size, cpu, &ep, 0, 1, 1, row);
+		err = one_set(lab, o, kind, &watch, 1, size, cpu, &ep, 0, 1, 1, row, NULL);
 		if (err == -EINTR)
 			return err;
 		if (err)
@@ -417,40 +463,71 @@ static void perf_note(const struct xl_row_result *without, struct xl_row_result 
 }
 
 /*
- * Measure rows[0..2] (none, errors, all) and @perf_row (the perf listener,
- * NULL: not measured): one traffic set-up, then each repetition
- * interleaves the levels in slices (one_set()).
+ * Measure rows[0..2] (none, errors, all) and @extra_row at level @extra
+ * (the perf listener or the floor; NULL: no fourth level): one traffic
+ * set-up, then each repetition interleaves the levels in slices
+ * (one_set()); @wc as there.
  */
 static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32_t size,
-		     struct xl_row_result *rows, struct xl_row_result *perf_row)
+		     struct xl_row_result *rows, struct xl_row_result *extra_row,
+		     enum xl_watch extra, struct watch_census *wc)
 {
-	static const enum xl_watch levels[4] = { XL_WATCH_NONE, XL_WATCH_ERRORS, XL_WATCH_ALL,
-						 XL_WATCH_PERF };
-	struct xl_row_result *rp[4] = { &rows[0], &rows[1], &rows[2], perf_row };
+	const enum xl_watch levels[4] = { XL_WATCH_NONE, XL_WATCH_ERRORS, XL_WATCH_ALL, extra };
+	struct xl_row_result *rp[4] = { &rows[0], &rows[1], &rows[2], extra_row };
 	struct xl_labrun_opts wo = *lo, *o = &wo;
-	int w, err, nslices, nlevels = perf_row ? 4 : 3;
+	int w, err, nslices, nlevels = extra_row ? 4 : 3;
 
 	if (wo.reps < WATCH_MIN_REPS)
 		wo.reps = WATCH_MIN_REPS;
 	if (wo.seconds_ns > WATCH_MAX_WINDOW_NS)
 		wo.seconds_ns = WATCH_MAX_WINDOW_NS;
 	nslices = wo.seconds_ns / XL_WATCH_SLICE_NS > 1 ? wo.seconds_ns / XL_WATCH_SLICE_NS : 1;
-	err = one_set(lab, o, XL_REDIR_DEVMAP, levels, nlevels, size, 0, rp, 0, o->reps, nslices, NULL);
+	err = one_set(lab, o, XL_REDIR_DEVMAP, levels, nlevels, size, 0, rp, 0, o->reps, nslices,
+		      NULL, wc);
 	if (err)
 		return err;
 	for (w = 0; w < nlevels; w++)
 		xl_row_finish(rp[w]);
 	xl_watch_note(&rows[0], &rows[1]);
 	xl_watch_note(&rows[0], &rows[2]);
-	if (perf_row)
-		perf_note(&rows[0], perf_row);
+	if (extra == XL_WATCH_PERF && extra_row)
+		perf_note(&rows[0], extra_row);
 	return 0;
+}
+
+/*
+ * The floor row's note: the floor per event and the monitor's own part,
+ * per hop at full bulks, and the census of its slices (@est NULL or
+ * without the floor: the census only).
+ */
+static void floor_note(struct xl_row_result *row, const struct xl_watch_est *est,
+		       const struct watch_census *wc)
+{
+	size_t len = sizeof(row->note);
+	int n = 0;
+
+	if (est && est->floor_valid && est->floor_ci)
+		n = snprintf(row->note, len,
+			     "empty program: %.1f ns per event (95%% CI %.1f..%.1f), the monitor's own part %.1f (95%% CI %.1f..%.1f); at full bulks of %d: %.2f and %.2f per hop; ",
+			     est->floor_ns, est->floor_lo, est->floor_hi, est->own_ns, est->own_lo,
+			     est->own_hi, XL_DEVMAP_BULK, est->floor_hop_ns, est->own_hop_ns);
+	else if (est && est->floor_valid)
+		n = snprintf(row->note, len,
+			     "empty program: %.1f ns per event, the monitor's own part %.1f; at full bulks of %d: %.2f and %.2f per hop; ",
+			     est->floor_ns, est->own_ns, XL_DEVMAP_BULK, est->floor_hop_ns,
+			     est->own_hop_ns);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(row->note + n, len - n, "the set's only link, on xdp_devmap_xmit, in %d of %d slices",
+		 wc->alone, wc->slices);
 }
 
 static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
 		      struct xl_row_result *rows)
 {
 	struct xl_labrun_opts cal = *o;
+	struct xl_row_result *floor_row = o->with_floor ? &rows[6 + o->with_perf] : NULL;
+	struct watch_census wc = { 0 };
 	struct xl_watch_est est;
 	int w, err;
 
@@ -464,20 +541,32 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 	}
 	if (o->with_perf)
 		row_setup(lab, o, XL_REDIR_DEVMAP, XL_WATCH_PERF, size, &rows[6]);
+	if (floor_row) {
+		row_setup(lab, o, XL_REDIR_DEVMAP, XL_WATCH_FLOOR, size, floor_row);
+		snprintf(floor_row->name, sizeof(floor_row->name), "redirect/b%d+mon-floor",
+			 WATCH_CAL_BATCH);
+	}
 	if (lab->nout < 1) {
 		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
 		return -ENODEV;
 	}
-	err = watch_set(lab, o, size, rows, o->with_perf ? &rows[6] : NULL);
+	err = watch_set(lab, o, size, rows, o->with_perf ? &rows[6] : NULL, XL_WATCH_PERF, NULL);
 	if (err)
 		return err;
 	cal.gen_batch = WATCH_CAL_BATCH;
-	err = watch_set(lab, &cal, size, rows + 3, NULL);
+	err = watch_set(lab, &cal, size, rows + 3, floor_row, XL_WATCH_FLOOR, &wc);
 	if (err)
 		return err;
-	if (xl_watch_estimate(rows, &est))
+	if (xl_watch_estimate(rows, &est)) {
+		if (floor_row)
+			floor_note(floor_row, NULL, &wc);
 		return 0;
+	}
 	xl_watch_per_hop(&est, XL_LAB_REDIRECT_HOPS);
+	if (floor_row) {
+		xl_watch_floor(&rows[3], &rows[4], floor_row, &est);
+		floor_note(floor_row, &est, &wc);
+	}
 	rows[1].watch = est;
 	if (est.estimate_ci) {
 		snprintf(rows[4].note, sizeof(rows[4].note),
@@ -495,7 +584,7 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 
 int xl_labrun_watch_rows(const struct xl_labrun_opts *o)
 {
-	return o->with_perf ? 7 : 6;
+	return 6 + o->with_perf + o->with_floor;
 }
 
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,

@@ -266,6 +266,21 @@ static json_t *row_json(const struct xl_row_result *r)
 		json_object_set_new(mc, "full_bulk_ns_per_hop_ci",
 				    ci(r->watch.estimate_ci, r->watch.full_hop_lo, r->watch.full_hop_hi));
 	}
+	if (r->watch.valid && r->watch.floor_valid) {
+		/* lab run --with-monitor-floor: the floor and the monitor's own part */
+		const struct xl_watch_est *w = &r->watch;
+
+		json_object_update_new(json_object_get(o, "monitor_cost"), json_pack(
+			"{s:f,s:o,s:f,s:o,s:f,s:o,s:f,s:o}",
+			"floor_ns_per_event", w->floor_ns,
+			"floor_ns_per_event_ci", ci(w->floor_ci, w->floor_lo, w->floor_hi),
+			"own_ns_per_event", w->own_ns,
+			"own_ns_per_event_ci", ci(w->floor_ci, w->own_lo, w->own_hi),
+			"floor_full_bulk_ns_per_hop", w->floor_hop_ns,
+			"floor_full_bulk_ns_per_hop_ci", ci(w->floor_ci, w->floor_hop_lo, w->floor_hop_hi),
+			"own_full_bulk_ns_per_hop", w->own_hop_ns,
+			"own_full_bulk_ns_per_hop_ci", ci(w->floor_ci, w->own_hop_lo, w->own_hop_hi)));
+	}
 	return o;
 }
 

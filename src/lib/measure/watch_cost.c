@@ -3,8 +3,9 @@
  * What watching costs, from the rows of xl_labrun_watch_cost(): paired
  * differences between a monitor level and no monitor within each
  * repetition, their medians and distribution-free 95% confidence
- * intervals (xl_median_ci()), the per-event estimate, and the estimate
- * per forwarding hop at the bulk size measured and at full devmap bulks.
+ * intervals (xl_median_ci()), the per-event estimate, the estimate per
+ * forwarding hop at the bulk size measured and at full devmap bulks, and
+ * its split into the floor (an empty program) and the monitor's own part.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -127,6 +128,47 @@ int xl_watch_estimate(const struct xl_row_result rows[6], struct xl_watch_est *e
 		est->estimate_ci = true;
 	}
 	est->valid = true;
+	return 0;
+}
+
+/* Every repetition of all three rows has the chain's figure: chain_ns, else dut_ns. */
+static double (*cpu_getter3(const struct xl_row_result *a, const struct xl_row_result *b,
+			    const struct xl_row_result *c))(const struct xl_rep_result *)
+{
+	return cpu_getter(a, b) == chain_ns && cpu_getter(a, c) == chain_ns ? chain_ns : dut_ns;
+}
+
+int xl_watch_floor(const struct xl_row_result *b1_none, const struct xl_row_result *b1_err,
+		   const struct xl_row_result *b1_floor, struct xl_watch_est *est)
+{
+	double (*get)(const struct xl_rep_result *) = cpu_getter3(b1_none, b1_err, b1_floor);
+	double f[XL_MAX_REPS], o[XL_MAX_REPS], e, lo, hi, olo, ohi;
+	int nf, no;
+
+	if (!est->valid)
+		return -EINVAL;
+	e = est->b1_events_per_pkt;
+	/* floor - none and errors - floor, repetition by repetition */
+	nf = paired_diffs(b1_none, b1_floor, get, f);
+	no = paired_diffs(b1_floor, b1_err, get, o);
+	if (e <= 0 || !nf || !no || b1_err->nreps != b1_floor->nreps)
+		return -ENODATA;
+	est->floor_ns = xl_summarize(f, nf).median / e;
+	est->own_ns = xl_summarize(o, no).median / e;
+	est->floor_hop_ns = est->floor_ns / XL_DEVMAP_BULK;
+	est->own_hop_ns = est->own_ns / XL_DEVMAP_BULK;
+	if (!xl_median_ci(f, nf, &lo, &hi) && !xl_median_ci(o, no, &olo, &ohi)) {
+		est->floor_lo = lo / e;
+		est->floor_hi = hi / e;
+		est->own_lo = olo / e;
+		est->own_hi = ohi / e;
+		est->floor_hop_lo = est->floor_lo / XL_DEVMAP_BULK;
+		est->floor_hop_hi = est->floor_hi / XL_DEVMAP_BULK;
+		est->own_hop_lo = est->own_lo / XL_DEVMAP_BULK;
+		est->own_hop_hi = est->own_hi / XL_DEVMAP_BULK;
+		est->floor_ci = true;
+	}
+	est->floor_valid = true;
 	return 0;
 }
 
