@@ -7,6 +7,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+/* bpf/redirect.bpf.c's rr_turn again on purpose: the turn alone, an object of its
+ * own for prog-run, differing from rr_turn_shared.bpf.c only in the map and the turn. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
