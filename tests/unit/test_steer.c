@@ -108,15 +108,29 @@ static struct xl_steer_miss misses(struct rig *g)
 	return t;
 }
 
-static void assert_no_miss(struct rig *g)
+/* Every miss counter of @g, summed over the CPUs, exactly (no redirect errors). */
+static void assert_misses(struct rig *g, uint64_t not_ip, uint64_t malformed, uint64_t no_ports,
+			  uint64_t filtered)
 {
 	struct xl_steer_miss m = misses(g);
 
-	assert_int_equal(m.not_ip, 0);
-	assert_int_equal(m.malformed, 0);
-	assert_int_equal(m.no_ports, 0);
-	assert_int_equal(m.filtered, 0);
+	assert_int_equal(m.not_ip, not_ip);
+	assert_int_equal(m.malformed, malformed);
+	assert_int_equal(m.no_ports, no_ports);
+	assert_int_equal(m.filtered, filtered);
 	assert_int_equal(m.redirect_errors, 0);
+}
+
+static void assert_no_miss(struct rig *g)
+{
+	assert_misses(g, 0, 0, 0, 0);
+}
+
+/* The frames @g steered to its 1st and 2nd CPU, exactly. */
+static void assert_steered(struct rig *g, uint64_t first, uint64_t second)
+{
+	assert_int_equal(steered(g, 0), first);
+	assert_int_equal(steered(g, 1), second);
 }
 
 /*
@@ -210,12 +224,9 @@ static void test_matrix(void **state)
 		print_message("shape v%d %s tags %d ext %d: l4-hash %llu / %llu\n",
 			      sh[i].v6 ? 6 : 4, sh[i].tcp ? "tcp" : "udp", sh[i].tags, sh[i].ext,
 			      (unsigned long long)steered(&h, 0), (unsigned long long)steered(&h, 1));
-		assert_int_equal(steered(&sp, 0), 50);
-		assert_int_equal(steered(&sp, 1), 50);
-		assert_int_equal(steered(&dp, 0), 0);
-		assert_int_equal(steered(&dp, 1), 100);
-		assert_int_equal(steered(&pr, 0), sh[i].tcp ? 100 : 0);
-		assert_int_equal(steered(&pr, 1), sh[i].tcp ? 0 : 100);
+		assert_steered(&sp, 50, 50);
+		assert_steered(&dp, 0, 100);
+		assert_steered(&pr, sh[i].tcp ? 100 : 0, sh[i].tcp ? 0 : 100);
 		h0 = steered(&h, 0);
 		assert_int_equal(h0 + steered(&h, 1), 1000);
 		assert_in_range(h0, 450, 550);
@@ -241,8 +252,7 @@ static void test_round_robin(void **state)
 	rig_load(&g, XL_STEER_ROUND_ROBIN);
 	for (i = 0; i < 1001; i++)
 		assert_int_equal(run(&g, b, len), XDP_REDIRECT);
-	assert_int_equal(steered(&g, 0), 501);
-	assert_int_equal(steered(&g, 1), 500);
+	assert_steered(&g, 501, 500);
 	assert_no_miss(&g);
 	redirect__destroy(g.s);
 }
@@ -250,7 +260,6 @@ static void test_round_robin(void **state)
 static void test_misses(void **state)
 {
 	struct rig g, f;
-	struct xl_steer_miss m;
 	uint8_t b[256];
 	uint32_t len;
 
@@ -268,13 +277,8 @@ static void test_misses(void **state)
 	len = frame(b, false, false, 0, EXT_NONE, 1025, 9);
 	b[14 + 9] = 1;
 	assert_int_equal(run(&g, b, len), XDP_REDIRECT);
-	m = misses(&g);
-	assert_int_equal(m.malformed, 1);
-	assert_int_equal(m.not_ip, 1);
-	assert_int_equal(m.no_ports, 1);
-	assert_int_equal(m.filtered, 0);
-	assert_int_equal(steered(&g, 0), 3);
-	assert_int_equal(steered(&g, 1), 0);
+	assert_misses(&g, 1, 1, 1, 0);
+	assert_steered(&g, 3, 0);
 	redirect__destroy(g.s);
 
 	/* IPv6 extension chains the parser refuses are malformed, a non-first
@@ -299,12 +303,8 @@ static void test_misses(void **state)
 		b[lo.l3_off + 40 + 16 + 3] = 8; /* fragment offset 1: no L4 header here */
 		assert_int_equal(run(&g, b, len), XDP_REDIRECT);
 	}
-	m = misses(&g);
-	assert_int_equal(m.malformed, 2);
-	assert_int_equal(m.no_ports, 1);
-	assert_int_equal(m.not_ip, 0);
-	assert_int_equal(steered(&g, 1), 1);
-	assert_int_equal(steered(&g, 0), 3);
+	assert_misses(&g, 0, 2, 1, 0);
+	assert_steered(&g, 3, 1);
 	redirect__destroy(g.s);
 
 	rig_load(&f, XL_STEER_L4_FILTER);
@@ -312,10 +312,8 @@ static void test_misses(void **state)
 	assert_int_equal(run(&f, b, len), XDP_DROP);
 	len = frame(b, true, false, 2, EXT_HBH_DST, 1024, 53);
 	assert_int_equal(run(&f, b, len), XDP_REDIRECT);
-	m = misses(&f);
-	assert_int_equal(m.filtered, 1);
-	assert_int_equal(steered(&f, 1), 1);
-	assert_int_equal(steered(&f, 0), 0);
+	assert_misses(&f, 0, 0, 0, 1);
+	assert_steered(&f, 0, 1);
 	redirect__destroy(f.s);
 }
 
