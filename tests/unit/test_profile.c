@@ -44,13 +44,10 @@ static struct xl_folded *load_fixture(void)
 
 static char *folded_text(struct xl_folded *f)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct memout m;
 
-	assert_int_equal(xl_folded__write(f, m), 0);
-	fclose(m);
-	return buf;
+	assert_int_equal(xl_folded__write(f, mem_start(&m)), 0);
+	return mem_end(&m);
 }
 
 static void test_fold_fixture(void **state)
@@ -211,12 +208,11 @@ static int count_of(const char *hay, const char *needle)
 static void test_flame_svg(void **state)
 {
 	struct xl_folded *f = load_fixture();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct memout m;
+	char *buf;
 
-	assert_int_equal(xl_flame_svg(f, m, "drop <no-touch>", 1000), 0);
-	fclose(m);
+	assert_int_equal(xl_flame_svg(f, mem_start(&m), "drop <no-touch>", 1000), 0);
+	buf = mem_end(&m);
 	assert_int_equal(count_of(buf, "<g class=\"f\""), 13);
 	assert_non_null(strstr(buf, "data-total=\"5\""));
 	assert_non_null(strstr(buf, "<title>" BPF_SYM " (2 samples, 40.00%)</title>"));
@@ -248,14 +244,13 @@ static void test_flame_svg(void **state)
 static void test_flame_svg_cuts_deep_narrow(void **state)
 {
 	struct xl_folded *f = xl_folded__new();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct memout m;
+	char *buf;
 
 	assert_int_equal(xl_folded__add(f, "a;b", 999, NULL, NULL, NULL), 0);
 	assert_int_equal(xl_folded__add(f, "a;c;d;e;f;g", 1, NULL, NULL, NULL), 0);
-	assert_int_equal(xl_flame_svg(f, m, "t", 1000), 0);
-	fclose(m);
+	assert_int_equal(xl_flame_svg(f, mem_start(&m), "t", 1000), 0);
+	buf = mem_end(&m);
 	/* c is 1 px (drawn), d..g below it are deeper than any 0.25% stack (cut). */
 	assert_int_equal(count_of(buf, "<g class=\"f\""), 3);
 	assert_non_null(strstr(buf, "<title>c (1 samples, 0.10%)</title>"));

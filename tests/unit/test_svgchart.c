@@ -23,13 +23,10 @@ static int count_of(const char *hay, const char *needle)
 
 static char *render(const struct xl_chart *c)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct memout m;
 
-	assert_int_equal(xl_svg_chart(m, c), 0);
-	fclose(m);
-	return buf;
+	assert_int_equal(xl_svg_chart(mem_start(&m), c), 0);
+	return mem_end(&m);
 }
 
 static void test_nice_step(void **state)

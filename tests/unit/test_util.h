@@ -2,7 +2,8 @@
 /*
  * What the unit tests share: assert_near() / assert_dbl_equal() for
  * doubles, printing both values on failure; cap_start()/cap_end() to
- * capture what a call writes to stdout or stderr. Include after <cmocka.h>.
+ * capture what a call writes to stdout or stderr; mem_start()/mem_end()
+ * for what a call writes to a FILE * it is given. Include after <cmocka.h>.
  */
 #ifndef XDPLAB_TEST_UTIL_H
 #define XDPLAB_TEST_UTIL_H
@@ -64,6 +65,31 @@ static inline char *cap_end(struct capture *c)
 		assert_int_equal(fread(buf, 1, len, c->tmp), len);
 	fclose(c->tmp);
 	return buf;
+}
+
+/* ---- a FILE * in memory, for functions that write to one they are given ---- */
+
+struct memout {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+/* An empty in-memory stream (open_memstream(3)); write to the FILE * returned. */
+static inline FILE *mem_start(struct memout *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->f);
+	return m->f;
+}
+
+/* Close the stream; return what was written, NUL-terminated (caller frees). */
+static inline char *mem_end(struct memout *m)
+{
+	assert_int_equal(fclose(m->f), 0);
+	return m->buf;
 }
 
 #endif /* XDPLAB_TEST_UTIL_H */
