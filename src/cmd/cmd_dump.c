@@ -79,9 +79,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->format = r;
 		return 0;
 	case O_SNAPLEN:
-		r = xl_parse_u64(&dump_spec, "--snaplen", arg, 1, XL_DUMP_MAX_SNAPLEN, &v);
-		a->o.snaplen = v;
-		return r;
+		return XL_PARSE_INTO(&dump_spec, "--snaplen", arg, 1,
+				     XL_DUMP_MAX_SNAPLEN, a->o.snaplen);
 	case O_COUNT:
 		return xl_parse_u64(&dump_spec, "--count", arg, 0, UINT64_MAX, &a->o.count);
 	case O_FILTER:

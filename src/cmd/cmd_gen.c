@@ -127,9 +127,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->size_arg = arg;
 		return 0;
 	case O_FLOWS:
-		r = xl_parse_u64(&gen_spec, "--flows", arg, 1, XL_GEN_MAX_FLOWS, &v);
-		a->o.flows = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--flows", arg, 1, XL_GEN_MAX_FLOWS, a->o.flows);
 	case O_RATE:
 		return xl_parse_u64(&gen_spec, "--rate", arg, 0, 1000000000, &a->o.rate_pps);
 	case O_COUNT:
@@ -139,28 +137,20 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_DST_IP:
 		return parse_ip("--dst-ip", arg, a, false);
 	case O_SRC_PORT:
-		r = xl_parse_u64(&gen_spec, "--src-port", arg, 1, 65535, &v);
-		a->o.spec.src_port = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--src-port", arg, 1, 65535, a->o.spec.src_port);
 	case O_DST_PORT:
-		r = xl_parse_u64(&gen_spec, "--dst-port", arg, 1, 65535, &v);
-		a->o.spec.dst_port = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--dst-port", arg, 1, 65535, a->o.spec.dst_port);
 	case O_IPV6:
 		a->o.spec.ipv6 = true;
 		return 0;
 	case O_THREADS:
-		r = xl_parse_u64(&gen_spec, "--threads", arg, 1, sysconf(_SC_NPROCESSORS_ONLN), &v);
-		a->o.threads = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--threads", arg, 1,
+				     sysconf(_SC_NPROCESSORS_ONLN), a->o.threads);
 	case O_CPU:
-		r = xl_parse_u64(&gen_spec, "--cpu", arg, 0, sysconf(_SC_NPROCESSORS_ONLN) - 1, &v);
-		a->o.first_cpu = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--cpu", arg, 0,
+				     sysconf(_SC_NPROCESSORS_ONLN) - 1, a->o.first_cpu);
 	case O_BATCH:
-		r = xl_parse_u64(&gen_spec, "--batch", arg, 1, XL_GEN_MAX_BATCH, &v);
-		a->o.batch = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--batch", arg, 1, XL_GEN_MAX_BATCH, a->o.batch);
 	case O_PCAP:
 		a->o.pcap_path = arg;
 		return 0;
@@ -171,13 +161,11 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->o.stamp = true;
 		return 0;
 	case O_DYN_PORTS:
-		r = xl_parse_u64(&gen_spec, "--dyn-ports", arg, 1, XL_GEN_MAX_FLOWS, &v);
-		a->o.dst_ports = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--dyn-ports", arg, 1,
+				     XL_GEN_MAX_FLOWS, a->o.dst_ports);
 	case O_SRC_ADDRS:
-		r = xl_parse_u64(&gen_spec, "--src-addrs", arg, 1, XL_GEN_MAX_FLOWS, &v);
-		a->o.src_addrs = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--src-addrs", arg, 1,
+				     XL_GEN_MAX_FLOWS, a->o.src_addrs);
 	case O_VLAN_ID:
 		if (a->o.spec.nvlans == 2)
 			return xl_usage_error(&gen_spec, "--vlan-id: more than two tags (accepted: once or twice)");
@@ -215,9 +203,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->o.spec.fill_set = true;
 		return r;
 	case O_TTL:
-		r = xl_parse_u64(&gen_spec, "--ttl", arg, 1, 255, &v);
-		a->o.spec.ttl = v;
-		return r;
+		return XL_PARSE_INTO(&gen_spec, "--ttl", arg, 1, 255, a->o.spec.ttl);
 	}
 	return -EINVAL;
 }
@@ -465,7 +451,7 @@ static void gen_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 		if (!ifindex || xl_link_down_cause(ifindex, cause, sizeof(cause)) != 1)
 			snprintf(cause, sizeof(cause), "%s",
 				 b->sent.v ? "the device drops what is redirected to it (veth: its peer needs an XDP program or GRO on)" :
-					     "the generator is not sending (see -v)");
+				     "the generator is not sending (see -v)");
 		xl_err("nothing left %s for 3 intervals (%llu sent, %llu xmit errors): %s",
 		       g->ifname, (unsigned long long)b->sent.v, (unsigned long long)b->refused.v,
 		       cause);
@@ -506,8 +492,8 @@ static void print_summary(struct xl_gen *gen, const char *ifname, const struct g
 int cmd_gen(int argc, char **argv)
 {
 	struct gen_args a = { .o = { .engine = XL_ENGINE_LIVE, .netns_fd = -1, .flows = 1,
-				     .threads = 1, .first_cpu = -1,
-				     .spec = { .size = 64, .src_port = 1024, .dst_port = 9 } },
+			     .threads = 1, .first_cpu = -1,
+			     .spec = { .size = 64, .src_port = 1024, .dst_port = 9 } },
 			      .interval_ns = 1000000000ull };
 	static struct xl_row_result row;
 	static struct gen_run g;

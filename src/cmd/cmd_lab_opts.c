@@ -127,14 +127,10 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	static const char *const modes[] = { "native", "skb", "drv", NULL };
 	struct run_args *a = ctx;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t v;
-	int r;
 
 	switch (id) {
 	case R_REPS:
-		r = xl_parse_u64(&run_spec, "--reps", arg, 1, XL_MAX_REPS, &v);
-		a->o.reps = v;
-		return r;
+		return XL_PARSE_INTO(&run_spec, "--reps", arg, 1, XL_MAX_REPS, a->o.reps);
 	case R_SECONDS:
 		return xl_parse_seconds(&run_spec, "--seconds", arg, 0.2, 60, &a->o.seconds_ns);
 	case R_WARMUP:
@@ -181,14 +177,10 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		return a->mode < 0 ? a->mode : 0;
 	case R_GEN_CPU:
 		a->d.cpus_set = true;
-		r = xl_parse_u64(&run_spec, "--gen-cpu", arg, 0, ncpu - 1, &v);
-		a->o.gen_cpu = v;
-		return r;
+		return XL_PARSE_INTO(&run_spec, "--gen-cpu", arg, 0, ncpu - 1, a->o.gen_cpu);
 	case R_NAPI_CPU:
 		a->d.cpus_set = true;
-		r = xl_parse_u64(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, &v);
-		a->o.napi_cpu = v;
-		return r;
+		return XL_PARSE_INTO(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, a->o.napi_cpu);
 	case R_JSON: {
 		/* Fail now, not after minutes of measuring. */
 		FILE *f = fopen(arg, "a");

@@ -38,17 +38,12 @@ static const struct xl_cmd_spec teardown_spec = {
 static int on_setup_opt(int id, const char *arg, void *ctx)
 {
 	struct xl_lab_opts *lo = ctx;
-	uint64_t v;
-	int r;
 
 	if (id == O_OUT_PAIRS) {
-		r = xl_parse_u64(&setup_spec, "--out-pairs", arg, 0, XL_LAB_MAX_OUT, &v);
-		lo->out_pairs = v;
-		return r;
+		return XL_PARSE_INTO(&setup_spec, "--out-pairs", arg, 0,
+				     XL_LAB_MAX_OUT, lo->out_pairs);
 	}
-	r = xl_parse_u64(&setup_spec, "--queues", arg, 1, 64, &v);
-	lo->queues = v;
-	return r;
+	return XL_PARSE_INTO(&setup_spec, "--queues", arg, 1, 64, lo->queues);
 }
 
 int xl_cmd_lab_setup(int argc, char **argv)

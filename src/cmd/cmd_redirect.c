@@ -72,7 +72,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 {
 	static const char *const acts[] = { "drop", "pass", "redirect", "disabled", NULL };
 	struct redir_args *a = ctx;
-	uint64_t v;
 	int r;
 
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
@@ -136,9 +135,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		if (!arg[0] || strspn(arg, "0123456789") != strlen(arg))
 			return xl_usage_error(&a->spec, "--qsize: '%s' is not a whole number (accepted: 1..%d; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q)",
 					      arg, XL_CPUMAP_QSIZE_MAX);
-		r = xl_parse_u64(&a->spec, "--qsize", arg, 1, XL_CPUMAP_QSIZE_MAX, &v);
-		a->o.qsize = v;
-		return r;
+		return XL_PARSE_INTO(&a->spec, "--qsize", arg, 1, XL_CPUMAP_QSIZE_MAX, a->o.qsize);
 	}
 	return -EINVAL;
 }

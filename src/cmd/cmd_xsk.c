@@ -131,7 +131,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	struct xsk_args *a = ctx;
 	struct xl_xsk_config *c = &a->c;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t v;
 	int r;
 
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
@@ -244,9 +243,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		c->audit = true;
 		return 0;
 	case O_CPU:
-		r = xl_parse_u64(&a->spec, "--cpu", arg, 0, ncpu - 1, &v);
-		c->first_cpu = v;
-		return r;
+		return XL_PARSE_INTO(&a->spec, "--cpu", arg, 0, ncpu - 1, c->first_cpu);
 	case O_POLICY: {
 		static const char *const pol[] = { "other", "fifo", "rr", "SCHED_OTHER", "SCHED_FIFO",
 						   "SCHED_RR", NULL };
@@ -259,9 +256,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	}
 	case O_SCHPRI:
-		r = xl_parse_u64(&a->spec, "--schpri", arg, 1, 99, &v);
-		c->sched_prio = v;
-		return r;
+		return XL_PARSE_INTO(&a->spec, "--schpri", arg, 1, 99, c->sched_prio);
 	case O_COUNT:
 		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);
 	case O_BURSTS:

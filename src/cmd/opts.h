@@ -100,6 +100,22 @@ int xl_parse_u64(const struct xl_cmd_spec *spec, const char *opt,
 		 const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 
 /**
+ * XL_PARSE_INTO() - xl_parse_u64() into @dst, an integer lvalue of any
+ * width that holds [@min, @max] (a field narrower than 64 bits), assigned
+ * only when the value is accepted; @dst is evaluated once, then.
+ * Its value: 0 or -EINVAL (message printed), as xl_parse_u64()'s.
+ */
+#define XL_PARSE_INTO(spec, opt, arg, min, max, dst)                                        \
+	({                                                                                  \
+		uint64_t xl_v_;                                                             \
+		int xl_r_ = xl_parse_u64((spec), (opt), (arg), (min), (max), &xl_v_);        \
+                                                                                            \
+		if (!xl_r_)                                                                 \
+			(dst) = xl_v_;                                                      \
+		xl_r_;                                                                      \
+	})
+
+/**
  * xl_parse_seconds() - parse a decimal number of seconds in [@min, @max]
  * (e.g. "0.5"). Return: 0 with *@out_ns in ns, or -EINVAL (message printed).
  */
