@@ -3,7 +3,8 @@
  * libFuzzer target: the results-JSON reader of `xdplab compare`,
  * xl_cmp_load() (jansson underneath), on arbitrary bytes written to a
  * memfd and read through its path, then compared with itself
- * (xl_cmp_run) so every row's fields are used. Checks: a load either
+ * (xl_cmp_run, and xl_cmp_lat_run for the latency rows) so every row's
+ * fields are used. Checks: a load either
  * fails with one of its documented errors and a message, or gives rows
  * that free cleanly. Built by `make fuzz`.
  */
@@ -52,8 +53,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct xl_cmp_result res;
 
 		memset(&res, 0, sizeof(res));
+		struct xl_cmp_latresult lr;
+
 		if (!xl_cmp_run(&f, &f, &o, &res))
 			xl_cmp_result_free(&res);
+		/* The latency rows against themselves: every pair compared. */
+		if (f.nlat < 0 || (f.nlat && !f.lat))
+			abort();
+		if (!xl_cmp_lat_run(&f, &f, &o, &lr)) {
+			if (lr.paired != f.nlat || lr.rose)
+				abort();
+			xl_cmp_latresult_free(&lr);
+		}
 	}
 	xl_cmp_file_free(&f);
 	return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of 'xdplab compare': bad input (exit 2, one line), a
-# regression (exit 1), the formats, the committed bench/*.json runs (these
-# four need no root), two real short lab runs compared, and --extra-ns /
+# regression (exit 1), the formats, the committed bench/*.json runs and
+# their latency rows (these five need no root), two real short lab runs compared, and --extra-ns /
 # --sensitivity (compare_lab_runs, extra_ns_lab_row, extra_ns_single_json,
 # sensitivity_too_few, sensitivity_search, softirq_cpu_source and
 # softirq_tp_scoped run labs or attach XDP: root;
@@ -19,7 +19,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 trap 'ip netns del xlcmp$$ 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 
-TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files
+TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files compare_latency_bench
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
        sensitivity_search softirq_cpu_source softirq_tp_scoped)
 
@@ -157,6 +157,28 @@ t_compare_bench_files() {
 		fail "no ceiling warning: $(head -3 "$TMP/out")" || return 1
 	expect_eq "only-in-new rows" "$(grep -c ' only in new$' "$TMP/out")" 6 || return 1
 	grep -q '^\* xdplab commit ' "$TMP/out" || fail "commits not marked as differing: $(head -20 "$TMP/out")"
+}
+
+t_compare_latency_bench() {
+	local a=bench/20261201T120747Z-038ff656d37a-latency-softirq.json b=bench/20261201T120747Z-038ff656d37a-latency-threaded.json
+	[ -f "$a" ] && [ -f "$b" ] || fail "committed runs $a, $b missing" || return 1
+	"$X" compare "$a" "$b" >"$TMP/out" 2>&1
+	# Committed data, 3 reps a row: nothing can be significant; the
+	# threaded run's losses are reported against softirq's zeros.
+	expect_eq "exit status" "$?" 0 || return 1
+	expect_eq "latency summary" "$(tail -1 "$TMP/out")" \
+		"latency: 16 rows in base, 16 in new: 16 paired, 4 compared; 0 regression(s), 0 improvement(s), 4 ~, 12 not comparable or not measured, 0 in one file only; 12 with a count risen from 0" || return 1
+	expect_eq "compared rows" "$(awk '/^lat\// && / ~ \(too few reps\)$/ { print $1 "/" $2 }' "$TMP/out" | paste -sd' ')" \
+		"lat/rt-l2fwd/low/64 lat/rt-l2fwd/load/64 lat/rt-l2fwd/low/1500 lat/rt-l2fwd/load/1500" || return 1
+	grep -qx 'note: lat/rt-tx/low 64 B: lost rose from 0 (8252 in 3 of 3 new repetitions, 0 in 3 base ones); gaps rose from 0 (7536 in 3 of 3 new repetitions, 0 in 3 base ones)' "$TMP/out" ||
+		fail "no rt-tx/low loss note: $(grep 'rt-tx/low 64' "$TMP/out")" || return 1
+	"$X" compare --json "$a" "$b" >"$TMP/out.json" 2>&1
+	expect_eq "JSON latency_summary" "$(jq -c '.latency_summary' "$TMP/out.json")" \
+		'{"base_rows":16,"new_rows":16,"paired":16,"compared":4,"regressions":0,"improvements":0,"rose_from_zero":12}' || return 1
+	expect_eq "JSON rt-l2fwd/low 1500 p50 p" "$(jq -r '.latency[] | select(.name == "lat/rt-l2fwd/low" and .size == 1500) | .tests.p50.p' "$TMP/out.json")" 0.1 || return 1
+	"$X" compare "$a" "$a" >"$TMP/out" 2>&1
+	expect_eq "a latency run against itself" "$(tail -1 "$TMP/out")" \
+		"latency: 16 rows in base, 16 in new: 16 paired, 16 compared; 0 regression(s), 0 improvement(s), 16 ~, 0 not comparable or not measured, 0 in one file only; 0 with a count risen from 0"
 }
 
 t_compare_lab_runs() {

@@ -25,6 +25,7 @@ TESTS=(
 	"profile-lab-run|lab run --profile: each row's JSON has its profile (an extra repetition, not among reps), files exist, schema-valid, jit restored"
 	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
 	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
+	"report-latency|xdplab report of a committed lab run --latency file against another, in headless Chromium: the latency table has its 16 rows, the chart 3 bars per row on a log axis, the compared pairs 16 rows with 12 losses that rose from 0, no console errors"
 	"report-errors|xdplab report: a missing or foreign file is a usage error (exit 2, one line), an unwritable -o a runtime error (exit 1)"
 	"profile-no-perf|no perf on PATH, or a --profile-dir that cannot be made: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
 )
@@ -301,6 +302,38 @@ t_profile_xsk_redirect() {
 	grep -Eq '^cpu[0-9]+ dut;.*xdp_do_redirect' "$WORK/r/redirect.folded" || fail "no xdp_do_redirect on the dut CPU"
 	expect_eq "perf processes left" "$(perf_left "$WORK")" 0
 	expect_eq "bpf_jit_kallsyms after the runs" "$(cat "$JIT")" 0
+}
+
+t_report_latency() {
+	local run=$ROOT/bench/20261201T120747Z-038ff656d37a-latency-threaded.json
+	local base=$ROOT/bench/20261201T120747Z-038ff656d37a-latency-softirq.json
+	local out
+	out=$("$X" report "$run" "$base" -o "$WORK/lat.html" 2>&1) || fail "report: $out"
+	chromium_run "$WORK/lat.err" --dump-dom "file://$WORK/lat.html" >"$WORK/lat.dom" || fail "chromium failed: $(tail -3 "$WORK/lat.err")"
+	expect_eq "console errors" "$(console_errors "$WORK/lat.err")" ""
+	python3 - "$WORK/lat.dom" <<'PY' || fail "latency section"
+import re, sys
+dom = open(sys.argv[1]).read()
+def section(start, end):
+    i = dom.index(start)
+    return dom[i:dom.index(end, i)]
+ok = True
+def want(what, got, exp):
+    global ok
+    if got != exp:
+        print("    %s: got %r, want %r" % (what, got, exp)); ok = False
+tab = section('<table data-table="latency">', '</table>')
+want("latency table rows", tab.count('<tr>') - 1, 16)
+chart = section('data-chart="latency"', '</svg>')
+for f in ("p50", "p99", "max"):
+    want("bars " + f, chart.count('class="bar lat-%s"' % f), 16)
+want("decade ticks", re.findall(r'text-anchor="middle">(\d+)</text>', chart), ["10", "100", "1000", "10000", "100000"])
+cmp = section('<table data-table="latency-compare">', '</table>')
+want("compared rows", cmp.count('<tr') - 1, 16)
+want("rows whose loss rose from 0", cmp.count('lost rose from 0'), 12)
+want("not comparable (wiring)", cmp.count('not comparable: wiring differs: softirq vs threaded'), 12)
+sys.exit(0 if ok else 1)
+PY
 }
 
 # report_rc EXPECTED_RC EXPECTED_MESSAGE ARGS...: run xdplab report, check both.

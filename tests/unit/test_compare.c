@@ -750,6 +750,31 @@ static void test_lat_load(void **state)
 	xl_cmp_file_free(&n);
 }
 
+/*
+ * `make fuzz` (fuzz_compare) found it: a latency figure that does not fit
+ * a uint64_t (negative, 1e30) was converted from double unchecked (UB). It
+ * is clamped: 0 below, UINT64_MAX above.
+ */
+static void test_lat_load_clamped(void **state)
+{
+	struct xl_cmp_file f;
+
+	load_ok(write_file("lat-odd.json",
+		"{\"schema\": \"xdplab.lab-results/1\", \"rows\": [], \"latency\": [{\"name\": \"lat/one-way/low\","
+		" \"size\": -64, \"batch\": 1e12, \"reps\": [{\"sent\": -1, \"p50_ns\": 1e30, \"p99_ns\": 12.9,"
+		" \"lost\": \"x\"}], \"median\": {\"max_ns\": -0.5}}]}\n"), &f);
+	assert_int_equal(f.nlat, 1);
+	assert_int_equal(f.lat[0].size, 0);
+	assert_int_equal(f.lat[0].batch, UINT32_MAX);
+	assert_int_equal(f.lat[0].nreps, 1);
+	assert_int_equal(f.lat[0].reps[0].sent, 0);
+	assert_true(f.lat[0].reps[0].p50_ns == UINT64_MAX);
+	assert_int_equal(f.lat[0].reps[0].p99_ns, 12);
+	assert_int_equal(f.lat[0].reps[0].lost, 0);
+	assert_int_equal(f.lat[0].med.max_ns, 0);
+	xl_cmp_file_free(&f);
+}
+
 static void test_lat_pairing(void **state)
 {
 	struct xl_cmp_file b, n;
@@ -951,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_extra_iters),
 		cmocka_unit_test(test_sens_line_and_json),
 		cmocka_unit_test(test_lat_load),
+		cmocka_unit_test(test_lat_load_clamped),
 		cmocka_unit_test(test_lat_pairing),
 		cmocka_unit_test(test_lat_compare_text),
 		cmocka_unit_test(test_lat_compare_json),

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,21 +96,31 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	}
 }
 
+/* A count or ns figure: negative, NaN or too large for 64 bits is clamped. */
+static uint64_t get_u64(json_t *o, const char *key)
+{
+	double v = get_num(o, key, 0);
+
+	if (!(v > 0))
+		return 0;
+	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+
 static void load_lat_rep(json_t *o, struct xl_lat_rep *r)
 {
-	r->sent = get_num(o, "sent", 0);
-	r->xmit_errors = get_num(o, "xmit_errors", 0);
-	r->received = get_num(o, "received", 0);
-	r->lost = get_num(o, "lost", 0);
-	r->gaps = get_num(o, "gaps", 0);
-	r->reordered = get_num(o, "reordered", 0);
-	r->duplicates = get_num(o, "duplicates", 0);
-	r->min_ns = get_num(o, "min_ns", 0);
-	r->p50_ns = get_num(o, "p50_ns", 0);
-	r->p90_ns = get_num(o, "p90_ns", 0);
-	r->p99_ns = get_num(o, "p99_ns", 0);
-	r->p999_ns = get_num(o, "p999_ns", 0);
-	r->max_ns = get_num(o, "max_ns", 0);
+	r->sent = get_u64(o, "sent");
+	r->xmit_errors = get_u64(o, "xmit_errors");
+	r->received = get_u64(o, "received");
+	r->lost = get_u64(o, "lost");
+	r->gaps = get_u64(o, "gaps");
+	r->reordered = get_u64(o, "reordered");
+	r->duplicates = get_u64(o, "duplicates");
+	r->min_ns = get_u64(o, "min_ns");
+	r->p50_ns = get_u64(o, "p50_ns");
+	r->p90_ns = get_u64(o, "p90_ns");
+	r->p99_ns = get_u64(o, "p99_ns");
+	r->p999_ns = get_u64(o, "p999_ns");
+	r->max_ns = get_u64(o, "max_ns");
 	r->mean_ns = get_num(o, "mean_ns", 0);
 }
 
@@ -124,8 +135,8 @@ static void load_lat(json_t *o, struct xl_cmp_latrow *r)
 	copy_str(r->path, sizeof(r->path), o, "path");
 	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
 	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)get_num(o, "size", 0);
-	r->batch = (unsigned int)get_num(o, "batch", 0);
+	r->size = (unsigned int)(get_u64(o, "size") > UINT32_MAX ? UINT32_MAX : get_u64(o, "size"));
+	r->batch = (unsigned int)(get_u64(o, "batch") > UINT32_MAX ? UINT32_MAX : get_u64(o, "batch"));
 	r->rate_pps = get_num(o, "rate_pps", 0);
 	r->seconds = get_num(o, "seconds", 0);
 	r->delay_ns = get_num(o, "delay_ns", 0);
