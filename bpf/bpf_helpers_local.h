@@ -100,6 +100,23 @@ static __always_inline int xl_pkt_op_apply(void *data, void *data_end, __u32 op)
 }
 
 /**
+ * xl_rec_rx_lin() - xl_rec_rx() for a program loaded without frags, on the
+ * frame @data..@data_end its caller read from the context: count the frame
+ * and its bytes, apply @op (xl_pkt_op_apply()), count an error when it
+ * fails. A caller that reads the two pointers before its record's lookup
+ * keeps them in callee-saved registers across the (inlined) helper call,
+ * not the context pointer: one move fewer per frame.
+ */
+static __always_inline void xl_rec_rx_lin(struct xl_bench_rec *rec, void *data, void *data_end,
+					  __u32 op)
+{
+	rec->rx_packets++;
+	rec->rx_bytes += data_end - data;
+	if (xl_pkt_op_apply(data, data_end, op))
+		rec->errors++;
+}
+
+/**
  * xl_rec_rx() - the receive side of the benchmarks' per-CPU record (struct
  * xl_bench_rec, abi/bench.h), shared by the drop/pass/tx and redirect
  * programs: count the frame and its bytes, apply the packet operation @op
@@ -116,8 +133,12 @@ static __always_inline void xl_rec_rx(struct xl_bench_rec *rec, struct xdp_md *c
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 
+	if (!frags) {
+		xl_rec_rx_lin(rec, data, data_end, op);
+		return;
+	}
 	rec->rx_packets++;
-	rec->rx_bytes += frags ? bpf_xdp_get_buff_len(ctx) : data_end - data;
+	rec->rx_bytes += bpf_xdp_get_buff_len(ctx);
 	if (xl_pkt_op_apply(data, data_end, op))
 		rec->errors++;
 }

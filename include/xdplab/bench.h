@@ -84,8 +84,9 @@ int xl_bench__read_rxq(struct xl_bench *b, uint64_t *pkts, int n);
  * xl_bench__create() - load and attach. Return: the benchmark (free with
  * xl_bench__destroy(), which detaches), or NULL with errno: ENODEV (no such
  * interface), EBUSY (another program is attached; message names it),
- * EPERM (no BPF permission), EINVAL (@tc with another action than
- * XDP_DROP), or another load/attach errno.
+ * EPERM (no BPF permission), EINVAL (@action outside XDP_ABORTED..
+ * XDP_REDIRECT, or @tc with another action than XDP_DROP), or another
+ * load/attach errno.
  */
 struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts);
 
@@ -93,6 +94,9 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts);
  * xl_bench__read() - sum every possible CPU's record into @total and, when
  * @per_cpu is not NULL, copy the first xl_bench_detail_ncpus() CPUs'
  * records into it (an array of that many, at most XL_MAX_CPUS).
+ * actions[] is filled here, not by the program: actions[@action] =
+ * rx_packets (XDP_DROP for @tc), the other slots 0 (every frame the
+ * program sees gets its one action). rx_bytes is counted by the program.
  * Return: 0 or -errno.
  */
 int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,

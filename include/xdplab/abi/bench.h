@@ -38,8 +38,12 @@ enum xl_pkt_op {
  * "bench_stats", key 0). Written only by the CPU that owns it, read by user
  * space summing all CPUs: no atomics in the fast path.
  * @rx_packets: frames seen by the program.
- * @rx_bytes: bytes of those frames (data_end - data).
- * @actions: frames per returned action, indexed by XDP action value.
+ * @rx_bytes: bytes of those frames (data_end - data; the whole frame when
+ *            loaded multi-buffer, skb->len for the tc program).
+ * @actions: frames per returned action, indexed by XDP action value. The
+ *           drop/pass/tx and tc programs leave it 0 (one constant action:
+ *           xl_bench__read() sets actions[action] = rx_packets); the
+ *           redirect programs count it.
  * @errors: frames the packet operation could not handle (too short for the
  *          Ethernet header, or not parseable IP for parse-ip); they still
  *          get the configured action.
