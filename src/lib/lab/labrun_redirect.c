@@ -142,20 +142,23 @@ struct watch_census {
 	int slices, alone, xmit_max;
 };
 
+/* Most programs of one set's monitors (about 12: errors-only, --all and the floor). */
+#define WATCH_MAX_PROGS 64
+
 /* Count the links of the set's monitors @mon[0..@n) while @floor's slice runs. */
 static void census_slice(struct xl_monitor **mon, int n, struct xl_monitor *floor,
 			 struct watch_census *wc)
 {
-	uint32_t ids[64], fid;
+	uint32_t ids[WATCH_MAX_PROGS], fid;
 	struct xl_mon_census c;
 	int k, got, nids = 0;
 
 	for (k = 0; k < n; k++) {
 		if (!mon[k])
 			continue;
-		got = xl_monitor__prog_ids(mon[k], ids + nids, 64 - nids);
+		got = xl_monitor__prog_ids(mon[k], ids + nids, WATCH_MAX_PROGS - nids);
 		if (got > 0)
-			nids += got < 64 - nids ? got : 64 - nids;
+			nids += got < WATCH_MAX_PROGS - nids ? got : WATCH_MAX_PROGS - nids;
 	}
 	wc->slices++;
 	if (xl_monitor__prog_ids(floor, &fid, 1) != 1 || xl_mon_link_census(ids, nids, &c)) {
@@ -518,8 +521,12 @@ static void floor_note(struct xl_row_result *row, const struct xl_watch_est *est
 			     est->own_hop_ns);
 	if (n < 0 || (size_t)n >= len)
 		return;
-	snprintf(row->note + n, len - n, "the set's only link, on xdp_devmap_xmit, in %d of %d slices",
-		 wc->alone, wc->slices);
+	n += snprintf(row->note + n, len - n, "the set's only link, on xdp_devmap_xmit, in %d of %d slices",
+		      wc->alone, wc->slices);
+	/* Another watcher's program there: the tracepoint was enabled at every level. */
+	if (wc->xmit_max > 1 && (size_t)n < len)
+		snprintf(row->note + n, len - n, " (up to %d links there machine-wide)",
+			 wc->xmit_max);
 }
 
 static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
