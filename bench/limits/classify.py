@@ -39,10 +39,27 @@ TX = r"^(xsk_generic_xmit|__xsk_generic_xmit|__xsk_sendmsg|xsk_sendmsg)"
 TRACE = "tracepoint BPF programs (any session's xdp monitor)"
 
 
-def part_rxdrop(fr):
-    leaf = fr[0] if fr else ""
-    if has(fr, r"^(bpf_trace_run|perf_trace_xdp|perf_tp_event)"):
-        return TRACE
+def classifier(own):
+    """A mode's classifier: the tracepoint programs first, then the mode's
+    own parts (own(frames, leaf), None when none is), then the generator's
+    live-frame xmit and its BPF_PROG_RUN, which every mode shares."""
+    def part(fr):
+        leaf = fr[0] if fr else ""
+        if has(fr, r"^(bpf_trace_run|perf_trace_xdp|perf_tp_event)"):
+            return TRACE
+        p = own(fr, leaf)
+        if p is not None:
+            return p
+        if has(fr, LIVE_XMIT):
+            return "veth xmit of live frames (ndo_xdp_xmit)"
+        if has(fr, GEN):
+            return "generator: BPF_PROG_RUN live frames"
+        return None
+    return part
+
+
+@classifier
+def part_rxdrop(fr, leaf):
     if has(fr, XSK_RX):
         return "copy into the UMEM (memcpy in xsk_rcv)" if re.search(COPY, leaf) else \
             "xsk_rcv, rest (rings, flush, wake-up)"
@@ -50,17 +67,11 @@ def part_rxdrop(fr):
         if has(fr, r"^(bpf_prog_|xdp_do_redirect|bpf_xdp_redirect_map|__bpf_xdp_redirect_map)"):
             return "XDP program + redirect, in veth NAPI"
         return "veth NAPI, rest (veth_poll, ptr_ring consume)"
-    if has(fr, LIVE_XMIT):
-        return "veth xmit of live frames (ndo_xdp_xmit)"
-    if has(fr, GEN):
-        return "generator: BPF_PROG_RUN live frames"
     return None
 
 
-def part_l2fwd(fr):
-    leaf = fr[0] if fr else ""
-    if has(fr, r"^(bpf_trace_run|perf_trace_xdp|perf_tp_event)"):
-        return TRACE
+@classifier
+def part_l2fwd(fr, leaf):
     if has(fr, XSK_RX):
         return "RX: copy into the UMEM (memcpy in xsk_rcv)" if re.search(COPY, leaf) else \
             "RX: xsk_rcv, rest"
@@ -78,10 +89,6 @@ def part_l2fwd(fr):
         return "TX: veth xmit of the skb (direct xmit)"
     if has(fr, TX):
         return "TX: xsk_generic_xmit, rest (sendmsg, ring)"
-    if has(fr, LIVE_XMIT):
-        return "veth xmit of live frames (ndo_xdp_xmit)"
-    if has(fr, GEN):
-        return "generator: BPF_PROG_RUN live frames"
     return None
 
 
