@@ -576,6 +576,15 @@ static size_t build_ip6_ext(uint8_t *f, size_t cap, uint8_t first,
 	return len;
 }
 
+/* xl_pkt_parse() of build_ip6_ext()'s frame (@first, @ext of @ext_len bytes) into @info. */
+static int parse_ip6_ext(uint8_t first, const uint8_t *ext, size_t ext_len,
+			 struct xl_pkt_info *info)
+{
+	uint8_t f[256];
+
+	return parse_exact(f, build_ip6_ext(f, sizeof(f), first, ext, ext_len), info);
+}
+
 static void test_parse_ipv6_ext(void **state)
 {
 	/* Hop-by-hop (next: fragment, PadN 4) + fragment (atomic, next UDP). */
@@ -603,8 +612,7 @@ static void test_parse_ipv6_ext(void **state)
 	for (cut = 0; cut < len; cut++)
 		assert_int_equal(parse_exact(f, cut, &info), -EBADMSG);
 
-	len = build_ip6_ext(f, sizeof(f), 43, rt_dst, sizeof(rt_dst));
-	assert_int_equal(parse_exact(f, len, &info), 0);
+	assert_int_equal(parse_ip6_ext(43, rt_dst, sizeof(rt_dst), &info), 0);
 	assert_int_equal(info.l4_off, 14 + 40 + 32);
 	assert_int_equal(info.dst_port, 5678);
 	assert_true(info.l4_csum_ok);
@@ -613,24 +621,21 @@ static void test_parse_ipv6_ext(void **state)
 	 * so the checksum cannot be verified against it. */
 	memcpy(ext, rt_dst, sizeof(rt_dst));
 	ext[3] = 1;
-	len = build_ip6_ext(f, sizeof(f), 43, ext, sizeof(rt_dst));
-	assert_int_equal(parse_exact(f, len, &info), 0);
+	assert_int_equal(parse_ip6_ext(43, ext, sizeof(rt_dst), &info), 0);
 	assert_int_equal(info.dst_port, 5678);
 	assert_false(info.l4_csum_ok);
 
 	/* The fragment header is 8 bytes whatever its reserved byte says. */
 	memcpy(ext, hbh_frag, 16);
 	ext[9] = 3;
-	len = build_ip6_ext(f, sizeof(f), 0, ext, 16);
-	assert_int_equal(parse_exact(f, len, &info), 0);
+	assert_int_equal(parse_ip6_ext(0, ext, 16, &info), 0);
 	assert_int_equal(info.l4_off, 70);
 	assert_true(info.l4_csum_ok);
 
 	/* First fragment of several (M = 1): ports, checksum not checked. */
 	memcpy(ext, hbh_frag, 16);
 	ext[11] = 0x01;
-	len = build_ip6_ext(f, sizeof(f), 0, ext, 16);
-	assert_int_equal(parse_exact(f, len, &info), 0);
+	assert_int_equal(parse_ip6_ext(0, ext, 16, &info), 0);
 	assert_int_equal(info.l4_off, 70);
 	assert_int_equal(info.src_port, 1234);
 	assert_false(info.l4_csum_ok);
@@ -638,14 +643,12 @@ static void test_parse_ipv6_ext(void **state)
 	/* A later fragment (offset 8 units, then 1 unit): no L4 header. */
 	ext[10] = 0x00;
 	ext[11] = 0x40;
-	len = build_ip6_ext(f, sizeof(f), 0, ext, 16);
-	assert_int_equal(parse_exact(f, len, &info), 0);
+	assert_int_equal(parse_ip6_ext(0, ext, 16, &info), 0);
 	assert_int_equal(info.l4_proto, 17);
 	assert_int_equal(info.l4_off, 0);
 	assert_int_equal(info.src_port, 0);
 	ext[11] = 0x08;
-	len = build_ip6_ext(f, sizeof(f), 0, ext, 16);
-	assert_int_equal(parse_exact(f, len, &info), 0);
+	assert_int_equal(parse_ip6_ext(0, ext, 16, &info), 0);
 	assert_int_equal(info.l4_off, 0);
 
 	/* Wrong version under Ethertype IPv6. */
@@ -657,18 +660,15 @@ static void test_parse_ipv6_ext(void **state)
 	/* Hop-by-hop after another extension header is malformed. */
 	memcpy(ext, hbh_frag, 16);
 	ext[0] = 0; /* hop-by-hop -> hop-by-hop */
-	len = build_ip6_ext(f, sizeof(f), 0, ext, 16);
-	assert_int_equal(parse_exact(f, len, &info), -EBADMSG);
+	assert_int_equal(parse_ip6_ext(0, ext, 16, &info), -EBADMSG);
 
 	/* Extension header longer than the payload. */
 	memcpy(ext, hbh_frag, 16);
 	ext[1] = 200;
-	len = build_ip6_ext(f, sizeof(f), 0, ext, 16);
-	assert_int_equal(parse_exact(f, len, &info), -EBADMSG);
+	assert_int_equal(parse_ip6_ext(0, ext, 16, &info), -EBADMSG);
 
 	/* No next header: nothing to parse, not an error. */
-	len = build_ip6_ext(f, sizeof(f), 59, ext, 0);
-	assert_int_equal(parse_exact(f, len, &info), 0);
+	assert_int_equal(parse_ip6_ext(59, ext, 0, &info), 0);
 	assert_int_equal(info.l4_proto, 59);
 	assert_int_equal(info.l4_off, 0);
 }
