@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -775,6 +776,25 @@ static void test_lat_load_clamped(void **state)
 	xl_cmp_file_free(&f);
 }
 
+/* Integer fields out of range: clamped, not converted out of range (UB). */
+static void test_load_int_clamped(void **state)
+{
+	struct xl_cmp_file f;
+
+	load_ok(write_file("int-odd.json",
+		"{\"schema\": \"xdplab.lab-results/1\", \"config\": {\"reps\": -5},"
+		" \"machine\": {\"cpus\": 1e20, \"bpf_jit_enable\": -1e30, \"bpf_jit_harden\": 2.7},"
+		" \"rows\": [{\"name\": \"drop\", \"size\": 1e300}, {\"name\": \"pass\", \"size\": -64}]}\n"), &f);
+	assert_int_equal(f.reps, 0);
+	assert_int_equal(f.env.cpus, INT_MAX);
+	assert_int_equal(f.env.jit_enable, INT_MIN);
+	assert_int_equal(f.env.jit_harden, 2);
+	assert_int_equal(f.nrows, 2);
+	assert_int_equal(f.rows[0].size, UINT_MAX);
+	assert_int_equal(f.rows[1].size, 0);
+	xl_cmp_file_free(&f);
+}
+
 static void test_lat_pairing(void **state)
 {
 	struct xl_cmp_file b, n;
@@ -977,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_sens_line_and_json),
 		cmocka_unit_test(test_lat_load),
 		cmocka_unit_test(test_lat_load_clamped),
+		cmocka_unit_test(test_load_int_clamped),
 		cmocka_unit_test(test_lat_pairing),
 		cmocka_unit_test(test_lat_compare_text),
 		cmocka_unit_test(test_lat_compare_json),

@@ -4,6 +4,7 @@
  * jansson, pairing their rows by identity, a verdict per row.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,23 @@ static double get_num(json_t *o, const char *key, double dflt)
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
+/*
+ * An integer field: @dflt when absent or NaN, else truncated and clamped to
+ * [@lo, @hi] (a double outside an int's range has no defined conversion).
+ */
+static long long get_int(json_t *o, const char *key, long long dflt, long long lo, long long hi)
+{
+	double v = get_num(o, key, (double)dflt);
+
+	if (v != v)
+		return dflt;
+	if (v <= (double)lo)
+		return lo;
+	if (v >= (double)hi)
+		return hi;
+	return (long long)v;
+}
+
 static void load_env(json_t *m, struct xl_cmp_file *f)
 {
 	struct xl_env *e = &f->env;
@@ -45,9 +63,9 @@ static void load_env(json_t *m, struct xl_cmp_file *f)
 	copy_str(e->cpu_model, sizeof(e->cpu_model), m, "cpu_model");
 	copy_str(e->cmdline_mitigations, sizeof(e->cmdline_mitigations), m,
 		 "cmdline_mitigations");
-	e->cpus = (int)get_num(m, "cpus", 0);
-	e->jit_enable = (int)get_num(m, "bpf_jit_enable", -1);
-	e->jit_harden = (int)get_num(m, "bpf_jit_harden", -1);
+	e->cpus = (int)get_int(m, "cpus", 0, 0, INT_MAX);
+	e->jit_enable = (int)get_int(m, "bpf_jit_enable", -1, INT_MIN, INT_MAX);
+	e->jit_harden = (int)get_int(m, "bpf_jit_harden", -1, INT_MIN, INT_MAX);
 	f->have_vulns = json_is_object(v);
 	json_object_foreach(v, key, val) {
 		if (e->nvulns == XL_ENV_MAX_VULNS || !json_is_string(val))
@@ -76,7 +94,7 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	copy_str(r->cpu_source, sizeof(r->cpu_source), o, "cpu_source");
 	copy_str(r->verdict, sizeof(r->verdict), o, "verdict");
 	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)get_num(o, "size", 0);
+	r->size = (unsigned int)get_int(o, "size", 0, 0, UINT_MAX);
 	json_array_foreach(reps, i, rep) {
 		if (r->nreps == XL_MAX_REPS || !json_is_number(json_object_get(rep, "pps")))
 			continue;
@@ -204,7 +222,7 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 	copy_str(f->git, sizeof(f->git), doc, "git");
 	load_env(json_object_get(doc, "machine"), f);
 	cfg = json_object_get(doc, "config");
-	f->reps = (int)get_num(cfg, "reps", 0);
+	f->reps = (int)get_int(cfg, "reps", 0, 0, INT_MAX);
 	f->seconds = get_num(cfg, "seconds", 0);
 	f->warmup = get_num(cfg, "warmup", 0);
 	copy_str(f->wiring, sizeof(f->wiring), cfg, "wiring");
