@@ -28,7 +28,7 @@ int xl_lab_dut_usage(const struct xl_cmd_spec *spec, const struct lab_dut_args *
 	if (a->dut && (a->wiring_set || a->cpus_set))
 		return xl_usage_error(spec, "--wiring, --gen-cpu and --napi-cpu place the veth lab's NAPI and generator: a --dut interface keeps its own placement");
 	if (a->dut && with_monitor)
-		return xl_usage_error(spec, "--with-monitor measures the veth lab's redirect rows: not with --dut");
+		return xl_usage_error(spec, "--with-monitor and --with-monitor-floor measure the veth lab's redirect rows: not with --dut");
 	return 0;
 }
 
