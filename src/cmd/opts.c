@@ -151,6 +151,12 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 					spec->name, a->short_name, b->name, a->name);
 				return -EINVAL;
 			}
+			if (a->id == b->id) {
+				/* The handler could not tell them apart. */
+				fprintf(stderr, "xdplab %s: internal error: --%s and --%s have one id (%d)\n",
+					spec->name, b->name, a->name, a->id);
+				return -EINVAL;
+			}
 		}
 	}
 	return 0;

@@ -14,7 +14,8 @@
 #include "opts.h"
 #include "xdplab/profile.h"
 
-enum { XL_OPT_PROFILE = 950, XL_OPT_PROFILE_DIR };
+/* 970: past cmd.h's shared ids (900..), --sec/--func/--map's (950) and the MACs' (960). */
+enum { XL_OPT_PROFILE = 970, XL_OPT_PROFILE_DIR };
 #define XL_OPT_ENTRY_PROFILE                                                                  \
 	{ "profile", 0, NULL, "also record the judged CPUs with perf: folded stacks, a flame graph, top symbols", XL_OPT_PROFILE }
 #define XL_OPT_ENTRY_PROFILE_DIR                                                              \
