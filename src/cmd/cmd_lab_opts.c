@@ -22,7 +22,7 @@
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
        R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_WITH_FLOOR, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
        R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_PROFILE = XL_OPT_PROFILE,
-       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_PROG_SEC, R_PROG_FUNC, R_PROG_MAP, R_AB };
+       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_AB };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
@@ -48,9 +48,9 @@ static const struct xl_opt run_opts[] = {
 	{ "gen-xdplab", 0, "PATH", "with --gen-host: xdplab's path on HOST (default: xdplab on its PATH)", R_GEN_XDPLAB },
 	{ "ssh-config", 0, "FILE", "with --gen-host: ssh -F FILE instead of ~/.ssh/config", R_SSH_CONFIG },
 	{ "prog", 0, "FILE.o", "also a row prog/FUNC of your XDP program at each size, after the rows (docs/own-program.md)", R_PROG },
-	{ "sec", 0, "NAME", "with --prog: the XDP program in this ELF section", R_PROG_SEC },
-	{ "func", 0, "NAME", "with --prog: the XDP program with this function name", R_PROG_FUNC },
-	{ "map", 0, "NAME=FILE", "with --prog or --ab: fill map NAME from FILE (repeatable)", R_PROG_MAP, true },
+	{ "sec", 0, "NAME", "with --prog: the XDP program in this ELF section", XL_OPT_SEC },
+	{ "func", 0, "NAME", "with --prog: the XDP program with this function name", XL_OPT_FUNC },
+	{ "map", 0, "NAME=FILE", "with --prog or --ab: fill map NAME from FILE (repeatable)", XL_OPT_MAP, true },
 	{ "ab", 0, "A.o,B.o", "also rows ab-a/FUNC and ab-b/FUNC at each size: two programs in alternating repetitions (A B, B A...), B's note the paired CPU ns/packet difference, CI, verdict", R_AB },
 	XL_OPT_ENTRY_PROFILE,
 	XL_OPT_ENTRY_PROFILE_DIR,
@@ -127,6 +127,7 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	static const char *const modes[] = { "native", "skb", "drv", NULL };
 	struct run_args *a = ctx;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int r;
 
 	switch (id) {
 	case R_REPS:
@@ -142,12 +143,6 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_PROG:
 		a->uo.path = arg;
 		return 0;
-	case R_PROG_SEC:
-		a->uo.sec = arg;
-		return 0;
-	case R_PROG_FUNC:
-		a->uo.func = arg;
-		return 0;
 	case R_AB: {
 		char *comma;
 
@@ -160,12 +155,6 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->ab[1] = comma + 1;
 		return 0;
 	}
-	case R_PROG_MAP:
-		if (a->uo.nfills == XL_USERPROG_MAX_FILLS)
-			return xl_usage_error(&run_spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
-		a->maps[a->uo.nfills++] = arg;
-		a->uo.fills = a->maps;
-		return 0;
 	case R_WIRING:
 		a->d.wiring_set = true;
 		a->wiring = xl_parse_choice(&run_spec, "--wiring", arg, wirings);
@@ -232,6 +221,9 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->d.ssh_config = arg;
 		return 0;
 	}
+	r = xl_cmd_userprog_opt(&run_spec, id, arg, &a->uo, a->maps);
+	if (r <= 0)
+		return r;
 	if (!xl_cmd_prof_opt(&a->prof, id, arg))
 		return 0;
 	return -EINVAL;
@@ -255,6 +247,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 									 XL_WIRING_SOFTIRQ,
 		.lab_opts = { .queues = 1 },
 	};
+	a->uo.fills = a->maps; /* --map's arguments (xl_cmd_userprog_opt()) */
 	for (i = 0; xl_cmd_lab_rows[i]; i++)
 		a->rows[i] = !named_only(xl_cmd_lab_rows[i]);
 	idx = xl_cmd_parse_none(&run_spec, argc, argv, on_run_opt, a);
