@@ -106,12 +106,60 @@ struct bench_run {
 	uint64_t rxq_prev[XL_RXQ_MAX];
 };
 
-/* The interface is still there and our program still attached. */
+/*
+ * The interface is still there and our program still attached: the link's
+ * own state (one bpf syscall); only when it says otherwise (or for tc)
+ * the netlink check, which names what went.
+ */
 static int bench_alive(void *ctx)
 {
 	struct bench_run *br = ctx;
+	int err = xl_bench__link_alive(br->b), r;
 
-	return xl_cmd_xdp_alive(xl_bench__ifindex(br->b), br->ifname, br->mode, br->prog_id);
+	if (!err)
+		return XL_EXIT_OK;
+	r = xl_cmd_xdp_alive(xl_bench__ifindex(br->b), br->ifname, br->mode, br->prog_id);
+	if (r == XL_EXIT_OK && err == -ENOLINK) {
+		xl_err("%s: the XDP link of program id %u was detached by someone else; stopping",
+		       br->ifname, br->prog_id);
+		return XL_EXIT_RUNTIME;
+	}
+	return r;
+}
+
+/*
+ * Keep this process off the CPUs the NAPI kthread @napi_pid may run on, as
+ * xsk_app's place_away() does for its socket threads: the report loop
+ * wakes about 20 times a second (its 50 ms naps, the liveness check every
+ * 100 ms), and a wake-up on the NAPI's CPU preempts the work measured.
+ * In the drop rows' threaded wiring (bench/limits/drop-proc.sh) xdplab
+ * drop ran on the NAPI's CPU in 38 and 49 of 50 samples; xdp-bench, which
+ * wakes once per 2 s interval, 3 voluntary switches in 5 s against 122.
+ * Nothing changes when the kthread may run on every CPU we may (no CPU
+ * left), in softirq wiring (no kthread: the NAPI runs on the sender's
+ * CPU) or when the kthread's CPUs cannot be read. Return: whether moved.
+ */
+static bool keep_off_napi(int napi_pid, char *cpus, size_t len)
+{
+	cpu_set_t napi, mine, away;
+	size_t o = 0;
+	int c;
+
+	if (napi_pid <= 0 || sched_getaffinity(napi_pid, sizeof(napi), &napi) ||
+	    sched_getaffinity(0, sizeof(mine), &mine))
+		return false;
+	CPU_ZERO(&away);
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &napi))
+			CPU_SET(c, &away);
+	if (!CPU_COUNT(&away) || CPU_EQUAL(&away, &mine) ||
+	    sched_setaffinity(0, sizeof(away), &away))
+		return false;
+	cpus[0] = 0;
+	for (c = 0; c < CPU_SETSIZE && o + 8 < len; c++)
+		if (CPU_ISSET(c, &away))
+			o += snprintf(cpus + o, len - o, "%s%d", o ? "," : "", c);
+	return true;
 }
 
 static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
@@ -147,7 +195,7 @@ int cmd_bench(int argc, char **argv)
 	struct xl_cmd_loop loop;
 	struct xl_bench *b;
 	const char *ifname;
-	char summary[128];
+	char summary[128], away[64];
 	unsigned int prog_id;
 	static struct xl_profile pr;
 	bool profiling;
@@ -207,6 +255,9 @@ int cmd_bench(int argc, char **argv)
 	m.queues = xl_cmd_dut_queues(xl_bench__ifindex(b));
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
+	if (keep_off_napi(m.napi_pid, away, sizeof(away)))
+		xl_info("this process on CPU %s, off %s's NAPI kthread (pid %d)", away, ifname,
+			m.napi_pid);
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
 	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
