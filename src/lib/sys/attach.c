@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* XDP attach through bpf_link, and finding/removing what holds an interface. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,66 +13,37 @@
 #include "xdplab/attach.h"
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
+#include "procfd.h"
 
 const char *xl_xdp_mode_name(enum xl_xdp_mode mode)
 {
 	return mode == XL_MODE_SKB ? "skb" : "native";
 }
 
-/* Search every process's fdinfo for "link_id:\t<id>"; first match wins. */
+/* Does descriptor @fd of @pid say "link_id:\t<id>" in its fdinfo (@ctx: the line)? */
+static int fd_is_link(int pid, const char *fd, void *ctx)
+{
+	char path[64], line[128];
+	int found = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, fd);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (!found && fgets(line, sizeof(line), fp))
+		found = !strcmp(line, ctx);
+	fclose(fp);
+	return found;
+}
+
+/* The process holding link @link_id open, and its name: its pid, or 0. */
 static int find_link_holder(unsigned int link_id, char *comm, size_t len)
 {
-	char path[300], line[128], want[32];
-	struct dirent *p, *f;
-	DIR *proc, *fds;
-	int found = 0;
+	char want[32];
 
 	snprintf(want, sizeof(want), "link_id:\t%u\n", link_id);
-	proc = opendir("/proc");
-	if (!proc)
-		return 0;
-	while (!found && (p = readdir(proc))) {
-		int pid = atoi(p->d_name);
-
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
-		fds = opendir(path);
-		if (!fds)
-			continue;
-		while (!found && (f = readdir(fds))) {
-			FILE *fp;
-
-			if (f->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid,
-				 f->d_name);
-			fp = fopen(path, "r");
-			if (!fp)
-				continue;
-			while (fgets(line, sizeof(line), fp))
-				if (!strcmp(line, want)) {
-					found = pid;
-					break;
-				}
-			fclose(fp);
-		}
-		closedir(fds);
-	}
-	closedir(proc);
-	if (found) {
-		FILE *fp;
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", found);
-		comm[0] = '\0';
-		fp = fopen(path, "r");
-		if (fp) {
-			if (fgets(comm, len, fp))
-				comm[strcspn(comm, "\n")] = '\0';
-			fclose(fp);
-		}
-	}
-	return found;
+	return xl_proc_fd_owner(fd_is_link, want, comm, len);
 }
 
 /* The XDP link whose program is @prog_id, or 0 (legacy attach). */

@@ -25,6 +25,7 @@
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
 #include "xdplab/netns.h"
+#include "procfd.h"
 
 static int parse_xdp(const struct nlattr *nest, struct xl_link_info *info)
 {
@@ -316,54 +317,29 @@ static int xsk_diag_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* Is descriptor @fd of @pid, a process other than this one, the socket @ctx ("socket:[INO]")? */
+static int fd_is_socket(int pid, const char *fd, void *ctx)
+{
+	char path[64], link[64];
+	ssize_t n;
+
+	if (pid == getpid())
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return !strcmp(link, ctx);
+}
+
 /* A process with socket inode @ino open: its pid and name, or 0. */
 static int socket_owner(uint32_t ino, char *comm, size_t len)
 {
-	char want[32], path[600], link[64];
-	struct dirent *p, *fd;
-	DIR *proc, *fds;
-	int pid = 0;
+	char want[32];
 
 	snprintf(want, sizeof(want), "socket:[%u]", ino);
-	proc = opendir("/proc");
-	if (!proc)
-		return 0;
-	while (!pid && (p = readdir(proc))) {
-		if (atoi(p->d_name) <= 0 || atoi(p->d_name) == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
-		fds = opendir(path);
-		if (!fds)
-			continue;
-		while ((fd = readdir(fds))) {
-			ssize_t n;
-
-			snprintf(path, sizeof(path), "/proc/%s/fd/%s", p->d_name, fd->d_name);
-			n = readlink(path, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = '\0';
-			if (!strcmp(link, want)) {
-				pid = atoi(p->d_name);
-				break;
-			}
-		}
-		closedir(fds);
-	}
-	closedir(proc);
-	if (pid) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		f = fopen(path, "r");
-		comm[0] = '\0';
-		if (f) {
-			if (fgets(comm, len, f))
-				comm[strcspn(comm, "\n")] = '\0';
-			fclose(f);
-		}
-	}
-	return pid;
+	return xl_proc_fd_owner(fd_is_socket, want, comm, len);
 }
 
 int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_t len)
