@@ -95,6 +95,8 @@ static void *gen_thread_main(void *arg)
 		rate = 1;
 	if (rate)
 		xl_pace_init(&t->pace, rate, gen->start_ns);
+	if (gen->engine == XL_ENGINE_LIVE && gen->ncpus > 0)
+		t->cnt_buf = calloc(gen->ncpus, sizeof(*t->cnt_buf)); /* NULL: counts inexact after EINTR */
 	/* The sending thread lives in the generator's namespace for good. */
 	err = xl_netns_enter_fd(gen->o.netns_fd, NULL);
 	if (err)
@@ -166,6 +168,8 @@ static void *gen_thread_main(void *arg)
 		__atomic_store_n(&t->sent, t->sent + n, __ATOMIC_RELAXED);
 	}
 out:
+	free(t->cnt_buf);
+	t->cnt_buf = NULL;
 	t->err = err;
 	t->end_ns = xl_now_ns();
 	xl_worker_finished(&t->wk);

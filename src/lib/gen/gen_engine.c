@@ -16,8 +16,28 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "xdplab/log.h"
 #include "gen.skel.h"
 #include "gen_priv.h"
+
+/*
+ * The frames the program has counted (struct xl_gen_cpu.frames): on @cpu
+ * alone, or on every CPU when @cpu < 0, into @frames. @buf: the caller's
+ * gen->ncpus values. Return: 0 or -errno.
+ */
+static int live_frames(struct xl_gen *gen, struct xl_gen_cpu *buf, int cpu, uint64_t *frames)
+{
+	__u32 key = 0;
+	int i;
+
+	if (!buf || bpf_map_lookup_elem(bpf_map__fd(gen->skel->maps.gen_state), &key, buf))
+		return -ENOENT;
+	*frames = 0;
+	for (i = 0; i < gen->ncpus; i++)
+		if (cpu < 0 || i == cpu)
+			*frames += buf[i].frames;
+	return 0;
+}
 
 int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 {
@@ -26,12 +46,33 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 		    .data_size_in = gen->frame_len, .repeat = (__u32)n,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
 		    .batch_size = gen->o.batch ? gen->o.batch : XL_GEN_DEFAULT_BATCH);
-
+	/*
+	 * Where this thread's frames are counted apart from the others': every
+	 * CPU's count when it sends alone, its own CPU's when pinned (threads
+	 * are pinned to different CPUs); else nowhere (-2).
+	 */
+	int where = gen->nthreads == 1 ? -1 : t->cpu >= 0 ? t->cpu : -2;
+	uint64_t before = 0, after;
+	bool counted = where > -2 && !live_frames(gen, t->cnt_buf, where, &before);
 	char name[IF_NAMESIZE];
 
 	if (bpf_prog_test_run_opts(bpf_program__fd(gen->skel->progs.xdp_gen_redirect),
-				   &opts))
-		return -errno;
+				   &opts)) {
+		if (errno != EINTR)
+			return -errno;
+		/*
+		 * A stop signal (SIGSTOP, Ctrl-Z, a debugger's) or one for the
+		 * process ends the run between two batches with EINTR and no
+		 * count: the program's own count says how many frames went.
+		 * Unpinned threads share the CPUs' counts: the whole call is
+		 * taken as sent (at most one call's frames off) and said once.
+		 */
+		if (counted && !live_frames(gen, t->cnt_buf, where, &after) && after >= before)
+			return (int)(after - before < n ? after - before : n);
+		if (!__atomic_exchange_n(&gen->eintr_said, true, __ATOMIC_RELAXED))
+			xl_warn("generator interrupted by a signal: its count is the frames asked of the call (unpinned threads: pin them with --cpu for exact counts)");
+		return (int)n;
+	}
 	/*
 	 * A redirect to a vanished ifindex drops silently; one check per
 	 * call (~200 ms of frames) notices a deleted interface quickly.

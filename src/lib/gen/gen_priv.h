@@ -48,6 +48,9 @@ struct gen_thread {
 	bool bufs_filled;
 	double est_pps;
 	struct xl_pace pace; /* with a rate: its schedule (xdplab/pace.h) */
+	/* The live engine's copy of gen_state (gen->ncpus values), this thread's:
+	 * the count of a call a signal interrupted. NULL: not kept. */
+	struct xl_gen_cpu *cnt_buf;
 	uint64_t end_ns;
 	int err;
 } __attribute__((aligned(64)));
@@ -64,6 +67,7 @@ struct xl_gen {
 	struct xl_gen_flow *flows;
 	struct gen *skel;
 	struct xl_gen_cpu *cpu_buf; /* ncpus: one lookup of gen_state */
+	bool eintr_said; /* the inexact-count warning after an EINTR, once */
 	int ncpus;
 	struct xl_pcap_frames pcap;
 	int64_t remaining;
