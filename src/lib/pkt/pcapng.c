@@ -57,69 +57,14 @@ static uint32_t pad4(uint32_t n)
 	return (n + 3) & ~3u;
 }
 
-static void put32(FILE *f, uint32_t v)
+/* Append a 16-bit / 32-bit value or an option (code, length, @len bytes
+ * of @val, zero padding to 32 bits) to @b at *@n (the caller sized @b). */
+static void buf16(uint8_t *b, size_t *n, uint16_t v)
 {
-	fwrite(&v, sizeof(v), 1, f);
+	memcpy(b + *n, &v, 2);
+	*n += 2;
 }
 
-static void put16(FILE *f, uint16_t v)
-{
-	fwrite(&v, sizeof(v), 1, f);
-}
-
-/* One option: code, length, @len bytes of @val, zero padding to 32 bits. */
-static void put_opt(FILE *f, uint16_t code, const void *val, uint16_t len)
-{
-	static const uint8_t zeros[4];
-
-	put16(f, code);
-	put16(f, len);
-	if (len) /* opt_endofopt has no value (and @val NULL) */
-		fwrite(val, 1, len, f);
-	fwrite(zeros, 1, pad4(len) - len, f);
-}
-
-/* Size on the file of an option holding @len bytes. */
-static uint32_t opt_size(uint32_t len)
-{
-	return 4 + pad4(len);
-}
-
-void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *ifname)
-{
-	static const char app[] = "xdplab";
-	uint64_t section_len = UINT64_MAX; /* -1: not given */
-	uint8_t tsresol = nano ? 9 : 6;
-	uint16_t name_len = ifname ? (uint16_t)strnlen(ifname, 255) : 0;
-	uint32_t len;
-
-	/* SHB: type, length, magic, major 1, minor 0, section length, options, length. */
-	len = 28 + opt_size(sizeof(app) - 1) + 4;
-	put32(f, SHB_TYPE);
-	put32(f, len);
-	put32(f, BYTE_ORDER_MAGIC);
-	put16(f, 1);
-	put16(f, 0);
-	fwrite(&section_len, sizeof(section_len), 1, f);
-	put_opt(f, OPT_SHB_USERAPPL, app, sizeof(app) - 1);
-	put_opt(f, OPT_ENDOFOPT, NULL, 0);
-	put32(f, len);
-
-	/* IDB: type, length, link type, reserved, snaplen, options, length. */
-	len = 20 + (name_len ? opt_size(name_len) : 0) + opt_size(1) + 4;
-	put32(f, IDB_TYPE);
-	put32(f, len);
-	put16(f, LINKTYPE_ETHERNET);
-	put16(f, 0);
-	put32(f, snaplen);
-	if (name_len)
-		put_opt(f, OPT_IF_NAME, ifname, name_len);
-	put_opt(f, OPT_IF_TSRESOL, &tsresol, 1);
-	put_opt(f, OPT_ENDOFOPT, NULL, 0);
-	put32(f, len);
-}
-
-/* Append a 32-bit value / an option to @b at *@n (the caller sized @b). */
 static void buf32(uint8_t *b, size_t *n, uint32_t v)
 {
 	memcpy(b + *n, &v, 4);
@@ -133,6 +78,52 @@ static void buf_opt(uint8_t *b, size_t *n, uint16_t code, const void *val, uint1
 	memcpy(b + *n + 4, val, len);
 	memset(b + *n + 4 + len, 0, pad4(len) - len);
 	*n += 4 + pad4(len);
+}
+
+/* Size on the file of an option holding @len bytes. */
+static uint32_t opt_size(uint32_t len)
+{
+	return 4 + pad4(len);
+}
+
+/* Assembled in one buffer with the helpers the records use, one write. */
+void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *ifname)
+{
+	static const char app[] = "xdplab";
+	uint64_t section_len = UINT64_MAX; /* -1: not given */
+	uint8_t tsresol = nano ? 9 : 6;
+	uint16_t name_len = ifname ? (uint16_t)strnlen(ifname, 255) : 0;
+	/* SHB: 28 + its option 12 + 4; IDB: 20 + if_name 4 + 256 + if_tsresol 8 + 4 */
+	uint8_t b[44 + 292];
+	size_t n = 0;
+	uint32_t len;
+
+	/* SHB: type, length, magic, major 1, minor 0, section length, options, length. */
+	len = 28 + opt_size(sizeof(app) - 1) + 4;
+	buf32(b, &n, SHB_TYPE);
+	buf32(b, &n, len);
+	buf32(b, &n, BYTE_ORDER_MAGIC);
+	buf16(b, &n, 1);
+	buf16(b, &n, 0);
+	memcpy(b + n, &section_len, sizeof(section_len));
+	n += sizeof(section_len);
+	buf_opt(b, &n, OPT_SHB_USERAPPL, app, sizeof(app) - 1);
+	buf32(b, &n, OPT_ENDOFOPT); /* code 0, length 0 */
+	buf32(b, &n, len);
+
+	/* IDB: type, length, link type, reserved, snaplen, options, length. */
+	len = 20 + (name_len ? opt_size(name_len) : 0) + opt_size(1) + 4;
+	buf32(b, &n, IDB_TYPE);
+	buf32(b, &n, len);
+	buf16(b, &n, LINKTYPE_ETHERNET);
+	buf16(b, &n, 0);
+	buf32(b, &n, snaplen);
+	if (name_len)
+		buf_opt(b, &n, OPT_IF_NAME, ifname, name_len);
+	buf_opt(b, &n, OPT_IF_TSRESOL, &tsresol, 1);
+	buf32(b, &n, OPT_ENDOFOPT);
+	buf32(b, &n, len);
+	fwrite(b, 1, n, f);
 }
 
 /*
