@@ -27,7 +27,7 @@
 #include "xdplab/stats.h"
 #include "xdplab/userprog.h"
 
-enum { O_PCAP, O_PACKETS, O_REPEAT, O_ROUNDS, O_SEC, O_FUNC, O_MAP, O_A, O_B, O_JSON };
+enum { O_PCAP, O_PACKETS, O_REPEAT, O_ROUNDS, O_A, O_B, O_JSON };
 
 static const struct xl_opt progrun_opts[] = {
 	{ "pcap", 'p', "FILE", "run over every frame of this Ethernet capture", O_PCAP },
@@ -35,9 +35,9 @@ static const struct xl_opt progrun_opts[] = {
 	  O_PACKETS, true },
 	{ "repeat", 'r', "N", "runs per frame in one BPF_PROG_RUN call, 1..10000000 (default 10000)", O_REPEAT },
 	{ "rounds", 0, "N", "calls per frame, interleaved over the frames (and A/B), 1..1024 (default 5; 9 with --a/--b)", O_ROUNDS },
-	{ "sec", 0, "NAME", "the XDP program in this ELF section", O_SEC },
-	{ "func", 0, "NAME", "the XDP program with this function name", O_FUNC },
-	{ "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)", O_MAP, true },
+	{ "sec", 0, "NAME", "the XDP program in this ELF section", XL_OPT_SEC },
+	{ "func", 0, "NAME", "the XDP program with this function name", XL_OPT_FUNC },
+	{ "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)", XL_OPT_MAP, true },
 	{ "a", 0, "FILE.o", "program A of an A/B comparison (with --b, instead of FILE.o)", O_A },
 	{ "b", 0, "FILE.o", "program B of an A/B comparison", O_B },
 	{ "json", 'j', NULL, "print JSON instead of the tables", O_JSON },
@@ -48,10 +48,11 @@ static const struct xl_opt progrun_opts[] = {
 
 struct progrun_args {
 	struct xl_cmd_spec spec;
-	const char *pcap, *sec, *func, *a, *b;
+	const char *pcap, *a, *b;
 	const char *packets[MAX_SPECS];
+	struct xl_userprog_opts uo; /* --sec, --func, --map (xl_cmd_userprog_opt()) */
 	const char *maps[XL_USERPROG_MAX_FILLS];
-	int npackets, nmaps;
+	int npackets;
 	uint64_t repeat, rounds;
 	bool json;
 };
@@ -59,7 +60,10 @@ struct progrun_args {
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct progrun_args *a = ctx;
+	int r = xl_cmd_userprog_opt(&a->spec, id, arg, &a->uo, a->maps);
 
+	if (r <= 0)
+		return r;
 	switch (id) {
 	case O_PCAP:
 		a->pcap = arg;
@@ -73,17 +77,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return xl_parse_u64(&a->spec, "--repeat", arg, 1, 10000000, &a->repeat);
 	case O_ROUNDS:
 		return xl_parse_u64(&a->spec, "--rounds", arg, 1, XL_AB_MAX_ROUNDS, &a->rounds);
-	case O_SEC:
-		a->sec = arg;
-		return 0;
-	case O_FUNC:
-		a->func = arg;
-		return 0;
-	case O_MAP:
-		if (a->nmaps == XL_USERPROG_MAX_FILLS)
-			return xl_usage_error(&a->spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
-		a->maps[a->nmaps++] = arg;
-		return 0;
 	case O_A:
 		a->a = arg;
 		return 0;
@@ -291,9 +284,9 @@ static void act_str(const uint64_t *acts, char *buf, size_t len)
 
 static int load_side(struct progrun_args *a, struct side *s, size_t nframes)
 {
-	struct xl_userprog_opts uo = { .path = s->path, .sec = a->sec, .func = a->func,
-				       .fills = a->maps, .nfills = a->nmaps };
+	struct xl_userprog_opts uo = a->uo;
 
+	uo.path = s->path;
 	s->empty_fd = -1;
 	s->u = xl_userprog__load(&uo);
 	if (!s->u)
@@ -342,6 +335,7 @@ int cmd_progrun(int argc, char **argv)
 	json_t *jo = NULL, *jframes = NULL, *jclasses = NULL;
 	size_t i;
 
+	a.uo.fills = a.maps;
 	a.spec = (struct xl_cmd_spec){ "prog-run", "FILE.o",
 				       "Run an XDP program over frames with BPF_PROG_RUN: ns per run, action, bytes out, per frame and per packet class.",
 				       progrun_opts, sizeof(progrun_opts) / sizeof(progrun_opts[0]) };
