@@ -215,6 +215,14 @@ struct xl_cmd_loop {
 	struct xl_row_result *row;
 	struct xl_cmd_records *rec;
 	const char *extra_json;
+	/*
+	 * Optional: the sampler's @poll_ns (0: its 100 ms) and a @wait for the
+	 * time between samples instead of xl_sleep_ns()'s 50 ms naps, called
+	 * with @ctx (struct xl_sampler.wait). A command whose liveness check
+	 * is cheap and rare sets both, so it wakes once per interval.
+	 */
+	uint64_t poll_ns;
+	int (*wait)(void *ctx, uint64_t ns);
 };
 
 /**

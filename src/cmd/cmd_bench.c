@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <sys/socket.h>
@@ -128,10 +129,28 @@ static int bench_alive(void *ctx)
 }
 
 /*
+ * The time between samples in one nanosleep (a signal ends it early: the
+ * stop flag is then looked at), not xl_sleep_ns()'s 50 ms naps: with the
+ * one-syscall liveness check polled once a second (struct xl_cmd_loop
+ * .poll_ns) the process wakes about once per interval, as xdp-bench's.
+ */
+static int bench_wait(void *ctx, uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
+
+	if (!xl_stop_requested)
+		nanosleep(&ts, NULL);
+	return 0;
+}
+
+/* Liveness checks of a drop/pass/tx run: once a second (bench_wait()). */
+#define BENCH_POLL_NS 1000000000ull
+
+/*
  * Keep this process off the CPUs the NAPI kthread @napi_pid may run on, as
- * xsk_app's place_away() does for its socket threads: the report loop
- * wakes about 20 times a second (its 50 ms naps, the liveness check every
- * 100 ms), and a wake-up on the NAPI's CPU preempts the work measured.
+ * xsk_app's place_away() does for its socket threads: a wake-up of the
+ * report loop (once per interval with bench_wait(); about 24 a second
+ * before it) on the NAPI's CPU preempts the work measured.
  * In the drop rows' threaded wiring (bench/limits/drop-proc.sh) xdplab
  * drop ran on the NAPI's CPU in 38 and 49 of 50 samples; xdp-bench, which
  * wakes once per 2 s interval, 3 voluntary switches in 5 s against 122.
@@ -275,7 +294,7 @@ int cmd_bench(int argc, char **argv)
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
-			.print = bench_print,
+			.print = bench_print, .poll_ns = BENCH_POLL_NS, .wait = bench_wait,
 			.ctx = &br,
 			.row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);

@@ -250,6 +250,13 @@ static void loop_interval(void *ctx, int from, int to, uint64_t t_ns, bool parti
 		xl_cmd_print_cpus(&lr->s[from], &lr->s[to], w.ns);
 }
 
+static int loop_wait(void *ctx, uint64_t ns)
+{
+	struct loop_run *lr = ctx;
+
+	return lr->l->wait(lr->l->ctx, ns);
+}
+
 /* A repetition cut short (Ctrl-C, a vanished device) is no repetition; its counts stay in the totals. */
 static void loop_rep_end(void *ctx, int rep, bool complete)
 {
@@ -269,7 +276,8 @@ int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *tota
 	struct xl_sampler sm = { .interval_ns = l->interval_ns, .duration_ns = l->duration_ns,
 				 .reps = l->reps, .stop = &xl_stop_requested,
 				 .sample = loop_sample, .alive = loop_alive,
-				 .interval = loop_interval, .rep_end = loop_rep_end, .ctx = &lr };
+				 .interval = loop_interval, .rep_end = loop_rep_end, .ctx = &lr,
+				 .poll_ns = l->poll_ns, .wait = l->wait ? loop_wait : NULL };
 	int err;
 
 	xl_meter_window_zero(total);
