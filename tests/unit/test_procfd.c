@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * test_procfd.c - xl_proc_fd_owner() (src/lib/sys/procfd.c), the /proc walk
- * behind "held by pid N NAME" for XDP links and AF_XDP sockets: a child
- * named xl-holder holds one end of a pipe; the walk finds it (not this
- * process, which the match passes over, as netlink.c's does) and names it;
+ * test_procfd.c - xl_proc_fd_owner() with xl_proc_fd_links_to()
+ * (src/lib/sys/procfd.c), the /proc walk behind "held by pid N NAME" for
+ * XDP links and AF_XDP sockets: a child named xl-holder holds one end of a
+ * pipe; the walk finds it (not this process, which holds the other end:
+ * the match passes over it) and names it;
  * a descriptor nobody has gives 0 and an empty name. No root needed.
  */
 #include <stdarg.h>
@@ -20,22 +21,6 @@
 #include <unistd.h>
 
 #include "../../src/lib/sys/procfd.h"
-
-/* Another process's descriptor that links to @ctx ("pipe:[INO]"). */
-static int other_has(int pid, const char *fd, void *ctx)
-{
-	char path[64], link[64];
-	ssize_t n;
-
-	if (pid == getpid())
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fd);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
-	link[n] = '\0';
-	return !strcmp(link, ctx);
-}
 
 static void test_owner_found_and_named(void **state)
 {
@@ -64,14 +49,14 @@ static void test_owner_found_and_named(void **state)
 	close(p[0]);
 	close(ready[1]);
 	assert_int_equal(read(ready[0], &c, 1), 1);
-	assert_int_equal(xl_proc_fd_owner(other_has, want, comm, sizeof(comm)), child);
+	assert_int_equal(xl_proc_fd_owner(xl_proc_fd_links_to, want, comm, sizeof(comm)), child);
 	assert_string_equal(comm, "xl-holder");
 	close(p[1]); /* the child reads EOF and ends */
 	close(ready[0]);
 	assert_int_equal(waitpid(child, &status, 0), child);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	/* Gone with it: nobody holds the pipe now. */
-	assert_int_equal(xl_proc_fd_owner(other_has, want, comm, sizeof(comm)), 0);
+	assert_int_equal(xl_proc_fd_owner(xl_proc_fd_links_to, want, comm, sizeof(comm)), 0);
 	assert_string_equal(comm, "");
 }
 

@@ -317,29 +317,13 @@ static int xsk_diag_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* Is descriptor @fd of @pid, a process other than this one, the socket @ctx ("socket:[INO]")? */
-static int fd_is_socket(int pid, const char *fd, void *ctx)
-{
-	char path[64], link[64];
-	ssize_t n;
-
-	if (pid == getpid())
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fd);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
-	link[n] = '\0';
-	return !strcmp(link, ctx);
-}
-
 /* A process with socket inode @ino open: its pid and name, or 0. */
 static int socket_owner(uint32_t ino, char *comm, size_t len)
 {
 	char want[32];
 
 	snprintf(want, sizeof(want), "socket:[%u]", ino);
-	return xl_proc_fd_owner(fd_is_socket, want, comm, len);
+	return xl_proc_fd_owner(xl_proc_fd_links_to, want, comm, len);
 }
 
 int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_t len)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "procfd.h"
 
@@ -24,6 +25,21 @@ static int pid_matches(int pid, xl_proc_fd_match match, void *ctx)
 			found = match(pid, f->d_name, ctx) != 0;
 	closedir(fds);
 	return found;
+}
+
+int xl_proc_fd_links_to(int pid, const char *fd, void *ctx)
+{
+	char path[64], link[64];
+	ssize_t n;
+
+	if (pid == getpid())
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return !strcmp(link, ctx);
 }
 
 int xl_proc_fd_owner(xl_proc_fd_match match, void *ctx, char *comm, size_t len)

@@ -25,4 +25,11 @@ typedef int (*xl_proc_fd_match)(int pid, const char *fd, void *ctx);
  */
 int xl_proc_fd_owner(xl_proc_fd_match match, void *ctx, char *comm, size_t len);
 
+/*
+ * xl_proc_fd_links_to() - an xl_proc_fd_match: is descriptor @fd of @pid,
+ * a process other than this one, a link to @ctx, a string as
+ * /proc/PID/fd shows it ("socket:[INO]", "pipe:[INO]", at most 63 bytes)?
+ */
+int xl_proc_fd_links_to(int pid, const char *fd, void *ctx);
+
 #endif /* XDPLAB_SYS_PROCFD_H */
