@@ -183,13 +183,31 @@ static void test_csum_ipv4_vector(void **state)
 	assert_int_equal(xl_csum_ipv4(iph, sizeof(iph)), 0);
 }
 
+/* Random IPv4 and IPv6 source and destination addresses, as bytes (for
+ * naive_l4_csum()) and as the checksum functions take them. */
+struct rand_addrs {
+	uint8_t s4[4], d4[4], s6[16], d6[16];
+	uint32_t a4, b4;
+	struct in6_addr a6, b6;
+};
+
+static void rand_addrs(struct rand_addrs *x)
+{
+	rng_fill(x->s4, 4);
+	rng_fill(x->d4, 4);
+	rng_fill(x->s6, 16);
+	rng_fill(x->d6, 16);
+	memcpy(&x->a4, x->s4, 4);
+	memcpy(&x->b4, x->d4, 4);
+	memcpy(&x->a6, x->s6, 16);
+	memcpy(&x->b6, x->d6, 16);
+}
+
 static void test_csum_udp_vs_naive(void **state)
 {
 	/* One spare byte in front to test odd addresses too. */
 	static uint8_t buf[1 + 2048];
-	uint8_t s4[4], d4[4], s6[16], d6[16];
-	struct in6_addr a6, b6;
-	uint32_t a4, b4;
+	struct rand_addrs x;
 	int i, odd = 0, even = 0;
 
 	rng_state = 0x12345678;
@@ -200,19 +218,12 @@ static void test_csum_udp_vs_naive(void **state)
 		rng_fill(udp, len);
 		if (len >= 8)
 			udp[6] = udp[7] = 0;
-		rng_fill(s4, 4);
-		rng_fill(d4, 4);
-		rng_fill(s6, 16);
-		rng_fill(d6, 16);
-		memcpy(&a4, s4, 4);
-		memcpy(&b4, d4, 4);
-		memcpy(&a6, s6, 16);
-		memcpy(&b6, d6, 16);
+		rand_addrs(&x);
 
-		assert_int_equal(ntohs(xl_csum_udp4(a4, b4, udp, len)),
-				 naive_l4_csum(s4, d4, 4, 17, udp, len));
-		assert_int_equal(ntohs(xl_csum_udp6(&a6, &b6, udp, len)),
-				 naive_l4_csum(s6, d6, 16, 17, udp, len));
+		assert_int_equal(ntohs(xl_csum_udp4(x.a4, x.b4, udp, len)),
+				 naive_l4_csum(x.s4, x.d4, 4, 17, udp, len));
+		assert_int_equal(ntohs(xl_csum_udp6(&x.a6, &x.b6, udp, len)),
+				 naive_l4_csum(x.s6, x.d6, 16, 17, udp, len));
 		if (len % 2)
 			odd++;
 		else
@@ -224,22 +235,14 @@ static void test_csum_udp_vs_naive(void **state)
 static void test_csum_udp_zero_and_jumbo(void **state)
 {
 	static uint8_t big[70001];
-	uint8_t s4[4], d4[4], s6[16], d6[16], udp[64];
-	struct in6_addr a6, b6;
-	uint32_t a4, b4;
+	struct rand_addrs x;
+	uint8_t udp[64];
 	uint16_t c;
 	int i;
 
 	rng_state = 0xfeedbeef;
 	for (i = 0; i < 50; i++) {
-		rng_fill(s4, 4);
-		rng_fill(d4, 4);
-		rng_fill(s6, 16);
-		rng_fill(d6, 16);
-		memcpy(&a4, s4, 4);
-		memcpy(&b4, d4, 4);
-		memcpy(&a6, s6, 16);
-		memcpy(&b6, d6, 16);
+		rand_addrs(&x);
 
 		/*
 		 * Make the sum come to 0xffff, so the checksum computes to 0:
@@ -248,24 +251,24 @@ static void test_csum_udp_zero_and_jumbo(void **state)
 		rng_fill(udp, sizeof(udp));
 		udp[6] = udp[7] = 0;
 		udp[62] = udp[63] = 0;
-		c = naive_l4_csum(s4, d4, 4, 17, udp, sizeof(udp));
+		c = naive_l4_csum(x.s4, x.d4, 4, 17, udp, sizeof(udp));
 		wr16(udp + 62, c);
-		assert_int_equal(ntohs(xl_csum_udp4(a4, b4, udp, sizeof(udp))),
+		assert_int_equal(ntohs(xl_csum_udp4(x.a4, x.b4, udp, sizeof(udp))),
 				 0xffff);
 
 		udp[62] = udp[63] = 0;
-		c = naive_l4_csum(s6, d6, 16, 17, udp, sizeof(udp));
+		c = naive_l4_csum(x.s6, x.d6, 16, 17, udp, sizeof(udp));
 		wr16(udp + 62, c);
-		c = xl_csum_udp6(&a6, &b6, udp, sizeof(udp));
+		c = xl_csum_udp6(&x.a6, &x.b6, udp, sizeof(udp));
 		assert_int_equal(ntohs(c), 0xffff);
 	}
 
 	/* IPv6 pseudo-header length is 32 bits (RFC 8200 8.1). */
 	rng_fill(big, sizeof(big));
-	assert_int_equal(ntohs(xl_csum_udp6(&a6, &b6, big, sizeof(big))),
-			 naive_l4_csum(s6, d6, 16, 17, big, sizeof(big)));
-	assert_int_equal(ntohs(xl_csum_udp6(&a6, &b6, big, 65536)),
-			 naive_l4_csum(s6, d6, 16, 17, big, 65536));
+	assert_int_equal(ntohs(xl_csum_udp6(&x.a6, &x.b6, big, sizeof(big))),
+			 naive_l4_csum(x.s6, x.d6, 16, 17, big, sizeof(big)));
+	assert_int_equal(ntohs(xl_csum_udp6(&x.a6, &x.b6, big, 65536)),
+			 naive_l4_csum(x.s6, x.d6, 16, 17, big, 65536));
 }
 
 /* ---- builder ------------------------------------------------------------ */
