@@ -52,6 +52,15 @@ static void test_ns_per_pkt(void **state)
 
 /* ---- xl_summarize ---- */
 
+/* A struct xl_summary's count, median, min and max, exactly. */
+#define assert_summary(s, n_, median_, min_, max_)         \
+	do {                                               \
+		assert_int_equal((s).n, (n_));             \
+		assert_dbl_equal((s).median, (median_));   \
+		assert_dbl_equal((s).min, (min_));         \
+		assert_dbl_equal((s).max, (max_));         \
+	} while (0)
+
 static void test_summarize_odd(void **state)
 {
 	const double in[] = { 3.0, 1.0, 2.0 };
@@ -60,10 +69,7 @@ static void test_summarize_odd(void **state)
 
 	memcpy(v, in, sizeof(v));
 	s = xl_summarize(v, 3);
-	assert_int_equal(s.n, 3);
-	assert_dbl_equal(s.median, 2.0);
-	assert_dbl_equal(s.min, 1.0);
-	assert_dbl_equal(s.max, 3.0);
+	assert_summary(s, 3, 2.0, 1.0, 3.0);
 	assert_memory_equal(v, in, sizeof(v)); /* input not sorted in place */
 
 	{
@@ -72,10 +78,7 @@ static void test_summarize_odd(void **state)
 
 		memcpy(v5, in5, sizeof(v5));
 		s = xl_summarize(v5, 5);
-		assert_int_equal(s.n, 5);
-		assert_dbl_equal(s.median, 3.0);
-		assert_dbl_equal(s.min, -1.0);
-		assert_dbl_equal(s.max, 9.5);
+		assert_summary(s, 5, 3.0, -1.0, 9.5);
 		assert_memory_equal(v5, in5, sizeof(v5));
 	}
 }
@@ -88,20 +91,14 @@ static void test_summarize_even(void **state)
 
 	memcpy(v, in, sizeof(v));
 	s = xl_summarize(v, 4);
-	assert_int_equal(s.n, 4);
-	assert_dbl_equal(s.median, 2.5); /* mean of the middle two */
-	assert_dbl_equal(s.min, 1.0);
-	assert_dbl_equal(s.max, 4.0);
+	assert_summary(s, 4, 2.5, 1.0, 4.0); /* the median: the mean of the middle two */
 	assert_memory_equal(v, in, sizeof(v));
 
 	{
 		const double two[] = { 10.0, 2.0 };
 
 		s = xl_summarize(two, 2);
-		assert_int_equal(s.n, 2);
-		assert_dbl_equal(s.median, 6.0);
-		assert_dbl_equal(s.min, 2.0);
-		assert_dbl_equal(s.max, 10.0);
+		assert_summary(s, 2, 6.0, 2.0, 10.0);
 	}
 }
 
@@ -111,19 +108,13 @@ static void test_summarize_empty_and_one(void **state)
 	struct xl_summary s;
 
 	s = xl_summarize(NULL, 0);
-	assert_int_equal(s.n, 0);
-	assert_dbl_equal(s.median, 0.0);
-	assert_dbl_equal(s.min, 0.0);
-	assert_dbl_equal(s.max, 0.0);
+	assert_summary(s, 0, 0.0, 0.0, 0.0);
 	s = xl_summarize(one, 0); /* n counts, not the array */
 	assert_int_equal(s.n, 0);
 	assert_dbl_equal(s.median, 0.0);
 
 	s = xl_summarize(one, 1);
-	assert_int_equal(s.n, 1);
-	assert_dbl_equal(s.median, 7.5);
-	assert_dbl_equal(s.min, 7.5);
-	assert_dbl_equal(s.max, 7.5);
+	assert_summary(s, 1, 7.5, 7.5, 7.5);
 }
 
 static void test_summarize_duplicates(void **state)
@@ -134,17 +125,11 @@ static void test_summarize_duplicates(void **state)
 	struct xl_summary s;
 
 	s = xl_summarize(a, 4);
-	assert_dbl_equal(s.median, 5.0);
-	assert_dbl_equal(s.min, 1.0);
-	assert_dbl_equal(s.max, 5.0);
+	assert_summary(s, 4, 5.0, 1.0, 5.0);
 	s = xl_summarize(b, 4);
-	assert_dbl_equal(s.median, 2.0);
-	assert_dbl_equal(s.min, 1.0);
-	assert_dbl_equal(s.max, 9.0);
+	assert_summary(s, 4, 2.0, 1.0, 9.0);
 	s = xl_summarize(c, 3);
-	assert_dbl_equal(s.median, 4.0);
-	assert_dbl_equal(s.min, 4.0);
-	assert_dbl_equal(s.max, 4.0);
+	assert_summary(s, 3, 4.0, 4.0, 4.0);
 }
 
 static void test_summarize_many(void **state)
@@ -157,10 +142,7 @@ static void test_summarize_many(void **state)
 	for (i = 0; i < XL_MAX_REPS; i++)
 		v[i] = XL_MAX_REPS - 1 - i;
 	s = xl_summarize(v, XL_MAX_REPS);
-	assert_int_equal(s.n, XL_MAX_REPS);
-	assert_dbl_equal(s.median, 15.5);
-	assert_dbl_equal(s.min, 0.0);
-	assert_dbl_equal(s.max, 31.0);
+	assert_summary(s, XL_MAX_REPS, 15.5, 0.0, 31.0);
 	assert_dbl_equal(v[0], 31.0);
 	assert_dbl_equal(v[XL_MAX_REPS - 1], 0.0);
 	/* A prefix only: 31..21 (11 values), median 26. */
@@ -310,10 +292,7 @@ static void test_row_finish_odd(void **state)
 	rep_set(&r, 1, 3e6, 0.90, 300.0, 3.5e6, 20, true, 0.004);
 	rep_set(&r, 2, 2e6, 0.97, 500.0, 2.5e6, 12, true, 0.002);
 	xl_row_finish(&r);
-	assert_int_equal(r.mpps.n, 3);
-	assert_dbl_equal(r.mpps.median, 2.0);
-	assert_dbl_equal(r.mpps.min, 1.0);
-	assert_dbl_equal(r.mpps.max, 3.0);
+	assert_summary(r.mpps, 3, 2.0, 1.0, 3.0);
 	assert_dbl_equal(r.ns_per_pkt, 500.0); /* 1e3 / 2.0 Mpps */
 	assert_dbl_equal(r.cpu_busy, 0.97);
 	assert_dbl_equal(r.cpu_ns_per_pkt, 500.0);
@@ -343,9 +322,7 @@ static void test_row_finish_even(void **state)
 	rep_set(&r, 2, 3e6, 0.80, 200.0, 3e6, 0, false, 0);
 	rep_set(&r, 3, 2e6, 0.60, 300.0, 2e6, 0, false, 0);
 	xl_row_finish(&r);
-	assert_dbl_equal(r.mpps.median, 2.5);
-	assert_dbl_equal(r.mpps.min, 1.0);
-	assert_dbl_equal(r.mpps.max, 4.0);
+	assert_summary(r.mpps, 4, 2.5, 1.0, 4.0);
 	assert_dbl_equal(r.ns_per_pkt, 400.0);
 	assert_near(r.cpu_busy, 0.65, 1e-12);
 	assert_dbl_equal(r.cpu_ns_per_pkt, 250.0);
