@@ -24,7 +24,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "xdplab/child.h"
@@ -32,6 +31,7 @@
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
 #include "xdplab/profile.h"
+#include "xdplab/time.h"
 
 #define JIT_KALLSYMS "/proc/sys/net/core/bpf_jit_kallsyms"
 
@@ -219,13 +219,13 @@ out_free:
 static int control(struct xl_profiler *p, const char *cmd)
 {
 	char buf[16];
-	struct timespec t0, t;
+	uint64_t t0;
 	ssize_t n;
 
 	/* A socket, not a pipe: a perf that died gives EPIPE, not SIGPIPE. */
 	if (send(p->ctl, cmd, strlen(cmd), MSG_NOSIGNAL) != (ssize_t)strlen(cmd))
 		return -EPIPE;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = xl_now_ns();
 	for (;;) {
 		n = read(p->ack, buf, sizeof(buf) - 1);
 		if (n > 0)
@@ -234,8 +234,7 @@ static int control(struct xl_profiler *p, const char *cmd)
 			return -EPIPE; /* perf exited */
 		if (errno != EAGAIN && errno != EINTR)
 			return -errno;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) > 5000000000ll)
+		if (xl_now_ns() - t0 > 5000000000ull)
 			return -ETIMEDOUT;
 		usleep(2000);
 	}
