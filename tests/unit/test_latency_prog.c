@@ -19,7 +19,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <cmocka.h>
 
 #include <bpf/bpf.h>
@@ -32,6 +31,7 @@
 #include "xdplab/labrun_lat.h"
 #include "xdplab/latency.h"
 #include "xdplab/pkt.h"
+#include "xdplab/time.h"
 
 #include "bpf_run.h"
 
@@ -88,7 +88,6 @@ static void stamp_case_shape(bool ipv6, uint32_t size, uint32_t flows, int shape
 	uint32_t off, out_len, i;
 	struct xl_pkt_layout lo;
 	bool do_stamp = shape != 2;
-	struct timespec ts;
 	struct gen *g;
 
 	if (shape == 1) {
@@ -119,8 +118,7 @@ static void stamp_case_shape(bool ipv6, uint32_t size, uint32_t flows, int shape
 		assert_int_equal(prog_run(bpf_program__fd(g->progs.xdp_gen_redirect), frame, size,
 					  out, &out_len),
 				 XDP_REDIRECT);
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+		now = xl_now_ns();
 		assert_int_equal(out_len, size);
 		if (!do_stamp) {
 			assert_int_equal(xl_pkt_parse(out, out_len, &info), 0);
@@ -174,11 +172,8 @@ static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t s
 	struct xl_stamp stamp, *st = &stamp;
 	uint8_t out[256];
 	uint32_t out_len = sizeof(out);
-	struct timespec ts;
-	uint64_t t;
+	uint64_t t = xl_now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 	st->magic = htonl(XL_STAMP_MAGIC);
 	st->seq = htonl(seq);
 	st->tv_sec = htonl(t / 1000000000ull);
