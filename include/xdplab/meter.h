@@ -51,6 +51,16 @@
  * @read/@read_ctx: optional reader used instead of xl_bench__read(@bench)
  *            (e.g. xl_redirect__read_bench()); same contract: totals and,
  *            when @per_cpu is not NULL, each CPU's record. NULL: use @bench.
+ * @sirq_held: the meter's own: the meter itself while it holds a reference
+ *            on the softirq tracepoints (taken by its first sample that
+ *            reads them, dropped by xl_meter_done()), else NULL; callers
+ *            leave it NULL. A copy of a meter holds no reference (it takes
+ *            its own at its first sample).
+ *
+ * Every meter that was sampled is done with xl_meter_done() on every path
+ * (declare it XL_METER_SCOPED and that happens when it goes out of scope),
+ * or the tracepoints stay loaded, at a cost on every softirq of the
+ * machine, for as long as the process runs.
  */
 struct xl_meter {
 	struct xl_bench *bench;
@@ -66,6 +76,7 @@ struct xl_meter {
 	const char *ifname;
 	int queues;
 	bool no_sirq;
+	const struct xl_meter *sirq_held;
 };
 
 /**
@@ -86,6 +97,9 @@ struct xl_meter {
  *   read once per sample when the meter has no NAPI kthread, stamped by
  *   @sirq_t_ns; !@sirq_ok: not read (threaded NAPI, or the source could not
  *   load: /proc/stat's softirq field is used instead).
+ * @sirq_gen: the tracepoints' load generation of @sirq_ns (xl_sirq_read()),
+ *   0 when !@sirq_ok: a window whose two samples differ in it (the
+ *   programs were detached and loaded again in between) does not use them.
  */
 struct xl_meter_sample {
 	uint64_t t_ns;
@@ -99,6 +113,7 @@ struct xl_meter_sample {
 	uint64_t sirq_t_ns;
 	uint64_t sirq_ns[XL_MAX_CPUS];
 	uint64_t sirq_runs[XL_MAX_CPUS];
+	uint64_t sirq_gen;
 };
 
 /** Where a window's DUT CPU time (@cpu_ns) came from (struct xl_meter_window.cpu_source). */
@@ -177,8 +192,29 @@ struct xl_meter_window {
  */
 void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu);
 
-/** xl_meter_sample() - take a sample now. Return: 0 or -errno (counters unreadable). */
-int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s);
+/**
+ * xl_meter_sample() - take a sample now. In softirq wiring (no
+ * @m->napi_pid, no @m->no_sirq) the first sample takes @m's reference on
+ * the softirq tracepoints, before any read (loading takes milliseconds);
+ * keep it until xl_meter_done(). Return: 0 or -errno (counters unreadable).
+ */
+int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s);
+
+/**
+ * xl_meter_done() - drop @m's reference on the softirq tracepoints, if it
+ * holds one (the last holder detaches them); safe on a meter never sampled
+ * and twice. @m may sample again after: it takes a new reference, and a
+ * window across the two (another load generation) uses /proc/stat.
+ */
+void xl_meter_done(struct xl_meter *m);
+
+/**
+ * XL_METER_SCOPED - on a local struct xl_meter's declaration: xl_meter_done()
+ * runs when the variable goes out of scope, on every return path
+ * (struct xl_meter m XL_METER_SCOPED = { ... };). The GNU C cleanup
+ * attribute, the idea of the kernel's __free() (include/linux/cleanup.h).
+ */
+#define XL_METER_SCOPED __attribute__((cleanup(xl_meter_done)))
 
 /** xl_meter_window() - compute the window from @a (earlier) to @b. */
 void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,

@@ -304,7 +304,7 @@ int cmd_ab(int argc, char **argv)
 {
 	static struct xl_row_result rows[2];
 	struct ab_args a = { .slice_ns = 200000000ull, .reps = 10 };
-	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_eth_xdp eth = { .sock = -1, .queues = 1 };
 	struct ab_side sides[2] = { { 0 } };
 	struct xl_ab_result cpu_r, pps_r;

@@ -209,7 +209,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	static struct bench_run br;
 	uint64_t rxq[XL_RXQ_MAX];
-	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	struct xl_cmd_loop loop;
 	struct xl_bench *b;

@@ -125,12 +125,6 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		else
 			err = xl_labrun_xdp(lab, &a->o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
 					    XL_OP_NO_TOUCH, a->mode, size, &rows[n]);
-		/*
-		 * The softirq tracepoints (the DUT CPU source of softirq
-		 * wiring) run on every softirq of the machine: only while a row
-		 * that reads them runs, not in the AF_XDP rows after it.
-		 */
-		xl_sirq_close();
 		n++;
 		if (err == -EINTR) {
 			/* The cost rows name their own cut-short rows. */
@@ -149,7 +143,6 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 	/* --ab: two programs, repetitions alternating A B / B A. */
 	if (a->ab[0] && !err && n + 2 <= MAX_ROWS) {
 		err = xl_cmd_lab_ab(lab, a, a->ab_func, size, &rows[n]);
-		xl_sirq_close(); /* as after every row (above) */
 		n += 2;
 		if (err && err != -EINTR) {
 			*ret = XL_EXIT_RUNTIME;
@@ -163,7 +156,6 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		po.prog_count_check = true; /* an extra repetition: run_cnt vs veth's */
 		fprintf(stderr, "xdplab: measuring prog/%s at %u bytes...\n", a->prog_func, size);
 		err = xl_labrun_prog(lab, &po, &a->uo, a->prog_func, a->mode, size, &rows[n]);
-		xl_sirq_close();
 		n++;
 		if (err && err != -EINTR) {
 			xl_err("row prog/%s at %u bytes failed: %s", a->prog_func, size,
@@ -195,7 +187,6 @@ static int measure_sens(struct run_args *a, struct xl_lab *lab, struct xl_sens_r
 				a->sizes[s]);
 			err = xl_labrun_sensitivity(lab, &a->o, xl_pkt_op_parse(xl_cmd_lab_rows[i] + 5),
 						    a->mode, a->sizes[s], &sens[*nsens]);
-			xl_sirq_close();
 			if (err && err != -EINTR) {
 				xl_err("sensitivity of %s at %u bytes failed: %s", xl_cmd_lab_rows[i],
 				       a->sizes[s], sens[*nsens].note);
@@ -321,6 +312,14 @@ static int lab_run(int argc, char **argv)
 		if (lat_failed)
 			ret = XL_EXIT_RUNTIME;
 	}
+	/*
+	 * Each row's meter holds the softirq tracepoints while it measures
+	 * and lets go when done (struct xl_meter, XL_METER_SCOPED): none may
+	 * hold them now, or the rows after its own paid for them.
+	 */
+	if (xl_sirq_users())
+		xl_warn("softirq tracepoints still held by %d meter(s) after the rows: a meter that was not done (xl_meter_done()); the rows after it ran with them (docs/lab.md)",
+			xl_sirq_users());
 	if (a.sensitivity)
 		header_sens(&a, header, sizeof(header), sens, nsens);
 	if (err == -EINTR) {

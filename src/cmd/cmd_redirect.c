@@ -363,7 +363,7 @@ int cmd_redirect(int argc, char **argv)
 	uint64_t stress = 0;
 	int nt;
 	struct redir_args a = { .interval_ns = 1000000000ull, .reps = 1 };
-	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	struct xl_redirect *r;
 	static struct xl_profile pr;

@@ -140,7 +140,7 @@ int cmd_run(int argc, char **argv)
 	static struct xl_row_result row;
 	struct xl_cmd_records rec = { 0 };
 	struct run_args a = { .interval_ns = 1000000000ull, .reps = 1 };
-	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_bench_rec eth0, eth1, fx0, fx1;
 	struct xl_eth_xdp eth = { .sock = -1, .queues = 1 };
 	struct xl_userprog *u = NULL;

@@ -333,7 +333,7 @@ t_softirq_cpu_source() {
 # runs (they stayed for the rest of the process, a cost on the AF_XDP rows).
 # Counted in the lab run's own file descriptors (its raw-tracepoint links on
 # softirq_entry/exit, /proc/PID/fdinfo), so another xdplab on the machine
-# does not count.
+# does not count. At the end no meter still holds them (lab run warns).
 t_softirq_tp_scoped() {
 	local pid i seen=0 ceiling=0 during c
 	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
@@ -365,7 +365,8 @@ t_softirq_tp_scoped() {
 	wait $pid || fail "lab run failed: $(cat "$TMP/scoped.err")" || return 1
 	expect_eq "softirq programs during the generator ceiling" $ceiling 0 || return 1
 	expect_eq "softirq programs seen during the drop row" $seen 1 || return 1
-	expect_eq "softirq programs during the AF_XDP row" "$during" 0
+	expect_eq "softirq programs during the AF_XDP row" "$during" 0 || return 1
+	expect_eq "meters still holding them at the end" "$(grep -c 'still held' "$TMP/scoped.err")" 0
 }
 
 # shellcheck source=tests/e2e/suite.inc

@@ -4,9 +4,13 @@
  * (src/lib/sys/softirq_time.c) and the meter's use of it
  * (src/lib/measure/meter.c): a run in progress counted up to the read's
  * "now", the tracepoint time preferred to /proc/stat's in softirq wiring,
- * /proc/stat kept when either edge could not read it, the kthread's
- * schedstat with threaded NAPI, and the sources of a sum of windows.
- * Known inputs only; nothing is loaded (no root needed).
+ * /proc/stat kept when either edge could not read it or the two edges read
+ * different loads of the programs (generations), the kthread's schedstat
+ * with threaded NAPI, and the sources of a sum of windows. Then who holds
+ * the programs (src/lib/sys/softirq_time.c's references, taken by a meter's
+ * first sample and dropped by xl_meter_done()), on a fake instance in
+ * plain memory (softirq_time_priv.h): known inputs only; nothing is loaded
+ * (no root needed).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,12 +18,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "xdplab/meter.h"
 #include "xdplab/report.h"
 #include "xdplab/softirq_time.h"
 
+#include "softirq_time_priv.h"
 #include "test_util.h"
 
 static void test_cpu_ns_finished_runs(void **state)
@@ -56,6 +64,7 @@ static void sample(struct xl_meter_sample *s, uint64_t t_ns, uint64_t rx, uint64
 	s->cpu_ok[0] = true;
 	s->cpu_t_ns = t_ns + 1000;
 	s->sirq_ok = tp_ok;
+	s->sirq_gen = tp_ok ? 1 : 0;
 	s->sirq_t_ns = t_ns + 2000;
 	s->sirq_ns[0] = tp_sirq;
 	s->sirq_runs[0] = runs;
@@ -87,13 +96,41 @@ static void test_meter_prefers_tracepoint(void **state)
 	assert_dbl_equal(w.cpu_ns_per_pkt, 60.0);
 	assert_int_equal(w.sirq_runs, 0);
 
-	/* A counter that went backwards (the source reloaded): no CPU figure. */
+	/* A counter that went backwards within one load: no CPU figure. */
 	b.sirq_ok = true;
 	b.sirq_ns[0] = 1;
 	xl_meter_window(&m, &a, &b, &w);
 	assert_false(w.cpu_ns.ok);
 	assert_null(w.cpu_source);
 	assert_dbl_equal(w.cpu_ns_per_pkt, 0.0);
+}
+
+/*
+ * The programs detached and loaded again between the samples: the second
+ * reading's counters start from 0 in a new generation. Their difference is
+ * no time (here it would be 713.5 ms of a 1 s window that ran 100 ms with
+ * the new load); the window uses /proc/stat, as with a failed read.
+ */
+static void test_meter_generation_mismatch(void **state)
+{
+	static struct xl_meter_sample a, b;
+	struct xl_meter m = { .napi_cpu = 0, .eth_sock = -1 };
+	struct xl_meter_window w;
+
+	(void)state;
+	sample(&a, 1000000000ull, 0, 0, 50000000, 100, true);
+	sample(&b, 2000000000ull, 10000000, 600000000, 763500000, 100100, true);
+	b.sirq_gen = 2;
+	xl_meter_window(&m, &a, &b, &w);
+	assert_string_equal(w.cpu_source, XL_CPU_SRC_PROCSTAT);
+	assert_int_equal(w.cpu_ns.n, 600000000);
+	assert_dbl_equal(w.cpu_ns_per_pkt, 60.0);
+	assert_int_equal(w.sirq_runs, 0);
+	/* The same generation again: the tracepoints' figure. */
+	b.sirq_gen = 1;
+	xl_meter_window(&m, &a, &b, &w);
+	assert_string_equal(w.cpu_source, XL_CPU_SRC_TRACEPOINT);
+	assert_int_equal(w.cpu_ns.n, 713500000);
 }
 
 static void test_meter_kthread_source(void **state)
@@ -148,14 +185,259 @@ static void test_sum_sources_and_row(void **state)
 	assert_string_equal(sum.cpu_source, XL_CPU_SRC_MIXED);
 }
 
+/* ---- who holds the programs: a fake instance in plain memory ---- */
+
+/*
+ * The fake's state: loads tried (@loads) and done (@loaded), reads, frees;
+ * @fail: what the next loads return; @ns: every CPU's time.
+ */
+static struct {
+	int loads, loaded, unloads, reads, fail;
+	uint64_t ns;
+} fake;
+
+static int fake_load(void **h)
+{
+	fake.loads++;
+	if (fake.fail)
+		return fake.fail;
+	fake.loaded++;
+	*h = &fake;
+	return 0;
+}
+
+static int fake_read(void *h, struct xl_sirq_rec *recs, int ncpus)
+{
+	int i;
+
+	assert_ptr_equal(h, &fake);
+	for (i = 0; i < ncpus; i++)
+		recs[i] = (struct xl_sirq_rec){ .ns = fake.ns, .runs = fake.ns / 1000 };
+	fake.reads++;
+	return 0;
+}
+
+static void fake_unload(void *h)
+{
+	assert_ptr_equal(h, &fake);
+	fake.unloads++;
+}
+
+static const struct xl_sirq_ops fake_ops = { fake_load, fake_read, fake_unload };
+
+/* The meter's counters: none moving (the reads under test are the tracepoints'). */
+static int fake_bench(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
+{
+	(void)ctx;
+	memset(total, 0, sizeof(*total));
+	if (per_cpu)
+		memset(per_cpu, 0, sizeof(*per_cpu) * xl_bench_detail_ncpus());
+	return 0;
+}
+
+/* A softirq-wiring meter (no NAPI kthread, not the generator ceiling). */
+#define SOFTIRQ_METER { .napi_cpu = 0, .eth_sock = -1, .read = fake_bench }
+
+static int fake_setup(void **state)
+{
+	(void)state;
+	memset(&fake, 0, sizeof(fake));
+	unsetenv(XL_SIRQ_ENV);
+	return xl_sirq__set_ops(&fake_ops);
+}
+
+/*
+ * Every test lets go of what it took: nothing held, nothing left loaded.
+ * What a failed test left held is dropped first, so the next test starts
+ * clean (and fails on its own merits).
+ */
+static int fake_teardown(void **state)
+{
+	int held = xl_sirq_users();
+
+	(void)state;
+	while (xl_sirq_users())
+		xl_sirq_put();
+	assert_int_equal(held, 0);
+	assert_int_equal(fake.unloads, fake.loaded);
+	return xl_sirq__set_ops(NULL);
+}
+
+static void test_refs_shared_by_meters(void **state)
+{
+	static struct xl_meter_sample s1, s2, s3;
+	struct xl_meter m1 = SOFTIRQ_METER, m2 = SOFTIRQ_METER;
+	struct xl_meter_window w;
+	uint64_t gen;
+
+	(void)state;
+	assert_int_equal(xl_sirq_users(), 0);
+	assert_int_equal(xl_meter_sample(&m1, &s1), 0);
+	assert_true(s1.sirq_ok);
+	assert_int_equal(fake.loads, 1);
+	assert_int_equal(xl_sirq_users(), 1);
+	gen = s1.sirq_gen;
+	assert_true(gen > 0);
+	/* Its next samples hold the same one reference. */
+	assert_int_equal(xl_meter_sample(&m1, &s1), 0);
+	assert_int_equal(xl_sirq_users(), 1);
+	/* A second meter shares the loaded programs. */
+	assert_int_equal(xl_meter_sample(&m2, &s2), 0);
+	assert_int_equal(xl_sirq_users(), 2);
+	assert_int_equal(fake.loads, 1);
+	assert_int_equal(s2.sirq_gen, gen);
+	/* One meter done (twice: the second does nothing): the other still reads. */
+	xl_meter_done(&m1);
+	xl_meter_done(&m1);
+	assert_int_equal(xl_sirq_users(), 1);
+	assert_int_equal(fake.unloads, 0);
+	fake.ns = 5000;
+	assert_int_equal(xl_meter_sample(&m2, &s3), 0);
+	assert_true(s3.sirq_ok);
+	xl_meter_window(&m2, &s2, &s3, &w);
+	assert_string_equal(w.cpu_source, XL_CPU_SRC_TRACEPOINT);
+	assert_int_equal(w.cpu_ns.n, 5000);
+	/* The last one done: detached. */
+	xl_meter_done(&m2);
+	assert_int_equal(xl_sirq_users(), 0);
+	assert_int_equal(fake.unloads, 1);
+	assert_int_equal(xl_sirq_read(s3.sirq_ns, NULL, 1, &s3.sirq_t_ns, &s3.sirq_gen), -ENODEV);
+	/*
+	 * m1 samples again: a new load, a new generation, its counters from 0;
+	 * the window across the two is /proc/stat's, not 0 - 5000.
+	 */
+	fake.ns = 0;
+	assert_int_equal(xl_meter_sample(&m1, &s3), 0);
+	assert_int_equal(fake.loads, 2);
+	assert_int_equal(s3.sirq_gen, gen + 1);
+	xl_meter_window(&m1, &s2, &s3, &w);
+	assert_string_equal(w.cpu_source, XL_CPU_SRC_PROCSTAT);
+	xl_meter_done(&m1);
+	assert_int_equal(fake.unloads, 2);
+}
+
+/* A struct copy of a holder holds nothing: it cannot drop the original's reference. */
+static void test_refs_copy_holds_nothing(void **state)
+{
+	static struct xl_meter_sample s;
+	struct xl_meter m = SOFTIRQ_METER, c;
+
+	(void)state;
+	assert_int_equal(xl_meter_sample(&m, &s), 0);
+	c = m;
+	xl_meter_done(&c);
+	assert_int_equal(xl_sirq_users(), 1);
+	assert_int_equal(xl_meter_sample(&c, &s), 0); /* takes its own */
+	assert_int_equal(xl_sirq_users(), 2);
+	xl_meter_done(&m);
+	assert_int_equal(xl_sirq_users(), 1);
+	xl_meter_done(&c);
+	assert_int_equal(fake.unloads, 1);
+}
+
+/* A function that samples and returns early; its meter is XL_METER_SCOPED. */
+static int sample_and_return(int early)
+{
+	static struct xl_meter_sample s;
+	struct xl_meter m XL_METER_SCOPED = SOFTIRQ_METER;
+
+	if (xl_meter_sample(&m, &s))
+		return -1;
+	if (early)
+		return xl_sirq_users();
+	return s.sirq_ok ? 10 : 20;
+}
+
+static void test_refs_scoped_meter(void **state)
+{
+	(void)state;
+	assert_int_equal(sample_and_return(1), 1); /* held inside */
+	assert_int_equal(xl_sirq_users(), 0);      /* let go on the way out */
+	assert_int_equal(fake.unloads, 1);
+	assert_int_equal(sample_and_return(0), 10);
+	assert_int_equal(xl_sirq_users(), 0);
+	assert_int_equal(fake.loads, 2);
+	assert_int_equal(fake.unloads, 2);
+}
+
+/* Never for the generator ceiling (no_sirq) nor with a NAPI kthread. */
+static void test_refs_not_taken(void **state)
+{
+	static struct xl_meter_sample s;
+	struct xl_meter ceiling = SOFTIRQ_METER, threaded = SOFTIRQ_METER;
+
+	(void)state;
+	ceiling.no_sirq = true;
+	threaded.napi_pid = getpid(); /* a task with a schedstat */
+	assert_int_equal(xl_meter_sample(&ceiling, &s), 0);
+	assert_false(s.sirq_ok);
+	assert_int_equal(s.sirq_gen, 0);
+	assert_int_equal(xl_meter_sample(&threaded, &s), 0);
+	assert_false(s.sirq_ok);
+	assert_int_equal(fake.loads, 0);
+	assert_int_equal(xl_sirq_users(), 0);
+	xl_meter_done(&ceiling);
+	xl_meter_done(&threaded);
+	xl_sirq_put(); /* without a reference: nothing */
+	assert_int_equal(xl_sirq_users(), 0);
+	assert_int_equal(fake.unloads, 0);
+}
+
+/* XDPLAB_SOFTIRQ_SOURCE=proc-stat keeps them off, for the process. */
+static void test_refs_env_off(void **state)
+{
+	static struct xl_meter_sample s;
+	struct xl_meter m = SOFTIRQ_METER;
+
+	(void)state;
+	setenv(XL_SIRQ_ENV, "proc-stat", 1);
+	assert_int_equal(xl_meter_sample(&m, &s), 0);
+	assert_false(s.sirq_ok);
+	assert_null(m.sirq_held);
+	unsetenv(XL_SIRQ_ENV);
+	assert_int_equal(xl_sirq_get(), -ECANCELED);
+	assert_int_equal(fake.loads, 0);
+	xl_meter_done(&m);
+}
+
+/* A failed load is kept: no reference, not retried by later samples. */
+static void test_refs_failed_load_kept(void **state)
+{
+	static struct xl_meter_sample s;
+	struct xl_meter m = SOFTIRQ_METER;
+
+	(void)state;
+	fake.fail = -EPERM;
+	assert_int_equal(xl_meter_sample(&m, &s), 0);
+	assert_false(s.sirq_ok);
+	assert_int_equal(xl_meter_sample(&m, &s), 0);
+	assert_int_equal(xl_sirq_get(), -EPERM);
+	assert_int_equal(fake.loads, 1);
+	assert_int_equal(xl_sirq_users(), 0);
+	xl_meter_done(&m);
+	/* The ops cannot change under a holder. */
+	fake.fail = 0;
+	assert_int_equal(xl_sirq__set_ops(&fake_ops), 0);
+	assert_int_equal(xl_sirq_get(), 0);
+	assert_int_equal(xl_sirq__set_ops(NULL), -EBUSY);
+	xl_sirq_put();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_ns_finished_runs),
 		cmocka_unit_test(test_cpu_ns_run_in_progress),
 		cmocka_unit_test(test_meter_prefers_tracepoint),
+		cmocka_unit_test(test_meter_generation_mismatch),
 		cmocka_unit_test(test_meter_kthread_source),
 		cmocka_unit_test(test_sum_sources_and_row),
+		cmocka_unit_test_setup_teardown(test_refs_shared_by_meters, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_refs_copy_holds_nothing, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_refs_scoped_meter, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_refs_not_taken, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_refs_env_off, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_refs_failed_load_kept, fake_setup, fake_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

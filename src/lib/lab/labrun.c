@@ -108,7 +108,7 @@ static void row_init(struct xl_row_result *row, struct xl_lab *lab,
  * After @src started: wait until the DUT's counter moves past @z0 (up to
  * XL_LABRUN_ARRIVE_NS). Return: 0, -ETIMEDOUT, -EINTR or a read's -errno.
  */
-static int wait_arrival(const struct xl_meter *m, const struct xl_meter_sample *z0,
+static int wait_arrival(struct xl_meter *m, const struct xl_meter_sample *z0,
 			const struct xl_labrun_opts *o)
 {
 	static struct xl_meter_sample s;
@@ -218,7 +218,7 @@ static void set_extra(const struct xl_extra_cal *cal, struct xl_row_result *row)
  * disagreement: retried (5 times at most) while more than 1 ms passed
  * between them.
  */
-static int sample_edge(const struct xl_labrun_opts *o, const struct xl_meter *m,
+static int sample_edge(const struct xl_labrun_opts *o, struct xl_meter *m,
 		       struct xl_meter_sample *s)
 {
 	bool flowing = o->src && !o->src->start;
@@ -255,9 +255,10 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 		   uint32_t size, bool ceiling, struct xl_row_result *row)
 {
 	static struct xl_meter_sample z0, a, b, z1;
-	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = lab->queues,
-			      .ifname = lab->ifname[XL_LAB_DUT], .read = dut->read,
-			      .no_sirq = ceiling };
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1,
+					      .queues = lab->queues,
+					      .ifname = lab->ifname[XL_LAB_DUT],
+					      .read = dut->read, .no_sirq = ceiling };
 	struct xl_meter_window w;
 	void *h;
 	struct xl_gen *gen;

@@ -195,7 +195,8 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	const struct xl_prof_cpu pcpus[] = { { rows[0]->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
 	bool profiled = false;
 	static struct xl_meter_sample a, b;
-	struct xl_meter m = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1, .queues = 1 };
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1,
+					      .queues = 1 };
 	struct xl_monitor *mon[4] = { NULL, NULL, NULL, NULL };
 	struct xl_perf_listener *perf = NULL;
 	struct xl_row_result *row = rows[0];

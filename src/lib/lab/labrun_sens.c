@@ -128,8 +128,9 @@ int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			  struct xl_sens_result *res)
 {
 	static const double ladder[] = XL_SENS_LADDER;
-	struct xl_meter m = { .napi_cpu = -1, .eth_sock = -1, .queues = lab->queues,
-			      .ifname = lab->ifname[XL_LAB_DUT] };
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1,
+					      .queues = lab->queues,
+					      .ifname = lab->ifname[XL_LAB_DUT] };
 	struct xl_extra_cal cal;
 	struct xl_bench *bench;
 	struct xl_gen *gen;

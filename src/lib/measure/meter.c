@@ -45,7 +45,27 @@ void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu)
 	m->chain_set = true;
 }
 
-int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
+/*
+ * @m's reference on the softirq tracepoints, taken once (a failed load is
+ * kept by softirq_time.c: asking again costs nothing). Held means
+ * @sirq_held is @m itself, so a struct copy of a holder holds nothing and
+ * cannot drop the original's reference.
+ */
+static bool hold_sirq(struct xl_meter *m)
+{
+	if (m->sirq_held != m)
+		m->sirq_held = xl_sirq_get() ? NULL : m;
+	return m->sirq_held == m;
+}
+
+void xl_meter_done(struct xl_meter *m)
+{
+	if (m->sirq_held == m)
+		xl_sirq_put();
+	m->sirq_held = NULL;
+}
+
+int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s)
 {
 	int i, err, ncpus = xl_bench_detail_ncpus();
 	/*
@@ -54,7 +74,7 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	 * read of it: loading takes milliseconds, which inside the sample
 	 * would stretch the packets' window and not the softirq time's.
 	 */
-	bool sirq = !m->napi_pid && !m->no_sirq && !xl_sirq_open();
+	bool sirq = !m->napi_pid && !m->no_sirq && hold_sirq(m);
 
 	err = m->read ? m->read(m->read_ctx, &s->total, s->per_cpu) :
 			xl_bench__read(m->bench, &s->total, s->per_cpu);
@@ -71,7 +91,10 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 	xl_cpu_times_read_all(s->cpu, s->cpu_ok, ncpus);
 	s->cpu_t_ns = xl_now_ns();
 	/* Softirq wiring: the DUT's exact NET_RX time, one map read. */
-	s->sirq_ok = sirq && !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns);
+	s->sirq_ok = sirq && !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns,
+					   &s->sirq_gen);
+	if (!s->sirq_ok)
+		s->sirq_gen = 0;
 	if (m->napi_pid) {
 		uint64_t ns = xl_task_runtime_ns(m->napi_pid);
 
@@ -108,11 +131,21 @@ int xl_meter_sample(const struct xl_meter *m, struct xl_meter_sample *s)
 				    .ns = (b)->cpu_t_ns - (a)->cpu_t_ns, .ok = true } : \
 		 (struct xl_delta){ 0 })
 
+/*
+ * Both samples read the tracepoints, from one load of them: counters of
+ * two loads (detached and loaded again in between) are not one count, so
+ * such a window uses /proc/stat, as one with a failed read does.
+ */
+static bool sirq_pair(const struct xl_meter_sample *a, const struct xl_meter_sample *b)
+{
+	return a->sirq_ok && b->sirq_ok && a->sirq_gen == b->sirq_gen;
+}
+
 /* @cpu's tracepoint softirq time between the samples, over their stamps. */
 static struct xl_delta sirq_delta(const struct xl_meter_sample *a,
 				  const struct xl_meter_sample *b, int cpu)
 {
-	if (!a->sirq_ok || !b->sirq_ok || b->sirq_t_ns < a->sirq_t_ns ||
+	if (!sirq_pair(a, b) || b->sirq_t_ns < a->sirq_t_ns ||
 	    b->sirq_ns[cpu] < a->sirq_ns[cpu])
 		return (struct xl_delta){ 0 };
 	return (struct xl_delta){ .n = b->sirq_ns[cpu] - a->sirq_ns[cpu],
@@ -170,8 +203,8 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 		 * the CPU that spent the most softirq time in the window.
 		 */
 		for (i = 0; !best && w->rx.n && i < ncpus; i++) {
-			struct xl_delta d = a->sirq_ok && b->sirq_ok ? sirq_delta(a, b, i) :
-								      CPU_DELTA(a, b, i, softirq);
+			struct xl_delta d = sirq_pair(a, b) ? sirq_delta(a, b, i) :
+							      CPU_DELTA(a, b, i, softirq);
 
 			if (d.ok && d.n > most) {
 				most = d.n;
@@ -196,10 +229,11 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 	} else if (cpu >= 0 && cpu < ncpus) {
 		/*
 		 * Softirq wiring: the exact NET_RX time when the tracepoints
-		 * were read at both edges; the busy share stays /proc/stat's
-		 * (every task on the CPU counts for the verdict).
+		 * were read at both edges, from one load of them; the busy
+		 * share stays /proc/stat's (every task on the CPU counts for
+		 * the verdict).
 		 */
-		if (a->sirq_ok && b->sirq_ok) {
+		if (sirq_pair(a, b)) {
 			w->cpu_ns = sirq_delta(a, b, cpu);
 			w->cpu_source = XL_CPU_SRC_TRACEPOINT;
 			if (b->sirq_runs[cpu] >= a->sirq_runs[cpu])

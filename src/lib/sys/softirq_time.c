@@ -4,6 +4,9 @@
  * xdplab/softirq_time.h). One instance per process: every meter reads the
  * same cumulative counters, so samples of different meters and runs need
  * no coordination, and the programs' cost is paid once whatever measures.
+ * Its lifetime is its holders': a reference per meter that reads it
+ * (xl_sirq_get()/xl_sirq_put()), loaded by the first, detached by the last,
+ * so no command or row has to remember to close it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,10 +19,46 @@
 #include "xdplab/softirq_time.h"
 #include "xdplab/time.h"
 #include "softirq_time.skel.h"
+#include "softirq_time_priv.h"
 
-static struct softirq_time *skel;
-static struct xl_sirq_rec *recs; /* one per possible CPU */
-static int ncpus, open_err = 1;  /* 1: not tried yet */
+static int bpf_load(void **h)
+{
+	struct softirq_time *skel = softirq_time__open_and_load();
+	int err;
+
+	if (!skel)
+		return -errno;
+	err = softirq_time__attach(skel);
+	if (err) {
+		softirq_time__destroy(skel);
+		return err;
+	}
+	*h = skel;
+	return 0;
+}
+
+static int bpf_read(void *h, struct xl_sirq_rec *recs, int ncpus)
+{
+	struct softirq_time *skel = h;
+	__u32 key = 0;
+
+	(void)ncpus; /* a per-CPU array's lookup copies every possible CPU */
+	return bpf_map_lookup_elem(bpf_map__fd(skel->maps.sirq_time), &key, recs) ? -errno : 0;
+}
+
+static void bpf_unload(void *h)
+{
+	softirq_time__destroy(h);
+}
+
+static const struct xl_sirq_ops bpf_ops = { bpf_load, bpf_read, bpf_unload };
+
+static const struct xl_sirq_ops *ops = &bpf_ops;
+static void *inst;               /* the loaded instance while @users > 0 */
+static struct xl_sirq_rec *recs; /* one per possible CPU, while loaded */
+static int ncpus, users;
+static int load_err;             /* the first failed load, kept; 0: none */
+static uint64_t generation;      /* loads so far: the current instance's */
 
 uint64_t xl_sirq_cpu_ns(const struct xl_sirq_rec *r, uint64_t now_ns)
 {
@@ -30,52 +69,76 @@ uint64_t xl_sirq_cpu_ns(const struct xl_sirq_rec *r, uint64_t now_ns)
 	return ns;
 }
 
-int xl_sirq_open(void)
+int xl_sirq__set_ops(const struct xl_sirq_ops *o)
+{
+	if (users)
+		return -EBUSY;
+	ops = o ? o : &bpf_ops;
+	load_err = 0;
+	return 0;
+}
+
+int xl_sirq_get(void)
 {
 	const char *env = getenv(XL_SIRQ_ENV);
 	int err;
 
-	if (open_err <= 0)
-		return open_err;
+	if (load_err)
+		return load_err;
+	if (users) {
+		users++;
+		return 0;
+	}
 	if (env && !strcmp(env, "proc-stat")) {
 		xl_info("%s=proc-stat: DUT softirq time from /proc/stat", XL_SIRQ_ENV);
-		return open_err = -ECANCELED;
+		return load_err = -ECANCELED;
 	}
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus <= 0)
-		return open_err = ncpus < 0 ? ncpus : -ENODEV;
+		return load_err = ncpus < 0 ? ncpus : -ENODEV;
 	recs = calloc(ncpus, sizeof(*recs));
 	if (!recs)
-		return open_err = -ENOMEM;
-	skel = softirq_time__open_and_load();
-	err = skel ? softirq_time__attach(skel) : -errno;
+		return -ENOMEM; /* not kept: memory may come back */
+	err = ops->load(&inst);
 	if (err) {
 		xl_info("softirq tracepoints unavailable (%s): DUT softirq time from /proc/stat",
 			strerror(-err));
-		xl_sirq_close();
-		return open_err = err;
+		free(recs);
+		recs = NULL;
+		return load_err = err;
 	}
-	return open_err = 0;
+	generation++;
+	users = 1;
+	xl_dbg("softirq tracepoints loaded (generation %llu)", (unsigned long long)generation);
+	return 0;
 }
 
-void xl_sirq_close(void)
+void xl_sirq_put(void)
 {
-	if (open_err < 0)
-		return; /* a failed open stays failed: not retried, not said again */
-	softirq_time__destroy(skel);
-	skel = NULL;
+	if (!users) {
+		xl_dbg("xl_sirq_put() without a reference: ignored");
+		return;
+	}
+	if (--users)
+		return;
+	ops->unload(inst);
+	inst = NULL;
 	free(recs);
 	recs = NULL;
-	open_err = 1;
+	xl_dbg("softirq tracepoints detached (generation %llu)", (unsigned long long)generation);
 }
 
-int xl_sirq_read(uint64_t *ns, uint64_t *runs, int n, uint64_t *t_ns)
+int xl_sirq_users(void)
 {
-	__u32 key = 0;
-	uint64_t now;
-	int i;
+	return users;
+}
 
-	if (!skel)
+int xl_sirq_read(uint64_t *ns, uint64_t *runs, int n, uint64_t *t_ns, uint64_t *gen)
+{
+	uint64_t now;
+	int i, err;
+
+	if (!users)
 		return -ENODEV;
 	/*
 	 * The stamp before the copy: a run in progress counts up to a time
@@ -85,13 +148,15 @@ int xl_sirq_read(uint64_t *ns, uint64_t *runs, int n, uint64_t *t_ns)
 	 * A run that starts between the stamp and the copy counts 0.
 	 */
 	now = xl_now_ns();
-	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.sirq_time), &key, recs))
-		return -errno;
+	err = ops->read(inst, recs, ncpus);
+	if (err)
+		return err;
 	for (i = 0; i < n; i++) {
 		ns[i] = i < ncpus ? xl_sirq_cpu_ns(&recs[i], now) : 0;
 		if (runs)
 			runs[i] = i < ncpus ? recs[i].runs : 0;
 	}
 	*t_ns = now;
+	*gen = generation;
 	return 0;
 }
