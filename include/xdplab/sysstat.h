@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sched.h>
 #include <stdint.h>
 
 /**
@@ -109,6 +110,39 @@ int xl_napi_kthread_pid(const char *ifname);
 
 /** xl_task_set_cpu() - pin task @pid (0: the caller's thread) to @cpu. Return 0 or -errno. */
 int xl_task_set_cpu(int pid, int cpu);
+
+/**
+ * xl_cpus_off_napi() - the CPUs a task may keep off a threaded NAPI: those
+ * the calling thread may run on (its sched_getaffinity()) that the NAPI
+ * kthread @napi_pid may not. A wake-up of a reporting process or a socket
+ * thread on the NAPI's CPU preempts the work measured (issue 12: xdplab
+ * drop sat there in 38-49 of 50 samples; bench/limits/drop-proc.sh).
+ * @away: out, those CPUs (untouched on error).
+ * @napi_cpus: out, the kthread's allowed CPUs; may be NULL.
+ * Return: number of CPUs in @away (>= 1), or negative errno: -ESRCH when
+ * there is no kthread (@napi_pid <= 0: softirq wiring, the NAPI runs on the
+ * sender's CPU) or it is gone, -ENOSPC when it may run on every CPU the
+ * caller may (none left), else sched_getaffinity()'s.
+ */
+int xl_cpus_off_napi(int napi_pid, cpu_set_t *away, cpu_set_t *napi_cpus);
+
+/**
+ * xl_keep_off_napi() - restrict the calling thread (and the threads it
+ * creates afterwards) to xl_cpus_off_napi()'s CPUs; xdplab's reporting
+ * processes (drop/pass/tx, redirect, run) call it once after attaching.
+ * @away: out, where the thread now may run (untouched on error); may be NULL.
+ * Return: number of CPUs in @away (>= 1) when the thread was moved, 0 when
+ * it was already off the kthread's CPUs (nothing changed), or negative errno
+ * as xl_cpus_off_napi() and sched_setaffinity().
+ */
+int xl_keep_off_napi(int napi_pid, cpu_set_t *away);
+
+/**
+ * xl_cpu_list_text() - @set as a CPU list as /proc's Cpus_allowed_list
+ * writes it ("0", "1-3,5") into @buf of @len bytes (always terminated;
+ * cut short when too small).
+ */
+void xl_cpu_list_text(const cpu_set_t *set, char *buf, size_t len);
 
 /** Most ethtool statistics names asked for at once. */
 #define XL_ETHTOOL_MAX_NAMES 96

@@ -361,6 +361,27 @@ extern const size_t xl_n_commands;
 unsigned int xl_cmd_attached_prog_id(int ifindex, enum xl_xdp_mode mode);
 
 /**
+ * xl_cmd_keep_off_napi() - move this process off the CPUs @ifname's NAPI
+ * kthread @napi_pid may run on (xl_keep_off_napi(); 0 or less: softirq
+ * wiring, nothing to do) and say where it went at -v. Called once after
+ * the attach by drop/pass/tx, redirect and run, so that their wake-ups do
+ * not preempt the work measured. A failure only leaves the process where
+ * it was.
+ */
+void xl_cmd_keep_off_napi(int napi_pid, const char *ifname);
+
+/** Liveness checks once a second (struct xl_cmd_loop.poll_ns) with xl_cmd_wait(). */
+#define XL_CMD_POLL_NS 1000000000ull
+
+/**
+ * xl_cmd_wait() - a struct xl_cmd_loop.wait: the @ns between samples in one
+ * nanosleep (a stop signal ends it early), not xl_sleep_ns()'s 50 ms naps.
+ * With a cheap liveness check polled every XL_CMD_POLL_NS the process wakes
+ * about once per interval, as xdp-bench's. @ctx unused. Return: 0.
+ */
+int xl_cmd_wait(void *ctx, uint64_t ns);
+
+/**
  * xl_cmd_xdp_alive() - a report loop's liveness check for a program on
  * @ifindex (@ifname in messages): the interface still exists and, with
  * @prog_id not 0, @prog_id is still what is attached in @mode. Logs one

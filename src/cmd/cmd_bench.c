@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <sys/socket.h>
@@ -128,59 +127,6 @@ static int bench_alive(void *ctx)
 	return r;
 }
 
-/*
- * The time between samples in one nanosleep (a signal ends it early: the
- * stop flag is then looked at), not xl_sleep_ns()'s 50 ms naps: with the
- * one-syscall liveness check polled once a second (struct xl_cmd_loop
- * .poll_ns) the process wakes about once per interval, as xdp-bench's.
- */
-static int bench_wait(void *ctx, uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
-
-	if (!xl_stop_requested)
-		nanosleep(&ts, NULL);
-	return 0;
-}
-
-/* Liveness checks of a drop/pass/tx run: once a second (bench_wait()). */
-#define BENCH_POLL_NS 1000000000ull
-
-/*
- * Keep this process off the CPUs the NAPI kthread @napi_pid may run on, as
- * xsk_app's place_away() does for its socket threads: a wake-up of the
- * report loop (once per interval with bench_wait(); about 24 a second
- * before it) on the NAPI's CPU preempts the work measured.
- * In the drop rows' threaded wiring (bench/limits/drop-proc.sh) xdplab
- * drop ran on the NAPI's CPU in 38 and 49 of 50 samples; xdp-bench, which
- * wakes once per 2 s interval, 3 voluntary switches in 5 s against 122.
- * Nothing changes when the kthread may run on every CPU we may (no CPU
- * left), in softirq wiring (no kthread: the NAPI runs on the sender's
- * CPU) or when the kthread's CPUs cannot be read. Return: whether moved.
- */
-static bool keep_off_napi(int napi_pid, char *cpus, size_t len)
-{
-	cpu_set_t napi, mine, away;
-	size_t o = 0;
-	int c;
-
-	if (napi_pid <= 0 || sched_getaffinity(napi_pid, sizeof(napi), &napi) ||
-	    sched_getaffinity(0, sizeof(mine), &mine))
-		return false;
-	CPU_ZERO(&away);
-	for (c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &napi))
-			CPU_SET(c, &away);
-	if (!CPU_COUNT(&away) || CPU_EQUAL(&away, &mine) ||
-	    sched_setaffinity(0, sizeof(away), &away))
-		return false;
-	cpus[0] = 0;
-	for (c = 0; c < CPU_SETSIZE && o + 8 < len; c++)
-		if (CPU_ISSET(c, &away))
-			o += snprintf(cpus + o, len - o, "%s%d", o ? "," : "", c);
-	return true;
-}
-
 static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 {
 	struct bench_run *br = ctx;
@@ -214,7 +160,7 @@ int cmd_bench(int argc, char **argv)
 	struct xl_cmd_loop loop;
 	struct xl_bench *b;
 	const char *ifname;
-	char summary[128], away[64];
+	char summary[128];
 	unsigned int prog_id;
 	static struct xl_profile pr;
 	bool profiling;
@@ -274,9 +220,7 @@ int cmd_bench(int argc, char **argv)
 	m.queues = xl_cmd_dut_queues(xl_bench__ifindex(b));
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
-	if (keep_off_napi(m.napi_pid, away, sizeof(away)))
-		xl_info("this process on CPU %s, off %s's NAPI kthread (pid %d)", away, ifname,
-			m.napi_pid);
+	xl_cmd_keep_off_napi(m.napi_pid, ifname);
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
 	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
@@ -294,7 +238,7 @@ int cmd_bench(int argc, char **argv)
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
-			.print = bench_print, .poll_ns = BENCH_POLL_NS, .wait = bench_wait,
+			.print = bench_print, .poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
 			.ctx = &br,
 			.row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);

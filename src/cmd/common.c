@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -26,6 +27,7 @@
 #include "xdplab/report.h"
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
+#include "xdplab/sysstat.h"
 #include "xdplab/userprog.h"
 
 int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
@@ -495,6 +497,28 @@ int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
 		return XL_EXIT_RUNTIME;
 	}
 	return XL_EXIT_OK;
+}
+
+void xl_cmd_keep_off_napi(int napi_pid, const char *ifname)
+{
+	char cpus[64];
+	cpu_set_t away;
+
+	if (xl_keep_off_napi(napi_pid, &away) > 0) {
+		xl_cpu_list_text(&away, cpus, sizeof(cpus));
+		xl_info("this process on CPU %s, off %s's NAPI kthread (pid %d)", cpus, ifname,
+			napi_pid);
+	}
+}
+
+int xl_cmd_wait(void *ctx, uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
+
+	(void)ctx;
+	if (!xl_stop_requested)
+		nanosleep(&ts, NULL);
+	return 0;
 }
 
 void xl_cmd_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w)

@@ -4,7 +4,8 @@
  * crafted files: exact values per CPU, an offline CPU without a line, a
  * line the read cut, the aggregate line skipped, and that one kept file is
  * re-read per call (a rewritten file shows its new values), through the
- * xl_cpu_times_set_source() seam.
+ * xl_cpu_times_set_source() seam; CPU lists as text and the CPUs off a
+ * (stand-in) NAPI kthread.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -171,6 +173,84 @@ static void test_ksoftirqd_kept(void **state)
 	assert_int_equal(xl_ksoftirqd_pid(100000), 0); /* no such CPU: a walk, nothing */
 }
 
+/* CPU lists as /proc's Cpus_allowed_list writes them; a short buffer cuts, terminated. */
+static void test_cpu_list_text(void **state)
+{
+	static const struct { int cpus[6], n; const char *want; } cases[] = {
+		{ { 0 }, 0, "" },
+		{ { 0 }, 1, "0" },
+		{ { 1, 2, 3, 5 }, 4, "1-3,5" },
+		{ { 0, 2, 4 }, 3, "0,2,4" },
+		{ { 6, 7 }, 2, "6-7" },
+	};
+	char buf[32];
+	cpu_set_t set;
+	size_t i;
+	int c;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CPU_ZERO(&set);
+		for (c = 0; c < cases[i].n; c++)
+			CPU_SET(cases[i].cpus[c], &set);
+		memset(buf, 'x', sizeof(buf));
+		xl_cpu_list_text(&set, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].want);
+	}
+	CPU_ZERO(&set);
+	CPU_SET(1, &set), CPU_SET(2, &set), CPU_SET(3, &set), CPU_SET(5, &set);
+	memset(buf, 'x', sizeof(buf));
+	xl_cpu_list_text(&set, buf, 4);
+	assert_string_equal(buf, "1-3");
+}
+
+/*
+ * A stand-in for a NAPI kthread: a child pinned to the first CPU this
+ * thread may use. Off it: every other CPU of ours (none on one CPU:
+ * -ENOSPC); xl_keep_off_napi() moves this thread there, then finds it
+ * already there (0). No kthread: -ESRCH.
+ */
+static void test_cpus_off_napi(void **state)
+{
+	cpu_set_t mine, away, napi, now, want;
+	int first = -1, c, pid, st, n;
+
+	(void)state;
+	assert_int_equal(xl_cpus_off_napi(0, &away, NULL), -ESRCH);
+	assert_int_equal(xl_keep_off_napi(-1, NULL), -ESRCH);
+	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	for (c = 0; c < CPU_SETSIZE && first < 0; c++)
+		if (CPU_ISSET(c, &mine))
+			first = c;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(xl_task_set_cpu(pid, first), 0);
+	want = mine;
+	CPU_CLR(first, &want);
+	n = xl_cpus_off_napi(pid, &away, &napi);
+	if (CPU_COUNT(&mine) == 1) {
+		assert_int_equal(n, -ENOSPC);
+		assert_int_equal(xl_keep_off_napi(pid, NULL), -ENOSPC);
+	} else {
+		assert_int_equal(n, CPU_COUNT(&mine) - 1);
+		assert_true(CPU_EQUAL(&away, &want));
+		assert_int_equal(CPU_COUNT(&napi), 1);
+		assert_true(CPU_ISSET(first, &napi));
+		assert_int_equal(xl_keep_off_napi(pid, &away), n);
+		assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+		assert_true(CPU_EQUAL(&now, &want));
+		assert_int_equal(xl_keep_off_napi(pid, NULL), 0);
+		assert_int_equal(sched_setaffinity(0, sizeof(mine), &mine), 0);
+	}
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(xl_cpus_off_napi(pid, &away, NULL), -ESRCH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +259,8 @@ int main(void)
 		cmocka_unit_test(test_read_all_kept_file),
 		cmocka_unit_test(test_task_runtime_kept),
 		cmocka_unit_test(test_ksoftirqd_kept),
+		cmocka_unit_test(test_cpu_list_text),
+		cmocka_unit_test(test_cpus_off_napi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -381,3 +381,68 @@ int xl_task_set_cpu(int pid, int cpu)
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
 }
+
+/*
+ * One mechanism for "keep off the NAPI CPU" (issue 12): xsk_app's socket
+ * threads and the reporting process of drop/pass/tx, redirect and run.
+ */
+int xl_cpus_off_napi(int napi_pid, cpu_set_t *away, cpu_set_t *napi_cpus)
+{
+	cpu_set_t napi, mine, off;
+	int c;
+
+	if (napi_pid <= 0)
+		return -ESRCH;
+	if (sched_getaffinity(napi_pid, sizeof(napi), &napi) ||
+	    sched_getaffinity(0, sizeof(mine), &mine))
+		return -errno;
+	CPU_ZERO(&off);
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &napi))
+			CPU_SET(c, &off);
+	if (!CPU_COUNT(&off))
+		return -ENOSPC;
+	*away = off;
+	if (napi_cpus)
+		*napi_cpus = napi;
+	return CPU_COUNT(&off);
+}
+
+int xl_keep_off_napi(int napi_pid, cpu_set_t *away)
+{
+	cpu_set_t off, mine;
+	int n = xl_cpus_off_napi(napi_pid, &off, NULL);
+
+	if (n < 0)
+		return n;
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return -errno;
+	if (CPU_EQUAL(&off, &mine))
+		return 0;
+	if (sched_setaffinity(0, sizeof(off), &off))
+		return -errno;
+	if (away)
+		*away = off;
+	return n;
+}
+
+void xl_cpu_list_text(const cpu_set_t *set, char *buf, size_t len)
+{
+	int c, first = -1, n = 0;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (c = 0; c <= CPU_SETSIZE && n < (int)len; c++) {
+		bool in = c < CPU_SETSIZE && CPU_ISSET(c, set);
+
+		if (in && first < 0)
+			first = c;
+		if (!in && first >= 0) {
+			n += snprintf(buf + n, n < (int)len ? len - n : 0, "%s%d", n ? "," : "", first);
+			if (c - 1 > first)
+				n += snprintf(buf + n, n < (int)len ? len - n : 0, "-%d", c - 1);
+			first = -1;
+		}
+	}
+}

@@ -285,18 +285,8 @@ static int bind_all(struct xl_xsk_app *a)
  */
 static void place_away(struct xl_xsk_app *a)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c;
-
-	a->have_away = false;
 	a->napi_pid = a->c.first_cpu < 0 ? xl_napi_kthread_pid(a->c.ifname) : 0;
-	if (a->napi_pid <= 0 || sched_getaffinity(a->napi_pid, sizeof(a->napi_cpus), &a->napi_cpus))
-		return;
-	CPU_ZERO(&a->away);
-	for (c = 0; c < ncpu && c < CPU_SETSIZE; c++)
-		if (!CPU_ISSET(c, &a->napi_cpus))
-			CPU_SET(c, &a->away);
-	a->have_away = CPU_COUNT(&a->away) > 0;
+	a->have_away = xl_cpus_off_napi(a->napi_pid, &a->away, &a->napi_cpus) > 0;
 }
 
 struct xl_xsk_app *xl_xsk_app__create(const struct xl_xsk_config *c)
@@ -395,26 +385,6 @@ void xl_xsk_app__umem_facts(const struct xl_xsk_app *a, uint32_t *chunk, uint32_
 	*huge = u->huge;
 }
 
-/* Cpus_allowed as a list ("0", "1-3,5") into @buf. */
-static void cpus_text(const cpu_set_t *set, char *buf, size_t len)
-{
-	int c, first = -1, n = 0;
-
-	buf[0] = 0;
-	for (c = 0; c <= CPU_SETSIZE; c++) {
-		bool in = c < CPU_SETSIZE && CPU_ISSET(c, set);
-
-		if (in && first < 0)
-			first = c;
-		if (!in && first >= 0) {
-			n += snprintf(buf + n, n < (int)len ? len - n : 0, "%s%d", n ? "," : "", first);
-			if (c - 1 > first)
-				n += snprintf(buf + n, n < (int)len ? len - n : 0, "-%d", c - 1);
-			first = -1;
-		}
-	}
-}
-
 void xl_xsk_app__placement(const struct xl_xsk_app *a, char *buf, size_t len)
 {
 	char away[64], napi[64];
@@ -424,8 +394,8 @@ void xl_xsk_app__placement(const struct xl_xsk_app *a, char *buf, size_t len)
 		return;
 	}
 	if (a->have_away) {
-		cpus_text(&a->away, away, sizeof(away));
-		cpus_text(&a->napi_cpus, napi, sizeof(napi));
+		xl_cpu_list_text(&a->away, away, sizeof(away));
+		xl_cpu_list_text(&a->napi_cpus, napi, sizeof(napi));
 		snprintf(buf, len, "socket threads on CPU %s, away from %s's NAPI kthread (pid %d) on CPU %s",
 			 away, a->c.ifname, a->napi_pid, napi);
 		return;
