@@ -32,6 +32,17 @@ int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
 		  enum xl_xdp_mode mode);
 
 /**
+ * xl_xdp_link_alive() - whether the XDP bpf_link @link_fd (from
+ * xl_xdp_attach()) still holds its program on its device: one
+ * bpf(BPF_OBJ_GET_INFO_BY_FD) on the link, no socket, so a report loop may
+ * ask every second for almost nothing (issue 12; a netlink query per check
+ * opened a socket each time). Return: 0 (attached), -ENOLINK (detached,
+ * e.g. by xdplab cleanup, or the device went away: the link's ifindex reads
+ * 0), -EBADF for @link_fd < 0, or -errno.
+ */
+int xl_xdp_link_alive(int link_fd);
+
+/**
  * xl_xdp_attach_frags() - xl_xdp_attach() for a program loaded with or
  * without BPF_F_XDP_HAS_FRAGS (@frags), so that the driver's -ERANGE for
  * an MTU above one buffer (veth: above about 3.5 KB) is logged as "its MTU

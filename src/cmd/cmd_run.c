@@ -97,13 +97,28 @@ struct run_ctx {
 	const char *ifname;
 	enum xl_xdp_mode mode;
 	unsigned int prog_id;
+	int link_fd;
 };
 
+/*
+ * The interface is still there and the program still attached: the link's
+ * own state (one bpf syscall, xl_xdp_link_alive(); checked once a second);
+ * only when it says otherwise the netlink check, which names what went.
+ */
 static int run_alive(void *ctx)
 {
 	struct run_ctx *rc = ctx;
+	int err = xl_xdp_link_alive(rc->link_fd), r;
 
-	return xl_cmd_xdp_alive(rc->ifindex, rc->ifname, rc->mode, rc->prog_id);
+	if (!err)
+		return XL_EXIT_OK;
+	r = xl_cmd_xdp_alive(rc->ifindex, rc->ifname, rc->mode, rc->prog_id);
+	if (r == XL_EXIT_OK && err == -ENOLINK) {
+		xl_err("%s: the XDP link of program id %u was detached by someone else; stopping",
+		       rc->ifname, rc->prog_id);
+		return XL_EXIT_RUNTIME;
+	}
+	return r;
 }
 
 static void run_print(void *ctx, const struct xl_meter_window *w, double t)
@@ -212,6 +227,7 @@ int cmd_run(int argc, char **argv)
 	m.queues = eth.queues;
 	m.eth_sock = eth.sock;
 	m.napi_pid = xl_napi_kthread_pid(ifname);
+	xl_cmd_keep_off_napi(m.napi_pid, ifname);
 	fprintf(stderr, "xdplab: %s (sec %s) of %s on %s (%s mode); counting %s; Ctrl-C to stop\n",
 		xl_userprog__name(u), xl_userprog__sec(u), a.uo.path, ifname,
 		xl_xdp_mode_name(a.mode),
@@ -227,9 +243,9 @@ int cmd_run(int argc, char **argv)
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended && cnt, .alive = run_alive,
-			.print = run_print,
+			.print = run_print, .poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
 			.ctx = &(struct run_ctx){ ifindex, ifname, a.mode,
-						  xl_cmd_attached_prog_id(ifindex, a.mode) },
+						  xl_cmd_attached_prog_id(ifindex, a.mode), link_fd },
 			.row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);
 	/* The totals of each method over the same span, from the link's making to now. */

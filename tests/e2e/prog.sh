@@ -23,7 +23,7 @@ PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_sigkill
-       run_pin_maps lab_run_prog lab_run_ab)
+       run_pin_maps lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup)
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
@@ -231,6 +231,68 @@ t_run_sigkill() {
 	wait $! 2>/dev/null
 	sleep 0.2
 	expect "attached after SIGKILL" "$(attached)" "" || return 1
+}
+
+# run_start ARGS...: xdplab run of the example filter on the DUT end in the
+# background (stdout $TMP/run.out, stderr $TMP/run.err), until it attached.
+run_start() {
+	local i
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" "$@" \
+		>"$TMP/run.out" 2>"$TMP/run.err" &
+	PIDS+=($!)
+	for i in $(seq 50); do
+		[ -n "$(attached)" ] && grep -q 'Ctrl-C to stop' "$TMP/run.err" && return 0
+		sleep 0.1
+	done
+	echo "run did not attach within 5 s: $(cat "$TMP/run.err")"
+	return 1
+}
+
+# run_stop: SIGINT the run; it exits 0 with its totals and leaves nothing attached.
+run_stop() {
+	local rc
+	kill -INT "${PIDS[-1]}"
+	wait "${PIDS[-1]}"
+	rc=$?
+	expect "run exit status" $rc 0 &&
+	expect "totals lines" "$(grep -c '^totals:' "$TMP/run.out")" 1 &&
+	expect "attached after run" "$(attached)" ""
+}
+
+# The DUT's NAPI threaded and pinned to the last CPU: run's process runs
+# on the other CPUs only, and -v says so (issue 12, as drop's).
+t_run_off_napi_cpu() {
+	topo_up || return 1
+	suite_napi_pinned "$D" xlp$$in $(($(nproc) - 1)) || return 1
+	run_start -v || return 1
+	suite_off_napi "${PIDS[-1]}" "$TMP/run.err" xlp$$in || return 1
+	run_stop
+}
+
+# run's process wakes once per 1 s interval (one nanosleep, its liveness
+# check one bpf syscall on its link at that wake-up), not 20 times a second.
+t_run_wakeups() {
+	topo_up || return 1
+	run_start -q || return 1
+	suite_quiet "${PIDS[-1]}" run || return 1
+	run_stop
+}
+
+# 'xdplab cleanup --all IFACE' cuts run's link: run's check (a bpf syscall on its
+# link once a second) notices within 3 s, names the cause and exits 1.
+t_run_detached_by_cleanup() {
+	local pid i out
+	topo_up || return 1
+	run_start -q || return 1
+	pid=${PIDS[-1]}
+	out=$(ip netns exec "$D" $X cleanup --all xlp$$in 2>&1) || { echo "cleanup failed: $out"; return 1; }
+	for i in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$pid" 2>/dev/null && { echo "run kept running 3 s after its program was detached"; return 1; }
+	wait "$pid"
+	expect "run exit status" $? 1 || return 1
+	grep -Eq "^xdplab: xlp$$in: the XDP program \(id [0-9]+\) was detached by someone else \(xdplab cleanup\?\); stopping$" "$TMP/run.err" ||
+		{ echo "run did not say why it stopped: $(cat "$TMP/run.err")"; return 1; }
+	expect "attached after run" "$(attached)" ""
 }
 
 # run's usage and object errors.

@@ -174,6 +174,20 @@ int xl_xdp_attach_frags(int prog_fd, int ifindex, const char *ifname,
  * characters). An exact list, not prefixes: "xdp_redir" would also match
  * xdp-tools' xdp_redirect_* programs.
  */
+int xl_xdp_link_alive(int link_fd)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+
+	if (link_fd < 0)
+		return -EBADF;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(link_fd, &info, &len))
+		return -errno;
+	/* A detached link, or its device unregistered: ifindex 0. */
+	return info.type == BPF_LINK_TYPE_XDP && info.xdp.ifindex ? 0 : -ENOLINK;
+}
+
 static bool is_ours(const char *name)
 {
 	static const char *const ours[] = { "xdp_bench_action", "xdp_gen_redirect",

@@ -438,16 +438,7 @@ int xl_bench__attach(struct xl_bench *b)
 
 int xl_bench__link_alive(const struct xl_bench *b)
 {
-	struct bpf_link_info info;
-	__u32 len = sizeof(info);
-
-	if (b->link_fd < 0)
-		return -EOPNOTSUPP;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(b->link_fd, &info, &len))
-		return -errno;
-	/* A detached link, or its device unregistered: ifindex 0. */
-	return info.type == BPF_LINK_TYPE_XDP && info.xdp.ifindex ? 0 : -ENOLINK;
+	return b->link_fd < 0 ? -EOPNOTSUPP : xl_xdp_link_alive(b->link_fd);
 }
 
 int xl_bench__ifindex(const struct xl_bench *b)
