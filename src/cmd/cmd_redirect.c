@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include "cmd.h"
@@ -300,17 +301,31 @@ struct redir_run {
 	struct xl_redirect_stats prev, cur;
 	struct xl_steer_target tprev[XL_STEER_MAX_CPUS], tcur[XL_STEER_MAX_CPUS];
 	int nt;
+	int sock; /* the meter's socket (ioctls), or -1 */
 	bool have_prev;
 };
 
+/*
+ * Whether @ifindex still exists: SIOCGIFNAME on the meter's socket @sock
+ * (one ioctl; if_indextoname() opens a socket per call), else
+ * if_indextoname().
+ */
+static bool dev_exists(int sock, int ifindex)
+{
+	struct ifreq ifr = { .ifr_ifindex = ifindex };
+
+	if (sock < 0)
+		return if_indextoname(ifindex, (char[IF_NAMESIZE]){ 0 });
+	return !ioctl(sock, SIOCGIFNAME, &ifr) || errno != ENODEV;
+}
+
+/* IN and every OUT still exist: an ioctl each, once a second (XL_CMD_POLL_NS). */
 static int redir_alive(void *ctx)
 {
 	struct redir_run *rr = ctx;
-
-	char name[IF_NAMESIZE];
 	int i;
 
-	if (!if_indextoname(xl_redirect__ifindex(rr->r), name)) {
+	if (!dev_exists(rr->sock, xl_redirect__ifindex(rr->r))) {
 		xl_err("interface %s (IN) vanished during the run", rr->o->in);
 		return XL_EXIT_RUNTIME;
 	}
@@ -320,7 +335,7 @@ static int redir_alive(void *ctx)
 	 * figures would be a benchmark of failure, so stop the same way.
 	 */
 	for (i = 0; i < rr->o->nout; i++)
-		if (!if_indextoname(xl_redirect__out_ifindex(rr->r, i), name)) {
+		if (!dev_exists(rr->sock, xl_redirect__out_ifindex(rr->r, i))) {
 			xl_err("interface %s (OUT) vanished during the run", rr->o->out[i]);
 			return XL_EXIT_RUNTIME;
 		}
@@ -415,6 +430,8 @@ int cmd_redirect(int argc, char **argv)
 	m.ifname = a.o.in;
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(a.o.in);
+	rr.sock = m.eth_sock;
+	xl_cmd_keep_off_napi(m.napi_pid, a.o.in);
 	if (a.o.kind == XL_REDIR_CPUMAP) {
 		char cl[XL_STEER_MAX_CPUS * 6] = "";
 		int i, n = 0;
@@ -445,6 +462,7 @@ int cmd_redirect(int argc, char **argv)
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = redir_alive,
 			.sampled = redir_sampled, .print = redir_print,
+			.poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
 			.ctx = &rr,
 			.row = &row, .rec = a.json ? &rec : NULL };
 	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);

@@ -22,7 +22,7 @@ PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
        out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
-       kill_leaves_nothing watch_cost_rows bad_inputs)
+       kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_wakeups)
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
@@ -110,6 +110,29 @@ t_redirect_exact() {
 	expect "redirect errors" "$(errors "$TMP/red")" 0 &&
 	expect "out sent" "$(grep -o "out xlt$$ox sent [0-9]*" "$TMP/red" | awk '{print $4}')" $N &&
 	expect "sink rx" "$(totals "$TMP/sink_sx")" $N
+}
+
+# IN's NAPI threaded and pinned to the last CPU: redirect's process runs
+# on the other CPUs only, and -v says so (issue 12, as drop's).
+t_redirect_off_napi_cpu() {
+	suite_napi_pinned "$D" xlt$$in $(($(nproc) - 1)) || return 1
+	$X redirect -v --netns "$D" xlt$$in xlt$$ox >"$TMP/red" 2>"$TMP/red.err" &
+	PIDS+=($!)
+	wait_xdp "$D" xlt$$in && wait_line "$TMP/red.err" 'Ctrl-C to stop' || return 1
+	suite_off_napi $! "$TMP/red.err" xlt$$in || return 1
+	stop_all
+	expect "totals lines" "$(grep -c '^totals:' "$TMP/red")" 1
+}
+
+# redirect's process wakes once per 1 s interval (one nanosleep, the
+# liveness ioctls at that wake-up), not 20 times a second.
+t_redirect_wakeups() {
+	$X redirect --netns "$D" xlt$$in xlt$$ox >"$TMP/red" 2>&1 &
+	PIDS+=($!)
+	wait_xdp "$D" xlt$$in || return 1
+	suite_quiet $! redirect || return 1
+	stop_all
+	expect "totals lines" "$(grep -c '^totals:' "$TMP/red")" 1
 }
 
 t_redirect_cpu_drop() {
