@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -18,6 +19,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +135,30 @@ static void test_read_all_kept_file(void **state)
  * (the same file re-read from its start: never less), and 0 once the task
  * has exited and been reaped.
  */
+/*
+ * A child that spins (@spin) or sleeps until killed, and is killed with
+ * this test program if an assertion ends a test before its kill(): a
+ * spinning orphan once held a CPU for 14 minutes.
+ */
+static pid_t child_until_killed(bool spin)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0); /* the parent went before the line above */
+	if (spin) {
+		volatile unsigned long x = 0;
+
+		for (;;)
+			x++;
+	}
+	for (;;)
+		pause();
+}
+
 static void test_task_runtime_kept(void **state)
 {
 	uint64_t a, b;
@@ -140,14 +166,8 @@ static void test_task_runtime_kept(void **state)
 	int st;
 
 	(void)state;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		volatile unsigned long x = 0;
-
-		for (;;)
-			x++; /* runs until killed */
-	}
+	pid = child_until_killed(true);
+	assert_true(pid > 0);
 	usleep(20000);
 	a = xl_task_runtime_ns(pid);
 	usleep(20000);
@@ -222,12 +242,8 @@ static void test_cpus_off_napi(void **state)
 	for (c = 0; c < CPU_SETSIZE && first < 0; c++)
 		if (CPU_ISSET(c, &mine))
 			first = c;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		pause();
-		_exit(0);
-	}
+	pid = child_until_killed(false);
+	assert_true(pid > 0);
 	assert_int_equal(xl_task_set_cpu(pid, first), 0);
 	want = mine;
 	CPU_CLR(first, &want);
