@@ -271,10 +271,15 @@ row_gen() { # row_gen THREADS [WIRING]: the generators into an XDP_DROP DUT (xdp
 	# The DUT without the softirq tracepoints (XDPLAB_SOFTIRQ_SOURCE=proc-stat):
 	# in softirq wiring they run on every softirq, and two generators whose
 	# batches differ make different numbers of NET_RX runs per packet.
-	run_variants "gen-$t-$wiring" \
-		"xdp-trafficgen|rx_queue_0_xdp_packets||env XDPLAB_SOFTIRQ_SOURCE=proc-stat $X drop -q $DUT|$pin $tg udp -t $t -m 02:58:4c:00:00:02 -M 02:58:4c:00:00:01 -a 2001:2::2 -A 2001:2::1 $GEN" \
-		"xdplab|rx_queue_0_xdp_packets||env XDPLAB_SOFTIRQ_SOURCE=proc-stat $X drop -q $DUT|$X gen $GEN -t $t --cpu 0 -q"
-	summary xdp-trafficgen xdplab 3 "generator, $t thread(s), $wiring wiring (higher is better)"
+	local vs=("xdp-trafficgen|rx_queue_0_xdp_packets||env XDPLAB_SOFTIRQ_SOURCE=proc-stat $X drop -q $DUT|$pin $tg udp -t $t -m 02:58:4c:00:00:02 -M 02:58:4c:00:00:01 -a 2001:2::2 -A 2001:2::1 $GEN"
+		  "xdplab|rx_queue_0_xdp_packets||env XDPLAB_SOFTIRQ_SOURCE=proc-stat $X drop -q $DUT|$X gen $GEN -t $t --cpu 0 -q")
+	# xdp-trafficgen's threads are not pinned with -t 2: xdplab's both ways
+	[ "$t" -gt 1 ] &&
+		vs+=("xdplab-unpinned|rx_queue_0_xdp_packets||env XDPLAB_SOFTIRQ_SOURCE=proc-stat $X drop -q $DUT|$X gen $GEN -t $t -q")
+	run_variants "gen-$t-$wiring" "${vs[@]}"
+	summary xdp-trafficgen xdplab 3 "generator, $t thread(s), $wiring wiring, xdplab pinned --cpu 0 (higher is better)"
+	[ "$t" -gt 1 ] &&
+		summary xdp-trafficgen xdplab-unpinned 3 "generator, $t thread(s), $wiring wiring, both unpinned (higher is better)"
 	lab_down
 }
 
