@@ -370,6 +370,17 @@ unsigned int xl_cmd_attached_prog_id(int ifindex, enum xl_xdp_mode mode);
  */
 void xl_cmd_keep_off_napi(int napi_pid, const char *ifname);
 
+/**
+ * xl_cmd_subcommand() - the subcommand of a command family ("xdplab lab",
+ * "xdplab xsk"): argv[1]'s index in @subs (NULL-terminated). Without one,
+ * or with --help/-h, @usage goes to stderr (exit XL_EXIT_USAGE) or stdout
+ * (XL_EXIT_OK); an unknown one is one line, "xdplab FAMILY: unknown WHAT
+ * 'X' (accepted: a, b, c)" (XL_EXIT_USAGE). Return: the index, or -1 with
+ * *@exit_status set.
+ */
+int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *what,
+		      const char *const *subs, const char *usage, int *exit_status);
+
 /** Liveness checks once a second (struct xl_cmd_loop.poll_ns) with xl_cmd_wait(). */
 #define XL_CMD_POLL_NS 1000000000ull
 

@@ -337,23 +337,19 @@ static int lab_run(int argc, char **argv)
 
 int cmd_lab(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		FILE *f = argc < 2 ? stderr : stdout;
+	static const char *const subs[] = { "setup", "teardown", "run", NULL };
+	int ret, sub = xl_cmd_subcommand(argc, argv, "lab", "subcommand", subs,
+		"Usage: xdplab lab setup|teardown|run [options]\n"
+		"  setup      create a lab that stays (prints its tag and names)\n"
+		"  teardown   remove a lab: TAG, or --all\n"
+		"  run        the lab table: every XDP row at each size, repetitions, medians\n"
+		"'xdplab lab SUB --help' for options.\n", &ret);
 
-		fprintf(f, "Usage: xdplab lab setup|teardown|run [options]\n"
-			   "  setup      create a lab that stays (prints its tag and names)\n"
-			   "  teardown   remove a lab: TAG, or --all\n"
-			   "  run        the lab table: every XDP row at each size, repetitions, medians\n"
-			   "'xdplab lab SUB --help' for options.\n");
-		return argc < 2 ? XL_EXIT_USAGE : XL_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "setup"))
+	if (sub == 0)
 		return xl_cmd_lab_setup(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "teardown"))
+	if (sub == 1)
 		return xl_cmd_lab_teardown(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
+	if (sub == 2)
 		return lab_run(argc - 1, argv + 1);
-	fprintf(stderr, "xdplab lab: unknown subcommand '%s' (accepted: setup, teardown, run)\n",
-		argv[1]);
-	return XL_EXIT_USAGE;
+	return ret;
 }

@@ -386,23 +386,14 @@ int cmd_xsk(int argc, char **argv)
 	char summary[160], name[32];
 	int idx, r;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		FILE *f = argc < 2 ? stderr : stdout;
-
-		fprintf(f, "Usage: xdplab xsk rxdrop|txpush|l2fwd [options] IFACE\n"
-			   "  rxdrop   receive, count, recycle frames to the fill ring\n"
-			   "  txpush   push prebuilt frames out, reap completions\n"
-			   "  l2fwd    swap MACs and send every frame back out\n"
-			   "'xdplab xsk APP --help' for options.\n");
-		return argc < 2 ? XL_EXIT_USAGE : XL_EXIT_OK;
-	}
-	for (r = 0; apps[r] && strcmp(apps[r], argv[1]); r++)
-		;
-	if (!apps[r]) {
-		fprintf(stderr, "xdplab xsk: unknown application '%s' (accepted: rxdrop, txpush, l2fwd)\n",
-			argv[1]);
-		return XL_EXIT_USAGE;
-	}
+	r = xl_cmd_subcommand(argc, argv, "xsk", "application", apps,
+		"Usage: xdplab xsk rxdrop|txpush|l2fwd [options] IFACE\n"
+		"  rxdrop   receive, count, recycle frames to the fill ring\n"
+		"  txpush   push prebuilt frames out, reap completions\n"
+		"  l2fwd    swap MACs and send every frame back out\n"
+		"'xdplab xsk APP --help' for options.\n", &idx);
+	if (r < 0)
+		return idx;
 	xl_xsk_config_defaults(&a.c);
 	a.c.app = r;
 	snprintf(name, sizeof(name), "xsk %s", apps[r]);

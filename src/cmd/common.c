@@ -539,3 +539,24 @@ int xl_cmd_dut_queues(int ifindex)
 		return 1;
 	return li.rx_queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES : li.rx_queues;
 }
+
+int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *what,
+		      const char *const *subs, const char *usage, int *exit_status)
+{
+	int i;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		*exit_status = argc < 2 ? XL_EXIT_USAGE : XL_EXIT_OK;
+		return -1;
+	}
+	for (i = 0; subs[i]; i++)
+		if (!strcmp(subs[i], argv[1]))
+			return i;
+	fprintf(stderr, "xdplab %s: unknown %s '%s' (accepted: ", family, what, argv[1]);
+	for (i = 0; subs[i]; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", subs[i]);
+	fprintf(stderr, ")\n");
+	*exit_status = XL_EXIT_USAGE;
+	return -1;
+}

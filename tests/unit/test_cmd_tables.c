@@ -81,10 +81,44 @@ static void test_every_table(void **state)
 	assert_true(checked >= xl_n_commands + 4);
 }
 
+/* A command family's subcommand: index, help, missing, unknown (exact text, exit status). */
+static void test_subcommand(void **state)
+{
+	static const char *const subs[] = { "setup", "teardown", "run", NULL };
+	char *a0[] = { "lab", NULL }, *a1[] = { "lab", "run", NULL }, *a2[] = { "lab", "--help", NULL },
+	     *a3[] = { "lab", "bogus", NULL };
+	struct capture c;
+	char *out;
+	int st = -7;
+
+	(void)state;
+	assert_int_equal(xl_cmd_subcommand(2, a1, "lab", "subcommand", subs, "U\n", &st), 2);
+	assert_int_equal(st, -7); /* untouched */
+	cap_start(&c, STDOUT_FILENO);
+	assert_int_equal(xl_cmd_subcommand(2, a2, "lab", "subcommand", subs, "Usage: x\n", &st), -1);
+	out = cap_end(&c);
+	assert_string_equal(out, "Usage: x\n");
+	assert_int_equal(st, XL_EXIT_OK);
+	free(out);
+	cap_start(&c, STDERR_FILENO);
+	assert_int_equal(xl_cmd_subcommand(1, a0, "lab", "subcommand", subs, "Usage: x\n", &st), -1);
+	out = cap_end(&c);
+	assert_string_equal(out, "Usage: x\n");
+	assert_int_equal(st, XL_EXIT_USAGE);
+	free(out);
+	cap_start(&c, STDERR_FILENO);
+	assert_int_equal(xl_cmd_subcommand(2, a3, "lab", "subcommand", subs, "Usage: x\n", &st), -1);
+	out = cap_end(&c);
+	assert_string_equal(out, "xdplab lab: unknown subcommand 'bogus' (accepted: setup, teardown, run)\n");
+	assert_int_equal(st, XL_EXIT_USAGE);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_table),
+		cmocka_unit_test(test_subcommand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
