@@ -13,6 +13,7 @@
 #ifndef XDPLAB_REDIRECT_H
 #define XDPLAB_REDIRECT_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -185,6 +186,14 @@ int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
  * CPU cost. Return: pid, or 0 (not a cpumap benchmark, or not found).
  */
 int xl_redirect__cpumap_kthread_pid(const struct xl_redirect *r);
+
+/**
+ * xl_redirect__stress_affinity() - move @r's --stress-mode thread, if it
+ * runs, to the CPUs in @set (the process's own move off the NAPI CPUs,
+ * xl_keep_off_napi(), moves only the calling thread). Return: 0 (also with
+ * no stress thread) or -errno from pthread_setaffinity_np().
+ */
+int xl_redirect__stress_affinity(struct xl_redirect *r, const cpu_set_t *set);
 
 /**
  * xl_redirect__steer_count() - CPUs in @r's steering list (0: not cpumap).

@@ -363,12 +363,13 @@ unsigned int xl_cmd_attached_prog_id(int ifindex, enum xl_xdp_mode mode);
 /**
  * xl_cmd_keep_off_napi() - move this process off the CPUs @ifname's NAPI
  * kthread @napi_pid may run on (xl_keep_off_napi(); 0 or less: softirq
- * wiring, nothing to do) and say where it went at -v. Called once after
+ * wiring, nothing to do) and say where it went at -v; the calling thread
+ * only (other threads: move them to *@away, may be NULL). Called once after
  * the attach by drop/pass/tx, redirect and run, so that their wake-ups do
  * not preempt the work measured. A failure only leaves the process where
- * it was.
+ * it was. Return: true when it moved (then *@away is where).
  */
-void xl_cmd_keep_off_napi(int napi_pid, const char *ifname);
+bool xl_cmd_keep_off_napi(int napi_pid, const char *ifname, cpu_set_t *away);
 
 /**
  * xl_cmd_subcommand() - the subcommand of a command family ("xdplab lab",

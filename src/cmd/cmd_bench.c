@@ -220,7 +220,7 @@ int cmd_bench(int argc, char **argv)
 	m.queues = xl_cmd_dut_queues(xl_bench__ifindex(b));
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(ifname);
-	xl_cmd_keep_off_napi(m.napi_pid, ifname);
+	xl_cmd_keep_off_napi(m.napi_pid, ifname, NULL);
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
 	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop\n",
 		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "xdplab/log.h"
 #include "xdplab/compare.h"
 
 enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
@@ -553,11 +554,13 @@ int cmd_compare(int argc, char **argv)
 		}
 	ret = XL_EXIT_USAGE;
 	if (xl_cmp_run(&f[0], &f[1], &a.o, &res)) {
-		xl_usage_error(&compare_spec, "out of memory");
+		xl_err("compare: out of memory");
+		ret = XL_EXIT_RUNTIME;
 		goto out_files;
 	}
 	if (xl_cmp_lat_run(&f[0], &f[1], &a.o, &lr)) {
-		xl_usage_error(&compare_spec, "out of memory");
+		xl_err("compare: out of memory");
+		ret = XL_EXIT_RUNTIME;
 		goto out_result;
 	}
 	if (!res.paired && !lr.paired) {

@@ -380,6 +380,7 @@ int cmd_redirect(int argc, char **argv)
 	struct redir_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
+	cpu_set_t away;
 	struct xl_redirect *r;
 	static struct xl_profile pr;
 	bool profiling;
@@ -431,7 +432,9 @@ int cmd_redirect(int argc, char **argv)
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(a.o.in);
 	rr.sock = m.eth_sock;
-	xl_cmd_keep_off_napi(m.napi_pid, a.o.in);
+	if (xl_cmd_keep_off_napi(m.napi_pid, a.o.in, &away) &&
+	    (err = xl_redirect__stress_affinity(r, &away)))
+		xl_warn("--stress-mode thread: cannot move it off the NAPI CPUs: %s", strerror(-err));
 	if (a.o.kind == XL_REDIR_CPUMAP) {
 		char cl[XL_STEER_MAX_CPUS * 6] = "";
 		int i, n = 0;

@@ -227,7 +227,7 @@ int cmd_run(int argc, char **argv)
 	m.queues = eth.queues;
 	m.eth_sock = eth.sock;
 	m.napi_pid = xl_napi_kthread_pid(ifname);
-	xl_cmd_keep_off_napi(m.napi_pid, ifname);
+	xl_cmd_keep_off_napi(m.napi_pid, ifname, NULL);
 	fprintf(stderr, "xdplab: %s (sec %s) of %s on %s (%s mode); counting %s; Ctrl-C to stop\n",
 		xl_userprog__name(u), xl_userprog__sec(u), a.uo.path, ifname,
 		xl_xdp_mode_name(a.mode),

@@ -499,16 +499,18 @@ int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
 	return XL_EXIT_OK;
 }
 
-void xl_cmd_keep_off_napi(int napi_pid, const char *ifname)
+bool xl_cmd_keep_off_napi(int napi_pid, const char *ifname, cpu_set_t *away)
 {
 	char cpus[64];
-	cpu_set_t away;
+	cpu_set_t set;
 
-	if (xl_keep_off_napi(napi_pid, &away) > 0) {
-		xl_cpu_list_text(&away, cpus, sizeof(cpus));
-		xl_info("this process on CPU %s, off %s's NAPI kthread (pid %d)", cpus, ifname,
-			napi_pid);
-	}
+	if (xl_keep_off_napi(napi_pid, &set) <= 0)
+		return false;
+	xl_cpu_list_text(&set, cpus, sizeof(cpus));
+	xl_info("this process on CPU %s, off %s's NAPI kthread (pid %d)", cpus, ifname, napi_pid);
+	if (away)
+		*away = set;
+	return true;
 }
 
 int xl_cmd_wait(void *ctx, uint64_t ns)

@@ -22,7 +22,7 @@ PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
        out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
-       kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_wakeups)
+       kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups)
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
@@ -120,6 +120,26 @@ t_redirect_off_napi_cpu() {
 	PIDS+=($!)
 	wait_xdp "$D" xlt$$in && wait_line "$TMP/red.err" 'Ctrl-C to stop' || return 1
 	suite_off_napi $! "$TMP/red.err" xlt$$in || return 1
+	stop_all
+	expect "totals lines" "$(grep -c '^totals:' "$TMP/red")" 1
+}
+
+# redirect-cpu --stress-mode: its stress thread, started before the
+# process moves off the NAPI CPUs, moves with it: every thread's CPUs.
+t_redirect_cpu_stress_off_napi() {
+	local last=$(($(nproc) - 1)) want=0 task allowed n=0
+	[ "$last" -gt 1 ] && want="0-$((last - 1))"
+	suite_napi_pinned "$D" xlt$$in "$last" || return 1
+	$X redirect-cpu -v --netns "$D" xlt$$in --cpu 0 --stress-mode >"$TMP/red" 2>"$TMP/red.err" &
+	PIDS+=($!)
+	wait_xdp "$D" xlt$$in && wait_line "$TMP/red.err" 'Ctrl-C to stop' || return 1
+	suite_off_napi $! "$TMP/red.err" xlt$$in || return 1
+	for task in /proc/$!/task/*; do
+		allowed=$(awk '/^Cpus_allowed_list:/{print $2}' "$task/status")
+		[ "$allowed" = "$want" ] || { echo "thread ${task##*/}: allowed CPUs '$allowed', expected '$want'"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 2 ] || { echo "one thread: no --stress-mode thread"; return 1; }
 	stop_all
 	expect "totals lines" "$(grep -c '^totals:' "$TMP/red")" 1
 }

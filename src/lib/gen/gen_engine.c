@@ -48,12 +48,17 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 		    .batch_size = gen->o.batch ? gen->o.batch : XL_GEN_DEFAULT_BATCH);
 	/*
 	 * Where this thread's frames are counted apart from the others': every
-	 * CPU's count when it sends alone, its own CPU's when pinned (threads
-	 * are pinned to different CPUs); else nowhere (-2).
+	 * CPU's count when it sends alone, its own CPU's when pinned to a CPU
+	 * no other thread has; else nowhere (-2).
 	 */
-	int where = gen->nthreads == 1 ? -1 : t->cpu >= 0 ? t->cpu : -2;
+	int i, where = gen->nthreads == 1 ? -1 : t->cpu >= 0 ? t->cpu : -2;
 	uint64_t before = 0, after;
-	bool counted = where > -2 && !live_frames(gen, t->cnt_buf, where, &before);
+	bool counted;
+
+	for (i = 0; where >= 0 && i < gen->nthreads; i++)
+		if (i != t->idx && gen->th[i].cpu == where)
+			where = -2; /* more threads than CPUs: two share this one's count */
+	counted = where > -2 && !live_frames(gen, t->cnt_buf, where, &before);
 	char name[IF_NAMESIZE];
 
 	if (bpf_prog_test_run_opts(bpf_program__fd(gen->skel->progs.xdp_gen_redirect),

@@ -153,8 +153,8 @@ static void load_lat(json_t *o, struct xl_cmp_latrow *r)
 	copy_str(r->path, sizeof(r->path), o, "path");
 	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
 	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)(get_u64(o, "size") > UINT32_MAX ? UINT32_MAX : get_u64(o, "size"));
-	r->batch = (unsigned int)(get_u64(o, "batch") > UINT32_MAX ? UINT32_MAX : get_u64(o, "batch"));
+	r->size = (unsigned int)get_int(o, "size", 0, 0, UINT_MAX);
+	r->batch = (unsigned int)get_int(o, "batch", 0, 0, UINT_MAX);
 	r->rate_pps = get_num(o, "rate_pps", 0);
 	r->seconds = get_num(o, "seconds", 0);
 	r->delay_ns = get_num(o, "delay_ns", 0);

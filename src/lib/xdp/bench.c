@@ -164,7 +164,7 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 	int err;
 
 	if (opts->action < 0 || opts->action >= XL_XDP_ACTIONS) {
-		xl_err("benchmark action %d: accepted XDP_DROP, XDP_PASS or XDP_TX", opts->action);
+		xl_err("benchmark action %d: accepted 0..%d (XDP_ABORTED..XDP_REDIRECT)", opts->action, XL_XDP_ACTIONS - 1);
 		errno = EINVAL;
 		return NULL;
 	}

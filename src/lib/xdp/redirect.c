@@ -572,6 +572,13 @@ int xl_redirect__out_ifindex(const struct xl_redirect *r, int i)
 	return i >= 0 && i < r->o.nout ? r->out_ifindex[i] : 0;
 }
 
+int xl_redirect__stress_affinity(struct xl_redirect *r, const cpu_set_t *set)
+{
+	if (!r->stress_running)
+		return 0;
+	return -pthread_setaffinity_np(r->stress_thread, sizeof(*set), set);
+}
+
 void xl_redirect__destroy(struct xl_redirect *r)
 {
 	if (!r)
