@@ -384,16 +384,16 @@ int cmd_xsk(int argc, char **argv)
 	static const char *const apps[] = { "rxdrop", "txpush", "l2fwd", NULL };
 	struct xsk_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	char summary[160], name[32];
-	int idx, r;
+	int idx, r, st;
 
 	r = xl_cmd_subcommand(argc, argv, "xsk", "application", apps,
 		"Usage: xdplab xsk rxdrop|txpush|l2fwd [options] IFACE\n"
 		"  rxdrop   receive, count, recycle frames to the fill ring\n"
 		"  txpush   push prebuilt frames out, reap completions\n"
 		"  l2fwd    swap MACs and send every frame back out\n"
-		"'xdplab xsk APP --help' for options.\n", &idx);
+		"'xdplab xsk APP --help' for options.\n", &st);
 	if (r < 0)
-		return idx;
+		return st;
 	xl_xsk_config_defaults(&a.c);
 	a.c.app = r;
 	snprintf(name, sizeof(name), "xsk %s", apps[r]);

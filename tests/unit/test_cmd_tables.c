@@ -81,37 +81,46 @@ static void test_every_table(void **state)
 	assert_true(checked >= xl_n_commands + 4);
 }
 
+/* xl_cmd_subcommand() on @argv, what it wrote to @fd, into *@idx and *@st. */
+static char *subcommand_text(int argc, char **argv, int fd, int *idx, int *st)
+{
+	static const char *const subs[] = { "setup", "teardown", "run", NULL };
+	struct capture c;
+
+	cap_start(&c, fd);
+	*idx = xl_cmd_subcommand(argc, argv, "lab", "subcommand", subs, "Usage: x\n", st);
+	return cap_end(&c);
+}
+
 /* A command family's subcommand: index, help, missing, unknown (exact text, exit status). */
 static void test_subcommand(void **state)
 {
-	static const char *const subs[] = { "setup", "teardown", "run", NULL };
 	char *a0[] = { "lab", NULL }, *a1[] = { "lab", "run", NULL }, *a2[] = { "lab", "--help", NULL },
 	     *a3[] = { "lab", "bogus", NULL };
-	struct capture c;
-	char *out;
-	int st = -7;
+	const struct {
+		int argc;
+		char **argv;
+		int fd, idx, st;
+		const char *out;
+	} cases[] = {
+		{ 2, a1, STDERR_FILENO, 2, -7, "" },
+		{ 2, a2, STDOUT_FILENO, -1, XL_EXIT_OK, "Usage: x\n" },
+		{ 1, a0, STDERR_FILENO, -1, XL_EXIT_USAGE, "Usage: x\n" },
+		{ 2, a3, STDERR_FILENO, -1, XL_EXIT_USAGE,
+		  "xdplab lab: unknown subcommand 'bogus' (accepted: setup, teardown, run)\n" },
+	};
+	size_t i;
 
 	(void)state;
-	assert_int_equal(xl_cmd_subcommand(2, a1, "lab", "subcommand", subs, "U\n", &st), 2);
-	assert_int_equal(st, -7); /* untouched */
-	cap_start(&c, STDOUT_FILENO);
-	assert_int_equal(xl_cmd_subcommand(2, a2, "lab", "subcommand", subs, "Usage: x\n", &st), -1);
-	out = cap_end(&c);
-	assert_string_equal(out, "Usage: x\n");
-	assert_int_equal(st, XL_EXIT_OK);
-	free(out);
-	cap_start(&c, STDERR_FILENO);
-	assert_int_equal(xl_cmd_subcommand(1, a0, "lab", "subcommand", subs, "Usage: x\n", &st), -1);
-	out = cap_end(&c);
-	assert_string_equal(out, "Usage: x\n");
-	assert_int_equal(st, XL_EXIT_USAGE);
-	free(out);
-	cap_start(&c, STDERR_FILENO);
-	assert_int_equal(xl_cmd_subcommand(2, a3, "lab", "subcommand", subs, "Usage: x\n", &st), -1);
-	out = cap_end(&c);
-	assert_string_equal(out, "xdplab lab: unknown subcommand 'bogus' (accepted: setup, teardown, run)\n");
-	assert_int_equal(st, XL_EXIT_USAGE);
-	free(out);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int idx, st = -7; /* -7: untouched */
+		char *out = subcommand_text(cases[i].argc, cases[i].argv, cases[i].fd, &idx, &st);
+
+		assert_string_equal(out, cases[i].out);
+		assert_int_equal(idx, cases[i].idx);
+		assert_int_equal(st, cases[i].st);
+		free(out);
+	}
 }
 
 int main(void)
