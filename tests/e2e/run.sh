@@ -46,7 +46,7 @@ TESTS=(
 	"gen-count-duration|--count and --duration end at whichever comes first"
 	"gen-threads-count|--threads 2: --count is the total, not per thread"
 	"gen-delivered-json|gen --count 50000 --json into a drop: sent, refused and delivered labelled and exact; the JSON's row and intervals, the schema"
-	"gen-live-stopped|live frames, unpaced --count 2000000, SIGSTOP 200 ms mid-call: exit 0, all sent, drop counts sent minus refused"
+	"gen-live-stopped|live frames, unpaced --count 5000000, SIGSTOP 200 ms mid-call: exit 0, all sent, drop counts sent minus refused"
 	"gen-live-stopped-pinned|the same with --threads 2 --cpu 0: each pinned thread's interrupted call counted from its CPU's count"
 	"gen-rate-stall-json|gen --rate 20000 --count 20000 stopped 200 ms: all 20000 delivered; the JSON's pacing (stalls, skipped, depth, largest catch-up) as the pacing line says"
 	"gen-no-peer|peer without XDP and GRO off: warning at start, exit 1 after 3 intervals with the reason"

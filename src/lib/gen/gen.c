@@ -95,8 +95,6 @@ static void *gen_thread_main(void *arg)
 		rate = 1;
 	if (rate)
 		xl_pace_init(&t->pace, rate, gen->start_ns);
-	if (gen->engine == XL_ENGINE_LIVE && gen->ncpus > 0)
-		t->cnt_buf = calloc(gen->ncpus, sizeof(*t->cnt_buf)); /* NULL: counts inexact after EINTR */
 	/* The sending thread lives in the generator's namespace for good. */
 	err = xl_netns_enter_fd(gen->o.netns_fd, NULL);
 	if (err)
@@ -109,6 +107,8 @@ static void *gen_thread_main(void *arg)
 			goto out;
 		}
 	}
+	if (gen->engine == XL_ENGINE_LIVE)
+		xl_gen_live_count_init(t);
 
 	while (!__atomic_load_n(&gen->stop, __ATOMIC_RELAXED)) {
 		uint64_t now = xl_now_ns(), want = PKT_BATCH, take, t0;
@@ -476,13 +476,9 @@ void xl_gen__read(struct xl_gen *gen, struct xl_gen_stats *s)
 		 * returns; the program's per-CPU counter moves with every frame,
 		 * so a rate over a short window is right.
 		 */
-		uint64_t frames = 0;
-		__u32 key = 0;
+		uint64_t frames;
 
-		if (gen->cpu_buf &&
-		    !bpf_map_lookup_elem(bpf_map__fd(gen->skel->maps.gen_state), &key, gen->cpu_buf)) {
-			for (i = 0; i < gen->ncpus; i++)
-				frames += gen->cpu_buf[i].frames;
+		if (!xl_gen_live_frames(gen, gen->cpu_buf, -1, &frames)) {
 			s->sent = frames;
 			s->bytes = frames * gen->frame_len;
 		}

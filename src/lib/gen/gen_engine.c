@@ -20,12 +20,7 @@
 #include "gen.skel.h"
 #include "gen_priv.h"
 
-/*
- * The frames the program has counted (struct xl_gen_cpu.frames): on @cpu
- * alone, or on every CPU when @cpu < 0, into @frames. @buf: the caller's
- * gen->ncpus values. Return: 0 or -errno.
- */
-static int live_frames(struct xl_gen *gen, struct xl_gen_cpu *buf, int cpu, uint64_t *frames)
+int xl_gen_live_frames(struct xl_gen *gen, struct xl_gen_cpu *buf, int cpu, uint64_t *frames)
 {
 	__u32 key = 0;
 	int i;
@@ -39,6 +34,27 @@ static int live_frames(struct xl_gen *gen, struct xl_gen_cpu *buf, int cpu, uint
 	return 0;
 }
 
+void xl_gen_live_count_init(struct gen_thread *t)
+{
+	struct xl_gen *gen = t->gen;
+	int i, where = gen->nthreads == 1 ? -1 : t->cpu >= 0 ? t->cpu : -2;
+
+	/*
+	 * Where this thread's frames are counted apart from the others': every
+	 * CPU's count when it sends alone, its own CPU's when pinned to a CPU
+	 * no other thread has; else nowhere.
+	 */
+	for (i = 0; where >= 0 && i < gen->nthreads; i++)
+		if (i != t->idx && gen->th[i].cpu == where)
+			where = -2; /* more threads than CPUs: two share this one's count */
+	t->cnt_buf = where > -2 && gen->ncpus > 0 ? calloc(gen->ncpus, sizeof(*t->cnt_buf)) : NULL;
+	t->cnt_where = where;
+	if (t->cnt_buf && xl_gen_live_frames(gen, t->cnt_buf, where, &t->cnt_base)) {
+		free(t->cnt_buf);
+		t->cnt_buf = NULL;
+	}
+}
+
 int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 {
 	struct xl_gen *gen = t->gen;
@@ -46,20 +62,8 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 		    .data_size_in = gen->frame_len, .repeat = (__u32)n,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
 		    .batch_size = gen->o.batch ? gen->o.batch : XL_GEN_DEFAULT_BATCH);
-	/*
-	 * Where this thread's frames are counted apart from the others': every
-	 * CPU's count when it sends alone, its own CPU's when pinned to a CPU
-	 * no other thread has; else nowhere (-2).
-	 */
-	int i, where = gen->nthreads == 1 ? -1 : t->cpu >= 0 ? t->cpu : -2;
-	uint64_t before = 0, after;
-	bool counted;
-
-	for (i = 0; where >= 0 && i < gen->nthreads; i++)
-		if (i != t->idx && gen->th[i].cpu == where)
-			where = -2; /* more threads than CPUs: two share this one's count */
-	counted = where > -2 && !live_frames(gen, t->cnt_buf, where, &before);
 	char name[IF_NAMESIZE];
+	uint64_t now, before;
 
 	if (bpf_prog_test_run_opts(bpf_program__fd(gen->skel->progs.xdp_gen_redirect),
 				   &opts)) {
@@ -68,12 +72,15 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 		/*
 		 * A stop signal (SIGSTOP, Ctrl-Z, a debugger's) or one for the
 		 * process ends the run between two batches with EINTR and no
-		 * count: the program's own count says how many frames went.
-		 * Unpinned threads share the CPUs' counts: the whole call is
-		 * taken as sent (at most one call's frames off) and said once.
+		 * count: the program's own count says how many frames went, the
+		 * count at the thread's start plus what it has sent before this
+		 * call (no read per call). Unpinned threads share the CPUs'
+		 * counts: the whole call is taken as sent (at most one call's
+		 * frames off) and said once.
 		 */
-		if (counted && !live_frames(gen, t->cnt_buf, where, &after) && after >= before)
-			return (int)(after - before < n ? after - before : n);
+		before = t->cnt_base + t->sent;
+		if (t->cnt_buf && !xl_gen_live_frames(gen, t->cnt_buf, t->cnt_where, &now) && now >= before)
+			return (int)(now - before < n ? now - before : n);
 		if (!__atomic_exchange_n(&gen->eintr_said, true, __ATOMIC_RELAXED))
 			xl_warn("generator interrupted by a signal: its count is the frames asked of the call (unpinned threads: pin them with --cpu for exact counts)");
 		return (int)n;

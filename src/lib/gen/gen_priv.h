@@ -48,9 +48,15 @@ struct gen_thread {
 	bool bufs_filled;
 	double est_pps;
 	struct xl_pace pace; /* with a rate: its schedule (xdplab/pace.h) */
-	/* The live engine's copy of gen_state (gen->ncpus values), this thread's:
-	 * the count of a call a signal interrupted. NULL: not kept. */
+	/*
+	 * The live engine's count of a call a signal interrupted
+	 * (xl_gen_live_count_init()): its copy of gen_state (gen->ncpus
+	 * values; NULL: not countable apart), which CPU's count is this
+	 * thread's (-1: all of them), and that count when the thread started.
+	 */
 	struct xl_gen_cpu *cnt_buf;
+	int cnt_where;
+	uint64_t cnt_base;
 	uint64_t end_ns;
 	int err;
 } __attribute__((aligned(64)));
@@ -97,6 +103,19 @@ struct xl_gen {
  * thread's send buffers (-ENOMEM).
  */
 int xl_gen_send_live(struct gen_thread *t, uint64_t n);
+/*
+ * xl_gen_live_count_init: in the sending thread, after its pinning and
+ * before its first call: where its frames are counted apart from the
+ * others', and that count now (t->cnt_*); none when unpinned among others.
+ */
+void xl_gen_live_count_init(struct gen_thread *t);
+/*
+ * xl_gen_live_frames: the frames the live program has counted (struct
+ * xl_gen_cpu.frames, one lookup of gen_state into @buf, gen->ncpus values)
+ * on @cpu alone, or on every CPU when @cpu < 0, into @frames.
+ * Return: 0, or -ENOENT (no @buf, or the lookup failed).
+ */
+int xl_gen_live_frames(struct xl_gen *gen, struct xl_gen_cpu *buf, int cpu, uint64_t *frames);
 int xl_gen_send_packet(struct gen_thread *t, uint64_t n);
 int xl_gen_setup_live(struct xl_gen *gen);
 int xl_gen_setup_packet(struct gen_thread *t, int ifindex);
