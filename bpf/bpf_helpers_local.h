@@ -103,9 +103,9 @@ static __always_inline int xl_pkt_op_apply(void *data, void *data_end, __u32 op)
  * xl_rec_rx_lin() - xl_rec_rx() for a program loaded without frags, on the
  * frame @data..@data_end its caller read from the context: count the frame
  * and its bytes, apply @op (xl_pkt_op_apply()), count an error when it
- * fails. A caller that reads the two pointers before its record's lookup
- * keeps them in callee-saved registers across the (inlined) helper call,
- * not the context pointer: one move fewer per frame.
+ * fails. Its caller reads the two pointers after its record's lookup
+ * (bpf/bench.bpf.c): only the context pointer then lives across the
+ * lookup's helper call, so the JIT saves and restores fewer registers.
  */
 static __always_inline void xl_rec_rx_lin(struct xl_bench_rec *rec, void *data, void *data_end,
 					  __u32 op)

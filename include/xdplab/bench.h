@@ -183,8 +183,8 @@ void xl_bench__detach(struct xl_bench *b);
 /**
  * xl_bench__link_alive() - whether the benchmark's own XDP link still
  * holds the program on its device: one bpf(BPF_OBJ_GET_INFO_BY_FD) on the
- * link, no socket (the report loop asks ten times a second; the netlink
- * query and the name lookup it replaces opened two sockets each time).
+ * link, no socket (the report loop asks once a second, XL_CMD_POLL_NS; the
+ * netlink query and the name lookup it replaces opened two sockets each time).
  * Return: 0 (attached), -ENOLINK (the link was detached, e.g. by xdplab
  * cleanup, or the device went away), -EOPNOTSUPP (no link of its own: a tc
  * benchmark, or after xl_bench__detach()), or -errno.

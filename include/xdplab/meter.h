@@ -201,6 +201,15 @@ void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu);
 int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s);
 
 /**
+ * xl_meter_prepare() - take now what @m's first sample would load (the
+ * softirq tracepoints in softirq wiring: no @m->napi_pid, no @m->no_sirq),
+ * so that a warm-up can follow the load instead of the first window;
+ * nothing otherwise. Kept until xl_meter_done(); a failed load is only
+ * the /proc/stat figure later, as in xl_meter_sample().
+ */
+void xl_meter_prepare(struct xl_meter *m);
+
+/**
  * xl_meter_done() - drop @m's reference on the softirq tracepoints, if it
  * holds one (the last holder detaches them); safe on a meter never sampled
  * and twice. @m may sample again after: it takes a new reference, and a

@@ -103,8 +103,6 @@ int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max
  */
 int xl_monitor__prog_ids(struct xl_monitor *m, uint32_t *ids, int max);
 
-/** xl_monitor__is_floor() - @m was created with struct xl_monitor_opts.floor. */
-bool xl_monitor__is_floor(const struct xl_monitor *m);
 
 /** Most program ids struct xl_mon_census records. */
 #define XL_MON_CENSUS_MAX 16

@@ -383,6 +383,31 @@ static void test_refs_not_taken(void **state)
 	assert_int_equal(fake.unloads, 0);
 }
 
+/* xl_meter_prepare(): the load before any sample, softirq wiring only; the first sample reuses it. */
+static void test_refs_prepare(void **state)
+{
+	static struct xl_meter_sample s;
+	struct xl_meter m = SOFTIRQ_METER, threaded = SOFTIRQ_METER, ceiling = SOFTIRQ_METER;
+
+	(void)state;
+	threaded.napi_pid = getpid();
+	ceiling.no_sirq = true;
+	xl_meter_prepare(&threaded);
+	xl_meter_prepare(&ceiling);
+	assert_int_equal(fake.loads, 0);
+	xl_meter_prepare(&m);
+	assert_int_equal(fake.loads, 1);
+	assert_int_equal(xl_sirq_users(), 1);
+	xl_meter_prepare(&m); /* once */
+	assert_int_equal(xl_meter_sample(&m, &s), 0);
+	assert_true(s.sirq_ok);
+	assert_int_equal(fake.loads, 1);
+	assert_int_equal(xl_sirq_users(), 1);
+	xl_meter_done(&m);
+	assert_int_equal(xl_sirq_users(), 0);
+	assert_int_equal(fake.unloads, 1);
+}
+
 /* XDPLAB_SOFTIRQ_SOURCE=proc-stat keeps them off, for the process. */
 static void test_refs_env_off(void **state)
 {
@@ -436,6 +461,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refs_copy_holds_nothing, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_refs_scoped_meter, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_refs_not_taken, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_refs_prepare, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_refs_env_off, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_refs_failed_load_kept, fake_setup, fake_teardown),
 	};

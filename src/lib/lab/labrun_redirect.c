@@ -268,15 +268,15 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 		m.read_ctx = r;
 	}
 	/*
-	 * In softirq wiring the meter's first sample loads the softirq
-	 * tracepoints (milliseconds): taken here, before the warm-up, so that
-	 * the first window does not open straight after their load. The
-	 * repetitions look the NAPI up again.
+	 * In softirq wiring the meter loads the softirq tracepoints
+	 * (milliseconds): here, before the warm-up, so that the first window
+	 * does not open straight after their load. The repetitions look the
+	 * NAPI up again.
 	 */
 	m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
 					       xl_redirect__cpumap_kthread_pid(r);
 	if (m.napi_pid >= 0)
-		xl_meter_sample(&m, &a);
+		xl_meter_prepare(&m);
 	err = xl_gen__start(gen);
 	if (!err)
 		xl_sleep_ns(o->warmup_ns, o->stop);

@@ -58,6 +58,12 @@ static bool hold_sirq(struct xl_meter *m)
 	return m->sirq_held == m;
 }
 
+void xl_meter_prepare(struct xl_meter *m)
+{
+	if (!m->napi_pid && !m->no_sirq)
+		hold_sirq(m);
+}
+
 void xl_meter_done(struct xl_meter *m)
 {
 	if (m->sirq_held == m)

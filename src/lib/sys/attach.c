@@ -169,11 +169,6 @@ int xl_xdp_attach_frags(int prog_fd, int ifindex, const char *ifname,
 	return err;
 }
 
-/*
- * Our XDP programs, by name as the kernel keeps it (BPF_OBJ_NAME_LEN: 15
- * characters). An exact list, not prefixes: "xdp_redir" would also match
- * xdp-tools' xdp_redirect_* programs.
- */
 int xl_xdp_link_alive(int link_fd)
 {
 	struct bpf_link_info info;
@@ -188,6 +183,11 @@ int xl_xdp_link_alive(int link_fd)
 	return info.type == BPF_LINK_TYPE_XDP && info.xdp.ifindex ? 0 : -ENOLINK;
 }
 
+/*
+ * Our XDP programs, by name as the kernel keeps it (BPF_OBJ_NAME_LEN: 15
+ * characters). An exact list, not prefixes: "xdp_redir" would also match
+ * xdp-tools' xdp_redirect_* programs.
+ */
 static bool is_ours(const char *name)
 {
 	static const char *const ours[] = { "xdp_bench_action", "xdp_gen_redirect",

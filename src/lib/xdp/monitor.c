@@ -426,6 +426,18 @@ int xl_mon_link_census(const uint32_t *ids, int nids, struct xl_mon_census *c)
 				continue; /* gone meanwhile */
 			return -errno;
 		}
+		/*
+		 * The type first, with no buffer: the union's fields are other
+		 * links' pointers and counts (a kprobe_multi link's addrs would
+		 * be written into tp[]); the name only for a raw tracepoint's.
+		 */
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+		    info.type != BPF_LINK_TYPE_RAW_TRACEPOINT) {
+			close(fd);
+			continue; /* another kind, or detached meanwhile */
+		}
 		memset(&info, 0, sizeof(info));
 		memset(tp, 0, sizeof(tp));
 		info.raw_tracepoint.tp_name = (__u64)(unsigned long)tp;
@@ -433,11 +445,9 @@ int xl_mon_link_census(const uint32_t *ids, int nids, struct xl_mon_census *c)
 		len = sizeof(info);
 		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
 			close(fd);
-			continue; /* detached meanwhile */
+			continue;
 		}
 		close(fd);
-		if (info.type != BPF_LINK_TYPE_RAW_TRACEPOINT)
-			continue;
 		/* tp_btf links carry the tracepoint's name as raw_tp ones do */
 		if (!strcmp(tp, "xdp_devmap_xmit"))
 			c->xmit_total++;
@@ -452,11 +462,6 @@ int xl_mon_link_census(const uint32_t *ids, int nids, struct xl_mon_census *c)
 		c->on_xmit += !strcmp(tp, "xdp_devmap_xmit");
 	}
 	return errno == ENOENT ? 0 : -errno;
-}
-
-bool xl_monitor__is_floor(const struct xl_monitor *m)
-{
-	return m->floor;
 }
 
 const char *xl_monitor__attach_kind(const struct xl_monitor *m)
