@@ -403,6 +403,18 @@ int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
 		     unsigned int prog_id);
 
 /**
+ * xl_cmd_link_alive() - xl_cmd_xdp_alive() behind the cheap check of the
+ * command's own link: @link_err is that check's result (0: attached, as
+ * xl_xdp_link_alive() says; -ENOLINK: detached; other: no link of its own,
+ * e.g. tc). Only when it is not 0 the netlink check runs, to name what
+ * went; a detached link on a device that still has the program's id
+ * attached otherwise is said as detached by someone else.
+ * Return: XL_EXIT_OK, or XL_EXIT_RUNTIME.
+ */
+int xl_cmd_link_alive(int link_err, int ifindex, const char *ifname, enum xl_xdp_mode mode,
+		      unsigned int prog_id);
+
+/**
  * xl_cmd_cpu_cell() - the interval line's CPU cell into @buf (@len bytes,
  * 64 are enough): "cpuN busy X%  cpu-ns/packet Y", or dashes when the
  * window had no packets or no NAPI CPU.

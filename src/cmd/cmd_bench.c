@@ -114,17 +114,9 @@ struct bench_run {
 static int bench_alive(void *ctx)
 {
 	struct bench_run *br = ctx;
-	int err = xl_bench__link_alive(br->b), r;
 
-	if (!err)
-		return XL_EXIT_OK;
-	r = xl_cmd_xdp_alive(xl_bench__ifindex(br->b), br->ifname, br->mode, br->prog_id);
-	if (r == XL_EXIT_OK && err == -ENOLINK) {
-		xl_err("%s: the XDP link of program id %u was detached by someone else; stopping",
-		       br->ifname, br->prog_id);
-		return XL_EXIT_RUNTIME;
-	}
-	return r;
+	return xl_cmd_link_alive(xl_bench__link_alive(br->b), xl_bench__ifindex(br->b),
+				 br->ifname, br->mode, br->prog_id);
 }
 
 static void bench_print(void *ctx, const struct xl_meter_window *w, double t)

@@ -108,17 +108,9 @@ struct run_ctx {
 static int run_alive(void *ctx)
 {
 	struct run_ctx *rc = ctx;
-	int err = xl_xdp_link_alive(rc->link_fd), r;
 
-	if (!err)
-		return XL_EXIT_OK;
-	r = xl_cmd_xdp_alive(rc->ifindex, rc->ifname, rc->mode, rc->prog_id);
-	if (r == XL_EXIT_OK && err == -ENOLINK) {
-		xl_err("%s: the XDP link of program id %u was detached by someone else; stopping",
-		       rc->ifname, rc->prog_id);
-		return XL_EXIT_RUNTIME;
-	}
-	return r;
+	return xl_cmd_link_alive(xl_xdp_link_alive(rc->link_fd), rc->ifindex, rc->ifname,
+				 rc->mode, rc->prog_id);
 }
 
 static void run_print(void *ctx, const struct xl_meter_window *w, double t)

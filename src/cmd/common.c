@@ -562,3 +562,19 @@ int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *wha
 	*exit_status = XL_EXIT_USAGE;
 	return -1;
 }
+
+int xl_cmd_link_alive(int link_err, int ifindex, const char *ifname, enum xl_xdp_mode mode,
+		      unsigned int prog_id)
+{
+	int r;
+
+	if (!link_err)
+		return XL_EXIT_OK;
+	r = xl_cmd_xdp_alive(ifindex, ifname, mode, prog_id);
+	if (r == XL_EXIT_OK && link_err == -ENOLINK) {
+		xl_err("%s: the XDP link of program id %u was detached by someone else; stopping",
+		       ifname, prog_id);
+		return XL_EXIT_RUNTIME;
+	}
+	return r;
+}
