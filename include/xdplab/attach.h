@@ -24,7 +24,8 @@ const char *xl_xdp_mode_name(enum xl_xdp_mode mode);
  * xl_xdp_attach() - attach @prog_fd to @ifindex (current netns) in @mode
  * through BPF_LINK_CREATE; never replaces an attached program.
  * @ifname: for messages only.
- * Return: the link fd (owned by the caller; close() detaches), or -errno.
+ * Return: the link fd (owned by the caller; xl_xdp_link_close() detaches),
+ * or -errno.
  * On -EBUSY/-EEXIST an error naming the holder (program name and id, and
  * the pid of the process holding its link if one is found) is logged.
  */
@@ -41,6 +42,19 @@ int xl_xdp_attach(int prog_fd, int ifindex, const char *ifname,
  * 0), -EBADF for @link_fd < 0, or -errno.
  */
 int xl_xdp_link_alive(int link_fd);
+
+/**
+ * xl_xdp_link_close() - detach the XDP bpf_link @link_fd at once
+ * (BPF_LINK_DETACH), then close it. A bare close() detaches only when it
+ * drops the last reference: a process that holds the link for a moment
+ * (bpftool link list opens every link, a pin, another census) kept our
+ * program attached after we left, and the next attach on that device failed
+ * with EBUSY ("attached without a link" once the holder let go). Detach
+ * errors are ignored (a link already detached or whose device went away is
+ * what we want); @link_fd < 0 is a no-op. Sets nothing; the caller forgets
+ * the fd.
+ */
+void xl_xdp_link_close(int link_fd);
 
 /**
  * xl_xdp_attach_frags() - xl_xdp_attach() for a program loaded with or

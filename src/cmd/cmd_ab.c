@@ -205,7 +205,7 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	 */
 	m->napi_pid = xl_napi_kthread_pid(ifname);
 	if (a->slices && (a->threaded == a->slices) != !!m->napi_pid) {
-		close(link);
+		xl_xdp_link_close(link);
 		xl_err("%s: %s's slice in repetition %d has %s NAPI kthread and the slices before %s: the wiring changed during ab (its CPU figures would mix sources)",
 		       ifname, s->name, rep + 1, m->napi_pid ? "a" : "no",
 		       m->napi_pid ? "had none" : "had one");
@@ -216,7 +216,7 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	err = xl_meter_sample(m, &s0);
 	if (!err && !xl_cmd_sleep_ns(a->slice_ns))
 		err = xl_meter_sample(m, &s1);
-	close(link);
+	xl_xdp_link_close(link);
 	if (xl_stop_requested)
 		return XL_EXIT_RUNTIME;
 	if (err) {

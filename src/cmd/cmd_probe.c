@@ -62,7 +62,7 @@ static int try_attach(int prog_fd, int ifindex, enum xl_xdp_mode mode, struct xl
 	fd = bpf_link_create(prog_fd, ifindex, BPF_XDP, &opts);
 	if (fd < 0)
 		return -errno;
-	close(fd);
+	xl_xdp_link_close(fd);
 	return 0;
 }
 

@@ -260,7 +260,7 @@ int cmd_run(int argc, char **argv)
 	ret = xl_cmd_json_finish(a.json, "run", &loop, &row, ret);
 out:
 	if (link_fd >= 0)
-		close(link_fd);
+		xl_xdp_link_close(link_fd);
 	xl_count__destroy(cnt);
 	if (eth.sock >= 0)
 		close(eth.sock);

@@ -57,6 +57,7 @@ TESTS=(
 	"cleanup-drop-sigkill|SIGKILL of drop: nothing attached (bpf_link)"
 	"cleanup-gen-signals|SIGTERM and SIGKILL of gen: nothing attached on either end"
 	"drop-busy|a second drop on the same interface exits 1 naming the holder's program and pid"
+	"link-held|drop, tx, xsk rxdrop, latency and run stop with their XDP link pinned elsewhere: exit 0, nothing attached (BPF_LINK_DETACH, not a bare close)"
 	"cleanup-foreign|xdplab cleanup IFACE detaches a program held by another live process"
 	"lab-run-sigkill|SIGKILL of 'xdplab lab run': the next lab creation removes its namespaces"
 	"bad-iface|unknown interface: exit 2, one line"

@@ -52,7 +52,7 @@ static void prog_destroy(void *h)
 	if (!d)
 		return;
 	if (d->link_fd >= 0)
-		close(d->link_fd);
+		xl_xdp_link_close(d->link_fd);
 	if (d->stats_fd >= 0)
 		close(d->stats_fd);
 	if (d->eth.sock >= 0)

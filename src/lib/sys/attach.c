@@ -169,6 +169,14 @@ int xl_xdp_attach_frags(int prog_fd, int ifindex, const char *ifname,
 	return err;
 }
 
+void xl_xdp_link_close(int link_fd)
+{
+	if (link_fd < 0)
+		return;
+	(void)bpf_link_detach(link_fd);
+	close(link_fd);
+}
+
 int xl_xdp_link_alive(int link_fd)
 {
 	struct bpf_link_info info;

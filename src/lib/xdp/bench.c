@@ -416,7 +416,7 @@ int xl_bench__prog_fd(const struct xl_bench *b)
 void xl_bench__detach(struct xl_bench *b)
 {
 	if (b->link_fd >= 0)
-		close(b->link_fd);
+		xl_xdp_link_close(b->link_fd);
 	b->link_fd = -1;
 }
 
@@ -451,7 +451,7 @@ void xl_bench__destroy(struct xl_bench *b)
 	if (!b)
 		return;
 	if (b->link_fd >= 0)
-		close(b->link_fd);
+		xl_xdp_link_close(b->link_fd);
 	if (b->tc)
 		tc_detach(b);
 	bench__destroy(b->skel);

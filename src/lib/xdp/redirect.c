@@ -409,7 +409,7 @@ struct xl_redirect *xl_redirect__create(const struct xl_redirect_opts *opts)
 		err = -pthread_create(&r->stress_thread, NULL, xl_redirect_stress_main, r);
 		if (err) {
 			xl_err("cannot start the --stress-mode thread: %s", strerror(-err));
-			close(r->link_fd);
+			xl_xdp_link_close(r->link_fd);
 			goto out_close_sock;
 		}
 		r->stress_running = true;
@@ -588,7 +588,7 @@ void xl_redirect__destroy(struct xl_redirect *r)
 		pthread_join(r->stress_thread, NULL);
 	}
 	if (r->link_fd >= 0)
-		close(r->link_fd);
+		xl_xdp_link_close(r->link_fd);
 	if (r->sock >= 0)
 		close(r->sock);
 	redirect__destroy(r->skel);
