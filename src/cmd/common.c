@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,10 +517,19 @@ bool xl_cmd_keep_off_napi(int napi_pid, const char *ifname, cpu_set_t *away)
 int xl_cmd_wait(void *ctx, uint64_t ns)
 {
 	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
+	struct pollfd pfd = { .fd = xl_stop_fd, .events = POLLIN };
 
 	(void)ctx;
-	if (!xl_stop_requested)
+	if (xl_stop_requested)
+		return 0;
+	/*
+	 * A stop between the check above and the sleep leaves the fd readable,
+	 * so ppoll returns at once; a bare nanosleep slept the interval out.
+	 */
+	if (xl_stop_fd < 0)
 		nanosleep(&ts, NULL);
+	else
+		ppoll(&pfd, 1, &ts, NULL);
 	return 0;
 }
 

@@ -4,17 +4,33 @@
  * commands; SIGQUIT (Ctrl-\) toggles the extended per-CPU output of the
  * report loop while running, as xdp-bench does.
  */
+#include <errno.h>
 #include <signal.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
 volatile sig_atomic_t xl_stop_requested;
 volatile sig_atomic_t xl_extended_toggles;
+int xl_stop_fd = -1;
 
+/*
+ * The flag first, then the eventfd: a waiter that wakes on the fd finds the
+ * flag set. write() is async-signal-safe; errno is the interrupted code's.
+ */
 static void on_stop(int sig)
 {
+	int saved = errno;
+	uint64_t one = 1;
+
 	xl_stop_requested = sig;
+	/* A failed write (EAGAIN) finds the counter non-zero: still readable. */
+	if (xl_stop_fd >= 0)
+		(void)!write(xl_stop_fd, &one, sizeof(one));
+	errno = saved;
 }
 
 static void on_quit(int sig)
@@ -28,6 +44,9 @@ void xl_sig_install(void)
 	struct sigaction sa = { .sa_handler = on_stop };
 	struct sigaction sq = { .sa_handler = on_quit, .sa_flags = SA_RESTART };
 
+	/* Non-blocking: a handler never blocks on a full counter. */
+	if (xl_stop_fd < 0)
+		xl_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

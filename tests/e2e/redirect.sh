@@ -22,7 +22,7 @@ PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
        out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
-       kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups)
+       kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups redirect_stop_prompt)
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
@@ -144,7 +144,7 @@ t_redirect_cpu_stress_off_napi() {
 	expect "totals lines" "$(grep -c '^totals:' "$TMP/red")" 1
 }
 
-# redirect's process wakes once per 1 s interval (one nanosleep, the
+# redirect's process wakes once per 1 s interval (one ppoll, the
 # liveness ioctls at that wake-up), not 20 times a second.
 t_redirect_wakeups() {
 	$X redirect --netns "$D" xlt$$in xlt$$ox >"$TMP/red" 2>&1 &
@@ -153,6 +153,44 @@ t_redirect_wakeups() {
 	suite_quiet $! redirect || return 1
 	stop_all
 	expect "totals lines" "$(grep -c '^totals:' "$TMP/red")" 1
+}
+
+# A stop ends the 1 s wait between samples at once, whichever thread takes
+# the signal. kill(2) of a thread's id is a signal to the process that the
+# kernel gives to that thread when it can take it: here the --stress-mode
+# thread, at a random point of the interval. Each of 10 runs ends within
+# 400 ms of its SIGINT, with its totals (before: the main thread's
+# nanosleep slept the interval out, up to 1 s; about 6 in 10 took longer).
+t_redirect_stop_prompt() {
+	local i pid tid t0 ms rc slow=0 all=""
+	for i in $(seq 10); do
+		: >"$TMP/red.err" # before the fork: not the last run's start line
+		$X redirect-cpu --netns "$D" xlt$$in --cpu 0 --stress-mode >"$TMP/red" 2>"$TMP/red.err" &
+		pid=$!
+		PIDS+=($pid)
+		wait_line "$TMP/red.err" 'Ctrl-C to stop' || return 1
+		tid=$(ls /proc/$pid/task | grep -vx "$pid" | head -1)
+		[ -n "$tid" ] || { echo "run $i: no --stress-mode thread"; return 1; }
+		sleep 0.$((RANDOM % 10))
+		t0=$(date +%s%N)
+		kill -INT "$tid"
+		ms=0
+		while kill -0 "$pid" 2>/dev/null && [ "$ms" -lt 5000 ]; do
+			sleep 0.01
+			ms=$((($(date +%s%N) - t0) / 1000000))
+		done
+		wait "$pid"
+		rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		PIDS=()
+		all="$all ${ms}"
+		expect "run $i: exit status" "$rc" 0 || return 1
+		expect "run $i: totals lines" "$(grep -c '^totals:' "$TMP/red")" 1 || return 1
+		[ "$ms" -le 400 ] && continue
+		slow=$((slow + 1))
+	done
+	echo "ms from SIGINT to exit:$all"
+	expect "runs that took over 400 ms to stop" "$slow" 0
 }
 
 t_redirect_cpu_drop() {
