@@ -206,7 +206,9 @@ const char *xl_row_verdict(const struct xl_row_result *r);
 
 /**
  * xl_report_table() - print the rows as a fixed-column table to @out
- * (caller's stream), with the wiring and method in a header.
+ * (caller's stream), with the wiring and method in a header. The name
+ * column is 19 characters wide or the longest of the @n rows' names, so
+ * every column lines up in one table.
  */
 void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		     const char *header);

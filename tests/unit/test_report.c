@@ -835,6 +835,36 @@ static void test_table_mismatch_flag(void **state)
 	free(out);
 }
 
+/*
+ * A name longer than 19 characters (the lab's redirect/b1+mon-floor, 21)
+ * widens the name column of every line, so the other columns stay in line
+ * (with %-19s that row's columns shifted 2 characters right).
+ */
+static void test_table_long_name(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	char line[256];
+	char *out;
+
+	make_rows(rows);
+	snprintf(rows[ROW_MISMATCH].name, sizeof(rows[ROW_MISMATCH].name), "redirect/b1+mon-floor");
+	out = table(rows, N_ROWS, NULL);
+	nth_line(out, 0, line, sizeof(line));
+	assert_string_equal(line, "benchmark              size mode    wiring    Mpps median (min-max)"
+				  " ns/packet  DUT CPU  CPU ns/p gen Mpps   check  verdict");
+	nth_line(out, 1, line, sizeof(line));
+	assert_string_equal(line, "drop/no-touch            64 native  threaded       2.00 (1.00-3.00)"
+				  "     500.0      97%     500.0     2.50    0.4%  valid");
+	nth_line(out, 2, line, sizeof(line));
+	assert_string_equal(line, "redirect/b1+mon-floor  1514 skb     softirq        0.50 (0.50-0.50)"
+				  "    2000.0      50%    1000.0     0.60   !1.0%  generator-bound, "
+				  "counts disagree");
+	nth_line(out, 4, line, sizeof(line));
+	assert_string_equal(line, "tx                       64 native  -                             -"
+				  "  attach failed: Operation not supported");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -851,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_table_lines),
 		cmocka_unit_test(test_table_verdict_words),
 		cmocka_unit_test(test_table_mismatch_flag),
+		cmocka_unit_test(test_table_long_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

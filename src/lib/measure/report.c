@@ -72,14 +72,21 @@ const char *xl_row_verdict(const struct xl_row_result *r)
 	return r->valid ? "valid" : "generator-bound";
 }
 
+/* The name column's least width: the table of every row name up to 19 characters. */
+#define XL_TABLE_NAME_MIN 19
+
 void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		     const char *header)
 {
-	int i, j;
+	int i, j, w = XL_TABLE_NAME_MIN;
 
+	/* The name column fits the longest name printed (redirect/b1+mon-floor: 21). */
+	for (i = 0; i < n; i++)
+		if ((int)strlen(rows[i].name) > w)
+			w = strlen(rows[i].name);
 	if (header)
 		fprintf(out, "%s\n", header);
-	fprintf(out, "%-19s %5s %-7s %-9s %21s %9s %8s %9s %8s %7s  %s\n", "benchmark",
+	fprintf(out, "%-*s %5s %-7s %-9s %21s %9s %8s %9s %8s %7s  %s\n", w, "benchmark",
 		"size", "mode", "wiring", "Mpps median (min-max)", "ns/packet",
 		"DUT CPU", "CPU ns/p", "gen Mpps", "check", "verdict");
 	for (i = 0; i < n; i++) {
@@ -87,7 +94,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		char mpps[40], check[16], ring[48];
 
 		if (!r->nreps) {
-			fprintf(out, "%-19s %5u %-7s %-9s %21s  %s\n", r->name, r->size, r->mode,
+			fprintf(out, "%-*s %5u %-7s %-9s %21s  %s\n", w, r->name, r->size, r->mode,
 				r->wiring ? r->wiring : "-", "-", r->note[0] ? r->note : "n/a");
 			continue;
 		}
@@ -106,8 +113,8 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 				 r->ring_drop_share * 100);
 		else
 			ring[0] = '\0';
-		fprintf(out, "%-19s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s%s\n",
-			r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
+		fprintf(out, "%-*s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s%s\n",
+			w, r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
 			r->cpu_busy * 100, r->cpu_ns_per_pkt, r->gen_mpps, check,
 			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "", ring,
 			r->note[0] ? "; " : "", r->note);
