@@ -137,8 +137,15 @@ const char *xl_monitor__attach_kind(const struct xl_monitor *m);
  * xl_monitor__detach() - remove the tracepoint links, keeping the programs
  * loaded and the counts: the tracepoints then cost nothing until
  * xl_monitor__attach(). Detaching a detached monitor does nothing.
+ * Returns only when the kernel has let the links go: a raw-tracepoint link
+ * cannot be force-detached (no BPF_LINK_DETACH for it), and while another
+ * process holds one (bpftool link list opens every link) closing ours left
+ * the program attached into the lab's next slice (a "no monitor" slice
+ * measured with the previous level's monitor still firing). Waits up to
+ * 500 ms for that holder. Return: 0, -EBUSY (a link still attached after
+ * 500 ms: pinned, or held by a process that does not let go), or -errno.
  */
-void xl_monitor__detach(struct xl_monitor *m);
+int xl_monitor__detach(struct xl_monitor *m);
 
 /**
  * xl_monitor__attach() - attach again every tracepoint that

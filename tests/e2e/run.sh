@@ -92,7 +92,7 @@ TESTS=(
 	"redirect-cpu-row-steering|lab run --rows redirect-cpu --json: the row's steering (policy, the one target, share 1, nothing unparsed) valid by the schema, processed within 1% of the row's count"
 	"stack-tc-rows|lab run stack-drop and tc-drop at 2 sizes: counts equal veth's exactly, no nft table or tc filter left"
 	"watch-perf-row|lab run --with-monitor --with-perf: the redirect+perf row, interleaved, its cost; no perf left"
-	"watch-floor-row|lab run --with-monitor-floor: the redirect/b1+mon-floor row, the floor's link alone on xdp_devmap_xmit in every floor slice (the kernel's links counted), its figures in the note and JSON"
+	"watch-floor-row|lab run --with-monitor-floor: the redirect/b1+mon-floor row, the floor's link alone on xdp_devmap_xmit in every floor slice (the kernel's links counted) while another process holds every link 20 ms at a time (tests/e2e/hold_links.py), its figures in the note and JSON"
 	"watch-perf-sigkill|SIGKILL of lab run with its perf listener running: perf dies with it"
 	"dump-exact|dump: every frame of sub-capacity runs (generated, replayed, corpus) in the pcap byte-exact"
 	"dump-overload|dump with a 1 MiB ring under a flood: exit 3, seen = written + ring full = gen sent = kernel"

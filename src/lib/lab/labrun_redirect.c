@@ -145,6 +145,17 @@ struct watch_census {
 /* Most programs of one set's monitors (about 12: errors-only, --all and the floor). */
 #define WATCH_MAX_PROGS 64
 
+/* @row's note when its monitor did not come off its tracepoints. */
+static void detach_note(struct xl_row_result *row, int err)
+{
+	if (err == -EBUSY)
+		snprintf(row->note, sizeof(row->note),
+			 "monitor detach: its links stayed attached for 500 ms, held by another process (a pin? see bpftool link list)");
+	else
+		snprintf(row->note, sizeof(row->note), "monitor detach failed: %s",
+			 strerror(-err));
+}
+
 /* Count the links of the set's monitors @mon[0..@n) while @floor's slice runs. */
 static void census_slice(struct xl_monitor **mon, int n, struct xl_monitor *floor,
 			 struct watch_census *wc)
@@ -250,7 +261,11 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 				 strerror(-err));
 			goto out_mon;
 		}
-		xl_monitor__detach(mon[k]);
+		err = xl_monitor__detach(mon[k]);
+		if (err) {
+			detach_note(rows[k], err);
+			goto out_mon;
+		}
 	}
 	gen = xl_labrun_gen(lab, o, size);
 	if (!gen) {
@@ -332,8 +347,15 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 				xl_labrun_prof_end(o, prof_row);
 				profiled = false;
 			}
-			if (mon[k])
-				xl_monitor__detach(mon[k]);
+			if (mon[k]) {
+				int e = xl_monitor__detach(mon[k]);
+
+				if (!err && e) {
+					err = e;
+					detach_note(rows[k], e);
+					break;
+				}
+			}
 			if (levels[k] == XL_WATCH_PERF) {
 				int e = xl_perf_listener__disable(perf);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -21,6 +22,7 @@
 #include "monitor.skel.h"
 #include "xdplab/log.h"
 #include "xdplab/monitor.h"
+#include "xdplab/time.h"
 
 #define NTP XL_EV__COUNT
 
@@ -469,19 +471,66 @@ const char *xl_monitor__attach_kind(const struct xl_monitor *m)
 	return m->raw ? "raw_tp" : "tp_btf";
 }
 
-void xl_monitor__detach(struct xl_monitor *m)
+/*
+ * How long xl_monitor__detach() waits for another process to let go of a
+ * link: bpftool link list holds each link for microseconds, a census or
+ * hold_links.py (tests/e2e) for milliseconds; a pin holds it for good.
+ */
+#define DETACH_WAIT_NS (500 * 1000 * 1000ULL)
+
+/*
+ * Wait until the links @ids[0..@n) are gone from the kernel. Each lookup
+ * takes a reference of its own and closes it: if the other holder let go
+ * meanwhile, our close is the last one and releases the link at once.
+ * A link being freed (its id already released, BPF_LINK_GET_FD_BY_ID says
+ * ENOENT) may fire for microseconds more: the lab's settle time covers that.
+ */
+static int wait_links_gone(const uint32_t *ids, int n)
+{
+	const struct timespec nap = { 0, 1000 * 1000 };
+	uint64_t deadline = xl_now_ns() + DETACH_WAIT_NS;
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		for (;;) {
+			fd = bpf_link_get_fd_by_id(ids[i]);
+			if (fd < 0)
+				break;
+			close(fd);
+			if (xl_now_ns() > deadline)
+				return -EBUSY;
+			nanosleep(&nap, NULL);
+		}
+		if (errno != ENOENT)
+			return -errno;
+	}
+	return 0;
+}
+
+int xl_monitor__detach(struct xl_monitor *m)
 {
 	struct bpf_program *bp, *rp;
-	struct bpf_link **bl, **rl;
-	int ev;
+	struct bpf_link **bl, **rl, **l;
+	uint32_t ids[NTP];
+	int ev, n = 0;
 
 	for (ev = 0; ev < NTP; ev++) {
 		if (!m->attached[ev])
 			continue;
 		progs_of(m, ev, &bp, &rp, &bl, &rl);
-		bpf_link__destroy(*(m->raw ? rl : bl));
-		*(m->raw ? rl : bl) = NULL;
+		l = m->raw ? rl : bl;
+		if (*l) {
+			struct bpf_link_info info;
+			__u32 len = sizeof(info);
+
+			memset(&info, 0, sizeof(info));
+			if (!bpf_obj_get_info_by_fd(bpf_link__fd(*l), &info, &len))
+				ids[n++] = info.id;
+		}
+		bpf_link__destroy(*l);
+		*l = NULL;
 	}
+	return wait_links_gone(ids, n);
 }
 
 int xl_monitor__attach(struct xl_monitor *m)
