@@ -241,6 +241,14 @@ int xl_cpu_list_parse(const char *list, int *cpus, int max, int *n);
 int xl_redirect__ifindex(const struct xl_redirect *r);
 
 /**
+ * xl_redirect__link_alive() - whether IN's XDP link still holds the
+ * redirect program on IN (xl_xdp_link_alive(): one bpf syscall). Return: 0,
+ * -ENOLINK (detached, e.g. by xdplab cleanup IN, or IN went away),
+ * -EOPNOTSUPP (no link), or -errno.
+ */
+int xl_redirect__link_alive(const struct xl_redirect *r);
+
+/**
  * xl_redirect__out_ifindex() - the ifindex OUT number @i (0-based, in the
  * order of xl_redirect_opts.out) had when the redirect was created.
  * Return: the ifindex, or 0 when @i is not an OUT of @r.

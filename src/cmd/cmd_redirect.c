@@ -302,6 +302,7 @@ struct redir_run {
 	struct xl_steer_target tprev[XL_STEER_MAX_CPUS], tcur[XL_STEER_MAX_CPUS];
 	int nt;
 	int sock; /* the meter's socket (ioctls), or -1 */
+	unsigned int prog_id; /* what was attached on IN at the start, for the message */
 	bool have_prev;
 };
 
@@ -319,7 +320,12 @@ static bool dev_exists(int sock, int ifindex)
 	return !ioctl(sock, SIOCGIFNAME, &ifr) || errno != ENODEV;
 }
 
-/* IN and every OUT still exist: an ioctl each, once a second (XL_CMD_POLL_NS). */
+/*
+ * IN and every OUT still exist (an ioctl each) and IN's link still holds
+ * our program (one bpf syscall; a program detached by someone else, e.g.
+ * xdplab cleanup IN, stops the run as drop's and run's do), once a second
+ * (XL_CMD_POLL_NS).
+ */
 static int redir_alive(void *ctx)
 {
 	struct redir_run *rr = ctx;
@@ -339,7 +345,8 @@ static int redir_alive(void *ctx)
 			xl_err("interface %s (OUT) vanished during the run", rr->o->out[i]);
 			return XL_EXIT_RUNTIME;
 		}
-	return XL_EXIT_OK;
+	return xl_cmd_link_alive(xl_redirect__link_alive(rr->r), xl_redirect__ifindex(rr->r),
+				 rr->o->in, rr->o->mode, rr->prog_id);
 }
 
 /*
@@ -426,6 +433,7 @@ int cmd_redirect(int argc, char **argv)
 	rr.r = r;
 	rr.o = &a.o;
 	rr.nt = nt = xl_redirect__steer_count(r);
+	rr.prog_id = xl_cmd_attached_prog_id(xl_redirect__ifindex(r), a.o.mode);
 	m.read = xl_redirect__read_bench;
 	m.read_ctx = r;
 	m.ifname = a.o.in;

@@ -22,7 +22,8 @@ PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
        out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
-       kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups redirect_stop_prompt)
+       kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups redirect_stop_prompt
+       redirect_detached_by_cleanup)
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
@@ -273,6 +274,33 @@ t_out_deleted_midrun() {
 	expect "redirect rx" "$(totals "$TMP/red")" $((N / 2)) &&
 	expect "errors shown" "$(errors "$TMP/red")" 0 &&
 	expect "sink rx" "$(totals "$TMP/sink_sx")" $((N / 2))
+}
+
+# IN's program detached by someone else (xdplab cleanup IN) while redirect
+# runs: it stops within a few seconds, exit 1, saying so as drop and run
+# do, with the totals of what it counted; nothing stays attached. Before,
+# it only watched for vanished devices and ran on, counting nothing.
+t_redirect_detached_by_cleanup() {
+	local rc i id
+	sink sx 6
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox --duration 20
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in && wait_line "$TMP/red" 'Ctrl-C to stop' || return 1
+	send $((N / 2)) || return 1
+	id=$(ip -n "$D" -d -o link show xlt$$in | sed -n 's/.* prog\/xdp id \([0-9]*\).*/\1/p')
+	[ -n "$id" ] || { echo "no program id on IN: $(ip -n "$D" -d -o link show xlt$$in)"; return 1; }
+	ip netns exec "$D" $X cleanup xlt$$in >"$TMP/c.out" 2>&1 ||
+		{ echo "cleanup failed: $(cat "$TMP/c.out")"; return 1; }
+	for i in $(seq 50); do kill -0 "$LASTPID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$LASTPID" 2>/dev/null && { echo "redirect still running 5 s after cleanup"; return 1; }
+	wait "$LASTPID"
+	rc=$?
+	kill -INT "${PIDS[@]}" 2>/dev/null
+	waitall
+	expect "exit status" $rc 1 &&
+	expect "message" "$(grep -c "^xdplab: xlt$$in: the XDP program (id $id) was detached by someone else (xdplab cleanup?); stopping$" "$TMP/red")" 1 &&
+	expect "redirect rx" "$(totals "$TMP/red")" $((N / 2)) &&
+	expect "sink rx" "$(totals "$TMP/sink_sx")" $((N / 2)) &&
+	expect "XDP on IN after the run" "$(ip -n "$D" -o link show xlt$$in | grep -c ' xdp')" 0
 }
 
 # mon_count FILE EVENT ACTION IFINDEX ERRNO: events of that key in the totals.

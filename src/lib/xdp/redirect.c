@@ -567,6 +567,11 @@ int xl_redirect__ifindex(const struct xl_redirect *r)
 	return r->in_ifindex;
 }
 
+int xl_redirect__link_alive(const struct xl_redirect *r)
+{
+	return r->link_fd < 0 ? -EOPNOTSUPP : xl_xdp_link_alive(r->link_fd);
+}
+
 int xl_redirect__out_ifindex(const struct xl_redirect *r, int i)
 {
 	return i >= 0 && i < r->o.nout ? r->out_ifindex[i] : 0;
