@@ -457,6 +457,13 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	app = xl_xsk_app__create(&a.c);
 	if (!app)
 		return XL_EXIT_RUNTIME;
+	/*
+	 * The main (report) thread keeps off the NAPI kthread's CPUs as drop's,
+	 * redirect's and run's process does, --cpu or not: only the socket
+	 * threads moved, and the reporter woke on the CPU it measures. Before
+	 * the socket threads start; they set their own CPUs.
+	 */
+	xl_cmd_keep_off_napi(xl_napi_kthread_pid(a.c.ifname), a.c.ifname, NULL);
 	if (a.c.queues > 1)
 		snprintf(name, sizeof(name), "queues %u..%u", a.c.queue, a.c.queue + a.c.queues - 1);
 	else

@@ -28,6 +28,7 @@ DEEP="--frames 16384 --fill-size 8192 --rx-size 8192"
 
 TESTS=(
 	rxdrop_default_exact rxdrop_skb_default_exact l2fwd_default_exact l2fwd_poll_roundtrip placement_away_from_napi
+	report_thread_off_napi
 	rxdrop_exact rxdrop_json_reps rxdrop_fast_exact rxdrop_skb_busy_poll_exact rxdrop_fill_starved fill_warning txpush_exact txpush_short_batches txpush_rate_stall
 	l2fwd_drv_64 l2fwd_drv_1500 l2fwd_skb_64 l2fwd_skb_1500 l2fwd_4q l2fwd_4q_shared
 	l2fwd_small_tx_ring l2fwd_small_tx_ring_load l2fwd_frags l2fwd_frags_batch32 l2fwd_frags_batch18 l2fwd_corpus rxdrop_dump_pcapng bad_inputs frame_sizes zerocopy_veth mtu_frags
@@ -169,6 +170,34 @@ t_placement_away_from_napi() {
 			"xdplab: socket threads not pinned: $DUT's NAPI kthread may run on any CPU (pin it, or use --cpu)" || return 1
 	fi
 	stop_one rx; expect_eq "exit status" "$RC" 0
+}
+
+# The main (report) thread keeps off a pinned threaded-NAPI kthread's CPUs
+# too, as drop's process does, with the socket threads unpinned or pinned
+# by --cpu; -v says where it went. Its TID is the PID. (Before, only the
+# socket threads moved: the main thread was allowed on every CPU.)
+t_report_thread_off_napi() {
+	local napi want=0 last=$(($(nproc) - 1)) opt allowed
+	lab_up || return 1
+	ip netns exec "$DNS" ethtool -K "$DUT" gro on >/dev/null || return 1
+	ip netns exec "$DNS" sh -c "echo 1 > /sys/class/net/$DUT/threaded" || return 1
+	napi=$(pgrep "^napi/${DUT:0:10}" | head -1)
+	[ -n "$napi" ] || { log "no NAPI kthread for $DUT"; return 1; }
+	taskset -pc 0 "$napi" >/dev/null || return 1
+	[ "$last" -ge 1 ] && want=1
+	[ "$last" -ge 2 ] && want="1-$last"
+	for opt in "" "--cpu $last"; do
+		# shellcheck disable=SC2086
+		bg rx "$X" xsk rxdrop -v --netns "$DNS" "$DUT" --quiet $opt
+		wait_ready rx || return 1
+		allowed=$(awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$PID_rx/task/$PID_rx/status")
+		expect_eq "main thread's CPUs (${opt:-unpinned})" "$allowed" "$want" || return 1
+		if [ "$last" -ge 1 ]; then
+			expect_eq "where the process went (${opt:-unpinned})" \
+				"$(grep -c "^xdplab: this process on CPU $want, off $DUT's NAPI kthread (pid $napi)$" "$WORK/rx.err")" 1 || return 1
+		fi
+		stop_one rx; expect_eq "exit status (${opt:-unpinned})" "$RC" 0 || return 1
+	done
 }
 
 # default_exact APP MODE: 50000 frames at 25 kpps into APP in MODE, all
