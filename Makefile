@@ -114,11 +114,12 @@ $(BUILD)/cmd/common.o $(BUILD)/asan/cmd/common.o: $(BUILD)/xl_commit.h
 # test binaries: tests/run-all.sh runs build/tests/test_*).
 # Unit tests may reach the library's insides (-Isrc/lib/xsk: the hot path on
 # fake rings; -Isrc/lib/sys: the softirq tracepoints' references on a fake
-# instance) and the command layer (-Isrc/cmd: option parsing).
+# instance; -Isrc/lib/measure: compare's shared verdict rule and pairing)
+# and the command layer (-Isrc/cmd: option parsing).
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a | $(UNIT_BPF_SKELS)
 	@mkdir -p $(dir $@)
 	@mkdir -p $(BUILD)/deps/tests
-	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/tests/$*.d -Isrc/cmd -Isrc/lib/xsk -Isrc/lib/sys -I$(BUILD)/tests/bpf -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/tests/$*.d -Isrc/cmd -Isrc/lib/xsk -Isrc/lib/sys -Isrc/lib/measure -I$(BUILD)/tests/bpf -o $@ $< $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab.a $(LDLIBS) -lcmocka
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -209,7 +210,7 @@ $(ASAN_BUILD)/libxdplab-cmd.a: $(ASAN_CMD_OBJS)
 
 $(ASAN_BUILD)/tests/%: tests/unit/%.c $(ASAN_BUILD)/libxdplab-cmd.a $(ASAN_BUILD)/libxdplab.a | $(UNIT_BPF_SKELS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) -Isrc/cmd -Isrc/lib/xsk -Isrc/lib/sys -I$(BUILD)/tests/bpf -o $@ $< $(ASAN_BUILD)/libxdplab-cmd.a $(ASAN_BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) -Isrc/cmd -Isrc/lib/xsk -Isrc/lib/sys -Isrc/lib/measure -I$(BUILD)/tests/bpf -o $@ $< $(ASAN_BUILD)/libxdplab-cmd.a $(ASAN_BUILD)/libxdplab.a $(LDLIBS) -lcmocka
 
 unit-asan: $(ASAN_UNIT_BINS) $(TEST_PCAPS)
 	@bash -c 'set -o pipefail; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

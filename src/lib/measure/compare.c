@@ -17,6 +17,8 @@
 #include "xdplab/compare.h"
 #include "xdplab/stats.h"
 
+#include "compare_priv.h"
+
 /* ---- reading ---- */
 
 static void copy_str(char *dst, size_t len, json_t *o, const char *key)
@@ -283,6 +285,62 @@ const char *xl_cmp_verdict_name(enum xl_cmp_verdict v)
 	}
 }
 
+enum xl_cmp_verdict xl_cmp_decide(double p, double delta, const struct xl_cmp_opts *o)
+{
+	if (p < o->alpha && delta > o->threshold_ns)
+		return XL_CMP_REGRESSION;
+	if (p < o->alpha && delta < -o->threshold_ns)
+		return XL_CMP_IMPROVEMENT;
+	return XL_CMP_SAME;
+}
+
+bool xl_cmp_not_measured(char *buf, size_t len, int base_reps, const char *base_note,
+			 int new_reps, const char *new_note)
+{
+	const char *note = !base_reps ? base_note : new_note;
+
+	if (base_reps && new_reps)
+		return false;
+	snprintf(buf, len, "not measured in %s%s%.120s",
+		 !base_reps && !new_reps ? "either file" : !base_reps ? "base" : "new",
+		 note[0] ? ": " : "", note);
+	return true;
+}
+
+int xl_cmp_pair(const struct xl_cmp_file *base, int nbase, const struct xl_cmp_file *new,
+		int nnew, xl_cmp_same_fn *same, struct xl_cmp_pairing **out)
+{
+	struct xl_cmp_pairing *p;
+	bool *used;
+	int i, j, pass, n;
+
+	*out = NULL;
+	p = calloc(nbase + nnew + 1, sizeof(*p));
+	used = calloc(nnew + 1, sizeof(*used));
+	if (!p || !used) {
+		free(p);
+		free(used);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nbase; i++)
+		p[i] = (struct xl_cmp_pairing){ .base = i, .new = -1 };
+	/* Exact identity first, then the loose one (set-up differs). */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < nbase; i++)
+			for (j = 0; p[i].new < 0 && j < nnew; j++)
+				if (!used[j] && same(base, i, new, j, !pass)) {
+					used[j] = true;
+					p[i].new = j;
+				}
+	n = nbase;
+	for (j = 0; j < nnew; j++)
+		if (!used[j])
+			p[n++] = (struct xl_cmp_pairing){ .base = -1, .new = j };
+	free(used);
+	*out = p;
+	return n;
+}
+
 static double median_of(const double *v, int n)
 {
 	return xl_summarize(v, n).median;
@@ -306,16 +364,9 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	int i;
 
 	r->verdict = XL_CMP_NONE;
-	if (!b->nreps || !n->nreps) {
-		const struct xl_cmp_rowdata *d = !b->nreps ? b : n;
-
+	if (xl_cmp_not_measured(r->reason, sizeof(r->reason), b->nreps, b->note, n->nreps,
+				n->note)) {
 		r->status = XL_CMP_NOT_MEASURED;
-		if (!b->nreps && !n->nreps)
-			snprintf(r->reason, sizeof(r->reason), "not measured in either file%s%.120s",
-				 d->note[0] ? ": " : "", d->note);
-		else
-			snprintf(r->reason, sizeof(r->reason), "not measured in %s%s%.120s",
-				 !b->nreps ? "base" : "new", d->note[0] ? ": " : "", d->note);
 		return;
 	}
 	r->status = XL_CMP_PAIRED;
@@ -348,23 +399,18 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	/* x = new, y = base: U near n1*n2 means new takes longer. */
 	xl_mann_whitney(ns, n->nreps, bs, b->nreps, &r->test);
 	r->too_few = xl_mann_whitney_min_p(n->nreps, b->nreps) >= o->alpha;
-	r->verdict = XL_CMP_SAME;
-	if (r->test.p < o->alpha && r->delta > o->threshold_ns)
-		r->verdict = XL_CMP_REGRESSION;
-	else if (r->test.p < o->alpha && r->delta < -o->threshold_ns)
-		r->verdict = XL_CMP_IMPROVEMENT;
+	r->verdict = xl_cmp_decide(r->test.p, r->delta, o);
 }
 
-static bool same_loose(const struct xl_cmp_rowdata *a, const struct xl_cmp_rowdata *b)
+/* Loose identity: name, packet operation, size, mode; exact: also wiring, engine. */
+static bool same_row(const struct xl_cmp_file *bf, int i, const struct xl_cmp_file *nf, int j,
+		     bool exact)
 {
+	const struct xl_cmp_rowdata *a = &bf->rows[i], *b = &nf->rows[j];
+
 	return !strcmp(a->name, b->name) && !strcmp(a->op, b->op) && a->size == b->size &&
-	       !strcmp(a->mode, b->mode);
-}
-
-static bool same_exact(const struct xl_cmp_rowdata *a, const struct xl_cmp_rowdata *b)
-{
-	return same_loose(a, b) && !strcmp(a->wiring, b->wiring) &&
-	       !strcmp(a->engine, b->engine);
+	       !strcmp(a->mode, b->mode) &&
+	       (!exact || (!strcmp(a->wiring, b->wiring) && !strcmp(a->engine, b->engine)));
 }
 
 /* Why two paired rows cannot be compared; "" when they can. */
@@ -396,46 +442,27 @@ static void set_up_differs(const struct xl_cmp_file *bf, const struct xl_cmp_fil
 int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 	       const struct xl_cmp_opts *o, struct xl_cmp_result *out)
 {
-	bool *used_b, *used_n;
-	int *pair;
-	int i, j, pass, ret = 0;
+	struct xl_cmp_pairing *pairs;
+	int k, n;
 
 	memset(out, 0, sizeof(*out));
-	out->rows = calloc(base->nrows + new->nrows + 1, sizeof(*out->rows));
-	used_b = calloc(base->nrows + 1, sizeof(bool));
-	used_n = calloc(new->nrows + 1, sizeof(bool));
-	pair = calloc(base->nrows + 1, sizeof(int));
-	if (!out->rows || !used_b || !used_n || !pair) {
-		ret = -ENOMEM;
-		goto out_free;
+	n = xl_cmp_pair(base, base->nrows, new, new->nrows, same_row, &pairs);
+	if (n < 0)
+		return n;
+	out->rows = calloc(n + 1, sizeof(*out->rows));
+	if (!out->rows) {
+		free(pairs);
+		return -ENOMEM;
 	}
-	for (i = 0; i < base->nrows; i++)
-		pair[i] = -1;
-	/* Exact identity first, then the loose one (set-up differs). */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < base->nrows; i++) {
-			if (used_b[i])
-				continue;
-			for (j = 0; j < new->nrows; j++) {
-				if (used_n[j])
-					continue;
-				if (pass ? same_loose(&base->rows[i], &new->rows[j]) :
-					   same_exact(&base->rows[i], &new->rows[j])) {
-					used_b[i] = used_n[j] = true;
-					pair[i] = j;
-					break;
-				}
-			}
-		}
-	for (i = 0; i < base->nrows; i++) {
+	for (k = 0; k < n; k++) {
 		struct xl_cmp_row *r = &out->rows[out->nrows++];
 
-		r->base = &base->rows[i];
-		if (pair[i] < 0) {
-			r->status = XL_CMP_BASE_ONLY;
+		r->base = pairs[k].base < 0 ? NULL : &base->rows[pairs[k].base];
+		r->new = pairs[k].new < 0 ? NULL : &new->rows[pairs[k].new];
+		if (!r->base || !r->new) {
+			r->status = r->base ? XL_CMP_BASE_ONLY : XL_CMP_NEW_ONLY;
 			continue;
 		}
-		r->new = &new->rows[pair[i]];
 		out->paired++;
 		set_up_differs(base, new, r->base, r->new, r->reason, sizeof(r->reason));
 		if (r->reason[0]) {
@@ -455,25 +482,13 @@ int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 			out->ceiling_pct = r->delta_pct;
 		}
 	}
-	for (j = 0; j < new->nrows; j++)
-		if (!used_n[j]) {
-			out->rows[out->nrows].new = &new->rows[j];
-			out->rows[out->nrows++].status = XL_CMP_NEW_ONLY;
-		}
+	free(pairs);
 	out->cross_machine =
 		(base->env.host[0] && new->env.host[0] && strcmp(base->env.host, new->env.host)) ||
 		(base->env.cpu_model[0] && new->env.cpu_model[0] &&
 		 strcmp(base->env.cpu_model, new->env.cpu_model)) ||
 		(base->env.cpus && new->env.cpus && base->env.cpus != new->env.cpus);
-out_free:
-	free(used_b);
-	free(used_n);
-	free(pair);
-	if (ret) {
-		free(out->rows);
-		out->rows = NULL;
-	}
-	return ret;
+	return 0;
 }
 
 void xl_cmp_result_free(struct xl_cmp_result *r)

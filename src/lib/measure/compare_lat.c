@@ -21,6 +21,8 @@
 #include "xdplab/compare.h"
 #include "xdplab/stats.h"
 
+#include "compare_priv.h"
+
 const char *xl_cmp_lat_book_name(int i)
 {
 	static const char *const names[] = { "lost", "gaps", "reordered", "duplicates" };
@@ -76,11 +78,9 @@ static void lat_compare(struct xl_cmp_latpair *p, const struct xl_cmp_opts *o)
 	bool up = false, down = false;
 	int m, k;
 
-	if (!b->nreps || !n->nreps) {
+	if (xl_cmp_not_measured(p->reason, sizeof(p->reason), b->nreps, b->note, n->nreps,
+				n->note)) {
 		p->status = XL_CMP_NOT_MEASURED;
-		snprintf(p->reason, sizeof(p->reason), "not measured in %s%s%.120s",
-			 !b->nreps && !n->nreps ? "either file" : !b->nreps ? "base" : "new",
-			 (!b->nreps ? b : n)->note[0] ? ": " : "", (!b->nreps ? b : n)->note);
 		return;
 	}
 	p->status = XL_CMP_PAIRED;
@@ -97,11 +97,7 @@ static void lat_compare(struct xl_cmp_latpair *p, const struct xl_cmp_opts *o)
 		/* x = new, y = base: U near n1*n2 means new is slower. */
 		xl_mann_whitney(nv, n->nreps, bv, b->nreps, &p->test[m]);
 		d = metric(&n->med, m) - metric(&b->med, m);
-		p->mverdict[m] = XL_CMP_SAME;
-		if (p->test[m].p < o->alpha && d > o->threshold_ns)
-			p->mverdict[m] = XL_CMP_REGRESSION;
-		else if (p->test[m].p < o->alpha && d < -o->threshold_ns)
-			p->mverdict[m] = XL_CMP_IMPROVEMENT;
+		p->mverdict[m] = xl_cmp_decide(p->test[m].p, d, o);
 		up |= p->mverdict[m] == XL_CMP_REGRESSION;
 		down |= p->mverdict[m] == XL_CMP_IMPROVEMENT;
 	}
@@ -128,8 +124,12 @@ static void lat_set_up_differs(const struct xl_cmp_latrow *b, const struct xl_cm
 		snprintf(buf, len, "repetitions differ: %d vs %d in this row", b->nreps, n->nreps);
 }
 
-static bool lat_same(const struct xl_cmp_latrow *a, const struct xl_cmp_latrow *b, bool exact)
+/* Loose identity: name (path and level) and size; exact: also wiring. */
+static bool lat_same(const struct xl_cmp_file *bf, int i, const struct xl_cmp_file *nf, int j,
+		     bool exact)
 {
+	const struct xl_cmp_latrow *a = &bf->lat[i], *b = &nf->lat[j];
+
 	return !strcmp(a->name, b->name) && a->size == b->size &&
 	       (!exact || !strcmp(a->wiring, b->wiring));
 }
@@ -137,37 +137,27 @@ static bool lat_same(const struct xl_cmp_latrow *a, const struct xl_cmp_latrow *
 int xl_cmp_lat_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 		   const struct xl_cmp_opts *o, struct xl_cmp_latresult *out)
 {
-	bool *used_n;
-	int *pair;
-	int i, j, pass, ret = 0;
+	struct xl_cmp_pairing *pairs;
+	int k, n;
 
 	memset(out, 0, sizeof(*out));
-	out->pairs = calloc(base->nlat + new->nlat + 1, sizeof(*out->pairs));
-	used_n = calloc(new->nlat + 1, sizeof(bool));
-	pair = calloc(base->nlat + 1, sizeof(int));
-	if (!out->pairs || !used_n || !pair) {
-		ret = -ENOMEM;
-		goto out_free;
+	n = xl_cmp_pair(base, base->nlat, new, new->nlat, lat_same, &pairs);
+	if (n < 0)
+		return n;
+	out->pairs = calloc(n + 1, sizeof(*out->pairs));
+	if (!out->pairs) {
+		free(pairs);
+		return -ENOMEM;
 	}
-	for (i = 0; i < base->nlat; i++)
-		pair[i] = -1;
-	/* Exact identity first, then name and size only (wiring differs). */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < base->nlat; i++)
-			for (j = 0; pair[i] < 0 && j < new->nlat; j++)
-				if (!used_n[j] && lat_same(&base->lat[i], &new->lat[j], !pass)) {
-					used_n[j] = true;
-					pair[i] = j;
-				}
-	for (i = 0; i < base->nlat; i++) {
+	for (k = 0; k < n; k++) {
 		struct xl_cmp_latpair *p = &out->pairs[out->npairs++];
 
-		p->base = &base->lat[i];
-		if (pair[i] < 0) {
-			p->status = XL_CMP_BASE_ONLY;
+		p->base = pairs[k].base < 0 ? NULL : &base->lat[pairs[k].base];
+		p->new = pairs[k].new < 0 ? NULL : &new->lat[pairs[k].new];
+		if (!p->base || !p->new) {
+			p->status = p->base ? XL_CMP_BASE_ONLY : XL_CMP_NEW_ONLY;
 			continue;
 		}
-		p->new = &new->lat[pair[i]];
 		out->paired++;
 		books(p);
 		out->rose += p->rose != 0;
@@ -184,19 +174,8 @@ int xl_cmp_lat_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new
 		out->improvements += p->verdict == XL_CMP_IMPROVEMENT;
 		out->too_few += p->too_few;
 	}
-	for (j = 0; j < new->nlat; j++)
-		if (!used_n[j]) {
-			out->pairs[out->npairs].new = &new->lat[j];
-			out->pairs[out->npairs++].status = XL_CMP_NEW_ONLY;
-		}
-out_free:
-	free(used_n);
-	free(pair);
-	if (ret) {
-		free(out->pairs);
-		out->pairs = NULL;
-	}
-	return ret;
+	free(pairs);
+	return 0;
 }
 
 void xl_cmp_latresult_free(struct xl_cmp_latresult *r)

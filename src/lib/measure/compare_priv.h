@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Private to src/lib/measure/: what the ns/packet rows (compare.c) and the
+ * latency rows (compare_lat.c) share, so that both are judged by one rule
+ * (docs/compare.md "Verdict" and "Latency rows").
+ */
+#ifndef XDPLAB_COMPARE_PRIV_H
+#define XDPLAB_COMPARE_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "xdplab/compare.h"
+
+/**
+ * xl_cmp_decide() - the verdict rule: XL_CMP_REGRESSION when @p < @o->alpha
+ * and @delta > @o->threshold_ns, XL_CMP_IMPROVEMENT when @p < @o->alpha and
+ * @delta < -@o->threshold_ns, XL_CMP_SAME otherwise (also p exactly alpha,
+ * |delta| exactly the threshold, or either one NaN). @delta: new - base of
+ * the deciding figure, ns (ns/packet, or ns of latency); positive is slower.
+ */
+enum xl_cmp_verdict xl_cmp_decide(double p, double delta, const struct xl_cmp_opts *o);
+
+/**
+ * xl_cmp_not_measured() - when a side has no repetitions (@base_reps or
+ * @new_reps 0), the reason into @buf (@len bytes): "not measured in base",
+ * "... in new" or "... in either file", then ": " and that side's note
+ * (base's when both; at most 120 characters of it) when it has one.
+ * Return: true when a side has none (@buf filled), false otherwise (@buf
+ * untouched).
+ */
+bool xl_cmp_not_measured(char *buf, size_t len, int base_reps, const char *base_note,
+			 int new_reps, const char *new_note);
+
+/**
+ * xl_cmp_same_fn - whether row @i of @base and row @j of @new are the same
+ * row: on the full identity when @exact, on the loose one (the set-up may
+ * differ: wiring, engine) otherwise.
+ */
+typedef bool xl_cmp_same_fn(const struct xl_cmp_file *base, int i, const struct xl_cmp_file *new,
+			    int j, bool exact);
+
+/** struct xl_cmp_pairing - one output row: indices into BASE and NEW, -1 none. */
+struct xl_cmp_pairing {
+	int base, new;
+};
+
+/**
+ * xl_cmp_pair() - pair @nbase rows of @base with @nnew rows of @new: each
+ * BASE row in order takes the first unpaired NEW row of the same exact
+ * identity (@same with exact true); the rows left then pair the same way
+ * on the loose one. *@out gets BASE's rows in its order (with their
+ * partner or -1), then NEW's unpaired rows in its order (base -1);
+ * allocated, the caller free()s it. Return: the number of entries
+ * (@nbase + NEW's unpaired), -ENOMEM (*@out NULL).
+ */
+int xl_cmp_pair(const struct xl_cmp_file *base, int nbase, const struct xl_cmp_file *new,
+		int nnew, xl_cmp_same_fn *same, struct xl_cmp_pairing **out);
+
+#endif /* XDPLAB_COMPARE_PRIV_H */

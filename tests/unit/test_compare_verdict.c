@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_compare_verdict.c - unit tests of what the ns/packet rows and the
+ * latency rows of `xdplab compare` share (src/lib/measure/compare_priv.h):
+ * the verdict rule at its edges (p exactly alpha, the delta exactly the
+ * threshold, NaN), the "not measured" reason for a missing side, and the
+ * exact-then-loose pairing of rows; then the same edges through
+ * xl_cmp_row_compare() and xl_cmp_lat_run().
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdplab/compare.h"
+
+#include "compare_priv.h"
+
+#include "test_util.h"
+
+/* ---- the verdict rule ---- */
+
+static void test_decide_edges(void **state)
+{
+	const struct xl_cmp_opts o = { .alpha = 0.05, .threshold_ns = 2.0 };
+	const struct xl_cmp_opts zero = { .alpha = 0.05, .threshold_ns = 0 };
+
+	/* p exactly alpha is not significant; just below it is. */
+	assert_int_equal(xl_cmp_decide(0.05, 10.0, &o), XL_CMP_SAME);
+	assert_int_equal(xl_cmp_decide(0.05, -10.0, &o), XL_CMP_SAME);
+	assert_int_equal(xl_cmp_decide(nextafter(0.05, 0), 10.0, &o), XL_CMP_REGRESSION);
+	assert_int_equal(xl_cmp_decide(nextafter(0.05, 0), -10.0, &o), XL_CMP_IMPROVEMENT);
+	/* The delta exactly the threshold is not beyond it, either way. */
+	assert_int_equal(xl_cmp_decide(0.01, 2.0, &o), XL_CMP_SAME);
+	assert_int_equal(xl_cmp_decide(0.01, -2.0, &o), XL_CMP_SAME);
+	assert_int_equal(xl_cmp_decide(0.01, nextafter(2.0, 3), &o), XL_CMP_REGRESSION);
+	assert_int_equal(xl_cmp_decide(0.01, nextafter(-2.0, -3), &o), XL_CMP_IMPROVEMENT);
+	/* Threshold 0: any significant change but none at all. */
+	assert_int_equal(xl_cmp_decide(0.01, 0.0, &zero), XL_CMP_SAME);
+	assert_int_equal(xl_cmp_decide(0.01, 1e-9, &zero), XL_CMP_REGRESSION);
+	assert_int_equal(xl_cmp_decide(0.01, -1e-9, &zero), XL_CMP_IMPROVEMENT);
+	/* NaN on either side decides nothing. */
+	assert_int_equal(xl_cmp_decide(NAN, 10.0, &o), XL_CMP_SAME);
+	assert_int_equal(xl_cmp_decide(0.01, NAN, &o), XL_CMP_SAME);
+}
+
+/* ---- a missing side ---- */
+
+static void test_not_measured(void **state)
+{
+	char buf[160], note[200];
+
+	strcpy(buf, "untouched");
+	assert_false(xl_cmp_not_measured(buf, sizeof(buf), 3, "b", 5, "n"));
+	assert_string_equal(buf, "untouched");
+
+	assert_true(xl_cmp_not_measured(buf, sizeof(buf), 0, "", 3, "n"));
+	assert_string_equal(buf, "not measured in base");
+	assert_true(xl_cmp_not_measured(buf, sizeof(buf), 0, "zero-copy: not on veth", 3, "n"));
+	assert_string_equal(buf, "not measured in base: zero-copy: not on veth");
+	assert_true(xl_cmp_not_measured(buf, sizeof(buf), 3, "b", 0, "no AF_XDP"));
+	assert_string_equal(buf, "not measured in new: no AF_XDP");
+	assert_true(xl_cmp_not_measured(buf, sizeof(buf), 3, "b", 0, ""));
+	assert_string_equal(buf, "not measured in new");
+	/* Both missing: base's note. */
+	assert_true(xl_cmp_not_measured(buf, sizeof(buf), 0, "base's", 0, "new's"));
+	assert_string_equal(buf, "not measured in either file: base's");
+	assert_true(xl_cmp_not_measured(buf, sizeof(buf), 0, "", 0, "new's"));
+	assert_string_equal(buf, "not measured in either file");
+	/* At most 120 characters of the note. */
+	memset(note, 'x', sizeof(note) - 1);
+	note[sizeof(note) - 1] = '\0';
+	assert_true(xl_cmp_not_measured(buf, sizeof(buf), 0, note, 3, ""));
+	assert_int_equal(strlen(buf), strlen("not measured in base: ") + 120);
+	/* A small buffer is cut, not overrun. */
+	assert_true(xl_cmp_not_measured(buf, 10, 0, "", 0, ""));
+	assert_string_equal(buf, "not measu");
+}
+
+/* ---- pairing ---- */
+
+static struct xl_cmp_rowdata prow(const char *name, const char *wiring)
+{
+	struct xl_cmp_rowdata r = { .size = 64 };
+
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	snprintf(r.wiring, sizeof(r.wiring), "%s", wiring);
+	return r;
+}
+
+static bool same_name(const struct xl_cmp_file *b, int i, const struct xl_cmp_file *n, int j,
+		      bool exact)
+{
+	return !strcmp(b->rows[i].name, n->rows[j].name) &&
+	       (!exact || !strcmp(b->rows[i].wiring, n->rows[j].wiring));
+}
+
+static void test_pair_exact_first(void **state)
+{
+	struct xl_cmp_rowdata br[] = { prow("A", "softirq"), prow("A", "threaded"),
+				       prow("B", "softirq"), prow("C", "softirq") };
+	struct xl_cmp_rowdata nr[] = { prow("D", "softirq"), prow("A", "threaded"),
+				       prow("C", "threaded"), prow("A", "softirq"),
+				       prow("A", "threaded") };
+	struct xl_cmp_file b = { .rows = br, .nrows = 4 }, n = { .rows = nr, .nrows = 5 };
+	struct xl_cmp_pairing *p;
+
+	assert_int_equal(xl_cmp_pair(&b, b.nrows, &n, n.nrows, same_name, &p), 6);
+	/* A softirq finds its exact twin (3) though a loose one (1) comes first. */
+	assert_int_equal(p[0].base, 0);
+	assert_int_equal(p[0].new, 3);
+	assert_int_equal(p[1].base, 1);
+	assert_int_equal(p[1].new, 1);
+	assert_int_equal(p[2].base, 2); /* B: only in base */
+	assert_int_equal(p[2].new, -1);
+	assert_int_equal(p[3].base, 3); /* C: loosely, wiring differs */
+	assert_int_equal(p[3].new, 2);
+	/* New's unpaired rows in its order: D, the second A threaded. */
+	assert_int_equal(p[4].base, -1);
+	assert_int_equal(p[4].new, 0);
+	assert_int_equal(p[5].base, -1);
+	assert_int_equal(p[5].new, 4);
+	free(p);
+
+	/* Empty files: nothing, and an array to free all the same. */
+	assert_int_equal(xl_cmp_pair(&b, 0, &n, 0, same_name, &p), 0);
+	assert_non_null(p);
+	free(p);
+}
+
+/* ---- the same edges through the rows' comparisons ---- */
+
+/* A row of @nreps repetitions at @pps each, DUT CPU not measured. */
+static struct xl_cmp_rowdata rate_row(int nreps, double pps, const char *note)
+{
+	struct xl_cmp_rowdata r = { .nreps = nreps, .size = 64 };
+	int i;
+
+	snprintf(r.name, sizeof(r.name), "drop");
+	snprintf(r.verdict, sizeof(r.verdict), "valid");
+	snprintf(r.note, sizeof(r.note), "%s", note);
+	for (i = 0; i < nreps; i++)
+		r.pps[i] = pps;
+	r.mpps = (struct xl_summary){ .median = pps / 1e6, .min = pps / 1e6, .max = pps / 1e6 };
+	return r;
+}
+
+static void test_row_compare_edges(void **state)
+{
+	/* 10 ns/packet against 20: +10.0 exactly; 4 vs 4 separated: p = 2/70. */
+	struct xl_cmp_rowdata b = rate_row(4, 1e8, ""), n = rate_row(4, 5e7, ""), none;
+	struct xl_cmp_row r = { .base = &b, .new = &n };
+
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 10.0 });
+	assert_int_equal(r.status, XL_CMP_PAIRED);
+	assert_dbl_equal(r.delta, 10.0);
+	assert_dbl_equal(r.test.p, 2.0 / 70);
+	assert_int_equal(r.verdict, XL_CMP_SAME);
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 9.999 });
+	assert_int_equal(r.verdict, XL_CMP_REGRESSION);
+	/* p exactly alpha. */
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 2.0 / 70, .threshold_ns = 0 });
+	assert_int_equal(r.verdict, XL_CMP_SAME);
+	assert_true(r.too_few);
+	r = (struct xl_cmp_row){ .base = &n, .new = &b };
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 9.999 });
+	assert_dbl_equal(r.delta, -10.0);
+	assert_int_equal(r.verdict, XL_CMP_IMPROVEMENT);
+	assert_false(r.too_few);
+
+	/* A missing side: not measured, no verdict, the side's note. */
+	none = rate_row(0, 0, "AF_XDP zero-copy: not on veth");
+	r = (struct xl_cmp_row){ .base = &b, .new = &none };
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05 });
+	assert_int_equal(r.status, XL_CMP_NOT_MEASURED);
+	assert_int_equal(r.verdict, XL_CMP_NONE);
+	assert_string_equal(r.reason, "not measured in new: AF_XDP zero-copy: not on veth");
+}
+
+/* A latency row "lat/one-way/low" of @nreps repetitions at p50 = p99 = @ns. */
+static struct xl_cmp_latrow lat_row(int nreps, uint64_t ns, const char *note)
+{
+	struct xl_cmp_latrow r = { .nreps = nreps, .size = 64 };
+	int i;
+
+	snprintf(r.name, sizeof(r.name), "lat/one-way/low");
+	snprintf(r.note, sizeof(r.note), "%s", note);
+	for (i = 0; i < nreps; i++)
+		r.reps[i].p50_ns = r.reps[i].p99_ns = ns;
+	r.med.p50_ns = r.med.p99_ns = nreps ? ns : 0;
+	return r;
+}
+
+static void test_lat_compare_edges(void **state)
+{
+	struct xl_cmp_latrow bl[] = { lat_row(4, 10000, ""), lat_row(4, 10000, "") };
+	struct xl_cmp_latrow nl[] = { lat_row(4, 10500, ""), lat_row(0, 0, "no receiver") };
+	struct xl_cmp_file b = { .lat = bl, .nlat = 1 }, n = { .lat = nl, .nlat = 1 };
+	struct xl_cmp_latresult lr;
+
+	/* +500 ns exactly the threshold: ~; just under it: regression on both. */
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 500 },
+					 &lr), 0);
+	assert_int_equal(lr.npairs, 1);
+	assert_int_equal(lr.pairs[0].status, XL_CMP_PAIRED);
+	assert_dbl_equal(lr.pairs[0].test[XL_CMP_LAT_P50].p, 2.0 / 70);
+	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P50], XL_CMP_SAME);
+	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P99], XL_CMP_SAME);
+	assert_int_equal(lr.pairs[0].verdict, XL_CMP_SAME);
+	xl_cmp_latresult_free(&lr);
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 499 },
+					 &lr), 0);
+	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P50], XL_CMP_REGRESSION);
+	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P99], XL_CMP_REGRESSION);
+	assert_int_equal(lr.pairs[0].verdict, XL_CMP_REGRESSION);
+	assert_int_equal(lr.regressions, 1);
+	xl_cmp_latresult_free(&lr);
+	/* p exactly alpha. */
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 2.0 / 70 }, &lr), 0);
+	assert_int_equal(lr.pairs[0].verdict, XL_CMP_SAME);
+	assert_true(lr.pairs[0].too_few);
+	xl_cmp_latresult_free(&lr);
+
+	/* A missing side: not measured, with its note; no test. */
+	n.lat = &nl[1];
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 0.05 }, &lr), 0);
+	assert_int_equal(lr.pairs[0].status, XL_CMP_NOT_MEASURED);
+	assert_int_equal(lr.pairs[0].verdict, XL_CMP_NONE);
+	assert_string_equal(lr.pairs[0].reason, "not measured in new: no receiver");
+	assert_int_equal(lr.compared, 0);
+	xl_cmp_latresult_free(&lr);
+
+	/* Rows on one side only. */
+	b.nlat = 2;
+	assert_int_equal(xl_cmp_lat_run(&b, &(struct xl_cmp_file){ 0 },
+					 &(struct xl_cmp_opts){ .alpha = 0.05 }, &lr), 0);
+	assert_int_equal(lr.npairs, 2);
+	assert_int_equal(lr.pairs[0].status, XL_CMP_BASE_ONLY);
+	assert_int_equal(lr.pairs[1].status, XL_CMP_BASE_ONLY);
+	assert_ptr_equal(lr.pairs[1].base, &bl[1]);
+	assert_null(lr.pairs[1].new);
+	assert_int_equal(lr.paired, 0);
+	xl_cmp_latresult_free(&lr);
+	assert_int_equal(xl_cmp_lat_run(&(struct xl_cmp_file){ 0 }, &b,
+					 &(struct xl_cmp_opts){ .alpha = 0.05 }, &lr), 0);
+	assert_int_equal(lr.npairs, 2);
+	assert_int_equal(lr.pairs[0].status, XL_CMP_NEW_ONLY);
+	assert_null(lr.pairs[0].base);
+	assert_ptr_equal(lr.pairs[1].new, &bl[1]);
+	xl_cmp_latresult_free(&lr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decide_edges),
+		cmocka_unit_test(test_not_measured),
+		cmocka_unit_test(test_pair_exact_first),
+		cmocka_unit_test(test_row_compare_edges),
+		cmocka_unit_test(test_lat_compare_edges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
