@@ -104,20 +104,18 @@ int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max
 int xl_monitor__prog_ids(struct xl_monitor *m, uint32_t *ids, int max);
 
 
-/** Most program ids struct xl_mon_census records. */
-#define XL_MON_CENSUS_MAX 16
-
 /**
  * struct xl_mon_census - the kernel's tracepoint links, now (xl_mon_link_census()).
  * @links: links whose program is one of the ids asked about, any tracepoint.
  * @on_xmit: of those, links on xdp_devmap_xmit.
- * @prog_id: the programs of the first XL_MON_CENSUS_MAX of those links.
+ * @first_prog_id: the program of the first of those links the walk met
+ *   (0: none), which a census of one link names.
  * @xmit_total: every tracepoint link on xdp_devmap_xmit, whoever made it
  *   (other monitors on the machine included).
  */
 struct xl_mon_census {
 	int links, on_xmit, xmit_total;
-	uint32_t prog_id[XL_MON_CENSUS_MAX];
+	uint32_t first_prog_id;
 };
 
 /**

@@ -156,35 +156,54 @@ static void detach_note(struct xl_row_result *row, int err)
 			 strerror(-err));
 }
 
-/* Count the links of the set's monitors @mon[0..@n) while @floor's slice runs. */
-static void census_slice(struct xl_monitor **mon, int n, struct xl_monitor *floor,
-			 struct watch_census *wc)
-{
-	uint32_t ids[WATCH_MAX_PROGS], fid;
-	struct xl_mon_census c;
-	int k, got, nids = 0;
+/*
+ * The kernel's ids of the set's monitors' programs (@ids[0..@n)) and of
+ * the floor's (its one program, on xdp_devmap_xmit), read once after load:
+ * a program's id is fixed while it stays loaded. @n < 0: not read (-errno).
+ */
+struct watch_ids {
+	uint32_t ids[WATCH_MAX_PROGS], floor;
+	int n;
+};
 
+/* Read @wi from the set's monitors @mon[0..@n) and @floor, once after their load. */
+static void watch_ids_read(struct xl_monitor **mon, int n, struct xl_monitor *floor,
+			   struct watch_ids *wi)
+{
+	int k, got;
+
+	wi->n = 0;
 	for (k = 0; k < n; k++) {
 		if (!mon[k])
 			continue;
-		got = xl_monitor__prog_ids(mon[k], ids + nids, WATCH_MAX_PROGS - nids);
+		got = xl_monitor__prog_ids(mon[k], wi->ids + wi->n, WATCH_MAX_PROGS - wi->n);
 		if (got > 0)
-			nids += got < WATCH_MAX_PROGS - nids ? got : WATCH_MAX_PROGS - nids;
+			wi->n += got < WATCH_MAX_PROGS - wi->n ? got : WATCH_MAX_PROGS - wi->n;
 	}
+	got = xl_monitor__prog_ids(floor, &wi->floor, 1);
+	if (got != 1)
+		wi->n = got < 0 ? got : -ENOENT;
+}
+
+/* Count the links of the set's programs @wi while the floor's slice runs. */
+static void census_slice(const struct watch_ids *wi, struct watch_census *wc)
+{
+	struct xl_mon_census c;
+
 	wc->slices++;
-	if (xl_monitor__prog_ids(floor, &fid, 1) != 1 || xl_mon_link_census(ids, nids, &c)) {
+	if (wi->n < 0 || xl_mon_link_census(wi->ids, wi->n, &c)) {
 		xl_warn("floor slice: cannot count the kernel's links");
 		return;
 	}
 	if (c.xmit_total > wc->xmit_max)
 		wc->xmit_max = c.xmit_total;
-	if (c.links == 1 && c.on_xmit == 1 && c.prog_id[0] == fid)
+	if (c.links == 1 && c.on_xmit == 1 && c.first_prog_id == wi->floor)
 		wc->alone++;
 	else
 		xl_warn("floor slice: %d links of the set's programs attached (%d on xdp_devmap_xmit), not the floor's alone",
 			c.links, c.on_xmit);
 	xl_dbg("floor slice: %d link(s) of the set's %d programs, %d on xdp_devmap_xmit (prog id %u, the floor's %u); %d on xdp_devmap_xmit in all",
-	       c.links, nids, c.on_xmit, c.links ? c.prog_id[0] : 0, fid, c.xmit_total);
+	       c.links, wi->n, c.on_xmit, c.first_prog_id, wi->floor, c.xmit_total);
 }
 
 /*
@@ -194,7 +213,8 @@ static void census_slice(struct xl_monitor **mon, int n, struct xl_monitor *floo
  * levels interleaved slice by slice in an order rotated per slice and per
  * repetition; level k's sums go to rows[k]->reps[rep]. A monitor is
  * attached for its level's slices only; in the floor level's slices the
- * kernel's links are counted into @wc (census_slice(); NULL: not counted).
+ * kernel's links are counted into @wc (census_slice(); NULL: not counted),
+ * of the programs' ids read once after the monitors' load.
  * Return: 0, -EINTR when stopped (a
  * repetition cut short is not recorded), or -errno (the note says why).
  */
@@ -217,6 +237,7 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	struct xl_redirect *r;
 	struct xl_meter_window w;
 	struct xl_gen *gen;
+	struct watch_ids wids = { .n = -ENOENT };
 	static struct xl_steer_target st0[XL_STEER_MAX_CPUS], st1[XL_STEER_MAX_CPUS];
 	struct xl_steer_miss miss0, miss1;
 	bool steer_ok;
@@ -267,6 +288,9 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			goto out_mon;
 		}
 	}
+	for (k = 0; wc && k < nlevels; k++)
+		if (levels[k] == XL_WATCH_FLOOR)
+			watch_ids_read(mon, nlevels, mon[k], &wids);
 	gen = xl_labrun_gen(lab, o, size);
 	if (!gen) {
 		err = -errno;
@@ -324,7 +348,7 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 				}
 			}
 			if (wc && levels[k] == XL_WATCH_FLOOR)
-				census_slice(mon, nlevels, mon[k], wc);
+				census_slice(&wids, wc);
 			if (nlevels > 1)
 				xl_sleep_ns(WATCH_SETTLE_NS, o->stop);
 			if (levels[k] == XL_WATCH_ALL)

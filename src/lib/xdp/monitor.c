@@ -458,8 +458,8 @@ int xl_mon_link_census(const uint32_t *ids, int nids, struct xl_mon_census *c)
 				break;
 		if (i == nids)
 			continue;
-		if (c->links < XL_MON_CENSUS_MAX)
-			c->prog_id[c->links] = info.prog_id;
+		if (!c->links)
+			c->first_prog_id = info.prog_id;
 		c->links++;
 		c->on_xmit += !strcmp(tp, "xdp_devmap_xmit");
 	}
