@@ -171,10 +171,10 @@ void xl_xsk_config_wait_default(struct xl_xsk_config *c);
  * 8192 and 16384 frames ran at 0.82x (0.72..0.83) of 2048 and 4096 frames,
  * 5 pairs side by side, bench/limits/rxdrop-rings.txt: a 64 MiB UMEM
  * cycles through more cache than a 16 MiB one); not pinned, 8192 each, for
- * an application that waits for a CPU (the scheduler kept it away 30-150 ms
- * on a loaded 2-CPU machine and rings of 2048 lost frames to an empty fill
- * ring: docs/afxdp.md "Exact counts in the default placement"). Set
- * @c->first_cpu first; --frames follows (xl_xsk_frames_needed()).
+ * an application that waits for a CPU (the measurement is in the function's
+ * body; docs/afxdp.md "Exact counts in the default placement").
+ * xl_xsk_config_defaults() sets them so (not pinned). Set @c->first_cpu
+ * first; --frames follows (xl_xsk_frames_needed()).
  */
 void xl_xsk_config_rings_default(struct xl_xsk_config *c);
 

@@ -205,7 +205,11 @@ static void test_rings_default(void **state)
 	struct xl_xsk_config c;
 
 	(void)state;
-	xl_xsk_config_defaults(&c);
+	xl_xsk_config_defaults(&c); /* not pinned: the same rings */
+	assert_int_equal(c.rx_size, 8192);
+	assert_int_equal(c.fill_size, 8192);
+	assert_int_equal(c.tx_size, 2048);
+	assert_int_equal(c.comp_size, 2048);
 	c.app = XL_XSK_RXDROP;
 	xl_xsk_config_rings_default(&c);
 	assert_int_equal(c.rx_size, 8192);

@@ -32,10 +32,28 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c)
 	memset(c, 0, sizeof(*c));
 	c->frame_size = 4096;
 	c->frames = 4096;
+	c->tx_size = c->comp_size = 2048;
+	c->batch = 64;
+	c->mode = XL_MODE_NATIVE;
+	c->copy = XL_XSK_AUTO;
+	c->need_wakeup = true;
+	c->busy_budget = 64;
+	c->queues = 1;
+	c->first_cpu = -1;
+	xl_xsk_config_rings_default(c); /* not pinned: 8192 */
+	c->flows = 1;
+	c->bursts = 1;
+	c->spec.size = 64;
+	c->bind_timeout_ns = 3000000000ull;
+}
+
+void xl_xsk_config_rings_default(struct xl_xsk_config *c)
+{
 	/*
-	 * Fill and RX rings of 8192 (4096 before): the kernel keeps receiving
-	 * while the application waits for a CPU, and a rate-limited generator
-	 * that was itself descheduled catches up in one burst at full speed.
+	 * Pinned: 2048 (why: xsk.h). Not pinned, the default: fill and RX
+	 * rings of 8192 (4096 before): the kernel keeps receiving while the
+	 * application waits for a CPU, and a rate-limited generator that was
+	 * itself descheduled catches up in one burst at full speed.
 	 * Measured on the shared 2-CPU machine (rxdrop XDP_DRV, default
 	 * placement, gen --rate 100000 --count 100000; docs/afxdp.md "Exact
 	 * counts"): the RX backlog the application found on waking peaked at
@@ -45,23 +63,6 @@ void xl_xsk_config_defaults(struct xl_xsk_config *c)
 	 * 8192 lost none in 14 of 17. xl_xsk_frames_needed() sizes --frames
 	 * to match (16384 for rxdrop: 64 MiB of 4096-byte chunks).
 	 */
-	c->rx_size = c->fill_size = 8192;
-	c->tx_size = c->comp_size = 2048;
-	c->batch = 64;
-	c->mode = XL_MODE_NATIVE;
-	c->copy = XL_XSK_AUTO;
-	c->need_wakeup = true;
-	c->busy_budget = 64;
-	c->queues = 1;
-	c->first_cpu = -1;
-	c->flows = 1;
-	c->bursts = 1;
-	c->spec.size = 64;
-	c->bind_timeout_ns = 3000000000ull;
-}
-
-void xl_xsk_config_rings_default(struct xl_xsk_config *c)
-{
 	c->rx_size = c->fill_size = c->first_cpu >= 0 ? 2048 : 8192;
 }
 
