@@ -385,20 +385,22 @@ int xl_task_set_cpu(int pid, int cpu)
 /*
  * One mechanism for "keep off the NAPI CPU" (issue 12): xsk_app's socket
  * threads and the reporting process of drop/pass/tx, redirect and run.
+ * Here xl_cpus_off_napi() with the calling thread's CPUs @mine given, so
+ * that xl_keep_off_napi() asks for them once.
  */
-int xl_cpus_off_napi(int napi_pid, cpu_set_t *away, cpu_set_t *napi_cpus)
+static int cpus_off_napi(int napi_pid, const cpu_set_t *mine, cpu_set_t *away,
+			 cpu_set_t *napi_cpus)
 {
-	cpu_set_t napi, mine, off;
+	cpu_set_t napi, off;
 	int c;
 
 	if (napi_pid <= 0)
 		return -ESRCH;
-	if (sched_getaffinity(napi_pid, sizeof(napi), &napi) ||
-	    sched_getaffinity(0, sizeof(mine), &mine))
+	if (sched_getaffinity(napi_pid, sizeof(napi), &napi))
 		return -errno;
 	CPU_ZERO(&off);
 	for (c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &mine) && !CPU_ISSET(c, &napi))
+		if (CPU_ISSET(c, mine) && !CPU_ISSET(c, &napi))
 			CPU_SET(c, &off);
 	if (!CPU_COUNT(&off))
 		return -ENOSPC;
@@ -408,15 +410,25 @@ int xl_cpus_off_napi(int napi_pid, cpu_set_t *away, cpu_set_t *napi_cpus)
 	return CPU_COUNT(&off);
 }
 
+int xl_cpus_off_napi(int napi_pid, cpu_set_t *away, cpu_set_t *napi_cpus)
+{
+	cpu_set_t mine;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return -errno;
+	return cpus_off_napi(napi_pid, &mine, away, napi_cpus);
+}
+
 int xl_keep_off_napi(int napi_pid, cpu_set_t *away)
 {
 	cpu_set_t off, mine;
-	int n = xl_cpus_off_napi(napi_pid, &off, NULL);
+	int n;
 
-	if (n < 0)
-		return n;
 	if (sched_getaffinity(0, sizeof(mine), &mine))
 		return -errno;
+	n = cpus_off_napi(napi_pid, &mine, &off, NULL);
+	if (n < 0)
+		return n;
 	if (CPU_EQUAL(&off, &mine))
 		return 0;
 	if (sched_setaffinity(0, sizeof(off), &off))
