@@ -381,6 +381,9 @@ static void test_watch_floor(void **state)
 	floor.nreps = 2;
 	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), -ENODATA);
 	floor.nreps = 3;
+	err.nreps = 2; /* errors - floor not paired */
+	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), -ENODATA);
+	err.nreps = 3;
 	est.b1_events_per_pkt = 0;
 	assert_int_equal(xl_watch_floor(&none, &err, &floor, &est), -ENODATA);
 	est.b1_events_per_pkt = 2;
