@@ -51,11 +51,11 @@
  * @read/@read_ctx: optional reader used instead of xl_bench__read(@bench)
  *            (e.g. xl_redirect__read_bench()); same contract: totals and,
  *            when @per_cpu is not NULL, each CPU's record. NULL: use @bench.
- * @sirq_held: the meter's own: the meter itself while it holds a reference
- *            on the softirq tracepoints (taken by its first sample that
- *            reads them, dropped by xl_meter_done()), else NULL; callers
- *            leave it NULL. A copy of a meter holds no reference (it takes
- *            its own at its first sample).
+ * @sirq_held: the meter's own: true while it holds a reference on the
+ *            softirq tracepoints (taken by its first sample that reads
+ *            them or by xl_meter_prepare(), dropped by xl_meter_done());
+ *            callers leave it false and do not copy a meter that holds
+ *            one (the copy would drop the same reference again).
  *
  * Every meter that was sampled is done with xl_meter_done() on every path
  * (declare it XL_METER_SCOPED and that happens when it goes out of scope),
@@ -76,7 +76,7 @@ struct xl_meter {
 	const char *ifname;
 	int queues;
 	bool no_sirq;
-	const struct xl_meter *sirq_held;
+	bool sirq_held;
 };
 
 /**

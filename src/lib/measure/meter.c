@@ -47,15 +47,13 @@ void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu)
 
 /*
  * @m's reference on the softirq tracepoints, taken once (a failed load is
- * kept by softirq_time.c: asking again costs nothing). Held means
- * @sirq_held is @m itself, so a struct copy of a holder holds nothing and
- * cannot drop the original's reference.
+ * kept by softirq_time.c: asking again costs nothing).
  */
 static bool hold_sirq(struct xl_meter *m)
 {
-	if (m->sirq_held != m)
-		m->sirq_held = xl_sirq_get() ? NULL : m;
-	return m->sirq_held == m;
+	if (!m->sirq_held)
+		m->sirq_held = !xl_sirq_get();
+	return m->sirq_held;
 }
 
 void xl_meter_prepare(struct xl_meter *m)
@@ -66,9 +64,9 @@ void xl_meter_prepare(struct xl_meter *m)
 
 void xl_meter_done(struct xl_meter *m)
 {
-	if (m->sirq_held == m)
+	if (m->sirq_held)
 		xl_sirq_put();
-	m->sirq_held = NULL;
+	m->sirq_held = false;
 }
 
 int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s)
