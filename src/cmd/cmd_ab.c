@@ -51,6 +51,9 @@ static const struct xl_opt ab_opts[] = {
 /* After a link is made: the driver's XDP set-up (veth: NAPI, ring), ns. */
 #define SETTLE_NS 20000000ull
 
+/* The DUT's wiring as the slices found it: none measured yet, or how its NAPI ran. */
+enum ab_wiring { AB_WIRING_UNKNOWN, AB_WIRING_THREADED, AB_WIRING_SOFTIRQ };
+
 struct ab_args {
 	struct xl_cmd_spec spec;
 	const char *spec_of[2];
@@ -60,7 +63,7 @@ struct ab_args {
 	uint64_t slice_ns, reps;
 	bool quiet;
 	const char *netns, *json;
-	int slices, threaded; /* slices measured; of them, with a NAPI kthread */
+	enum ab_wiring wiring; /* the first slice's: every later one must match */
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -191,6 +194,7 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	struct xl_meter_window w;
 	struct xl_rep_result *rr = &s->row->reps[rep < XL_MAX_REPS ? rep : XL_MAX_REPS - 1];
 	int link = xl_xdp_attach(s->prog_fd, ifindex, ifname, a->mode), err;
+	enum ab_wiring now;
 
 	if (link < 0)
 		return XL_EXIT_RUNTIME;
@@ -204,15 +208,15 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	 * sources in one comparison: refused.
 	 */
 	m->napi_pid = xl_napi_kthread_pid(ifname);
-	if (a->slices && (a->threaded == a->slices) != !!m->napi_pid) {
+	now = m->napi_pid ? AB_WIRING_THREADED : AB_WIRING_SOFTIRQ;
+	if (a->wiring != AB_WIRING_UNKNOWN && a->wiring != now) {
 		xl_xdp_link_close(link);
 		xl_err("%s: %s's slice in repetition %d has %s NAPI kthread and the slices before %s: the wiring changed during ab (its CPU figures would mix sources)",
 		       ifname, s->name, rep + 1, m->napi_pid ? "a" : "no",
 		       m->napi_pid ? "had none" : "had one");
 		return XL_EXIT_RUNTIME;
 	}
-	a->slices++;
-	a->threaded += !!m->napi_pid;
+	a->wiring = now;
 	err = xl_meter_sample(m, &s0);
 	if (!err && !xl_cmd_sleep_ns(a->slice_ns))
 		err = xl_meter_sample(m, &s1);
