@@ -269,7 +269,7 @@ t_run_off_napi_cpu() {
 	run_stop
 }
 
-# run's process wakes once per 1 s interval (one nanosleep, its liveness
+# run's process wakes once per 1 s interval (one ppoll on the stop eventfd, its liveness
 # check one bpf syscall on its link at that wake-up), not 20 times a second.
 t_run_wakeups() {
 	topo_up || return 1
