@@ -22,7 +22,7 @@ BPFFS=/tmp/xlp$$bpffs # no '.': libbpf turns dots in pin paths into '_
 PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
-       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_sigkill
+       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_wiring_changed ab_sigkill
        run_pin_maps lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup)
 
 # shellcheck source=tests/e2e/suite.inc
@@ -441,6 +441,31 @@ t_ab_threaded_no_gro() {
 	expect "b: wiring, source" "$(jq -r '.rows[0] | "\(.wiring) \(.cpu_source)"' "$TMP/ab.b.json")" \
 		"threaded napi-kthread-schedstat" || return 1
 	expect "kthread after ab" "$(ps -eo comm | grep -c "^$k")" 0 || return 1
+	expect "attached after ab" "$(attached)" ""
+}
+
+# The wiring changes during an A/B: threaded NAPI (GRO on: one kthread for
+# the whole run) switched off after the first slices. ab stops at the first
+# slice without a kthread, exit 1, with its one line; nothing left attached.
+t_ab_wiring_changed() {
+	local i rc
+	topo_up && traffic 30 || return 1
+	ip netns exec "$D" sh -c "echo 1 > /sys/class/net/xlp$$in/threaded" || return 1
+	$X ab --netns "$D" xlp$$in --a drop:no-touch --b drop:read-data --reps 100 -q \
+		>"$TMP/out" 2>"$TMP/err" &
+	PIDS+=($!)
+	for i in $(seq 100); do
+		[ -n "$(attached)" ] && break
+		sleep 0.05
+	done
+	[ -n "$(attached)" ] || { echo "ab never attached a program: $(cat "$TMP/err")"; return 1; }
+	sleep 1 # some slices of 0.2 s measured threaded
+	ip netns exec "$D" sh -c "echo 0 > /sys/class/net/xlp$$in/threaded" || return 1
+	wait $!
+	rc=$?
+	expect "exit status (stderr: $(tail -2 "$TMP/err"))" "$rc" 1 || return 1
+	grep -Eqx "xdplab: xlp$$in: drop:(no-touch|read-data)'s slice in repetition [0-9]+ has no NAPI kthread and the slices before had one: the wiring changed during ab \(its CPU figures would mix sources\)" \
+		"$TMP/err" || { cat "$TMP/err"; return 1; }
 	expect "attached after ab" "$(attached)" ""
 }
 
