@@ -448,17 +448,17 @@ t_ab_threaded_no_gro() {
 # the whole run) switched off after the first slices. ab stops at the first
 # slice without a kthread, exit 1, with its one line; nothing left attached.
 t_ab_wiring_changed() {
-	local i rc
+	local i rc seen=0
 	topo_up && traffic 30 || return 1
 	ip netns exec "$D" sh -c "echo 1 > /sys/class/net/xlp$$in/threaded" || return 1
 	$X ab --netns "$D" xlp$$in --a drop:no-touch --b drop:read-data --reps 100 -q \
 		>"$TMP/out" 2>"$TMP/err" &
 	PIDS+=($!)
 	for i in $(seq 100); do
-		[ -n "$(attached)" ] && break
+		[ -n "$(attached)" ] && { seen=1; break; }
 		sleep 0.05
 	done
-	[ -n "$(attached)" ] || { echo "ab never attached a program: $(cat "$TMP/err")"; return 1; }
+	[ $seen = 1 ] || { echo "ab never attached a program: $(cat "$TMP/err")"; return 1; }
 	sleep 1 # some slices of 0.2 s measured threaded
 	ip netns exec "$D" sh -c "echo 0 > /sys/class/net/xlp$$in/threaded" || return 1
 	wait $!
