@@ -254,6 +254,24 @@ void xl_cmp_result_free(struct xl_cmp_result *r);
 /** xl_cmp_verdict_name() - "regression", "improvement", "~", "" (none). */
 const char *xl_cmp_verdict_name(enum xl_cmp_verdict v);
 
+/** Whose words xl_cmp_status_word() gives. */
+enum xl_cmp_words {
+	XL_CMP_WORDS_JSON, /**< compare --json's "status" (docs/compare.md) */
+	XL_CMP_WORDS_TEXT, /**< compare's text and markdown tables */
+	XL_CMP_WORDS_HTML, /**< the report page, whose NEW is "this run" */
+};
+
+/**
+ * xl_cmp_status_word() - what a row's status @s is called, in @w's words;
+ * the one table of them. XL_CMP_PAIRED: "compared" in JSON, else the
+ * verdict @v's name (xl_cmp_verdict_name()). The others, JSON / text /
+ * HTML: "not-comparable" / "not comparable" / "not comparable",
+ * "not-measured" / "not measured" / "not measured", "base-only" / "only in
+ * base" / "only in BASE", "new-only" / "only in new" / "only in this run".
+ * Return: a static string; "" for a status or @w out of range.
+ */
+const char *xl_cmp_status_word(enum xl_cmp_status s, enum xl_cmp_verdict v, enum xl_cmp_words w);
+
 /**
  * xl_cmp_row_compare() - compare one pair of rows (@r->base, @r->new set)
  * under @o: fills the deltas, the test and the verdict, sets @r->status to

@@ -78,21 +78,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 /* ---- text and markdown ---- */
 
-/* Each status's name in JSON and in the text and markdown tables. */
-static const struct {
-	const char *json, *text;
-} status_names[] = {
-	[XL_CMP_PAIRED] = { "compared", NULL /* the verdict's name */ },
-	[XL_CMP_NOT_COMPARABLE] = { "not-comparable", "not comparable" },
-	[XL_CMP_NOT_MEASURED] = { "not-measured", "not measured" },
-	[XL_CMP_BASE_ONLY] = { "base-only", "only in base" },
-	[XL_CMP_NEW_ONLY] = { "new-only", "only in new" },
-};
-
 static const char *status_text(const struct xl_cmp_row *r)
 {
-	return r->status == XL_CMP_PAIRED ? xl_cmp_verdict_name(r->verdict) :
-					    status_names[r->status].text;
+	return xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_TEXT);
 }
 
 static const struct xl_cmp_rowdata *ident(const struct xl_cmp_row *r)
@@ -268,7 +256,7 @@ static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *
 	} else if (p->status == XL_CMP_NOT_MEASURED) {
 		snprintf(buf, len, "%s", p->reason);
 	} else {
-		snprintf(buf, len, "%s%s%s", status_names[p->status].text, p->reason[0] ? ": " : "",
+		snprintf(buf, len, "%s%s%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_TEXT), p->reason[0] ? ": " : "",
 			 p->reason);
 	}
 	for (i = 0; i < 4; i++)
@@ -421,7 +409,7 @@ static json_t *lat_json(const struct xl_cmp_latresult *lr)
 		json_t *rose = json_array();
 		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:s,s:s,s:o,s:o}", "name", d->name,
 				      "path", d->path, "size", d->size, "wiring", d->wiring,
-				      "rate_pps", d->rate_pps, "status", status_names[p->status].json,
+				      "rate_pps", d->rate_pps, "status", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_JSON),
 				      "reason", p->reason, "base", lat_side_json(p->base, p->base_sum),
 				      "new", lat_side_json(p->new, p->new_sum));
 
@@ -481,7 +469,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:o}", "name", d->name,
 				      "packet_operation", d->op, "size", d->size, "mode", d->mode,
 				      "wiring", d->wiring, "gen_engine", d->engine,
-				      "status", status_names[r->status].json, "reason", r->reason,
+				      "status", xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_JSON), "reason", r->reason,
 				      "base", side_json(r->base, r->base_cpu),
 				      "new", side_json(r->new, r->new_cpu));
 

@@ -5,7 +5,8 @@
  * the verdict rule at its edges (p exactly alpha, the delta exactly the
  * threshold, NaN), the "not measured" reason for a missing side, and the
  * exact-then-loose pairing of rows; then the same edges through
- * xl_cmp_row_compare() and xl_cmp_lat_run().
+ * xl_cmp_row_compare() and xl_cmp_lat_run(). And the one table of status
+ * words (compare.h) that compare's tables, its JSON and the report use.
  */
 #include <errno.h>
 #include <math.h>
@@ -82,6 +83,38 @@ static void test_not_measured(void **state)
 	/* A small buffer is cut, not overrun. */
 	assert_true(xl_cmp_not_measured(buf, 10, 0, "", 0, ""));
 	assert_string_equal(buf, "not measu");
+}
+
+/* ---- the status words: one table for compare's text, its JSON and the report ---- */
+
+static void test_status_words(void **state)
+{
+	static const struct {
+		enum xl_cmp_status s;
+		enum xl_cmp_verdict v;
+		const char *json, *text, *html;
+	} t[] = {
+		{ XL_CMP_PAIRED, XL_CMP_REGRESSION, "compared", "regression", "regression" },
+		{ XL_CMP_PAIRED, XL_CMP_IMPROVEMENT, "compared", "improvement", "improvement" },
+		{ XL_CMP_PAIRED, XL_CMP_SAME, "compared", "~", "~" },
+		{ XL_CMP_NOT_COMPARABLE, XL_CMP_NONE, "not-comparable", "not comparable", "not comparable" },
+		{ XL_CMP_NOT_MEASURED, XL_CMP_NONE, "not-measured", "not measured", "not measured" },
+		{ XL_CMP_BASE_ONLY, XL_CMP_NONE, "base-only", "only in base", "only in BASE" },
+		{ XL_CMP_NEW_ONLY, XL_CMP_NONE, "new-only", "only in new", "only in this run" },
+		/* The verdict does not name a row that was not compared. */
+		{ XL_CMP_NOT_MEASURED, XL_CMP_REGRESSION, "not-measured", "not measured", "not measured" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_string_equal(xl_cmp_status_word(t[i].s, t[i].v, XL_CMP_WORDS_JSON), t[i].json);
+		assert_string_equal(xl_cmp_status_word(t[i].s, t[i].v, XL_CMP_WORDS_TEXT), t[i].text);
+		assert_string_equal(xl_cmp_status_word(t[i].s, t[i].v, XL_CMP_WORDS_HTML), t[i].html);
+	}
+	assert_string_equal(xl_cmp_status_word(XL_CMP_PAIRED, XL_CMP_NONE, XL_CMP_WORDS_TEXT), "");
+	assert_string_equal(xl_cmp_status_word((enum xl_cmp_status)5, XL_CMP_SAME, XL_CMP_WORDS_TEXT), "");
+	assert_string_equal(xl_cmp_status_word((enum xl_cmp_status)-1, XL_CMP_SAME, XL_CMP_WORDS_JSON), "");
+	assert_string_equal(xl_cmp_status_word(XL_CMP_BASE_ONLY, XL_CMP_SAME, (enum xl_cmp_words)3), "");
 }
 
 /* ---- pairing ---- */
@@ -262,6 +295,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide_edges),
 		cmocka_unit_test(test_not_measured),
+		cmocka_unit_test(test_status_words),
 		cmocka_unit_test(test_pair_exact_first),
 		cmocka_unit_test(test_row_compare_edges),
 		cmocka_unit_test(test_lat_compare_edges),

@@ -404,10 +404,9 @@ static void env_table(FILE *o, const struct xl_cmp_file *run, const struct xl_cm
 	fputs("</table>\n", o);
 }
 
-static const char *cmp_cls(const struct xl_cmp_row *r)
+const char *xl_html_verdict_cls(enum xl_cmp_verdict v)
 {
-	return r->verdict == XL_CMP_REGRESSION ? "regression" :
-	       r->verdict == XL_CMP_IMPROVEMENT ? "improvement" : "same";
+	return v == XL_CMP_REGRESSION ? "regression" : v == XL_CMP_IMPROVEMENT ? "improvement" : "same";
 }
 
 /* BASE vs RUN: the deciding delta ns/packet per row, coloured by verdict. */
@@ -433,7 +432,7 @@ static int compare_view(FILE *o, const struct xl_cmp_file *base, const struct xl
 
 		snprintf(labels[i], sizeof(labels[i]), "%s %u B%s%s", d->name, d->size,
 			 strcmp(d->mode, "native") ? " " : "", strcmp(d->mode, "native") ? d->mode : "");
-		bars[i] = (struct xl_bar){ .label = labels[i], .cls = cmp_cls(r) };
+		bars[i] = (struct xl_bar){ .label = labels[i], .cls = xl_html_verdict_cls(r->verdict) };
 		if (r->status == XL_CMP_PAIRED) {
 			bars[i].has_value = true;
 			bars[i].value = r->delta;
@@ -441,9 +440,7 @@ static int compare_view(FILE *o, const struct xl_cmp_file *base, const struct xl
 				 xl_cmp_verdict_name(r->verdict), r->too_few ? " (few reps)" : "");
 			bars[i].note = notes[i];
 		} else {
-			bars[i].note = r->status == XL_CMP_BASE_ONLY ? "only in BASE" :
-				       r->status == XL_CMP_NEW_ONLY  ? "only in this run" :
-				       r->status == XL_CMP_NOT_MEASURED ? "not measured" : "not comparable";
+			bars[i].note = xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_HTML);
 		}
 	}
 	fprintf(o, "<h2>Compared with BASE</h2>\n<p class=\"muted\">%d rows compared: %d regressions, %d improvements "

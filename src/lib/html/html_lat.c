@@ -130,22 +130,6 @@ static void lat_table(FILE *o, const struct xl_cmp_file *run)
 	fputs("</table>\n", o);
 }
 
-static const char *status_word(const struct xl_cmp_latpair *p)
-{
-	switch (p->status) {
-	case XL_CMP_PAIRED:
-		return xl_cmp_verdict_name(p->verdict);
-	case XL_CMP_NOT_COMPARABLE:
-		return "not comparable";
-	case XL_CMP_NOT_MEASURED:
-		return "not measured";
-	case XL_CMP_BASE_ONLY:
-		return "only in BASE";
-	default:
-		return "only in this run";
-	}
-}
-
 /* BASE vs this run: p50 and p99 with their change and p-values, the verdict. */
 static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_cmp_file *run)
 {
@@ -166,9 +150,8 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 		const struct xl_cmp_latrow *d = p->base ? p->base : p->new;
 		char v[256];
 
-		fprintf(o, "<tr class=\"%s\">", p->status != XL_CMP_PAIRED ? "na" :
-			p->verdict == XL_CMP_REGRESSION ? "regression" :
-			p->verdict == XL_CMP_IMPROVEMENT ? "improvement" : "same");
+		fprintf(o, "<tr class=\"%s\">",
+			p->status != XL_CMP_PAIRED ? "na" : xl_html_verdict_cls(p->verdict));
 		xl_html_cell(o, d->name, false);
 		num_cell(o, "%.0f", d->size);
 		xl_html_cell(o, d->wiring, false);
@@ -189,7 +172,7 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 				fputs("<td class=\"n\">-</td><td class=\"n\">-</td>", o);
 			}
 		}
-		snprintf(v, sizeof(v), "%s%s%s%s", status_word(p),
+		snprintf(v, sizeof(v), "%s%s%s%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_HTML),
 			 p->status == XL_CMP_PAIRED && p->too_few ? " (too few reps)" : "",
 			 p->reason[0] ? ": " : "", p->reason);
 		for (k = 0; k < 4; k++)

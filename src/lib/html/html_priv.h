@@ -14,6 +14,12 @@
 void xl_html_cell(FILE *o, const char *s, bool num);
 
 /**
+ * xl_html_verdict_cls() - the CSS class of a compared row's verdict @v:
+ * "regression", "improvement", "same" (also for XL_CMP_NONE).
+ */
+const char *xl_html_verdict_cls(enum xl_cmp_verdict v);
+
+/**
  * xl_html_latency() - the latency section of @run's page (nothing when it
  * has no latency rows): a chart of each row's median p50, p99 and max
  * (log axis, whiskers min-max over the repetitions) and the table of the

@@ -285,6 +285,22 @@ const char *xl_cmp_verdict_name(enum xl_cmp_verdict v)
 	}
 }
 
+const char *xl_cmp_status_word(enum xl_cmp_status s, enum xl_cmp_verdict v, enum xl_cmp_words w)
+{
+	/* Indexed by status, then by enum xl_cmp_words; NULL: the verdict's name. */
+	static const char *const words[][3] = {
+		[XL_CMP_PAIRED] = { "compared", NULL, NULL },
+		[XL_CMP_NOT_COMPARABLE] = { "not-comparable", "not comparable", "not comparable" },
+		[XL_CMP_NOT_MEASURED] = { "not-measured", "not measured", "not measured" },
+		[XL_CMP_BASE_ONLY] = { "base-only", "only in base", "only in BASE" },
+		[XL_CMP_NEW_ONLY] = { "new-only", "only in new", "only in this run" },
+	};
+
+	if ((unsigned int)s >= sizeof(words) / sizeof(words[0]) || (unsigned int)w >= 3)
+		return "";
+	return words[s][w] ? words[s][w] : xl_cmp_verdict_name(v);
+}
+
 enum xl_cmp_verdict xl_cmp_decide(double p, double delta, const struct xl_cmp_opts *o)
 {
 	if (p < o->alpha && delta > o->threshold_ns)
