@@ -754,7 +754,7 @@ static void test_lat_load(void **state)
 /*
  * `make fuzz` (fuzz_compare) found it: a latency figure that does not fit
  * a uint64_t (negative, 1e30) was converted from double unchecked (UB). It
- * is clamped: 0 below, UINT64_MAX above.
+ * is clamped: 0 below, UINT64_MAX above; in range, it is exact.
  */
 static void test_lat_load_clamped(void **state)
 {
@@ -763,7 +763,9 @@ static void test_lat_load_clamped(void **state)
 	load_ok(write_file("lat-odd.json",
 		"{\"schema\": \"xdplab.lab-results/1\", \"rows\": [], \"latency\": [{\"name\": \"lat/one-way/low\","
 		" \"size\": -64, \"batch\": 1e12, \"reps\": [{\"sent\": -1, \"p50_ns\": 1e30, \"p99_ns\": 12.9,"
-		" \"lost\": \"x\"}], \"median\": {\"max_ns\": -0.5}}]}\n"), &f);
+		" \"lost\": \"x\", \"p90_ns\": 1e19, \"min_ns\": 18446744073709549568.0,"
+		" \"p999_ns\": 18446744073709551616.0}], \"median\": {\"max_ns\": -0.5,"
+		" \"p50_ns\": 9223372036854775808.0}}]}\n"), &f);
 	assert_int_equal(f.nlat, 1);
 	assert_int_equal(f.lat[0].size, 0);
 	assert_int_equal(f.lat[0].batch, UINT32_MAX);
@@ -773,6 +775,11 @@ static void test_lat_load_clamped(void **state)
 	assert_int_equal(f.lat[0].reps[0].p99_ns, 12);
 	assert_int_equal(f.lat[0].reps[0].lost, 0);
 	assert_int_equal(f.lat[0].med.max_ns, 0);
+	/* Above 2^63 every double is kept exactly, up to the last below 2^64; 2^64 clamps. */
+	assert_true(f.lat[0].reps[0].p90_ns == 10000000000000000000ULL);
+	assert_true(f.lat[0].reps[0].min_ns == 18446744073709549568ULL);
+	assert_true(f.lat[0].reps[0].p999_ns == UINT64_MAX);
+	assert_true(f.lat[0].med.p50_ns == 9223372036854775808ULL);
 	xl_cmp_file_free(&f);
 }
 

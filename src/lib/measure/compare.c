@@ -4,6 +4,7 @@
  * jansson, pairing their rows by identity, a verdict per row.
  */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -36,20 +37,26 @@ static double get_num(json_t *o, const char *key, double dflt)
 }
 
 /*
- * An integer field: @dflt when absent or NaN, else truncated and clamped to
- * [@lo, @hi] (a double outside an int's range has no defined conversion).
+ * An integer field: @dflt when absent or NaN, else truncated toward zero
+ * and clamped to [@lo, @hi], the range of the caller's type (a double
+ * outside it has no defined conversion, C11 6.3.1.4). One helper for every
+ * range read here, int's to uint64_t's: a long double holds all of them
+ * exactly (64 mantissa bits), so the caller's conversion of the result is
+ * always defined and a uint64_t field keeps every double below 2^64.
  */
-static long long get_int(json_t *o, const char *key, long long dflt, long long lo, long long hi)
+_Static_assert(LDBL_MANT_DIG >= 64, "get_clamped() needs a uint64_t exact in a long double");
+static long double get_clamped(json_t *o, const char *key, long double dflt, long double lo,
+			       long double hi)
 {
 	double v = get_num(o, key, (double)dflt);
 
 	if (v != v)
 		return dflt;
-	if (v <= (double)lo)
+	if (v <= lo)
 		return lo;
-	if (v >= (double)hi)
+	if (v >= hi)
 		return hi;
-	return (long long)v;
+	return truncl(v);
 }
 
 static void load_env(json_t *m, struct xl_cmp_file *f)
@@ -65,9 +72,9 @@ static void load_env(json_t *m, struct xl_cmp_file *f)
 	copy_str(e->cpu_model, sizeof(e->cpu_model), m, "cpu_model");
 	copy_str(e->cmdline_mitigations, sizeof(e->cmdline_mitigations), m,
 		 "cmdline_mitigations");
-	e->cpus = (int)get_int(m, "cpus", 0, 0, INT_MAX);
-	e->jit_enable = (int)get_int(m, "bpf_jit_enable", -1, INT_MIN, INT_MAX);
-	e->jit_harden = (int)get_int(m, "bpf_jit_harden", -1, INT_MIN, INT_MAX);
+	e->cpus = (int)get_clamped(m, "cpus", 0, 0, INT_MAX);
+	e->jit_enable = (int)get_clamped(m, "bpf_jit_enable", -1, INT_MIN, INT_MAX);
+	e->jit_harden = (int)get_clamped(m, "bpf_jit_harden", -1, INT_MIN, INT_MAX);
 	f->have_vulns = json_is_object(v);
 	json_object_foreach(v, key, val) {
 		if (e->nvulns == XL_ENV_MAX_VULNS || !json_is_string(val))
@@ -96,7 +103,7 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	copy_str(r->cpu_source, sizeof(r->cpu_source), o, "cpu_source");
 	copy_str(r->verdict, sizeof(r->verdict), o, "verdict");
 	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)get_int(o, "size", 0, 0, UINT_MAX);
+	r->size = (unsigned int)get_clamped(o, "size", 0, 0, UINT_MAX);
 	json_array_foreach(reps, i, rep) {
 		if (r->nreps == XL_MAX_REPS || !json_is_number(json_object_get(rep, "pps")))
 			continue;
@@ -116,31 +123,22 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	}
 }
 
-/* A count or ns figure: negative, NaN or too large for 64 bits is clamped. */
-static uint64_t get_u64(json_t *o, const char *key)
-{
-	double v = get_num(o, key, 0);
-
-	if (!(v > 0))
-		return 0;
-	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
-}
-
+/* Counts and ns figures: negative or NaN is 0, 2^64 or above UINT64_MAX. */
 static void load_lat_rep(json_t *o, struct xl_lat_rep *r)
 {
-	r->sent = get_u64(o, "sent");
-	r->xmit_errors = get_u64(o, "xmit_errors");
-	r->received = get_u64(o, "received");
-	r->lost = get_u64(o, "lost");
-	r->gaps = get_u64(o, "gaps");
-	r->reordered = get_u64(o, "reordered");
-	r->duplicates = get_u64(o, "duplicates");
-	r->min_ns = get_u64(o, "min_ns");
-	r->p50_ns = get_u64(o, "p50_ns");
-	r->p90_ns = get_u64(o, "p90_ns");
-	r->p99_ns = get_u64(o, "p99_ns");
-	r->p999_ns = get_u64(o, "p999_ns");
-	r->max_ns = get_u64(o, "max_ns");
+	r->sent = (uint64_t)get_clamped(o, "sent", 0, 0, UINT64_MAX);
+	r->xmit_errors = (uint64_t)get_clamped(o, "xmit_errors", 0, 0, UINT64_MAX);
+	r->received = (uint64_t)get_clamped(o, "received", 0, 0, UINT64_MAX);
+	r->lost = (uint64_t)get_clamped(o, "lost", 0, 0, UINT64_MAX);
+	r->gaps = (uint64_t)get_clamped(o, "gaps", 0, 0, UINT64_MAX);
+	r->reordered = (uint64_t)get_clamped(o, "reordered", 0, 0, UINT64_MAX);
+	r->duplicates = (uint64_t)get_clamped(o, "duplicates", 0, 0, UINT64_MAX);
+	r->min_ns = (uint64_t)get_clamped(o, "min_ns", 0, 0, UINT64_MAX);
+	r->p50_ns = (uint64_t)get_clamped(o, "p50_ns", 0, 0, UINT64_MAX);
+	r->p90_ns = (uint64_t)get_clamped(o, "p90_ns", 0, 0, UINT64_MAX);
+	r->p99_ns = (uint64_t)get_clamped(o, "p99_ns", 0, 0, UINT64_MAX);
+	r->p999_ns = (uint64_t)get_clamped(o, "p999_ns", 0, 0, UINT64_MAX);
+	r->max_ns = (uint64_t)get_clamped(o, "max_ns", 0, 0, UINT64_MAX);
 	r->mean_ns = get_num(o, "mean_ns", 0);
 }
 
@@ -155,8 +153,8 @@ static void load_lat(json_t *o, struct xl_cmp_latrow *r)
 	copy_str(r->path, sizeof(r->path), o, "path");
 	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
 	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)get_int(o, "size", 0, 0, UINT_MAX);
-	r->batch = (unsigned int)get_int(o, "batch", 0, 0, UINT_MAX);
+	r->size = (unsigned int)get_clamped(o, "size", 0, 0, UINT_MAX);
+	r->batch = (unsigned int)get_clamped(o, "batch", 0, 0, UINT_MAX);
 	r->rate_pps = get_num(o, "rate_pps", 0);
 	r->seconds = get_num(o, "seconds", 0);
 	r->delay_ns = get_num(o, "delay_ns", 0);
@@ -224,7 +222,7 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 	copy_str(f->git, sizeof(f->git), doc, "git");
 	load_env(json_object_get(doc, "machine"), f);
 	cfg = json_object_get(doc, "config");
-	f->reps = (int)get_int(cfg, "reps", 0, 0, INT_MAX);
+	f->reps = (int)get_clamped(cfg, "reps", 0, 0, INT_MAX);
 	f->seconds = get_num(cfg, "seconds", 0);
 	f->warmup = get_num(cfg, "warmup", 0);
 	copy_str(f->wiring, sizeof(f->wiring), cfg, "wiring");
