@@ -222,7 +222,9 @@ struct xl_cmp_row {
  * @rows/@nrows: BASE's rows in its order, then NEW's unpaired rows
  *   (allocated; xl_cmp_result_free()). @paired: rows in both files
  *   (any status but *_ONLY). @compared/@regressions/@improvements/@too_few:
- *   counts over XL_CMP_PAIRED rows. @cross_machine: host, CPU model or CPU
+ *   counts over XL_CMP_PAIRED rows. So @nrows - @paired rows are in one
+ *   file only, @paired - @compared not comparable or not measured, and
+ *   @compared - @regressions - @improvements "~". @cross_machine: host, CPU model or CPU
  *   count differ (all known). @ceiling_moved: a compared "gen-ceiling"
  *   row (the generator alone, no change under test in it) was flagged: the
  *   host itself changed between the runs; @ceiling_pct: its delta Mpps in %
@@ -355,7 +357,8 @@ struct xl_cmp_latpair {
  * struct xl_cmp_latresult - the latency rows of two files compared.
  * @pairs/@npairs: BASE's latency rows in its order, then NEW's unpaired
  *   ones (allocated; xl_cmp_latresult_free()). @paired: in both;
- *   @compared/@regressions/@improvements/@too_few over XL_CMP_PAIRED;
+ *   @compared/@regressions/@improvements/@too_few over XL_CMP_PAIRED (the
+ *   other counts follow as in struct xl_cmp_result);
  *   @rose: pairs whose @rose is not 0.
  */
 struct xl_cmp_latresult {
@@ -383,5 +386,13 @@ void xl_cmp_latresult_free(struct xl_cmp_latresult *r);
 
 /** xl_cmp_lat_book_name() - "lost", "gaps", "reordered", "duplicates" for bit index 0..3. */
 const char *xl_cmp_lat_book_name(int i);
+
+/**
+ * xl_cmp_lat_rose_append() - append "; NAME rose from 0" to the string in
+ * @buf (@len bytes, cut there, always terminated) for each XL_CMP_LAT_* bit
+ * set in @rose, in bit order: the verdict column of compare's latency
+ * table and of the report's.
+ */
+void xl_cmp_lat_rose_append(char *buf, size_t len, unsigned int rose);
 
 #endif /* XDPLAB_COMPARE_H */

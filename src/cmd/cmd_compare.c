@@ -195,14 +195,11 @@ static void print_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 {
 	size_t seen[XL_MAX_REPS + 1][XL_MAX_REPS + 1] = { { 0 } };
 	size_t need = xl_mann_whitney_n_needed(a->o.alpha);
-	int i, only = 0, notc = 0, same = 0;
+	int i;
 
 	for (i = 0; i < res->nrows; i++) {
 		const struct xl_cmp_row *r = &res->rows[i];
 
-		only += r->status == XL_CMP_BASE_ONLY || r->status == XL_CMP_NEW_ONLY;
-		notc += r->status == XL_CMP_NOT_COMPARABLE || r->status == XL_CMP_NOT_MEASURED;
-		same += r->status == XL_CMP_PAIRED && r->verdict == XL_CMP_SAME;
 		if (r->status != XL_CMP_PAIRED || !r->too_few || seen[r->test.n2][r->test.n1]++)
 			continue;
 		printf("\nnote: %zu vs %zu repetitions can never reach p < %g (the smallest two-sided p they can give is %.3f):"
@@ -215,7 +212,8 @@ static void print_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	}
 	printf("\n%d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %d not comparable or not measured, %d in one file only\n",
 	       b->nrows, n->nrows, res->paired, res->compared, res->regressions,
-	       res->improvements, same, notc, only);
+	       res->improvements, res->compared - res->regressions - res->improvements,
+	       res->paired - res->compared, res->nrows - res->paired);
 }
 
 /* ---- latency rows ---- */
@@ -238,7 +236,7 @@ static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *
 {
 	static const char *const mname[] = { "p50", "p99" };
 	size_t n;
-	int m, k = 0, i;
+	int m, k = 0;
 
 	if (p->status == XL_CMP_PAIRED) {
 		snprintf(buf, len, "%s", xl_cmp_verdict_name(p->verdict));
@@ -256,14 +254,11 @@ static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *
 	} else if (p->status == XL_CMP_NOT_MEASURED) {
 		snprintf(buf, len, "%s", p->reason);
 	} else {
-		snprintf(buf, len, "%s%s%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_TEXT), p->reason[0] ? ": " : "",
-			 p->reason);
+		snprintf(buf, len, "%s%s%s",
+			 xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_TEXT),
+			 p->reason[0] ? ": " : "", p->reason);
 	}
-	for (i = 0; i < 4; i++)
-		if (p->rose & (1u << i)) {
-			n = strlen(buf);
-			snprintf(buf + n, len - n, "; %s rose from 0", xl_cmp_lat_book_name(i));
-		}
+	xl_cmp_lat_rose_append(buf, len, p->rose);
 }
 
 static void print_lat_table(const struct xl_cmp_latresult *lr, const struct compare_args *a)
@@ -335,14 +330,11 @@ static void print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_fil
 			    const struct xl_cmp_latresult *lr, const struct compare_args *a)
 {
 	const struct xl_cmp_latpair *few = NULL;
-	int i, k, same = 0, notc = 0, only = 0, first = 1;
+	int i, k, first = 1;
 
 	for (i = 0; i < lr->npairs; i++) {
 		const struct xl_cmp_latpair *p = &lr->pairs[i];
 
-		only += p->status == XL_CMP_BASE_ONLY || p->status == XL_CMP_NEW_ONLY;
-		notc += p->status == XL_CMP_NOT_COMPARABLE || p->status == XL_CMP_NOT_MEASURED;
-		same += p->status == XL_CMP_PAIRED && p->verdict == XL_CMP_SAME;
 		if (p->status == XL_CMP_PAIRED && p->too_few && !few)
 			few = p;
 		if (!p->rose)
@@ -362,8 +354,9 @@ static void print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_fil
 		       few->test[0].n1, few->test[0].n2, a->o.alpha,
 		       xl_mann_whitney_n_needed(a->o.alpha));
 	printf("latency: %d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %d not comparable or not measured, %d in one file only; %d with a count risen from 0\n",
-	       b->nlat, n->nlat, lr->paired, lr->compared, lr->regressions, lr->improvements, same,
-	       notc, only, lr->rose);
+	       b->nlat, n->nlat, lr->paired, lr->compared, lr->regressions, lr->improvements,
+	       lr->compared - lr->regressions - lr->improvements, lr->paired - lr->compared,
+	       lr->npairs - lr->paired, lr->rose);
 }
 
 /* ---- JSON ---- */

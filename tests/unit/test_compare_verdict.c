@@ -6,7 +6,8 @@
  * threshold, NaN), the "not measured" reason for a missing side, and the
  * exact-then-loose pairing of rows; then the same edges through
  * xl_cmp_row_compare() and xl_cmp_lat_run(). And the one table of status
- * words (compare.h) that compare's tables, its JSON and the report use.
+ * words (compare.h) and the "rose from 0" text that compare's tables, its
+ * JSON and the report use.
  */
 #include <errno.h>
 #include <math.h>
@@ -113,7 +114,8 @@ static void test_status_words(void **state)
 	}
 	assert_string_equal(xl_cmp_status_word(XL_CMP_PAIRED, XL_CMP_NONE, XL_CMP_WORDS_TEXT), "");
 	assert_string_equal(xl_cmp_status_word((enum xl_cmp_status)5, XL_CMP_SAME, XL_CMP_WORDS_TEXT), "");
-	assert_string_equal(xl_cmp_status_word((enum xl_cmp_status)-1, XL_CMP_SAME, XL_CMP_WORDS_JSON), "");
+	assert_string_equal(xl_cmp_status_word((enum xl_cmp_status)-1, XL_CMP_SAME, XL_CMP_WORDS_JSON),
+			    "");
 	assert_string_equal(xl_cmp_status_word(XL_CMP_BASE_ONLY, XL_CMP_SAME, (enum xl_cmp_words)3), "");
 }
 
@@ -237,10 +239,11 @@ static void test_lat_compare_edges(void **state)
 	struct xl_cmp_latrow nl[] = { lat_row(4, 10500, ""), lat_row(0, 0, "no receiver") };
 	struct xl_cmp_file b = { .lat = bl, .nlat = 1 }, n = { .lat = nl, .nlat = 1 };
 	struct xl_cmp_latresult lr;
+	struct xl_cmp_opts o;
 
 	/* +500 ns exactly the threshold: ~; just under it: regression on both. */
-	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 500 },
-					 &lr), 0);
+	o = (struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 500 };
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &o, &lr), 0);
 	assert_int_equal(lr.npairs, 1);
 	assert_int_equal(lr.pairs[0].status, XL_CMP_PAIRED);
 	assert_dbl_equal(lr.pairs[0].test[XL_CMP_LAT_P50].p, 2.0 / 70);
@@ -248,8 +251,8 @@ static void test_lat_compare_edges(void **state)
 	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P99], XL_CMP_SAME);
 	assert_int_equal(lr.pairs[0].verdict, XL_CMP_SAME);
 	xl_cmp_latresult_free(&lr);
-	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 499 },
-					 &lr), 0);
+	o = (struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 499 };
+	assert_int_equal(xl_cmp_lat_run(&b, &n, &o, &lr), 0);
 	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P50], XL_CMP_REGRESSION);
 	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P99], XL_CMP_REGRESSION);
 	assert_int_equal(lr.pairs[0].verdict, XL_CMP_REGRESSION);
@@ -290,6 +293,25 @@ static void test_lat_compare_edges(void **state)
 	xl_cmp_latresult_free(&lr);
 }
 
+/* The books that rose from 0, after a latency verdict. */
+static void test_lat_rose_append(void **state)
+{
+	char buf[96];
+
+	strcpy(buf, "~");
+	xl_cmp_lat_rose_append(buf, sizeof(buf), 0);
+	assert_string_equal(buf, "~");
+	xl_cmp_lat_rose_append(buf, sizeof(buf), XL_CMP_LAT_LOST | XL_CMP_LAT_DUPLICATES);
+	assert_string_equal(buf, "~; lost rose from 0; duplicates rose from 0");
+	strcpy(buf, "regression (p99)");
+	xl_cmp_lat_rose_append(buf, sizeof(buf), XL_CMP_LAT_GAPS | XL_CMP_LAT_REORDERED);
+	assert_string_equal(buf, "regression (p99); gaps rose from 0; reordered rose from 0");
+	/* Cut at the buffer's end, terminated. */
+	strcpy(buf, "~");
+	xl_cmp_lat_rose_append(buf, 12, XL_CMP_LAT_LOST | XL_CMP_LAT_GAPS);
+	assert_string_equal(buf, "~; lost ros");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_pair_exact_first),
 		cmocka_unit_test(test_row_compare_edges),
 		cmocka_unit_test(test_lat_compare_edges),
+		cmocka_unit_test(test_lat_rose_append),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -175,10 +175,7 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 		snprintf(v, sizeof(v), "%s%s%s%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_HTML),
 			 p->status == XL_CMP_PAIRED && p->too_few ? " (too few reps)" : "",
 			 p->reason[0] ? ": " : "", p->reason);
-		for (k = 0; k < 4; k++)
-			if (p->rose & (1u << k))
-				snprintf(v + strlen(v), sizeof(v) - strlen(v), "; %s rose from 0",
-					 xl_cmp_lat_book_name(k));
+		xl_cmp_lat_rose_append(v, sizeof(v), p->rose);
 		xl_html_cell(o, v, false);
 		fputs("</tr>\n", o);
 	}

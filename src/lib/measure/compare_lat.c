@@ -15,6 +15,7 @@
  * independent runs, each with a fresh receiver and sequence.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,18 @@ const char *xl_cmp_lat_book_name(int i)
 	static const char *const names[] = { "lost", "gaps", "reordered", "duplicates" };
 
 	return i >= 0 && i < 4 ? names[i] : "";
+}
+
+void xl_cmp_lat_rose_append(char *buf, size_t len, unsigned int rose)
+{
+	size_t n;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (rose & (1u << i)) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, "; %s rose from 0", xl_cmp_lat_book_name(i));
+		}
 }
 
 static unsigned long long book(const struct xl_lat_rep *r, int i)
