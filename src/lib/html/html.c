@@ -53,10 +53,11 @@ static const char *verdict_cls(const char *v)
 }
 
 /* "xsk-rxdrop 64 B skb": name, size, and the mode unless native. */
-static void row_label(struct hrow *r)
+static void row_label(char *buf, size_t len, const char *name, unsigned int size, const char *mode)
 {
-	snprintf(r->label, sizeof(r->label), "%s %u B%s%s", r->name, r->size,
-		 strcmp(r->mode, "native") ? " " : "", strcmp(r->mode, "native") ? r->mode : "");
+	bool native = !strcmp(mode, "native");
+
+	snprintf(buf, len, "%s %u B%s%s", name, size, native ? "" : " ", native ? "" : mode);
 }
 
 static int load_rows(json_t *doc, const char *dir, struct hrow **out, int *n)
@@ -81,7 +82,7 @@ static int load_rows(json_t *doc, const char *dir, struct hrow **out, int *n)
 		snprintf(r->verdict, sizeof(r->verdict), "%s", jstr(o, "verdict"));
 		snprintf(r->note, sizeof(r->note), "%s", jstr(o, "note"));
 		r->size = json_integer_value(json_object_get(o, "size"));
-		row_label(r);
+		row_label(r->label, sizeof(r->label), r->name, r->size, r->mode);
 		if (json_is_object(mpps)) {
 			r->med = jnum(mpps, "median");
 			r->min = jnum(mpps, "min");
@@ -340,6 +341,14 @@ void xl_html_cell(FILE *o, const char *s, bool num)
 	fputs("</td>", o);
 }
 
+void xl_html_num_cell(FILE *o, const char *fmt, double v)
+{
+	char b[48];
+
+	snprintf(b, sizeof(b), fmt, v);
+	xl_html_cell(o, b, true);
+}
+
 static void table(FILE *o, const struct hrow *rows, int n)
 {
 	int i;
@@ -353,21 +362,16 @@ static void table(FILE *o, const struct hrow *rows, int n)
 
 		fputs("<tr>", o);
 		xl_html_cell(o, r->name, false);
-		snprintf(b, sizeof(b), "%u", r->size);
-		xl_html_cell(o, b, true);
+		xl_html_num_cell(o, "%.0f", r->size);
 		xl_html_cell(o, r->mode, false);
 		xl_html_cell(o, r->wiring, false);
 		if (r->nreps) {
 			snprintf(b, sizeof(b), "%.2f (%.2f-%.2f)", r->med, r->min, r->max);
 			xl_html_cell(o, b, true);
-			snprintf(b, sizeof(b), "%.1f", r->ns_per_pkt);
-			xl_html_cell(o, b, true);
-			snprintf(b, sizeof(b), "%.0f%%", r->cpu_busy * 100);
-			xl_html_cell(o, b, true);
-			snprintf(b, sizeof(b), "%.1f", r->cpu_ns);
-			xl_html_cell(o, b, true);
-			snprintf(b, sizeof(b), "%.2f", r->gen_mpps);
-			xl_html_cell(o, b, true);
+			xl_html_num_cell(o, "%.1f", r->ns_per_pkt);
+			xl_html_num_cell(o, "%.0f%%", r->cpu_busy * 100);
+			xl_html_num_cell(o, "%.1f", r->cpu_ns);
+			xl_html_num_cell(o, "%.2f", r->gen_mpps);
 		} else {
 			fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", o);
 		}
@@ -430,8 +434,7 @@ static int compare_view(FILE *o, const struct xl_cmp_file *base, const struct xl
 		const struct xl_cmp_row *r = &res.rows[i];
 		const struct xl_cmp_rowdata *d = r->new ? r->new : r->base;
 
-		snprintf(labels[i], sizeof(labels[i]), "%s %u B%s%s", d->name, d->size,
-			 strcmp(d->mode, "native") ? " " : "", strcmp(d->mode, "native") ? d->mode : "");
+		row_label(labels[i], sizeof(labels[i]), d->name, d->size, d->mode);
 		bars[i] = (struct xl_bar){ .label = labels[i], .cls = xl_html_verdict_cls(r->verdict) };
 		if (r->status == XL_CMP_PAIRED) {
 			bars[i].has_value = true;

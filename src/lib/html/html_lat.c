@@ -78,14 +78,6 @@ out:
 	return err;
 }
 
-static void num_cell(FILE *o, const char *fmt, double v)
-{
-	char b[48];
-
-	snprintf(b, sizeof(b), fmt, v);
-	xl_html_cell(o, b, true);
-}
-
 static void lat_table(FILE *o, const struct xl_cmp_file *run)
 {
 	int i;
@@ -101,25 +93,25 @@ static void lat_table(FILE *o, const struct xl_cmp_file *run)
 
 		fputs("<tr>", o);
 		xl_html_cell(o, r->name, false);
-		num_cell(o, "%.0f", r->size);
+		xl_html_num_cell(o, "%.0f", r->size);
 		xl_html_cell(o, r->wiring, false);
 		if (r->rate_pps > 0)
 			snprintf(b, sizeof(b), "%.0f kpps", r->rate_pps / 1e3);
 		else
 			snprintf(b, sizeof(b), "unpaced");
 		xl_html_cell(o, b, false);
-		num_cell(o, "%.0f", r->nreps);
+		xl_html_num_cell(o, "%.0f", r->nreps);
 		if (r->nreps) {
-			num_cell(o, "%.0f", m->sent);
-			num_cell(o, "%.0f", m->lost);
-			num_cell(o, "%.0f", m->gaps);
-			num_cell(o, "%.0f", m->reordered);
-			num_cell(o, "%.0f", m->duplicates);
-			num_cell(o, "%.1f", m->p50_ns / 1e3);
-			num_cell(o, "%.1f", m->p90_ns / 1e3);
-			num_cell(o, "%.1f", m->p99_ns / 1e3);
-			num_cell(o, "%.1f", m->p999_ns / 1e3);
-			num_cell(o, "%.1f", m->max_ns / 1e3);
+			xl_html_num_cell(o, "%.0f", m->sent);
+			xl_html_num_cell(o, "%.0f", m->lost);
+			xl_html_num_cell(o, "%.0f", m->gaps);
+			xl_html_num_cell(o, "%.0f", m->reordered);
+			xl_html_num_cell(o, "%.0f", m->duplicates);
+			xl_html_num_cell(o, "%.1f", m->p50_ns / 1e3);
+			xl_html_num_cell(o, "%.1f", m->p90_ns / 1e3);
+			xl_html_num_cell(o, "%.1f", m->p99_ns / 1e3);
+			xl_html_num_cell(o, "%.1f", m->p999_ns / 1e3);
+			xl_html_num_cell(o, "%.1f", m->max_ns / 1e3);
 		} else {
 			fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>"
 			      "<td>-</td><td>-</td><td>-</td>", o);
@@ -153,7 +145,7 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 		fprintf(o, "<tr class=\"%s\">",
 			p->status != XL_CMP_PAIRED ? "na" : xl_html_verdict_cls(p->verdict));
 		xl_html_cell(o, d->name, false);
-		num_cell(o, "%.0f", d->size);
+		xl_html_num_cell(o, "%.0f", d->size);
 		xl_html_cell(o, d->wiring, false);
 		for (k = 0; k < XL_CMP_LAT_NTESTS; k++) {
 			const struct xl_cmp_latrow *sides[2] = { p->base, p->new };
@@ -161,13 +153,13 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 
 			for (s = 0; s < 2; s++)
 				if (sides[s] && sides[s]->nreps)
-					num_cell(o, "%.1f", (k ? sides[s]->med.p99_ns :
+					xl_html_num_cell(o, "%.1f", (k ? sides[s]->med.p99_ns :
 								 sides[s]->med.p50_ns) / 1e3);
 				else
 					xl_html_cell(o, "-", true);
 			if (p->status == XL_CMP_PAIRED) {
-				num_cell(o, "%+.1f%%", k ? p->pct_p99 : p->pct_p50);
-				num_cell(o, "%.3f", p->test[k].p);
+				xl_html_num_cell(o, "%+.1f%%", k ? p->pct_p99 : p->pct_p50);
+				xl_html_num_cell(o, "%.3f", p->test[k].p);
 			} else {
 				fputs("<td class=\"n\">-</td><td class=\"n\">-</td>", o);
 			}

@@ -14,6 +14,12 @@
 void xl_html_cell(FILE *o, const char *s, bool num);
 
 /**
+ * xl_html_num_cell() - one right-aligned <td> of @v printed with @fmt (a
+ * printf format taking one double; at most 47 characters are kept).
+ */
+void xl_html_num_cell(FILE *o, const char *fmt, double v);
+
+/**
  * xl_html_verdict_cls() - the CSS class of a compared row's verdict @v:
  * "regression", "improvement", "same" (also for XL_CMP_NONE).
  */
