@@ -3,11 +3,11 @@
  * test_compare_verdict.c - unit tests of what the ns/packet rows and the
  * latency rows of `xdplab compare` share (src/lib/measure/compare_priv.h):
  * the verdict rule at its edges (p exactly alpha, the delta exactly the
- * threshold, NaN), the "not measured" reason for a missing side, and the
- * exact-then-loose pairing of rows; then the same edges through
- * xl_cmp_row_compare() and xl_cmp_lat_run(). And the one table of status
- * words (compare.h) and the "rose from 0" text that compare's tables, its
- * JSON and the report use.
+ * threshold, NaN), the "not measured" reason for a missing side, the
+ * set-up reasons both give, and the exact-then-loose pairing of rows;
+ * then the same edges through xl_cmp_row_compare() and xl_cmp_lat_run().
+ * And the one table of status words (compare.h) and the "rose from 0"
+ * text that compare's tables, its JSON and the report use.
  */
 #include <errno.h>
 #include <math.h>
@@ -84,6 +84,31 @@ static void test_not_measured(void **state)
 	/* A small buffer is cut, not overrun. */
 	assert_true(xl_cmp_not_measured(buf, 10, 0, "", 0, ""));
 	assert_string_equal(buf, "not measu");
+}
+
+/* ---- why a pair is not comparable: the reasons both kinds of rows give ---- */
+
+static void test_set_up_reasons(void **state)
+{
+	char buf[160];
+
+	strcpy(buf, "untouched");
+	assert_false(xl_cmp_text_differs(buf, sizeof(buf), "wiring", "threaded", "threaded"));
+	assert_false(xl_cmp_text_differs(buf, sizeof(buf), "wiring", "", ""));
+	assert_false(xl_cmp_row_reps_differ(buf, sizeof(buf), 5, 5));
+	/* A side without repetitions is "not measured", not this. */
+	assert_false(xl_cmp_row_reps_differ(buf, sizeof(buf), 0, 5));
+	assert_false(xl_cmp_row_reps_differ(buf, sizeof(buf), 5, 0));
+	assert_string_equal(buf, "untouched");
+
+	assert_true(xl_cmp_text_differs(buf, sizeof(buf), "wiring", "threaded", "softirq"));
+	assert_string_equal(buf, "wiring differs: threaded vs softirq");
+	assert_true(xl_cmp_text_differs(buf, sizeof(buf), "generator engine", "", "live"));
+	assert_string_equal(buf, "generator engine differs: - vs live");
+	assert_true(xl_cmp_text_differs(buf, sizeof(buf), "wiring", "softirq", ""));
+	assert_string_equal(buf, "wiring differs: softirq vs -");
+	assert_true(xl_cmp_row_reps_differ(buf, sizeof(buf), 3, 5));
+	assert_string_equal(buf, "repetitions differ: 3 vs 5 in this row");
 }
 
 /* ---- the status words: one table for compare's text, its JSON and the report ---- */
@@ -317,6 +342,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide_edges),
 		cmocka_unit_test(test_not_measured),
+		cmocka_unit_test(test_set_up_reasons),
 		cmocka_unit_test(test_status_words),
 		cmocka_unit_test(test_pair_exact_first),
 		cmocka_unit_test(test_row_compare_edges),

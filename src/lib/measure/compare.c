@@ -321,6 +321,22 @@ bool xl_cmp_not_measured(char *buf, size_t len, int base_reps, const char *base_
 	return true;
 }
 
+bool xl_cmp_text_differs(char *buf, size_t len, const char *what, const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return false;
+	snprintf(buf, len, "%s differs: %s vs %s", what, a[0] ? a : "-", b[0] ? b : "-");
+	return true;
+}
+
+bool xl_cmp_row_reps_differ(char *buf, size_t len, int base_reps, int new_reps)
+{
+	if (base_reps == new_reps || !base_reps || !new_reps)
+		return false;
+	snprintf(buf, len, "repetitions differ: %d vs %d in this row", base_reps, new_reps);
+	return true;
+}
+
 int xl_cmp_pair(const struct xl_cmp_file *base, int nbase, const struct xl_cmp_file *new,
 		int nnew, xl_cmp_same_fn *same, struct xl_cmp_pairing **out)
 {
@@ -433,24 +449,24 @@ static void set_up_differs(const struct xl_cmp_file *bf, const struct xl_cmp_fil
 			   char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (strcmp(b->wiring, n->wiring))
-		snprintf(buf, len, "wiring differs: %s vs %s", b->wiring[0] ? b->wiring : "-",
-			 n->wiring[0] ? n->wiring : "-");
+	if (xl_cmp_text_differs(buf, len, "wiring", b->wiring, n->wiring))
+		return;
 	/* A file from before the field says nothing: not a difference. */
-	else if (b->cpu_source[0] && n->cpu_source[0] && strcmp(b->cpu_source, n->cpu_source))
+	if (b->cpu_source[0] && n->cpu_source[0] && strcmp(b->cpu_source, n->cpu_source)) {
 		snprintf(buf, len, "DUT CPU time source differs: %s vs %s", b->cpu_source,
 			 n->cpu_source);
-	else if (strcmp(b->engine, n->engine))
-		snprintf(buf, len, "generator engine differs: %s vs %s",
-			 b->engine[0] ? b->engine : "-", n->engine[0] ? n->engine : "-");
-	else if (bf->reps != nf->reps)
+		return;
+	}
+	if (xl_cmp_text_differs(buf, len, "generator engine", b->engine, n->engine))
+		return;
+	if (bf->reps != nf->reps)
 		snprintf(buf, len, "repetitions differ: %d vs %d per row", bf->reps, nf->reps);
 	else if (bf->seconds != nf->seconds)
 		snprintf(buf, len, "window differs: %g s vs %g s", bf->seconds, nf->seconds);
 	else if (bf->warmup != nf->warmup)
 		snprintf(buf, len, "warm-up differs: %g s vs %g s", bf->warmup, nf->warmup);
-	else if (b->nreps != n->nreps && b->nreps && n->nreps)
-		snprintf(buf, len, "repetitions differ: %d vs %d in this row", b->nreps, n->nreps);
+	else
+		xl_cmp_row_reps_differ(buf, len, b->nreps, n->nreps);
 }
 
 int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,

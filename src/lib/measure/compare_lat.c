@@ -122,10 +122,9 @@ static void lat_set_up_differs(const struct xl_cmp_latrow *b, const struct xl_cm
 			       char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (strcmp(b->wiring, n->wiring))
-		snprintf(buf, len, "wiring differs: %s vs %s", b->wiring[0] ? b->wiring : "-",
-			 n->wiring[0] ? n->wiring : "-");
-	else if (b->rate_pps != n->rate_pps)
+	if (xl_cmp_text_differs(buf, len, "wiring", b->wiring, n->wiring))
+		return;
+	if (b->rate_pps != n->rate_pps)
 		snprintf(buf, len, "rate differs: %.0f vs %.0f pps", b->rate_pps, n->rate_pps);
 	else if (b->seconds != n->seconds)
 		snprintf(buf, len, "window differs: %g s vs %g s", b->seconds, n->seconds);
@@ -133,8 +132,8 @@ static void lat_set_up_differs(const struct xl_cmp_latrow *b, const struct xl_cm
 		snprintf(buf, len, "generator batch differs: %u vs %u", b->batch, n->batch);
 	else if (b->delay_ns != n->delay_ns)
 		snprintf(buf, len, "added delay differs: %.0f vs %.0f ns", b->delay_ns, n->delay_ns);
-	else if (b->nreps != n->nreps && b->nreps && n->nreps)
-		snprintf(buf, len, "repetitions differ: %d vs %d in this row", b->nreps, n->nreps);
+	else
+		xl_cmp_row_reps_differ(buf, len, b->nreps, n->nreps);
 }
 
 /* Loose identity: name (path and level) and size; exact: also wiring. */

@@ -33,6 +33,22 @@ bool xl_cmp_not_measured(char *buf, size_t len, int base_reps, const char *base_
 			 int new_reps, const char *new_note);
 
 /**
+ * xl_cmp_text_differs() - when the set-up strings @a and @b differ, "@what
+ * differs: A vs B" into @buf (@len bytes; "-" for an empty side): "wiring
+ * differs: threaded vs softirq". Return: true when they differ (@buf
+ * filled), false otherwise (@buf untouched).
+ */
+bool xl_cmp_text_differs(char *buf, size_t len, const char *what, const char *a, const char *b);
+
+/**
+ * xl_cmp_row_reps_differ() - when two rows that both have repetitions have
+ * different numbers of them (@base_reps, @new_reps), "repetitions differ:
+ * B vs N in this row" into @buf (@len bytes). Return: true then (@buf
+ * filled), false otherwise (@buf untouched).
+ */
+bool xl_cmp_row_reps_differ(char *buf, size_t len, int base_reps, int new_reps);
+
+/**
  * xl_cmp_same_fn - whether row @i of @base and row @j of @new are the same
  * row: on the full identity when @exact, on the loose one (the set-up may
  * differ: wiring, engine) otherwise.
