@@ -182,6 +182,9 @@ enum xl_cmp_verdict {
 	XL_CMP_IMPROVEMENT, /**< significantly faster, by more than the threshold */
 };
 
+/** The default significance level: compare's --alpha and the report's. */
+#define XL_CMP_ALPHA_DEFAULT 0.05
+
 /**
  * struct xl_cmp_opts - @alpha: significance level, 0 < alpha < 1 (0.05);
  * @threshold_ns: a change must exceed this many ns/packet (of the deciding

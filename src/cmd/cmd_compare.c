@@ -505,7 +505,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { .o = { .alpha = 0.05, .threshold_ns = 0 } };
+	struct compare_args a = { .o = { .alpha = XL_CMP_ALPHA_DEFAULT, .threshold_ns = 0 } };
 	struct xl_cmp_file f[2];
 	struct xl_cmp_result res;
 	struct xl_cmp_latresult lr = { 0 };

@@ -421,7 +421,7 @@ static int compare_view(FILE *o, const struct xl_cmp_file *base, const struct xl
 	char (*labels)[96], (*notes)[64];
 	int i, err;
 
-	if (xl_cmp_run(base, run, &(struct xl_cmp_opts){ .alpha = 0.05 }, &res))
+	if (xl_cmp_run(base, run, &(struct xl_cmp_opts){ .alpha = XL_CMP_ALPHA_DEFAULT }, &res))
 		return -ENOMEM;
 	bars = calloc(res.nrows + 1, sizeof(*bars));
 	labels = calloc(res.nrows + 1, sizeof(*labels));
@@ -447,9 +447,9 @@ static int compare_view(FILE *o, const struct xl_cmp_file *base, const struct xl
 		}
 	}
 	fprintf(o, "<h2>Compared with BASE</h2>\n<p class=\"muted\">%d rows compared: %d regressions, %d improvements "
-		"(Mann-Whitney U over the repetitions, alpha 0.05; docs/compare.md). Bars: new - base ns/packet "
+		"(Mann-Whitney U over the repetitions, alpha %g; docs/compare.md). Bars: new - base ns/packet "
 		"(1e9/pps), or DUT CPU ns/packet (\"cpu\") where a side was generator-bound; positive is slower.</p>\n",
-		res.compared, res.regressions, res.improvements);
+		res.compared, res.regressions, res.improvements, XL_CMP_ALPHA_DEFAULT);
 	err = xl_svg_chart(o, &(struct xl_chart){ .title = "Delta per row", .id = "compare",
 		.axis = "delta ns/packet, this run - BASE (positive: slower)", .fmt = "%+.1f",
 		.bars = bars, .n = res.nrows, .width = 900 });

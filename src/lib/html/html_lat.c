@@ -128,12 +128,12 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 	struct xl_cmp_latresult lr;
 	int i, k;
 
-	if (xl_cmp_lat_run(base, run, &(struct xl_cmp_opts){ .alpha = 0.05 }, &lr))
+	if (xl_cmp_lat_run(base, run, &(struct xl_cmp_opts){ .alpha = XL_CMP_ALPHA_DEFAULT }, &lr))
 		return -ENOMEM;
 	fprintf(o, "<h3>Latency compared with BASE</h3>\n<p class=\"muted\">%d latency rows compared: %d regressions, "
-		"%d improvements (Mann-Whitney U over the repetitions' p50 and p99, alpha 0.05; "
+		"%d improvements (Mann-Whitney U over the repetitions' p50 and p99, alpha %g; "
 		"docs/compare.md \"Latency rows\"); %d with a loss, gap, reordering or duplicate that rose from 0.</p>\n",
-		lr.compared, lr.regressions, lr.improvements, lr.rose);
+		lr.compared, lr.regressions, lr.improvements, XL_CMP_ALPHA_DEFAULT, lr.rose);
 	fputs("<table data-table=\"latency-compare\"><tr><th>row</th><th>size</th><th>wiring</th>"
 	      "<th>BASE p50 us</th><th>p50 us</th><th>d%</th><th>p</th><th>BASE p99 us</th><th>p99 us</th>"
 	      "<th>d%</th><th>p</th><th>verdict</th></tr>\n", o);

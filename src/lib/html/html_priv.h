@@ -30,7 +30,7 @@ const char *xl_html_verdict_cls(enum xl_cmp_verdict v);
  * has no latency rows): a chart of each row's median p50, p99 and max
  * (log axis, whiskers min-max over the repetitions) and the table of the
  * medians and books; with @base (NULL: none), the latency rows compared
- * (xl_cmp_lat_run(), alpha 0.05). Return: 0, -EIO, -ENOMEM.
+ * (xl_cmp_lat_run(), alpha XL_CMP_ALPHA_DEFAULT). Return: 0, -EIO, -ENOMEM.
  */
 int xl_html_latency(FILE *o, const struct xl_cmp_file *run, const struct xl_cmp_file *base);
 
