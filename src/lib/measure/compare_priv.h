@@ -2,7 +2,7 @@
 /*
  * Private to src/lib/measure/: what the ns/packet rows (compare.c) and the
  * latency rows (compare_lat.c) share, so that both are judged by one rule
- * (docs/compare.md "Verdict" and "Latency rows").
+ * (docs/compare.md "Verdict" and "Latency rows"); written in compare_rule.c.
  */
 #ifndef XDPLAB_COMPARE_PRIV_H
 #define XDPLAB_COMPARE_PRIV_H
