@@ -27,6 +27,8 @@ TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_o
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
+# shellcheck source=tests/e2e/sampling.inc
+. tests/e2e/sampling.inc
 cleanup() {
 	suite_cleanup "$G" "$D"
 	umount "$BPFFS" 2>/dev/null
@@ -60,6 +62,34 @@ topo_up() {
 # attached: the XDP program id on the DUT end, or nothing.
 attached() {
 	ip -n "$D" -d link show dev xlp$$in | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'
+}
+
+# run_ready PID ERRFILE: wait up to 10 s until xdplab run PID has attached,
+# printed its start line into ERRFILE and taken its first counter sample
+# (sampling_waits: a frame sent before it is not counted), or has exited
+# (its caller reads why). Fixed sleeps of 1 and 1.5 s stood for this, and a
+# run that loads slower under load would have missed frames or the check.
+run_ready() {
+	local i
+	for i in $(seq 500); do
+		kill -0 "$1" 2>/dev/null || return 0
+		[ -n "$(attached)" ] && grep -q 'Ctrl-C to stop' "$2" && sampling_waits "$1" && return 0
+		sleep 0.02
+	done
+	echo "run did not attach and sample within 10 s: $(cat "$2")"
+	return 1
+}
+
+# detached_within WHAT: nothing attached on the DUT end, waiting up to 2 s
+# (a process's links go at its exit, unless another process holds one for
+# a moment: bpftool link list, another helper's census).
+detached_within() {
+	local i
+	for i in $(seq 100); do
+		[ -z "$(attached)" ] && return 0
+		sleep 0.02
+	done
+	expect "$1" "$(attached)" ""
 }
 
 # ------------------------------------------------------------- prog-run --
@@ -198,7 +228,7 @@ t_run_filter_counts() {
 		$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --count $m -q \
 			>"$TMP/run.out" 2>"$TMP/run.err" &
 		PIDS+=($!)
-		sleep 1.5
+		run_ready $! "$TMP/run.err" || return 1
 		if ! kill -0 $! 2>/dev/null; then
 			wait $!
 			rc=$?
@@ -235,29 +265,23 @@ t_run_filter_counts() {
 # SIGKILL of run: the kernel detaches the program with the last link fd.
 t_run_sigkill() {
 	topo_up || return 1
-	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" -q >/dev/null 2>&1 &
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" -q >/dev/null 2>"$TMP/run.err" &
 	PIDS+=($!)
-	sleep 1
-	[ -n "$(attached)" ] || { echo "nothing attached while run ran"; return 1; }
+	run_ready $! "$TMP/run.err" || return 1
+	[ -n "$(attached)" ] || { echo "nothing attached while run ran: $(cat "$TMP/run.err")"; return 1; }
 	kill -KILL $!
 	wait $! 2>/dev/null
-	sleep 0.2
-	expect "attached after SIGKILL" "$(attached)" "" || return 1
+	detached_within "attached after SIGKILL" || return 1
 }
 
 # run_start ARGS...: xdplab run of the example filter on the DUT end in the
 # background (stdout $TMP/run.out, stderr $TMP/run.err), until it attached.
 run_start() {
-	local i
 	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" "$@" \
 		>"$TMP/run.out" 2>"$TMP/run.err" &
 	PIDS+=($!)
-	for i in $(seq 50); do
-		[ -n "$(attached)" ] && grep -q 'Ctrl-C to stop' "$TMP/run.err" && return 0
-		sleep 0.1
-	done
-	echo "run did not attach within 5 s: $(cat "$TMP/run.err")"
-	return 1
+	run_ready $! "$TMP/run.err" || return 1
+	kill -0 $! 2>/dev/null || { echo "run exited: $(cat "$TMP/run.err")"; return 1; }
 }
 
 # run_stop: SIGINT the run; it exits 0 with its totals and leaves nothing attached.
@@ -511,15 +535,14 @@ t_ab_sigkill() {
 	topo_up && build_loop 0 && build_loop 200 && traffic 20 || return 1
 	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b "$TMP/loop200.o" --reps 100 -q >/dev/null 2>&1 &
 	PIDS+=($!)
-	for i in $(seq 50); do
+	for i in $(seq 500); do
 		[ -n "$(attached)" ] && { seen=1; break; }
-		sleep 0.05
+		sleep 0.02
 	done
-	[ $seen = 1 ] || { echo "ab never attached a program"; return 1; }
+	[ $seen = 1 ] || { echo "ab never attached a program in 10 s"; return 1; }
 	kill -KILL $!
 	wait $! 2>/dev/null
-	sleep 0.2
-	expect "attached after SIGKILL" "$(attached)" "" || return 1
+	detached_within "attached after SIGKILL" || return 1
 }
 
 # --pin-maps DIR: an empty trie is a warning (user space fills it), the
@@ -533,7 +556,7 @@ t_run_pin_maps() {
 		--pin-maps "$BPFFS" -q >"$TMP/run.out" 2>"$TMP/run.err" &
 	p=$!
 	PIDS+=($p)
-	sleep 1
+	run_ready $p "$TMP/run.err" || return 1
 	expect "warning" "$(head -1 "$TMP/run.err")" \
 		"xdplab: $EX/ddos_filter.o: map blocked_src (lpm_trie) empty: fill it through $BPFFS" || return 1
 	[ -e "$BPFFS/blocked_src" ] && [ -e "$BPFFS/blocked_sport" ] ||
