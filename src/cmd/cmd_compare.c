@@ -138,7 +138,12 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 {
 	bool md = a->markdown;
 	char bs[48], ns[48], v[256], delta[40], dns[16], bc[16], nc[16], dc[16], p[24], pv[16];
-	int i;
+	int i, w = 19;
+
+	/* The name column fits the longest name (redirect/b1+mon-floor: 21), as the lab's table. */
+	for (i = 0; i < res->nrows; i++)
+		if ((int)strlen(ident(&res->rows[i])->name) > w)
+			w = strlen(ident(&res->rows[i])->name);
 
 	/* Markdown: the closing ** on the same line, or CommonMark shows them. */
 	printf("%sxdplab compare: base %s (commit %s, %s) vs new %s (commit %s, %s)%s\n",
@@ -159,7 +164,7 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 		printf("| benchmark | size | mode | wiring | base Mpps (min-max) | new Mpps (min-max) | delta Mpps | d ns/p | base CPU ns/p | new CPU ns/p | d CPU | n | p | verdict |\n"
 		       "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	else
-		printf("%-19s %5s %-7s %-9s %22s %22s %16s %8s %8s %8s %8s %5s %6s  %s\n", "benchmark",
+		printf("%-*s %5s %-7s %-9s %22s %22s %16s %8s %8s %8s %8s %5s %6s  %s\n", w, "benchmark",
 		       "size", "mode", "wiring", "base Mpps (min-max)", "new Mpps (min-max)",
 		       "delta Mpps", "d ns/p", "base CPU", "new CPU", "d CPU", "n", "p", "verdict");
 	for (i = 0; i < res->nrows; i++) {
@@ -184,8 +189,8 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 			       d->name, d->size, d->mode, d->wiring[0] ? d->wiring : "-", bs, ns,
 			       delta, dns, bc, nc, dc, p, pv, v);
 		else
-			printf("%-19s %5u %-7s %-9s %22s %22s %16s %8s %8s %8s %8s %5s %6s  %s\n",
-			       d->name, d->size, d->mode, d->wiring[0] ? d->wiring : "-", bs, ns,
+			printf("%-*s %5u %-7s %-9s %22s %22s %16s %8s %8s %8s %8s %5s %6s  %s\n",
+			       w, d->name, d->size, d->mode, d->wiring[0] ? d->wiring : "-", bs, ns,
 			       delta, dns, bc, nc, dc, p, pv, v);
 	}
 }

@@ -21,7 +21,7 @@ trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files compare_latency_bench
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
-       sensitivity_search softirq_cpu_source softirq_tp_scoped)
+       sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -137,6 +137,25 @@ t_compare_formats() {
 	grep -Eq '^\*\*xdplab compare: base .*\*\*$' "$TMP/out.md" || fail "title not bold: $(head -2 "$TMP/out.md")" || return 1
 	grep -Eq '^\| drop/no-touch \| 64 \| native \| threaded \| .* \| \+11\.11 \| .* \| 5/5 \| 0\.008 \| regression \|$' "$TMP/out.md" ||
 		fail "no markdown drop row: $(cat "$TMP/out.md")"
+}
+
+# A row name longer than 19 characters (the lab's redirect/b1+mon-floor):
+# the name column widens for every line, so the columns stay aligned.
+t_compare_long_name() {
+	local r f
+	for f in base new; do
+		doc "$TMP/$f.json" xdplab.lab-results/1 5 \
+			"drop/no-touch 64 threaded valid 5e6,5e6,5e6,5e6,5e6 100,100,100,100,100" \
+			"redirect/b1+mon-floor 64 softirq valid 1e6,1e6,1e6,1e6,1e6 900,900,900,900,900"
+	done
+	"$X" compare "$TMP/base.json" "$TMP/new.json" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status" "$?" 0 || return 1
+	for r in "benchmark size mode wiring" "drop/no-touch 64 native threaded" \
+		 "redirect/b1+mon-floor 64 native softirq"; do
+		set -- $r
+		grep -qF -- "$(printf '%-21s %5s %-7s %-9s ' "$@")" "$TMP/out" ||
+			fail "no line starting '$(printf '%-21s %5s %-7s %-9s ' "$@")': $(cat "$TMP/out")" || return 1
+	done
 }
 
 t_compare_bench_files() {
