@@ -91,7 +91,7 @@ static int try_cost(struct xl_meter *m, struct xl_bench *bench, double ns_per_it
 {
 	static struct xl_cmp_rowdata zero, with;
 	double bz[XL_MAX_REPS], bw[XL_MAX_REPS];
-	const struct xl_cmp_opts co = { .alpha = 0.05, .threshold_ns = 0 };
+	const struct xl_cmp_opts co = { .alpha = XL_CMP_ALPHA_DEFAULT, .threshold_ns = 0 };
 	struct xl_cmp_row r = { .base = &zero, .new = &with };
 	uint32_t iters = xl_extra_iters(t->extra_ns, ns_per_iter);
 	int rep, err = 0;
@@ -142,11 +142,12 @@ int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	res->size = size;
 	res->reps = o->reps;
 	res->detected_ns = -1;
-	if (xl_mann_whitney_min_p(o->reps, o->reps) >= 0.05) {
-		need = xl_mann_whitney_n_needed(0.05);
+	if (xl_mann_whitney_min_p(o->reps, o->reps) >= XL_CMP_ALPHA_DEFAULT) {
+		need = xl_mann_whitney_n_needed(XL_CMP_ALPHA_DEFAULT);
 		snprintf(res->note, sizeof(res->note),
-			 "%d vs %d repetitions can never reach p < 0.05 (smallest p %.3f): no cost is detectable; use --reps %zu or more",
-			 o->reps, o->reps, xl_mann_whitney_min_p(o->reps, o->reps), need);
+			 "%d vs %d repetitions can never reach p < %g (smallest p %.3f): no cost is detectable; use --reps %zu or more",
+			 o->reps, o->reps, XL_CMP_ALPHA_DEFAULT,
+			 xl_mann_whitney_min_p(o->reps, o->reps), need);
 		return 0;
 	}
 	/* Calibrated before the attach (struct xl_bench_opts.extra_cal). */
