@@ -77,6 +77,20 @@ perf_left() {
 	pgrep -f -- "perf record .*$1" | wc -l
 }
 
+# profiling_up PID ERRFILE DIR: wait (up to 10 s) until drop PID has printed
+# its start line into ERRFILE and its perf record into DIR runs (a fixed
+# 1.5 s stood for this: under load, drop's load, attach and perf's start
+# can take longer, and the checks then read a run not yet profiling).
+profiling_up() {
+	local i
+	for i in $(seq 200); do
+		grep -qs 'Ctrl-C to stop' "$2" && [ "$(perf_left "$3")" = 1 ] && return 0
+		kill -0 "$1" 2>/dev/null || fail "drop --profile-dir $3 exited: $(cat "$2")"
+		sleep 0.05
+	done
+	fail "drop --profile-dir $3: no start line and perf within 10 s: $(cat "$2")"
+}
+
 # top_self FOLDED LABEL N: the N leaf frames with most samples under root
 # LABEL in the DUT's receive path (stacks through veth_poll) of the lab's
 # own tasks (xdplab, NAPI kthreads, ksoftirqd, idle): with softirq wiring
@@ -124,7 +138,7 @@ t_profile_sigint() {
 	gen_bg 4
 	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/p" >"$WORK/drop.out" 2>"$WORK/drop.err" &
 	pid=$!
-	sleep 1.5
+	profiling_up "$pid" "$WORK/drop.err" "$WORK/p"
 	expect_eq "bpf_jit_kallsyms while profiling" "$(cat "$JIT")" 1
 	expect_eq "perf processes while profiling" "$(perf_left "$WORK/p")" 1
 	kill -INT "$pid"
@@ -136,9 +150,9 @@ t_profile_sigint() {
 	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
 	expect_eq "bpf_jit_kallsyms after SIGINT" "$(cat "$JIT")" 0
 	# SIGKILL: nothing of ours can run, perf must end by itself.
-	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/k" >/dev/null 2>&1 &
+	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/k" >/dev/null 2>"$WORK/k.err" &
 	pid=$!
-	sleep 1.5
+	profiling_up "$pid" "$WORK/k.err" "$WORK/k"
 	expect_eq "perf processes while profiling" "$(perf_left "$WORK/k")" 1
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
