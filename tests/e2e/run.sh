@@ -114,7 +114,7 @@ TESTS=(
 	"stamp-csum-ipv4|gen --stamp, 16 flows of 1500 B into XDP_PASS: the DUT's stack takes all 20000, no checksum error"
 	"stamp-csum-ipv6|the same with IPv6"
 	"latency-lab-rows|lab run --latency: 8 latency rows in the JSON (schema), exact counts on the low rows, buckets hold every frame; --latency-delay 200000: every row's minimum >= 200 us and above the run without (no absolute bound on that one)"
-	"latency-roundtrip-tx|tx on the DUT, latency on the generator's end: 10000 stamped frames back once, in order, XDP_TX 10000; --busy-wait 300000: every round trip >= 300 us, min above the run without"
+	"latency-roundtrip-tx|tx on the DUT, latency on the generator's end: 10000 stamped frames back once, in order, XDP_TX 10000; --busy-wait 300000 (1000 frames at 1 kpps): every round trip >= 300 us, min above the run without"
 	"latency-bad-inputs|gen --stamp and latency usage errors: exit 2, one line"
 	"latency-loss-threaded|threaded NAPI under a flood: received + xmit errors = sent, and the gaps in the sequence numbers account for the xmit errors exactly"
 	"shape-tcp-syn-ipv4|gen --l4 tcp-syn, 16 flows into XDP_PASS: the DUT's TCP takes all 20000 (one RST each), no checksum error"
