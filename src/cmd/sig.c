@@ -16,10 +16,16 @@
 volatile sig_atomic_t xl_stop_requested;
 volatile sig_atomic_t xl_extended_toggles;
 int xl_stop_fd = -1;
+/* The process that made xl_stop_fd: a forked child shares the eventfd. */
+static pid_t stop_fd_owner;
 
 /*
  * The flag first, then the eventfd: a waiter that wakes on the fd finds the
- * flag set. write() is async-signal-safe; errno is the interrupted code's.
+ * flag set. write() and getpid() are async-signal-safe; errno is the
+ * interrupted code's. Only the owner writes: a child forked before its exec
+ * (perf, a spawned command) runs this handler until it execs or resets it,
+ * and its write would have made the parent's eventfd readable for good with
+ * the parent's flag still 0, so every xl_cmd_wait() returned at once.
  */
 static void on_stop(int sig)
 {
@@ -28,7 +34,7 @@ static void on_stop(int sig)
 
 	xl_stop_requested = sig;
 	/* A failed write (EAGAIN) finds the counter non-zero: still readable. */
-	if (xl_stop_fd >= 0)
+	if (xl_stop_fd >= 0 && getpid() == stop_fd_owner)
 		(void)!write(xl_stop_fd, &one, sizeof(one));
 	errno = saved;
 }
@@ -45,8 +51,10 @@ void xl_sig_install(void)
 	struct sigaction sq = { .sa_handler = on_quit, .sa_flags = SA_RESTART };
 
 	/* Non-blocking: a handler never blocks on a full counter. */
-	if (xl_stop_fd < 0)
+	if (xl_stop_fd < 0) {
 		xl_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		stop_fd_owner = getpid();
+	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
