@@ -7,9 +7,10 @@
 #   tests/e2e/redirect.sh -l       list the tests
 #   tests/e2e/redirect.sh -t NAME  run one
 # Ends with "N passed, N failed, N skipped". Counts are exact; traffic is
-# sent well below capacity, with --count. One timing bound only, generous:
-# redirect_stop_prompt's 400 ms from SIGINT to exit (41-89 ms seen at load
-# average 6.5; up to 1001 ms before its fix).
+# sent well below capacity, with --count. Timing bounds: 5 s deadlines for
+# a process to stop or a frame to arrive, and redirect_stop_prompt's 2 s
+# from SIGINT to exit with a 5 s report interval (41-89 ms seen at load
+# average 6.5; the rest of the interval, over 4 s, before its fix).
 set -u
 cd "$(dirname "$0")/../.."
 X=./build/xdplab
@@ -158,17 +159,18 @@ t_redirect_wakeups() {
 	expect "totals lines" "$(grep -c '^totals:' "$TMP/red")" 1
 }
 
-# A stop ends the 1 s wait between samples at once, whichever thread takes
+# A stop ends the wait between samples at once, whichever thread takes
 # the signal. kill(2) of a thread's id is a signal to the process that the
 # kernel gives to that thread when it can take it: here the --stress-mode
-# thread, at a random point of the interval. Each of 10 runs ends within
-# 400 ms of its SIGINT, with its totals (before: the main thread's
-# nanosleep slept the interval out, up to 1 s; about 6 in 10 took longer).
+# thread, 0-0.9 s into a 5 s interval. Each of 10 runs ends within 2 s of
+# its SIGINT, with its totals (before: the main thread's nanosleep slept
+# the interval out, over 4 s here; with a 1 s interval and a 400 ms bound,
+# 5 of 10 took 627-1001 ms). The wide bound leaves room for a loaded CI.
 t_redirect_stop_prompt() {
 	local i pid tid t0 ms rc slow=0 all=""
 	for i in $(seq 10); do
 		: >"$TMP/red.err" # before the fork: not the last run's start line
-		$X redirect-cpu --netns "$D" xlt$$in --cpu 0 --stress-mode >"$TMP/red" 2>"$TMP/red.err" &
+		$X redirect-cpu --netns "$D" xlt$$in --cpu 0 --stress-mode -i 5 >"$TMP/red" 2>"$TMP/red.err" &
 		pid=$!
 		PIDS+=($pid)
 		wait_line "$TMP/red.err" 'Ctrl-C to stop' || return 1
@@ -178,7 +180,7 @@ t_redirect_stop_prompt() {
 		t0=$(date +%s%N)
 		kill -INT "$tid"
 		ms=0
-		while kill -0 "$pid" 2>/dev/null && [ "$ms" -lt 5000 ]; do
+		while kill -0 "$pid" 2>/dev/null && [ "$ms" -lt 10000 ]; do
 			sleep 0.01
 			ms=$((($(date +%s%N) - t0) / 1000000))
 		done
@@ -189,11 +191,11 @@ t_redirect_stop_prompt() {
 		all="$all ${ms}"
 		expect "run $i: exit status" "$rc" 0 || return 1
 		expect "run $i: totals lines" "$(grep -c '^totals:' "$TMP/red")" 1 || return 1
-		[ "$ms" -le 400 ] && continue
+		[ "$ms" -le 2000 ] && continue
 		slow=$((slow + 1))
 	done
 	echo "ms from SIGINT to exit:$all"
-	expect "runs that took over 400 ms to stop" "$slow" 0
+	expect "runs that took over 2 s to stop" "$slow" 0
 }
 
 t_redirect_cpu_drop() {
