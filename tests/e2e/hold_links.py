@@ -3,9 +3,11 @@
 has (BPF_LINK_GET_NEXT_ID / BPF_LINK_GET_FD_BY_ID, as bpftool link list does)
 and keep the fds HOLD_MS before closing them: an observer that holds other
 processes' links for a while, so a test sees what they leave attached."""
-import ctypes, os, sys, time
+import ctypes, errno, os, sys, time
 
-SYS_BPF = 321  # x86_64
+# The bpf(2) syscall number: x86_64 has its own; arm64, riscv64 and
+# loongarch64 share the generic table (asm-generic/unistd.h).
+SYS_BPF = {"x86_64": 321, "aarch64": 280, "riscv64": 280, "loongarch64": 280}.get(os.uname().machine)
 BPF_LINK_GET_FD_BY_ID, BPF_LINK_GET_NEXT_ID = 30, 31
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
@@ -21,6 +23,8 @@ def bpf(cmd, attr):
 
 
 def main():
+    if SYS_BPF is None:
+        sys.exit(f"hold_links.py: no bpf(2) number known for {os.uname().machine}")
     secs, hold = float(sys.argv[1]), float(sys.argv[2]) / 1000
     end = time.monotonic() + secs
     while time.monotonic() < end:
@@ -28,6 +32,11 @@ def main():
         while True:
             a = Attr(id=cur)
             if bpf(BPF_LINK_GET_NEXT_ID, a) < 0:
+                err = ctypes.get_errno()
+                # ENOENT ends the walk; anything else (EPERM...) would make
+                # this holder hold nothing and its test pass for nothing.
+                if err != errno.ENOENT:
+                    sys.exit(f"hold_links.py: BPF_LINK_GET_NEXT_ID: {os.strerror(err)}")
                 break
             cur = a.next_id
             b = Attr(id=cur)
