@@ -205,10 +205,18 @@ void xl_row_finish(struct xl_row_result *r);
 const char *xl_row_verdict(const struct xl_row_result *r);
 
 /**
+ * XL_TABLE_NAME_MIN - the least width of a table's row-name column in
+ * characters: every name the lab makes up to 19 fits; a longer one
+ * (redirect/b1+mon-floor, 21) widens the column of its whole table. The
+ * lab's table (xl_report_table()) and compare's text table use it.
+ */
+#define XL_TABLE_NAME_MIN 19
+
+/**
  * xl_report_table() - print the rows as a fixed-column table to @out
  * (caller's stream), with the wiring and method in a header. The name
- * column is 19 characters wide or the longest of the @n rows' names, so
- * every column lines up in one table.
+ * column is XL_TABLE_NAME_MIN characters wide or the longest of the @n
+ * rows' names, so every column lines up in one table.
  */
 void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		     const char *header);

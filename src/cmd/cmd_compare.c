@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "xdplab/log.h"
 #include "xdplab/compare.h"
+#include "xdplab/report.h"
 
 enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
 
@@ -138,7 +139,7 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 {
 	bool md = a->markdown;
 	char bs[48], ns[48], v[256], delta[40], dns[16], bc[16], nc[16], dc[16], p[24], pv[16];
-	int i, w = 19;
+	int i, w = XL_TABLE_NAME_MIN;
 
 	/* The name column fits the longest name (redirect/b1+mon-floor: 21), as the lab's table. */
 	for (i = 0; i < res->nrows; i++)

@@ -72,9 +72,6 @@ const char *xl_row_verdict(const struct xl_row_result *r)
 	return r->valid ? "valid" : "generator-bound";
 }
 
-/* The name column's least width: the table of every row name up to 19 characters. */
-#define XL_TABLE_NAME_MIN 19
-
 void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		     const char *header)
 {
