@@ -140,10 +140,15 @@ const char *xl_monitor__attach_kind(const struct xl_monitor *m);
  * process holds one (bpftool link list opens every link) closing ours left
  * the program attached into the lab's next slice (a "no monitor" slice
  * measured with the previous level's monitor still firing). Waits up to
- * 500 ms for that holder. Return: 0, -EBUSY (a link still attached after
- * 500 ms: pinned, or held by a process that does not let go), or -errno.
+ * XL_MON_DETACH_WAIT_MS for that holder. Return: 0, -EBUSY (a link still
+ * attached after that: pinned, or held by a process that does not let go),
+ * or -errno (also when a link's id could not be read to wait for it; the
+ * links are closed in every case).
  */
 int xl_monitor__detach(struct xl_monitor *m);
+
+/** XL_MON_DETACH_WAIT_MS - xl_monitor__detach()'s wait for other holders, ms. */
+#define XL_MON_DETACH_WAIT_MS 500
 
 /**
  * xl_monitor__attach() - attach again every tracepoint that

@@ -150,7 +150,8 @@ static void detach_note(struct xl_row_result *row, int err)
 {
 	if (err == -EBUSY)
 		snprintf(row->note, sizeof(row->note),
-			 "monitor detach: its links stayed attached for 500 ms, held by another process (a pin? see bpftool link list)");
+			 "monitor detach: its links stayed attached for %d ms, held by another process (a pin? see bpftool link list)",
+			 XL_MON_DETACH_WAIT_MS);
 	else
 		snprintf(row->note, sizeof(row->note), "monitor detach failed: %s",
 			 strerror(-err));

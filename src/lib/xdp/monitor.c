@@ -471,12 +471,9 @@ const char *xl_monitor__attach_kind(const struct xl_monitor *m)
 	return m->raw ? "raw_tp" : "tp_btf";
 }
 
-/*
- * How long xl_monitor__detach() waits for another process to let go of a
- * link: bpftool link list holds each link for microseconds, a census or
- * hold_links.py (tests/e2e) for milliseconds; a pin holds it for good.
- */
-#define DETACH_WAIT_NS (500 * 1000 * 1000ULL)
+/* bpftool link list holds each link for microseconds, a census or
+ * hold_links.py (tests/e2e) for milliseconds; a pin holds it for good. */
+#define DETACH_WAIT_NS (XL_MON_DETACH_WAIT_MS * 1000 * 1000ULL)
 
 /*
  * Wait until the links @ids[0..@n) are gone from the kernel. Each lookup
@@ -512,7 +509,7 @@ int xl_monitor__detach(struct xl_monitor *m)
 	struct bpf_program *bp, *rp;
 	struct bpf_link **bl, **rl, **l;
 	uint32_t ids[NTP];
-	int ev, n = 0;
+	int ev, n = 0, err = 0, e;
 
 	for (ev = 0; ev < NTP; ev++) {
 		if (!m->attached[ev])
@@ -524,13 +521,17 @@ int xl_monitor__detach(struct xl_monitor *m)
 			__u32 len = sizeof(info);
 
 			memset(&info, 0, sizeof(info));
+			/* Without its id the wait cannot tell when it is gone. */
 			if (!bpf_obj_get_info_by_fd(bpf_link__fd(*l), &info, &len))
 				ids[n++] = info.id;
+			else if (!err)
+				err = -errno;
 		}
 		bpf_link__destroy(*l);
 		*l = NULL;
 	}
-	return wait_links_gone(ids, n);
+	e = wait_links_gone(ids, n);
+	return err ? err : e;
 }
 
 int xl_monitor__attach(struct xl_monitor *m)
