@@ -112,9 +112,9 @@ t_progrun_own_capture() {
 	expect "frames whose ns is not raw - empty" \
 		"$(jq '[.frames[] | select(.ns_per_run != ([.raw_ns_per_run - .empty_ns_per_run, 0] | max))] | length' "$TMP/j")" 0 || return 1
 	expect "empty program measured" "$(jq '.overhead_ns > 0 and .overhead_subtracted' "$TMP/j")" true || return 1
-	$X prog-run "${MAPS[@]}" $EX/ddos_filter.o --pcap "$TMP/own.pcap" -r 100 --rounds 1 >"$TMP/out" || return 1
-	grep -q "^loop overhead: .* ns per run (an empty XDP program over the same frames, median); subtracted from every ns/run below$" "$TMP/out" ||
-		{ echo "no overhead line:"; cat "$TMP/out"; return 1; }
+	$X prog-run "${MAPS[@]}" $EX/ddos_filter.o --pcap "$TMP/own.pcap" -r 100 --rounds 1 >"$TMP/cmd.out" || return 1
+	grep -q "^loop overhead: .* ns per run (an empty XDP program over the same frames, median); subtracted from every ns/run below$" "$TMP/cmd.out" ||
+		{ echo "no overhead line:"; cat "$TMP/cmd.out"; return 1; }
 }
 
 # Corpus captures (real traffic): every frame's action equals the oracle's
@@ -436,9 +436,9 @@ t_ab_self() {
 t_ab_builtin() {
 	topo_up && traffic 20 || return 1
 	$X ab --netns "$D" xlp$$in --a drop:no-touch --b drop:read-data -q --reps 6 \
-		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+		>"$TMP/cmd.out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
 	grep -q "A = drop:no-touch, B = drop:read-data" "$TMP/err" || { cat "$TMP/err"; return 1; }
-	grep -Eq "^verdict: (A faster|B faster|~) \(CPU ns/packet" "$TMP/out" || { cat "$TMP/out"; return 1; }
+	grep -Eq "^verdict: (A faster|B faster|~) \(CPU ns/packet" "$TMP/cmd.out" || { cat "$TMP/cmd.out"; return 1; }
 	$X ab --netns "$D" xlp$$in --a drop:no-peeking --b drop >/dev/null 2>"$TMP/e"
 	expect "bad built-in: exit" $? 2 || return 1
 	expect "bad built-in: message" "$(cat "$TMP/e")" \
@@ -458,22 +458,22 @@ t_ab_wiring_size() {
 	PIDS+=($!)
 	sleep 0.5
 	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
-		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+		>"$TMP/cmd.out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
 	for f in "$TMP/ab.a.json" "$TMP/ab.b.json"; do
 		expect "$f: wiring, size" "$(jq -r '.rows[0] | "\(.wiring) \(.size)"' "$f")" "threaded 200" || return 1
 		expect "$f: cpu_source" "$(jq -r '.rows[0].cpu_source' "$f")" napi-kthread-schedstat || return 1
 	done
 	expect "cpu_from" "$(jq -r .cpu_from "$TMP/ab.json")" napi-kthread-schedstat || return 1
-	grep -q "^cpu figure: the DUT's threaded NAPI kthread's run time (schedstat, ns)$" "$TMP/out" ||
-		{ cat "$TMP/out"; return 1; }
+	grep -q "^cpu figure: the DUT's threaded NAPI kthread's run time (schedstat, ns)$" "$TMP/cmd.out" ||
+		{ cat "$TMP/cmd.out"; return 1; }
 	# The same in softirq (GRO keeps the NAPI): its exact source.
 	ip netns exec "$D" sh -c "echo 0 > /sys/class/net/xlp$$in/threaded" || return 1
 	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
-		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+		>"$TMP/cmd.out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
 	expect "softirq: wiring, size, source" "$(jq -r '.rows[0] | "\(.wiring) \(.size) \(.cpu_source)"' "$TMP/ab.b.json")" \
 		"softirq 200 softirq-tracepoint" || return 1
-	grep -q "^cpu figure: the judged CPU's NET_RX softirq time (irq:softirq_entry/exit tracepoints, ns)$" "$TMP/out" ||
-		{ cat "$TMP/out"; return 1; }
+	grep -q "^cpu figure: the judged CPU's NET_RX softirq time (irq:softirq_entry/exit tracepoints, ns)$" "$TMP/cmd.out" ||
+		{ cat "$TMP/cmd.out"; return 1; }
 	expect "attached after ab" "$(attached)" ""
 }
 
@@ -494,7 +494,7 @@ t_ab_threaded_no_gro() {
 	PIDS+=($!)
 	sleep 0.5
 	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
-		>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+		>"$TMP/cmd.out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
 	n=$(jq '[.a.cpu_ns_per_pkt[], .b.cpu_ns_per_pkt[]] | map(select(. != null and . > 0)) | length' "$TMP/ab.json")
 	expect "slices with a CPU figure" "$n" 12 || { cat "$TMP/ab.json"; return 1; }
 	expect "cpu_from" "$(jq -r .cpu_from "$TMP/ab.json")" napi-kthread-schedstat || return 1
@@ -512,7 +512,7 @@ t_ab_wiring_changed() {
 	topo_up && traffic 30 || return 1
 	ip netns exec "$D" sh -c "echo 1 > /sys/class/net/xlp$$in/threaded" || return 1
 	$X ab --netns "$D" xlp$$in --a drop:no-touch --b drop:read-data --reps 100 -q \
-		>"$TMP/out" 2>"$TMP/err" &
+		>"$TMP/cmd.out" 2>"$TMP/err" &
 	PIDS+=($!)
 	for i in $(seq 100); do
 		[ -n "$(attached)" ] && { seen=1; break; }
@@ -597,7 +597,7 @@ t_lab_run_prog() {
 	local rc
 	$X lab run --rows drop/no-touch --sizes 64,1500 --reps 1 --seconds 0.3 --warmup 0.1 \
 		--prog $EX/ddos_filter.o --map blocked_src=examples/blocked_lab.txt \
-		--map blocked_sport=examples/blocked_sport.txt --json "$TMP/lab.json" >"$TMP/out" 2>"$TMP/err" ||
+		--map blocked_sport=examples/blocked_sport.txt --json "$TMP/lab.json" >"$TMP/cmd.out" 2>"$TMP/err" ||
 		{ cat "$TMP/err"; return 1; }
 	expect "rows" "$(jq -r '[.rows[] | "\(.name)@\(.size)"] | join(" ")' "$TMP/lab.json")" \
 		"drop/no-touch@64 prog/xdp_ddos_filter@64 drop/no-touch@1500 prog/xdp_ddos_filter@1500" || return 1
@@ -650,6 +650,9 @@ t_lab_run_ab() {
 }
 
 
+# The test's own output goes to $TMP/out; its commands' to other files
+# (one written to $TMP/out truncated it under the test's open descriptor,
+# and a failure's message came back mixed with that command's output).
 run_one() {
 	local name=$1 rc
 	"t_$name" >"$TMP/out" 2>&1
