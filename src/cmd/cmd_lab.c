@@ -83,7 +83,7 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 			int *np, int *ret)
 {
 	uint32_t size = a->sizes[s];
-	int i, n = *np, err = 0;
+	int i, n = *np, err = 0, first, k;
 
 	for (i = 0; xl_cmd_lab_rows[i] && n < MAX_ROWS; i++) {
 		const char *r = xl_cmd_lab_rows[i];
@@ -95,6 +95,7 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 			continue;
 		}
 		fprintf(stderr, "xdplab: measuring %s at %u bytes...\n", r, size);
+		first = n;
 		if (!strcmp(r, "gen-ceiling"))
 			err = xl_labrun_ceiling(lab, &a->o, size, &rows[n]);
 		else if (!strncmp(r, "xsk-", 4))
@@ -135,7 +136,11 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 			break;
 		}
 		if (err) {
-			xl_err("row %s at %u bytes failed: %s", r, size, rows[n - 1].note);
+			/* A set of rows (the watch levels): the note of the row that failed. */
+			for (k = first; k < n - 1 && !rows[k].note[0]; k++)
+				;
+			xl_err("row %s at %u bytes failed: %s", r, size,
+			       rows[k].note[0] ? rows[k].note : strerror(-err));
 			*ret = XL_EXIT_RUNTIME;
 			err = 0;
 		}
