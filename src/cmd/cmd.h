@@ -232,6 +232,15 @@ struct xl_cmd_loop {
 	 */
 	uint64_t poll_ns;
 	int (*wait)(void *ctx, uint64_t ns);
+	/*
+	 * Optional: the "...; Ctrl-C to stop" line, printed on stderr (a
+	 * newline added) once the first sample is taken, so that traffic
+	 * started on seeing it is in the totals. Printed before that sample,
+	 * frames sent between the two were counted by the kernel's check but
+	 * not by the run (and a --profile start, which can take 100s of ms,
+	 * came in between).
+	 */
+	const char *start_line;
 };
 
 /**

@@ -141,6 +141,7 @@ static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 
 int cmd_bench(int argc, char **argv)
 {
+	char start[1024]; /* the start line (struct xl_cmd_loop.start_line) */
 	static struct xl_row_result row;
 	struct xl_extra_cal cal = { 0 };
 	struct xl_cmd_records rec = { 0 };
@@ -214,8 +215,8 @@ int cmd_bench(int argc, char **argv)
 	m.napi_pid = xl_napi_kthread_pid(ifname);
 	xl_cmd_keep_off_napi(m.napi_pid, ifname, NULL);
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
-	fprintf(stderr, "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop\n",
-		xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
+	snprintf(start, sizeof(start), "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop",
+		 xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
 		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op),
 		a.o.load_bytes ? " by bpf_xdp_load_bytes" : "");
 	xl_cmd_row_init(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
@@ -231,7 +232,7 @@ int cmd_bench(int argc, char **argv)
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
 			.print = bench_print, .poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
-			.ctx = &br,
+			.ctx = &br, .start_line = start,
 			.row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);
 	if (profiling)

@@ -374,6 +374,7 @@ static void redir_print(void *ctx, const struct xl_meter_window *w, double t)
 
 int cmd_redirect(int argc, char **argv)
 {
+	char start[1024]; /* the start line (struct xl_cmd_loop.start_line) */
 	static struct xl_row_result row;
 	static struct xl_redirect_stats st;
 	struct xl_cmd_records rec = { 0 };
@@ -452,7 +453,7 @@ int cmd_redirect(int argc, char **argv)
 				      a.o.ncpu ? a.o.cpus[i] : a.o.cpu);
 		if (a.o.steer == XL_STEER_DEFAULT)
 			a.o.steer = nt > 1 ? XL_STEER_L4_HASH : XL_STEER_NO_TOUCH;
-		fprintf(stderr, "xdplab: REDIRECT %s -> cpumap cpu %s (%s, qsize %u, entry program %s%s%s%s), %s mode%s, packet operation %s; Ctrl-C to stop\n",
+		snprintf(start, sizeof(start), "xdplab: REDIRECT %s -> cpumap cpu %s (%s, qsize %u, entry program %s%s%s%s), %s mode%s, packet operation %s; Ctrl-C to stop",
 			a.o.in, cl, xl_steer_name(a.o.steer),
 			a.o.qsize ? a.o.qsize : XL_CPUMAP_QSIZE_DEFAULT,
 			xl_cpu_action_name(a.o.cpu_action), a.o.nout ? " to " : "",
@@ -461,7 +462,7 @@ int cmd_redirect(int argc, char **argv)
 			xl_pkt_op_name(a.o.op));
 	}
 	else
-		fprintf(stderr, "xdplab: REDIRECT %s -> %s%s (%s, %s mode%s), packet operation %s; Ctrl-C to stop\n",
+		snprintf(start, sizeof(start), "xdplab: REDIRECT %s -> %s%s (%s, %s mode%s), packet operation %s; Ctrl-C to stop",
 			a.o.in, a.o.out[0], a.o.nout > 1 ? " and more" : "",
 			a.o.kind == XL_REDIR_MULTI ? "devmap_hash broadcast, ingress excluded" :
 			a.o.kind == XL_REDIR_IFINDEX ? "bpf_redirect by ifindex, no map" : "devmap",
@@ -474,7 +475,7 @@ int cmd_redirect(int argc, char **argv)
 			.quiet = a.quiet, .extended = a.extended, .alive = redir_alive,
 			.sampled = redir_sampled, .print = redir_print,
 			.poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
-			.ctx = &rr,
+			.ctx = &rr, .start_line = start,
 			.row = &row, .rec = a.json ? &rec : NULL };
 	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
 	ret = xl_cmd_report_loop(&loop, &w);

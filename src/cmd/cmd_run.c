@@ -144,6 +144,7 @@ static void print_counts(const char *what, const struct xl_bench_rec *a,
 
 int cmd_run(int argc, char **argv)
 {
+	char start[1024]; /* the start line (struct xl_cmd_loop.start_line) */
 	static struct xl_row_result row;
 	struct xl_cmd_records rec = { 0 };
 	struct run_args a = { .interval_ns = 1000000000ull, .reps = 1 };
@@ -220,7 +221,7 @@ int cmd_run(int argc, char **argv)
 	m.eth_sock = eth.sock;
 	m.napi_pid = xl_napi_kthread_pid(ifname);
 	xl_cmd_keep_off_napi(m.napi_pid, ifname, NULL);
-	fprintf(stderr, "xdplab: %s (sec %s) of %s on %s (%s mode); counting %s; Ctrl-C to stop\n",
+	snprintf(start, sizeof(start), "xdplab: %s (sec %s) of %s on %s (%s mode); counting %s; Ctrl-C to stop",
 		xl_userprog__name(u), xl_userprog__sec(u), a.uo.path, ifname,
 		xl_xdp_mode_name(a.mode),
 		a.count == COUNT_ETHTOOL ? "with the device's ethtool counters rx_queue_N_xdp_{packets,drops,tx,redirect} (no cost to the program; XDP_ABORTED inside XDP_DROP)" :
@@ -238,7 +239,7 @@ int cmd_run(int argc, char **argv)
 			.print = run_print, .poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
 			.ctx = &(struct run_ctx){ ifindex, ifname, a.mode,
 						  xl_cmd_attached_prog_id(ifindex, a.mode), link_fd },
-			.row = &row, .rec = a.json ? &rec : NULL };
+			.start_line = start, .row = &row, .rec = a.json ? &rec : NULL };
 	ret = xl_cmd_report_loop(&loop, &w);
 	/* The totals of each method over the same span, from the link's making to now. */
 	if (w.ns) {

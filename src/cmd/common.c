@@ -287,7 +287,15 @@ int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *tota
 	xl_meter_window_zero(&lr.rep);
 	if (l->row)
 		l->row->nreps = 0;
-	err = xl_sampler_run(&sm);
+	err = 0;
+	if (l->start_line) {
+		err = loop_sample(&lr, 0);
+		if (!err)
+			fprintf(stderr, "%s\n", l->start_line);
+		sm.have_first = true;
+	}
+	if (!err)
+		err = xl_sampler_run(&sm);
 	if (l->row)
 		xl_cmd_row_finish(l->row, total);
 	if (err == -1)

@@ -27,6 +27,7 @@ TESTS=(
 	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
 	"report-latency|xdplab report of a committed lab run --latency file against another, in headless Chromium: the latency table has its 16 rows, the chart 3 bars per row on a log axis, the compared pairs 16 rows with 12 losses that rose from 0, no console errors"
 	"report-errors|xdplab report: a missing or foreign file is a usage error (exit 2, one line), an unwritable -o a runtime error (exit 1)"
+	"profile-start-counts|drop --profile: 1000 frames sent as soon as its start line shows are all in its totals (the line comes after the first sample, and after perf's start)"
 	"profile-no-perf|no perf on PATH, or a --profile-dir that cannot be made: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
 )
 
@@ -129,6 +130,32 @@ t_profile_drop() {
 	# --json: the profile covers the run itself, not an extra repetition.
 	expect_eq "JSON profile" "$(jq -c '.rows[0].profile | [.extra_repetition, .svg, (.top | length > 0)]' "$WORK/d.json")" \
 		"[false,\"$WORK/p/drop.svg\",true]"
+}
+
+# The start line ("Ctrl-C to stop") says counting has begun: a generator
+# started on seeing it has every frame in the totals. The line came before
+# the first sample, and perf's start (--profile) came in between: frames
+# sent then were the kernel's but not the run's.
+t_profile_start_counts() {
+	local pid rc i tot
+	lab_up
+	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/c" >"$WORK/c.out" 2>"$WORK/c.err" &
+	pid=$!
+	PIDS+=($pid)
+	for i in $(seq 400); do
+		grep -qs 'Ctrl-C to stop' "$WORK/c.err" && break
+		kill -0 "$pid" 2>/dev/null || fail "drop --profile exited: $(cat "$WORK/c.err")"
+		sleep 0.01
+	done
+	grep -qs 'Ctrl-C to stop' "$WORK/c.err" || fail "no start line in 4 s: $(cat "$WORK/c.err")"
+	"$X" gen --netns "$GNS" "$GEN" --count 1000 -q >"$WORK/cg.out" 2>&1 || fail "gen: $(cat "$WORK/cg.out")"
+	sleep 0.3
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	expect_eq "drop exit status" "$rc" 0
+	tot=$(sed -nE 's/^totals: ([0-9]+) packets.*/\1/p' "$WORK/c.out")
+	expect_eq "drop's totals of 1000 frames sent on its start line" "$tot" 1000
 }
 
 t_profile_sigint() {
