@@ -7,6 +7,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,19 +127,20 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 /* Counts and ns figures: negative or NaN is 0, 2^64 or above UINT64_MAX. */
 static void load_lat_rep(json_t *o, struct xl_lat_rep *r)
 {
-	r->sent = (uint64_t)get_clamped(o, "sent", 0, 0, UINT64_MAX);
-	r->xmit_errors = (uint64_t)get_clamped(o, "xmit_errors", 0, 0, UINT64_MAX);
-	r->received = (uint64_t)get_clamped(o, "received", 0, 0, UINT64_MAX);
-	r->lost = (uint64_t)get_clamped(o, "lost", 0, 0, UINT64_MAX);
-	r->gaps = (uint64_t)get_clamped(o, "gaps", 0, 0, UINT64_MAX);
-	r->reordered = (uint64_t)get_clamped(o, "reordered", 0, 0, UINT64_MAX);
-	r->duplicates = (uint64_t)get_clamped(o, "duplicates", 0, 0, UINT64_MAX);
-	r->min_ns = (uint64_t)get_clamped(o, "min_ns", 0, 0, UINT64_MAX);
-	r->p50_ns = (uint64_t)get_clamped(o, "p50_ns", 0, 0, UINT64_MAX);
-	r->p90_ns = (uint64_t)get_clamped(o, "p90_ns", 0, 0, UINT64_MAX);
-	r->p99_ns = (uint64_t)get_clamped(o, "p99_ns", 0, 0, UINT64_MAX);
-	r->p999_ns = (uint64_t)get_clamped(o, "p999_ns", 0, 0, UINT64_MAX);
-	r->max_ns = (uint64_t)get_clamped(o, "max_ns", 0, 0, UINT64_MAX);
+#define LAT_U64(f) { #f, offsetof(struct xl_lat_rep, f) }
+	static const struct {
+		const char *key;
+		size_t off;
+	} u64s[] = { LAT_U64(sent),	LAT_U64(xmit_errors), LAT_U64(received), LAT_U64(lost),
+		     LAT_U64(gaps),	LAT_U64(reordered),   LAT_U64(duplicates), LAT_U64(min_ns),
+		     LAT_U64(p50_ns),	LAT_U64(p90_ns),      LAT_U64(p99_ns),	   LAT_U64(p999_ns),
+		     LAT_U64(max_ns) };
+#undef LAT_U64
+	size_t i;
+
+	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
+		*(uint64_t *)((char *)r + u64s[i].off) =
+			(uint64_t)get_clamped(o, u64s[i].key, 0, 0, UINT64_MAX);
 	r->mean_ns = get_num(o, "mean_ns", 0);
 }
 
