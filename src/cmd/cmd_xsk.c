@@ -424,7 +424,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	struct xl_cmd_records rec = { 0 };
 	struct xl_xsk_app *app;
 	char name[32], msg[512], rowname[40], *pace_json = NULL;
-	int r;
+	int r, napi_pid;
 
 	if (a.netns) {
 		int rc = xl_cmd_enter_netns(&a.spec, a.netns);
@@ -463,7 +463,8 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	 * threads moved, and the reporter woke on the CPU it measures. Before
 	 * the socket threads start; they set their own CPUs.
 	 */
-	xl_cmd_keep_off_napi(xl_napi_kthread_pid(a.c.ifname), a.c.ifname, NULL);
+	napi_pid = xl_napi_kthread_pid(a.c.ifname); /* once: also the row's wiring */
+	xl_cmd_keep_off_napi(napi_pid, a.c.ifname, NULL);
 	if (a.c.queues > 1)
 		snprintf(name, sizeof(name), "queues %u..%u", a.c.queue, a.c.queue + a.c.queues - 1);
 	else
@@ -491,7 +492,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	snprintf(rowname, sizeof(rowname), "xsk-%s", appname); /* the lab's row name */
 	xl_cmd_row_init(&row, rowname, NULL, "xsk", "XDP_REDIRECT", appname,
 			xl_xsk_app__zerocopy(app) ? "zc" : a.c.mode == XL_MODE_SKB ? "skb" : "native",
-			xl_napi_kthread_pid(a.c.ifname) ? "threaded" : "softirq");
+			napi_pid ? "threaded" : "softirq");
 	row.engine = a.c.app == XL_XSK_TXPUSH ? "xsk" : "external";
 	row.judged = "app-cpu";
 	r = xl_cmd_xsk_run(&a, app, &row, a.json ? &rec : NULL);
