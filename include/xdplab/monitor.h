@@ -103,7 +103,6 @@ int xl_monitor__attached(const struct xl_monitor *m, const char **names, int max
  */
 int xl_monitor__prog_ids(struct xl_monitor *m, uint32_t *ids, int max);
 
-
 /**
  * struct xl_mon_census - the kernel's tracepoint links, now (xl_mon_link_census()).
  * @links: links whose program is one of the ids asked about, any tracepoint.
@@ -135,7 +134,9 @@ const char *xl_monitor__attach_kind(const struct xl_monitor *m);
  * xl_monitor__detach() - remove the tracepoint links, keeping the programs
  * loaded and the counts: the tracepoints then cost nothing until
  * xl_monitor__attach(). Detaching a detached monitor does nothing.
- * Returns only when the kernel has let the links go: a raw-tracepoint link
+ * Returns only when the kernel has released the links' ids (a link being
+ * freed may fire for microseconds more; the lab's settle time covers
+ * that): a raw-tracepoint link
  * cannot be force-detached (no BPF_LINK_DETACH for it), and while another
  * process holds one (bpftool link list opens every link) closing ours left
  * the program attached into the lab's next slice (a "no monitor" slice

@@ -379,13 +379,13 @@ extern const size_t xl_n_commands;
 unsigned int xl_cmd_attached_prog_id(int ifindex, enum xl_xdp_mode mode);
 
 /**
- * xl_cmd_keep_off_napi() - move this process off the CPUs @ifname's NAPI
- * kthread @napi_pid may run on (xl_keep_off_napi(); 0 or less: softirq
- * wiring, nothing to do) and say where it went at -v; the calling thread
- * only (other threads: move them to *@away, may be NULL). Called once after
- * the attach by drop/pass/tx, redirect and run, so that their wake-ups do
- * not preempt the work measured. A failure only leaves the process where
- * it was. Return: true when it moved (then *@away is where).
+ * xl_cmd_keep_off_napi() - move the calling thread off the CPUs @ifname's
+ * NAPI kthread @napi_pid may run on (xl_keep_off_napi(); 0 or less: softirq
+ * wiring, nothing to do) and say where it went at -v; other threads: move
+ * them to *@away (may be NULL). Called once after the attach by the main
+ * thread of drop/pass/tx, redirect, run and xsk, before they start other
+ * threads, so that their wake-ups do not preempt the work measured. A
+ * failure only leaves the thread where it was. Return: true when it moved (then *@away is where).
  */
 bool xl_cmd_keep_off_napi(int napi_pid, const char *ifname, cpu_set_t *away);
 

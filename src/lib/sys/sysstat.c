@@ -384,7 +384,8 @@ int xl_task_set_cpu(int pid, int cpu)
 
 /*
  * One mechanism for "keep off the NAPI CPU" (issue 12): xsk_app's socket
- * threads and the reporting process of drop/pass/tx, redirect and run.
+ * threads and the reporting (main) thread of drop/pass/tx, redirect, run
+ * and xsk, and redirect-cpu's --stress-mode thread.
  * Here xl_cpus_off_napi() with the calling thread's CPUs @mine given, so
  * that xl_keep_off_napi() asks for them once.
  */
