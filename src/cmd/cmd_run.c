@@ -260,8 +260,7 @@ int cmd_run(int argc, char **argv)
 		print_counts("count ethtool", &eth0, &eth1, false);
 	ret = xl_cmd_json_finish(a.json, "run", &loop, &row, ret);
 out:
-	if (link_fd >= 0)
-		xl_xdp_link_close(link_fd);
+	xl_xdp_link_close(link_fd); /* -1: nothing */
 	xl_count__destroy(cnt);
 	if (eth.sock >= 0)
 		close(eth.sock);

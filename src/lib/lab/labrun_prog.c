@@ -51,8 +51,7 @@ static void prog_destroy(void *h)
 
 	if (!d)
 		return;
-	if (d->link_fd >= 0)
-		xl_xdp_link_close(d->link_fd);
+	xl_xdp_link_close(d->link_fd); /* -1: nothing */
 	if (d->stats_fd >= 0)
 		close(d->stats_fd);
 	if (d->eth.sock >= 0)

@@ -415,8 +415,7 @@ int xl_bench__prog_fd(const struct xl_bench *b)
 
 void xl_bench__detach(struct xl_bench *b)
 {
-	if (b->link_fd >= 0)
-		xl_xdp_link_close(b->link_fd);
+	xl_xdp_link_close(b->link_fd); /* -1: nothing */
 	b->link_fd = -1;
 }
 
@@ -450,8 +449,7 @@ void xl_bench__destroy(struct xl_bench *b)
 {
 	if (!b)
 		return;
-	if (b->link_fd >= 0)
-		xl_xdp_link_close(b->link_fd);
+	xl_xdp_link_close(b->link_fd); /* -1: nothing */
 	if (b->tc)
 		tc_detach(b);
 	bench__destroy(b->skel);

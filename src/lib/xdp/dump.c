@@ -366,8 +366,7 @@ static void detach(struct xl_dump *d)
 {
 	int i;
 
-	if (d->link_fd >= 0)
-		xl_xdp_link_close(d->link_fd);
+	xl_xdp_link_close(d->link_fd); /* -1: nothing */
 	d->link_fd = -1;
 	for (i = 0; i < 2; i++) {
 		bpf_link__destroy(d->links[i]);

@@ -184,8 +184,7 @@ void xl_latency__destroy(struct xl_latency *l)
 {
 	if (!l)
 		return;
-	if (l->link_fd >= 0)
-		xl_xdp_link_close(l->link_fd);
+	xl_xdp_link_close(l->link_fd); /* -1: nothing */
 	latency__destroy(l->skel);
 	free(l->recs);
 	free(l);

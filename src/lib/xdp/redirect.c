@@ -592,8 +592,7 @@ void xl_redirect__destroy(struct xl_redirect *r)
 		atomic_store(&r->stress_stop, true);
 		pthread_join(r->stress_thread, NULL);
 	}
-	if (r->link_fd >= 0)
-		xl_xdp_link_close(r->link_fd);
+	xl_xdp_link_close(r->link_fd); /* -1: nothing */
 	if (r->sock >= 0)
 		close(r->sock);
 	redirect__destroy(r->skel);

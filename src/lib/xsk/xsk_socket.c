@@ -88,8 +88,7 @@ int xl_xsk_prog__attach(struct xl_xsk_prog *p, int ifindex, const char *ifname,
 
 void xl_xsk_prog__destroy(struct xl_xsk_prog *p)
 {
-	if (p->link_fd >= 0)
-		xl_xdp_link_close(p->link_fd);
+	xl_xdp_link_close(p->link_fd); /* -1: nothing */
 	if (p->skel)
 		xsk__destroy(p->skel);
 	memset(p, 0, sizeof(*p));
