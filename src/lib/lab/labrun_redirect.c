@@ -146,6 +146,12 @@ struct watch_census {
 #define WATCH_MAX_PROGS 64
 
 /* @row's note when its monitor did not come off its tracepoints. */
+/* The kthread whose CPU time is the row's: the DUT's NAPI, or cpumap's; 0: softirq. */
+static int dut_kthread_pid(struct xl_lab *lab, enum xl_redir_kind kind, struct xl_redirect *r)
+{
+	return kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) : xl_redirect__cpumap_kthread_pid(r);
+}
+
 static void detach_note(struct xl_row_result *row, int err)
 {
 	if (err == -EBUSY)
@@ -313,10 +319,8 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	 * does not open straight after their load. The repetitions look the
 	 * NAPI up again.
 	 */
-	m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
-					       xl_redirect__cpumap_kthread_pid(r);
-	if (m.napi_pid >= 0)
-		xl_meter_prepare(&m);
+	m.napi_pid = dut_kthread_pid(lab, kind, r);
+	xl_meter_prepare(&m); /* nothing unless softirq wiring (napi_pid 0) */
 	err = xl_gen__start(gen);
 	if (!err)
 		xl_sleep_ns(o->warmup_ns, o->stop);
@@ -325,8 +329,7 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 			xl_meter_window_zero(&acc[k].w);
 			acc[k].events = 0;
 		}
-		m.napi_pid = kind == XL_REDIR_DEVMAP ? xl_lab__napi_pid(lab) :
-						       xl_redirect__cpumap_kthread_pid(r);
+		m.napi_pid = dut_kthread_pid(lab, kind, r);
 		if (m.napi_pid < 0) {
 			err = m.napi_pid;
 			m.napi_pid = 0;
