@@ -184,6 +184,10 @@ enum xl_cmp_verdict {
 
 /** The default significance level: compare's --alpha and the report's. */
 #define XL_CMP_ALPHA_DEFAULT 0.05
+/* The same as text, for static strings (--alpha's help). */
+#define XL_CMP_STR_(x) #x
+#define XL_CMP_STR(x) XL_CMP_STR_(x)
+#define XL_CMP_ALPHA_DEFAULT_TEXT XL_CMP_STR(XL_CMP_ALPHA_DEFAULT)
 
 /**
  * struct xl_cmp_opts - @alpha: significance level, 0 < alpha < 1 (0.05);

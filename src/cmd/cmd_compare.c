@@ -17,7 +17,7 @@
 enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
 
 static const struct xl_opt compare_opts[] = {
-	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default 0.05)", O_ALPHA },
+	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
 	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
 	{ "format", 'f', "FMT", "text (default) or markdown (a table to paste into a mail)", O_FORMAT },
 	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1) instead", O_JSON },

@@ -20,6 +20,7 @@
 #include "lab_cli.h"
 #include "lab_dut.h"
 #include "profile_cli.h"
+#include "xdplab/compare.h"
 #include "xdplab/bench.h"
 #include "xdplab/genremote.h"
 #include "xdplab/lab.h"
@@ -212,8 +213,8 @@ static void header_sens(const struct run_args *a, char *header, size_t len,
 	int i;
 
 	snprintf(header + strlen(header), len - strlen(header),
-		 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < 0.05) flags %d windows with it against %d interleaved without, twice in a row",
-		 a->o.reps, a->o.reps);
+		 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < %g) flags %d windows with it against %d interleaved without, twice in a row",
+		 XL_CMP_ALPHA_DEFAULT, a->o.reps, a->o.reps);
 	for (i = 0; i < nsens; i++) {
 		char line[256];
 
