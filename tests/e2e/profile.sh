@@ -137,17 +137,13 @@ t_profile_drop() {
 # the first sample, and perf's start (--profile) came in between: frames
 # sent then were the kernel's but not the run's.
 t_profile_start_counts() {
-	local pid rc i tot
+	local pid rc tot
 	lab_up
 	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/c" >"$WORK/c.out" 2>"$WORK/c.err" &
 	pid=$!
 	PIDS+=($pid)
-	for i in $(seq 400); do
-		grep -qs 'Ctrl-C to stop' "$WORK/c.err" && break
-		kill -0 "$pid" 2>/dev/null || fail "drop --profile exited: $(cat "$WORK/c.err")"
-		sleep 0.01
-	done
-	grep -qs 'Ctrl-C to stop' "$WORK/c.err" || fail "no start line in 4 s: $(cat "$WORK/c.err")"
+	# the start line and perf running (a drop without perf would test nothing)
+	profiling_up "$pid" "$WORK/c.err" "$WORK/c"
 	"$X" gen --netns "$GNS" "$GEN" --count 1000 -q >"$WORK/cg.out" 2>&1 || fail "gen: $(cat "$WORK/cg.out")"
 	sleep 0.3
 	kill -INT "$pid"
