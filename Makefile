@@ -5,6 +5,7 @@
 #   make unit       unit tests only (cmocka, no root needed)
 #   make e2e        end-to-end tests only (root, veth lab)
 #   make bench      lab run with more repetitions, JSON saved under bench/
+#   make coverage   line and branch coverage of src/lib by the tests (gcovr)
 
 CC       ?= gcc
 CLANG    ?= clang
@@ -50,7 +51,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 # unit tests that run BPF code with BPF_PROG_RUN.
 UNIT_BPF_SKELS := $(patsubst tests/unit/%.bpf.c,$(BUILD)/tests/bpf/%.skel.h,$(wildcard tests/unit/*.bpf.c))
 
-.PHONY: all deps demo check unit e2e bench clean fuzz unit-asan
+.PHONY: all deps demo check unit e2e bench clean fuzz unit-asan coverage
 # Objects and skeletons are kept: a second make with nothing changed runs no
 # compiler (make would otherwise delete them as intermediates and rebuild).
 .SECONDARY: $(BPF_OBJS) $(SKELS) $(UNIT_BPF_SKELS) $(UNIT_BPF_SKELS:.skel.h=.bpf.o)
@@ -108,7 +109,7 @@ $(BUILD)/xl_commit.h: FORCE | $(BUILD)
 	@echo '#define XL_COMMIT "$(XL_COMMIT)"' > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 FORCE:
-$(BUILD)/cmd/common.o $(BUILD)/asan/cmd/common.o: $(BUILD)/xl_commit.h
+$(BUILD)/cmd/common.o $(BUILD)/asan/cmd/common.o $(BUILD)/cov/cmd/common.o: $(BUILD)/xl_commit.h
 
 # Their dependency files go to build/deps/tests/ (build/tests/ holds only
 # test binaries: tests/run-all.sh runs build/tests/test_*).
@@ -188,29 +189,54 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) | $(SKELS)
 fuzz: $(FUZZ_BINS) $(TEST_PCAPS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh $(FUZZ_NAMES)
 
+# Instrumented variants of the library, the commands and the unit tests,
+# each in a folder of its own: $(call VARIANT,DIR,FLAGS) makes DIR/*.o from
+# src/, DIR/libxdplab.a, DIR/libxdplab-cmd.a, DIR/tests/test_* and
+# DIR/xdplab, all compiled with FLAGS. Two use it: build/asan (the unit tests
+# under ASan + UBSan, part of make check) and build/cov (make coverage).
+define VARIANT
+$(1)/%.o: src/%.c | $$(SKELS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $(2) $$(DEPFLAGS) -c $$< -o $$@
+
+$(1)/libxdplab.a: $$(patsubst src/%.c,$(1)/%.o,$$(LIB_SRCS))
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+
+$(1)/libxdplab-cmd.a: $$(patsubst src/%.c,$(1)/%.o,$$(filter-out src/cmd/main.c,$$(CMD_SRCS)))
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+
+$(1)/tests/%: tests/unit/%.c $(1)/libxdplab-cmd.a $(1)/libxdplab.a | $$(UNIT_BPF_SKELS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $(2) -Isrc/cmd -Isrc/lib/xsk -Isrc/lib/sys -Isrc/lib/measure -I$$(BUILD)/tests/bpf -o $$@ $$< $(1)/libxdplab-cmd.a $(1)/libxdplab.a $$(LDLIBS) -lcmocka
+
+$(1)/xdplab: $(1)/cmd/main.o $(1)/libxdplab-cmd.a $(1)/libxdplab.a
+	$$(CC) $$(CFLAGS) $(2) -o $$@ $(1)/cmd/main.o $(1)/libxdplab-cmd.a $(1)/libxdplab.a $$(LDLIBS)
+
+-include $$(patsubst src/%.c,$(1)/%.d,$$(LIB_SRCS) $$(CMD_SRCS))
+endef
+
 # The unit tests again, built with gcc -fsanitize=address,undefined (every
 # library and command object too, in build/asan/); part of make check.
 ASAN_BUILD := $(BUILD)/asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-ASAN_LIB_OBJS := $(patsubst src/%.c,$(ASAN_BUILD)/%.o,$(LIB_SRCS))
-ASAN_CMD_OBJS := $(patsubst src/%.c,$(ASAN_BUILD)/%.o,$(filter-out src/cmd/main.c,$(CMD_SRCS)))
 ASAN_UNIT_BINS := $(patsubst $(BUILD)/tests/%,$(ASAN_BUILD)/tests/%,$(UNIT_BINS))
+$(eval $(call VARIANT,$(ASAN_BUILD),$(ASAN_FLAGS)))
 
-$(ASAN_BUILD)/%.o: src/%.c | $(SKELS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(DEPFLAGS) -c $< -o $@
+# make coverage: line and branch coverage of src/lib by the unit and the
+# end-to-end tests (gcc --coverage in build/cov/, gcovr's report in
+# build/coverage.txt and build/coverage.html). COVERAGE_E2E=0: unit tests only.
+COV_BUILD := $(BUILD)/cov
+COV_FLAGS := --coverage -O0
+COV_UNIT_BINS := $(patsubst $(BUILD)/tests/%,$(COV_BUILD)/tests/%,$(UNIT_BINS))
+COVERAGE_E2E ?= 1
+$(eval $(call VARIANT,$(COV_BUILD),$(COV_FLAGS)))
 
-$(ASAN_BUILD)/libxdplab.a: $(ASAN_LIB_OBJS)
-	rm -f $@
-	$(AR) rcs $@ $^
-
-$(ASAN_BUILD)/libxdplab-cmd.a: $(ASAN_CMD_OBJS)
-	rm -f $@
-	$(AR) rcs $@ $^
-
-$(ASAN_BUILD)/tests/%: tests/unit/%.c $(ASAN_BUILD)/libxdplab-cmd.a $(ASAN_BUILD)/libxdplab.a | $(UNIT_BPF_SKELS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) -Isrc/cmd -Isrc/lib/xsk -Isrc/lib/sys -Isrc/lib/measure -I$(BUILD)/tests/bpf -o $@ $< $(ASAN_BUILD)/libxdplab-cmd.a $(ASAN_BUILD)/libxdplab.a $(LDLIBS) -lcmocka
+coverage:
+	@./scripts/deps.sh --coverage
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(COV_UNIT_BINS) $(COV_BUILD)/xdplab $(TEST_PCAPS)
+	@COVERAGE_E2E=$(COVERAGE_E2E) ./scripts/coverage.sh $(COV_BUILD) $(COV_UNIT_BINS)
 
 unit-asan: $(ASAN_UNIT_BINS) $(TEST_PCAPS)
 	@bash -c 'set -o pipefail; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -219,5 +245,4 @@ unit-asan: $(ASAN_UNIT_BINS) $(TEST_PCAPS)
 clean:
 	rm -rf $(BUILD)
 
--include $(ASAN_LIB_OBJS:.o=.d) $(ASAN_CMD_OBJS:.o=.d)
 -include $(EXAMPLE_OBJS:.o=.d) $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BPF_SKELS:.skel.h=.bpf.d) $(patsubst $(BUILD)/tests/%,$(BUILD)/deps/tests/%.d,$(UNIT_BINS)) $(patsubst $(BUILD)/bench/%,$(BUILD)/deps/bench/%.d,$(BENCH_BINS))

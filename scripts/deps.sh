@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages that xdplab's build, tests and lab need.
 # Installs only what is missing; safe to run again. Must run as root
-# (sudo is not assumed to exist). --test: also the packages only the tests need.
+# (sudo is not assumed to exist). --test: also the packages only the tests need;
+# --coverage: those and gcovr (make coverage).
 set -euo pipefail
 
 PKGS=(
@@ -28,6 +29,7 @@ TEST_PKGS=(
 )
 
 [ "${1:-}" = --test ] && PKGS+=("${TEST_PKGS[@]}")
+[ "${1:-}" = --coverage ] && PKGS+=("${TEST_PKGS[@]}" gcovr)
 
 missing=()
 for p in "${PKGS[@]}"; do
