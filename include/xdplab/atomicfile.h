@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file atomicfile.h
+ * Writing files without following a planted symbolic link and without
+ * leaving a half-written file under the final name (STYLE.md, "Untrusted
+ * text"): a file is written under a temporary name in its own directory
+ * (created with O_CREAT|O_EXCL|O_NOFOLLOW, a random suffix), flushed to
+ * disk and renamed onto the final name. rename(2) replaces a symbolic link
+ * at the final name, it never follows it; a reader sees the old file or
+ * the whole new one. For files with a fixed or guessable name that are
+ * not renamed into place, xl_open_excl().
+ */
+#ifndef XDPLAB_ATOMICFILE_H
+#define XDPLAB_ATOMICFILE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/**
+ * struct xl_afile - a file being written under a temporary name.
+ * @f: the stream to write to (NULL when not open).
+ * @path: the final name.
+ * @tmp: the temporary name, DIR/.BASE.XXXXXX (DIR and BASE of @path).
+ */
+struct xl_afile {
+	FILE *f;
+	char path[PATH_MAX];
+	char tmp[PATH_MAX];
+};
+
+/**
+ * xl_afile_open() - create the temporary file of @path (mode @mode, less
+ * the umask) and open @a->f on it for writing. Nothing exists under @path
+ * until xl_afile_commit(). The stream's fd is close-on-exec; fileno(@a->f)
+ * may be given to a child as its output.
+ *
+ * Return: 0, or -errno (-ENAMETOOLONG: @path too long; the errno of
+ * open(2) in @path's directory, e.g. -ENOENT, -EACCES). @a is left closed
+ * (@a->f NULL) on error.
+ */
+int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode);
+
+/**
+ * xl_afile_commit() - flush @a->f, fsync it, close it and rename the
+ * temporary file onto @a->path (replacing a file or a symbolic link
+ * there), then fsync the directory. On any failure the temporary file is
+ * removed and @a->path is untouched. @a is closed either way.
+ *
+ * Return: 0, -EIO (a write to @a->f failed before), or the -errno of
+ * fflush/fsync/fclose/rename (-EISDIR: @path is a directory).
+ */
+int xl_afile_commit(struct xl_afile *a);
+
+/**
+ * xl_afile_abort() - close @a->f and remove the temporary file; @a->path
+ * is untouched. Safe on a closed @a (nothing to do).
+ */
+void xl_afile_abort(struct xl_afile *a);
+
+/**
+ * xl_afile_write() - write @len bytes of @buf to @path with the steps
+ * above (xl_afile_open(), fwrite, xl_afile_commit()).
+ *
+ * Return: 0 or -errno as those.
+ */
+int xl_afile_write(const char *path, const void *buf, size_t len, mode_t mode);
+
+/**
+ * xl_open_excl() - open(@path, @flags | O_CREAT | O_EXCL | O_NOFOLLOW |
+ * O_CLOEXEC, @mode): a new file, never an existing one nor the target of a
+ * symbolic link planted at @path. For a fixed or guessable name under
+ * $TMPDIR (xl_tmpdir()) that is not renamed into place.
+ *
+ * Return: the fd, or -errno (-EEXIST: something, a symbolic link
+ * included, is already at @path).
+ */
+int xl_open_excl(const char *path, int flags, mode_t mode);
+
+#endif /* XDPLAB_ATOMICFILE_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_atomicfile.c - files written under a temporary name and renamed into
+ * place (src/lib/core/atomicfile.c): a symbolic link planted at the final
+ * name is replaced, its target untouched; nothing is at the final name
+ * before the commit; an abort or a failed commit leaves no temporary file;
+ * xl_open_excl() refuses an existing name and a link.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "xdplab/atomicfile.h"
+
+static char base[64];
+
+static int setup(void **state)
+{
+	snprintf(base, sizeof(base), "/tmp/xl-test-afile.XXXXXX");
+	return mkdtemp(base) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	return system(cmd) ? -1 : 0;
+}
+
+/* The whole content of @path into @buf (@len bytes), "" when unreadable. */
+static const char *slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Entries of @dir other than . and .. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_planted_link_replaced(void **state)
+{
+	char dir[128], target[160], out[160], buf[64];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/link", base);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(target, sizeof(target), "%s/precious", base);
+	snprintf(out, sizeof(out), "%s/out.svg", dir);
+	assert_int_equal(xl_afile_write(target, "keep\n", 5, 0600), 0);
+	assert_int_equal(symlink(target, out), 0);
+
+	assert_int_equal(xl_afile_write(out, "new\n", 4, 0644), 0);
+	assert_string_equal(slurp(target, buf, sizeof(buf)), "keep\n");
+	assert_int_equal(lstat(out, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_string_equal(slurp(out, buf, sizeof(buf)), "new\n");
+	assert_int_equal(entries(dir), 1); /* no temporary file left */
+}
+
+static void test_open_commit_abort(void **state)
+{
+	char dir[128], out[160], buf[64];
+	struct xl_afile a;
+
+	snprintf(dir, sizeof(dir), "%s/steps", base);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(out, sizeof(out), "%s/r.json", dir);
+	assert_int_equal(xl_afile_open(&a, out, 0644), 0);
+	assert_non_null(a.f);
+	assert_int_equal(strncmp(a.tmp, dir, strlen(dir)), 0);
+	assert_int_equal(strncmp(a.tmp + strlen(dir), "/.r.json.", 9), 0);
+	assert_int_equal(strlen(a.tmp), strlen(dir) + 9 + 6);
+	assert_true(fcntl(fileno(a.f), F_GETFD) & FD_CLOEXEC);
+	fputs("partial", a.f);
+	assert_int_equal(access(out, F_OK), -1); /* nothing under the final name yet */
+	xl_afile_abort(&a);
+	assert_null(a.f);
+	assert_int_equal(entries(dir), 0);
+	xl_afile_abort(&a); /* closed: nothing to do */
+
+	assert_int_equal(xl_afile_open(&a, out, 0644), 0);
+	fputs("{}\n", a.f);
+	assert_int_equal(xl_afile_commit(&a), 0);
+	assert_string_equal(slurp(out, buf, sizeof(buf)), "{}\n");
+	assert_int_equal(entries(dir), 1);
+	assert_int_equal(xl_afile_commit(&a), -EBADF);
+
+	/* A directory at the final name: the rename fails, no temporary file stays. */
+	snprintf(out, sizeof(out), "%s/sub", dir);
+	assert_int_equal(mkdir(out, 0700), 0);
+	assert_int_equal(xl_afile_write(out, "x", 1, 0644), -EISDIR);
+	assert_int_equal(entries(dir), 2);
+
+	assert_int_equal(xl_afile_open(&a, "/nonexistent-xl/r.json", 0644), -ENOENT);
+	assert_null(a.f);
+	assert_int_equal(xl_afile_open(&a, "dir/", 0644), -EISDIR);
+}
+
+static void test_open_excl(void **state)
+{
+	char target[160], path[160], buf[64];
+	int fd;
+
+	snprintf(target, sizeof(target), "%s/excl-target", base);
+	snprintf(path, sizeof(path), "%s/excl.log", base);
+	assert_int_equal(xl_afile_write(target, "keep\n", 5, 0600), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(xl_open_excl(path, O_WRONLY, 0600), -EEXIST);
+	assert_string_equal(slurp(target, buf, sizeof(buf)), "keep\n");
+	assert_int_equal(unlink(path), 0);
+	fd = xl_open_excl(path, O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+	assert_int_equal(xl_open_excl(path, O_WRONLY, 0600), -EEXIST);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_planted_link_replaced),
+		cmocka_unit_test(test_open_commit_abort),
+		cmocka_unit_test(test_open_excl),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
