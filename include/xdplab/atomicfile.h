@@ -9,23 +9,39 @@
  * at the final name, it never follows it; a reader sees the old file or
  * the whole new one. For files with a fixed or guessable name that are
  * not renamed into place, xl_open_excl().
+ *
+ * The stream keeps the first failed write's errno (a full disk: -ENOSPC,
+ * not a bare -EIO) for xl_afile_commit(), and later writes fail at once.
+ * A final name that is a character device or a FIFO (/dev/null, /dev/full,
+ * /dev/stdout's pipe), or a symbolic link to one, is written directly:
+ * there is no file to replace, and renaming onto a device node is wrong.
  */
 #ifndef XDPLAB_ATOMICFILE_H
 #define XDPLAB_ATOMICFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 /**
  * struct xl_afile - a file being written under a temporary name.
- * @f: the stream to write to (NULL when not open).
+ * @f: the stream to write to (NULL when not open); its writes go straight
+ *     to @fd (fileno(@f) is -1). Do not move @a while it is open: the
+ *     stream refers to it.
+ * @fd: the file descriptor written (close-on-exec; may be given to a child
+ *     as its output, flush @f first).
+ * @err: the negative errno of the first failed write, or 0.
+ * @direct: @path itself is written (a device or FIFO): no rename, no fsync.
  * @path: the final name.
  * @tmp: the temporary name, DIR/.BASE.XXXXXX (DIR and BASE of @path).
  */
 struct xl_afile {
 	FILE *f;
+	int fd;
+	int err;
+	bool direct;
 	char path[PATH_MAX];
 	char tmp[PATH_MAX];
 };
@@ -33,23 +49,36 @@ struct xl_afile {
 /**
  * xl_afile_open() - create the temporary file of @path (mode @mode, less
  * the umask) and open @a->f on it for writing. Nothing exists under @path
- * until xl_afile_commit(). The stream's fd is close-on-exec; fileno(@a->f)
- * may be given to a child as its output.
+ * until xl_afile_commit(). A character device or FIFO at @path (or a
+ * symbolic link to one) is opened for writing itself (@a->direct).
+ * Open before the work that produces the contents, so that a bad @path
+ * fails first.
  *
- * Return: 0, or -errno (-ENAMETOOLONG: @path too long; the errno of
- * open(2) in @path's directory, e.g. -ENOENT, -EACCES). @a is left closed
- * (@a->f NULL) on error.
+ * Return: 0, or -errno (-ENAMETOOLONG: @path too long; -EISDIR: a
+ * directory at @path; the errno of open(2) in @path's directory, e.g.
+ * -ENOENT, -EACCES). @a is left closed (@a->f NULL) on error.
  */
 int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode);
 
 /**
+ * xl_afile_open_fd() - as xl_afile_open() on an already open @fd (taken
+ * over: closed by commit or abort), written directly (@a->direct); @name
+ * is what @a->path says (for messages). For "-" as stdout: dup() it first.
+ *
+ * Return: 0, or -ENOMEM; @fd is closed on error.
+ */
+int xl_afile_open_fd(struct xl_afile *a, int fd, const char *name);
+
+/**
  * xl_afile_commit() - flush @a->f, fsync it, close it and rename the
  * temporary file onto @a->path (replacing a file or a symbolic link
- * there), then fsync the directory. On any failure the temporary file is
- * removed and @a->path is untouched. @a is closed either way.
+ * there), then fsync the directory (direct: flush and close only). On any
+ * failure the temporary file is removed and @a->path is untouched. @a is
+ * closed either way.
  *
- * Return: 0, -EIO (a write to @a->f failed before), or the -errno of
- * fflush/fsync/fclose/rename (-EISDIR: @path is a directory).
+ * Return: 0, the -errno of the first failed write to @a->f (-ENOSPC: the
+ * disk is full), or of fflush/fsync/fclose/rename (-EISDIR: @path is a
+ * directory); -EBADF: @a is not open.
  */
 int xl_afile_commit(struct xl_afile *a);
 

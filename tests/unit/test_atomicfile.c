@@ -14,10 +14,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "xdplab/atomicfile.h"
@@ -99,7 +101,7 @@ static void test_open_commit_abort(void **state)
 	assert_int_equal(strncmp(a.tmp, dir, strlen(dir)), 0);
 	assert_int_equal(strncmp(a.tmp + strlen(dir), "/.r.json.", 9), 0);
 	assert_int_equal(strlen(a.tmp), strlen(dir) + 9 + 6);
-	assert_true(fcntl(fileno(a.f), F_GETFD) & FD_CLOEXEC);
+	assert_true(fcntl(a.fd, F_GETFD) & FD_CLOEXEC);
 	fputs("partial", a.f);
 	assert_int_equal(access(out, F_OK), -1); /* nothing under the final name yet */
 	xl_afile_abort(&a);
@@ -144,12 +146,76 @@ static void test_open_excl(void **state)
 	assert_int_equal(xl_open_excl(path, O_WRONLY, 0600), -EEXIST);
 }
 
+/* A write the kernel refuses half-way (past RLIMIT_FSIZE: EFBIG): the
+ * write's own errno, not -EIO, and the earlier file byte-for-byte. */
+static void test_failed_write_keeps_old(void **state)
+{
+	char dir[128], out[160], buf[64], big[8192];
+	struct rlimit old, lim;
+	struct xl_afile a;
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s/fail", base);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(out, sizeof(out), "%s/r.json", dir);
+	assert_int_equal(xl_afile_write(out, "old\n", 4, 0644), 0);
+	memset(big, 'x', sizeof(big));
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(xl_afile_open(&a, out, 0644), 0);
+	lim = (struct rlimit){ .rlim_cur = 4096, .rlim_max = old.rlim_max };
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	for (i = 0; i < 4; i++)
+		fwrite(big, 1, sizeof(big), a.f);
+	assert_int_equal(a.err, -EFBIG);
+	assert_int_equal(xl_afile_commit(&a), -EFBIG);
+	assert_int_equal(xl_afile_write(out, big, sizeof(big), 0644), -EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_string_equal(slurp(out, buf, sizeof(buf)), "old\n");
+	assert_int_equal(entries(dir), 1);
+}
+
+/* A device is written, never replaced: /dev/full says ENOSPC. */
+static void test_device_direct(void **state)
+{
+	char dir[128], link[160];
+	struct xl_afile a;
+	struct stat st;
+
+	assert_int_equal(xl_afile_open(&a, "/dev/full", 0644), 0);
+	assert_true(a.direct);
+	fputs("data", a.f);
+	assert_int_equal(xl_afile_commit(&a), -ENOSPC);
+	assert_int_equal(xl_afile_write("/dev/null", "data", 4, 0644), 0);
+	assert_int_equal(lstat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(lstat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	/* A link to a device is followed (as /dev/stdout), the link stays. */
+	snprintf(dir, sizeof(dir), "%s/dev", base);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(link, sizeof(link), "%s/full", dir);
+	assert_int_equal(symlink("/dev/full", link), 0);
+	assert_int_equal(xl_afile_write(link, "data", 4, 0644), -ENOSPC);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(entries(dir), 1);
+	/* A taken-over fd: the same error kept. */
+	assert_int_equal(xl_afile_open_fd(&a, open("/dev/full", O_WRONLY | O_CLOEXEC), "-"), 0);
+	assert_string_equal(a.path, "-");
+	fputs("data", a.f);
+	assert_int_equal(xl_afile_commit(&a), -ENOSPC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_planted_link_replaced),
 		cmocka_unit_test(test_open_commit_abort),
 		cmocka_unit_test(test_open_excl),
+		cmocka_unit_test(test_failed_write_keeps_old),
+		cmocka_unit_test(test_device_direct),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 
 #include "xdplab/atomicfile.h"
 
@@ -38,17 +39,103 @@ static void random_suffix(char *out, size_t n)
 		out[i] = set[r[i] % (sizeof(set) - 1)];
 }
 
+/* The stream's write: all of @buf, or the first failure kept in a->err. */
+static ssize_t afile_write(void *cookie, const char *buf, size_t n)
+{
+	struct xl_afile *a = cookie;
+	size_t done = 0;
+
+	while (!a->err && done < n) {
+		ssize_t w = write(a->fd, buf + done, n - done);
+
+		if (w > 0)
+			done += (size_t)w;
+		else if (w < 0 && errno == EINTR)
+			continue;
+		else
+			a->err = w < 0 ? -errno : -EIO;
+	}
+	if (!a->err)
+		return (ssize_t)n;
+	errno = -a->err;
+	return 0; /* fopencookie(3): 0 is the error return */
+}
+
+/* @a->f on @a->fd; 0 or -ENOMEM (@a->fd left open). */
+static int afile_stream(struct xl_afile *a)
+{
+	cookie_io_functions_t io = { .write = afile_write };
+
+	a->err = 0;
+	a->f = fopencookie(a, "w", io);
+	return a->f ? 0 : -ENOMEM;
+}
+
+/*
+ * Whether @path is to be written directly: a character device or a FIFO,
+ * or a symbolic link to one (/dev/stdout). A link to anything else is
+ * replaced by the rename, never followed.
+ */
+static int direct_target(const char *path, bool *direct)
+{
+	struct stat st;
+
+	*direct = false;
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode) && stat(path, &st))
+		return 0; /* dangling: replaced */
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	*direct = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+	return 0;
+}
+
+int xl_afile_open_fd(struct xl_afile *a, int fd, const char *name)
+{
+	int err;
+
+	a->tmp[0] = '\0';
+	a->direct = true;
+	a->fd = fd;
+	snprintf(a->path, sizeof(a->path), "%s", name);
+	err = afile_stream(a);
+	if (err) {
+		close(fd);
+		a->fd = -1;
+	}
+	return err;
+}
+
 int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode)
 {
 	const char *slash = strrchr(path, '/');
-	int dlen = slash ? (int)(slash - path + 1) : 0, n, i, fd = -EEXIST;
+	int dlen = slash ? (int)(slash - path + 1) : 0, n, i, fd = -EEXIST, err;
 
 	a->f = NULL;
+	a->fd = -1;
+	a->err = 0;
+	a->direct = false;
 	a->tmp[0] = '\0';
 	if (!path[dlen])
 		return -EISDIR; /* "" or "DIR/" */
 	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path))
 		return -ENAMETOOLONG;
+	err = direct_target(path, &a->direct);
+	if (err)
+		return err;
+	if (a->direct) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		a->fd = fd;
+		err = afile_stream(a);
+		if (err) {
+			close(fd);
+			a->fd = -1;
+		}
+		return err;
+	}
 	for (i = 0; i < TMP_TRIES && fd == -EEXIST; i++) {
 		n = snprintf(a->tmp, sizeof(a->tmp), "%.*s.%s.XXXXXX", dlen, path, path + dlen);
 		if (n >= (int)sizeof(a->tmp))
@@ -60,23 +147,27 @@ int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode)
 		a->tmp[0] = '\0';
 		return fd;
 	}
-	a->f = fdopen(fd, "w");
-	if (!a->f) {
-		int err = -errno;
-
+	a->fd = fd;
+	err = afile_stream(a);
+	if (err) {
 		close(fd);
 		unlink(a->tmp);
+		a->fd = -1;
 		a->tmp[0] = '\0';
-		return err;
 	}
-	return 0;
+	return err;
 }
 
 void xl_afile_abort(struct xl_afile *a)
 {
-	if (a->f)
+	if (a->f) {
+		/* Nothing more reaches the file: the buffer is dropped, not written. */
+		a->err = a->err ? a->err : -ECANCELED;
 		fclose(a->f);
+		close(a->fd);
+	}
 	a->f = NULL;
+	a->fd = -1;
 	if (a->tmp[0])
 		unlink(a->tmp);
 	a->tmp[0] = '\0';
@@ -102,24 +193,26 @@ static void sync_dir(const char *path)
 
 int xl_afile_commit(struct xl_afile *a)
 {
-	int err = 0;
+	int err;
 
 	if (!a->f)
 		return -EBADF;
-	if (ferror(a->f))
-		err = -EIO;
-	else if (fflush(a->f) || fsync(fileno(a->f)))
-		err = -errno;
-	if (fclose(a->f) && !err)
-		err = -errno;
+	/* fclose() flushes through afile_write(), which keeps the first error. */
+	if (fclose(a->f) && !a->err)
+		a->err = -EIO;
 	a->f = NULL;
-	if (!err && rename(a->tmp, a->path))
+	err = a->err;
+	if (!err && !a->direct && fsync(a->fd))
 		err = -errno;
-	if (err) {
+	if (close(a->fd) && !err && !a->direct)
+		err = -errno;
+	a->fd = -1;
+	if (!a->direct && !err && rename(a->tmp, a->path))
+		err = -errno;
+	if (a->tmp[0] && err)
 		unlink(a->tmp);
-	} else {
+	else if (a->tmp[0])
 		sync_dir(a->path);
-	}
 	a->tmp[0] = '\0';
 	return err;
 }
@@ -131,9 +224,7 @@ int xl_afile_write(const char *path, const void *buf, size_t len, mode_t mode)
 
 	if (err)
 		return err;
-	if (len && fwrite(buf, 1, len, a.f) != len) {
-		xl_afile_abort(&a);
-		return -EIO;
-	}
+	if (len)
+		fwrite(buf, 1, len, a.f); /* a failure is kept in a.err */
 	return xl_afile_commit(&a);
 }
