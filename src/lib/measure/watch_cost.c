@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xdplab/labrun_redirect.h"
+#include "xdplab/watch_cost.h"
 #include "xdplab/stats.h"
 
 /*
