@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 #include "xdplab/env.h"
-#include "xdplab/labrun_lat.h"
 #include "xdplab/report.h"
 #include "xdplab/stats.h"
 

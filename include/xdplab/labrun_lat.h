@@ -36,25 +36,6 @@ const char *xl_lat_path_name(enum xl_lat_path p);
 #define XL_LAT_LOW_PPS 10000
 
 /**
- * struct xl_lat_rep - one repetition of a latency row: one generator run
- * of a fresh sequence (0, 1, ...) into a fresh receiver.
- * @sent: frames the generator sent; @xmit_errors: of those, refused by the
- *   generator's veth (its ring full).
- * @received: stamped frames the receiver saw; @lost: @sent minus the
- *   distinct sequence numbers received (every loss, at the tail too);
- *   @gaps: the receiver's own count, the numbers missing between the
- *   lowest and the highest it saw; @reordered, @duplicates: as struct
- *   xl_lat_totals.
- * @min_ns .. @max_ns: latency, ns (percentiles: a bucket's upper bound,
- *   xl_lat_percentile()); @mean_ns exact.
- */
-struct xl_lat_rep {
-	uint64_t sent, xmit_errors, received, lost, gaps, reordered, duplicates;
-	uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
-	double mean_ns;
-};
-
-/**
  * struct xl_lat_row - one latency row.
  * @name: "lat/one-way/low" ...; @path: its path; @round_trip: the figure
  *   is the round trip (gen -> DUT -> generator side).

@@ -55,6 +55,25 @@ struct xl_rep_result {
 };
 
 /**
+ * struct xl_lat_rep - one repetition of a latency row: one generator run
+ * of a fresh sequence (0, 1, ...) into a fresh receiver.
+ * @sent: frames the generator sent; @xmit_errors: of those, refused by the
+ *   generator's veth (its ring full).
+ * @received: stamped frames the receiver saw; @lost: @sent minus the
+ *   distinct sequence numbers received (every loss, at the tail too);
+ *   @gaps: the receiver's own count, the numbers missing between the
+ *   lowest and the highest it saw; @reordered, @duplicates: as struct
+ *   xl_lat_totals.
+ * @min_ns .. @max_ns: latency, ns (percentiles: a bucket's upper bound,
+ *   xl_lat_percentile()); @mean_ns exact.
+ */
+struct xl_lat_rep {
+	uint64_t sent, xmit_errors, received, lost, gaps, reordered, duplicates;
+	uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	double mean_ns;
+};
+
+/**
  * struct xl_watch_est - what the errors-only monitor costs, two ways
  * (xl_watch_estimate(), docs/monitor.md "What watching costs").
  * @cost_ns: measured: paired median of 1e9/pps_with - 1e9/pps_without, ns
