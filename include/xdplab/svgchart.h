@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "xdplab/escape.h" /* the charts' text goes through xl_xml_escape() */
+
 /**
  * struct xl_bar - one row of a chart.
  * @label: the row's label (left of the axis). @group: heading drawn above
@@ -65,18 +67,5 @@ double xl_svg_nice_step(double lo, double hi, int want);
 
 /** xl_svg_chart_css() - the CSS the charts need (light and dark), for a <style> element. */
 const char *xl_svg_chart_css(void);
-
-/**
- * xl_xml_escape() - write @s (NULL: nothing) to @out with &, <, >, "
- * escaped and control characters below 0x20 left out.
- */
-void xl_xml_escape(FILE *out, const char *s);
-
-/**
- * xl_xml_escape_n() - xl_xml_escape() of at most the first @max characters
- * of @s (bytes of the input, counted before escaping; a flame graph's
- * labels are cut to their box this way).
- */
-void xl_xml_escape_n(FILE *out, const char *s, size_t max);
 
 #endif /* XDPLAB_SVGCHART_H */

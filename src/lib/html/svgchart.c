@@ -17,28 +17,6 @@
 #define AXIS_H 40
 #define NOTE_W 190
 
-void xl_xml_escape(FILE *out, const char *s)
-{
-	xl_xml_escape_n(out, s, SIZE_MAX);
-}
-
-void xl_xml_escape_n(FILE *out, const char *s, size_t max)
-{
-	size_t n = 0;
-
-	for (; s && *s && n < max; s++, n++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, out);
-		}
-	}
-}
-
 double xl_svg_nice_step(double lo, double hi, int want)
 {
 	double span = hi - lo, raw, mag, f;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "xdplab/profile.h"
-#include "xdplab/svgchart.h"
+#include "xdplab/escape.h"
 
 #define FRAME_H 16
 #define TOP_H 34
