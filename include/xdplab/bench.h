@@ -14,16 +14,8 @@
 #include <stdint.h>
 
 #include "xdplab/attach.h"
+#include "xdplab/percpu.h"
 #include "xdplab/abi/bench.h"
-
-/**
- * Most CPUs whose per-CPU detail is kept (struct xl_meter_sample's arrays,
- * the --extended lines, the CPU judged for the verdict). Totals count every
- * possible CPU however many there are: the buffers the per-CPU maps are
- * read into are sized from libbpf_num_possible_cpus() when an object is
- * created.
- */
-#define XL_MAX_CPUS 256
 
 /**
  * struct xl_bench_opts - one benchmark program.
@@ -210,16 +202,6 @@ int xl_tc_cleanup(const char *ifname);
  * in, whichever netns the caller is in) and free. NULL is fine.
  */
 void xl_bench__destroy(struct xl_bench *b);
-
-/**
- * xl_bench_ncpus() - possible CPUs (libbpf_num_possible_cpus()): how many
- * values a per-CPU map lookup writes, and how many CPUs totals add up.
- * 1 when the kernel does not say (a lookup would then fail, not overflow).
- */
-int xl_bench_ncpus(void);
-
-/** xl_bench_detail_ncpus() - CPUs with per-CPU detail: min(xl_bench_ncpus(), XL_MAX_CPUS). */
-int xl_bench_detail_ncpus(void);
 
 /**
  * xl_bench_rec_sum() - add @n per-CPU records @recs into @total (zeroed

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <linux/bpf.h>
 
-#include "xdplab/bench.h"
 #include "xdplab/ethxdp.h"
+#include "xdplab/percpu.h"
 #include "xdplab/sysstat.h"
 
 static const char *const suffix[] = { "xdp_packets", "xdp_bytes", "xdp_drops", "xdp_tx",

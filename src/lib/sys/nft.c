@@ -13,9 +13,9 @@
 #include <jansson.h>
 #include <nftables/libnftables.h>
 
-#include "xdplab/bench.h"
 #include "xdplab/log.h"
 #include "xdplab/nft.h"
+#include "xdplab/percpu.h"
 
 struct xl_nft_drop {
 	struct nft_ctx *ctx;

@@ -76,20 +76,6 @@ const char *xl_xdp_action_name(int action)
 	return action >= 0 && action < 5 ? n[action] : "XDP_?";
 }
 
-int xl_bench_ncpus(void)
-{
-	int n = libbpf_num_possible_cpus();
-
-	return n > 0 ? n : 1;
-}
-
-int xl_bench_detail_ncpus(void)
-{
-	int n = xl_bench_ncpus();
-
-	return n > XL_MAX_CPUS ? XL_MAX_CPUS : n;
-}
-
 void xl_bench_rec_sum(const struct xl_bench_rec *recs, int n, struct xl_bench_rec *total)
 {
 	int i, j;
