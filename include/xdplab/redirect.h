@@ -209,14 +209,39 @@ int xl_redirect__steer_count(const struct xl_redirect *r);
 int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
 			    struct xl_steer_miss *miss, uint64_t *stress_replaced);
 
-struct xl_row_steer;
+/** Most target CPUs of one row's steering record (= XL_STEER_MAX_CPUS). */
+#define XL_ROW_STEER_MAX 64
+
+/**
+ * struct xl_row_steer - redirect-cpu's steering over a row's measured
+ * frames (JSON "steering"). @on: the row is a redirect-cpu one and was
+ * read. @policy: "round-robin", "l4-hash"... (static string).
+ * @targets/@ntargets: per target CPU in list order, @cpu, frames @steered
+ * to it by the ingress program, @processed on it, @enqueue_drops at its
+ * cpumap queue (struct xl_steer_target). @not_ip/@malformed/@no_ports:
+ * frames the policy could not read, by reason; @filtered: dropped by
+ * l4-filter; @redirect_errors: refused by bpf_redirect_map() (struct
+ * xl_steer_miss). Counts in frames. The JSON adds each target's share of
+ * the steered total.
+ */
+struct xl_row_steer {
+	bool on;
+	const char *policy;
+	int ntargets;
+	struct {
+		int cpu;
+		uint64_t steered, processed, enqueue_drops;
+	} targets[XL_ROW_STEER_MAX];
+	uint64_t not_ip, malformed, no_ports, filtered, redirect_errors;
+};
 
 /**
  * xl_steer_row_add() - add the steering counts between two reads (@t0 and
  * @miss0 at the start, NULL: since create; @t and @miss at the end, @nt
- * targets each, as xl_redirect__read_steer() gives them) to @rs, the JSON
- * record of a row (xdplab/report.h), and mark it on with @policy. Counts
- * that went backwards (a read that failed half way) add 0.
+ * targets each, as xl_redirect__read_steer() gives them) to @rs, a row's
+ * record (struct xl_row_result.steer, xdplab/report.h), and mark it on
+ * with @policy. Counts that went backwards (a read that failed half way)
+ * add 0.
  */
 void xl_steer_row_add(struct xl_row_steer *rs, enum xl_steer policy,
 		      const struct xl_steer_target *t0, const struct xl_steer_miss *miss0,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "xdplab/profile.h"
+#include "xdplab/redirect.h"
 #include "xdplab/stats.h"
 
 /** Most repetitions per row. */
@@ -137,32 +138,6 @@ struct xl_row_extra {
 	bool on;
 	double target_ns, ns_per_iter, set_ns, check_ns;
 	uint32_t iters;
-};
-
-/** Most target CPUs of one row's steering record (= XL_STEER_MAX_CPUS). */
-#define XL_ROW_STEER_MAX 64
-
-/**
- * struct xl_row_steer - redirect-cpu's steering over a row's measured
- * frames (JSON "steering"). @on: the row is a redirect-cpu one and was
- * read. @policy: "round-robin", "l4-hash"... (static string).
- * @targets/@ntargets: per target CPU in list order, @cpu, frames @steered
- * to it by the ingress program, @processed on it, @enqueue_drops at its
- * cpumap queue (struct xl_steer_target). @not_ip/@malformed/@no_ports:
- * frames the policy could not read, by reason; @filtered: dropped by
- * l4-filter; @redirect_errors: refused by bpf_redirect_map() (struct
- * xl_steer_miss). Counts in frames. The JSON adds each target's share of
- * the steered total.
- */
-struct xl_row_steer {
-	bool on;
-	const char *policy;
-	int ntargets;
-	struct {
-		int cpu;
-		uint64_t steered, processed, enqueue_drops;
-	} targets[XL_ROW_STEER_MAX];
-	uint64_t not_ip, malformed, no_ports, filtered, redirect_errors;
 };
 
 /**

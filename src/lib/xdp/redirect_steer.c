@@ -13,7 +13,6 @@
 #include <bpf/libbpf.h>
 
 #include "redirect_priv.h"
-#include "xdplab/report.h"
 
 _Static_assert(XL_ROW_STEER_MAX == XL_STEER_MAX_CPUS, "a row holds every steering target");
 
