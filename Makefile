@@ -1,7 +1,7 @@
 # xdplab build. Everything generated goes to build/.
 #   make            build build/xdplab
 #   make demo       deps, build, run the lab table (xdplab lab run), write build/report.html
-#   make check      deps, build, unit and end-to-end tests
+#   make check      deps, build, unit, docs/--help and layer checks, end-to-end tests
 #   make unit       unit tests only (cmocka, no root needed)
 #   make e2e        end-to-end tests only (root, veth lab)
 #   make bench      lab run with more repetitions, JSON saved under bench/

@@ -26,6 +26,11 @@ if ./scripts/docs-help.sh --check; then
 else
 	fail=$((fail + 1)); rc=1
 fi
+if ./scripts/check-layers.sh; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); rc=1
+fi
 ./tests/e2e/run.sh "$@" 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 add e2e
