@@ -22,6 +22,13 @@
 const char *xl_tmpdir(void);
 
 /**
+ * xl_tmpdir_named() - xl_tmpdir() as a message names it: "TMPDIR=VALUE"
+ * when it comes from $TMPDIR (the user's setting is what to fix), "/tmp"
+ * otherwise; into @buf (@len bytes). Return: @buf.
+ */
+const char *xl_tmpdir_named(char *buf, size_t len);
+
+/**
  * xl_run_mkdtemp() - make the directory xl_tmpdir()/@prefix.PID.XXXXXX
  * (PID: this process's), mode 0700, its path in @buf (@len bytes).
  *

@@ -30,7 +30,9 @@
  *       NULL: no pins. With pins, an empty map that "needs" filling is only
  *       a warning: user space is expected to fill it through the pin.
  * @log_dir: where a verifier log is written when the load fails (NULL:
- *       /tmp); the file is xdplab-verifier-<object>-<pid>.log.
+ *       $TMPDIR, else /tmp); the file is a new one,
+ *       xdplab-verifier-<object>-<pid>.XXXXXX.log (XXXXXX random, made with
+ *       O_EXCL: never an existing file or a planted link).
  * @can_pin: the command offers --pin-maps, so the error for an empty map
  *       names it as the other way to fill one (only `run` does).
  */

@@ -192,7 +192,7 @@ t_bad_objects() {
 		$X prog-run "$@" --packets v4 -r 1 --rounds 1 >/dev/null 2>"$TMP/e"
 		rc=$?
 		[ $rc -eq "$want" ] || { echo "$*: exit $rc, want $want: $(cat "$TMP/e")"; f=1; return; }
-		got=$(head -1 "$TMP/e" | sed 's/-[0-9]*\.log;/-PID.log;/')
+		got=$(head -1 "$TMP/e" | sed 's/-[0-9]*\.[A-Za-z0-9]\{6\}\.log;/-PID.XXXXXX.log;/')
 		[ "$got" == "$line" ] || { echo "$*: first line '$got', want '$line'"; f=1; }
 	}
 	bad 2 "xdplab: $TMP/none.o: no such file" "$TMP/none.o"
@@ -205,12 +205,31 @@ t_bad_objects() {
 	bad 2 "xdplab: map tx_port: type devmap cannot be filled from a file (accepted: array, hash, lru_hash, lpm_trie, percpu_array, percpu_hash, lru_percpu_hash)" "$TMP/devmap.o" --map tx_port=/dev/null
 	bad 2 "xdplab: examples/blocked_sport.txt:3: map blocked_src: key '19' is not accepted for a 8-byte key (accepted: A.B.C.D/LEN, A.B.C.D or 0x + 16 hex digits)" $EX/ddos_filter.o --map blocked_src=examples/blocked_sport.txt
 	bad 2 "xdplab: --map nosuch=/dev/null: $EX/ddos_filter.o has no map of that name (accepted: blocked_src, blocked_sport)" $EX/ddos_filter.o --map nosuch=/dev/null
-	bad 1 "xdplab: $TMP/reject.o: the verifier rejected xdp_reject: Permission denied (full log: /tmp/xdplab-verifier-reject.o-PID.log; its last lines follow)" "$TMP/reject.o"
+	bad 1 "xdplab: $TMP/reject.o: the verifier rejected xdp_reject: Permission denied (full log: ${TMPDIR:-/tmp}/xdplab-verifier-reject.o-PID.XXXXXX.log; its last lines follow)" "$TMP/reject.o"
 	# The full log is where the line says, and its last lines follow it.
 	log=$(head -1 "$TMP/e" | sed -n 's/.*full log: \([^;]*\);.*/\1/p')
 	grep -q "invalid access to packet" "$log" || { echo "no verifier log at '$log'"; f=1; }
 	grep -q "^    R1 offset is outside of the packet$" "$TMP/e" || { echo "no log tail after the line: $(cat "$TMP/e")"; f=1; }
 	rm -f "$log"
+	# The log goes to TMPDIR under a name nobody can plant a link at: links
+	# at the names of the run's pid (exec keeps the shell's) in /tmp and in
+	# TMPDIR are left alone, their target unchanged.
+	echo keep >"$TMP/target"
+	XL_T=$TMP TMPDIR=$TMP sh -c 'for d in /tmp "$XL_T"; do ln -s "$XL_T/target" "$d/xdplab-verifier-reject.o-$$.log"; done; exec "$@"' \
+		sh $X prog-run "$TMP/reject.o" --packets v4 -r 1 --rounds 1 >/dev/null 2>"$TMP/e"
+	log=$(head -1 "$TMP/e" | sed -n 's/.*full log: \([^;]*\);.*/\1/p')
+	find /tmp -maxdepth 1 -name 'xdplab-verifier-reject.o-*.log' -lname "$TMP/target" -delete
+	[ "$(cat "$TMP/target")" == keep ] || { echo "a planted link was followed: its target reads '$(head -c 80 "$TMP/target")'"; f=1; }
+	case $log in
+	"$TMP"/xdplab-verifier-reject.o-[0-9]*.??????.log) [ -f "$log" ] && [ ! -L "$log" ] || { echo "no regular file at '$log'"; f=1; } ;;
+	*) echo "the log is not in TMPDIR under a new name: '$log'"; f=1 ;;
+	esac
+	grep -q "invalid access to packet" "$log" || { echo "no verifier log at '$log'"; f=1; }
+	# A TMPDIR that does not exist is named.
+	TMPDIR=/nonexistent $X prog-run "$TMP/reject.o" --packets v4 -r 1 --rounds 1 >/dev/null 2>"$TMP/e"
+	got=$(head -1 "$TMP/e")
+	line="xdplab: $TMP/reject.o: the verifier rejected xdp_reject: Permission denied (full log: could not be written in TMPDIR=/nonexistent: No such file or directory; its last lines follow)"
+	[ "$got" == "$line" ] || { echo "TMPDIR=/nonexistent: first line '$got', want '$line'"; f=1; }
 	return $f
 }
 

@@ -19,6 +19,17 @@ const char *xl_tmpdir(void)
 	return t && *t ? t : "/tmp";
 }
 
+const char *xl_tmpdir_named(char *buf, size_t len)
+{
+	const char *t = getenv("TMPDIR");
+
+	if (t && *t)
+		snprintf(buf, len, "TMPDIR=%s", t);
+	else
+		snprintf(buf, len, "/tmp");
+	return buf;
+}
+
 int xl_run_mkdtemp(char *buf, size_t len, const char *prefix)
 {
 	int n = snprintf(buf, len, "%s/%s.%d.XXXXXX", xl_tmpdir(), prefix, (int)getpid());

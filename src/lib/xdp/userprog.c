@@ -22,6 +22,7 @@
 #include "prog_count.skel.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
+#include "xdplab/tmpdir.h"
 #include "xdplab/userprog.h"
 
 /* The verifier log kept for a rejected program (log level 1). */
@@ -122,26 +123,50 @@ static int choose(struct xl_userprog *u, const struct xl_userprog_opts *o)
 	return 0;
 }
 
-/* Write the verifier log to a file and log its last lines. */
+/*
+ * Write the verifier log to a new file and log its last lines. The name is
+ * made unguessable (mkostemps(): a random part, O_EXCL) under $TMPDIR: a
+ * name known in advance could be a planted symbolic link.
+ */
 static void report_rejection(const struct xl_userprog *u, const struct xl_userprog_opts *o,
 			     int err)
 {
-	char path[512];
+	char path[PATH_MAX], where[PATH_MAX + 8], why[PATH_MAX + 80];
 	const char *end, *start;
 	size_t len = strnlen(u->log_buf, LOG_BUF_SIZE);
-	int lines = 0;
-	FILE *f;
+	int lines = 0, fd = -1, plen, e = 0;
+	FILE *f = NULL;
 
-	snprintf(path, sizeof(path), "%s/xdplab-verifier-%s-%d.log", o->log_dir ? o->log_dir : "/tmp",
-		 base_name(o->path), (int)getpid());
-	f = fopen(path, "w");
+	if (o->log_dir)
+		snprintf(where, sizeof(where), "%s", o->log_dir);
+	else
+		xl_tmpdir_named(where, sizeof(where));
+	plen = snprintf(path, sizeof(path), "%s/xdplab-verifier-%s-%d.XXXXXX.log",
+		     o->log_dir ? o->log_dir : xl_tmpdir(), base_name(o->path), (int)getpid());
+	if (plen >= (int)sizeof(path))
+		e = ENAMETOOLONG;
+	else if ((fd = mkostemps(path, 4, O_CLOEXEC)) < 0)
+		e = errno;
+	if (fd >= 0) {
+		f = fdopen(fd, "w");
+		if (!f) {
+			e = errno;
+			close(fd);
+			unlink(path);
+		}
+	}
 	if (f) {
 		fwrite(u->log_buf, 1, len, f);
-		if (fclose(f))
+		if (fclose(f)) {
+			e = errno;
 			f = NULL;
+			unlink(path);
+		}
 	}
+	if (!f)
+		snprintf(why, sizeof(why), "could not be written in %s: %s", where, strerror(e));
 	xl_err("%s: the verifier rejected %s: %s (full log: %s; its last lines follow)", o->path,
-	       bpf_program__name(u->prog), strerror(-err), f ? path : "could not be written");
+	       bpf_program__name(u->prog), strerror(-err), f ? path : why);
 	/* The last LOG_TAIL_LINES non-empty lines, the verifier's verdict last. */
 	end = u->log_buf + len;
 	while (end > u->log_buf && end[-1] == '\n')
