@@ -44,6 +44,36 @@ struct xl_child {
  */
 int xl_child_spawn(struct xl_child *c, char *const argv[], int flags, const char *err_path);
 
+/** Most fds xl_child_spawn_opts() passes to a child. */
+#define XL_CHILD_MAX_PASS 4
+
+/**
+ * struct xl_child_opts - how xl_child_spawn_opts() starts a child.
+ * @flags: XL_CHILD_STDIN_PIPE | XL_CHILD_STDOUT_PIPE.
+ * @err_fd: the child's stderr (and its stdout with @out_to_err), or -1 for
+ *          /dev/null; ours stays open (the caller closes it).
+ * @out_to_err: without XL_CHILD_STDOUT_PIPE, its stdout goes to @err_fd too.
+ * @pass_fds/@npass: fds (each >= 3, at most XL_CHILD_MAX_PASS) the program
+ *          inherits under the same numbers: their close-on-exec flag is
+ *          cleared in the child only (perf's --control fd:CTL,ACK).
+ */
+struct xl_child_opts {
+	int flags;
+	int err_fd;
+	bool out_to_err;
+	const int *pass_fds;
+	int npass;
+};
+
+/**
+ * xl_child_spawn_opts() - xl_child_spawn() with the choices of @o: the same
+ * tracking (parent death signal SIGKILL, own process group, killed at
+ * exit), the same exec check.
+ * Return: 0 (@c filled), or -errno (-ENOENT: not on PATH; -EBADF: a
+ * @pass_fds entry below 3; -EINVAL: @npass above XL_CHILD_MAX_PASS).
+ */
+int xl_child_spawn_opts(struct xl_child *c, char *const argv[], const struct xl_child_opts *o);
+
 /**
  * xl_child_exited() - reap @c if it has ended, without waiting.
  * Return: true when it has ended (c->status holds the wait status).

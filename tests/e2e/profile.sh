@@ -28,7 +28,8 @@ TESTS=(
 	"report-latency|xdplab report of a committed lab run --latency file against another, in headless Chromium: the latency table has its 16 rows, the chart 3 bars per row on a log axis, the compared pairs 16 rows with 12 losses that rose from 0, no console errors"
 	"report-errors|xdplab report: a missing or foreign file is a usage error (exit 2, one line), an unwritable -o a runtime error (exit 1)"
 	"profile-start-counts|drop --profile: 1000 frames sent as soon as its start line shows are all in its totals (the line comes after the first sample, and after perf's start)"
-	"profile-no-perf|no perf on PATH, or a --profile-dir that cannot be made: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
+	"profile-no-perf|no perf on PATH, a --profile-dir that cannot be made, or a TMPDIR that does not exist: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
+	"profile-hostile-paths|a --profile-dir with a quote and \$(touch ...) in it runs no shell and gets its profile; links planted at DIR/NAME.svg, DIR/NAME.folded and the jit_kallsyms record are replaced, their targets unchanged"
 )
 
 fail() {
@@ -53,6 +54,7 @@ cleanup() {
 	lab_down
 	[ -n "$JIT0" ] && echo "$JIT0" >"$JIT"
 	rm -rf "${WORK:?}"/*
+	mkdir -p "$TMPDIR"
 }
 
 lab_up() {
@@ -73,23 +75,26 @@ gen_bg() {
 	PIDS+=($!)
 }
 
-# perf_left DIR: perf processes writing under DIR (ours; other users' perf is not counted).
+# perf_left [PID]: perf record processes of xdplab run PID (without PID: of
+# any run of this suite), found by their perf.data in the run's temporary
+# directory $TMPDIR/xdplab-perf.PID.XXXXXX (TMPDIR is this suite's: other
+# users' perf is not counted).
 perf_left() {
-	pgrep -f -- "perf record .*$1" | wc -l
+	pgrep -f -- "perf record .* -o $TMPDIR/xdplab-perf\.${1:-[0-9]+}\.[^/ ]+/perf\.data" | wc -l
 }
 
-# profiling_up PID ERRFILE DIR: wait (up to 10 s) until drop PID has printed
-# its start line into ERRFILE and its perf record into DIR runs (a fixed
+# profiling_up PID ERRFILE: wait (up to 10 s) until drop PID has printed
+# its start line into ERRFILE and its perf record runs (a fixed
 # 1.5 s stood for this: under load, drop's load, attach and perf's start
 # can take longer, and the checks then read a run not yet profiling).
 profiling_up() {
 	local i
 	for i in $(seq 200); do
-		grep -qs 'Ctrl-C to stop' "$2" && [ "$(perf_left "$3")" = 1 ] && return 0
-		kill -0 "$1" 2>/dev/null || fail "drop --profile-dir $3 exited: $(cat "$2")"
+		grep -qs 'Ctrl-C to stop' "$2" && [ "$(perf_left "$1")" = 1 ] && return 0
+		kill -0 "$1" 2>/dev/null || fail "drop --profile (pid $1) exited: $(cat "$2")"
 		sleep 0.05
 	done
-	fail "drop --profile-dir $3: no start line and perf within 10 s: $(cat "$2")"
+	fail "drop --profile (pid $1): no start line and perf within 10 s: $(cat "$2")"
 }
 
 # top_self FOLDED LABEL N: the N leaf frames with most samples under root
@@ -124,7 +129,8 @@ t_profile_drop() {
 	grep -Eq "^ +[0-9]+\.[0-9]{2}% .*\[kernel\.kallsyms\] +[a-z_]" <<<"$out" || fail "no kernel symbol in the printed table: $out"
 	# Every line of the folded file is "frames count", the first frame the CPU.
 	expect_eq "malformed folded lines" "$(grep -Evc '^cpu[0-9]+( [a-z+-]+)?;.* [0-9]+$' "$WORK/p/drop.folded")" 0
-	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
+	expect_eq "perf processes left" "$(perf_left)" 0
+	expect_eq "temporary directories left" "$(ls "$TMPDIR")" ""
 	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
 	grep -q 'class="xl-flame"' "$WORK/p/drop.svg" || fail "the SVG is not our flame graph"
 	# --json: the profile covers the run itself, not an extra repetition.
@@ -143,7 +149,7 @@ t_profile_start_counts() {
 	pid=$!
 	PIDS+=($pid)
 	# the start line and perf running (a drop without perf would test nothing)
-	profiling_up "$pid" "$WORK/c.err" "$WORK/c"
+	profiling_up "$pid" "$WORK/c.err"
 	"$X" gen --netns "$GNS" "$GEN" --count 1000 -q >"$WORK/cg.out" 2>&1 || fail "gen: $(cat "$WORK/cg.out")"
 	sleep 0.3
 	kill -INT "$pid"
@@ -161,26 +167,28 @@ t_profile_sigint() {
 	gen_bg 4
 	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/p" >"$WORK/drop.out" 2>"$WORK/drop.err" &
 	pid=$!
-	profiling_up "$pid" "$WORK/drop.err" "$WORK/p"
+	profiling_up "$pid" "$WORK/drop.err"
 	expect_eq "bpf_jit_kallsyms while profiling" "$(cat "$JIT")" 1
-	expect_eq "perf processes while profiling" "$(perf_left "$WORK/p")" 1
+	expect_eq "perf processes while profiling" "$(perf_left "$pid")" 1
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
 	expect_eq "drop exit status after SIGINT" "$rc" 0
 	grep -q '^totals: ' "$WORK/drop.out" || fail "no totals: $(cat "$WORK/drop.out")"
 	grep -q '^profile: [0-9]* samples' "$WORK/drop.out" || fail "no profile: $(cat "$WORK/drop.out" "$WORK/drop.err")"
-	expect_eq "perf processes left" "$(perf_left "$WORK/p")" 0
+	expect_eq "perf processes left" "$(perf_left "$pid")" 0
 	expect_eq "bpf_jit_kallsyms after SIGINT" "$(cat "$JIT")" 0
-	# SIGKILL: nothing of ours can run, perf must end by itself.
+	# SIGKILL: nothing of ours can run, perf must end with us (it took over
+	# a second when it was sent SIGINT and wrote its file out first).
 	"$X" drop --netns "$DNS" "$DUT" -q --profile-dir "$WORK/k" >/dev/null 2>"$WORK/k.err" &
 	pid=$!
-	profiling_up "$pid" "$WORK/k.err" "$WORK/k"
-	expect_eq "perf processes while profiling" "$(perf_left "$WORK/k")" 1
+	profiling_up "$pid" "$WORK/k.err"
+	expect_eq "perf processes while profiling" "$(perf_left "$pid")" 1
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
-	for _ in 1 2 3 4 5 6 7 8 9 10; do [ "$(perf_left "$WORK/k")" = 0 ] && break; sleep 0.3; done
-	expect_eq "perf processes 3 s after SIGKILL" "$(perf_left "$WORK/k")" 0
+	sleep 0.2
+	expect_eq "perf processes 200 ms after SIGKILL" "$(perf_left "$pid")" 0
+	expect_eq "files in --profile-dir after SIGKILL" "$(ls -A "$WORK/k")" ""
 	# The killed run could not restore bpf_jit_kallsyms: 'xdplab cleanup'
 	# does, from the value the run recorded (it stayed 1 before).
 	expect_eq "bpf_jit_kallsyms after SIGKILL" "$(cat "$JIT")" 1
@@ -188,6 +196,10 @@ t_profile_sigint() {
 	expect_eq "cleanup exit status ($(cat "$WORK/c.err"))" "$?" 0
 	grep -qxF "restored net.core.bpf_jit_kallsyms to 0 (run $pid ended)" "$WORK/c.out" ||
 		fail "cleanup said: $(cat "$WORK/c.out" "$WORK/c.err")"
+	# and removes its temporary directory, with the perf.data in it
+	grep -Eqx "removed $TMPDIR/xdplab-perf\.$pid\.[A-Za-z0-9]{6} \(run $pid ended\)" "$WORK/c.out" ||
+		fail "cleanup did not say it removed the run's directory: $(cat "$WORK/c.out")"
+	expect_eq "temporary directories after cleanup" "$(ls "$TMPDIR")" ""
 	expect_eq "bpf_jit_kallsyms after cleanup" "$(cat "$JIT")" 0
 	[ ! -e "/run/xdplab/jit_kallsyms.$pid" ] || fail "the run's record is left"
 }
@@ -211,7 +223,7 @@ t_profile_lab_run() {
 	grep -q "^drop/no-touch 64B, an extra repetition recorded by perf (not among the figures above):" "$WORK/lab.out" ||
 		fail "no profile heading: $(cat "$WORK/lab.out")"
 	expect_eq "top symbols of the DUT in the JSON" "$(jq '.rows[0] as $r | [$r.profile.top[] | select(.cpu == "cpu\($r.napi_cpu) dut")] | length > 0' "$WORK/r.json")" true
-	expect_eq "perf processes left" "$(perf_left "$WORK/lp")" 0
+	expect_eq "perf processes left" "$(perf_left)" 0
 	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
 	# Softirq wiring: the DUT's NAPI runs on the generator's CPU, recorded once.
 	"$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 --warmup 0.1 --wiring softirq \
@@ -337,7 +349,7 @@ t_profile_xsk_redirect() {
 	grep -q "^profile: [0-9]* samples; folded stacks $WORK/r/redirect.folded; flame graph $WORK/r/redirect.svg$" <<<"$out" ||
 		fail "no profile line in: $out"
 	grep -Eq '^cpu[0-9]+ dut;.*xdp_do_redirect' "$WORK/r/redirect.folded" || fail "no xdp_do_redirect on the dut CPU"
-	expect_eq "perf processes left" "$(perf_left "$WORK")" 0
+	expect_eq "perf processes left" "$(perf_left)" 0
 	expect_eq "bpf_jit_kallsyms after the runs" "$(cat "$JIT")" 0
 }
 
@@ -414,6 +426,51 @@ t_profile_no_perf() {
 	expect_eq "message (--profile-dir not creatable)" "$(grep profile "$WORK/drop.err")" \
 		"xdplab: profile: cannot create --profile-dir $WORK/no/such: No such file or directory; running without a profile"
 	grep -q '^totals: ' "$WORK/drop.out" || fail "no totals (--profile-dir not creatable)"
+	# a TMPDIR that does not exist (perf.data goes there): named, with its value
+	TMPDIR=/nonexistent "$X" drop --netns "$DNS" "$DUT" -d 0.5 -q --profile-dir "$WORK/t" >"$WORK/drop.out" 2>"$WORK/drop.err"
+	rc=$?
+	expect_eq "exit status (TMPDIR=/nonexistent)" "$rc" 0
+	expect_eq "message (TMPDIR=/nonexistent)" "$(grep profile "$WORK/drop.err")" \
+		"xdplab: profile: cannot make a temporary directory in TMPDIR=/nonexistent: No such file or directory; running without a profile"
+	grep -q '^totals: ' "$WORK/drop.out" || fail "no totals (TMPDIR=/nonexistent)"
+	expect_eq "bpf_jit_kallsyms (TMPDIR=/nonexistent)" "$(cat "$JIT")" 0
+}
+
+# A --profile-dir is data: a quote and a command substitution in it run
+# nothing (perf script was a popen()ed shell line). The files written are
+# renamed into place, so links planted at their names (DIR/NAME.svg,
+# DIR/NAME.folded, the jit_kallsyms record of the run's pid, known in
+# advance here as exec keeps the shell's) are replaced, not followed.
+t_profile_hostile_paths() {
+	local d="$WORK/q'\$(touch $WORK/pwned)'" f rec
+	lab_up
+	echo 0 >"$JIT"
+	mkdir -p "$d" /run/xdplab
+	for f in drop.svg drop.folded; do
+		echo keep >"$WORK/target-$f"
+		ln -s "$WORK/target-$f" "$d/$f"
+	done
+	echo keep >"$WORK/target-jit"
+	gen_bg 3
+	sleep 0.3
+	XL_T=$WORK/target-jit sh -c 'ln -s "$XL_T" /run/xdplab/jit_kallsyms.$$ && exec "$@"' sh \
+		"$X" drop --netns "$DNS" "$DUT" -d 1 -q --profile-dir "$d" >"$WORK/drop.out" 2>"$WORK/drop.err" &
+	rec=$!
+	wait "$rec"
+	expect_eq "drop exit status ($(cat "$WORK/drop.err"))" "$?" 0
+	rm -f "/run/xdplab/jit_kallsyms.$rec"
+	[ ! -e "$WORK/pwned" ] || fail "the --profile-dir ran a shell command"
+	expect_eq "profile line" "$(sed -n 's/^profile: [0-9]* samples; /profile: N samples; /p' "$WORK/drop.out")" \
+		"profile: N samples; folded stacks $d/drop.folded; flame graph $d/drop.svg"
+	for f in drop.svg drop.folded jit; do
+		expect_eq "the target of the link at $f" "$(cat "$WORK/target-$f")" keep
+	done
+	for f in drop.svg drop.folded; do
+		[ -f "$d/$f" ] && [ ! -L "$d/$f" ] && [ -s "$d/$f" ] || fail "$d/$f is not the profile's file"
+	done
+	grep -q 'class="xl-flame"' "$d/drop.svg" || fail "the SVG is not our flame graph"
+	expect_eq "files in --profile-dir" "$(ls -A "$d" | tr '\n' ' ')" "drop.folded drop.svg "
+	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
 }
 
 # shellcheck source=tests/e2e/suite.inc
@@ -434,6 +491,9 @@ suite_prereq() {
 	[ -x "$X" ] || { echo "profile: $X not built (make)"; return 1; }
 	WORK=${XL_E2E_WORK:-$(mktemp -d /tmp/xl-profile-e2e.XXXXXX)}
 	JIT0=$(cat "$JIT")
+	# Our own TMPDIR: perf.data goes there, and perf_left finds our perf by it.
+	export TMPDIR=$WORK/tmp
+	mkdir -p "$TMPDIR"
 	trap '[ -n "${XL_E2E_WORK:-}" ] || rm -rf "$WORK"; echo "$JIT0" >"$JIT"' EXIT
 	trap 'exit 130' INT TERM
 }

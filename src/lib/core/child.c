@@ -60,10 +60,10 @@ static void registry(pid_t add, pid_t del)
 }
 
 static void child_exec(char *const argv[], pid_t parent, int in_fd, int out_fd, int err_fd,
-		       int report_fd)
+		       int report_fd, const struct xl_child_opts *o)
 {
 	sigset_t all;
-	int sig, e;
+	int sig, e, i;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -75,6 +75,9 @@ static void child_exec(char *const argv[], pid_t parent, int in_fd, int out_fd, 
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
 		_exit(127);
+	for (i = 0; i < o->npass; i++)
+		if (fcntl(o->pass_fds[i], F_SETFD, 0))
+			_exit(127);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(report_fd, &e, sizeof(e)) < 0)
@@ -82,25 +85,26 @@ static void child_exec(char *const argv[], pid_t parent, int in_fd, int out_fd, 
 	_exit(127);
 }
 
-int xl_child_spawn(struct xl_child *c, char *const argv[], int flags, const char *err_path)
+int xl_child_spawn_opts(struct xl_child *c, char *const argv[], const struct xl_child_opts *o)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, rep[2] = { -1, -1 };
-	int null_fd, err_fd, e = 0, err = 0;
+	int null_fd, err_fd, e = 0, err = 0, i;
 	pid_t parent = getpid(), pid;
 	ssize_t n;
 
 	memset(c, 0, sizeof(*c));
 	c->stdin_fd = c->stdout_fd = -1;
+	if (o->npass < 0 || o->npass > XL_CHILD_MAX_PASS)
+		return -EINVAL;
+	for (i = 0; i < o->npass; i++)
+		if (o->pass_fds[i] < 3)
+			return -EBADF; /* would be replaced by stdin, stdout or stderr */
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null_fd < 0)
 		return -errno;
-	err_fd = err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : null_fd;
-	if (err_fd < 0) {
-		err = -errno;
-		goto out_null;
-	}
-	if (((flags & XL_CHILD_STDIN_PIPE) && pipe2(in, O_CLOEXEC)) ||
-	    ((flags & XL_CHILD_STDOUT_PIPE) && pipe2(out, O_CLOEXEC)) || pipe2(rep, O_CLOEXEC)) {
+	err_fd = o->err_fd >= 0 ? o->err_fd : null_fd;
+	if (((o->flags & XL_CHILD_STDIN_PIPE) && pipe2(in, O_CLOEXEC)) ||
+	    ((o->flags & XL_CHILD_STDOUT_PIPE) && pipe2(out, O_CLOEXEC)) || pipe2(rep, O_CLOEXEC)) {
 		err = -errno;
 		goto out_pipes;
 	}
@@ -111,7 +115,7 @@ int xl_child_spawn(struct xl_child *c, char *const argv[], int flags, const char
 	}
 	if (!pid)
 		child_exec(argv, parent, in[0] >= 0 ? in[0] : null_fd,
-			   out[1] >= 0 ? out[1] : null_fd, err_fd, rep[1]);
+			   out[1] >= 0 ? out[1] : o->out_to_err ? err_fd : null_fd, err_fd, rep[1], o);
 	registry(pid, 0);
 	close(rep[1]);
 	rep[1] = -1;
@@ -137,10 +141,26 @@ out_pipes:
 		if (rep[n] >= 0)
 			close(rep[n]);
 	}
-	if (err_fd != null_fd)
-		close(err_fd);
-out_null:
 	close(null_fd);
+	return err;
+}
+
+int xl_child_spawn(struct xl_child *c, char *const argv[], int flags, const char *err_path)
+{
+	struct xl_child_opts o = { .flags = flags, .err_fd = -1 };
+	int err;
+
+	if (err_path) {
+		o.err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (o.err_fd < 0) {
+			memset(c, 0, sizeof(*c));
+			c->stdin_fd = c->stdout_fd = -1;
+			return -errno;
+		}
+	}
+	err = xl_child_spawn_opts(c, argv, &o);
+	if (o.err_fd >= 0)
+		close(o.err_fd);
 	return err;
 }
 

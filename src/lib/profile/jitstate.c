@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "xdplab/atomicfile.h"
 #include "xdplab/jitstate.h"
 #include "xdplab/netns.h"
 #include "xdplab/tmpdir.h"
@@ -24,22 +25,20 @@ static void state_path(char *buf, size_t len, pid_t pid)
 
 int xl_jit_state_save(int old)
 {
-	char path[PATH_MAX];
-	FILE *f;
-	int ok;
+	char path[PATH_MAX], buf[16];
+	struct stat st;
+	int n = snprintf(buf, sizeof(buf), "%d\n", old);
 
 	if (mkdir(XL_RUN_STATE_DIR, 0700) && errno != EEXIST)
 		return -errno;
-	state_path(path, sizeof(path), getpid());
-	f = fopen(path, "we");
-	if (!f)
+	/* Ours: a directory, not a link to one. */
+	if (lstat(XL_RUN_STATE_DIR, &st))
 		return -errno;
-	ok = fprintf(f, "%d\n", old) > 0;
-	if (fclose(f) || !ok) {
-		unlink(path);
-		return -EIO;
-	}
-	return 0;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	state_path(path, sizeof(path), getpid());
+	/* By a temporary name renamed into place: a link planted at the name is replaced. */
+	return xl_afile_write(path, buf, n, 0600);
 }
 
 void xl_jit_state_clear(void)

@@ -10,6 +10,12 @@
  * `perf script` is folded by folded.c and drawn by flame.c.
  * net.core.bpf_jit_kallsyms=1 makes the kernel publish JIT-ed programs in
  * kallsyms as bpf_prog_<tag>_<name>, which perf names in the stacks.
+ * perf runs from argv vectors (child.c), never through a shell: the
+ * --profile-dir is data. Its perf.data and log go to a directory of ours
+ * under $TMPDIR (xdplab-perf.PID.XXXXXX, which `xdplab cleanup` removes
+ * when we are killed); only the results, and the log when perf said
+ * something, are written under --profile-dir, each by a temporary name
+ * renamed into place (atomicfile.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,30 +24,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "xdplab/atomicfile.h"
 #include "xdplab/child.h"
 #include "xdplab/jitstate.h"
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
 #include "xdplab/profile.h"
 #include "xdplab/time.h"
+#include "xdplab/tmpdir.h"
 
 #define JIT_KALLSYMS "/proc/sys/net/core/bpf_jit_kallsyms"
 
 struct xl_profiler {
 	char dir[2048], perf[256];
+	char tmp[PATH_MAX]; /* ours: perf.data, perf.log; "" when not made */
 	char name[64];
 	int jit_kallsyms_old; /* -1: not changed */
 	int jit_fd; /* bpf_jit_kallsyms, opened where it exists, to restore from any namespace */
 	char event[16]; /* "cycles" or "cpu-clock" */
-	pid_t pid;
+	struct xl_child child; /* perf record; pid 0 when not running */
 	int ctl, ack;
 	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
 	int ncpus;
@@ -144,6 +151,28 @@ static bool kallsyms_visible(void)
 	return ok;
 }
 
+static void tmp_path(const struct xl_profiler *p, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", p->tmp, name);
+}
+
+/* Remove our temporary directory and what perf left in it. */
+static void tmp_remove(struct xl_profiler *p)
+{
+	static const char *const files[] = { "perf.data", "perf.data.old", "perf.log" };
+	char f[PATH_MAX + 16];
+	size_t i;
+
+	if (!p->tmp[0])
+		return;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		tmp_path(p, files[i], f, sizeof(f));
+		unlink(f);
+	}
+	rmdir(p->tmp);
+	p->tmp[0] = '\0';
+}
+
 struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *why, size_t len)
 {
 	struct xl_profiler *p;
@@ -186,6 +215,15 @@ struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *w
 			 dir, strerror(-err));
 		goto out_free;
 	}
+	err = xl_run_mkdtemp(p->tmp, sizeof(p->tmp), "xdplab-perf");
+	if (err) {
+		char t[PATH_MAX + 8];
+
+		p->tmp[0] = '\0';
+		snprintf(why, len, "profile: cannot make a temporary directory in %s: %s; running without a profile",
+			 xl_tmpdir_named(t, sizeof(t)), strerror(-err));
+		goto out_free;
+	}
 	p->jit_fd = fileno_dup(fopen_init_net(JIT_KALLSYMS, "r+"));
 	if (p->jit_fd < 0 || fd_read_int(p->jit_fd, &p->jit_kallsyms_old)) {
 		p->jit_kallsyms_old = -1;
@@ -210,6 +248,7 @@ struct xl_profiler *xl_profiler__open(const char *dir, const char *perf, char *w
 out_free:
 	if (p->jit_fd >= 0)
 		close(p->jit_fd);
+	tmp_remove(p);
 	free(p);
 	errno = -err;
 	return NULL;
@@ -242,11 +281,7 @@ static int control(struct xl_profiler *p, const char *cmd)
 
 static void reap(struct xl_profiler *p, int sig)
 {
-	if (p->pid > 0) {
-		kill(p->pid, sig);
-		waitpid(p->pid, NULL, 0);
-	}
-	p->pid = 0;
+	xl_child_stop(&p->child, sig, 1000);
 	if (p->ctl >= 0)
 		close(p->ctl);
 	if (p->ack >= 0)
@@ -267,6 +302,7 @@ void xl_profiler__close(struct xl_profiler *p)
 	}
 	if (p->jit_fd >= 0)
 		close(p->jit_fd);
+	tmp_remove(p);
 	free(p);
 }
 
@@ -275,13 +311,58 @@ static void path_of(const struct xl_profiler *p, const char *ext, char *buf, siz
 	snprintf(buf, len, "%s/%s.%s", p->dir, p->name, ext);
 }
 
+/*
+ * Copy what perf said (our perf.log) to DIR/NAME.perf.log, by a temporary
+ * name renamed into place, and empty ours for the next recording; into
+ * @shown the path a message should name ("" when perf said nothing).
+ */
+static void keep_log(struct xl_profiler *p, char *shown, size_t len)
+{
+	char tmp[PATH_MAX + 16], buf[4096];
+	struct xl_afile a;
+	size_t n, total = 0;
+	FILE *in;
+	int err;
+
+	shown[0] = '\0';
+	tmp_path(p, "perf.log", tmp, sizeof(tmp));
+	in = fopen(tmp, "re");
+	if (!in)
+		return;
+	path_of(p, "perf.log", shown, len);
+	err = xl_afile_open(&a, shown, 0644);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		total += n;
+		if (!err && fwrite(buf, 1, n, a.f) != n)
+			err = -EIO;
+	}
+	fclose(in);
+	if (!total) {
+		if (!err)
+			xl_afile_abort(&a);
+		shown[0] = '\0';
+	} else if (!err) {
+		err = xl_afile_commit(&a);
+	} else {
+		xl_afile_abort(&a);
+	}
+	if (total && err) {
+		xl_warn("profile: cannot write %s: %s (perf's log stays in %s until the run ends)",
+			shown, strerror(-err), tmp);
+		snprintf(shown, len, "%s", tmp);
+		return;
+	}
+	truncate(tmp, 0);
+}
+
 int xl_profiler__start(struct xl_profiler *p, const struct xl_prof_cpu *cpus, int n,
 		       const char *name)
 {
-	char cpulist[64] = "", data[PATH_MAX], log[PATH_MAX], ctlarg[32];
-	int ctl[2], ack[2], i, err;
+	char cpulist[64] = "", data[PATH_MAX + 16], log[PATH_MAX + 16], ctlarg[32];
+	struct xl_child_opts co = { .out_to_err = true };
+	int ctl[2], ack[2], pass[2], i, err;
 
-	if (p->pid || n <= 0 || n > XL_PROF_MAX_CPUS)
+	if (p->child.pid || n <= 0 || n > XL_PROF_MAX_CPUS)
 		return -EINVAL;
 	memcpy(p->cpus, cpus, n * sizeof(*cpus));
 	p->ncpus = n;
@@ -289,61 +370,62 @@ int xl_profiler__start(struct xl_profiler *p, const struct xl_prof_cpu *cpus, in
 	for (i = 0; i < n; i++)
 		snprintf(cpulist + strlen(cpulist), sizeof(cpulist) - strlen(cpulist), "%s%d",
 			 i ? "," : "", cpus[i].cpu);
-	path_of(p, "perf.data", data, sizeof(data));
-	path_of(p, "perf.log", log, sizeof(log));
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl))
+	tmp_path(p, "perf.data", data, sizeof(data));
+	tmp_path(p, "perf.log", log, sizeof(log));
+	co.err_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (co.err_fd < 0)
 		return -errno;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl)) {
+		err = -errno;
+		goto out_log;
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ack)) {
 		err = -errno;
-		close(ctl[0]);
-		close(ctl[1]);
-		return err;
+		goto out_ctl;
 	}
-	p->pid = fork();
-	if (p->pid < 0) {
-		err = -errno;
-		p->pid = 0;
-		close(ctl[0]), close(ctl[1]), close(ack[0]), close(ack[1]);
-		return err;
-	}
-	if (!p->pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-		/* perf's ends of the pipes must survive exec: dup them without CLOEXEC. */
-		int c = dup(ctl[0]), a = dup(ack[1]);
-
-		/*
-		 * Its own process group: a Ctrl-C meant for us must not end it
-		 * early. If we die (SIGKILL), it gets SIGINT, writes its file
-		 * and ends, instead of recording on forever.
-		 */
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGINT);
-		if (getppid() == 1)
-			_exit(127); /* we died before the line above */
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		snprintf(ctlarg, sizeof(ctlarg), "fd:%d,%d", c, a);
-		execvp(p->perf, (char *[]){ p->perf, "record", "-q", "-e", p->event, "-g", "-C",
-					    cpulist, "-D", "-1", "--control", ctlarg, "-o", data,
-					    NULL });
-		_exit(127);
-	}
+	/*
+	 * perf's ends of the sockets are passed under their numbers. It dies
+	 * with us (SIGKILL, child.c): a killed run leaves no perf recording
+	 * on, and its perf.data only in our directory, for `xdplab cleanup`.
+	 */
+	pass[0] = ctl[0];
+	pass[1] = ack[1];
+	co.pass_fds = pass;
+	co.npass = 2;
+	snprintf(ctlarg, sizeof(ctlarg), "fd:%d,%d", ctl[0], ack[1]);
+	err = xl_child_spawn_opts(&p->child,
+				  (char *[]){ p->perf, "record", "-q", "-e", p->event, "-g", "-C",
+					      cpulist, "-D", "-1", "--control", ctlarg, "-o", data,
+					      NULL },
+				  &co);
 	close(ctl[0]);
 	close(ack[1]);
+	close(co.err_fd);
+	if (err) {
+		close(ctl[1]);
+		close(ack[0]);
+		xl_err("profile: cannot start %s record: %s", p->perf, strerror(-err));
+		return err;
+	}
 	p->ctl = ctl[1];
 	p->ack = ack[0];
 	fcntl(p->ack, F_SETFL, O_NONBLOCK);
 	err = control(p, "enable");
 	if (err) {
-		xl_err("profile: perf record did not start (%s); see %s", strerror(-err), log);
 		reap(p, SIGKILL);
+		keep_log(p, log, sizeof(log));
+		xl_err("profile: perf record did not start (%s)%s%s", strerror(-err),
+		       log[0] ? "; see " : "", log);
 		return err;
 	}
 	return 0;
+
+out_ctl:
+	close(ctl[0]);
+	close(ctl[1]);
+out_log:
+	close(co.err_fd);
+	return err;
 }
 
 int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role)
@@ -358,55 +440,103 @@ int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role)
 	return -ENOENT;
 }
 
+/*
+ * Fold `perf script -i @data` into @f, its stderr to our perf.log; its exit
+ * status into *@status (-1: it had to be killed).
+ */
+static int fold_script(struct xl_profiler *p, const char *data, struct xl_folded *f, int *status)
+{
+	char log[PATH_MAX + 16];
+	struct xl_child_opts co = { .flags = XL_CHILD_STDOUT_PIPE };
+	struct xl_child c;
+	unsigned long bad = 0;
+	FILE *in;
+	int err;
+
+	*status = 0;
+	tmp_path(p, "perf.log", log, sizeof(log));
+	co.err_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (co.err_fd < 0)
+		return -errno;
+	err = xl_child_spawn_opts(&c,
+				  (char *[]){ p->perf, "script", "-F",
+					      "comm,tid,cpu,period,ip,sym,dso", "-i", (char *)data,
+					      NULL },
+				  &co);
+	close(co.err_fd);
+	if (err)
+		return err;
+	in = fdopen(c.stdout_fd, "r");
+	if (!in) {
+		err = -errno;
+		xl_child_stop(&c, SIGKILL, 1000);
+		return err;
+	}
+	c.stdout_fd = -1; /* the stream's now */
+	err = xl_folded__parse_perf_script(f, in, p->cpus, p->ncpus, &bad);
+	fclose(in);
+	/* Read to its end: perf script has written all; a parse error ends it (EPIPE). */
+	*status = xl_child_stop(&c, err ? SIGTERM : 0, err ? 1000 : 30000);
+	if (*status < 0)
+		*status = -1;
+	if (err == -EBADMSG)
+		xl_err("profile: cannot read perf script's output (line %lu)", bad);
+	return err;
+}
+
+/* Write @f's folded stacks or flame graph to @path by a temporary name. */
+static int write_result(struct xl_profiler *p, struct xl_folded *f, const char *path, bool svg)
+{
+	struct xl_afile a;
+	int err = xl_afile_open(&a, path, 0644);
+
+	if (err)
+		return err;
+	err = svg ? xl_flame_svg(f, a.f, p->name, 1200) : xl_folded__write(f, a.f);
+	if (err) {
+		xl_afile_abort(&a);
+		return err;
+	}
+	return xl_afile_commit(&a);
+}
+
 int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out)
 {
-	char data[PATH_MAX], log[PATH_MAX], cmd[PATH_MAX * 2 + 600], label[32];
-	unsigned long bad = 0;
+	char data[PATH_MAX + 16], log[PATH_MAX + 16], label[32];
 	struct xl_folded *f;
-	FILE *in, *o;
 	int err, st, i;
 
-	if (!p->pid)
+	if (!p->child.pid)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	path_of(p, "perf.data", data, sizeof(data));
-	path_of(p, "perf.log", log, sizeof(log));
+	tmp_path(p, "perf.data", data, sizeof(data));
 	err = control(p, "disable");
-	/* perf ends its recording on SIGINT and writes the file out. */
-	kill(p->pid, SIGINT);
-	if (waitpid(p->pid, &st, 0) < 0)
-		err = err ? err : -errno;
-	p->pid = 0;
+	/*
+	 * perf ends its recording on SIGINT, writes the file out and ends by
+	 * the same signal (its status is not a verdict).
+	 */
+	st = xl_child_stop(&p->child, SIGINT, 30000);
+	if (!err && st == -ETIMEDOUT)
+		err = st;
 	reap(p, 0);
 	if (err) {
-		xl_err("profile: perf record failed (%s); see %s", strerror(-err), log);
+		keep_log(p, log, sizeof(log));
+		xl_err("profile: perf record failed (%s)%s%s", strerror(-err), log[0] ? "; see " : "",
+		       log);
+		unlink(data);
 		return err;
 	}
 	f = xl_folded__new();
 	if (!f)
 		return -ENOMEM;
-	snprintf(cmd, sizeof(cmd), "'%s' script -F comm,tid,cpu,period,ip,sym,dso -i '%s' 2>>'%s'",
-		 p->perf, data, log);
-	in = popen(cmd, "r");
-	if (!in) {
-		err = -errno;
-		goto out_free;
-	}
-	err = xl_folded__parse_perf_script(f, in, p->cpus, p->ncpus, &bad);
-	st = pclose(in);
-	if (err == -EBADMSG)
-		xl_err("profile: cannot read perf script's output (line %lu)", bad);
-	else if (!err && st)
-		xl_warn("profile: perf script exited with status %d; see %s", st, log);
+	err = fold_script(p, data, f, &st);
+	unlink(data);
+	keep_log(p, log, sizeof(log));
+	if (!err && st)
+		xl_warn("profile: perf script exited with status %d%s%s", st, log[0] ? "; see " : "",
+			log);
 	if (err)
 		goto out_free;
-	unlink(data);
-	{
-		struct stat st_log;
-
-		if (!stat(log, &st_log) && !st_log.st_size)
-			unlink(log); /* perf said nothing: keep only what is worth reading */
-	}
 	out->samples = xl_folded__samples(f, NULL);
 	snprintf(out->event, sizeof(out->event), "%s", p->event);
 	memcpy(out->cpus, p->cpus, sizeof(out->cpus));
@@ -417,24 +547,9 @@ int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out)
 	}
 	path_of(p, "folded", out->folded, sizeof(out->folded));
 	path_of(p, "svg", out->svg, sizeof(out->svg));
-	o = fopen(out->folded, "w");
-	if (!o) {
-		err = -errno;
-		goto out_free;
-	}
-	err = xl_folded__write(f, o);
-	if (fclose(o) && !err)
-		err = -EIO;
-	if (err)
-		goto out_free;
-	o = fopen(out->svg, "w");
-	if (!o) {
-		err = -errno;
-		goto out_free;
-	}
-	err = xl_flame_svg(f, o, p->name, 1200);
-	if (fclose(o) && !err)
-		err = -EIO;
+	err = write_result(p, f, out->folded, false);
+	if (!err)
+		err = write_result(p, f, out->svg, true);
 out_free:
 	if (err && err != -EBADMSG)
 		xl_err("profile: writing %s's profile failed: %s", p->name, strerror(-err));
