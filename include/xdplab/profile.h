@@ -179,6 +179,10 @@ struct xl_profiler;
  * @dir exists or is made (0755); sets net.core.bpf_jit_kallsyms to 1 so
  * JIT-ed programs are named bpf_prog_<tag>_<name> (restored by
  * xl_profiler__close()). @perf: the perf binary (NULL: "perf" on PATH).
+ * perf's files (perf.data, its log) go to a directory of the session,
+ * xl_tmpdir()/xdplab-perf.PID.XXXXXX (tmpdir.h), removed by
+ * xl_profiler__close(); perf is run from argv vectors (child.c), so @dir
+ * is never seen by a shell.
  * Return: the session, or NULL with errno set and a one-line message that
  * names the fix in @why (@len bytes).
  */
@@ -212,8 +216,10 @@ int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role);
 
 /**
  * xl_profiler__stop() - disable the events, end perf, fold `perf script`
- * into DIR/NAME.folded, draw DIR/NAME.svg, and fill @out with the paths
- * and the top symbols. The perf.data file is removed. Return: 0 or -errno
+ * into DIR/NAME.folded, draw DIR/NAME.svg (each written by a temporary
+ * name renamed into place: atomicfile.h), and fill @out with the paths
+ * and the top symbols. The perf.data file is removed; what perf wrote on
+ * stderr, if anything, is kept as DIR/NAME.perf.log. Return: 0 or -errno
  * (logged).
  */
 int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out);
