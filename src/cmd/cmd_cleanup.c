@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* xdplab cleanup: remove what an older or killed xdplab left behind. */
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,8 +66,11 @@ static int dead_runs(void)
 	int n, ret = XL_EXIT_OK;
 
 	n = xl_run_dirs_sweep(prefixes, dir_removed, NULL);
-	if (n < 0)
-		xl_warn("cannot read %s: %s", xl_tmpdir(), strerror(-n));
+	if (n < 0) {
+		char t[PATH_MAX + 8];
+
+		xl_warn("cannot read %s: %s", xl_tmpdir_named(t, sizeof(t)), strerror(-n));
+	}
 	n = xl_jit_state_sweep(jit_restored, NULL);
 	if (n < 0) {
 		xl_err("cannot restore net.core.bpf_jit_kallsyms of a killed run: %s (run as root)",

@@ -49,6 +49,20 @@ static void test_tmpdir_env(void **state)
 	setenv("TMPDIR", base, 1);
 }
 
+/* Messages name $TMPDIR with its value (a TMPDIR that does not exist was not named). */
+static void test_tmpdir_named(void **state)
+{
+	char buf[128];
+
+	setenv("TMPDIR", "/nonexistent", 1);
+	assert_string_equal(xl_tmpdir_named(buf, sizeof(buf)), "TMPDIR=/nonexistent");
+	setenv("TMPDIR", "", 1);
+	assert_string_equal(xl_tmpdir_named(buf, sizeof(buf)), "/tmp");
+	unsetenv("TMPDIR");
+	assert_string_equal(xl_tmpdir_named(buf, sizeof(buf)), "/tmp");
+	setenv("TMPDIR", base, 1);
+}
+
 static void test_mkdtemp_name(void **state)
 {
 	char buf[256], want[128], small[16];
@@ -118,6 +132,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tmpdir_env),
+		cmocka_unit_test(test_tmpdir_named),
 		cmocka_unit_test(test_mkdtemp_name),
 		cmocka_unit_test(test_dir_pid),
 		cmocka_unit_test(test_sweep),

@@ -56,7 +56,10 @@ struct xl_gen_remote *xl_gen_remote__new(const struct xl_gen_remote_opts *o)
 	/* Under $TMPDIR, named by our pid: `xdplab cleanup` removes a dead run's. */
 	err = xl_run_mkdtemp(r->dir, sizeof(r->dir), "xdplab-ssh");
 	if (err) {
-		xl_err("cannot make a temporary directory in %s: %s", xl_tmpdir(), strerror(-err));
+		char t[PATH_MAX + 8];
+
+		xl_err("cannot make a temporary directory in %s: %s", xl_tmpdir_named(t, sizeof(t)),
+		       strerror(-err));
 		free(r);
 		errno = -err;
 		return NULL;

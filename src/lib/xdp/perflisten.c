@@ -2,6 +2,7 @@
 /* A `perf record` on a tracepoint, switched on and off through its control FIFO. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -73,6 +74,10 @@ struct xl_perf_listener *xl_perf_listener__create(const char *event, const char 
 	/* Under $TMPDIR, named by our pid: `xdplab cleanup` removes a dead run's. */
 	err = xl_run_mkdtemp(p->dir, sizeof(p->dir), "xdplab-perf");
 	if (err) {
+		char t[PATH_MAX + 8];
+
+		xl_err("perf listener: cannot make a temporary directory in %s: %s",
+		       xl_tmpdir_named(t, sizeof(t)), strerror(-err));
 		free(p);
 		errno = -err;
 		return NULL;
