@@ -14,7 +14,7 @@
 # or 3 vs 3 repetitions, which can never reach p < 0.05).
 set -u
 cd "$(dirname "$0")/../.."
-X=./build/xdplab
+X=${XDPLAB:-./build/xdplab} # XDPLAB=path: test another binary (run.sh)
 TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 trap 'ip netns del xlcmp$$ 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
@@ -397,5 +397,5 @@ run_one() {
 	suite_verdict "$1" $? "$(cat "$TMP/log")"
 }
 
-suite_prereq() { [ -x $X ] || { echo "build/xdplab missing: run make" >&2; return 1; }; }
+suite_prereq() { [ -x "$X" ] || { echo "build/xdplab missing: run make" >&2; return 1; }; }
 suite_main 0 "$@"

@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
-X=./build/xdplab
+X=${XDPLAB:-./build/xdplab} # XDPLAB=path: test another binary (run.sh)
 EX=./build/examples
 CORPUS=${XL_CORPUS_DIR:-$ROOT/../shared/corpus/tcpdump}
 MAPS=(--map blocked_src=examples/blocked_src.txt --map blocked_sport=examples/blocked_sport.txt)
@@ -685,7 +685,7 @@ run_one() {
 }
 
 suite_prereq() {
-	[ -x $X ] && [ -f $EX/ddos_filter.o ] ||
+	[ -x "$X" ] && [ -f $EX/ddos_filter.o ] ||
 		{ echo "build/xdplab or build/examples missing: run make" >&2; return 1; }
 }
 suite_main 1 "$@"

@@ -13,7 +13,7 @@
 # average 6.5; the rest of the interval, over 4 s, before its fix).
 set -u
 cd "$(dirname "$0")/../.."
-X=./build/xdplab
+X=${XDPLAB:-./build/xdplab} # XDPLAB=path: test another binary (run.sh)
 N=20000          # frames per test
 RATE=50000       # frames/s, far below capacity
 G=xlt$$g         # generator namespace
@@ -613,5 +613,5 @@ run_one() {
 	suite_verdict "$name" "$rc" "$(cat "$TMP/out")"
 }
 
-suite_prereq() { [ -x $X ] || { echo "build/xdplab missing: run make" >&2; return 1; }; }
+suite_prereq() { [ -x "$X" ] || { echo "build/xdplab missing: run make" >&2; return 1; }; }
 suite_main 1 "$@"
