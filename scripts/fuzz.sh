@@ -6,7 +6,9 @@
 #   pcap     the project's captures (build/test-pcaps) and ../shared/corpus's
 #   parse    every frame of those captures, one file each
 #   opts     argv vectors from the option tests (NUL-separated words)
-#   compare  the committed results files (bench/*.json) and their cuts
+#   compare  the committed results files (bench/*.json) and their cuts, with
+#            a dictionary (build/fuzz/compare.dict) of JSON's tokens and every
+#            key of docs/results.schema.json and of those files, made here
 # A finding stops that target: its input is left as build/fuzz/NAME-crash-*
 # and the script exits 1. The last line per target gives its executions.
 #   scripts/fuzz.sh [NAME...]
@@ -69,6 +71,31 @@ PY
 			cp "$f" "$dir/"
 			head -c 2000 "$f" >"$dir/$(basename "$f").cut"
 		done
+		python3 - docs/results.schema.json bench/*.json >"$B/compare.dict" <<'PY'
+import json, sys
+keys = set()
+def walk(o, schema):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if not schema:
+                keys.add(k)
+            elif k == "properties" and isinstance(v, dict):
+                keys.update(v)
+            walk(v, schema)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v, schema)
+for i, path in enumerate(sys.argv[1:]):
+    try:
+        walk(json.load(open(path)), i == 0)
+    except ValueError:
+        pass
+toks = ['{', '}', '[', ']', ':', ',', 'null', 'true', 'false', '-1', '0', '1e308', '-0', '0.5',
+        '"', '\\u0000', '18446744073709551616', 'NaN']
+toks += ['"%s":' % k for k in sorted(keys) if k.isprintable() and '"' not in k and '\\' not in k]
+for i, t in enumerate(toks):
+    print('k%d="%s"' % (i, t.replace('\\', '\\\\').replace('"', '\\"')))
+PY
 		;;
 	esac
 }
@@ -78,7 +105,9 @@ for name in "$@"; do
 	[ -x "$bin" ] || { echo "fuzz: $bin is not built (make fuzz)"; status=1; continue; }
 	seed "$name"
 	echo "fuzz: $name for $SECS s on $(ls "$B/corpus-$name" | wc -l) seeds"
-	"$bin" -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix="$B/$name-" \
+	dict=()
+	[ -f "$B/$name.dict" ] && dict=(-dict="$B/$name.dict")
+	"$bin" "${dict[@]}" -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix="$B/$name-" \
 		-max_len=65536 -timeout=10 -rss_limit_mb=2048 "$B/corpus-$name" >"$B/$name.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log" | tail -1)
