@@ -169,18 +169,6 @@ void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *ro
 	row->profile = p;
 }
 
-/*
- * What a row puts at the DUT end for each repetition, and how its counters
- * are read (struct xl_meter.read): an XDP or tc benchmark (struct
- * xl_bench), or the nftables rule of the kernel-stack row.
- */
-struct dut_ops {
-	void *(*create)(const void *arg); /* called in the DUT's netns */
-	int (*read)(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
-	void (*destroy)(void *h);
-	const void *arg;
-};
-
 static int bench_read(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
 {
 	return xl_bench__read(h, total, per_cpu);
@@ -199,6 +187,13 @@ static void *nft_create(const void *arg)
 static void nft_destroy(void *h)
 {
 	xl_nft_drop__destroy(h);
+}
+
+/* The DUT of an XDP or tc benchmark row: @bo's program (bo outlives it). */
+static struct xl_labrun_dut bench_dut(const struct xl_bench_opts *bo)
+{
+	return (struct xl_labrun_dut){ .kind = XL_LABRUN_DUT_BENCH, .create = bench_create,
+				       .read = bench_read, .destroy = bench_destroy, .arg = bo };
 }
 
 /* The --extra-ns loop of a drop row as the first repetition calibrated it. */
@@ -251,8 +246,9 @@ int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen)
 }
 
 /* One measured run of @reps windows; @ceiling judges the generator CPU. */
-static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const struct dut_ops *dut,
-		   uint32_t size, bool ceiling, struct xl_row_result *row)
+static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		   const struct xl_labrun_dut *dut, uint32_t size, bool ceiling,
+		   struct xl_row_result *row)
 {
 	static struct xl_meter_sample z0, a, b, z1;
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1,
@@ -262,7 +258,7 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 	struct xl_meter_window w;
 	void *h;
 	struct xl_gen *gen;
-	const struct xl_bench_opts *bo = dut->create == bench_create ? dut->arg : NULL;
+	const struct xl_bench_opts *bo = dut->kind == XL_LABRUN_DUT_BENCH ? dut->arg : NULL;
 	bool extra = bo && bo->extra && !ceiling;
 	struct xl_bench_opts bo_rep;
 	struct xl_extra_cal cal = { 0 };
@@ -456,7 +452,7 @@ int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action
 		struct xl_bench_opts bo = { .action = action, .op = op,
 					    .ifname = lab->ifname[XL_LAB_DUT], .mode = mode,
 					    .extra = o->extra && action == XDP_DROP };
-		struct dut_ops d = { bench_create, bench_read, bench_destroy, &bo };
+		struct xl_labrun_dut d = bench_dut(&bo);
 
 		return measure(lab, o, &d, size, false, row);
 	}
@@ -466,12 +462,10 @@ int xl_labrun_custom(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		     const struct xl_labrun_dut *dut, const char *name, const char *action,
 		     enum xl_xdp_mode mode, uint32_t size, struct xl_row_result *row)
 {
-	struct dut_ops d = { dut->create, dut->read, dut->destroy, dut->arg };
-
 	row_init(row, lab, o, size, mode);
 	row->action = action;
 	snprintf(row->name, sizeof(row->name), "%s", name);
-	return measure(lab, o, &d, size, false, row);
+	return measure(lab, o, dut, size, false, row);
 }
 
 int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
@@ -485,7 +479,7 @@ int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
 					    .ifname = lab->ifname[XL_LAB_DUT],
 					    .mode = XL_MODE_NATIVE };
-		struct dut_ops d = { bench_create, bench_read, bench_destroy, &bo };
+		struct xl_labrun_dut d = bench_dut(&bo);
 
 		return measure(lab, o, &d, size, true, row);
 	}
@@ -497,8 +491,9 @@ int xl_labrun_stack(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_
 	static const uint16_t port = XL_LABRUN_UDP_DPORT;
 	struct xl_bench_opts bo = { .action = XDP_DROP, .op = XL_OP_NO_TOUCH,
 				    .ifname = lab->ifname[XL_LAB_DUT], .tc = true };
-	struct dut_ops nft = { nft_create, xl_nft_drop__read, nft_destroy, &port };
-	struct dut_ops tc = { bench_create, bench_read, bench_destroy, &bo };
+	struct xl_labrun_dut nft = { .kind = XL_LABRUN_DUT_NFT, .create = nft_create,
+				     .read = xl_nft_drop__read, .destroy = nft_destroy, .arg = &port };
+	struct xl_labrun_dut tc = bench_dut(&bo);
 	char *gro_on[] = { "ethtool", "-K", lab->ifname[XL_LAB_DUT], "gro", "on", NULL };
 	char *gro_off[] = { "ethtool", "-K", lab->ifname[XL_LAB_DUT], "gro", "off", NULL };
 	bool gro = lab->wiring == XL_WIRING_SOFTIRQ;

@@ -2,17 +2,26 @@
 /*
  * Internal to the lab rows (src/lib/lab/labrun*.c): what every row's code
  * shares (the generator, the benchmark in a namespace, the traffic, the
- * row's common fields, the profiled repetition) and the custom-DUT row
- * that labrun_prog.c builds on. The commands see xdplab/labrun.h only.
+ * row's common fields, the profiled repetition, what is at the DUT end)
+ * and the custom-DUT row that labrun_prog.c builds on. The commands see xdplab/labrun.h only.
  */
 #ifndef XDPLAB_LABRUN_PRIV_H
 #define XDPLAB_LABRUN_PRIV_H
 
 #include "xdplab/labrun.h"
 
+/** What a row puts at the DUT end (struct xl_labrun_dut.kind). */
+enum xl_labrun_dut_kind {
+	XL_LABRUN_DUT_BENCH,  /**< our XDP or tc benchmark: @arg is its struct xl_bench_opts */
+	XL_LABRUN_DUT_NFT,    /**< stack-drop's nftables rule: @arg is its UDP port (uint16_t) */
+	XL_LABRUN_DUT_CUSTOM, /**< the user's own program (xl_labrun_prog()) */
+};
+
 /**
- * struct xl_labrun_dut - a row's DUT that is neither a built-in benchmark
- * nor a baseline (the user's own program: xl_labrun_prog()).
+ * struct xl_labrun_dut - what a row puts at the DUT end for each
+ * repetition, and how its counters are read.
+ * @kind: which DUT it is; a benchmark's --extra-ns loop is calibrated by
+ *     the row (its options in @arg).
  * @create: called with the thread in the DUT's netns, once per repetition:
  *     load and attach; Return: a handle, or NULL with errno.
  * @read: its counters, as struct xl_meter.read (@h the handle).
@@ -20,6 +29,7 @@
  * @arg: passed to @create.
  */
 struct xl_labrun_dut {
+	enum xl_labrun_dut_kind kind;
 	void *(*create)(const void *arg);
 	int (*read)(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
 	void (*destroy)(void *h);
@@ -28,8 +38,9 @@ struct xl_labrun_dut {
 
 /**
  * xl_labrun_custom() - one row named @name (action @action, kind "xdp",
- * @mode) at @size bytes with @dut at the DUT end, measured as the XDP rows
- * are (same repetitions, windows, count check, verdict).
+ * @mode) at @size bytes with @dut (XL_LABRUN_DUT_CUSTOM) at the DUT end,
+ * measured as the XDP rows are (same repetitions, windows, count check,
+ * verdict).
  * Return: 0 or -errno (the row's note says why).
  */
 int xl_labrun_custom(struct xl_lab *lab, const struct xl_labrun_opts *o,

@@ -134,7 +134,8 @@ int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	static char name[32];
 	int no_run_cnt = 0, err;
 	struct prog_arg pa = { uo, lab->ifname[XL_LAB_DUT], mode, false, &no_run_cnt };
-	struct xl_labrun_dut dut = { prog_create, prog_read, prog_destroy, &pa };
+	struct xl_labrun_dut dut = { .kind = XL_LABRUN_DUT_CUSTOM, .create = prog_create,
+				    .read = prog_read, .destroy = prog_destroy, .arg = &pa };
 	struct xl_labrun_opts c;
 	struct xl_row_result *chk;
 	const struct xl_rep_result *r;
