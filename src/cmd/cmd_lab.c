@@ -85,6 +85,7 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 {
 	uint32_t size = a->sizes[s];
 	int i, n = *np, err = 0, first, k;
+	char what[128];
 
 	for (i = 0; xl_cmd_lab_rows[i] && n < MAX_ROWS; i++) {
 		const char *r = xl_cmd_lab_rows[i];
@@ -92,10 +93,12 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		if (!a->rows[i])
 			continue;
 		if (a->d.dut && xl_lab_dut_skip(lab, r, size, &rows[n])) {
+			xl_cmd_progress_skip(a->progress);
 			n++;
 			continue;
 		}
-		fprintf(stderr, "xdplab: measuring %s at %u bytes...\n", r, size);
+		snprintf(what, sizeof(what), "measuring %s at %u bytes", r, size);
+		xl_cmd_progress_step(a->progress, what);
 		first = n;
 		if (!strcmp(r, "gen-ceiling"))
 			err = xl_labrun_ceiling(lab, &a->o, size, &rows[n]);
@@ -160,7 +163,8 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		struct xl_labrun_opts po = a->o;
 
 		po.prog_count_check = true; /* an extra repetition: run_cnt vs veth's */
-		fprintf(stderr, "xdplab: measuring prog/%s at %u bytes...\n", a->prog_func, size);
+		snprintf(what, sizeof(what), "measuring prog/%s at %u bytes", a->prog_func, size);
+		xl_cmd_progress_step(a->progress, what);
 		err = xl_labrun_prog(lab, &po, &a->uo, a->prog_func, a->mode, size, &rows[n]);
 		n++;
 		if (err && err != -EINTR) {
@@ -189,8 +193,9 @@ static int measure_sens(struct run_args *a, struct xl_lab *lab, struct xl_sens_r
 
 			if (!a->rows[i] || strncmp(xl_cmd_lab_rows[i], "drop/", 5))
 				continue;
-			fprintf(stderr, "xdplab: sensitivity of %s at %u bytes...\n", xl_cmd_lab_rows[i],
-				a->sizes[s]);
+			snprintf(line, sizeof(line), "sensitivity of %s at %u bytes", xl_cmd_lab_rows[i],
+				 a->sizes[s]);
+			xl_cmd_progress_step(a->progress, line);
 			err = xl_labrun_sensitivity(lab, &a->o, xl_pkt_op_parse(xl_cmd_lab_rows[i] + 5),
 						    a->mode, a->sizes[s], &sens[*nsens]);
 			if (err && err != -EINTR) {
@@ -274,6 +279,26 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 	free(lat_json);
 }
 
+/*
+ * The steps lab run will print a progress line for (or skip): each row
+ * asked at each size (the redirect row with its watch-cost rows is one),
+ * --ab's two sides at each repetition, --prog's row, --sensitivity's
+ * searches and --latency's rows, in the order measure_size(),
+ * measure_sens() and xl_cmd_lab_lat() run them.
+ */
+static int lab_steps(const struct run_args *a)
+{
+	int i, rows = 0, drops = 0;
+
+	for (i = 0; xl_cmd_lab_rows[i]; i++)
+		if (a->rows[i]) {
+			rows++;
+			drops += !strncmp(xl_cmd_lab_rows[i], "drop/", 5);
+		}
+	return a->nsizes * (rows + (a->ab[0] ? 2 * a->o.reps : 0) + (a->uo.path ? 1 : 0) +
+			    (a->sensitivity ? drops : 0) + (a->latency ? 2 * XL_LAT_NPATHS : 0));
+}
+
 static int lab_run(int argc, char **argv)
 {
 	static struct xl_row_result rows[MAX_ROWS];
@@ -282,6 +307,7 @@ static int lab_run(int argc, char **argv)
 	static struct run_args a;
 	struct xl_labrun_source src;
 	struct xl_gen_remote *remote = NULL;
+	struct xl_cmd_progress progress;
 	struct xl_lab lab;
 	char header[3072];
 	bool lat_failed = false;
@@ -308,6 +334,8 @@ static int lab_run(int argc, char **argv)
 			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
 			 (unsigned long long)a.extra_ns);
 	fprintf(stderr, "%s\n", header);
+	xl_cmd_progress_init(&progress, lab_steps(&a));
+	a.progress = &progress;
 	for (s = 0; s < a.nsizes && !err; s++)
 		err = measure_size(&a, &lab, s, rows, &n, &ret);
 	if (a.sensitivity && err != -EINTR)

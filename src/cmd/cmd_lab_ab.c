@@ -37,10 +37,12 @@ int xl_cmd_lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24]
 			int side = rep % 2 ? 1 - k : k;
 			struct xl_userprog_opts uo = a->uo;
 			struct xl_row_result *row = &rows[side];
+			char what[96];
 
 			uo.path = a->ab[side];
-			fprintf(stderr, "xdplab: measuring ab-%c/%s at %u bytes, repetition %d...\n",
-				'a' + side, func[side], size, rep + 1);
+			snprintf(what, sizeof(what), "measuring ab-%c/%s at %u bytes, repetition %d",
+				 'a' + side, func[side], size, rep + 1);
+			xl_cmd_progress_step(a->progress, what);
 			err = xl_labrun_prog(lab, &o1, &uo, func[side], a->mode, size, &one);
 			if (err) {
 				xl_err("row ab-%c/%s at %u bytes failed: %s", 'a' + side, func[side], size,

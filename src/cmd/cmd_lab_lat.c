@@ -30,8 +30,11 @@ int xl_cmd_lab_lat(struct xl_lab *lab, const struct run_args *a, struct xl_lat_r
 					       a->sizes[s]);
 					return 0;
 				}
-				fprintf(stderr, "xdplab: measuring lat/%s/%s at %u bytes...\n",
-					xl_lat_path_name(p), rates[k] ? "low" : "load", a->sizes[s]);
+				char what[96];
+
+				snprintf(what, sizeof(what), "measuring lat/%s/%s at %u bytes",
+					 xl_lat_path_name(p), rates[k] ? "low" : "load", a->sizes[s]);
+				xl_cmd_progress_step(a->progress, what);
 				err = xl_labrun_latency(lab, &a->o, p, rates[k], a->lat_delay_ns,
 							a->sizes[s], &rows[*n]);
 				(*n)++;

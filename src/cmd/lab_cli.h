@@ -14,6 +14,7 @@
 
 #include "lab_dut.h"
 #include "profile_cli.h"
+#include "progress_cli.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
 #include "xdplab/labrun_lat.h"
@@ -46,6 +47,8 @@ struct run_args {
 	int cal;                     /* the watch-cost rows (--with-monitor), 0: none */
 	char prog_func[24];          /* --prog's function name */
 	char ab_func[2][24];         /* --ab's two function names */
+	/* Set by lab run before the rows: the progress lines (progress_cli.h). */
+	struct xl_cmd_progress *progress;
 };
 
 /* lab run's rows in table order (--rows names them), NULL-terminated. */
