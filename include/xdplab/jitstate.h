@@ -12,8 +12,7 @@
 
 #include <sys/types.h>
 
-/** Where the state files go (root's tmpfs; made 0700 when missing). */
-#define XL_RUN_STATE_DIR "/run/xdplab"
+#include "xdplab/tmpdir.h" /* XL_RUN_STATE_DIR: where the record goes */
 
 /**
  * xl_jit_state_save() - record @old, the value bpf_jit_kallsyms had before

@@ -15,6 +15,20 @@
 #include <sys/types.h>
 
 /**
+ * Where a run's records of what it changed go, for `xdplab cleanup` after
+ * a SIGKILL (root's tmpfs): the bpf_jit_kallsyms value (jitstate.h), the
+ * clsact qdiscs a tc-drop row made (bench.h).
+ */
+#define XL_RUN_STATE_DIR "/run/xdplab"
+
+/**
+ * xl_run_state_dir() - make XL_RUN_STATE_DIR (0700) when missing and check
+ * that it is a directory, not a symbolic link to one.
+ * Return: 0, -ENOTDIR, or the -errno of mkdir/lstat.
+ */
+int xl_run_state_dir(void);
+
+/**
  * xl_tmpdir() - the directory temporary files go to: $TMPDIR when it is
  * set and not empty, else "/tmp". The string is the environment's (or a
  * literal): do not free it.

@@ -19,6 +19,17 @@ const char *xl_tmpdir(void)
 	return t && *t ? t : "/tmp";
 }
 
+int xl_run_state_dir(void)
+{
+	struct stat st;
+
+	if (mkdir(XL_RUN_STATE_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	if (lstat(XL_RUN_STATE_DIR, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
 const char *xl_tmpdir_named(char *buf, size_t len)
 {
 	const char *t = getenv("TMPDIR");

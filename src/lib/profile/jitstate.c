@@ -26,16 +26,11 @@ static void state_path(char *buf, size_t len, pid_t pid)
 int xl_jit_state_save(int old)
 {
 	char path[PATH_MAX], buf[16];
-	struct stat st;
-	int n = snprintf(buf, sizeof(buf), "%d\n", old);
+	int n = snprintf(buf, sizeof(buf), "%d\n", old), err;
 
-	if (mkdir(XL_RUN_STATE_DIR, 0700) && errno != EEXIST)
-		return -errno;
-	/* Ours: a directory, not a link to one. */
-	if (lstat(XL_RUN_STATE_DIR, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
+	err = xl_run_state_dir();
+	if (err)
+		return err;
 	state_path(path, sizeof(path), getpid());
 	/* By a temporary name renamed into place: a link planted at the name is replaced. */
 	return xl_afile_write(path, buf, n, 0600);
