@@ -190,11 +190,15 @@ int xl_bench__ifindex(const struct xl_bench *b);
  * xl_tc_cleanup() - delete the tc filters at @ifname's clsact ingress
  * (current netns) that run our tc_bench_drop: what a SIGKILLed tc-drop
  * row leaves (a tc filter is no bpf_link). Read with `tc -j filter show`
- * (iproute2), deleted with bpf_tc_detach(). The clsact qdisc stays (it may
- * not be ours). Return: filters deleted, or -errno (-ENODEV: no such
+ * (iproute2), deleted with bpf_tc_detach(). The clsact qdisc is deleted
+ * too when a tc-drop row that is gone made it (its mark in
+ * XL_RUN_STATE_DIR, clsact.NETNS.IFINDEX.PID) and no filter is left on it
+ * (*@qdisc_deleted says so); else it stays (it may not be ours). The next
+ * tc-drop row on the interface takes such a qdisc over and deletes it
+ * when done. Return: filters deleted, or -errno (-ENODEV: no such
  * interface; -EIO: tc failed).
  */
-int xl_tc_cleanup(const char *ifname);
+int xl_tc_cleanup(const char *ifname, bool *qdisc_deleted);
 
 /**
  * xl_bench__destroy() - detach (close the link; for @tc, delete the filter

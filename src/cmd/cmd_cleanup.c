@@ -24,7 +24,7 @@ static const struct xl_opt cleanup_opts[] = {
 
 static const struct xl_cmd_spec cleanup_spec = {
 	"cleanup", "[IFACE]",
-	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters and the stack-drop tables of dead runs, and remove labs left by killed runs. Without IFACE: what killed runs left that belongs to no interface: their labs, their temporary directories (xdplab-ssh.PID.*, xdplab-perf.PID.* in $TMPDIR or /tmp) and net.core.bpf_jit_kallsyms, restored to the value it had before a killed --profile run.",
+	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters (and the clsact qdisc a killed tc-drop row made, when no other filter is on it) and the stack-drop tables of dead runs, and remove labs left by killed runs. Without IFACE: what killed runs left that belongs to no interface: their labs, their temporary directories (xdplab-ssh.PID.*, xdplab-perf.PID.* in $TMPDIR or /tmp) and net.core.bpf_jit_kallsyms, restored to the value it had before a killed --profile run.",
 	cleanup_opts, sizeof(cleanup_opts) / sizeof(cleanup_opts[0]),
 };
 
@@ -85,6 +85,7 @@ int cmd_cleanup(int argc, char **argv)
 	struct cleanup_args a = { 0 };
 	struct xl_xdp_holder h;
 	int idx, ifindex, n, ret = XL_EXIT_OK;
+	bool qdisc = false;
 	char desc[256];
 
 	idx = xl_opts_parse(&cleanup_spec, argc, argv, on_opt, &a);
@@ -107,9 +108,11 @@ int cmd_cleanup(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	/* What a killed tc-drop or stack-drop row (lab run --dut) leaves. */
-	n = xl_tc_cleanup(argv[idx]);
+	n = xl_tc_cleanup(argv[idx], &qdisc);
 	if (n > 0)
 		printf("%s: deleted %d tc filter(s) of tc_bench_drop at clsact ingress\n", argv[idx], n);
+	if (qdisc)
+		printf("%s: deleted the clsact qdisc a killed tc-drop row made\n", argv[idx]);
 	else if (n < 0 && n != -ENOENT)
 		xl_warn("%s: cannot list its tc filters: %s", argv[idx], strerror(-n));
 	n = xl_nft_sweep();

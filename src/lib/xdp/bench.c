@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@
 #include "xdplab/netns.h"
 #include "xdplab/pkt.h"
 #include "xdplab/progrun.h"
+#include "xdplab/tmpdir.h"
+#include "tc_mark.h"
 
 struct xl_bench {
 	struct bench *skel;
@@ -42,6 +45,7 @@ struct xl_bench {
 	/* tc: the hook and filter to delete, and the netns they are in. */
 	bool tc, tc_hook_made;
 	int tc_ns_fd;
+	char tc_mark[PATH_MAX]; /* tc_mark.h: the qdisc we made, "" when none */
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts tc_opts;
 };
@@ -92,8 +96,10 @@ void xl_bench_rec_sum(const struct xl_bench_rec *recs, int n, struct xl_bench_re
 
 /*
  * The clsact ingress hook: make the qdisc if there is none (-EEXIST: keep
- * the one there and leave it at destroy), then one filter running @prog_fd
- * in direct-action mode. Return: 0 or -errno.
+ * the one there and leave it at destroy, unless a killed run of ours made
+ * it: its mark says so, and we take it over), then one filter running
+ * @prog_fd in direct-action mode. The qdisc we made is marked (tc_mark.h)
+ * until we delete it. Return: 0 or -errno.
  */
 static int tc_attach(struct xl_bench *b, int prog_fd, const char *ifname)
 {
@@ -107,7 +113,10 @@ static int tc_attach(struct xl_bench *b, int prog_fd, const char *ifname)
 		xl_err("interface %s: cannot add a clsact qdisc: %s", ifname, strerror(-err));
 		return err;
 	}
-	b->tc_hook_made = !err;
+	b->tc_hook_made = !err || xl_tc_mark_take_dead(b->ifindex) > 0;
+	if (b->tc_hook_made && xl_tc_mark_set(b->ifindex, b->tc_mark, sizeof(b->tc_mark)))
+		xl_warn("interface %s: cannot mark its clsact qdisc in %s (a killed run leaves it)",
+			ifname, XL_RUN_STATE_DIR);
 	err = bpf_tc_attach(&b->hook, &b->tc_opts);
 	if (err) {
 		xl_err("interface %s: cannot attach the tc program at clsact ingress: %s", ifname,
@@ -115,6 +124,7 @@ static int tc_attach(struct xl_bench *b, int prog_fd, const char *ifname)
 		if (b->tc_hook_made) {
 			b->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 			bpf_tc_hook_destroy(&b->hook);
+			xl_tc_mark_clear(b->tc_mark);
 		}
 		return err;
 	}
@@ -137,6 +147,7 @@ static void tc_detach(struct xl_bench *b)
 	if (b->tc_hook_made) {
 		b->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 		bpf_tc_hook_destroy(&b->hook);
+		xl_tc_mark_clear(b->tc_mark);
 	}
 	if (moved)
 		xl_netns_restore(&saved);
@@ -443,25 +454,72 @@ void xl_bench__destroy(struct xl_bench *b)
 	free(b);
 }
 
-int xl_tc_cleanup(const char *ifname)
+/* `tc -j filter show dev @ifname @dir` parsed into *@doc (NULL when empty). */
+static int tc_filters(const char *ifname, const char *dir, json_t **doc)
 {
-	char *argv[] = { "tc", "-j", "filter", "show", "dev", (char *)ifname, "ingress", NULL };
+	char *argv[] = { "tc", "-j", "filter", "show", "dev", (char *)ifname, (char *)dir, NULL };
 	struct xl_child c;
+	int err;
+
+	*doc = NULL;
+	err = xl_child_spawn(&c, argv, XL_CHILD_STDOUT_PIPE, NULL);
+	if (err)
+		return err;
+	*doc = json_loadfd(c.stdout_fd, JSON_DISABLE_EOF_CHECK, NULL);
+	err = xl_child_stop(&c, 0, 5000);
+	if (err) {
+		json_decref(*doc);
+		*doc = NULL;
+		return err < 0 ? err : -EIO;
+	}
+	return 0;
+}
+
+/*
+ * The clsact qdisc of @ifindex, made by a killed run (its mark), deleted
+ * when no filter is left on it at ingress or egress (another's would go
+ * with it). Return: 1 deleted, 0 not ours or kept, -errno.
+ */
+static int tc_qdisc_cleanup(const char *ifname, int ifindex)
+{
+	struct bpf_tc_hook hook = { .sz = sizeof(hook), .ifindex = ifindex,
+				    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS };
+	json_t *in, *eg;
+	int err, left;
+
+	if (xl_tc_mark_take_dead(ifindex) <= 0)
+		return 0;
+	err = tc_filters(ifname, "ingress", &in);
+	if (!err)
+		err = tc_filters(ifname, "egress", &eg);
+	if (err) {
+		json_decref(in);
+		return err;
+	}
+	left = json_array_size(in) + json_array_size(eg);
+	json_decref(in);
+	json_decref(eg);
+	if (left) {
+		xl_warn("%s: the clsact qdisc a killed tc-drop row made is kept: other filters are on it",
+			ifname);
+		return 0;
+	}
+	err = bpf_tc_hook_destroy(&hook);
+	return err ? err : 1;
+}
+
+int xl_tc_cleanup(const char *ifname, bool *qdisc_deleted)
+{
 	json_t *doc, *f;
 	size_t i;
 	int ifindex = if_nametoindex(ifname), err, n = 0;
 
+	*qdisc_deleted = false;
 	if (!ifindex)
 		return -ENODEV;
-	err = xl_child_spawn(&c, argv, XL_CHILD_STDOUT_PIPE, NULL);
+	err = tc_filters(ifname, "ingress", &doc);
 	if (err)
 		return err;
-	doc = json_loadfd(c.stdout_fd, JSON_DISABLE_EOF_CHECK, NULL);
-	err = xl_child_stop(&c, 0, 5000);
-	if (err) {
-		json_decref(doc);
-		return err < 0 ? err : -EIO;
-	}
 	json_array_foreach(doc, i, f) {
 		json_t *o = json_object_get(f, "options");
 		const char *name = json_string_value(json_object_get(json_object_get(o, "prog"), "name"));
@@ -484,5 +542,12 @@ int xl_tc_cleanup(const char *ifname)
 		n++;
 	}
 	json_decref(doc);
+	err = tc_qdisc_cleanup(ifname, ifindex);
+	if (err < 0) {
+		xl_err("%s: cannot delete the clsact qdisc a killed tc-drop row made: %s", ifname,
+		       strerror(-err));
+		return err;
+	}
+	*qdisc_deleted = err > 0;
 	return n;
 }
