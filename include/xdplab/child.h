@@ -36,7 +36,8 @@ struct xl_child {
 /**
  * xl_child_spawn() - start argv[0] (PATH lookup) with @argv.
  * @flags: XL_CHILD_STDIN_PIPE | XL_CHILD_STDOUT_PIPE.
- * @err_path: file that receives its stderr (created, truncated), or NULL
+ * @err_path: file that receives its stderr (created, truncated; not through a
+ *            symbolic link: O_NOFOLLOW), or NULL
  *            for /dev/null.
  * The child's signal dispositions and mask are reset to the defaults.
  * Return: 0 (@c filled), or -errno (-ENOENT: the program is not on PATH,

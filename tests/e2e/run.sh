@@ -81,6 +81,7 @@ TESTS=(
 	"drop-json-reps|drop --duration 1.5 --reps 2 --json: 2 repetitions, intervals that add up to the exact totals, a lab row's identity, the schema"
 	"bad-reps-no-duration|drop --reps 2 without --duration: exit 2, one line"
 	"lab-setup-killed|a lab setup SIGKILLed half-way is swept by cleanup; finished manual labs stay; teardown of an unknown TAG names the labs there are (exit 2)"
+	"lab-setup-mark-link|a link planted at lab setup's mark /run/xdplab/setup-TAG (TAG known from the pid) is replaced, its target unchanged"
 	"link-down|gen and xsk txpush name a link that is down (or whose veth peer is) as the cause, txpush stops, exit 1"
 	"xsk-umem-facts|xsk's start line gives the UMEM as registered: frames, chunk size, aligned or unaligned, hugepages"
 	"xsk-dump-snaplen|xsk rxdrop --dump --snaplen cuts records (wire length kept); a capture the kernel dropped frames from is INCOMPLETE, exit 1"

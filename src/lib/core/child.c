@@ -151,7 +151,7 @@ int xl_child_spawn(struct xl_child *c, char *const argv[], int flags, const char
 	int err;
 
 	if (err_path) {
-		o.err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		o.err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (o.err_fd < 0) {
 			memset(c, 0, sizeof(*c));
 			c->stdin_fd = c->stdout_fd = -1;

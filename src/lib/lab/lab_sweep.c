@@ -15,36 +15,37 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xdplab/atomicfile.h"
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
+#include "xdplab/tmpdir.h"
 #include "lab_priv.h"
 
 /*
  * Manual labs are marked while `lab setup` builds them: a file named by the
- * tag in XL_LAB_MARK_DIR, made before the first namespace and removed when
+ * tag in XL_RUN_STATE_DIR, made before the first namespace and removed when
  * the set-up finished (or the lab is destroyed). A sweep finding the mark of
- * a dead pid knows the set-up was killed half-way.
+ * a dead pid knows the set-up was killed half-way. The mark is written by a
+ * temporary name renamed into place (atomicfile.h): a link planted at its
+ * name is replaced, not followed.
  */
-#define XL_LAB_MARK_DIR "/run/xdplab"
+#define XL_LAB_MARK_DIR XL_RUN_STATE_DIR
 
 int xl_lab_setup_mark(const char *tag, bool on)
 {
 	char path[128];
-	int fd;
+	int err;
 
 	snprintf(path, sizeof(path), XL_LAB_MARK_DIR "/setup-%s", tag);
 	if (!on)
 		return unlink(path) && errno != ENOENT ? -errno : 0;
-	if (mkdir(XL_LAB_MARK_DIR, 0755) && errno != EEXIST)
-		goto out_err;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto out_err;
-	close(fd);
-	return 0;
-out_err:
-	xl_err("lab %s: cannot mark its set-up in %s: %s", tag, XL_LAB_MARK_DIR, strerror(errno));
-	return -errno;
+	err = xl_run_state_dir();
+	if (!err)
+		err = xl_afile_write(path, "", 0, 0644);
+	if (err)
+		xl_err("lab %s: cannot mark its set-up in %s: %s", tag, XL_LAB_MARK_DIR,
+		       strerror(-err));
+	return err;
 }
 
 static bool setup_marked(const char *tag)
