@@ -29,7 +29,7 @@ TESTS=(
 	"report-errors|xdplab report: a missing or foreign file is a usage error (exit 2, one line), an unwritable -o a runtime error (exit 1)"
 	"profile-start-counts|drop --profile: 1000 frames sent as soon as its start line shows are all in its totals (the line comes after the first sample, and after perf's start)"
 	"profile-no-perf|no perf on PATH, a --profile-dir that cannot be made, or a TMPDIR that does not exist: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
-	"profile-hostile-paths|a --profile-dir with a quote and \$(touch ...) in it runs no shell and gets its profile; links planted at DIR/NAME.svg, DIR/NAME.folded and the jit_kallsyms record are replaced, their targets unchanged"
+	"profile-hostile-paths|a --profile-dir with a quote and \$(touch ...) in it runs no shell and gets its profile; links planted at DIR/NAME.svg, DIR/NAME.folded and the jit_kallsyms record are replaced, their targets unchanged, and cleanup does not read a dead run's record through a link"
 )
 
 fail() {
@@ -471,6 +471,16 @@ t_profile_hostile_paths() {
 	grep -q 'class="xl-flame"' "$d/drop.svg" || fail "the SVG is not our flame graph"
 	expect_eq "files in --profile-dir" "$(ls -A "$d" | tr '\n' ' ')" "drop.folded drop.svg "
 	expect_eq "bpf_jit_kallsyms after the run" "$(cat "$JIT")" 0
+	# A link planted at a dead run's record is not read through by cleanup
+	# (it restored the value of whatever file the link named).
+	echo 1 >"$WORK/target-rec"
+	ln -s "$WORK/target-rec" /run/xdplab/jit_kallsyms.1073741000
+	"$X" cleanup >"$WORK/c.out" 2>"$WORK/c.err"
+	expect_eq "cleanup exit status ($(cat "$WORK/c.err"))" "$?" 0
+	rm -f /run/xdplab/jit_kallsyms.1073741000
+	grep -qxF "removed run 1073741000's bpf_jit_kallsyms record: unreadable, not restored (set net.core.bpf_jit_kallsyms by hand)" "$WORK/c.out" ||
+		fail "cleanup said: $(cat "$WORK/c.out")"
+	expect_eq "bpf_jit_kallsyms after cleanup" "$(cat "$JIT")" 0
 }
 
 # shellcheck source=tests/e2e/suite.inc

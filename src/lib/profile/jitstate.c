@@ -93,13 +93,17 @@ int xl_jit_state_sweep(void (*restored)(pid_t pid, int value, int written, void 
 	rewinddir(d);
 	while ((de = readdir(d))) {
 		pid_t pid = record_pid(de->d_name);
-		int v = -1;
+		int v = -1, fd;
 		FILE *f;
 
 		if (!pid || xl_pid_alive(pid))
 			continue;
 		state_path(path, sizeof(path), pid);
-		f = fopen(path, "re");
+		/* The record itself: a link planted at its name is not read through. */
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		f = fd >= 0 ? fdopen(fd, "r") : NULL;
+		if (!f && fd >= 0)
+			close(fd);
 		if (f) {
 			if (fscanf(f, "%d", &v) != 1)
 				v = -1;
