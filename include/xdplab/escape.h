@@ -13,7 +13,10 @@
 
 /**
  * xl_xml_escape() - write @s (NULL: nothing) to @out with &, <, >, "
- * escaped and control characters below 0x20 left out.
+ * escaped and control characters below 0x20 left out: for HTML and SVG
+ * element content (<title> included) and double-quoted attributes. ' is
+ * not escaped: no attribute the report or the flame graph writes is
+ * single-quoted.
  */
 void xl_xml_escape(FILE *out, const char *s);
 

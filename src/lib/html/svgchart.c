@@ -52,7 +52,8 @@ static void put_label(FILE *out, const char *s, int max)
 		xl_xml_escape(out, s);
 		return;
 	}
-	fprintf(out, "%.*s..", max - 2 > 0 ? max - 2 : 0, s);
+	xl_xml_escape_n(out, s, max - 2 > 0 ? max - 2 : 0);
+	fputs("..", out);
 }
 
 /* The x axis: linear, or log10 (lo > 0) when @log. */
@@ -117,9 +118,9 @@ int xl_svg_chart(FILE *out, const struct xl_chart *c)
 	ax.hi = hi;
 	h = TITLE_H + rows * ROW_H + AXIS_H;
 #define X(v) xpos(&ax, (v))
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"xl-chart\" data-chart=\"%s\" "
-		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
-		c->id ? c->id : "", w, h, w, h);
+	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"xl-chart\" data-chart=\"", out);
+	xl_xml_escape(out, c->id);
+	fprintf(out, "\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", w, h, w, h);
 	fputs("<text class=\"title\" x=\"4\" y=\"16\">", out);
 	xl_xml_escape(out, c->title);
 	fputs("</text>\n", out);
@@ -157,7 +158,8 @@ int xl_svg_chart(FILE *out, const struct xl_chart *c)
 			xl_xml_escape(out, b->tip);
 		} else {
 			xl_xml_escape(out, b->label);
-			fprintf(out, ": %s", b->has_value ? val : b->note ? b->note : "-");
+			fputs(": ", out);
+			xl_xml_escape(out, b->has_value ? val : b->note ? b->note : "-");
 		}
 		fprintf(out, "</title><text class=\"label\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">",
 			lw, y + 13);
@@ -167,8 +169,10 @@ int xl_svg_chart(FILE *out, const struct xl_chart *c)
 			/* Log: from the axis' start (no zero on a log axis). */
 			bx = ax.log ? x0 : X(fmin(0, b->value));
 			bw = ax.log ? X(b->value) - x0 : fabs(X(b->value) - X(0.0));
-			fprintf(out, "<rect class=\"bar %s\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\"/>",
-				b->cls ? b->cls : "valid", bx, y + (ROW_H - BAR_H) / 2.0, bw, BAR_H);
+			fputs("<rect class=\"bar ", out);
+			xl_xml_escape(out, b->cls ? b->cls : "valid");
+			fprintf(out, "\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\"/>", bx,
+				y + (ROW_H - BAR_H) / 2.0, bw, BAR_H);
 		}
 		if (b->has_whisker) {
 			double ym = y + ROW_H / 2.0;
@@ -183,7 +187,7 @@ int xl_svg_chart(FILE *out, const struct xl_chart *c)
 		if (b->note)
 			put_label(out, b->note, NOTE_W / 6);
 		else if (b->has_value)
-			fputs(val, out);
+			xl_xml_escape(out, val);
 		fputs("</text></g>\n", out);
 		y += ROW_H;
 	}
