@@ -77,6 +77,16 @@ int xl_folded__parse_perf_script(struct xl_folded *f, FILE *in, const struct xl_
 				 int n, unsigned long *bad_line);
 
 /**
+ * xl_folded__read() - add the folded stacks of @in, the text
+ * xl_folded__write() writes ("root;...;leaf COUNT" per line, COUNT in
+ * decimal; blank lines skipped). The top table is not filled (the text
+ * has no dso). Return: 0, -EBADMSG (a line without a count, an empty
+ * stack, a NUL, or counts whose total passes 2^63; *@bad_line is set when
+ * not NULL), -ENOMEM.
+ */
+int xl_folded__read(struct xl_folded *f, FILE *in, unsigned long *bad_line);
+
+/**
  * xl_folded__finish() - sort the stacks (byte order, as stackcollapse
  * does) and merge equal ones; called by the readers below, cheap when
  * nothing was added since.

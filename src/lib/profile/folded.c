@@ -418,3 +418,44 @@ int xl_folded__parse_perf_script(struct xl_folded *f, FILE *in, const struct xl_
 		*bad_line = lineno;
 	return err;
 }
+
+int xl_folded__read(struct xl_folded *f, FILE *in, unsigned long *bad_line)
+{
+	unsigned long lineno = 0;
+	uint64_t total = 0;
+	char *line = NULL, *sp, *end;
+	size_t cap = 0, len;
+	ssize_t got;
+	int err = 0;
+
+	while (!err && (got = getline(&line, &cap, in)) >= 0) {
+		unsigned long long count;
+
+		lineno++;
+		len = (size_t)got;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (!len)
+			continue;
+		/* A NUL inside the line, no count, or an empty stack: not ours. */
+		sp = strrchr(line, ' ');
+		if (strlen(line) != len || !sp || sp == line || !isdigit((unsigned char)sp[1])) {
+			err = -EBADMSG;
+			break;
+		}
+		errno = 0;
+		count = strtoull(sp + 1, &end, 10);
+		/* Counts that would wrap the total (the layout's positions) are refused too. */
+		if (*end || errno || count > UINT64_MAX / 2 - total) {
+			err = -EBADMSG;
+			break;
+		}
+		total += count;
+		*sp = 0;
+		err = xl_folded__add(f, line, count, NULL, NULL, NULL);
+	}
+	free(line);
+	if (err == -EBADMSG && bad_line)
+		*bad_line = lineno;
+	return err;
+}
