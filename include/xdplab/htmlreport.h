@@ -9,7 +9,8 @@
  * watch-cost rows per monitor level with 95% confidence intervals), the
  * table, the latency rows of `lab run --latency` (p50/p99/max on a log
  * axis, their table), the comparison with BASE (compare.h, latency rows
- * included) and the flame graphs of `lab run --profile`, inlined.
+ * included) and the flame graphs of `lab run --profile`, drawn from their
+ * folded stacks.
  */
 #ifndef XDPLAB_HTMLREPORT_H
 #define XDPLAB_HTMLREPORT_H
@@ -18,9 +19,13 @@
 
 /**
  * xl_html_report() - write the report of the results file @run (and its
- * comparison with @base when not NULL) to @out_path. Flame graphs are read
- * from the paths in the rows' "profile" (as written, else relative to
- * @run's directory); a missing one is named on the page. On error @err
+ * comparison with @base when not NULL) to @out_path. Every string of the
+ * files is escaped (xl_xml_escape()). A row's flame graph is drawn again
+ * from the folded stacks its "profile" names ("folded"; "svg" is not
+ * read), read only as a regular file of at most 64 MiB beneath @run's
+ * directory reached without a symbolic link or ".." (docs/report.md
+ * "Untrusted results files"); a refused one is a note on the page and a
+ * warning on stderr, not an error. On error @err
  * (@errlen bytes) gets one line naming the file and the cause.
  * Return: 0, -ENOENT/-EINVAL/-EPROTO (a results file cannot be read, as
  * xl_cmp_load()), -EIO (cannot write @out_path), -ENOMEM.

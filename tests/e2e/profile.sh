@@ -26,6 +26,7 @@ TESTS=(
 	"report-browser|xdplab report in headless Chromium: bars = measured rows, every row label present, no console errors, the flame graph zooms and hovers; a screenshot"
 	"profile-xsk-redirect|xsk rxdrop --cpu 1 --profile and redirect --profile: folded stacks and flame graph written and printed, the app CPU labelled xsk-app, the DUT CPU dut, jit restored"
 	"report-latency|xdplab report of a committed lab run --latency file against another, in headless Chromium: the latency table has its 16 rows, the chart 3 bars per row on a log axis, the compared pairs 16 rows with 12 losses that rose from 0, no console errors"
+	"report-hostile|xdplab report of a results file with markup in every string and profiles naming /etc/passwd, ../x, /dev/zero, a link, a crafted SVG: in headless Chromium no script of the file runs, no element of it exists, its markup is text, no named file is on the page; exit 0 and one warning per refused profile"
 	"report-errors|xdplab report: a missing or foreign file is a usage error (exit 2, one line), an unwritable -o a runtime error (exit 1)"
 	"profile-start-counts|drop --profile: 1000 frames sent as soon as its start line shows are all in its totals (the line comes after the first sample, and after perf's start)"
 	"profile-no-perf|no perf on PATH, a --profile-dir that cannot be made, or a TMPDIR that does not exist: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
@@ -381,6 +382,90 @@ cmp = section('<table data-table="latency-compare">', '</table>')
 want("compared rows", cmp.count('<tr') - 1, 16)
 want("rows whose loss rose from 0", cmp.count('lost rose from 0'), 12)
 want("not comparable (wiring)", cmp.count('not comparable: wiring differs: softirq vs threaded'), 12)
+sys.exit(0 if ok else 1)
+PY
+}
+
+# Issue 21, security item 1: a crafted results file cannot run script in
+# the page or bring a file into it. Its hostile script would log XL-PWNED,
+# set the title and mark <body>; the page is opened in Chromium and its DOM
+# and console read. Failed before: the cut labels and unmeasured notes
+# were written unescaped (a <script> ran), and profile.svg was pasted in.
+t_report_hostile() {
+	local d=$WORK/hostile out rc
+	mkdir -p "$d/in/lp" || fail "mkdir"
+	printf 'root:x:0:0:xl-outside\n' >"$d/outside.folded"
+	printf '<svg xmlns="http://www.w3.org/2000/svg"><script>console.log("XL-PWNED svg")</script></svg>\n' >"$d/in/evil.svg"
+	ln -s /etc/passwd "$d/in/link.folded"
+	printf 'cpu1 dut;xdplab;<script>console.log("XL-PWNED frame")</script> 30\ncpu1 dut;"><img src=x onerror=console.log("XL-PWNED-img")> 10\n' \
+		>"$d/in/lp/drop-64.folded"
+	python3 - "$d/in/run.json" <<'PY' || fail "cannot write the hostile results file"
+import json, sys
+js = "console.log('XL-PWNED');document.title='XL-PWNED';document.body.setAttribute('data-xl-pwned','1')"
+P = ("<script>" + js + "</script>\"><img src=x onerror=\"" + js + "\">]]></title><script>" + js +
+     "</script><svg onload=\"" + js + "\"></svg>\x01")
+reps = [{"pps": 1e6, "cpu_ns_per_pkt": 100.0}, {"pps": 1.1e6, "cpu_ns_per_pkt": 110.0}]
+def row(name, **kw):
+    r = {"name": name, "kind": "xdp", "size": 64, "mode": P, "wiring": P, "verdict": P, "note": P,
+         "mpps": {"median": 1.0, "min": 1.0, "max": 1.1}, "reps": reps, "cpu_ns_per_pkt": 100.0}
+    r.update(kw)
+    return r
+lrep = {"sent": 100, "received": 100, "lost": 0, "gaps": 0, "reordered": 0, "duplicates": 0,
+        "p50_ns": 10000, "p90_ns": 20000, "p99_ns": 30000, "p999_ns": 40000, "max_ns": 50000}
+doc = {"schema": "xdplab.lab-results/1", "date": P, "git": P, "lab": P,
+       "machine": {"kernel": P, "arch": P, "cpu_model": P, "host": P, "cpus": 2, "cmdline_mitigations": P,
+                   "vulnerabilities": {P: P}},
+       "config": {"reps": 2, "seconds": 1.0, "warmup": 0.25, "wiring": P},
+       "rows": [row(P), row(P, size=1500, mpps=None, reps=[], verdict="na"),
+                row("xsk-" + P, kind="xsk", mode="skb"),
+                row("drop", mode="native", profile={"folded": "lp/drop-64.folded", "svg": "evil.svg"}),
+                row("pass", mode="native", profile={"folded": "/etc/passwd", "svg": "/etc/passwd"}),
+                row("tx", mode="native", profile={"folded": "../outside.folded", "svg": "/dev/zero"}),
+                row("redirect", mode="native", profile={"folded": "link.folded", "svg": "link.folded"})],
+       "latency": [{"name": P, "path": P, "size": 64, "rate_pps": 0, "wiring": P, "nreps": 2, "note": P,
+                    "median": lrep, "reps": [lrep, lrep]},
+                   {"name": P, "path": P, "size": 1500, "rate_pps": 0, "wiring": P, "nreps": 0, "note": P,
+                    "median": lrep, "reps": []}]}
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+	# A file size limit: a report that copies /dev/zero (as the old one did) ends, not the disk.
+	out=$(ulimit -f 200000 && timeout 20 "$X" report "$d/in/run.json" "$d/in/run.json" -o "$d/h.html" 2>"$d/report.err")
+	rc=$?
+	expect_eq "report exit status ($(cat "$d/report.err"))" "$rc" 0
+	expect_eq "report output" "$out" "report: $d/h.html"
+	expect_eq "warnings" "$(cat "$d/report.err")" \
+"xdplab: report: pass 64 B: flame graph not drawn: /etc/passwd: an absolute path outside the results file's directory (only files beneath it are read)
+xdplab: report: tx 64 B: flame graph not drawn: ../outside.folded: a \"..\" component (only files beneath the results file's directory are read)
+xdplab: report: redirect 64 B: flame graph not drawn: link.folded: a symbolic link (links are not followed)"
+	chromium_run "$d/h.err" --dump-dom "file://$d/h.html" >"$d/h.dom" || fail "chromium failed: $(tail -3 "$d/h.err")"
+	expect_eq "console errors" "$(console_errors "$d/h.err")" ""
+	grep -F 'XL-PWNED' "$d/h.err" | grep -F CONSOLE && fail "a script of the results file ran"
+	python3 - "$d/h.dom" <<'PY' || fail "DOM of the hostile page"
+import html.parser, sys
+dom = open(sys.argv[1]).read()
+tags, texts, ok = [], [], True
+class P(html.parser.HTMLParser):
+    def handle_starttag(self, tag, a):
+        tags.append((tag, dict(a)))
+    def handle_data(self, d):
+        texts.append(d)
+P(convert_charrefs=True).feed(dom)
+def want(what, got, exp):
+    global ok
+    if got != exp:
+        print("    %s: got %r, want %r" % (what, got, exp)); ok = False
+text = "".join(texts)
+want("the page's title", dom[dom.index("<title>"):dom.index("</title>") + 8], "<title>xdplab report</title>")
+want("body marked by a script", [t for t, a in tags if "data-xl-pwned" in a], [])
+want("img elements", sum(t == "img" for t, a in tags), 0)
+want("event handler attributes", [(t, k) for t, a in tags for k in a if k.startswith("on")], [])
+# The only scripts: the flame writer's, one per graph drawn (drop's, from its folded stacks).
+want("flame graphs", sum(t == "svg" and a.get("class") == "xl-flame" for t, a in tags), 1)
+want("script elements", sum(t == "script" for t, a in tags), 1)
+want("refused profiles", sum(a.get("data-flame-refused") == "1" for t, a in tags), 3)
+want("the markup as text", text.count("<script>console.log('XL-PWNED')") > 20, True)
+want("the frames' markup as text", '"><img src=x onerror=console.log("XL-PWNED-img")>' in text, True)
+want("a file named by the results file on the page", "root:x:0" in dom or "XL-PWNED svg" in dom, False)
 sys.exit(0 if ok else 1)
 PY
 }

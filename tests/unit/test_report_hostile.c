@@ -6,7 +6,12 @@
  * of BASE, the same file) comes out as text in every place it reaches:
  * the tables, the charts' labels, long labels cut to their box, notes of
  * unmeasured rows and latency rows in SVG <title>s, group headings, the
- * environment.
+ * environment. A row's "profile" never brings a file into the page: the
+ * flame graph is drawn from the folded stacks, read only as a regular
+ * file beneath the results file's directory (no absolute path elsewhere,
+ * no "..", no symbolic link, no device or FIFO, no file over 64 MiB);
+ * "svg" is never read; a refusal is a note on the page and one warning on
+ * stderr, and the report still succeeds.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,10 +19,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xdplab/htmlreport.h"
@@ -190,10 +199,278 @@ static void test_markup_is_text(void **state)
 	unlink(path);
 }
 
+/* ---- profiles ---- */
+
+static char dir_[64], in_[128];
+
+/* A directory D with D/in/ for the results file, D/out.* outside it. */
+static void mkdirs(void)
+{
+	snprintf(dir_, sizeof(dir_), "/tmp/xl-test-hostile-XXXXXX");
+	assert_non_null(mkdtemp(dir_));
+	snprintf(in_, sizeof(in_), "%s/in", dir_);
+	assert_int_equal(mkdir(in_, 0755), 0);
+}
+
+static void rmdirs(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir_);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* D/in/run.json: one measured row "drop" whose profile names @folded and @svg (NULL: absent). */
+static void run_with_profile(char *path, size_t len, const char *folded, const char *svg)
+{
+	json_t *prof = json_object();
+
+	if (folded)
+		json_object_set_new(prof, "folded", json_string(folded));
+	if (svg)
+		json_object_set_new(prof, "svg", json_string(svg));
+	snprintf(path, len, "%s/run.json", in_);
+	write_doc(json_pack("{s:s,s:{s:i},s:[{s:s,s:s,s:i,s:s,s:s,s:{s:f,s:f,s:f},s:[{s:f}],s:o}]}",
+			    "schema", "xdplab.lab-results/1", "config", "reps", 1, "rows", "name",
+			    "drop", "kind", "xdp", "size", 64, "mode", "native", "verdict", "valid", "mpps",
+			    "median", 1.0, "min", 1.0, "max", 1.0, "reps", "pps", 1e6, "profile", prof),
+		  path);
+}
+
+/*
+ * The page for a profile naming @folded and @svg: no graph, a note that
+ * ends in @reason, the stderr line naming the row and the reason, and
+ * nothing of the named files on the page (@marker: text in them).
+ */
+/* @s with '"' as the page writes it (the only character of the reasons escaped). */
+static const char *quot(const char *s)
+{
+	static char buf[4][512];
+	static int k;
+	char *b = buf[k++ % 4], *o = b;
+
+	for (; *s; s++)
+		o += *s == '"' ? sprintf(o, "&quot;") : sprintf(o, "%c", *s);
+	return b;
+}
+
+static void expect_refused(const char *folded, const char *svg, const char *reason, const char *marker)
+{
+	char run[256], note[1024], line[1024], *s, *err;
+
+	run_with_profile(run, sizeof(run), folded, svg);
+	s = report(run, NULL, &err);
+	assert_null(strstr(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"xl-flame\""));
+	assert_null(strstr(s, "<script"));
+	if (marker)
+		assert_null(strstr(s, marker));
+	snprintf(note, sizeof(note), "<p class=\"muted\" data-flame-refused=\"1\">flame graph not drawn: %s%s%s</p>",
+		 folded ? quot(folded) : "", folded ? ": " : "", quot(reason));
+	if (!strstr(s, note))
+		print_error("want %s\nin %s\n", note, strstr(s, "<details") ? strstr(s, "<details") : s);
+	assert_non_null(strstr(s, note));
+	snprintf(line, sizeof(line), "xdplab: report: drop 64 B: flame graph not drawn: %s%s%s\n",
+		 folded ? folded : "", folded ? ": " : "", reason);
+	assert_string_equal(err, line);
+	free(s);
+	free(err);
+}
+
+#define OUTSIDE "\"..\" component (only files beneath the results file's directory are read)"
+#define ABS "an absolute path outside the results file's directory (only files beneath it are read)"
+
+static const char folded_ok[] = "cpu1 dut;xdplab;main;work 30\ncpu1 dut;xdplab;main 10\ncpu0 gen;ksoftirqd 20\n";
+
+/* profile.svg naming /etc/passwd (the old code pasted it): never read. */
+static void test_svg_etc_passwd(void **state)
+{
+	mkdirs();
+	expect_refused(NULL, "/etc/passwd", "the profile names no folded stacks (\"folded\"), which the graph is drawn from",
+		       "root:");
+	rmdirs();
+}
+
+/* A crafted SVG with a script beside the results file: not pasted, the graph is drawn from the stacks. */
+static void test_svg_crafted(void **state)
+{
+	char p[256], run[256], *s;
+
+	mkdirs();
+	snprintf(p, sizeof(p), "%s/evil.svg", in_);
+	put(p, "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>xl_evil()</script></svg>\n");
+	snprintf(p, sizeof(p), "%s/good.folded", in_);
+	put(p, folded_ok);
+	run_with_profile(run, sizeof(run), "good.folded", "evil.svg");
+	s = report(run, NULL, NULL);
+	assert_null(strstr(s, "xl_evil"));
+	assert_int_equal(count_of(s, "class=\"xl-flame\""), 1);
+	/* The only script is the flame writer's own. */
+	assert_int_equal(count_of(s, "<script"), 1);
+	assert_non_null(strstr(s, "<script><![CDATA[\n(function(svg){"));
+	assert_non_null(strstr(s, ">good (60 samples)</text>"));
+	assert_non_null(strstr(s, "data-n=\"cpu1 dut\"><title>cpu1 dut (40 samples, 66.67%)</title>"));
+	free(s);
+	expect_refused(NULL, "evil.svg", "the profile names no folded stacks (\"folded\"), which the graph is drawn from",
+		       "xl_evil");
+	rmdirs();
+}
+
+/* Paths out of the directory: absolute elsewhere, "..", /dev/zero. */
+static void test_paths_outside(void **state)
+{
+	char p[256];
+	struct rlimit old, cap;
+
+	mkdirs();
+	snprintf(p, sizeof(p), "%s/x.svg", dir_);
+	put(p, "<svg><script>xl_outside()</script></svg>\n");
+	snprintf(p, sizeof(p), "%s/x.folded", dir_);
+	put(p, "cpu0 xl_outside_folded 1\n");
+	expect_refused("/etc/passwd", "/etc/passwd", ABS, "root:");
+	expect_refused("../x.folded", "../x.svg", "a " OUTSIDE, "xl_outside");
+	expect_refused("sub/../../x.folded", NULL, "a " OUTSIDE, "xl_outside");
+	snprintf(p, sizeof(p), "%s/x.folded", dir_);
+	expect_refused(p, NULL, ABS, "xl_outside");
+	/* The old code copied /dev/zero until the disk filled: a 64 MiB file limit ends such a test. */
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	cap = (struct rlimit){ 64 << 20, old.rlim_max };
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &cap), 0);
+	expect_refused("/dev/zero", "/dev/zero", ABS, NULL);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	rmdirs();
+}
+
+/* Inside the directory but not a regular file reached without a link. */
+static void test_links_and_devices(void **state)
+{
+	char p[256], q[256];
+	struct rlimit old, cap;
+
+	mkdirs();
+	snprintf(p, sizeof(p), "%s/secret.folded", dir_);
+	put(p, "cpu0 xl_secret 1\n");
+	snprintf(q, sizeof(q), "%s/link.folded", in_);
+	assert_int_equal(symlink(p, q), 0);
+	snprintf(q, sizeof(q), "%s/passwd.svg", in_);
+	assert_int_equal(symlink("/etc/passwd", q), 0);
+	expect_refused("link.folded", "passwd.svg", "a symbolic link (links are not followed)", "xl_secret");
+	/* A link to a directory on the way. */
+	snprintf(q, sizeof(q), "%s/ldir", in_);
+	assert_int_equal(symlink(dir_, q), 0);
+	expect_refused("ldir/secret.folded", NULL, "a symbolic link (links are not followed)", "xl_secret");
+	/* /dev/zero through a link in the directory. */
+	snprintf(q, sizeof(q), "%s/zero.folded", in_);
+	assert_int_equal(symlink("/dev/zero", q), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	cap = (struct rlimit){ 64 << 20, old.rlim_max };
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &cap), 0);
+	expect_refused("zero.folded", "zero.folded", "a symbolic link (links are not followed)", NULL);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	/* A FIFO nobody writes: refused, and the open does not wait for a writer. */
+	snprintf(q, sizeof(q), "%s/fifo.folded", in_);
+	assert_int_equal(mkfifo(q, 0600), 0);
+	expect_refused("fifo.folded", NULL, "not a regular file", NULL);
+	snprintf(q, sizeof(q), "%s/dir.folded", in_);
+	assert_int_equal(mkdir(q, 0755), 0);
+	expect_refused("dir.folded", NULL, "not a regular file", NULL);
+	expect_refused("none.folded", NULL, "cannot open: No such file or directory", NULL);
+	rmdirs();
+}
+
+/* Regular files that are not what the graph needs: too large, not folded stacks. */
+static void test_bad_content(void **state)
+{
+	char p[256];
+	int fd;
+
+	mkdirs();
+	snprintf(p, sizeof(p), "%s/big.folded", in_);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (64 << 20) + 1), 0);
+	close(fd);
+	expect_refused("big.folded", NULL, "larger than 64 MiB", NULL);
+	snprintf(p, sizeof(p), "%s/svg.folded", in_);
+	put(p, "<svg><script>xl_svg_as_folded()</script></svg>\n");
+	expect_refused("svg.folded", NULL, "not folded stacks (line 1)", "xl_svg_as_folded");
+	snprintf(p, sizeof(p), "%s/wrap.folded", in_);
+	put(p, "a 9223372036854775807\nb 9223372036854775807\n");
+	expect_refused("wrap.folded", NULL, "not folded stacks (line 2)", NULL);
+	rmdirs();
+}
+
+/* Folded stacks whose frames are markup: drawn, every name as text. */
+static void test_folded_markup(void **state)
+{
+	char p[256], run[256], *s;
+
+	mkdirs();
+	snprintf(p, sizeof(p), "%s/m.folded", in_);
+	put(p, "cpu1 dut;" P ";\"><img src=x onerror=xl()> 5\ncpu1 dut;</title><script>xl()</script> 5\n");
+	run_with_profile(run, sizeof(run), "m.folded", NULL);
+	s = report(run, NULL, NULL);
+	assert_int_equal(count_of(s, "class=\"xl-flame\""), 1);
+	assert_int_equal(count_of(s, "<script"), 1);
+	assert_null(strstr(s, "<img"));
+	assert_null(strstr(s, "</title><script"));
+	assert_int_equal(count_of(s, "]]>"), 1); /* the flame script's own CDATA end */
+	assert_non_null(strstr(s, "data-n=\"&quot;&gt;&lt;img src=x onerror=xl()&gt;\""));
+	free(s);
+	rmdirs();
+}
+
+/* What lab run writes: a path relative to the results file, or absolute inside its directory. */
+static void test_paths_inside(void **state)
+{
+	char p[256], run[256], *s, *err;
+
+	mkdirs();
+	snprintf(p, sizeof(p), "%s/lp", in_);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/lp/drop-64.folded", in_);
+	put(p, folded_ok);
+	run_with_profile(run, sizeof(run), "lp/drop-64.folded", "lp/drop-64.svg");
+	s = report(run, NULL, &err);
+	assert_string_equal(err, "");
+	assert_int_equal(count_of(s, "class=\"xl-flame\""), 1);
+	assert_non_null(strstr(s, ">drop-64 (60 samples)</text>"));
+	free(s);
+	free(err);
+	run_with_profile(run, sizeof(run), "./lp//drop-64.folded", NULL);
+	s = report(run, NULL, &err);
+	assert_string_equal(err, "");
+	assert_int_equal(count_of(s, "class=\"xl-flame\""), 1);
+	free(s);
+	free(err);
+	run_with_profile(run, sizeof(run), p, NULL);
+	s = report(run, NULL, &err);
+	assert_string_equal(err, "");
+	assert_int_equal(count_of(s, "class=\"xl-flame\""), 1);
+	free(s);
+	free(err);
+	rmdirs();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markup_is_text),
+		cmocka_unit_test(test_svg_etc_passwd),
+		cmocka_unit_test(test_svg_crafted),
+		cmocka_unit_test(test_paths_outside),
+		cmocka_unit_test(test_links_and_devices),
+		cmocka_unit_test(test_bad_content),
+		cmocka_unit_test(test_folded_markup),
+		cmocka_unit_test(test_paths_inside),
 	};
 
 	xl_log_set_level(XL_LOG_WARN);

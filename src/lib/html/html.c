@@ -25,7 +25,8 @@
 /* One row of the run, as the page needs it. */
 struct hrow {
 	char label[96], name[48], kind[16], mode[16], wiring[16], verdict[24], note[256];
-	char svg[4096];
+	char folded[4096];
+	bool profiled;
 	unsigned int size;
 	int nreps;
 	double med, min, max, ns_per_pkt, cpu_busy, cpu_ns, gen_mpps;
@@ -60,7 +61,7 @@ static void row_label(char *buf, size_t len, const char *name, unsigned int size
 	snprintf(buf, len, "%s %u B%s%s", name, size, native ? "" : " ", native ? "" : mode);
 }
 
-static int load_rows(json_t *doc, const char *dir, struct hrow **out, int *n)
+static int load_rows(json_t *doc, struct hrow **out, int *n)
 {
 	json_t *rows = json_object_get(doc, "rows"), *o;
 	struct hrow *v;
@@ -72,7 +73,7 @@ static int load_rows(json_t *doc, const char *dir, struct hrow **out, int *n)
 	json_array_foreach(rows, i, o) {
 		struct hrow *r = &v[i];
 		json_t *mpps = json_object_get(o, "mpps"), *reps = json_object_get(o, "reps"), *p;
-		const char *svg = json_string_value(json_object_get(json_object_get(o, "profile"), "svg"));
+		json_t *prof = json_object_get(o, "profile");
 		size_t k;
 
 		snprintf(r->name, sizeof(r->name), "%s", jstr(o, "name"));
@@ -103,16 +104,10 @@ static int load_rows(json_t *doc, const char *dir, struct hrow **out, int *n)
 		if (!json_is_object(mpps))
 			r->nreps = 0;
 		r->monitor_cost = json_object_get(o, "monitor_cost");
-		if (svg) {
-			FILE *f = fopen(svg, "r");
-
-			if (!f && svg[0] != '/')
-				snprintf(r->svg, sizeof(r->svg), "%s/%s", dir, svg);
-			else
-				snprintf(r->svg, sizeof(r->svg), "%s", svg);
-			if (f)
-				fclose(f);
-		}
+		/* The path as written: xl_html_flame() decides what it may read. */
+		r->profiled = json_is_object(prof);
+		if (r->profiled)
+			snprintf(r->folded, sizeof(r->folded), "%s", jstr(prof, "folded"));
 	}
 	*out = v;
 	*n = json_array_size(rows);
@@ -461,17 +456,13 @@ out:
 	return err;
 }
 
-/* Inline each profiled row's flame graph (our own SVG: safe to inline). */
-static void flames(FILE *o, const struct hrow *rows, int n)
+/* Each profiled row's flame graph, drawn from its folded stacks (xl_html_flame()). */
+static int flames(FILE *o, const char *dir, const struct hrow *rows, int n)
 {
-	int i, k = 0;
-	char buf[65536];
+	int i, k = 0, err;
 
 	for (i = 0; i < n; i++) {
-		FILE *f;
-		size_t got;
-
-		if (!rows[i].svg[0])
+		if (!rows[i].profiled)
 			continue;
 		if (!k++)
 			fputs("<h2>Flame graphs</h2>\n<p class=\"muted\">One extra repetition per row, recorded by perf "
@@ -480,18 +471,12 @@ static void flames(FILE *o, const struct hrow *rows, int n)
 		fputs("<details class=\"flame\"><summary>", o);
 		xl_xml_escape(o, rows[i].label);
 		fputs("</summary>\n", o);
-		f = fopen(rows[i].svg, "r");
-		if (!f) {
-			fputs("<p class=\"muted\">missing: ", o);
-			xl_xml_escape(o, rows[i].svg);
-			fputs("</p>", o);
-		} else {
-			while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
-				fwrite(buf, 1, got, o);
-			fclose(f);
-		}
+		err = xl_html_flame(o, dir, rows[i].label, rows[i].folded[0] ? rows[i].folded : NULL);
+		if (err)
+			return err;
 		fputs("</details>\n", o);
 	}
+	return 0;
 }
 
 int xl_html_report(const char *run, const char *base, const char *out_path, char *err,
@@ -511,7 +496,7 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 	if (base && (ret = xl_cmp_load(base, &fbase, err, errlen)))
 		goto out;
 	snprintf(dir, sizeof(dir), "%s", run);
-	ret = load_rows(doc, dirname(dir), &rows, &n);
+	ret = load_rows(doc, &rows, &n);
 	if (ret)
 		goto out;
 	bars = calloc(n + 1, sizeof(*bars));
@@ -556,7 +541,9 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 	ret = xl_html_latency(o, &frun, base ? &fbase : NULL);
 	if (ret)
 		goto out;
-	flames(o, rows, n);
+	ret = flames(o, dirname(dir), rows, n);
+	if (ret)
+		goto out;
 	fputs("</body></html>\n", o);
 	if (ferror(o)) {
 		ret = -EIO;

@@ -34,4 +34,19 @@ const char *xl_html_verdict_cls(enum xl_cmp_verdict v);
  */
 int xl_html_latency(FILE *o, const struct xl_cmp_file *run, const struct xl_cmp_file *base);
 
+/** The largest folded-stacks file a report reads (bytes). */
+#define XL_HTML_FOLDED_MAX (64 << 20)
+
+/**
+ * xl_html_flame() - the flame graph of the row @label, drawn again from
+ * its folded stacks @folded (the path the results file names, NULL: none)
+ * with xl_flame_svg(). @folded is read only when it is a regular file of at
+ * most XL_HTML_FOLDED_MAX bytes beneath @dir (the results file's
+ * directory; relative to it, or absolute and inside it), reached without
+ * a symbolic link or a ".." component; otherwise, or when it is not folded
+ * stacks, a note on the page and a warning on stderr (xl_warn()) say why.
+ * Return: 0 (drawn or refused), -ENOMEM, -EIO.
+ */
+int xl_html_flame(FILE *o, const char *dir, const char *label, const char *folded);
+
 #endif /* XDPLAB_HTML_PRIV_H */
