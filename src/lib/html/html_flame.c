@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xdplab/escape.h"
 #include "xdplab/log.h"
 #include "xdplab/profile.h"
-#include "xdplab/svgchart.h"
 
 #include "html_priv.h"
 
