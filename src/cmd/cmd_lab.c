@@ -84,53 +84,29 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 			int *np, int *ret)
 {
 	uint32_t size = a->sizes[s];
+	const struct xl_labrow *r;
 	int i, n = *np, err = 0, first, k;
 	char what[128];
 
-	for (i = 0; xl_cmd_lab_rows[i] && n < MAX_ROWS; i++) {
-		const char *r = xl_cmd_lab_rows[i];
+	for (i = 0; (r = xl_labrow(i)) && n < MAX_ROWS; i++) {
+		/* What watching costs after its row, at the first size, when they fit. */
+		struct xl_labrow_run run = { .mode = a->mode, .size = size,
+					     .watch = a->with_monitor && s == 0 &&
+						      n + xl_labrow_nrows(r, &a->o, true) <= MAX_ROWS };
+		int made = 1;
 
 		if (!a->rows[i])
 			continue;
-		if (a->d.dut && xl_lab_dut_skip(lab, r, size, &rows[n])) {
+		if (a->d.dut && xl_labrow_skip(r, lab, size, &rows[n])) {
 			xl_cmd_progress_skip(a->progress);
 			n++;
 			continue;
 		}
-		snprintf(what, sizeof(what), "measuring %s at %u bytes", r, size);
+		snprintf(what, sizeof(what), "measuring %s at %u bytes", r->name, size);
 		xl_cmd_progress_step(a->progress, what);
 		first = n;
-		if (!strcmp(r, "gen-ceiling"))
-			err = xl_labrun_ceiling(lab, &a->o, size, &rows[n]);
-		else if (!strncmp(r, "xsk-", 4))
-			err = xl_labrun_xsk(lab, &a->o, !strncmp(r, "xsk-rxdrop", 10) ? XL_XSK_RXDROP :
-						!strncmp(r, "xsk-txpush", 10) ? XL_XSK_TXPUSH : XL_XSK_L2FWD,
-					    strstr(r, "/skb") ? XL_MODE_SKB : XL_MODE_NATIVE,
-					    strstr(r, "/zc") != NULL, size, &rows[n]);
-		else if (!strcmp(r, "stack-drop") || !strcmp(r, "tc-drop"))
-			err = xl_labrun_stack(lab, &a->o, r[0] == 's' ? XL_BASE_NFT : XL_BASE_TC,
-					      size, &rows[n]);
-		else if (!strncmp(r, "drop/", 5))
-			err = xl_labrun_xdp(lab, &a->o, XDP_DROP, xl_pkt_op_parse(r + 5),
-					    a->mode, size, &rows[n]);
-		else if (!strcmp(r, "redirect") && a->with_monitor && s == 0 &&
-			 n + 1 + xl_labrun_watch_rows(&a->o) <= MAX_ROWS) {
-			/* The row, then what watching costs (first size only): no
-			 * monitor, errors, all, interleaved; and at batch 1. */
-			err = xl_labrun_redirect(lab, &a->o, XL_REDIR_DEVMAP, XL_WATCH_NONE,
-						 size, &rows[n]);
-			if (!err) {
-				n++;
-				err = xl_labrun_watch_cost(lab, &a->o, size, &rows[n]);
-				n += xl_labrun_watch_rows(&a->o) - 1;
-			}
-		} else if (!strncmp(r, "redirect", 8))
-			err = xl_labrun_redirect(lab, &a->o, r[8] ? XL_REDIR_CPUMAP : XL_REDIR_DEVMAP,
-						 XL_WATCH_NONE, size, &rows[n]);
-		else
-			err = xl_labrun_xdp(lab, &a->o, !strcmp(r, "pass") ? XDP_PASS : XDP_TX,
-					    XL_OP_NO_TOUCH, a->mode, size, &rows[n]);
-		n++;
+		err = r->measure(lab, &a->o, r, &run, &rows[n], &made);
+		n += made;
 		if (err == -EINTR) {
 			/* The cost rows name their own cut-short rows. */
 			if (!rows[n - 1].note[0])
@@ -143,7 +119,7 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 			/* A set of rows (the watch levels): the note of the row that failed. */
 			for (k = first; k < n - 1 && !rows[k].note[0]; k++)
 				;
-			xl_err("row %s at %u bytes failed: %s", r, size,
+			xl_err("row %s at %u bytes failed: %s", r->name, size,
 			       rows[k].note[0] ? rows[k].note : strerror(-err));
 			*ret = XL_EXIT_RUNTIME;
 			err = 0;
@@ -185,21 +161,22 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 static int measure_sens(struct run_args *a, struct xl_lab *lab, struct xl_sens_result *sens,
 			int *nsens, int *ret)
 {
+	const struct xl_labrow *r;
 	int s, i, err = 0;
 
 	for (s = 0; s < a->nsizes && err != -EINTR; s++)
-		for (i = 0; xl_cmd_lab_rows[i] && err != -EINTR; i++) {
+		for (i = 0; (r = xl_labrow(i)) && err != -EINTR; i++) {
 			char line[256];
 
-			if (!a->rows[i] || strncmp(xl_cmd_lab_rows[i], "drop/", 5))
+			if (!a->rows[i] || !(r->flags & XL_LABROW_DROP))
 				continue;
-			snprintf(line, sizeof(line), "sensitivity of %s at %u bytes", xl_cmd_lab_rows[i],
+			snprintf(line, sizeof(line), "sensitivity of %s at %u bytes", r->name,
 				 a->sizes[s]);
 			xl_cmd_progress_step(a->progress, line);
-			err = xl_labrun_sensitivity(lab, &a->o, xl_pkt_op_parse(xl_cmd_lab_rows[i] + 5),
-						    a->mode, a->sizes[s], &sens[*nsens]);
+			err = xl_labrun_sensitivity(lab, &a->o, r->op, a->mode, a->sizes[s],
+						    &sens[*nsens]);
 			if (err && err != -EINTR) {
-				xl_err("sensitivity of %s at %u bytes failed: %s", xl_cmd_lab_rows[i],
+				xl_err("sensitivity of %s at %u bytes failed: %s", r->name,
 				       a->sizes[s], sens[*nsens].note);
 				*ret = XL_EXIT_RUNTIME;
 				err = 0;
@@ -288,12 +265,13 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
  */
 static int lab_steps(const struct run_args *a)
 {
+	const struct xl_labrow *r;
 	int i, rows = 0, drops = 0;
 
-	for (i = 0; xl_cmd_lab_rows[i]; i++)
+	for (i = 0; (r = xl_labrow(i)); i++)
 		if (a->rows[i]) {
 			rows++;
-			drops += !strncmp(xl_cmd_lab_rows[i], "drop/", 5);
+			drops += !!(r->flags & XL_LABROW_DROP);
 		}
 	return a->nsizes * (rows + (a->ab[0] ? 2 * a->o.reps : 0) + (a->uo.path ? 1 : 0) +
 			    (a->sensitivity ? drops : 0) + (a->latency ? 2 * XL_LAT_NPATHS : 0));

@@ -32,40 +32,6 @@ int xl_lab_dut_usage(const struct xl_cmd_spec *spec, const struct lab_dut_args *
 	return 0;
 }
 
-/*
- * A row that needs the veth lab: fill @row as skipped with the reason.
- * Return: true when @name is such a row.
- */
-bool xl_lab_dut_skip(const struct xl_lab *lab, const char *name, uint32_t size,
-		     struct xl_row_result *row)
-{
-	const char *why = NULL;
-
-	if (!strcmp(name, "gen-ceiling"))
-		why = "needs the veth lab: the ceiling is the lab's own generator's rate";
-	else if (!strncmp(name, "redirect", 8))
-		why = "needs the veth lab: its out pair is the redirect target whose far end counts the frames";
-	else if (!strncmp(name, "xsk-txpush", 10))
-		why = "needs the veth lab: AF_XDP txpush is counted at the veth peer";
-	else if (!strncmp(name, "xsk-l2fwd", 9))
-		why = "needs the veth lab: AF_XDP l2fwd is counted at the veth peer";
-	if (!why)
-		return false;
-	memset(row, 0, sizeof(*row));
-	/* AF_XDP rows are named without their mode, as xl_labrun_xsk() names them. */
-	snprintf(row->name, sizeof(row->name), "%.*s", (int)(!strncmp(name, "xsk-", 4) ?
-							     strcspn(name, "/") : strlen(name)), name);
-	row->kind = !strncmp(name, "xsk-", 4) ? "xsk" : !strcmp(name, "gen-ceiling") ? "gen" : "xdp";
-	row->mode = strstr(name, "/skb") ? "skb" : strstr(name, "/zc") ? "zc" : "native";
-	row->size = size;
-	row->wiring = xl_wiring_name(lab->wiring);
-	row->napi_cpu = row->gen_cpu = -1;
-	row->engine = "";
-	row->judged = "";
-	snprintf(row->note, sizeof(row->note), "skipped: %s", why);
-	return true;
-}
-
 static int remote_start(void *ctx, uint32_t size, uint64_t max_ns)
 {
 	return xl_gen_remote__start(ctx, size, max_ns);

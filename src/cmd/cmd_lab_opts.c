@@ -60,19 +60,6 @@ static const struct xl_cmd_spec run_spec = {
 	run_opts, sizeof(run_opts) / sizeof(run_opts[0]),
 };
 
-const char *const xl_cmd_lab_rows[] = { "gen-ceiling", "drop/no-touch", "drop/read-data",
-					"drop/parse-ip", "drop/swap-macs", "pass", "tx",
-					"redirect", "redirect-cpu",
-					"xsk-rxdrop/skb", "xsk-rxdrop/drv", "xsk-rxdrop/zc",
-					"xsk-txpush/skb", "xsk-txpush/drv", "xsk-txpush/zc",
-					"xsk-l2fwd/skb", "xsk-l2fwd/drv", "xsk-l2fwd/zc",
-					"stack-drop", "tc-drop", NULL };
-/* Rows measured only when --rows names them (not in make demo's time). */
-static bool named_only(const char *row)
-{
-	return !strcmp(row, "stack-drop") || !strcmp(row, "tc-drop");
-}
-
 /* Comma lists: "64,,100", a leading or a trailing comma are errors. */
 static int check_list(const char *opt, const char *arg)
 {
@@ -113,7 +100,7 @@ static int parse_rows(struct run_args *a, const char *arg)
 	snprintf(buf, sizeof(buf), "%s", arg);
 	memset(a->rows, 0, sizeof(a->rows));
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		i = xl_parse_choice(&run_spec, "--rows", tok, xl_cmd_lab_rows);
+		i = xl_parse_choice(&run_spec, "--rows", tok, xl_labrow_names());
 		if (i < 0)
 			return i;
 		a->rows[i] = true;
@@ -238,6 +225,7 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const struct xl_labrow *r;
 	int idx, i, k, s, n, drops = 0;
 
 	*a = (struct run_args){
@@ -248,8 +236,8 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 		.lab_opts = { .queues = 1 },
 	};
 	a->uo.fills = a->maps; /* --map's arguments (xl_cmd_userprog_opt()) */
-	for (i = 0; xl_cmd_lab_rows[i]; i++)
-		a->rows[i] = !named_only(xl_cmd_lab_rows[i]);
+	for (i = 0; (r = xl_labrow(i)); i++)
+		a->rows[i] = !(r->flags & XL_LABROW_NAMED_ONLY);
 	idx = xl_cmd_parse_none(&run_spec, argc, argv, on_run_opt, a);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
@@ -260,15 +248,15 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 			       a->o.napi_cpu);
 		return XL_EXIT_USAGE;
 	}
-	for (i = 0, n = 0; xl_cmd_lab_rows[i]; i++) {
+	for (i = 0, n = 0; (r = xl_labrow(i)); i++) {
 		if (!a->rows[i])
 			continue;
 		n++;
-		if (!strcmp(xl_cmd_lab_rows[i], "redirect") && a->with_monitor)
-			a->cal = xl_labrun_watch_rows(&a->o); /* the cost rows, once (first size) */
-		if (!strncmp(xl_cmd_lab_rows[i], "redirect", 8)) /* they need somewhere to go */
+		if (a->with_monitor) /* the cost rows, once (first size) */
+			a->cal += xl_labrow_nrows(r, &a->o, true) - 1;
+		if (r->flags & XL_LABROW_OUT_PAIR) /* they need somewhere to go */
 			a->lab_opts.out_pairs = 1;
-		drops += !strncmp(xl_cmd_lab_rows[i], "drop/", 5);
+		drops += !!(r->flags & XL_LABROW_DROP);
 	}
 	if (a->o.with_perf && !a->with_monitor) {
 		xl_usage_error(&run_spec, "--with-perf adds a level to the --with-monitor cost rows: add --with-monitor");

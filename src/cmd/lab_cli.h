@@ -17,6 +17,7 @@
 #include "progress_cli.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
+#include "xdplab/labrows.h"
 #include "xdplab/labrun_lat.h"
 #include "xdplab/report.h"
 #include "xdplab/userprog.h"
@@ -30,7 +31,7 @@ struct run_args {
 	struct xl_labrun_opts o;
 	uint32_t sizes[MAX_SIZES];
 	int nsizes;
-	bool rows[32];
+	bool rows[XL_LABROWS_MAX]; /* by index of xl_labrow() */
 	bool with_monitor, extra, sensitivity, latency;
 	uint64_t extra_ns, lat_delay_ns;
 	int wiring;
@@ -50,9 +51,6 @@ struct run_args {
 	/* Set by lab run before the rows: the progress lines (progress_cli.h). */
 	struct xl_cmd_progress *progress;
 };
-
-/* lab run's rows in table order (--rows names them), NULL-terminated. */
-extern const char *const xl_cmd_lab_rows[];
 
 /* xl_cmd_lab_run_args()'s "go on": not an exit status. */
 #define XL_CMD_LAB_GO (-1)

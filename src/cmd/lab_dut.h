@@ -36,13 +36,6 @@ int xl_lab_dut_usage(const struct xl_cmd_spec *spec, const struct lab_dut_args *
 		     bool with_monitor);
 
 /**
- * xl_lab_dut_skip() - when row @name needs the veth lab, fill @row as
- * skipped (verdict n/a, the note says why). Return: true for such a row.
- */
-bool xl_lab_dut_skip(const struct xl_lab *lab, const char *name, uint32_t size,
-		     struct xl_row_result *row);
-
-/**
  * xl_lab_dut_open() - open the --dut interface as @lab
  * (xl_lab__open_device()), delete a killed run's nftables table, make the
  * traffic source @src (the ssh generator in *@remote, checked with one
