@@ -68,12 +68,17 @@ struct xl_dump_opts {
  * @after_count: records read after --count frames were written.
  * @actions: frames per XDP action at the exit or own hook.
  * @hook_seen: @seen per hook (enum xl_dump_hook).
+ * @write_err: 0, or the negative errno of the capture file's first failed
+ *   write (logged as "cannot write PATH: CAUSE"); then nothing is saved
+ *   (the file is written whole or not at all) and @written and
+ *   @written_bytes are 0.
  */
 struct xl_dump_counts {
 	uint64_t seen, seen_bytes, ring_full, truncated, wakeups;
 	uint64_t records, written, written_bytes, filtered, after_count;
 	uint64_t actions[5];
 	uint64_t hook_seen[XL_DUMP_HOOKS];
+	int write_err;
 };
 
 struct xl_dump;
@@ -108,7 +113,11 @@ int xl_dump__poll(struct xl_dump *d, int timeout_ms);
 /** xl_dump__done() - --count frames have been written. */
 bool xl_dump__done(const struct xl_dump *d);
 
-/** xl_dump__flush() - write the buffered records to the file. Return: 0 or -EIO. */
+/**
+ * xl_dump__flush() - write the buffered records to the file. Return: 0 or
+ * the negative errno of the first failed write (kept: @write_err of
+ * struct xl_dump_counts), e.g. -ENOSPC.
+ */
 int xl_dump__flush(struct xl_dump *d);
 
 /**
@@ -120,16 +129,21 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c);
 /**
  * xl_dump__stop() - detach the hook, then read the ring until every frame
  * the hook counted is either read or counted as ring-full (waits up to
- * 1 s for records still being written on other CPUs), and flush the file.
+ * 1 s for records still being written on other CPUs), then write, fsync
+ * and rename the file into place (xl_pcap_writer__close()).
  * @c: the final books. Return: 0; -EPROTO when the books do not balance
- * after the wait (@c says by how much); -EIO when a write failed.
+ * after the wait (@c says by how much); the negative errno of a failed
+ * write (@c->write_err: nothing saved, an earlier file of that name kept).
  */
 int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c);
 
 /** xl_dump__ifindex() - the interface captured on. */
 int xl_dump__ifindex(const struct xl_dump *d);
 
-/** xl_dump__destroy() - detach if still attached, close the file, free. NULL is fine. */
+/**
+ * xl_dump__destroy() - detach if still attached, free. A file not closed
+ * by xl_dump__stop() is not saved (its temporary removed). NULL is fine.
+ */
 void xl_dump__destroy(struct xl_dump *d);
 
 #endif /* XDPLAB_DUMP_H */

@@ -52,11 +52,14 @@ struct xl_pcap_writer;
  * classic pcap file through libpcap's dumper (libpcap 1.10 writes no
  * pcapng). @path "-" writes to standard output (a duplicate of fd 1).
  * Writes go through a @buf_bytes stdio buffer (0: 1 MiB), so the file sees
- * one write() per buffer, not one per frame.
+ * one write() per buffer, not one per frame. The file is written whole or
+ * not at all (xdplab/atomicfile.h): a temporary in @path's directory,
+ * renamed onto @path by a successful xl_pcap_writer__close(); a device or
+ * FIFO (and "-") is written directly.
  * @snaplen: the file header's snapshot length in bytes.
  * @nano: nanosecond timestamps (magic 0xa1b23c4d), else microseconds.
  * Return: the writer (close with xl_pcap_writer__close()) or NULL with
- * errno set (the cause logged with @path).
+ * errno set (the line "cannot write PATH: CAUSE" logged).
  */
 struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, bool nano,
 					    size_t buf_bytes);
@@ -103,13 +106,27 @@ void xl_pcap_writer__write_meta(struct xl_pcap_writer *w, uint64_t ts_ns, const 
 
 /**
  * xl_pcap_writer__flush() - write the buffered records to the file.
- * Return: 0, or -EIO when a write failed since the last flush (disk full,
- * reader of '-' gone), with the cause logged once.
+ * Return: 0, or the negative errno of the first failed write so far
+ * (-ENOSPC: disk full, -EPIPE: the reader of '-' gone), logged once as
+ * "cannot write PATH: CAUSE"; from then on nothing more is written.
  */
 int xl_pcap_writer__flush(struct xl_pcap_writer *w);
 
-/** xl_pcap_writer__close() - flush and close. NULL is fine. Return: as flush. */
+/**
+ * xl_pcap_writer__close() - flush, fsync and close, and rename the file
+ * into place (xl_afile_commit()); after a failed write the temporary is
+ * removed instead and an earlier file at the path stays. NULL is fine.
+ * Return: 0, or the negative errno of the first failure (logged once as
+ * flush); then no record was saved.
+ */
 int xl_pcap_writer__close(struct xl_pcap_writer *w);
+
+/**
+ * xl_pcap_writer__abort() - close @w and remove its temporary: nothing is
+ * saved, an earlier file at the path stays (a capture that failed before
+ * it ended). NULL is fine.
+ */
+void xl_pcap_writer__abort(struct xl_pcap_writer *w);
 
 struct xl_pcap_filter;
 

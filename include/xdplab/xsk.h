@@ -370,6 +370,15 @@ bool xl_xsk_app__done(const struct xl_xsk_app *a);
 int xl_xsk_app__join(struct xl_xsk_app *a);
 
 /**
+ * xl_xsk_app__dump_close() - stop and join the threads, then write, fsync
+ * and rename rxdrop's --dump file into place. Without it
+ * xl_xsk_app__destroy() saves nothing (the temporary is removed).
+ * Return: 0 (also without --dump), or the negative errno of the file's
+ * first failed write (logged as "cannot write PATH: CAUSE"; nothing saved).
+ */
+int xl_xsk_app__dump_close(struct xl_xsk_app *a);
+
+/**
  * xl_xsk_app__read() - per-socket numbers now (@out has room for
  * xl_xsk_app__nsocks() entries; callable while running).
  */

@@ -177,6 +177,8 @@ static int print_summary(FILE *out, struct xl_dump *d, const struct xl_dump_coun
 			(unsigned long long)k_pkts,
 			w == XL_DUMP_BOTH ? " (each hook sees each frame once)" : "");
 	}
+	if (c->write_err)
+		return XL_EXIT_RUNTIME; /* "cannot write FILE: CAUSE" said; nothing saved */
 	if (stop_err == -EPROTO) {
 		xl_err("capture books do not balance: %llu frames counted by the hook were neither read nor counted lost",
 		       (unsigned long long)in_flight);

@@ -316,7 +316,12 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 	if (tc.xdp.rx_ring_full)
 		xl_warn("the kernel dropped %llu frames for a full RX ring (rx_ring_full): the application did not empty it in time; give it a CPU of its own with --cpu, or a larger --rx-size",
 			(unsigned long long)tc.xdp.rx_ring_full);
-	if (a->c.dump_path) {
+	if (a->c.dump_path && xl_xsk_app__dump_close(app)) {
+		/* "cannot write FILE: CAUSE" said: nothing was saved. */
+		printf("dump: %s NOT written (0 of %llu frames saved)\n", a->c.dump_path,
+		       (unsigned long long)tc.c.rx_packets);
+		ret = XL_EXIT_RUNTIME;
+	} else if (a->c.dump_path) {
 		/* A frame dropped for an empty fill ring is in rx_dropped too. */
 		uint64_t lost = tc.xdp.rx_dropped + tc.xdp.rx_ring_full;
 

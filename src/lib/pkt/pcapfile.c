@@ -2,6 +2,7 @@
 /* Capture files through libpcap: read for replay, written by dump and rxdrop --dump
  * (classic pcap by libpcap's dumper, pcapng by pcapng.c), filters. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include <pcap/pcap.h>
 
+#include "xdplab/atomicfile.h"
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
 #include "xdplab/pkt.h"
@@ -124,13 +126,23 @@ int xl_frames_load_pcap(const char *path, uint32_t max_len,
 struct xl_pcap_writer {
 	pcap_t *pcap;
 	pcap_dumper_t *dumper;
-	FILE *f;
+	FILE *f;		/* a.f */
+	struct xl_afile a;	/* written whole or not at all (atomicfile.h) */
 	char *buf;
 	bool nano;
 	bool ng;
-	bool failed;
-	char path[256];
+	int err;		/* the first failure, logged once */
 };
+
+/* Keep and log (once) the first failure, @err or the stream's own. */
+static int writer_failed(struct xl_pcap_writer *w, int err)
+{
+	if (!w->err) {
+		w->err = w->a.err ? w->a.err : err;
+		xl_err("cannot write %s: %s", w->a.path, strerror(-w->err));
+	}
+	return w->err;
+}
 
 static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bool nano,
 					  size_t buf_bytes, bool ng, const char *ifname)
@@ -140,7 +152,6 @@ static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bo
 
 	if (!w)
 		return NULL;
-	snprintf(w->path, sizeof(w->path), "%s", path);
 	w->nano = nano;
 	w->ng = ng;
 	w->pcap = ng ? NULL : pcap_open_dead_with_tstamp_precision(DLT_EN10MB, snaplen,
@@ -148,18 +159,17 @@ static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bo
 	if (!ng && !w->pcap)
 		goto out_free;
 	if (!strcmp(path, "-")) {
-		fd = dup(STDOUT_FILENO);
-		w->f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		if (!w->f && fd >= 0)
-			close(fd);
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+		err = fd < 0 ? -errno : xl_afile_open_fd(&w->a, fd, "-");
 	} else {
-		w->f = fopen(path, "w");
+		err = xl_afile_open(&w->a, path, 0644);
 	}
-	if (!w->f) {
-		err = errno;
-		xl_err("capture file %s: %s", path, strerror(err));
+	if (err) {
+		err = -err;
+		xl_err("cannot write %s: %s", path, strerror(err));
 		goto out_close_pcap;
 	}
+	w->f = w->a.f;
 	w->buf = malloc(buf_bytes ? buf_bytes : 1 << 20);
 	if (w->buf)
 		setvbuf(w->f, w->buf, _IOFBF, buf_bytes ? buf_bytes : 1 << 20);
@@ -169,8 +179,8 @@ static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bo
 	}
 	w->dumper = pcap_dump_fopen(w->pcap, w->f);
 	if (!w->dumper) {
-		xl_err("capture file %s: %s", path, pcap_geterr(w->pcap));
-		fclose(w->f);
+		xl_err("cannot write %s: %s", path, pcap_geterr(w->pcap));
+		xl_afile_abort(&w->a);
 		goto out_close_pcap;
 	}
 	return w;
@@ -220,12 +230,11 @@ void xl_pcap_writer__write_meta(struct xl_pcap_writer *w, uint64_t ts_ns, const 
 
 int xl_pcap_writer__flush(struct xl_pcap_writer *w)
 {
-	if ((w->ng ? fflush(w->f) : pcap_dump_flush(w->dumper)) || ferror(w->f)) {
-		if (!w->failed)
-			xl_err("capture file %s: write failed: %s", w->path, strerror(errno ?: EIO));
-		w->failed = true;
-	}
-	return w->failed ? -EIO : 0;
+	if (w->err)
+		return w->err;
+	if ((w->ng ? fflush(w->f) : pcap_dump_flush(w->dumper)) || ferror(w->f) || w->a.err)
+		return writer_failed(w, -EIO);
+	return 0;
 }
 
 int xl_pcap_writer__close(struct xl_pcap_writer *w)
@@ -235,18 +244,30 @@ int xl_pcap_writer__close(struct xl_pcap_writer *w)
 	if (!w)
 		return 0;
 	err = xl_pcap_writer__flush(w);
-	if (w->ng) {
-		if (fclose(w->f) && !err) {
-			xl_err("capture file %s: write failed: %s", w->path, strerror(errno));
-			err = -EIO;
-		}
+	/* Not pcap_dump_close(): it would fclose() the stream the xl_afile owns. */
+	if (err) {
+		xl_afile_abort(&w->a); /* an earlier file of that name stays */
 	} else {
-		pcap_dump_close(w->dumper); /* closes w->f */
-		pcap_close(w->pcap);
+		err = xl_afile_commit(&w->a);
+		if (err)
+			err = writer_failed(w, err);
 	}
+	if (w->pcap)
+		pcap_close(w->pcap);
 	free(w->buf);
 	free(w);
 	return err;
+}
+
+void xl_pcap_writer__abort(struct xl_pcap_writer *w)
+{
+	if (!w)
+		return;
+	xl_afile_abort(&w->a);
+	if (w->pcap)
+		pcap_close(w->pcap);
+	free(w->buf);
+	free(w);
 }
 
 struct xl_pcap_filter {

@@ -324,7 +324,11 @@ bool xl_dump__done(const struct xl_dump *d)
 
 int xl_dump__flush(struct xl_dump *d)
 {
-	return xl_pcap_writer__flush(d->w);
+	int err = d->w ? xl_pcap_writer__flush(d->w) : d->write_err;
+
+	if (err)
+		d->write_err = err;
+	return err;
 }
 
 int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
@@ -355,8 +359,10 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
 	}
 	free(v);
 	c->records = d->records;
-	c->written = d->written;
-	c->written_bytes = d->written_bytes;
+	/* After a failed write nothing reaches the file (it is not renamed into place). */
+	c->write_err = d->write_err;
+	c->written = d->write_err ? 0 : d->written;
+	c->written_bytes = d->write_err ? 0 : d->written_bytes;
 	c->filtered = d->filtered;
 	c->after_count = d->after_count;
 	return err;
@@ -391,9 +397,14 @@ int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c)
 		xl_sleep_ns(5000000, NULL);
 	}
 	ring_buffer__consume(d->rb);
+	/* The file renamed into place (or, after a failed write, removed). */
+	err = xl_pcap_writer__close(d->w);
+	d->w = NULL;
+	if (err && !d->write_err)
+		d->write_err = err;
 	xl_dump__read(d, c);
-	if (xl_pcap_writer__flush(d->w))
-		return -EIO;
+	if (d->write_err)
+		return d->write_err;
 	return c->seen == c->records + c->ring_full ? 0 : -EPROTO;
 }
 
@@ -406,7 +417,7 @@ void xl_dump__destroy(struct xl_dump *d)
 	dump__destroy(d->skel);
 	if (d->target_fd >= 0)
 		close(d->target_fd);
-	xl_pcap_writer__close(d->w);
+	xl_pcap_writer__abort(d->w); /* not stopped: no capture saved */
 	xl_pcap_filter__free(d->filter);
 	free(d);
 }

@@ -365,7 +365,7 @@ out_unload:
 	if (a->have_prog)
 		xl_xsk_prog__destroy(&a->prog);
 out_close_dump:
-	xl_xsk_dump__close(a->dump);
+	xl_xsk_dump__abort(a->dump);
 out_free:
 	free(a->socks);
 	free(a->umems);
@@ -490,7 +490,7 @@ void xl_xsk_app__destroy(struct xl_xsk_app *a)
 	if (a->have_prog)
 		xl_xsk_prog__destroy(&a->prog);
 	teardown(a);
-	xl_xsk_dump__close(a->dump);
+	xl_xsk_dump__abort(a->dump); /* not closed by xl_xsk_app__dump_close(): not saved */
 	free(a->socks);
 	free(a->umems);
 	free(a);

@@ -208,3 +208,14 @@ int xl_xsk_app__join(struct xl_xsk_app *a)
 		xl_xsk_dump__flush(a->dump);
 	return err;
 }
+
+int xl_xsk_app__dump_close(struct xl_xsk_app *a)
+{
+	int err;
+
+	xl_xsk_app__stop(a);
+	xl_xsk_app__join(a);
+	err = xl_xsk_dump__close(a->dump);
+	a->dump = NULL;
+	return err;
+}

@@ -54,11 +54,23 @@ void xl_xsk_dump__flush(struct xl_xsk_dump *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
-void xl_xsk_dump__close(struct xl_xsk_dump *d)
+int xl_xsk_dump__close(struct xl_xsk_dump *d)
+{
+	int err;
+
+	if (!d)
+		return 0;
+	err = xl_pcap_writer__close(d->w);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+	return err;
+}
+
+void xl_xsk_dump__abort(struct xl_xsk_dump *d)
 {
 	if (!d)
 		return;
-	xl_pcap_writer__close(d->w);
+	xl_pcap_writer__abort(d->w);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 }

@@ -33,7 +33,16 @@ void xl_xsk_dump__frame(struct xl_xsk_dump *d, const uint8_t *data, uint32_t len
 /** xl_xsk_dump__flush() - write buffered frames to the file. */
 void xl_xsk_dump__flush(struct xl_xsk_dump *d);
 
-/** xl_xsk_dump__close() - flush and close. NULL is fine. */
-void xl_xsk_dump__close(struct xl_xsk_dump *d);
+/**
+ * xl_xsk_dump__close() - flush, close and rename the file into place
+ * (xl_pcap_writer__close()); after a failed write nothing is saved and an
+ * earlier file of that name stays. NULL is fine.
+ * Return: 0, or the negative errno of the first failure (logged as
+ * "cannot write PATH: CAUSE").
+ */
+int xl_xsk_dump__close(struct xl_xsk_dump *d);
+
+/** xl_xsk_dump__abort() - close without saving (the run did not end). NULL is fine. */
+void xl_xsk_dump__abort(struct xl_xsk_dump *d);
 
 #endif /* XDPLAB_XSK_DUMP_H */
