@@ -307,9 +307,20 @@ struct xl_report_meta {
 };
 
 /**
- * xl_report_json() - write the rows as JSON (schema XL_RESULTS_SCHEMA, or
- * XL_RUN_RESULTS_SCHEMA with @meta->command: docs/results.md) to @path.
- * Return: 0 or -errno (-EIO: write failed).
+ * xl_report_json_write() - write the rows as JSON (schema
+ * XL_RESULTS_SCHEMA, or XL_RUN_RESULTS_SCHEMA with @meta->command:
+ * docs/results.md) to @f (an xl_afile's stream: the caller commits it and
+ * learns there whether the writes reached the file).
+ * Return: 0, -EINVAL (@meta->extra_json is not a JSON object), or -EIO
+ * (a write failed; the xl_afile keeps its errno).
+ */
+int xl_report_json_write(FILE *f, const struct xl_report_meta *meta,
+			 const struct xl_row_result *rows, int n);
+
+/**
+ * xl_report_json() - xl_report_json_write() to @path, written whole or not
+ * at all (xl_afile_write(): an earlier file stays on failure).
+ * Return: 0 or -errno (the failed write's: -ENOSPC on a full disk).
  */
 int xl_report_json(const char *path, const struct xl_report_meta *meta,
 		   const struct xl_row_result *rows, int n);

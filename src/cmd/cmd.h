@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "xdplab/atomicfile.h"
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/meter.h"
@@ -277,11 +278,50 @@ void xl_cmd_print_verdict(const struct xl_row_result *row);
 
 /**
  * xl_cmd_write_json() - write @row and @l's interval records to @path
- * (schema XL_RUN_RESULTS_SCHEMA, docs/results.md). Return: XL_EXIT_OK or
- * XL_EXIT_RUNTIME (logged).
+ * (schema XL_RUN_RESULTS_SCHEMA, docs/results.md), through the output file
+ * xl_cmd_out_open() opened for it before the run (opened now if not).
+ * Return: XL_EXIT_OK or XL_EXIT_RUNTIME (logged: "cannot write PATH: CAUSE").
  */
 int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd_loop *l,
 		      const struct xl_row_result *row);
+
+/**
+ * xl_cmd_out_open() - open the output file @path (--json, -o) before the
+ * work that fills it: its temporary file is made now (xl_afile_open()), so
+ * that a missing or unwritable directory fails at once. Opening a path
+ * already open returns that one. The command's output files are
+ * remembered until committed or aborted; main.c aborts the rest when the
+ * command returns.
+ * Return: the file (write to ->f), or NULL after the line "cannot write
+ * PATH: CAUSE".
+ */
+struct xl_afile *xl_cmd_out_open(const char *path);
+
+/** xl_cmd_out_find() - the output file open for @path, or NULL. */
+struct xl_afile *xl_cmd_out_find(const char *path);
+
+/**
+ * xl_cmd_out_commit() - xl_afile_commit() @a and free it; on failure the
+ * line "cannot write PATH: CAUSE" (a full disk: "No space left on
+ * device") and the earlier file at PATH is untouched.
+ * Return: 0 or the negative errno.
+ */
+int xl_cmd_out_commit(struct xl_afile *a);
+
+/** xl_cmd_out_abort() - xl_afile_abort() @a and free it (NULL: nothing). */
+void xl_cmd_out_abort(struct xl_afile *a);
+
+/**
+ * xl_cmd_report_json() - xl_report_json_write() to the output file of
+ * @path (the one xl_cmd_out_open() opened before the run, else opened
+ * now) and commit it.
+ * Return: 0, or a negative errno after the line "cannot write PATH: CAUSE".
+ */
+int xl_cmd_report_json(const char *path, const struct xl_report_meta *meta,
+		       const struct xl_row_result *rows, int n);
+
+/** xl_cmd_outs_abort() - abort every output file not committed (main.c). */
+void xl_cmd_outs_abort(void);
 
 struct xl_pkt_spec;
 struct xl_link_info;

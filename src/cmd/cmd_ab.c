@@ -11,6 +11,7 @@
  * benchmarks: drop|pass|tx:OP[:extra-ns=N].
  */
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,26 +283,42 @@ static void print_cmp(const char *what, const struct xl_ab_result *r, int prec)
 	       r->b_median, prec, r->diff_median, ci, r->p, xl_ab_verdict_name(r->verdict));
 }
 
+/* A side's run-results file: FILE.json -> FILE.a.json; another name gets .a.json appended. */
+static void side_path(char *path, size_t len, const char *json, const char *suffix)
+{
+	size_t n_base = strlen(json);
+
+	if (n_base > 5 && !strcmp(json + n_base - 5, ".json"))
+		n_base -= 5;
+	snprintf(path, len, "%.*s.%s.json", (int)n_base, json, suffix);
+}
+
+/* --json's three files opened before the measurement (a bad path fails first). */
+static int open_outputs(const char *json)
+{
+	char path[PATH_MAX];
+
+	if (!xl_cmd_out_open(json))
+		return -1;
+	side_path(path, sizeof(path), json, "a");
+	if (!xl_cmd_out_open(path))
+		return -1;
+	side_path(path, sizeof(path), json, "b");
+	return xl_cmd_out_open(path) ? 0 : -1;
+}
+
 /* Each side's figures as a run-results file (one row, the same identity). */
 static int write_side(const char *json, const char *suffix, struct ab_side *s, int n,
 		      double slice_s)
 {
-	char path[512];
+	char path[PATH_MAX];
 	/* No interval records; the interval is the slice (the schema wants one > 0). */
 	struct xl_report_meta meta = { .reps = n < XL_MAX_REPS ? n : XL_MAX_REPS, .git = xl_cmd_git_commit(), .command = "ab",
 				       .seconds = slice_s, .interval = slice_s };
-	size_t n_base = strlen(json);
 
-	/* FILE.json -> FILE.a.json; another name gets .a.json appended. */
-	if (n_base > 5 && !strcmp(json + n_base - 5, ".json"))
-		n_base -= 5;
-	snprintf(path, sizeof(path), "%.*s.%s.json", (int)n_base, json, suffix);
+	side_path(path, sizeof(path), json, suffix);
 	xl_row_finish(s->row);
-	if (xl_report_json(path, &meta, s->row, 1)) {
-		xl_err("cannot write %s", path);
-		return XL_EXIT_RUNTIME;
-	}
-	return XL_EXIT_OK;
+	return xl_cmd_report_json(path, &meta, s->row, 1) ? XL_EXIT_RUNTIME : XL_EXIT_OK;
 }
 
 int cmd_ab(int argc, char **argv)
@@ -335,6 +352,8 @@ int cmd_ab(int argc, char **argv)
 		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
 		return XL_EXIT_USAGE;
 	}
+	if (a.json && open_outputs(a.json))
+		return XL_EXIT_RUNTIME;
 	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
 	eth.queues = xl_cmd_dut_queues(ifindex);
@@ -437,10 +456,10 @@ int cmd_ab(int argc, char **argv)
 		json_object_set_new(o, "cpu_ns_per_pkt", cmp_json(&cpu_r, "ns"));
 		json_object_set_new(o, "mpps", cmp_json(&pps_r, "Mpps"));
 		json_object_set_new(o, "verdict", json_string(xl_ab_verdict_name(cpu_r.verdict)));
-		if (json_dump_file(o, a.json, JSON_INDENT(1))) {
-			xl_err("cannot write --json %s", a.json);
+		struct xl_afile *out = xl_cmd_out_open(a.json);
+
+		if (!out || (json_dumpf(o, out->f, JSON_INDENT(1)), xl_cmd_out_commit(out)))
 			ret = XL_EXIT_RUNTIME;
-		}
 		json_decref(o);
 		if (write_side(a.json, "a", &sides[0], done, a.slice_ns / 1e9) ||
 		    write_side(a.json, "b", &sides[1], done, a.slice_ns / 1e9))

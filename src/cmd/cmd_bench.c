@@ -196,6 +196,10 @@ int cmd_bench(int argc, char **argv)
 		ret = XL_EXIT_USAGE;
 		goto out_prof;
 	}
+	if (a.json && !xl_cmd_out_open(a.json)) { /* a bad path fails before the run */
+		ret = XL_EXIT_RUNTIME;
+		goto out_prof;
+	}
 	a.o.ifname = ifname;
 	if (a.o.extra) { /* calibrated before the attach (one line on failure) */
 		a.o.extra_cal = &cal;

@@ -516,6 +516,8 @@ int cmd_gen(int argc, char **argv)
 		return ret;
 	if (resolve_defaults(&a, ifname))
 		return XL_EXIT_USAGE;
+	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
+		return XL_EXIT_RUNTIME;
 	a.o.ifname = ifname;
 	if (a.o.pcap_path)
 		a.o.engine = XL_ENGINE_PACKET;

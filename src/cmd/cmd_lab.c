@@ -246,8 +246,10 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 						.nsens = nsens };
 		if (a->latency)
 			meta.extra_json = lat_json = xl_lat_rows_json(lat, nlat);
-		if ((a->latency && !lat_json) || xl_report_json(a->json, &meta, rows, n)) {
-			xl_err("cannot write --json %s", a->json);
+		if (a->latency && !lat_json) {
+			xl_err("cannot write %s: %s", a->json, strerror(ENOMEM));
+			*ret = XL_EXIT_RUNTIME;
+		} else if (xl_cmd_report_json(a->json, &meta, rows, n)) {
 			*ret = XL_EXIT_RUNTIME;
 		} else {
 			fprintf(stderr, "xdplab: results written to %s\n", a->json);
@@ -294,6 +296,8 @@ static int lab_run(int argc, char **argv)
 	ret = xl_cmd_lab_run_args(argc, argv, &a);
 	if (ret != XL_CMD_LAB_GO)
 		return ret;
+	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
+		return XL_EXIT_RUNTIME;
 	ret = XL_EXIT_OK;
 	xl_cmd_prof_open(&a.prof);
 	a.o.profiler = a.prof.p;

@@ -215,15 +215,15 @@ static int write_json(const struct mon_args *a, struct mon_run *r, int last)
 	}
 	text = json_dumps(x, JSON_COMPACT);
 	json_decref(x);
-	err = text ? xl_report_json(a->json, &(struct xl_report_meta){
+	if (!text)
+		xl_err("cannot write %s: %s", a->json, strerror(ENOMEM));
+	err = text ? xl_cmd_report_json(a->json, &(struct xl_report_meta){
 			.reps = 1, .seconds = a->duration_ns / 1e9, .git = xl_cmd_git_commit(),
 			.command = "monitor", .interval = a->interval_ns / 1e9,
 			.schema = XL_MONITOR_RESULTS_SCHEMA, .extra_json = text }, NULL, 0) : -ENOMEM;
 	free(text);
-	if (err) {
-		xl_err("cannot write --json %s: %s", a->json, strerror(-err));
+	if (err)
 		return XL_EXIT_RUNTIME;
-	}
 	fprintf(stderr, "xdplab: results written to %s\n", a->json);
 	return XL_EXIT_OK;
 }
@@ -294,6 +294,8 @@ int cmd_monitor(int argc, char **argv)
 		if (resolve_dev(a.dev[i], &a.o.devs[i]))
 			return XL_EXIT_USAGE;
 	a.o.ndevs = a.ndev;
+	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
+		return XL_EXIT_RUNTIME;
 	m = xl_monitor__create(&a.o);
 	if (!m)
 		return XL_EXIT_RUNTIME;

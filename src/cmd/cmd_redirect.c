@@ -425,6 +425,9 @@ int cmd_redirect(int argc, char **argv)
 	ret = XL_EXIT_USAGE;
 	if (xl_redirect_check(&a.o))
 		goto out_prof;
+	ret = XL_EXIT_RUNTIME;
+	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
+		goto out_prof;
 	r = xl_redirect__create(&a.o);
 	if (!r) {
 		ret = errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;

@@ -180,6 +180,8 @@ int cmd_run(int argc, char **argv)
 		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
 		return XL_EXIT_USAGE;
 	}
+	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
+		return XL_EXIT_RUNTIME;
 	u = xl_userprog__load(&a.uo);
 	if (!u)
 		return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;

@@ -409,6 +409,8 @@ int cmd_xsk(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	if (check_combinations(&a))
 		return XL_EXIT_USAGE;
+	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
+		return XL_EXIT_RUNTIME;
 	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
 	xl_cmd_prof_open(&a.prof);
 	r = xsk_in_ns(&a, apps[a.c.app]);

@@ -444,10 +444,8 @@ int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd
 		.extra_json = l->extra_json,
 	};
 
-	if (xl_report_json(path, &meta, row, 1)) {
-		xl_err("cannot write --json %s", path);
+	if (xl_cmd_report_json(path, &meta, row, 1))
 		return XL_EXIT_RUNTIME;
-	}
 	fprintf(stderr, "xdplab: results written to %s\n", path);
 	return XL_EXIT_OK;
 }

@@ -67,8 +67,12 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < xl_n_commands; i++)
 		if (!strcmp(argv[0], xl_commands[i].name)) {
+			int ret;
+
 			xl_sig_install();
-			return xl_commands[i].fn(argc, argv);
+			ret = xl_commands[i].fn(argc, argv);
+			xl_cmd_outs_abort(); /* the temporaries of outputs not written */
+			return ret;
 		}
 	fprintf(stderr, "xdplab: unknown command '%s' (accepted:", argv[0]);
 	for (i = 0; i < xl_n_commands; i++)

@@ -674,9 +674,11 @@ static void test_json_write_error(void **state)
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	r = xl_report_json(path, &meta, rows, N_ROWS);
 	assert_true(r < 0);
-	assert_int_equal(r, -EIO); /* documented in report.h */
+	assert_int_equal(r, -ENOENT); /* the cause, not a bare -EIO (report.h) */
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(access(dir, F_OK), -1);
+	/* A device that fails writes: the write's own errno. */
+	assert_int_equal(xl_report_json("/dev/full", &meta, rows, N_ROWS), -ENOSPC);
 }
 
 /* ---- xl_report_table ---- */

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "xdplab/atomicfile.h"
 #include "xdplab/env.h"
 #include "xdplab/report.h"
 #include "xdplab/stats.h"
@@ -348,8 +349,8 @@ static json_t *machine_json(void)
 	return m;
 }
 
-int xl_report_json(const char *path, const struct xl_report_meta *meta,
-		   const struct xl_row_result *rows, int n)
+int xl_report_json_write(FILE *f, const struct xl_report_meta *meta,
+			 const struct xl_row_result *rows, int n)
 {
 	json_t *doc = json_object(), *arr = json_array(), *cfg;
 	char date[32];
@@ -403,7 +404,23 @@ int xl_report_json(const char *path, const struct xl_report_meta *meta,
 		json_object_update(doc, x);
 		json_decref(x);
 	}
-	err = json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) ? -EIO : 0;
+	err = json_dumpf(doc, f, JSON_INDENT(2) | JSON_SORT_KEYS) ? -EIO : 0;
 	json_decref(doc);
 	return err;
+}
+
+int xl_report_json(const char *path, const struct xl_report_meta *meta,
+		   const struct xl_row_result *rows, int n)
+{
+	struct xl_afile a;
+	int err = xl_afile_open(&a, path, 0644);
+
+	if (err)
+		return err;
+	err = xl_report_json_write(a.f, meta, rows, n);
+	if (err && !a.err) { /* not a write's: nothing to keep */
+		xl_afile_abort(&a);
+		return err;
+	}
+	return xl_afile_commit(&a);
 }
