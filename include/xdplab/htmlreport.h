@@ -26,9 +26,12 @@
  * directory reached without a symbolic link or ".." (docs/report.md
  * "Untrusted results files"); a refused one is a note on the page and a
  * warning on stderr, not an error. On error @err
- * (@errlen bytes) gets one line naming the file and the cause.
+ * (@errlen bytes) gets one line naming the file and the cause. The page
+ * is written whole or not at all (xdplab/atomicfile.h): on any error an
+ * earlier file at @out_path stays as it was.
  * Return: 0, -ENOENT/-EINVAL/-EPROTO (a results file cannot be read, as
- * xl_cmp_load()), -EIO (cannot write @out_path), -ENOMEM.
+ * xl_cmp_load()), -EIO (cannot write @out_path: @err says "cannot write
+ * PATH: CAUSE", e.g. "No space left on device"), -ENOMEM.
  */
 int xl_html_report(const char *run, const char *base, const char *out_path, char *err,
 		   size_t errlen);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "xdplab/htmlreport.h"
@@ -27,11 +28,21 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
+/* Whether @out is the file @in (the same inode): writing it would replace the results. */
+static bool same_file(const char *out, const char *in)
+{
+	struct stat so, si;
+
+	if (!strcmp(out, in))
+		return true;
+	return !stat(out, &so) && !stat(in, &si) && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *out = "report.html";
 	char err[512] = "";
-	int idx, ret;
+	int idx, ret, i;
 
 	idx = xl_opts_parse(&report_spec, argc, argv, on_opt, &out);
 	if (idx == XL_OPTS_HELP)
@@ -43,6 +54,12 @@ int cmd_report(int argc, char **argv)
 			       argc - idx);
 		return XL_EXIT_USAGE;
 	}
+	for (i = idx; i < argc; i++)
+		if (same_file(out, argv[i])) {
+			xl_usage_error(&report_spec, "-o %s: is the input %s (accepted: another file; the results would be replaced by the page)",
+				       out, argv[i]);
+			return XL_EXIT_USAGE;
+		}
 	ret = xl_html_report(argv[idx], argc - idx == 2 ? argv[idx + 1] : NULL, out, err, sizeof(err));
 	if (ret == -EIO || ret == -ENOMEM) {
 		fprintf(stderr, "xdplab report: %s\n", err[0] ? err : strerror(-ret));

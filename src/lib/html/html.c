@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xdplab/atomicfile.h"
 #include "xdplab/compare.h"
 #include "xdplab/htmlreport.h"
 #include "xdplab/stats.h"
@@ -479,15 +480,15 @@ static int flames(FILE *o, const char *dir, const struct hrow *rows, int n)
 	return 0;
 }
 
-int xl_html_report(const char *run, const char *base, const char *out_path, char *err,
-		   size_t errlen)
+/* The page of @run (and @base) to @o; 0 or -errno with @err set (not a write's: the caller's xl_afile keeps those). */
+static int html_report_write(const char *run, const char *base, FILE *o, char *err,
+			     size_t errlen)
 {
 	struct xl_cmp_file frun = { 0 }, fbase = { 0 };
 	struct hrow *rows = NULL;
 	struct xl_bar *bars = NULL;
 	char (*scratch)[64] = NULL, dir[4096];
 	json_t *doc = NULL;
-	FILE *o = NULL;
 	int n = 0, ret, measured = 0, i;
 
 	ret = xl_cmp_load_doc(run, &frun, &doc, err, errlen);
@@ -501,12 +502,6 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 		goto out;
 	bars = calloc(n + 1, sizeof(*bars));
 	scratch = calloc(n + 1, sizeof(*scratch));
-	o = fopen(out_path, "w");
-	if (!o) {
-		snprintf(err, errlen, "cannot write %s: %s", out_path, strerror(errno));
-		ret = -EIO;
-		goto out;
-	}
 	if (!bars || !scratch) {
 		ret = -ENOMEM;
 		goto out;
@@ -545,15 +540,7 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 	if (ret)
 		goto out;
 	fputs("</body></html>\n", o);
-	if (ferror(o)) {
-		ret = -EIO;
-		snprintf(err, errlen, "cannot write %s", out_path);
-	}
 out:
-	if (o && fclose(o) && !ret) {
-		ret = -EIO;
-		snprintf(err, errlen, "cannot write %s", out_path);
-	}
 	free(bars);
 	free(scratch);
 	free(rows);
@@ -562,4 +549,27 @@ out:
 	if (base)
 		xl_cmp_file_free(&fbase);
 	return ret;
+}
+
+int xl_html_report(const char *run, const char *base, const char *out_path, char *err,
+		   size_t errlen)
+{
+	struct xl_afile a;
+	int ret = xl_afile_open(&a, out_path, 0644);
+
+	if (ret) {
+		snprintf(err, errlen, "cannot write %s: %s", out_path, strerror(-ret));
+		return -EIO;
+	}
+	ret = html_report_write(run, base, a.f, err, errlen);
+	if (ret && !a.err) {
+		xl_afile_abort(&a); /* an earlier page at @out_path stays */
+		return ret;
+	}
+	ret = xl_afile_commit(&a); /* a failed write's errno, the first one */
+	if (ret) {
+		snprintf(err, errlen, "cannot write %s: %s", out_path, strerror(-ret));
+		return -EIO;
+	}
+	return 0;
 }
