@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "xdplab/bench.h"
+#include "xdplab/ethxdp.h"
 
 static int possible_cpus = 2;
 
@@ -66,11 +67,36 @@ static void test_sum_every_cpu(void **state)
 	free(recs);
 }
 
+/*
+ * A meter's reader zeroes the per-CPU detail it has none of: the meter's
+ * sample holds XL_MAX_CPUS records (struct xl_meter_sample.per_cpu), so
+ * with 300 possible CPUs only the first 256 are its to write (it zeroed
+ * xl_bench_ncpus() = 300, past the sample's array).
+ */
+static void test_eth_xdp_zeroes_detail_only(void **state)
+{
+	struct xl_bench_rec *recs = calloc(300, sizeof(*recs)), total;
+	struct xl_eth_xdp e = { .sock = -1, .ifname = "xlnone0", .queues = 1 };
+	int i;
+
+	assert_non_null(recs);
+	memset(recs, 0x5a, 300 * sizeof(*recs));
+	possible_cpus = 300;
+	assert_true(xl_eth_xdp_meter_read(&e, &total, recs) < 0); /* no socket: the read fails */
+	possible_cpus = 2;
+	for (i = 0; i < XL_MAX_CPUS; i++)
+		assert_int_equal(recs[i].rx_packets, 0);
+	for (; i < 300; i++)
+		assert_int_equal(recs[i].rx_packets, 0x5a5a5a5a5a5a5a5aull);
+	free(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ncpus),
 		cmocka_unit_test(test_sum_every_cpu),
+		cmocka_unit_test(test_eth_xdp_zeroes_detail_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,7 +60,7 @@ int xl_eth_xdp_read(const struct xl_eth_xdp *e, struct xl_bench_rec *total)
 int xl_eth_xdp_meter_read(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
 {
 	if (per_cpu)
-		memset(per_cpu, 0, xl_bench_ncpus() * sizeof(*per_cpu));
+		memset(per_cpu, 0, xl_bench_detail_ncpus() * sizeof(*per_cpu));
 	return xl_eth_xdp_read(ctx, total);
 }
 

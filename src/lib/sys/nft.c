@@ -124,7 +124,7 @@ int xl_nft_drop__read(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec
 	total->rx_bytes = bytes;
 	total->actions[1 /* XDP_DROP */] = packets;
 	if (per_cpu)
-		memset(per_cpu, 0, xl_bench_ncpus() * sizeof(*per_cpu));
+		memset(per_cpu, 0, xl_bench_detail_ncpus() * sizeof(*per_cpu));
 	return 0;
 }
 
