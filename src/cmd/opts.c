@@ -277,14 +277,57 @@ out_nan:
 			      (unsigned long long)max);
 }
 
+/*
+ * Digits with at most one point and at least one digit, then optionally
+ * e or E, a sign and digits: what strtod() takes of a decimal number and
+ * nothing else (no sign, blank, hex, "inf" or "nan").
+ */
+static bool decimal_ok(const char *s)
+{
+	size_t d = strspn(s, "0123456789");
+
+	if (s[d] == '.')
+		d += 1 + strspn(s + d + 1, "0123456789");
+	if (!d || !strcmp(s, ".") || (s[0] == '.' && !isdigit((unsigned char)s[1])))
+		return false;
+	s += d;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		s += strspn(s, "0123456789");
+	}
+	return !*s;
+}
+
+int xl_parse_real(const struct xl_cmd_spec *spec, const char *opt, const char *arg, double min,
+		  double max, double *out)
+{
+	bool neg = arg && arg[0] == '-';
+	double v;
+
+	if (!arg || !decimal_ok(arg + neg))
+		return xl_usage_error(spec, "%s: '%s' is not a number (accepted: %.10g..%.10g)", opt,
+				      arg ? arg : "", min, max);
+	errno = 0;
+	v = strtod(arg, NULL);
+	/* "-0" is no number of ours; a figure beyond a double is out of range. */
+	if (errno == ERANGE || (neg && v == 0) || v < min || v > max)
+		return xl_usage_error(spec, "%s: '%s' is out of range (accepted: %.10g..%.10g)", opt,
+				      arg, min, max);
+	*out = v;
+	return 0;
+}
+
 int xl_parse_seconds(const struct xl_cmd_spec *spec, const char *opt,
 		     const char *arg, double min, double max, uint64_t *out_ns)
 {
 	char *end;
 	double v;
 
-	if (!arg || !(isdigit((unsigned char)arg[0]) || arg[0] == '.') ||
-	    strspn(arg, "0123456789.eE+-") != strlen(arg))
+	if (!arg || !decimal_ok(arg))
 		goto out_nan; /* decimal only: strtod would also take hex */
 	errno = 0;
 	v = strtod(arg, &end);

@@ -116,6 +116,17 @@ int xl_parse_u64(const struct xl_cmd_spec *spec, const char *opt,
 	})
 
 /**
+ * xl_parse_real() - parse a decimal number in [@min, @max] for option @opt
+ * ("0.05", ".5", "1e-3"): digits, one point, an exponent; a leading minus
+ * only to say the value is below the range ("-0" is refused too). Rejects
+ * hex, "inf", "nan", blanks, "+" and trailing text with "--alpha: 'x' is
+ * not a number (accepted: 0.0001..0.5)", else "... is out of range".
+ * Return: 0 with *@out set, or -EINVAL (message printed, *@out untouched).
+ */
+int xl_parse_real(const struct xl_cmd_spec *spec, const char *opt, const char *arg, double min,
+		  double max, double *out);
+
+/**
  * xl_parse_seconds() - parse a decimal number of seconds in [@min, @max]
  * (e.g. "0.5"). Return: 0 with *@out_ns in ns, or -EINVAL (message printed).
  */

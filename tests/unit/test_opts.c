@@ -817,6 +817,74 @@ static void test_seconds_messages(void **state)
 	free(msg);
 }
 
+/* ---- xl_parse_real ---- */
+
+static const struct xl_cmd_spec cmp_spec = { .name = "compare", .args = "BASE.json NEW.json" };
+
+/* xl_parse_real(@arg) for --alpha in [@min, @max]: its return, *@v, the message. */
+static int real(const char *arg, double min, double max, double *v, char **msg)
+{
+	struct capture ce;
+	int r;
+
+	*v = -42;
+	cap_start(&ce, STDERR_FILENO);
+	r = xl_parse_real(&cmp_spec, "--alpha", arg, min, max, v);
+	*msg = cap_end(&ce);
+	return r;
+}
+
+static void test_real(void **state)
+{
+	static const struct {
+		const char *arg;
+		double v;
+	} ok[] = { { "0.05", 0.05 }, { ".5", 0.5 }, { "0.5", 0.5 }, { "1e-3", 0.001 },
+		   { "5E-2", 0.05 }, { "0.0001", 0.0001 }, { "5.e-2", 0.05 } };
+	/* Hex floats, "-0", signs, blanks, inf and nan: strtod takes them all. */
+	static const char *const nan[] = { "0x1p-4", "0X.1", "+0.1", " 0.1", "0.1 ", "inf", "-inf",
+					   "nan", "", ".", "1e", "1e+", ".e1", "0.1x", "--1", "- 1",
+					   NULL };
+	static const char *const range[] = { "-0", "-0.0", "-.0", "-1", "0", "0.6", "1e999",
+					     "1e-400", "0.00009", NULL };
+	double v;
+	char *msg;
+	int i;
+
+	for (i = 0; i < (int)(sizeof(ok) / sizeof(ok[0])); i++) {
+		assert_int_equal(real(ok[i].arg, 0.0001, 0.5, &v, &msg), 0);
+		assert_dbl_equal(v, ok[i].v);
+		assert_string_equal(msg, "");
+		free(msg);
+	}
+	for (i = 0; nan[i]; i++) {
+		char want[160];
+
+		snprintf(want, sizeof(want),
+			 "xdplab compare: --alpha: '%s' is not a number (accepted: 0.0001..0.5)\n", nan[i]);
+		assert_int_equal(real(nan[i], 0.0001, 0.5, &v, &msg), -EINVAL);
+		assert_dbl_equal(v, -42);
+		assert_string_equal(msg, want);
+		free(msg);
+	}
+	for (i = 0; range[i]; i++) {
+		char want[160];
+
+		snprintf(want, sizeof(want),
+			 "xdplab compare: --alpha: '%s' is out of range (accepted: 0.0001..0.5)\n", range[i]);
+		assert_int_equal(real(range[i], 0.0001, 0.5, &v, &msg), -EINVAL);
+		assert_dbl_equal(v, -42);
+		assert_string_equal(msg, want);
+		free(msg);
+	}
+	/* 0 is in 0..1000000 and "-0" is not; the range as the help writes it. */
+	assert_int_equal(real("0", 0, 1e6, &v, &msg), 0);
+	free(msg);
+	assert_int_equal(real("-0", 0, 1e6, &v, &msg), -EINVAL);
+	assert_string_equal(msg, "xdplab compare: --alpha: '-0' is out of range (accepted: 0..1000000)\n");
+	free(msg);
+}
+
 /* ---- xl_parse_choice ---- */
 
 static const char *const modes[] = { "native", "skb", NULL };
@@ -915,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_u64_messages),
 		cmocka_unit_test(test_seconds_valid),
 		cmocka_unit_test(test_seconds_rejects),
+		cmocka_unit_test(test_real),
 		cmocka_unit_test(test_seconds_messages),
 		cmocka_unit_test(test_choice),
 		cmocka_unit_test(test_choice_long_list),
