@@ -143,7 +143,9 @@ struct xl_cmp_file {
  * fields are ignored. On error, @err (@errlen bytes) gets one line naming
  * the file and the cause. Return: 0, -ENOENT (cannot open, or a directory:
  * errno's text),
- * -EINVAL (not JSON, not an xdplab results file), -EPROTO (another schema
+ * -EINVAL (not JSON, not an xdplab results file, or two rows, or two
+ * latency rows, of the same identity: the pairing would be ambiguous; the
+ * message names both rows and the identity), -EPROTO (another schema
  * version), -ENOMEM.
  */
 int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errlen);
@@ -179,6 +181,7 @@ enum xl_cmp_verdict {
 	XL_CMP_SAME,        /**< "~": no significant change beyond the threshold */
 	XL_CMP_REGRESSION,  /**< significantly slower, by more than the threshold */
 	XL_CMP_IMPROVEMENT, /**< significantly faster, by more than the threshold */
+	XL_CMP_TOO_FEW,     /**< cannot tell: the sizes cannot reach p < alpha */
 };
 
 /** The default significance level: compare's --alpha and the report's. */
@@ -208,9 +211,16 @@ struct xl_cmp_opts {
  * @delta_cpu_ns. @on_cpu: the verdict rests on the DUT CPU ns/packet, not
  *   on the rate, because a side was generator-bound. @test: Mann-Whitney
  *   over the per-repetition ns/packet (1e9/pps) or, with @on_cpu, CPU
- *   ns/packet. @delta: the deciding difference (@delta_ns or
- *   @delta_cpu_ns). @too_few: @test's sizes cannot reach p < alpha
- *   (xl_mann_whitney_min_p() >= alpha). @verdict.
+ *   ns/packet (a repetition at 0 pps counts as infinitely slow). @delta:
+ *   the deciding difference (@delta_ns or @delta_cpu_ns). @too_few:
+ *   @test's sizes cannot reach p < alpha (xl_mann_whitney_min_p() >=
+ *   alpha). @verdict: XL_CMP_TOO_FEW when @too_few; but a rate that fell
+ *   to 0 pps (a new repetition at 0, none in base) is XL_CMP_REGRESSION
+ *   and one that rose from 0 (the other way round) XL_CMP_IMPROVEMENT,
+ *   whatever the test says, with @reason "rate fell to 0 pps in 3 of 3
+ *   new repetitions" / "rate rose from 0 pps (0 in 3 of 3 base
+ *   repetitions)"; zeros on both sides leave the test to decide and
+ *   @reason says how many.
  */
 struct xl_cmp_row {
 	const struct xl_cmp_rowdata *base, *new;
@@ -228,9 +238,10 @@ struct xl_cmp_row {
  * @rows/@nrows: BASE's rows in its order, then NEW's unpaired rows
  *   (allocated; xl_cmp_result_free()). @paired: rows in both files
  *   (any status but *_ONLY). @compared/@regressions/@improvements/@too_few:
- *   counts over XL_CMP_PAIRED rows. So @nrows - @paired rows are in one
- *   file only, @paired - @compared not comparable or not measured, and
- *   @compared - @regressions - @improvements "~". @cross_machine: host, CPU model or CPU
+ *   counts of XL_CMP_PAIRED rows (@too_few: verdict XL_CMP_TOO_FEW). So
+ *   @nrows - @paired rows are in one file only, @paired - @compared not
+ *   comparable or not measured, and @compared - @regressions -
+ *   @improvements - @too_few "~". @cross_machine: host, CPU model or CPU
  *   count differ (all known). @ceiling_moved: a compared "gen-ceiling"
  *   row (the generator alone, no change under test in it) was flagged: the
  *   host itself changed between the runs; @ceiling_pct: its delta Mpps in %
@@ -259,7 +270,10 @@ int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 /** xl_cmp_result_free() - free @r's rows. */
 void xl_cmp_result_free(struct xl_cmp_result *r);
 
-/** xl_cmp_verdict_name() - "regression", "improvement", "~", "" (none). */
+/**
+ * xl_cmp_verdict_name() - "regression", "improvement", "~",
+ * "too-few-reps", "" (none): compare --json's "verdict".
+ */
 const char *xl_cmp_verdict_name(enum xl_cmp_verdict v);
 
 /** Whose words xl_cmp_status_word() gives. */
@@ -272,7 +286,8 @@ enum xl_cmp_words {
 /**
  * xl_cmp_status_word() - what a row's status @s is called, in @w's words;
  * the one table of them. XL_CMP_PAIRED: "compared" in JSON, else the
- * verdict @v's name (xl_cmp_verdict_name()). The others, JSON / text /
+ * verdict @v's name (xl_cmp_verdict_name()), but "too few reps" for
+ * XL_CMP_TOO_FEW. The others, JSON / text /
  * HTML: "not-comparable" / "not comparable" / "not comparable",
  * "not-measured" / "not measured" / "not measured", "base-only" / "only in
  * base" / "only in BASE", "new-only" / "only in new" / "only in this run".
@@ -337,8 +352,9 @@ enum {
  *   the medians in % of base (0 when base's is 0). @test[m]: Mann-Whitney
  *   U over the repetitions' p50 or p99 ns (x = new, y = base); @mverdict[m]
  *   its verdict (p < alpha and new - base median beyond the threshold, ns);
- *   @too_few: the sizes cannot reach p < alpha; @verdict: regression when
- *   either metric regressed, else improvement when either improved, else ~.
+ *   @too_few: the sizes cannot reach p < alpha; @verdict: XL_CMP_TOO_FEW
+ *   when @too_few, else regression when either metric regressed, else
+ *   improvement when either improved, else ~.
  * @rose: XL_CMP_LAT_* bits: the count was 0 in every base repetition and
  *   is above 0 in a new one (reported whatever the test says; also when
  *   the pair is not comparable). @base_sum/@new_sum: lost, gaps,
@@ -364,7 +380,8 @@ struct xl_cmp_latpair {
  * @pairs/@npairs: BASE's latency rows in its order, then NEW's unpaired
  *   ones (allocated; xl_cmp_latresult_free()). @paired: in both;
  *   @compared/@regressions/@improvements/@too_few over XL_CMP_PAIRED (the
- *   other counts follow as in struct xl_cmp_result);
+ *   other counts follow as in struct xl_cmp_result; @too_few: verdict
+ *   XL_CMP_TOO_FEW);
  *   @rose: pairs whose @rose is not 0.
  */
 struct xl_cmp_latresult {

@@ -25,7 +25,7 @@ static const struct xl_opt compare_opts[] = {
 
 static const struct xl_cmd_spec compare_spec = {
 	"compare", "BASE.json NEW.json",
-	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict; latency rows (lab run --latency) by their p50 and p99 over the repetitions, and any loss, gap, reordering or duplicate that rose from 0. Exit 0: no regression, 1: a row regressed, 2: usage or bad input.",
+	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict; latency rows (lab run --latency) by their p50 and p99 over the repetitions, and any loss, gap, reordering or duplicate that rose from 0. Exit 0: no regression, 1: a row regressed (a rate that fell to 0 pps too), 2: usage, bad input (a row twice in a file) or, with no regression, a row with too few repetitions to tell.",
 	compare_opts, sizeof(compare_opts) / sizeof(compare_opts[0]),
 };
 
@@ -33,24 +33,6 @@ struct compare_args {
 	struct xl_cmp_opts o;
 	bool markdown, json, format_given;
 };
-
-/* A decimal number in [@min, @max] for option @opt. */
-static int parse_real(const char *opt, const char *arg, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!*arg || *end || errno || !isfinite(v))
-		return xl_usage_error(&compare_spec, "%s: '%s' is not a number (accepted: %g..%g)",
-				      opt, arg, min, max);
-	if (v < min || v > max)
-		return xl_usage_error(&compare_spec, "%s: '%s' is out of range (accepted: %g..%g)",
-				      opt, arg, min, max);
-	*out = v;
-	return 0;
-}
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
@@ -60,9 +42,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case O_ALPHA:
-		return parse_real("--alpha", arg, 0.0001, 0.5, &a->o.alpha);
+		return xl_parse_real(&compare_spec, "--alpha", arg, 0.0001, 0.5, &a->o.alpha);
 	case O_THRESHOLD:
-		return parse_real("--threshold-ns", arg, 0, 1e6, &a->o.threshold_ns);
+		return xl_parse_real(&compare_spec, "--threshold-ns", arg, 0, 1e6,
+				     &a->o.threshold_ns);
 	case O_FORMAT:
 		i = xl_parse_choice(&compare_spec, "--format", arg, formats);
 		if (i < 0)
@@ -108,8 +91,6 @@ static void fmt_verdict(char *buf, size_t len, const struct xl_cmp_row *r)
 	if (r->status == XL_CMP_PAIRED && r->on_cpu)
 		snprintf(buf + strlen(buf), len - strlen(buf),
 			 " (generator-bound: on DUT CPU ns/packet)");
-	if (r->status == XL_CMP_PAIRED && r->too_few)
-		snprintf(buf + strlen(buf), len - strlen(buf), " (too few reps)");
 	if (r->reason[0])
 		snprintf(buf + strlen(buf), len - strlen(buf), ": %s", r->reason);
 }
@@ -196,6 +177,17 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	}
 }
 
+/* "3 too few reps, " for the summaries; "" when there are none. */
+static const char *too_few_text(int n)
+{
+	static char buf[32];
+
+	if (!n)
+		return "";
+	snprintf(buf, sizeof(buf), "%d too few reps, ", n);
+	return buf;
+}
+
 static void print_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 			const struct xl_cmp_result *res, const struct compare_args *a)
 {
@@ -206,20 +198,21 @@ static void print_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	for (i = 0; i < res->nrows; i++) {
 		const struct xl_cmp_row *r = &res->rows[i];
 
-		if (r->status != XL_CMP_PAIRED || !r->too_few || seen[r->test.n2][r->test.n1]++)
+		if (r->status != XL_CMP_PAIRED || r->verdict != XL_CMP_TOO_FEW ||
+		    seen[r->test.n2][r->test.n1]++)
 			continue;
 		printf("\nnote: %zu vs %zu repetitions can never reach p < %g (the smallest two-sided p they can give is %.3f):"
-		       " '~' there means 'cannot tell', not 'no change'; %s\n",
+		       " 'too few reps' there means 'cannot tell', not 'no change'; %s\n",
 		       r->test.n2, r->test.n1, a->o.alpha,
 		       xl_mann_whitney_min_p(r->test.n2, r->test.n1),
 		       need ? "" : "no repetition count up to 32 can reach it");
 		if (need)
 			printf("      it needs at least %zu vs %zu (lab run --reps %zu)\n", need, need, need);
 	}
-	printf("\n%d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %d not comparable or not measured, %d in one file only\n",
+	printf("\n%d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %s%d not comparable or not measured, %d in one file only\n",
 	       b->nrows, n->nrows, res->paired, res->compared, res->regressions,
-	       res->improvements, res->compared - res->regressions - res->improvements,
-	       res->paired - res->compared, res->nrows - res->paired);
+	       res->improvements, res->compared - res->regressions - res->improvements - res->too_few,
+	       too_few_text(res->too_few), res->paired - res->compared, res->nrows - res->paired);
 }
 
 /* ---- latency rows ---- */
@@ -245,7 +238,7 @@ static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *
 	int m, k = 0;
 
 	if (p->status == XL_CMP_PAIRED) {
-		snprintf(buf, len, "%s", xl_cmp_verdict_name(p->verdict));
+		snprintf(buf, len, "%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_TEXT));
 		for (m = 0; m < XL_CMP_LAT_NTESTS; m++)
 			if (p->verdict != XL_CMP_SAME && p->mverdict[m] == p->verdict) {
 				n = strlen(buf);
@@ -254,9 +247,6 @@ static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *
 		n = strlen(buf);
 		if (k)
 			snprintf(buf + n, len - n, ")");
-		n = strlen(buf);
-		if (p->too_few)
-			snprintf(buf + n, len - n, " (too few reps)");
 	} else if (p->status == XL_CMP_NOT_MEASURED) {
 		snprintf(buf, len, "%s", p->reason);
 	} else {
@@ -341,7 +331,7 @@ static void print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_fil
 	for (i = 0; i < lr->npairs; i++) {
 		const struct xl_cmp_latpair *p = &lr->pairs[i];
 
-		if (p->status == XL_CMP_PAIRED && p->too_few && !few)
+		if (p->status == XL_CMP_PAIRED && p->verdict == XL_CMP_TOO_FEW && !few)
 			few = p;
 		if (!p->rose)
 			continue;
@@ -356,13 +346,14 @@ static void print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_fil
 		printf("\n");
 	}
 	if (few)
-		printf("\nnote: latency rows with %zu vs %zu repetitions can never reach p < %g: '~' there means 'cannot tell', not 'no change' (lab run --latency --reps %zu)\n",
+		printf("\nnote: latency rows with %zu vs %zu repetitions can never reach p < %g: 'too few reps' there means 'cannot tell', not 'no change' (lab run --latency --reps %zu)\n",
 		       few->test[0].n1, few->test[0].n2, a->o.alpha,
 		       xl_mann_whitney_n_needed(a->o.alpha));
-	printf("latency: %d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %d not comparable or not measured, %d in one file only; %d with a count risen from 0\n",
+	printf("latency: %d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %s%d not comparable or not measured, %d in one file only; %d with a count risen from 0\n",
 	       b->nlat, n->nlat, lr->paired, lr->compared, lr->regressions, lr->improvements,
-	       lr->compared - lr->regressions - lr->improvements, lr->paired - lr->compared,
-	       lr->npairs - lr->paired, lr->rose);
+	       lr->compared - lr->regressions - lr->improvements - lr->too_few,
+	       too_few_text(lr->too_few), lr->paired - lr->compared, lr->npairs - lr->paired,
+	       lr->rose);
 }
 
 /* ---- JSON ---- */
@@ -443,7 +434,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 		       const struct compare_args *a)
 {
 	struct xl_cmp_env_row e[64];
-	json_t *doc = json_object(), *env = json_array(), *rows = json_array();
+	json_t *doc = json_object(), *env = json_array(), *rows = json_array(), *sum;
 	int i, ne = xl_cmp_env(b, n, e, 64);
 
 	json_object_set_new(doc, "schema", json_string("xdplab.compare/1"));
@@ -493,17 +484,21 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 		json_array_append_new(rows, o);
 	}
 	json_object_set_new(doc, "rows", rows);
-	json_object_set_new(doc, "summary", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "base_rows",
-						       b->nrows, "new_rows", n->nrows, "paired",
-						       res->paired, "compared", res->compared,
-						       "regressions", res->regressions,
-						       "improvements", res->improvements));
+	sum = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "base_rows", b->nrows, "new_rows", n->nrows,
+			"paired", res->paired, "compared", res->compared, "regressions",
+			res->regressions, "improvements", res->improvements);
+	/* Only when there are any: the files of before it read the same. */
+	if (res->too_few)
+		json_object_set_new(sum, "too_few", json_integer(res->too_few));
+	json_object_set_new(doc, "summary", sum);
 	json_object_set_new(doc, "latency", lat_json(lr));
-	json_object_set_new(doc, "latency_summary",
-			    json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "base_rows", b->nlat,
-				      "new_rows", n->nlat, "paired", lr->paired, "compared",
-				      lr->compared, "regressions", lr->regressions, "improvements",
-				      lr->improvements, "rose_from_zero", lr->rose));
+	sum = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "base_rows", b->nlat, "new_rows", n->nlat,
+			"paired", lr->paired, "compared", lr->compared, "regressions",
+			lr->regressions, "improvements", lr->improvements, "rose_from_zero",
+			lr->rose);
+	if (lr->too_few)
+		json_object_set_new(sum, "too_few", json_integer(lr->too_few));
+	json_object_set_new(doc, "latency_summary", sum);
 	json_dumpf(doc, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(doc);
@@ -565,7 +560,13 @@ int cmd_compare(int argc, char **argv)
 		if (lr.npairs)
 			print_lat_notes(&f[0], &f[1], &lr, &a);
 	}
-	ret = res.regressions || lr.regressions ? XL_EXIT_RUNTIME : XL_EXIT_OK;
+	/* Cannot tell is no pass: 2 unless a row regressed. */
+	if (res.regressions || lr.regressions)
+		ret = XL_EXIT_RUNTIME;
+	else if (res.too_few || lr.too_few)
+		ret = XL_EXIT_USAGE;
+	else
+		ret = XL_EXIT_OK;
 out_result:
 	xl_cmp_latresult_free(&lr);
 	xl_cmp_result_free(&res);

@@ -20,6 +20,7 @@ trap 'ip netns del xlcmp$$ 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files compare_latency_bench
+       compare_zero_rate compare_duplicates
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
        sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name)
 
@@ -81,7 +82,13 @@ t_compare_bad_inputs() {
 	bad "$A" "$A" "$A" -- "xdplab compare: two files expected: BASE.json NEW.json (got 3)" || return 1
 	bad --alpha 0 "$A" "$A" -- "xdplab compare: --alpha: '0' is out of range (accepted: 0.0001..0.5)" || return 1
 	bad --alpha x "$A" "$A" -- "xdplab compare: --alpha: 'x' is not a number (accepted: 0.0001..0.5)" || return 1
-	bad --threshold-ns -1 "$A" "$A" -- "xdplab compare: --threshold-ns: '-1' is out of range (accepted: 0..1e+06)" || return 1
+	bad --threshold-ns -1 "$A" "$A" -- "xdplab compare: --threshold-ns: '-1' is out of range (accepted: 0..1000000)" || return 1
+	# Decimal only: strtod() also took hex floats, "-0", "+", blanks.
+	bad --threshold-ns 0x10 "$A" "$A" -- "xdplab compare: --threshold-ns: '0x10' is not a number (accepted: 0..1000000)" || return 1
+	bad --threshold-ns -0 "$A" "$A" -- "xdplab compare: --threshold-ns: '-0' is out of range (accepted: 0..1000000)" || return 1
+	bad --alpha 0x1p-4 "$A" "$A" -- "xdplab compare: --alpha: '0x1p-4' is not a number (accepted: 0.0001..0.5)" || return 1
+	bad --alpha -0 "$A" "$A" -- "xdplab compare: --alpha: '-0' is out of range (accepted: 0.0001..0.5)" || return 1
+	bad --alpha ' 0.1' "$A" "$A" -- "xdplab compare: --alpha: ' 0.1' is not a number (accepted: 0.0001..0.5)" || return 1
 	bad --format html "$A" "$A" -- "xdplab compare: --format: 'html' is not accepted (accepted: text, markdown)" || return 1
 	bad --json --format text "$A" "$A" -- "xdplab compare: --json and --format exclude each other (choose one output)" || return 1
 }
@@ -139,6 +146,44 @@ t_compare_formats() {
 		fail "no markdown drop row: $(cat "$TMP/out.md")"
 }
 
+# A rate that fell to 0 pps read as 0 ns/packet and a delta of 0: '~',
+# exit 0. It is a regression (exit 1), also with 3 vs 3; from 0 an improvement.
+t_compare_zero_rate() {
+	doc "$TMP/base.json" xdplab.lab-results/1 3 \
+		"drop/no-touch 64 threaded valid 10e6,10.1e6,9.9e6 50,50,50" \
+		"pass 64 threaded valid 0,0,0 0,0,0"
+	doc "$TMP/new.json" xdplab.lab-results/1 3 \
+		"drop/no-touch 64 threaded valid 0,0,0 0,0,0" \
+		"pass 64 threaded valid 1e6,1e6,1e6 900,900,900"
+	"$X" compare "$TMP/base.json" "$TMP/new.json" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status, a rate fallen to 0" "$?" 1 || return 1
+	grep -Eq '^drop/no-touch +64 native +threaded .* 3/3 +0\.100  regression: rate fell to 0 pps in 3 of 3 new repetitions$' "$TMP/out" ||
+		fail "no drop regression line: $(cat "$TMP/out")" || return 1
+	grep -Eq '^pass +64 native +threaded .* 3/3 +0\.100  improvement: rate rose from 0 pps \(0 in 3 of 3 base repetitions\)$' "$TMP/out" ||
+		fail "no pass improvement line: $(cat "$TMP/out")" || return 1
+	expect_eq "summary" "$(tail -1 "$TMP/out")" \
+		"2 rows in base, 2 in new: 2 paired, 2 compared; 1 regression(s), 1 improvement(s), 0 ~, 0 not comparable or not measured, 0 in one file only" || return 1
+	"$X" compare --json "$TMP/base.json" "$TMP/new.json" >"$TMP/out.json" 2>&1
+	expect_eq "exit status with --json" "$?" 1 || return 1
+	expect_eq "JSON verdicts and reasons" "$(jq -c '[.rows[] | [.verdict, .reason]]' "$TMP/out.json")" \
+		'[["regression","rate fell to 0 pps in 3 of 3 new repetitions"],["improvement","rate rose from 0 pps (0 in 3 of 3 base repetitions)"]]' || return 1
+	# The other way round: drop rose from 0, pass fell to 0: exit 1 still.
+	"$X" compare "$TMP/new.json" "$TMP/base.json" >"$TMP/out" 2>&1
+	expect_eq "exit status, rates risen from 0 and fallen to 0" "$?" 1 || return 1
+}
+
+# A row twice in one file paired by its place in the file: refused, exit 2.
+t_compare_duplicates() {
+	local A=$TMP/a.json B=$TMP/b.json
+	doc "$A" xdplab.lab-results/1 3 "drop/no-touch 64 threaded valid 1e6,1e6,1e6 1,1,1" \
+		"pass 64 threaded valid 1e6,1e6,1e6 1,1,1" "drop/no-touch 64 threaded valid 2e6,2e6,2e6 1,1,1"
+	doc "$B" xdplab.lab-results/1 3 "drop/no-touch 64 threaded valid 1e6,1e6,1e6 1,1,1"
+	bad "$B" "$A" -- \
+		"xdplab compare: $A: rows 1 and 3 are the same row (name drop/no-touch, packet operation no-touch, size 64, mode native, wiring threaded, engine live); each row must appear once" || return 1
+	bad --json "$A" "$B" -- \
+		"xdplab compare: $A: rows 1 and 3 are the same row (name drop/no-touch, packet operation no-touch, size 64, mode native, wiring threaded, engine live); each row must appear once"
+}
+
 # A row name longer than 19 characters (the lab's redirect/b1+mon-floor):
 # the name column widens for every line, so the columns stay aligned.
 t_compare_long_name() {
@@ -182,22 +227,25 @@ t_compare_latency_bench() {
 	local a=bench/20261201T120747Z-038ff656d37a-latency-softirq.json b=bench/20261201T120747Z-038ff656d37a-latency-threaded.json
 	[ -f "$a" ] && [ -f "$b" ] || fail "committed runs $a, $b missing" || return 1
 	"$X" compare "$a" "$b" >"$TMP/out" 2>&1
-	# Committed data, 3 reps a row: nothing can be significant; the
-	# threaded run's losses are reported against softirq's zeros.
-	expect_eq "exit status" "$?" 0 || return 1
+	# Committed data, 3 reps a row: nothing can be significant, and
+	# compare says it cannot tell (exit 2, not 0: that read "no change");
+	# the threaded run's losses are reported against softirq's zeros.
+	expect_eq "exit status" "$?" 2 || return 1
 	expect_eq "latency summary" "$(tail -1 "$TMP/out")" \
-		"latency: 16 rows in base, 16 in new: 16 paired, 4 compared; 0 regression(s), 0 improvement(s), 4 ~, 12 not comparable or not measured, 0 in one file only; 12 with a count risen from 0" || return 1
-	expect_eq "compared rows" "$(awk '/^lat\// && / ~ \(too few reps\)$/ { print $1 "/" $2 }' "$TMP/out" | paste -sd' ')" \
+		"latency: 16 rows in base, 16 in new: 16 paired, 4 compared; 0 regression(s), 0 improvement(s), 0 ~, 4 too few reps, 12 not comparable or not measured, 0 in one file only; 12 with a count risen from 0" || return 1
+	expect_eq "compared rows" "$(awk '/^lat\// && / too few reps$/ { print $1 "/" $2 }' "$TMP/out" | paste -sd' ')" \
 		"lat/rt-l2fwd/low/64 lat/rt-l2fwd/load/64 lat/rt-l2fwd/low/1500 lat/rt-l2fwd/load/1500" || return 1
 	grep -qx 'note: lat/rt-tx/low 64 B: lost rose from 0 (8252 in 3 of 3 new repetitions, 0 in 3 base ones); gaps rose from 0 (7536 in 3 of 3 new repetitions, 0 in 3 base ones)' "$TMP/out" ||
 		fail "no rt-tx/low loss note: $(grep 'rt-tx/low 64' "$TMP/out")" || return 1
 	"$X" compare --json "$a" "$b" >"$TMP/out.json" 2>&1
 	expect_eq "JSON latency_summary" "$(jq -c '.latency_summary' "$TMP/out.json")" \
-		'{"base_rows":16,"new_rows":16,"paired":16,"compared":4,"regressions":0,"improvements":0,"rose_from_zero":12}' || return 1
+		'{"base_rows":16,"new_rows":16,"paired":16,"compared":4,"regressions":0,"improvements":0,"rose_from_zero":12,"too_few":4}' || return 1
+	expect_eq "JSON compared verdicts" "$(jq -r '[.latency[] | select(.status == "compared") | .verdict] | unique | join(",")' "$TMP/out.json")" \
+		too-few-reps || return 1
 	expect_eq "JSON rt-l2fwd/low 1500 p50 p" "$(jq -r '.latency[] | select(.name == "lat/rt-l2fwd/low" and .size == 1500) | .tests.p50.p' "$TMP/out.json")" 0.1 || return 1
 	"$X" compare "$a" "$a" >"$TMP/out" 2>&1
 	expect_eq "a latency run against itself" "$(tail -1 "$TMP/out")" \
-		"latency: 16 rows in base, 16 in new: 16 paired, 16 compared; 0 regression(s), 0 improvement(s), 16 ~, 0 not comparable or not measured, 0 in one file only; 0 with a count risen from 0"
+		"latency: 16 rows in base, 16 in new: 16 paired, 16 compared; 0 regression(s), 0 improvement(s), 0 ~, 16 too few reps, 0 not comparable or not measured, 0 in one file only; 0 with a count risen from 0"
 }
 
 t_compare_lab_runs() {
@@ -208,10 +256,11 @@ t_compare_lab_runs() {
 			>"$TMP/run$i.out" 2>&1 || fail "lab run $i failed: $(cat "$TMP/run$i.out")" || return 1
 	done
 	"$X" compare "$TMP/run1.json" "$TMP/run2.json" >"$TMP/out" 2>&1
-	# 3 vs 3 can never reach p < 0.05: "~" whatever the host did, exit 0.
-	expect_eq "exit status comparing two lab runs" "$?" 0 || return 1
-	grep -Eq '^drop/no-touch +64 native +(threaded|softirq) .* 3/3 +[01]\.[0-9]{3}  ~( |$)' "$TMP/out" ||
-		fail "no '~' drop/no-touch row: $(cat "$TMP/out")" || return 1
+	# 3 vs 3 can never reach p < 0.05: "too few reps" whatever the host
+	# did, exit 2 (cannot tell is no pass).
+	expect_eq "exit status comparing two lab runs" "$?" 2 || return 1
+	grep -Eq '^drop/no-touch +64 native +(threaded|softirq) .* 3/3 +[01]\.[0-9]{3}  too few reps$' "$TMP/out" ||
+		fail "no 'too few reps' drop/no-touch row: $(cat "$TMP/out")" || return 1
 	grep -q '^note: 3 vs 3 repetitions can never reach p < 0.05 (the smallest two-sided p they can give is 0.100)' "$TMP/out" ||
 		fail "no too-few note: $(cat "$TMP/out")" || return 1
 	grep -q 'it needs at least 4 vs 4 (lab run --reps 4)' "$TMP/out" || fail "no n needed: $(cat "$TMP/out")" || return 1

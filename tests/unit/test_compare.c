@@ -274,6 +274,33 @@ static void test_load_errors(void **state)
 	assert_string_equal(err, want);
 }
 
+/* A row twice in a file paired by its place in the file: refused, naming both. */
+static void test_load_duplicates(void **state)
+{
+	struct xl_cmp_file f;
+	char err[512], want[512];
+	const char *p;
+
+	p = make_doc("dup.json", MACHINE_A, 3,
+		     "drop|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1;"
+		     "drop|no-touch|64|softirq|valid|1e6,1e6,1e6|1,1,1;"
+		     "tx|no-touch|64|threaded|valid|1e6,1e6,1e6|1,1,1;"
+		     "drop|no-touch|64|threaded|valid|2e6,2e6,2e6|1,1,1");
+	assert_int_equal(xl_cmp_load(p, &f, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: rows 1 and 4 are the same row (name drop, packet operation no-touch, size 64, mode native, wiring threaded, engine live); each row must appear once", p);
+	assert_string_equal(err, want);
+	assert_null(f.rows);
+
+	p = write_file("duplat.json",
+		       "{\"schema\": \"xdplab.lab-results/1\", \"rows\": [], \"latency\": ["
+		       "{\"name\": \"lat/rt-tx/low\", \"size\": 64, \"wiring\": \"softirq\"},"
+		       "{\"name\": \"lat/rt-tx/low\", \"size\": 1500, \"wiring\": \"softirq\"},"
+		       "{\"name\": \"lat/rt-tx/low\", \"size\": 1500, \"wiring\": \"softirq\"}]}\n");
+	assert_int_equal(xl_cmp_load(p, &f, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: latency rows 2 and 3 are the same row (name lat/rt-tx/low, size 1500, wiring softirq); each row must appear once", p);
+	assert_string_equal(err, want);
+}
+
 static void test_load_tolerant(void **state)
 {
 	struct xl_cmp_file f;
@@ -428,17 +455,25 @@ static void test_compare_too_few(void **state)
 	struct xl_cmp_file b, n;
 	struct xl_cmp_result r;
 
-	/* 3 vs 3, fully separated and 10% slower: still "~", and said so. */
+	/* 3 vs 3, fully separated and 10% slower: cannot tell, a verdict of its own. */
 	load_ok(make_doc("b.json", MACHINE_A, 3, "tx|no-touch|64|threaded|valid|3e6,3.1e6,2.9e6|1,1,1"), &b);
 	load_ok(make_doc("n.json", MACHINE_A, 3, "tx|no-touch|64|threaded|valid|2.7e6,2.8e6,2.6e6|1,1,1"), &n);
 	assert_int_equal(xl_cmp_run(&b, &n, &dflt, &r), 0);
 	assert_near(r.rows[0].test.p, 0.1, 1e-12);
 	assert_true(r.rows[0].too_few);
 	assert_int_equal(r.too_few, 1);
-	assert_int_equal(r.rows[0].verdict, XL_CMP_SAME);
+	assert_int_equal(r.rows[0].verdict, XL_CMP_TOO_FEW);
 	xl_cmp_result_free(&r);
 	xl_cmp_file_free(&b);
 	xl_cmp_file_free(&n);
+
+	/* A generator ceiling that cannot tell did not move (it warned). */
+	load_ok(make_doc("b.json", MACHINE_A, 3, "gen-ceiling|no-touch|64|threaded|valid|3e6,3.1e6,2.9e6|1,1,1"), &b);
+	assert_int_equal(xl_cmp_run(&b, &b, &dflt, &r), 0);
+	assert_int_equal(r.rows[0].verdict, XL_CMP_TOO_FEW);
+	assert_false(r.ceiling_moved);
+	xl_cmp_result_free(&r);
+	xl_cmp_file_free(&b);
 }
 
 static void test_compare_pairing(void **state)
@@ -997,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_compare_ceiling_moved),
 		cmocka_unit_test(test_compare_generator_bound),
 		cmocka_unit_test(test_compare_too_few),
+		cmocka_unit_test(test_load_duplicates),
 		cmocka_unit_test(test_compare_pairing),
 		cmocka_unit_test(test_compare_cpu_source),
 		cmocka_unit_test(test_env_side_by_side),

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "xdplab/compare.h"
 
@@ -123,6 +124,7 @@ static void test_status_words(void **state)
 		{ XL_CMP_PAIRED, XL_CMP_REGRESSION, "compared", "regression", "regression" },
 		{ XL_CMP_PAIRED, XL_CMP_IMPROVEMENT, "compared", "improvement", "improvement" },
 		{ XL_CMP_PAIRED, XL_CMP_SAME, "compared", "~", "~" },
+		{ XL_CMP_PAIRED, XL_CMP_TOO_FEW, "compared", "too few reps", "too few reps" },
 		{ XL_CMP_NOT_COMPARABLE, XL_CMP_NONE, "not-comparable", "not comparable", "not comparable" },
 		{ XL_CMP_NOT_MEASURED, XL_CMP_NONE, "not-measured", "not measured", "not measured" },
 		{ XL_CMP_BASE_ONLY, XL_CMP_NONE, "base-only", "only in base", "only in BASE" },
@@ -138,6 +140,9 @@ static void test_status_words(void **state)
 		assert_string_equal(xl_cmp_status_word(t[i].s, t[i].v, XL_CMP_WORDS_HTML), t[i].html);
 	}
 	assert_string_equal(xl_cmp_status_word(XL_CMP_PAIRED, XL_CMP_NONE, XL_CMP_WORDS_TEXT), "");
+	/* JSON's "verdict" of a row that cannot tell: a word of its own, not "~". */
+	assert_string_equal(xl_cmp_verdict_name(XL_CMP_TOO_FEW), "too-few-reps");
+	assert_string_equal(xl_cmp_verdict_name(XL_CMP_SAME), "~");
 	assert_string_equal(xl_cmp_status_word((enum xl_cmp_status)5, XL_CMP_SAME, XL_CMP_WORDS_TEXT), "");
 	assert_string_equal(xl_cmp_status_word((enum xl_cmp_status)-1, XL_CMP_SAME, XL_CMP_WORDS_JSON),
 			    "");
@@ -155,11 +160,12 @@ static struct xl_cmp_rowdata prow(const char *name, const char *wiring)
 	return r;
 }
 
-static bool same_name(const struct xl_cmp_file *b, int i, const struct xl_cmp_file *n, int j,
+static int name_order(const struct xl_cmp_file *b, int i, const struct xl_cmp_file *n, int j,
 		      bool exact)
 {
-	return !strcmp(b->rows[i].name, n->rows[j].name) &&
-	       (!exact || !strcmp(b->rows[i].wiring, n->rows[j].wiring));
+	int d = strcmp(b->rows[i].name, n->rows[j].name);
+
+	return d || !exact ? d : strcmp(b->rows[i].wiring, n->rows[j].wiring);
 }
 
 static void test_pair_exact_first(void **state)
@@ -172,7 +178,7 @@ static void test_pair_exact_first(void **state)
 	struct xl_cmp_file b = { .rows = br, .nrows = 4 }, n = { .rows = nr, .nrows = 5 };
 	struct xl_cmp_pairing *p;
 
-	assert_int_equal(xl_cmp_pair(&b, b.nrows, &n, n.nrows, same_name, &p), 6);
+	assert_int_equal(xl_cmp_pair(&b, b.nrows, &n, n.nrows, name_order, &p), 6);
 	/* A softirq finds its exact twin (3) though a loose one (1) comes first. */
 	assert_int_equal(p[0].base, 0);
 	assert_int_equal(p[0].new, 3);
@@ -190,9 +196,69 @@ static void test_pair_exact_first(void **state)
 	free(p);
 
 	/* Empty files: nothing, and an array to free all the same. */
-	assert_int_equal(xl_cmp_pair(&b, 0, &n, 0, same_name, &p), 0);
+	assert_int_equal(xl_cmp_pair(&b, 0, &n, 0, name_order, &p), 0);
 	assert_non_null(p);
 	free(p);
+}
+
+/*
+ * 100000 rows a side, NEW in reverse order, every tenth row in BASE only
+ * and as many in NEW only: each pairs with its twin, in BASE's order, and
+ * fast (the pairing was quadratic: 13 s for this; a test budget of 2 s
+ * under the sanitizers is generous for O(n log n)).
+ */
+static void test_pair_many_rows(void **state)
+{
+	enum { N = 100000 };
+	struct xl_cmp_rowdata *br = calloc(N, sizeof(*br)), *nr = calloc(N, sizeof(*nr));
+	struct xl_cmp_file b = { .rows = br, .nrows = N }, n = { .rows = nr, .nrows = N };
+	struct xl_cmp_pairing *p;
+	struct timespec t0, t1;
+	int i, k;
+
+	assert_non_null(br);
+	assert_non_null(nr);
+	for (i = 0; i < N; i++) {
+		snprintf(br[i].name, sizeof(br[i].name), "row%d", i);
+		snprintf(br[i].wiring, sizeof(br[i].wiring), "softirq");
+		/* NEW's row N-1-i is BASE's i, but for i % 10 == 0: "other%d". */
+		snprintf(nr[N - 1 - i].name, sizeof(nr[0].name), i % 10 ? "row%d" : "other%d", i);
+		snprintf(nr[N - 1 - i].wiring, sizeof(nr[0].wiring), "softirq");
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(xl_cmp_pair(&b, N, &n, N, name_order, &p), N + N / 10);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9 < 2.0);
+	for (i = 0; i < N; i++) {
+		assert_int_equal(p[i].base, i);
+		assert_int_equal(p[i].new, i % 10 ? N - 1 - i : -1);
+	}
+	/* NEW's own rows, in its order: other99990 first (row 9), ... */
+	for (k = 0; k < N / 10; k++) {
+		assert_int_equal(p[N + k].base, -1);
+		assert_int_equal(p[N + k].new, 9 + 10 * k);
+	}
+	free(p);
+	free(br);
+	free(nr);
+}
+
+static void test_find_dup(void **state)
+{
+	struct xl_cmp_rowdata r[] = { prow("A", "softirq"), prow("B", "softirq"),
+				      prow("A", "threaded"), prow("C", "softirq"),
+				      prow("B", "softirq"), prow("A", "softirq") };
+	struct xl_cmp_file f = { .rows = r };
+	int a = -1, b = -1;
+
+	/* No two alike among the first four (A twice, wirings differ). */
+	assert_int_equal(xl_cmp_find_dup(&f, 4, name_order, &a, &b), 0);
+	assert_int_equal(a, -1);
+	/* B softirq at 1 and 4 comes before A softirq at 0 and 5. */
+	assert_int_equal(xl_cmp_find_dup(&f, 6, name_order, &a, &b), 1);
+	assert_int_equal(a, 1);
+	assert_int_equal(b, 4);
+	assert_int_equal(xl_cmp_find_dup(&f, 0, name_order, &a, &b), 0);
 }
 
 /* ---- the same edges through the rows' comparisons ---- */
@@ -225,9 +291,9 @@ static void test_row_compare_edges(void **state)
 	assert_int_equal(r.verdict, XL_CMP_SAME);
 	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 9.999 });
 	assert_int_equal(r.verdict, XL_CMP_REGRESSION);
-	/* p exactly alpha. */
+	/* p exactly alpha: also the smallest p 4 vs 4 can give, so too few. */
 	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 2.0 / 70, .threshold_ns = 0 });
-	assert_int_equal(r.verdict, XL_CMP_SAME);
+	assert_int_equal(r.verdict, XL_CMP_TOO_FEW);
 	assert_true(r.too_few);
 	r = (struct xl_cmp_row){ .base = &n, .new = &b };
 	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05, .threshold_ns = 9.999 });
@@ -242,6 +308,50 @@ static void test_row_compare_edges(void **state)
 	assert_int_equal(r.status, XL_CMP_NOT_MEASURED);
 	assert_int_equal(r.verdict, XL_CMP_NONE);
 	assert_string_equal(r.reason, "not measured in new: AF_XDP zero-copy: not on veth");
+}
+
+/*
+ * A rate that fell to 0 pps was 0 ns/packet and a delta of 0: "~" (or,
+ * with enough repetitions, an "improvement" the threshold hid). It is a
+ * regression whatever the sizes; rising from 0 an improvement.
+ */
+static void test_row_compare_zero_rate(void **state)
+{
+	struct xl_cmp_rowdata b = rate_row(5, 1e6, ""), n = rate_row(5, 0, ""), few = rate_row(3, 0, "");
+	struct xl_cmp_rowdata b3 = rate_row(3, 1e6, ""), part = rate_row(5, 1e6, "");
+	struct xl_cmp_opts o = { .alpha = 0.05 };
+	struct xl_cmp_row r = { .base = &b, .new = &n };
+
+	xl_cmp_row_compare(&r, &o);
+	assert_int_equal(r.status, XL_CMP_PAIRED);
+	assert_int_equal(r.verdict, XL_CMP_REGRESSION);
+	assert_string_equal(r.reason, "rate fell to 0 pps in 5 of 5 new repetitions");
+	/* The test sees 0 pps as infinitely slow: new is slower, p = 2/252. */
+	assert_dbl_equal(r.test.u, 25);
+	assert_near(r.test.p, 2.0 / 252, 1e-12);
+	/* 3 vs 3: too few for any test, not for a rate of 0. */
+	r = (struct xl_cmp_row){ .base = &b3, .new = &few };
+	xl_cmp_row_compare(&r, &o);
+	assert_true(r.too_few);
+	assert_int_equal(r.verdict, XL_CMP_REGRESSION);
+	assert_string_equal(r.reason, "rate fell to 0 pps in 3 of 3 new repetitions");
+	/* One repetition of five at 0, the others as base's. */
+	part.pps[2] = 0;
+	r = (struct xl_cmp_row){ .base = &b, .new = &part };
+	xl_cmp_row_compare(&r, &o);
+	assert_int_equal(r.verdict, XL_CMP_REGRESSION);
+	assert_string_equal(r.reason, "rate fell to 0 pps in 1 of 5 new repetitions");
+	/* The other way round: from 0, an improvement. */
+	r = (struct xl_cmp_row){ .base = &few, .new = &b3 };
+	xl_cmp_row_compare(&r, &o);
+	assert_int_equal(r.verdict, XL_CMP_IMPROVEMENT);
+	assert_string_equal(r.reason, "rate rose from 0 pps (0 in 3 of 3 base repetitions)");
+	/* 0 on both sides: the test decides (all tied: p 1), the reason says it. */
+	r = (struct xl_cmp_row){ .base = &n, .new = &n };
+	xl_cmp_row_compare(&r, &o);
+	assert_int_equal(r.verdict, XL_CMP_SAME);
+	assert_dbl_equal(r.test.p, 1.0);
+	assert_string_equal(r.reason, "rate 0 pps in 5 of 5 base and 5 of 5 new repetitions");
 }
 
 /* A latency row "lat/one-way/low" of @nreps repetitions at p50 = p99 = @ns. */
@@ -283,10 +393,12 @@ static void test_lat_compare_edges(void **state)
 	assert_int_equal(lr.pairs[0].verdict, XL_CMP_REGRESSION);
 	assert_int_equal(lr.regressions, 1);
 	xl_cmp_latresult_free(&lr);
-	/* p exactly alpha. */
+	/* p exactly alpha: also 4 vs 4's smallest p, so too few to tell. */
 	assert_int_equal(xl_cmp_lat_run(&b, &n, &(struct xl_cmp_opts){ .alpha = 2.0 / 70 }, &lr), 0);
-	assert_int_equal(lr.pairs[0].verdict, XL_CMP_SAME);
+	assert_int_equal(lr.pairs[0].mverdict[XL_CMP_LAT_P50], XL_CMP_SAME);
+	assert_int_equal(lr.pairs[0].verdict, XL_CMP_TOO_FEW);
 	assert_true(lr.pairs[0].too_few);
+	assert_int_equal(lr.too_few, 1);
 	xl_cmp_latresult_free(&lr);
 
 	/* A missing side: not measured, with its note; no test. */
@@ -345,7 +457,10 @@ int main(void)
 		cmocka_unit_test(test_set_up_reasons),
 		cmocka_unit_test(test_status_words),
 		cmocka_unit_test(test_pair_exact_first),
+		cmocka_unit_test(test_pair_many_rows),
+		cmocka_unit_test(test_find_dup),
 		cmocka_unit_test(test_row_compare_edges),
+		cmocka_unit_test(test_row_compare_zero_rate),
 		cmocka_unit_test(test_lat_compare_edges),
 		cmocka_unit_test(test_lat_rose_append),
 	};

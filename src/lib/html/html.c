@@ -435,8 +435,8 @@ static int compare_view(FILE *o, const struct xl_cmp_file *base, const struct xl
 		if (r->status == XL_CMP_PAIRED) {
 			bars[i].has_value = true;
 			bars[i].value = r->delta;
-			snprintf(notes[i], sizeof(notes[i]), "%+.1f%s %s%s", r->delta, r->on_cpu ? " cpu" : "",
-				 xl_cmp_verdict_name(r->verdict), r->too_few ? " (few reps)" : "");
+			snprintf(notes[i], sizeof(notes[i]), "%+.1f%s %s", r->delta, r->on_cpu ? " cpu" : "",
+				 xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_HTML));
 			bars[i].note = notes[i];
 		} else {
 			bars[i].note = xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_HTML);

@@ -164,8 +164,7 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 				fputs("<td class=\"n\">-</td><td class=\"n\">-</td>", o);
 			}
 		}
-		snprintf(v, sizeof(v), "%s%s%s%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_HTML),
-			 p->status == XL_CMP_PAIRED && p->too_few ? " (too few reps)" : "",
+		snprintf(v, sizeof(v), "%s%s%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_HTML),
 			 p->reason[0] ? ": " : "", p->reason);
 		xl_cmp_lat_rose_append(v, sizeof(v), p->rose);
 		xl_html_cell(o, v, false);

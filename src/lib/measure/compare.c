@@ -166,6 +166,57 @@ static void load_lat(json_t *o, struct xl_cmp_latrow *r)
 	load_lat_rep(json_object_get(o, "median"), &r->med);
 }
 
+/* Loose identity: name, packet operation, size, mode; exact: also wiring, engine. */
+static int row_order(const struct xl_cmp_file *af, int i, const struct xl_cmp_file *bf, int j,
+		     bool exact)
+{
+	const struct xl_cmp_rowdata *a = &af->rows[i], *b = &bf->rows[j];
+	int d;
+
+	if ((d = strcmp(a->name, b->name)) || (d = strcmp(a->op, b->op)))
+		return d;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if ((d = strcmp(a->mode, b->mode)) || !exact)
+		return d;
+	if ((d = strcmp(a->wiring, b->wiring)))
+		return d;
+	return strcmp(a->engine, b->engine);
+}
+
+/*
+ * Two rows of one identity would pair by their order in the file, which
+ * says nothing: refuse the file, naming the first such pair. 0, -EINVAL
+ * (@err filled), -ENOMEM.
+ */
+static int check_dups(const struct xl_cmp_file *f, char *err, size_t errlen)
+{
+	const struct xl_cmp_rowdata *r;
+	const struct xl_cmp_latrow *l;
+	int a, b, ret;
+
+	ret = xl_cmp_find_dup(f, f->nrows, row_order, &a, &b);
+	if (ret > 0) {
+		r = &f->rows[a];
+		snprintf(err, errlen, "%s: rows %d and %d are the same row (name %s, packet operation %s, size %u, mode %s, wiring %s, engine %s); each row must appear once",
+			 f->path, a + 1, b + 1, r->name, r->op[0] ? r->op : "-", r->size,
+			 r->mode[0] ? r->mode : "-", r->wiring[0] ? r->wiring : "-",
+			 r->engine[0] ? r->engine : "-");
+		return -EINVAL;
+	}
+	if (!ret)
+		ret = xl_cmp_find_dup(f, f->nlat, xl_cmp_lat_order, &a, &b);
+	if (ret > 0) {
+		l = &f->lat[a];
+		snprintf(err, errlen, "%s: latency rows %d and %d are the same row (name %s, size %u, wiring %s); each row must appear once",
+			 f->path, a + 1, b + 1, l->name, l->size, l->wiring[0] ? l->wiring : "-");
+		return -EINVAL;
+	}
+	if (ret < 0)
+		snprintf(err, errlen, "%s: out of memory", f->path);
+	return ret;
+}
+
 int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errlen)
 {
 	return xl_cmp_load_doc(path, f, NULL, err, errlen);
@@ -250,6 +301,11 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 			if (json_is_object(row))
 				load_lat(row, &f->lat[f->nlat++]);
 	}
+	ret = check_dups(f, err, errlen);
+	if (ret) {
+		xl_cmp_file_free(f);
+		goto out_doc;
+	}
 	if (docp) {
 		*docp = doc; /* the caller's now */
 		return 0;
@@ -276,6 +332,22 @@ static double median_of(const double *v, int n)
 	return xl_summarize(v, n).median;
 }
 
+/* The repetitions of @v (@n) at 0 pps (or below: not a rate). */
+static int zero_rates(const double *v, int n)
+{
+	int i, z = 0;
+
+	for (i = 0; i < n; i++)
+		z += !(v[i] > 0);
+	return z;
+}
+
+/* ns/packet of a repetition for the test: a rate of 0 is infinitely slow. */
+static double test_ns(double pps)
+{
+	return pps > 0 ? xl_ns_per_pkt(pps) : INFINITY;
+}
+
 static bool all_positive(const double *v, int n)
 {
 	int i;
@@ -291,7 +363,7 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	const struct xl_cmp_rowdata *b = r->base, *n = r->new;
 	double bv[XL_MAX_REPS], nv[XL_MAX_REPS];
 	const double *bs, *ns;
-	int i;
+	int i, zb, zn;
 
 	r->verdict = XL_CMP_NONE;
 	if (xl_cmp_not_measured(r->reason, sizeof(r->reason), b->nreps, b->note, n->nreps,
@@ -319,9 +391,9 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 		r->delta = r->delta_cpu_ns;
 	} else {
 		for (i = 0; i < b->nreps; i++)
-			bv[i] = xl_ns_per_pkt(b->pps[i]);
+			bv[i] = test_ns(b->pps[i]);
 		for (i = 0; i < n->nreps; i++)
-			nv[i] = xl_ns_per_pkt(n->pps[i]);
+			nv[i] = test_ns(n->pps[i]);
 		bs = bv;
 		ns = nv;
 		r->delta = r->delta_ns;
@@ -329,18 +401,25 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	/* x = new, y = base: U near n1*n2 means new takes longer. */
 	xl_mann_whitney(ns, n->nreps, bs, b->nreps, &r->test);
 	r->too_few = xl_mann_whitney_min_p(n->nreps, b->nreps) >= o->alpha;
-	r->verdict = xl_cmp_decide(r->test.p, r->delta, o);
-}
-
-/* Loose identity: name, packet operation, size, mode; exact: also wiring, engine. */
-static bool same_row(const struct xl_cmp_file *bf, int i, const struct xl_cmp_file *nf, int j,
-		     bool exact)
-{
-	const struct xl_cmp_rowdata *a = &bf->rows[i], *b = &nf->rows[j];
-
-	return !strcmp(a->name, b->name) && !strcmp(a->op, b->op) && a->size == b->size &&
-	       !strcmp(a->mode, b->mode) &&
-	       (!exact || (!strcmp(a->wiring, b->wiring) && !strcmp(a->engine, b->engine)));
+	r->verdict = r->too_few ? XL_CMP_TOO_FEW : xl_cmp_decide(r->test.p, r->delta, o);
+	/*
+	 * A rate of 0 is the row broken (or mended), not a statistic: it
+	 * would otherwise read as 0 ns/packet and a delta of 0.
+	 */
+	zb = zero_rates(b->pps, b->nreps);
+	zn = zero_rates(n->pps, n->nreps);
+	if (zn && !zb) {
+		r->verdict = XL_CMP_REGRESSION;
+		snprintf(r->reason, sizeof(r->reason), "rate fell to 0 pps in %d of %d new repetitions",
+			 zn, n->nreps);
+	} else if (zb && !zn) {
+		r->verdict = XL_CMP_IMPROVEMENT;
+		snprintf(r->reason, sizeof(r->reason), "rate rose from 0 pps (0 in %d of %d base repetitions)",
+			 zb, b->nreps);
+	} else if (zb) {
+		snprintf(r->reason, sizeof(r->reason), "rate 0 pps in %d of %d base and %d of %d new repetitions",
+			 zb, b->nreps, zn, n->nreps);
+	}
 }
 
 /* Why two paired rows cannot be compared; "" when they can. */
@@ -376,7 +455,7 @@ int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 	int k, n;
 
 	memset(out, 0, sizeof(*out));
-	n = xl_cmp_pair(base, base->nrows, new, new->nrows, same_row, &pairs);
+	n = xl_cmp_pair(base, base->nrows, new, new->nrows, row_order, &pairs);
 	if (n < 0)
 		return n;
 	out->rows = calloc(n + 1, sizeof(*out->rows));
@@ -405,8 +484,9 @@ int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 		out->compared++;
 		out->regressions += r->verdict == XL_CMP_REGRESSION;
 		out->improvements += r->verdict == XL_CMP_IMPROVEMENT;
-		out->too_few += r->too_few;
-		if (!strcmp(r->base->name, "gen-ceiling") && r->verdict != XL_CMP_SAME &&
+		out->too_few += r->verdict == XL_CMP_TOO_FEW;
+		if (!strcmp(r->base->name, "gen-ceiling") &&
+		    (r->verdict == XL_CMP_REGRESSION || r->verdict == XL_CMP_IMPROVEMENT) &&
 		    fabs(r->delta_pct) >= fabs(out->ceiling_pct)) {
 			out->ceiling_moved = true;
 			out->ceiling_pct = r->delta_pct;

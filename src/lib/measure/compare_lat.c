@@ -114,7 +114,10 @@ static void lat_compare(struct xl_cmp_latpair *p, const struct xl_cmp_opts *o)
 		up |= p->mverdict[m] == XL_CMP_REGRESSION;
 		down |= p->mverdict[m] == XL_CMP_IMPROVEMENT;
 	}
-	p->verdict = up ? XL_CMP_REGRESSION : down ? XL_CMP_IMPROVEMENT : XL_CMP_SAME;
+	if (p->too_few) /* the sizes could not have said otherwise */
+		p->verdict = XL_CMP_TOO_FEW;
+	else
+		p->verdict = up ? XL_CMP_REGRESSION : down ? XL_CMP_IMPROVEMENT : XL_CMP_SAME;
 }
 
 /* Why a pair cannot be compared; "" when it can. */
@@ -136,14 +139,17 @@ static void lat_set_up_differs(const struct xl_cmp_latrow *b, const struct xl_cm
 		xl_cmp_row_reps_differ(buf, len, b->nreps, n->nreps);
 }
 
-/* Loose identity: name (path and level) and size; exact: also wiring. */
-static bool lat_same(const struct xl_cmp_file *bf, int i, const struct xl_cmp_file *nf, int j,
+int xl_cmp_lat_order(const struct xl_cmp_file *af, int i, const struct xl_cmp_file *bf, int j,
 		     bool exact)
 {
-	const struct xl_cmp_latrow *a = &bf->lat[i], *b = &nf->lat[j];
+	const struct xl_cmp_latrow *a = &af->lat[i], *b = &bf->lat[j];
+	int d = strcmp(a->name, b->name);
 
-	return !strcmp(a->name, b->name) && a->size == b->size &&
-	       (!exact || !strcmp(a->wiring, b->wiring));
+	if (d)
+		return d;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return exact ? strcmp(a->wiring, b->wiring) : 0;
 }
 
 int xl_cmp_lat_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
@@ -153,7 +159,7 @@ int xl_cmp_lat_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new
 	int k, n;
 
 	memset(out, 0, sizeof(*out));
-	n = xl_cmp_pair(base, base->nlat, new, new->nlat, lat_same, &pairs);
+	n = xl_cmp_pair(base, base->nlat, new, new->nlat, xl_cmp_lat_order, &pairs);
 	if (n < 0)
 		return n;
 	out->pairs = calloc(n + 1, sizeof(*out->pairs));
@@ -184,7 +190,7 @@ int xl_cmp_lat_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new
 		out->compared++;
 		out->regressions += p->verdict == XL_CMP_REGRESSION;
 		out->improvements += p->verdict == XL_CMP_IMPROVEMENT;
-		out->too_few += p->too_few;
+		out->too_few += p->verdict == XL_CMP_TOO_FEW;
 	}
 	free(pairs);
 	return 0;

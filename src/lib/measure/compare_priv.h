@@ -49,11 +49,12 @@ bool xl_cmp_text_differs(char *buf, size_t len, const char *what, const char *a,
 bool xl_cmp_row_reps_differ(char *buf, size_t len, int base_reps, int new_reps);
 
 /**
- * xl_cmp_same_fn - whether row @i of @base and row @j of @new are the same
- * row: on the full identity when @exact, on the loose one (the set-up may
- * differ: wiring, engine) otherwise.
+ * xl_cmp_order_fn - how row @i of file @a and row @j of file @b order by
+ * identity: <0, 0 (the same row) or >0, a total order; on the full
+ * identity when @exact, on the loose one (the set-up may differ: wiring,
+ * engine) otherwise. @a and @b may be the same file.
  */
-typedef bool xl_cmp_same_fn(const struct xl_cmp_file *base, int i, const struct xl_cmp_file *new,
+typedef int xl_cmp_order_fn(const struct xl_cmp_file *a, int i, const struct xl_cmp_file *b,
 			    int j, bool exact);
 
 /** struct xl_cmp_pairing - one output row: indices into BASE and NEW, -1 none. */
@@ -64,13 +65,31 @@ struct xl_cmp_pairing {
 /**
  * xl_cmp_pair() - pair @nbase rows of @base with @nnew rows of @new: each
  * BASE row in order takes the first unpaired NEW row of the same exact
- * identity (@same with exact true); the rows left then pair the same way
- * on the loose one. *@out gets BASE's rows in its order (with their
- * partner or -1), then NEW's unpaired rows in its order (base -1);
- * allocated, the caller free()s it. Return: the number of entries
- * (@nbase + NEW's unpaired), -ENOMEM (*@out NULL).
+ * identity (@order with exact true gives 0); the rows left then pair the
+ * same way on the loose one. *@out gets BASE's rows in its order (with
+ * their partner or -1), then NEW's unpaired rows in its order (base -1);
+ * allocated, the caller free()s it. O((@nbase + @nnew) log @nnew): NEW's
+ * rows are sorted by identity. Return: the number of entries (@nbase +
+ * NEW's unpaired), -ENOMEM (*@out NULL).
  */
 int xl_cmp_pair(const struct xl_cmp_file *base, int nbase, const struct xl_cmp_file *new,
-		int nnew, xl_cmp_same_fn *same, struct xl_cmp_pairing **out);
+		int nnew, xl_cmp_order_fn *order, struct xl_cmp_pairing **out);
+
+/**
+ * xl_cmp_find_dup() - whether two of the @n rows of @f have the same exact
+ * identity under @order; if so the pair whose second row comes first in
+ * the file into *@first < *@second (indices). Return: 1 found, 0 none,
+ * -ENOMEM.
+ */
+int xl_cmp_find_dup(const struct xl_cmp_file *f, int n, xl_cmp_order_fn *order, int *first,
+		    int *second);
+
+/**
+ * xl_cmp_lat_order() - the xl_cmp_order_fn of latency rows (the @lat
+ * arrays): loose identity name (path and level) and size; exact: also
+ * wiring.
+ */
+int xl_cmp_lat_order(const struct xl_cmp_file *a, int i, const struct xl_cmp_file *b, int j,
+		     bool exact);
 
 #endif /* XDPLAB_COMPARE_PRIV_H */
