@@ -204,8 +204,9 @@ static void test_pair_exact_first(void **state)
 /*
  * 100000 rows a side, NEW in reverse order, every tenth row in BASE only
  * and as many in NEW only: each pairs with its twin, in BASE's order, and
- * fast (the pairing was quadratic: 13 s for this; a test budget of 2 s
- * under the sanitizers is generous for O(n log n)).
+ * fast: the pairing was quadratic (13 s for this); 5 s of CPU time, not
+ * of the clock (a loaded host), is generous for O(n log n) under the
+ * sanitizers.
  */
 static void test_pair_many_rows(void **state)
 {
@@ -225,10 +226,10 @@ static void test_pair_many_rows(void **state)
 		snprintf(nr[N - 1 - i].name, sizeof(nr[0].name), i % 10 ? "row%d" : "other%d", i);
 		snprintf(nr[N - 1 - i].wiring, sizeof(nr[0].wiring), "softirq");
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	assert_int_equal(xl_cmp_pair(&b, N, &n, N, name_order, &p), N + N / 10);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	assert_true((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9 < 2.0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	assert_true((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9 < 5.0);
 	for (i = 0; i < N; i++) {
 		assert_int_equal(p[i].base, i);
 		assert_int_equal(p[i].new, i % 10 ? N - 1 - i : -1);
