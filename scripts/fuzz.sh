@@ -9,6 +9,8 @@
 #   compare  the committed results files (bench/*.json) and their cuts, with
 #            a dictionary (build/fuzz/compare.dict) of JSON's tokens and every
 #            key of docs/results.schema.json and of those files, made here
+#   report   the same seeds and dictionary (build/fuzz/report.dict), and the
+#            hand-made latency runs (tests/unit/data/lat-*.json)
 # A finding stops that target: its input is left as build/fuzz/NAME-crash-*
 # and the script exits 1. The last line per target gives its executions.
 #   scripts/fuzz.sh [NAME...]
@@ -17,7 +19,7 @@ cd "$(dirname "$0")/.."
 B=build/fuzz
 SECS=${FUZZ_SECONDS:-600}
 CORPUS_DIR=${XL_CORPUS_DIR:-../shared/corpus/tcpdump}
-[ $# -gt 0 ] || set -- pcap parse opts compare
+[ $# -gt 0 ] || set -- pcap parse opts compare report
 status=0
 
 seed() {
@@ -64,14 +66,15 @@ PY
 			i=$((i + 1))
 		done
 		;;
-	compare)
+	compare | report)
 		local f
+		[ "$name" = report ] && cp tests/unit/data/lat-*.json "$dir/"
 		for f in bench/*.json; do
 			[ -f "$f" ] || continue
 			cp "$f" "$dir/"
 			head -c 2000 "$f" >"$dir/$(basename "$f").cut"
 		done
-		python3 - docs/results.schema.json bench/*.json >"$B/compare.dict" <<'PY'
+		python3 - docs/results.schema.json bench/*.json >"$B/$name.dict" <<'PY'
 import json, sys
 keys = set()
 def walk(o, schema):

@@ -481,8 +481,7 @@ static int flames(FILE *o, const char *dir, const struct hrow *rows, int n)
 }
 
 /* The page of @run (and @base) to @o; 0 or -errno with @err set (not a write's: the caller's xl_afile keeps those). */
-static int html_report_write(const char *run, const char *base, FILE *o, char *err,
-			     size_t errlen)
+int xl_html_report_write(const char *run, const char *base, FILE *o, char *err, size_t errlen)
 {
 	struct xl_cmp_file frun = { 0 }, fbase = { 0 };
 	struct hrow *rows = NULL;
@@ -561,7 +560,7 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 		snprintf(err, errlen, "cannot write %s: %s", out_path, strerror(-ret));
 		return -EIO;
 	}
-	ret = html_report_write(run, base, a.f, err, errlen);
+	ret = xl_html_report_write(run, base, a.f, err, errlen);
 	if (ret && !a.err) {
 		xl_afile_abort(&a); /* an earlier page at @out_path stays */
 		return ret;

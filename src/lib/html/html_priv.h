@@ -34,6 +34,13 @@ const char *xl_html_verdict_cls(enum xl_cmp_verdict v);
  */
 int xl_html_latency(FILE *o, const struct xl_cmp_file *run, const struct xl_cmp_file *base);
 
+/**
+ * xl_html_report_write() - the page of xl_html_report() written to @o (not
+ * closed; fuzz/fuzz_report.c gives it a memory stream). Return: as
+ * xl_html_report(), -EIO when @o failed.
+ */
+int xl_html_report_write(const char *run, const char *base, FILE *o, char *err, size_t errlen);
+
 /** The largest folded-stacks file a report reads (bytes). */
 #define XL_HTML_FOLDED_MAX (64 << 20)
 
