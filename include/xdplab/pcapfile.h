@@ -15,6 +15,8 @@
  * struct xl_pcap_frames - frames in file order, packed in one buffer.
  * @data: all frames back to back (owned; free with xl_frames_free()).
  * @off/@len: offset in @data and length in bytes of frame i.
+ * @num: frame i's number in the file, from 1 (frames skipped leave gaps);
+ *   NULL when the frames were not read from a file.
  * @n: frames kept; @read: frames in the file; @oversize: skipped as longer
  * than the limit; @runt: skipped as shorter than 14 bytes; @short_frames:
  * kept though shorter than 60 bytes; @truncated: captured shorter than on
@@ -24,6 +26,7 @@ struct xl_pcap_frames {
 	uint8_t *data;
 	size_t *off;
 	uint32_t *len;
+	uint64_t *num;
 	size_t n;
 	uint64_t read, oversize, runt, short_frames, truncated;
 };

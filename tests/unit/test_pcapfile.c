@@ -74,6 +74,47 @@ static void test_writer_round_trip(void **state)
 	unlink(path);
 }
 
+/*
+ * Frames under 14 bytes or over the limit are left out, counted, and the
+ * frames kept carry their number in the file: prog-run printed 1, 2, 3
+ * for the capture's frames 1, 3, 5.
+ */
+static void test_frame_numbers(void **state)
+{
+	char path[] = "/tmp/xl-test-pcap.XXXXXX";
+	uint8_t a[1500];
+	struct xl_pcap_frames f;
+	struct xl_pcap_writer *w;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(build(1025, sizeof(a), a), 1500);
+	w = xl_pcap_writer__open(path, 16384, true, 4096);
+	assert_non_null(w);
+	xl_pcap_writer__write(w, 1, a, 64, 64);
+	xl_pcap_writer__write(w, 2, a, 10, 10);     /* a runt */
+	xl_pcap_writer__write(w, 3, a, 100, 100);
+	xl_pcap_writer__write(w, 4, a, 1500, 1500); /* over 1000 */
+	xl_pcap_writer__write(w, 5, a, 64, 64);
+	assert_int_equal(xl_pcap_writer__close(w), 0);
+	assert_int_equal(xl_frames_load_pcap(path, 1000, &f), 0);
+	assert_int_equal(f.n, 3);
+	assert_int_equal(f.read, 5);
+	assert_int_equal(f.runt, 1);
+	assert_int_equal(f.oversize, 1);
+	assert_non_null(f.num);
+	assert_int_equal(f.num[0], 1);
+	assert_int_equal(f.num[1], 3);
+	assert_int_equal(f.num[2], 5);
+	assert_int_equal(f.len[1], 100);
+	xl_frames_free(&f);
+	assert_null(f.num);
+	unlink(path);
+}
+
 /* Host-order 32-bit field at @p. */
 static uint32_t u32_at(const uint8_t *p)
 {
@@ -302,6 +343,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_round_trip),
+		cmocka_unit_test(test_frame_numbers),
 		cmocka_unit_test(test_pcapng_round_trip),
 		cmocka_unit_test(test_pcapng_meta),
 		cmocka_unit_test(test_writer_bad_path),

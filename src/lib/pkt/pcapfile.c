@@ -22,6 +22,7 @@ void xl_frames_free(struct xl_pcap_frames *f)
 	free(f->data);
 	free(f->off);
 	free(f->len);
+	free(f->num);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -31,6 +32,7 @@ static int grow(struct xl_pcap_frames *f, size_t *cap, size_t *dcap, size_t need
 		size_t nc = *cap ? *cap * 2 : 1024;
 		size_t *o = realloc(f->off, nc * sizeof(*o));
 		uint32_t *l;
+		uint64_t *k;
 
 		if (!o)
 			return -ENOMEM;
@@ -39,6 +41,10 @@ static int grow(struct xl_pcap_frames *f, size_t *cap, size_t *dcap, size_t need
 		if (!l)
 			return -ENOMEM;
 		f->len = l;
+		k = realloc(f->num, nc * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		f->num = k;
 		*cap = nc;
 	}
 	if (need > *dcap) {
@@ -109,6 +115,7 @@ int xl_frames_load_pcap(const char *path, uint32_t max_len,
 		memcpy(out->data + used, pkt, hdr->caplen);
 		out->off[out->n] = used;
 		out->len[out->n] = hdr->caplen;
+		out->num[out->n] = out->read;
 		out->n++;
 		used += hdr->caplen;
 	}
