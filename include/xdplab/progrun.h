@@ -20,11 +20,15 @@
  *     includes the loop's own overhead (see xl_empty_prog_load()).
  * @out_len: bytes of the frame after the program (what XDP_TX or
  *     XDP_REDIRECT would send).
+ * @linear_len: xl_prog_run_probe() only (0 otherwise): the bytes of the
+ *     frame in the linear buffer after the run, data_end - data of the
+ *     context out; below @out_len the rest was in fragments.
  */
 struct xl_run_result {
 	int action;
 	uint32_t duration_ns;
 	uint32_t out_len;
+	uint32_t linear_len;
 };
 
 /**
@@ -36,6 +40,33 @@ struct xl_run_result {
  */
 int xl_prog_run_frame(int prog_fd, const void *frame, uint32_t len, uint32_t repeat,
 		      void *out, uint32_t out_cap, struct xl_run_result *r);
+
+/**
+ * xl_prog_run_probe() - one run (repeat 1) of @prog_fd over @frame (@len
+ * bytes) with the XDP context in and out: @r's action, out_len and
+ * linear_len; the frame after it into @out (@out_cap bytes). *@modified:
+ * the program changed the frame (its bytes or its length). With --repeat
+ * N the kernel runs the program N times over one buffer, each run on what
+ * the last left (kernel net/bpf/test_run.c: the frame is copied in once
+ * per call): a program that changes the frame must be timed with
+ * xl_prog_run_fresh() to be timed on the frame it was given.
+ * Return: as xl_prog_run_frame().
+ */
+int xl_prog_run_probe(int prog_fd, const void *frame, uint32_t len, void *out, uint32_t out_cap,
+		      struct xl_run_result *r, bool *modified);
+
+/**
+ * xl_prog_run_fresh() - @calls (1..) pairs of BPF_PROG_RUN calls of one
+ * run each over @frame: @empty_fd's (xl_empty_prog_load()), then
+ * @prog_fd's, alternating so that both see the same state of the host.
+ * Each call copies the frame in anew, so every run sees it as given.
+ * *@prog_ns / *@empty_ns: the means of the kernel's durations (ns; each
+ * one run's, the timer's own cost in it, which the empty program's
+ * measures). @r: @prog_fd's last call (action, out_len).
+ * Return: as xl_prog_run_frame() (the first error stops the calls).
+ */
+int xl_prog_run_fresh(int prog_fd, int empty_fd, const void *frame, uint32_t len, uint32_t calls,
+		      double *prog_ns, double *empty_ns, struct xl_run_result *r);
 
 /**
  * xl_empty_prog_load() - load an XDP program that only returns XDP_PASS

@@ -186,15 +186,30 @@ static int get_frames(struct progrun_args *a, struct xl_pcap_frames *f)
 	return XL_EXIT_OK;
 }
 
+/*
+ * A frame the program changes is timed in calls of one run on a fresh
+ * copy each, at most this many a round (each a syscall: ~2 us).
+ */
+#define FRESH_MAX_CALLS 1000
+
+/* Below this many runs per call, the figure is mostly the timer's. */
+#define REPEAT_WARN 100
+
 /* One program's runs: raw[round][frame] ns, and each frame's action and out bytes. */
 struct side {
 	const char *path;
 	struct xl_userprog *u;
 	int empty_fd;
 	double *raw, *empty; /* rounds x frames */
-	int *action;         /* per frame; -1: not runnable (error in err) */
-	int *err;
-	uint32_t *out_len;
+	int *action;         /* per frame, of one run on a fresh copy; -1: not runnable (error in err) */
+	int *err;            /* -E2BIG: longer than the linear part a program without frags sees */
+	uint32_t *out_len, *linear;
+};
+
+/* How a frame is timed: the same for both sides of an A/B comparison. */
+struct timing {
+	bool *fresh;   /* per frame: a side changed it, so calls of one run each */
+	uint32_t calls; /* calls a round for a fresh frame: min(--repeat, FRESH_MAX_CALLS) */
 };
 
 /*
@@ -203,26 +218,69 @@ struct side {
  * half its duration.
  */
 static int run_one(struct side *s, const struct xl_pcap_frames *f, size_t i, int r, uint64_t repeat,
-		   uint8_t *out, bool half)
+		   const struct timing *t, uint8_t *out, bool half)
 {
+	const uint8_t *frame = f->data + f->off[i];
 	struct xl_run_result res, e;
 	size_t idx = (size_t)r * f->n + i;
-	double w = half ? 0.5 : 1;
+	double w = half ? 0.5 : 1, raw, empty;
 	int err;
 
 	if (s->err[i])
 		return s->err[i];
-	err = xl_prog_run_frame(s->empty_fd, f->data + f->off[i], f->len[i], repeat, NULL, 0, &e);
-	if (!err)
-		err = xl_prog_run_frame(xl_userprog__fd(s->u), f->data + f->off[i], f->len[i],
-					repeat, out, XL_PKT_MAX_SIZE + 256, &res);
+	if (t->fresh[i]) {
+		/* The empty program measured the same way, interleaved: its per-call cost. */
+		err = xl_prog_run_fresh(xl_userprog__fd(s->u), s->empty_fd, frame, f->len[i],
+					t->calls, &raw, &empty, &res);
+	} else {
+		err = xl_prog_run_frame(s->empty_fd, frame, f->len[i], repeat, NULL, 0, &e);
+		if (!err)
+			err = xl_prog_run_frame(xl_userprog__fd(s->u), frame, f->len[i], repeat, out,
+						XL_PKT_MAX_SIZE + 256, &res);
+		raw = res.duration_ns;
+		empty = e.duration_ns;
+	}
+	if (err == -EINTR) /* a signal: the round is cut short, not the frame */
+		return err;
 	if (err) {
 		s->err[i] = err;
 		s->action[i] = -1;
 		return err;
 	}
-	s->raw[idx] += w * res.duration_ns;
-	s->empty[idx] += w * e.duration_ns;
+	s->raw[idx] += w * raw;
+	s->empty[idx] += w * empty;
+	return 0;
+}
+
+/*
+ * Frame @i on @s once, on a fresh copy: its action and out bytes (those
+ * reported), whether the program changed it (*@modified), and whether a
+ * program without frags would see all of it. 0 or the run's -errno (kept).
+ */
+static int probe_one(struct side *s, const struct xl_pcap_frames *f, size_t i, uint8_t *out,
+		     bool *modified)
+{
+	const uint8_t *frame = f->data + f->off[i];
+	struct xl_run_result res, e;
+	bool changed;
+	int err;
+
+	*modified = false;
+	/* The empty program leaves the frame as it is: its linear part is the frame's. */
+	err = xl_prog_run_probe(s->empty_fd, frame, f->len[i], out, XL_PKT_MAX_SIZE + 256, &e,
+				&changed);
+	if (!err)
+		err = xl_prog_run_probe(xl_userprog__fd(s->u), frame, f->len[i], out,
+					XL_PKT_MAX_SIZE + 256, &res, modified);
+	if (!err && !xl_userprog__frags(s->u) && e.linear_len < f->len[i]) {
+		s->linear[i] = e.linear_len;
+		err = -E2BIG;
+	}
+	if (err) {
+		s->err[i] = err;
+		s->action[i] = -1;
+		return err;
+	}
 	s->action[i] = res.action;
 	s->out_len[i] = res.out_len;
 	return 0;
@@ -301,8 +359,10 @@ static int load_side(struct progrun_args *a, struct side *s, size_t nframes)
 	s->action = calloc(nframes, sizeof(int));
 	s->err = calloc(nframes, sizeof(int));
 	s->out_len = calloc(nframes, sizeof(uint32_t));
-	return s->raw && s->empty && s->action && s->err && s->out_len ? XL_EXIT_OK :
-									 XL_EXIT_RUNTIME;
+	s->linear = calloc(nframes, sizeof(uint32_t));
+	return s->raw && s->empty && s->action && s->err && s->out_len && s->linear ?
+		       XL_EXIT_OK :
+		       XL_EXIT_RUNTIME;
 }
 
 static void free_side(struct side *s)
@@ -315,6 +375,13 @@ static void free_side(struct side *s)
 	free(s->action);
 	free(s->err);
 	free(s->out_len);
+	free(s->linear);
+}
+
+/* Frame @i's number: the capture's (skipped frames leave gaps), else from 1. */
+static unsigned long long frame_no(const struct xl_pcap_frames *f, size_t i)
+{
+	return f->num ? f->num[i] : i + 1;
 }
 
 static bool sends(int action)
@@ -329,8 +396,11 @@ int cmd_progrun(int argc, char **argv)
 	static struct klass cls[MAX_CLASSES];
 	struct xl_pcap_frames f = { 0 };
 	char cname[XL_PKT_CLASS_LEN], acts[160];
-	int idx, ns, nc = 0, r, s, ret, skipped = 0, disagree = 0;
-	double overhead[2] = { 0, 0 };
+	int idx, ns, nc = 0, r, s, ret, skipped = 0, disagree = 0, nfresh = 0, done = 0;
+	uint64_t rounds_asked;
+	struct timing t = { 0 };
+	bool cut = false; /* a call returned EINTR: a signal came */
+	double overhead[2][2] = { { 0, 0 }, { 0, 0 } }; /* [side][fresh] */
 	uint8_t *out = NULL;
 	json_t *jo = NULL, *jframes = NULL, *jclasses = NULL;
 	size_t i;
@@ -375,41 +445,84 @@ int cmd_progrun(int argc, char **argv)
 			goto out;
 	}
 	out = malloc(XL_PKT_MAX_SIZE + 256);
-	if (!out) {
+	t.fresh = calloc(f.n + 1, sizeof(*t.fresh));
+	if (!out || !t.fresh) {
 		ret = XL_EXIT_RUNTIME;
 		goto out;
 	}
+	t.calls = a.repeat < FRESH_MAX_CALLS ? a.repeat : FRESH_MAX_CALLS;
+	if (a.repeat < REPEAT_WARN)
+		xl_warn("--repeat %llu: a call's figure is the mean of %llu run(s) timed together by the kernel (ktime, whole ns) with the timer's own cost in it: below %d runs that is most of a small program's figure (default 10000)",
+			(unsigned long long)a.repeat, (unsigned long long)a.repeat, REPEAT_WARN);
+	/*
+	 * Each frame once on a fresh copy: the action reported, and whether
+	 * the program changes it. --repeat runs the program over one buffer,
+	 * each run on what the last left: a frame that changes is timed in
+	 * calls of one run each instead, every call copying it in anew.
+	 */
+	for (i = 0; i < f.n; i++)
+		for (s = 0; s < ns; s++) {
+			bool modified;
+			int err = probe_one(&sides[s], &f, i, out, &modified);
+
+			if (err && err != -EINVAL && err != -ENOSPC && err != -E2BIG) {
+				xl_err("BPF_PROG_RUN of %s on frame %llu: %s%s", sides[s].path,
+				       frame_no(&f, i), strerror(-err), err == -EPERM ? " (needs CAP_BPF)" : "");
+				ret = XL_EXIT_RUNTIME;
+				goto out;
+			}
+			t.fresh[i] |= !err && modified;
+		}
+	for (i = 0; i < f.n; i++)
+		nfresh += t.fresh[i];
 	/*
 	 * Rounds over all frames. A/B: A B B A per frame and round, each side
 	 * the mean of its two calls, so neither gains from going first.
 	 */
-	for (r = 0; r < (int)a.rounds && !xl_stop_requested; r++)
-		for (i = 0; i < f.n; i++)
+	for (r = 0; r < (int)a.rounds && !xl_stop_requested && !cut; r++) {
+		for (i = 0; i < f.n && !xl_stop_requested && !cut; i++)
 			for (s = 0; s < (ns == 2 ? 4 : 1); s++) {
 				int side = ns == 1 ? 0 : (s == 0 || s == 3) ? 0 : 1;
-				int err = run_one(&sides[side], &f, i, r, a.repeat, out, ns == 2);
+				int err = run_one(&sides[side], &f, i, r, a.repeat, &t, out, ns == 2);
 
-				if (err && err != -EINVAL && err != -ENOSPC) {
-					xl_err("BPF_PROG_RUN of %s on frame %zu: %s%s", sides[side].path, i + 1,
-					       strerror(-err), err == -EPERM ? " (needs CAP_BPF)" : "");
+				if (err == -EINTR) {
+					cut = true;
+					break;
+				}
+				if (err && err != -EINVAL && err != -ENOSPC && err != -E2BIG) {
+					xl_err("BPF_PROG_RUN of %s on frame %llu: %s%s", sides[side].path,
+					       frame_no(&f, i), strerror(-err),
+					       err == -EPERM ? " (needs CAP_BPF)" : "");
 					ret = XL_EXIT_RUNTIME;
 					goto out;
 				}
 			}
-	if (xl_stop_requested) {
-		ret = XL_EXIT_RUNTIME;
-		goto out;
+		done += i == f.n && !cut;
 	}
-	for (s = 0; s < ns; s++) {
-		double e[XL_AB_MAX_ROUNDS];
-		size_t k = 0;
+	/* Interrupted: the rounds completed are reported, the one cut short is not. */
+	rounds_asked = a.rounds;
+	if (done < (int)a.rounds) {
+		if (!done) {
+			xl_err("interrupted before a round over the %zu frames was complete: nothing to report",
+			       f.n);
+			ret = XL_EXIT_RUNTIME;
+			goto out;
+		}
+		a.rounds = done;
+		xl_err("interrupted after %d of %llu rounds; the results of those follow", done,
+		       (unsigned long long)rounds_asked);
+	}
+	for (s = 0; s < ns; s++)
+		for (int m = 0; m < 2; m++) {
+			double e[XL_AB_MAX_ROUNDS];
+			size_t k = 0;
 
-		/* The overhead reported: the median of every frame's empty-program figure. */
-		for (i = 0; i < f.n && k < XL_AB_MAX_ROUNDS; i++)
-			if (!sides[s].err[i])
-				e[k++] = median_of(sides[s].empty + i, f.n, a.rounds);
-		overhead[s] = xl_summarize(e, k).median;
-	}
+			/* The overhead reported: the median of the frames' empty-program figures, per method. */
+			for (i = 0; i < f.n && k < XL_AB_MAX_ROUNDS; i++)
+				if (!sides[s].err[i] && t.fresh[i] == m)
+					e[k++] = median_of(sides[s].empty + i, f.n, a.rounds);
+			overhead[s][m] = xl_summarize(e, k).median;
+		}
 	if (a.json) {
 		jo = json_object();
 		jframes = json_array();
@@ -422,8 +535,18 @@ int cmd_progrun(int argc, char **argv)
 		json_object_set_new(jo, "source", json_string(a.pcap ? a.pcap : "--packets"));
 		json_object_set_new(jo, "repeat", json_integer(a.repeat));
 		json_object_set_new(jo, "rounds", json_integer(a.rounds));
-		json_object_set_new(jo, "overhead_ns", json_real(overhead[0]));
+		json_object_set_new(jo, "overhead_ns", json_real(overhead[0][0]));
 		json_object_set_new(jo, "overhead_subtracted", json_true());
+		json_object_set_new(jo, "fresh_calls", json_integer(t.calls));
+		json_object_set_new(jo, "fresh_frames", json_integer(nfresh));
+		if (nfresh)
+			json_object_set_new(jo, "fresh_overhead_ns", json_real(overhead[0][1]));
+		if (done < (int)rounds_asked)
+			json_object_set_new(jo, "rounds_asked", json_integer(rounds_asked));
+		if (f.num)
+			json_object_set_new(jo, "capture", json_pack("{s:I, s:I, s:I, s:i}", "read",
+				(json_int_t)f.read, "runt", (json_int_t)f.runt, "oversize",
+				(json_int_t)f.oversize, "max_bytes", XL_PKT_MAX_SIZE));
 	} else {
 		printf("prog-run: %s (sec %s) of %s", xl_userprog__name(sides[0].u),
 		       xl_userprog__sec(sides[0].u), sides[0].path);
@@ -432,16 +555,32 @@ int cmd_progrun(int argc, char **argv)
 		printf(", %zu frames from %s, %llu runs per call x %llu rounds\n", f.n,
 		       a.pcap ? a.pcap : "--packets", (unsigned long long)a.repeat,
 		       (unsigned long long)a.rounds);
-		printf("loop overhead: %.1f ns per run (an empty XDP program over the same frames, median)%s; subtracted from every ns/run below\n",
-		       overhead[0], ns == 2 ? " for A" : "");
-		if (ns == 2)
-			printf("loop overhead: %.1f ns per run for B\n", overhead[1]);
+		if (f.runt || f.oversize)
+			printf("capture: %llu frames read, not run: %llu under 14 bytes, %llu over %d bytes (the frame numbers below are the capture's)\n",
+			       (unsigned long long)f.read, (unsigned long long)f.runt,
+			       (unsigned long long)f.oversize, XL_PKT_MAX_SIZE);
+		printf("timed: repeat = %llu runs per call, each on the frame as the run before left it (the program does not change it); "
+		       "fresh = %u calls of one run each on a fresh copy (the program changes the frame), less an empty program's measured the same way; "
+		       "actions and out bytes: one run on a fresh copy\n",
+		       (unsigned long long)a.repeat, t.calls);
+		if (nfresh < (int)f.n) {
+			printf("loop overhead: %.1f ns per run (an empty XDP program over the same frames, median)%s; subtracted from every ns/run below\n",
+			       overhead[0][0], ns == 2 ? " for A" : "");
+			if (ns == 2)
+				printf("loop overhead: %.1f ns per run for B\n", overhead[1][0]);
+		}
+		if (nfresh) {
+			printf("call overhead: %.1f ns per call of one run (the empty program timed fresh, median)%s; subtracted from the fresh frames' ns/run\n",
+			       overhead[0][1], ns == 2 ? " for A" : "");
+			if (ns == 2)
+				printf("call overhead: %.1f ns per call for B\n", overhead[1][1]);
+		}
 		if (ns == 1)
-			printf("%5s  %-22s %6s  %-12s %8s %6s  %s\n", "frame", "class", "bytes", "action",
-			       "ns/run", "raw", "out_bytes");
+			printf("%5s  %-22s %6s  %-12s %8s %6s  %-9s  %s\n", "frame", "class", "bytes",
+			       "action", "ns/run", "raw", "out_bytes", "timed");
 		else
-			printf("%5s  %-22s %6s  %-12s %8s  %-12s %8s\n", "frame", "class", "bytes",
-			       "A action", "A ns/run", "B action", "B ns/run");
+			printf("%5s  %-22s %6s  %-12s %8s  %-12s %8s  %s\n", "frame", "class", "bytes",
+			       "A action", "A ns/run", "B action", "B ns/run", "timed");
 	}
 	for (i = 0; i < f.n; i++) {
 		int c;
@@ -451,10 +590,17 @@ int cmd_progrun(int argc, char **argv)
 		xl_pkt_class(f.data + f.off[i], f.len[i], cname, sizeof(cname));
 		if (sides[0].err[i] || (ns == 2 && sides[1].err[i])) {
 			int err = sides[0].err[i] ? sides[0].err[i] : sides[1].err[i];
+			const struct side *es = sides[0].err[i] ? &sides[0] : &sides[1];
 
 			skipped++;
-			if (!a.json)
-				printf("%5zu  %-22s %6u  not run: %s\n", i + 1, cname, f.len[i],
+			if (a.json)
+				continue;
+			if (err == -E2BIG)
+				printf("%5llu  %-22s %6u  not run: longer than the %u bytes %s sees without xdp.frags (BPF_PROG_RUN would run it on those only)\n",
+				       frame_no(&f, i), cname, f.len[i], es->linear[i],
+				       xl_userprog__name(es->u));
+			else
+				printf("%5llu  %-22s %6u  not run: %s\n", frame_no(&f, i), cname, f.len[i],
 				       err == -EINVAL ? "BPF_PROG_RUN refused it (Invalid argument: its size, for this program?)" :
 						       strerror(-err));
 			continue;
@@ -479,11 +625,12 @@ int cmd_progrun(int argc, char **argv)
 		if (ns == 2 && sides[0].action[i] != sides[1].action[i])
 			disagree++;
 		if (a.json) {
-			jf = json_pack("{s:I, s:s, s:I, s:s, s:f, s:f}", "frame", (json_int_t)(i + 1),
+			jf = json_pack("{s:I, s:s, s:I, s:s, s:f, s:f}", "frame", (json_int_t)frame_no(&f, i),
 				       "class", cname, "bytes", (json_int_t)f.len[i], "action",
 				       xl_xdp_action_name(sides[0].action[i]), "ns_per_run", net[0],
 				       "raw_ns_per_run", raw[0]);
 			json_object_set_new(jf, "empty_ns_per_run", json_real(emp[0]));
+			json_object_set_new(jf, "timed", json_string(t.fresh[i] ? "fresh" : "repeat"));
 			if (sends(sides[0].action[i]))
 				json_object_set_new(jf, "out_bytes", json_integer(sides[0].out_len[i]));
 			if (ns == 2) {
@@ -498,12 +645,14 @@ int cmd_progrun(int argc, char **argv)
 
 			if (sends(sides[0].action[i]))
 				snprintf(ob, sizeof(ob), "%u", sides[0].out_len[i]);
-			printf("%5zu  %-22s %6u  %-12s %8.1f %6.0f  %s\n", i + 1, cname, f.len[i],
-			       xl_xdp_action_name(sides[0].action[i]), net[0], raw[0], ob);
+			printf("%5llu  %-22s %6u  %-12s %8.1f %6.0f  %-9s  %s\n", frame_no(&f, i), cname,
+			       f.len[i], xl_xdp_action_name(sides[0].action[i]), net[0], raw[0], ob,
+			       t.fresh[i] ? "fresh" : "repeat");
 		} else {
-			printf("%5zu  %-22s %6u  %-12s %8.1f  %-12s %8.1f\n", i + 1, cname, f.len[i],
-			       xl_xdp_action_name(sides[0].action[i]), net[0],
-			       xl_xdp_action_name(sides[1].action[i]), net[1]);
+			printf("%5llu  %-22s %6u  %-12s %8.1f  %-12s %8.1f  %s\n", frame_no(&f, i), cname,
+			       f.len[i], xl_xdp_action_name(sides[0].action[i]), net[0],
+			       xl_xdp_action_name(sides[1].action[i]), net[1],
+			       t.fresh[i] ? "fresh" : "repeat");
 		}
 	}
 	if (!a.json && ns == 1)
@@ -563,7 +712,9 @@ int cmd_progrun(int argc, char **argv)
 		json_object_set_new(jo, "classes", jclasses);
 		json_object_set_new(jo, "skipped", json_integer(skipped));
 		if (ns == 2) {
-			json_object_set_new(jo, "b_overhead_ns", json_real(overhead[1]));
+			json_object_set_new(jo, "b_overhead_ns", json_real(overhead[1][0]));
+			if (nfresh)
+				json_object_set_new(jo, "b_fresh_overhead_ns", json_real(overhead[1][1]));
 			json_object_set_new(jo, "action_disagreements", json_integer(disagree));
 		}
 		json_dumpf(jo, stdout, JSON_INDENT(1));
@@ -579,9 +730,10 @@ int cmd_progrun(int argc, char **argv)
 				printf("note: A and B returned different actions on %d frames\n", disagree);
 		}
 	}
-	ret = XL_EXIT_OK;
+	ret = done < (int)rounds_asked ? XL_EXIT_RUNTIME : XL_EXIT_OK;
 out:
 	free(out);
+	free(t.fresh);
 	for (s = 0; s < 2; s++)
 		free_side(&sides[s]);
 	xl_frames_free(&f);

@@ -21,7 +21,8 @@ TMP=$(mktemp -d /tmp/xdplab-e2e-prog.XXXXXX)
 BPFFS=/tmp/xlp$$bpffs # no '.': libbpf turns dots in pin paths into '_
 PIDS=()
 
-TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self bad_objects
+TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self progrun_modifies
+       progrun_linear_limit progrun_capture_numbers progrun_interrupted progrun_repeat_warn bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_wiring_changed ab_sigkill
        run_pin_maps lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup)
 
@@ -134,8 +135,15 @@ t_progrun_corpus() {
 		[ -f "$f" ] || continue
 		$X prog-run "${MAPS[@]}" $EX/ddos_filter.o --pcap "$f" -r 10 --rounds 1 --json \
 			>"$TMP/j" 2>"$TMP/err" || { echo "$f:"; cat "$TMP/err"; return 1; }
-		expect "$f: actions" "$(jq -r '.frames[].action' "$TMP/j" | tr '\n' ' ')" \
-			"$(python3 tests/e2e/prog/oracle.py "$f" | tr '\n' ' ')" || return 1
+		# Frames the filter (no xdp.frags) cannot see whole are not run:
+		# the oracle's other frames, by the capture's numbers, are.
+		python3 tests/e2e/prog/oracle.py "$f" >"$TMP/oracle"
+		expect "$f: actions" "$(jq -r '.frames[] | "\(.frame) \(.action)"' "$TMP/j" | tr '\n' ' ')" \
+			"$(awk 'NR == FNR { run[$1] = 1; next } ($1 in run) { print $1, $3 }' \
+				<(jq -r '.frames[].frame' "$TMP/j") "$TMP/oracle" | tr '\n' ' ')" || return 1
+		expect "$f: frames not run" "$(jq -r '.skipped' "$TMP/j")" \
+			"$(awk 'NR == FNR { run[$1] = 1; next } !($1 in run) && $2 > 3000' \
+				<(jq -r '.frames[].frame' "$TMP/j") "$TMP/oracle" | wc -l)" || return 1
 		expect "$f: frames with raw duration <= 0" \
 			"$(jq '[.frames[] | select(.raw_ns_per_run <= 0)] | length' "$TMP/j")" 0 || return 1
 		n=$((n + $(jq '.frames | length' "$TMP/j")))
@@ -153,6 +161,106 @@ t_progrun_tx_bytes() {
 	expect "tx bytes" "$(jq -r '[.frames[].out_bytes] | join(" ")' "$TMP/j")" "64 1500 200" || return 1
 	expect "class out bytes" "$(jq -r '[.classes[] | "\(.class) \(.out_bytes)"] | join(",")' "$TMP/j")" \
 		"ipv4/udp 1564,ipv6/udp 200" || return 1
+}
+
+# A program that changes the frame (a router's TTL decrement and XDP_TX):
+# --repeat ran it over the frame the run before left, so from TTL 64 the
+# 64th run on dropped, and the default repeat reported XDP_DROP at the cost
+# of a drop. Now the action is that of one run on a fresh copy, and the
+# frame is timed in calls of one run each, each on a fresh copy, less the
+# empty program's measured the same way; the frame it leaves alone (IPv6:
+# XDP_PASS) is timed with --repeat as before.
+t_progrun_modifies() {
+	build ttl_tx || return 1
+	$X prog-run "$TMP/ttl_tx.o" --packets v4 --packets v6 --rounds 3 --json >"$TMP/j" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; return 1; }
+	expect "actions" "$(jq -r '[.frames[].action] | join(" ")' "$TMP/j")" "XDP_TX XDP_PASS" || return 1
+	expect "timed" "$(jq -r '[.frames[].timed] | join(" ")' "$TMP/j")" "fresh repeat" || return 1
+	expect "out bytes" "$(jq -r '.frames[0].out_bytes' "$TMP/j")" 64 || return 1
+	expect "fresh frames, calls" "$(jq -r '"\(.fresh_frames) \(.fresh_calls)"' "$TMP/j")" "1 1000" || return 1
+	# Both overheads measured, each subtracted from its own frames.
+	expect "overheads > 0" "$(jq '.overhead_ns > 0 and .fresh_overhead_ns > 0' "$TMP/j")" true || return 1
+	expect "frames whose ns is not raw - empty" \
+		"$(jq '[.frames[] | select(.ns_per_run != ([.raw_ns_per_run - .empty_ns_per_run, 0] | max))] | length' "$TMP/j")" 0 || return 1
+	expect "class actions" "$(jq -r '[.classes[] | "\(.class)=\(.actions)"] | join(";")' "$TMP/j")" \
+		"ipv4/udp=XDP_TX 1;ipv6/udp=XDP_PASS 1" || return 1
+	$X prog-run "$TMP/ttl_tx.o" --packets v4 --rounds 1 -r 100 >"$TMP/out" 2>&1 || { cat "$TMP/out"; return 1; }
+	grep -Eq '^    1  ipv4/udp +64  XDP_TX +[0-9.]+ +[0-9]+  64 +fresh$' "$TMP/out" ||
+		{ echo "no fresh XDP_TX line:"; cat "$TMP/out"; return 1; }
+	grep -q '^call overhead: .* ns per call of one run (the empty program timed fresh, median); subtracted from the fresh frames.* ns/run$' "$TMP/out" ||
+		{ echo "no call overhead line:"; cat "$TMP/out"; return 1; }
+	# A/B: a frame either side changes is timed fresh on both.
+	build tx_swap || return 1
+	$X prog-run --a "$TMP/ttl_tx.o" --b "$TMP/tx_swap.o" --packets v4 --packets v6 --rounds 3 -r 100 \
+		--json >"$TMP/j" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	expect "A/B actions" "$(jq -r '[.frames[] | "\(.action)/\(.b_action)/\(.timed)"] | join(" ")' "$TMP/j")" \
+		"XDP_TX/XDP_TX/fresh XDP_PASS/XDP_TX/fresh"
+}
+
+# Frames above the linear part of a program without xdp.frags (a page less
+# XDP's headroom and tailroom): BPF_PROG_RUN ran it on that part only and
+# the line said "bytes 4096". Now such a frame is not run, and says why.
+t_progrun_linear_limit() {
+	build tx_swap || return 1
+	$X prog-run "$TMP/tx_swap.o" --packets v4,size=1500 --packets v4,size=4096 --rounds 1 -r 100 \
+		>"$TMP/out" 2>&1 || { cat "$TMP/out"; return 1; }
+	grep -Eq '^    2  ipv4/udp +4096  not run: longer than the [0-9]+ bytes xdp_tx_swap sees without xdp.frags \(BPF_PROG_RUN would run it on those only\)$' "$TMP/out" ||
+		{ echo "no not-run line for 4096 bytes:"; cat "$TMP/out"; return 1; }
+	grep -q '^not run: 1 frames (see above)$' "$TMP/out" || { echo "no not-run count:"; cat "$TMP/out"; return 1; }
+	$X prog-run "$TMP/tx_swap.o" --packets v4,size=1500 --packets v4,size=4096 --rounds 1 -r 100 --json >"$TMP/j" 2>/dev/null ||
+		return 1
+	expect "JSON frames, skipped" "$(jq -r '"\([.frames[].bytes] | join(",")) \(.skipped)"' "$TMP/j")" "1500 1"
+}
+
+# A capture's frames under 14 bytes or over the longest were left out
+# without a count, and the frames after them renumbered.
+t_progrun_capture_numbers() {
+	build tx_swap || return 1
+	python3 - "$TMP/mixed.pcap" <<'PY' || return 1
+import struct, sys
+def frame(n):  # Ethernet, IPv4 ethertype, n bytes
+    return bytes.fromhex("02584c00000202584c0000010800") + bytes(n - 14)
+recs = [frame(64), bytes(10), frame(100), frame(9300), frame(64)]
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for r in recs:
+        f.write(struct.pack("<IIII", 0, 0, len(r), len(r)) + r)
+PY
+	$X prog-run "$TMP/tx_swap.o" --pcap "$TMP/mixed.pcap" --rounds 1 -r 100 >"$TMP/out" 2>&1 || { cat "$TMP/out"; return 1; }
+	grep -q '^capture: 5 frames read, not run: 1 under 14 bytes, 1 over 9216 bytes (the frame numbers below are the capture.s)$' "$TMP/out" ||
+		{ echo "no capture line:"; cat "$TMP/out"; return 1; }
+	expect "frame numbers" "$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /\// { print $1 "/" $3 }' "$TMP/out" | paste -sd' ')" "1/64 3/100 5/64" || return 1
+	$X prog-run "$TMP/tx_swap.o" --pcap "$TMP/mixed.pcap" --rounds 1 -r 100 --json >"$TMP/j" 2>/dev/null || return 1
+	expect "JSON frames" "$(jq -r '[.frames[].frame] | join(",")' "$TMP/j")" "1,3,5" || return 1
+	expect "JSON capture" "$(jq -c '.capture' "$TMP/j")" '{"read":5,"runt":1,"oversize":1,"max_bytes":9216}'
+}
+
+# Ctrl-C threw the completed rounds away (and a call cut by the signal
+# made the frame "not run"): now they are reported, exit 1, one line why.
+t_progrun_interrupted() {
+	local pid rc
+	build ttl_tx || return 1
+	$X prog-run "$TMP/ttl_tx.o" --packets v6 -r 100000 --rounds 1000 --json >"$TMP/j" 2>"$TMP/err" &
+	pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	expect "exit status" "$rc" 1 || return 1
+	grep -Eq '^xdplab: interrupted after [1-9][0-9]* of 1000 rounds; the results of those follow$' "$TMP/err" ||
+		{ echo "stderr: $(cat "$TMP/err")"; return 1; }
+	expect "rounds reported" "$(jq -r '.rounds' "$TMP/j")" "$(sed -n 's/.*interrupted after \([0-9]*\) of.*/\1/p' "$TMP/err")" || return 1
+	expect "rounds asked, frame" "$(jq -r '"\(.rounds_asked) \(.frames[0].action) \(.skipped)"' "$TMP/j")" "1000 XDP_PASS 0"
+}
+
+# --repeat 1: one run per call is mostly the timer; it is said, once.
+t_progrun_repeat_warn() {
+	build tx_swap || return 1
+	$X prog-run "$TMP/tx_swap.o" --packets v6 -r 1 --rounds 1 >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	expect "stderr" "$(cat "$TMP/err")" \
+		"xdplab: --repeat 1: a call's figure is the mean of 1 run(s) timed together by the kernel (ktime, whole ns) with the timer's own cost in it: below 100 runs that is most of a small program's figure (default 10000)" || return 1
+	$X prog-run "$TMP/tx_swap.o" --packets v6 -r 100 --rounds 1 >"$TMP/out" 2>"$TMP/err" || return 1
+	expect "stderr at -r 100" "$(cat "$TMP/err")" ""
 }
 
 # A program against itself: ~ in every class, both sides' actions equal.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Expected action of examples/ddos_filter for every frame of a capture (an
 independent re-reading of the filter's rules, the test oracle of
-tests/e2e/prog.sh): one line per frame, XDP_DROP or XDP_PASS. Frames shorter
-than 14 bytes are skipped (the capture loader skips them as runts).
+tests/e2e/prog.sh): one line per frame, its number, bytes and XDP_DROP or
+XDP_PASS. Frames shorter than 14 bytes are skipped (the capture loader skips
+them as runts).
 usage: oracle.py FILE.pcap"""
 import ipaddress
 import struct
@@ -50,6 +51,8 @@ def frames(path):
         off += 16 + caplen
 
 
-for fr in frames(sys.argv[1]):
+# "NUMBER BYTES ACTION": the frame's number in the capture (from 1) and its
+# length, so that a reader can leave out the frames prog-run did not run.
+for num, fr in enumerate(frames(sys.argv[1]), 1):
     if len(fr) >= 14:
-        print(action(fr))
+        print(num, len(fr), action(fr))
