@@ -100,4 +100,11 @@ int xl_child_stop(struct xl_child *c, int sig, int timeout_ms);
  */
 int xl_run_cmd(char *const argv[], char *errline, size_t errlen);
 
+/**
+ * xl_wait_status_str() - a wait status (waitpid(), pclose(), struct
+ * xl_child.status) in words: "exited 1", "killed by signal 9", "exited 0"
+ * into @buf (@len bytes). Return: @buf.
+ */
+char *xl_wait_status_str(int status, char *buf, size_t len);
+
 #endif /* XDPLAB_CHILD_H */

@@ -3,7 +3,9 @@
  * test_child.c - xl_child_spawn_opts() (src/lib/core/child.c), what perf
  * needs of it: an fd passed under its own number (perf's --control
  * fd:CTL,ACK), stderr and stdout to a file of ours, argv never seen by a
- * shell, and the refusals (an fd below 3, too many fds).
+ * shell, and the refusals (an fd below 3, too many fds); a wait status
+ * in words (xl_wait_status_str()), from real children that exit 0, exit 1
+ * and are killed by SIGKILL.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "xdplab/child.h"
 
@@ -91,12 +95,41 @@ static void test_refusals(void **state)
 			 -ENOENT);
 }
 
+/* The wait status of a child that exits @code, or is killed by @sig when not 0. */
+static int status_of(int code, int sig)
+{
+	pid_t pid = fork();
+	int st = 0;
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (sig)
+			raise(sig);
+		_exit(code);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+static void test_wait_status_str(void **state)
+{
+	char buf[48];
+
+	assert_string_equal(xl_wait_status_str(status_of(0, 0), buf, sizeof(buf)), "exited 0");
+	assert_string_equal(xl_wait_status_str(status_of(1, 0), buf, sizeof(buf)), "exited 1");
+	assert_string_equal(xl_wait_status_str(status_of(0, SIGKILL), buf, sizeof(buf)),
+			    "killed by signal 9");
+	/* pclose()'s status is the same */
+	assert_string_equal(xl_wait_status_str(256, buf, sizeof(buf)), "exited 1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass_fd_and_err_fd),
 		cmocka_unit_test(test_argv_not_a_shell),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_wait_status_str),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

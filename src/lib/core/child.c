@@ -260,3 +260,14 @@ int xl_run_cmd(char *const argv[], char *errline, size_t errlen)
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
 }
+
+char *xl_wait_status_str(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d", WTERMSIG(status));
+	else if (WIFEXITED(status))
+		snprintf(buf, len, "exited %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, len, "ended with wait status %#x", status);
+	return buf;
+}
