@@ -64,17 +64,32 @@ int xl_folded__add(struct xl_folded *f, const char *stack, uint64_t count,
 		   const char *label, const char *comm, const char *dso);
 
 /**
+ * struct xl_perf_script_stats - what xl_folded__parse_perf_script() read.
+ * @lines: lines read. @unparsed: lines that were neither a sample's header
+ * nor one of its frames (skipped; one inside a kept sample is the frame
+ * "[unparsed]", so its stack keeps its depth). @first_unparsed: the line
+ * number (from 1) of the first of them, 0 when none.
+ */
+struct xl_perf_script_stats {
+	unsigned long lines, unparsed, first_unparsed;
+};
+
+/**
  * xl_folded__parse_perf_script() - fold the text of
  * `perf script -F comm,tid,cpu,period,ip,sym,dso` (a header line
  * "comm tid [cpu] period" per sample, then one "ip sym (dso)" line per
- * frame, leaf first, a blank line after) from @in. Samples on CPUs not in
- * @cpus[0..@n) are skipped; @n == 0 keeps every CPU with role "". The
- * stack is "cpuN role;comm;outermost;...;leaf"; one sample counts 1.
- * Return: 0, -EBADMSG (a line that is neither; *@bad_line is set when not
- * NULL), -ENOMEM.
+ * frame, leaf first, a blank line after) from @in. The header is read from
+ * the right, so a comm may hold spaces and brackets or begin with a space;
+ * the dso is the parenthesis that balances the line's last one (a path
+ * may hold spaces and parentheses); a "+0x..." offset after a symbol is
+ * cut, so a function is one frame. Samples on CPUs not in @cpus[0..@n)
+ * are skipped; @n == 0 keeps every CPU with role "". The stack is
+ * "cpuN role;comm;outermost;...;leaf"; one sample counts 1. Lines of
+ * neither shape are skipped and counted in *@st (may be NULL).
+ * Return: 0 or -ENOMEM.
  */
 int xl_folded__parse_perf_script(struct xl_folded *f, FILE *in, const struct xl_prof_cpu *cpus,
-				 int n, unsigned long *bad_line);
+				 int n, struct xl_perf_script_stats *st);
 
 /**
  * xl_folded__read() - add the folded stacks of @in, the text
@@ -166,9 +181,16 @@ int xl_flame_svg(struct xl_folded *f, FILE *out, const char *title, double width
  * @have_window/@pps/@cpu_ns_per_pkt: the rate (frames/s) and judged CPU
  * ns/packet of the recorded window, set by the caller when it measured
  * them: against the unrecorded repetitions, what perf itself costs.
+ * @incomplete: "" when perf recorded the whole window and perf script
+ * read it all, else why not ("perf record killed by signal 9", "perf
+ * script exited 1"): the samples are those perf wrote before.
+ * @unparsed: lines of perf script's output that were not understood
+ * (skipped, struct xl_perf_script_stats).
  */
 struct xl_profile {
 	char folded[PATH_MAX], svg[PATH_MAX];
+	char incomplete[96];
+	unsigned long unparsed;
 	uint64_t samples;
 	char event[16];
 	bool extra, have_window;
@@ -229,8 +251,11 @@ int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role);
  * into DIR/NAME.folded, draw DIR/NAME.svg (each written by a temporary
  * name renamed into place: atomicfile.h), and fill @out with the paths
  * and the top symbols. The perf.data file is removed; what perf wrote on
- * stderr, if anything, is kept as DIR/NAME.perf.log. Return: 0 or -errno
- * (logged).
+ * stderr, if anything, is kept as DIR/NAME.perf.log. A perf record that
+ * ended other than by our SIGINT (it died during the window, or failed
+ * writing its file) or a perf script that did not exit 0 still gives the
+ * profile of what was read, with @out->incomplete saying why (logged as a
+ * warning, as are lines not parsed). Return: 0 or -errno (logged).
  */
 int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out);
 

@@ -343,7 +343,7 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 			ret = XL_EXIT_RUNTIME;
 		}
 	}
-	if (pr.samples)
+	if (pr.folded[0]) /* a profile was taken (xl_cmd_prof_run_stop() clears a failed one) */
 		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
 	if (row) {
 		bool rxd = a->c.app == XL_XSK_RXDROP;

@@ -421,7 +421,7 @@ int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cm
 int xl_cmd_profiled_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
 			   struct xl_row_result *row, struct xl_profile *pr, int ret)
 {
-	if (pr->samples) {
+	if (pr->folded[0]) {
 		xl_cmd_prof_print(stdout, pr, "", XL_PROF_TOP);
 		row->profile = pr;
 	}

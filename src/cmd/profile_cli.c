@@ -86,6 +86,10 @@ void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *inden
 		(unsigned long long)pr->samples, pr->folded, pr->svg);
 	if (strcmp(pr->event, "cpu-clock"))
 		fprintf(out, "%s  (event %s)\n", indent, pr->event);
+	if (pr->incomplete[0])
+		fprintf(out, "%s  (incomplete: %s)\n", indent, pr->incomplete);
+	if (pr->unparsed)
+		fprintf(out, "%s  (%lu lines of perf script not parsed)\n", indent, pr->unparsed);
 	for (i = 0; i < pr->ntop; i++) {
 		const struct xl_top_sym *t = &pr->top[i];
 

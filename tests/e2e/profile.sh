@@ -31,6 +31,7 @@ TESTS=(
 	"profile-start-counts|drop --profile: 1000 frames sent as soon as its start line shows are all in its totals (the line comes after the first sample, and after perf's start)"
 	"profile-no-perf|no perf on PATH, a --profile-dir that cannot be made, or a TMPDIR that does not exist: one line saying so and 'running without a profile', the benchmark still runs (exit 0)"
 	"profile-hostile-paths|a --profile-dir with a quote and \$(touch ...) in it runs no shell and gets its profile; links planted at DIR/NAME.svg, DIR/NAME.folded and the jit_kallsyms record are replaced, their targets unchanged, and cleanup does not read a dead run's record through a link"
+	"profile-perf-dies|perf record SIGKILLed during drop --profile, or a perf script that exits 1: the profile of what was read, said incomplete with the reason (stderr, stdout, JSON complete/incomplete_reason), exit 0"
 )
 
 fail() {
@@ -203,6 +204,46 @@ t_profile_sigint() {
 	expect_eq "temporary directories after cleanup" "$(ls "$TMPDIR")" ""
 	expect_eq "bpf_jit_kallsyms after cleanup" "$(cat "$JIT")" 0
 	[ ! -e "/run/xdplab/jit_kallsyms.$pid" ] || fail "the run's record is left"
+}
+
+# perf dies midway: what it wrote is the profile, marked incomplete with a
+# readable reason (it was reported as complete, with a raw wait status when
+# perf script failed, "exited with status 256").
+t_profile_perf_dies() {
+	local pid rc real
+	lab_up
+	gen_bg 5
+	"$X" drop --netns "$DNS" "$DUT" -d 3 -q --profile-dir "$WORK/k" --json "$WORK/k.json" >"$WORK/k.out" 2>"$WORK/k.err" &
+	pid=$!
+	PIDS+=($pid)
+	profiling_up "$pid" "$WORK/k.err"
+	pkill -KILL -f -- "perf record .* -o $TMPDIR/xdplab-perf\.$pid\.[^/ ]+/perf\.data" || fail "no perf record to kill"
+	wait "$pid"
+	rc=$?
+	expect_eq "drop exit status ($(cat "$WORK/k.err"))" "$rc" 0
+	expect_eq "stderr's profile line" "$(grep 'profile: drop: incomplete' "$WORK/k.err")" \
+		"xdplab: profile: drop: incomplete: perf record killed by signal 9 (the profile holds what perf wrote before); see $WORK/k/drop.perf.log"
+	expect_eq "stdout's note" "$(grep incomplete "$WORK/k.out")" "  (incomplete: perf record killed by signal 9)"
+	expect_eq "JSON" "$(jq -c '.rows[0].profile | [.complete, .incomplete_reason, .lines_not_parsed]' "$WORK/k.json")" \
+		'[false,"perf record killed by signal 9",0]'
+	python3 "$ROOT/scripts/validate-results.py" "$WORK/k.json" >/dev/null || fail "results JSON is not valid"
+	# perf script that fails (a perf on PATH whose script exits 1 after the real one)
+	real=$(command -v perf)
+	mkdir -p "$WORK/bin"
+	printf '#!/bin/sh\nif [ "$1" = script ]; then "%s" "$@"; exit 1; fi\nexec "%s" "$@"\n' "$real" "$real" >"$WORK/bin/perf"
+	chmod +x "$WORK/bin/perf"
+	PATH="$WORK/bin:$PATH" "$X" drop --netns "$DNS" "$DUT" -d 1 -q --profile-dir "$WORK/s" --json "$WORK/s.json" >"$WORK/s.out" 2>"$WORK/s.err"
+	rc=$?
+	expect_eq "drop exit status, perf script failing ($(cat "$WORK/s.err"))" "$rc" 0
+	expect_eq "stderr's profile line, perf script failing" "$(grep 'profile: drop: incomplete' "$WORK/s.err")" \
+		"xdplab: profile: drop: incomplete: perf script exited 1 (the profile holds what perf wrote before)"
+	expect_eq "JSON, perf script failing" "$(jq -c '.rows[0].profile | [.complete, .incomplete_reason, .samples > 0]' "$WORK/s.json")" \
+		'[false,"perf script exited 1",true]'
+	# and a perf that ends as asked is complete
+	"$X" drop --netns "$DNS" "$DUT" -d 0.5 -q --profile-dir "$WORK/ok" --json "$WORK/ok.json" >"$WORK/ok.out" 2>"$WORK/ok.err"
+	expect_eq "JSON, perf as asked" "$(jq -c '.rows[0].profile | [.complete, .incomplete_reason, .lines_not_parsed]' "$WORK/ok.json")" \
+		'[true,null,0]'
+	expect_eq "perf processes left" "$(perf_left)" 0
 }
 
 t_profile_lab_run() {

@@ -27,7 +27,7 @@ static struct xl_folded *load_fixture(void)
 {
 	char path[512], *slash;
 	struct xl_folded *f = xl_folded__new();
-	unsigned long bad = 0;
+	struct xl_perf_script_stats st = { 0 };
 	FILE *in;
 
 	snprintf(path, sizeof(path), "%s", __FILE__);
@@ -37,7 +37,8 @@ static struct xl_folded *load_fixture(void)
 	in = fopen(path, "r");
 	assert_non_null(in);
 	assert_non_null(f);
-	assert_int_equal(xl_folded__parse_perf_script(f, in, cpus, 2, &bad), 0);
+	assert_int_equal(xl_folded__parse_perf_script(f, in, cpus, 2, &st), 0);
+	assert_int_equal(st.unparsed, 0);
 	fclose(in);
 	return f;
 }
@@ -89,26 +90,132 @@ static void test_fold_all_cpus(void **state)
 	xl_folded__free(f);
 }
 
+/* Open tests/unit/data/@name. */
+static FILE *open_data(const char *name)
+{
+	char path[512], *slash;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s", __FILE__);
+	slash = strrchr(path, '/');
+	snprintf(slash ? slash + 1 : path, sizeof(path) - (slash ? slash + 1 - path : 0), "data/%s",
+		 name);
+	in = fopen(path, "r");
+	assert_non_null(in);
+	return in;
+}
+
+/*
+ * Lines of neither shape are skipped and counted; the rest of the text
+ * is folded. (Each of these returned -EBADMSG and gave no profile.)
+ */
 static void test_fold_bad_input(void **state)
 {
-	static const char *const bad[] = {
-		"no cpu field here\n",
-		"\tffffffff81000000 default_idle ([kernel.kallsyms])\n", /* a frame before any sample */
-		"x 1 [000] 1\n\tnot-hex frame (dso)\n",
+	static const struct {
+		const char *text, *folded;
+		unsigned long lines, unparsed, first;
+	} cases[] = {
+		{ "no cpu field here\nx 1 [000] 1\n\tffffffff81000000 default_idle ([kernel.kallsyms])\n",
+		  "cpu0;x;default_idle 1\n", 3, 1, 1 },
+		/* a frame before any sample */
+		{ "\tffffffff81000000 default_idle ([kernel.kallsyms])\n", "", 1, 1, 1 },
+		/* a frame that is not one inside a sample: the stack keeps its depth */
+		{ "x 1 [000] 1\n\tnot-hex frame (dso)\n\tffffffff81000000 f ([kernel.kallsyms])\n",
+		  "cpu0;x;f;[unparsed] 1\n", 3, 1, 2 },
+		/* a perf killed while writing: the last header cut short */
+		{ "x 1 [000] 1\n\tffffffff81000000 f ([kernel.kallsyms])\n\nxdplab 31", "cpu0;x;f 1\n", 4,
+		  1, 4 },
 	};
-	static const unsigned long line[] = { 1, 1, 2 };
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xl_perf_script_stats st = { 99, 99, 99 };
 		struct xl_folded *f = xl_folded__new();
-		FILE *in = fmemopen((void *)bad[i], strlen(bad[i]), "r");
-		unsigned long at = 0;
+		FILE *in = fmemopen((void *)cases[i].text, strlen(cases[i].text), "r");
+		char *text;
 
-		assert_int_equal(xl_folded__parse_perf_script(f, in, NULL, 0, &at), -EBADMSG);
-		assert_int_equal(at, line[i]);
+		assert_int_equal(xl_folded__parse_perf_script(f, in, NULL, 0, &st), 0);
+		text = folded_text(f);
+		assert_string_equal(text, cases[i].folded);
+		assert_int_equal(st.lines, cases[i].lines);
+		assert_int_equal(st.unparsed, cases[i].unparsed);
+		assert_int_equal(st.first_unparsed, cases[i].first);
+		free(text);
 		fclose(in);
 		xl_folded__free(f);
 	}
+}
+
+/*
+ * tests/unit/data/perf-script-hostile.txt: samples recorded by perf 6.1
+ * (-F comm,tid,cpu,period,ip,sym,symoff,dso) of a task named " sp ace
+ * [007] 5" (a leading space, brackets, a number) running a library under
+ * "/tmp/h6p/my lib/", with "+0x" offsets, and a thread perf knew nothing
+ * of (":-1    -1", recorded during drop); then, by hand, a dso path with
+ * parentheses and " (deleted)", a line that is no frame inside a sample,
+ * a line before any sample, a comm holding a newline ("evil\nname"), an
+ * empty comm, and a header cut short at the end (a perf killed while
+ * writing). Before: -EBADMSG at line 1, no profile at all.
+ */
+static void test_fold_hostile(void **state)
+{
+	struct xl_perf_script_stats st = { 0 };
+	struct xl_folded *f = xl_folded__new();
+	FILE *in = open_data("perf-script-hostile.txt");
+	struct xl_top_sym top[4];
+	char *text;
+
+	assert_int_equal(xl_folded__parse_perf_script(f, in, cpus, 2, &st), 0);
+	fclose(in);
+	text = folded_text(f);
+	assert_string_equal(text,
+		"cpu0 gen;Web Content;[unknown];[unparsed];memcpy;render 1\n"
+		"cpu0 gen;cc1;[unknown];get_addr 1\n"
+		"cpu1 dut; sp ace [007] 5;main;hot_in_lib 2\n"
+		"cpu1 dut;:-1;do_exit;exit_rcu 1\n"
+		"cpu1 dut;[unknown];veth_poll 1\n"
+		"cpu1 dut;name;veth_poll 1\n");
+	assert_int_equal(st.lines, 31);
+	assert_int_equal(st.unparsed, 4);
+	assert_int_equal(st.first_unparsed, 1);
+	/* the dso is the parenthesis that balances the last one */
+	assert_int_equal(xl_folded__top(f, "cpu0 gen", top, 4), 2);
+	assert_string_equal(top[1].sym, "render");
+	assert_string_equal(top[1].dso, "/opt/my app (2)/libx.so (deleted)");
+	assert_string_equal(top[1].comm, "Web Content");
+	/* one entry per (comm, dso, symbol): veth_poll of "name" and of the empty comm */
+	assert_int_equal(xl_folded__top(f, "cpu1 dut", top, 4), 4);
+	assert_string_equal(top[0].sym, "hot_in_lib");
+	assert_int_equal(top[0].samples, 2);
+	assert_string_equal(top[0].dso, "/tmp/h6p/my lib/libhot.so");
+	assert_string_equal(top[0].comm, " sp ace [007] 5");
+	assert_string_equal(top[1].sym, "exit_rcu"); /* ties by name */
+	assert_string_equal(top[1].comm, ":-1");
+	assert_string_equal(top[2].sym, "veth_poll");
+	assert_string_equal(top[3].sym, "veth_poll");
+	free(text);
+	xl_folded__free(f);
+}
+
+/* A control character in a comm or symbol is ':' (\x1f would split the self-count keys). */
+static void test_fold_control_chars(void **state)
+{
+	static const char text[] = "a\x1f;b 1 [000] 1\n\tffffffff81000000 f\x1bx ([kernel.kallsyms])\n";
+	struct xl_folded *f = xl_folded__new();
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	struct xl_top_sym top[2];
+	char *out;
+
+	assert_int_equal(xl_folded__parse_perf_script(f, in, NULL, 0, NULL), 0);
+	out = folded_text(f);
+	assert_string_equal(out, "cpu0;a::b;f:x 1\n");
+	assert_int_equal(xl_folded__top(f, "cpu0", top, 2), 1);
+	assert_string_equal(top[0].comm, "a::b");
+	assert_string_equal(top[0].dso, "[kernel.kallsyms]");
+	assert_string_equal(top[0].sym, "f:x");
+	free(out);
+	fclose(in);
+	xl_folded__free(f);
 }
 
 static void test_top_symbols(void **state)
@@ -332,6 +439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_fixture),   cmocka_unit_test(test_fold_all_cpus),
 		cmocka_unit_test(test_fold_bad_input), cmocka_unit_test(test_top_symbols),
+		cmocka_unit_test(test_fold_hostile),   cmocka_unit_test(test_fold_control_chars),
 		cmocka_unit_test(test_flame_layout),   cmocka_unit_test(test_flame_svg),
 		cmocka_unit_test(test_folded_add_merges), cmocka_unit_test(test_flame_svg_cuts_deep_narrow),
 		cmocka_unit_test(test_folded_read),

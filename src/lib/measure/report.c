@@ -147,7 +147,10 @@ static json_t *profile_json(const struct xl_profile *p)
 						     "share", p->top[i].share, "samples",
 						     (json_int_t)p->top[i].samples, "comm", p->top[i].comm,
 						     "dso", p->top[i].dso, "symbol", p->top[i].sym));
-	return json_pack("{s:b,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "extra_repetition", p->extra, "event", p->event,
+	return json_pack("{s:b,s:b,s:o,s:I,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "extra_repetition", p->extra,
+			 "complete", !p->incomplete[0], "incomplete_reason",
+			 p->incomplete[0] ? json_string(p->incomplete) : json_null(),
+			 "lines_not_parsed", (json_int_t)p->unparsed, "event", p->event,
 			 "folded", p->folded,
 			 "svg", p->svg, "samples", (json_int_t)p->samples, "cpus", cpus, "top", top,
 			 "window", p->have_window ? json_pack("{s:f,s:f}", "pps", p->pps, "cpu_ns_per_pkt",

@@ -256,11 +256,16 @@ static void sample_reset(struct sample *s)
 	s->leaf_dso[0] = 0;
 }
 
-/* A frame name as a folded frame: no ';' (the separator), no newline. */
+/*
+ * A frame name as a folded frame: no ';' (the separator) and no control
+ * character (a newline would end the line, \x1f separates the fields of
+ * the self-count keys): each becomes ':'. A task may name itself anything
+ * (prctl(PR_SET_NAME)), a library path holds what its directory holds.
+ */
 static void clean_name(char *s)
 {
 	for (; *s; s++)
-		if (*s == ';' || *s == '\n' || *s == '\r')
+		if (*s == ';' || (unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = ':';
 }
 
@@ -299,62 +304,154 @@ static char *rtrim(char *s)
 	return s;
 }
 
-/*
- * "comm tid [cpu] period" (comm may hold spaces; "pid/tid" when pid is
- * asked for too). Return: the CPU, or -1 when this is not a header.
- */
-static int parse_header(char *line, struct sample *s)
+/* Back from @end (exclusive) over digits; return where they start (== @end: none). */
+static const char *back_digits(const char *start, const char *end)
 {
-	char *br = NULL, *p, *comm_end;
+	while (end > start && isdigit((unsigned char)end[-1]))
+		end--;
+	return end;
+}
+
+static const char *back_spaces(const char *start, const char *end)
+{
+	while (end > start && end[-1] == ' ')
+		end--;
+	return end;
+}
+
+/*
+ * A sample's header, "comm tid [cpu] period" or "comm pid/tid [cpu]
+ * period", read from the right (perf script prints the comm as it is,
+ * then one space, the tid right-aligned): the comm is whatever comes
+ * before, spaces, brackets and a leading space included (only its
+ * trailing spaces cannot be told from the tid's padding: they are
+ * dropped). A tid of -1 (comm ":-1") is a thread perf knew nothing of,
+ * one exiting in do_exit(). Return: the CPU, or -1 when @line does not
+ * end in that shape. A frame line ends in
+ * its "(dso)", so it is never taken for a header.
+ */
+static int parse_header(const char *line, char *comm, size_t len)
+{
+	const char *e = line + strlen(line), *d, *cpu_end;
 	int cpu;
 
-	for (p = strchr(line, '['); p; p = strchr(p + 1, '['))
-		if (isdigit((unsigned char)p[1]) && strchr(p, ']'))
-			br = p;
-	if (!br || br == line)
+	d = back_digits(line, e); /* period */
+	if (d == e)
 		return -1;
-	cpu = atoi(br + 1);
-	/* Back over the spaces and the tid token before '['. */
-	p = br;
-	while (p > line && isspace((unsigned char)p[-1]))
-		p--;
-	while (p > line && !isspace((unsigned char)p[-1]))
-		p--;
-	comm_end = p;
-	while (comm_end > line && isspace((unsigned char)comm_end[-1]))
-		comm_end--;
-	if (comm_end == line)
+	e = back_spaces(line, d);
+	if (e == d || e == line || e[-1] != ']')
 		return -1;
-	snprintf(s->comm, sizeof(s->comm), "%.*s", (int)(comm_end - line), line);
-	clean_name(s->comm);
+	cpu_end = e - 1;
+	d = back_digits(line, cpu_end);
+	if (d == cpu_end || d == line || d[-1] != '[' || cpu_end - d > 6)
+		return -1;
+	cpu = atoi(d);
+	e = back_spaces(line, d - 1);
+	if (e == d - 1)
+		return -1;
+	d = back_digits(line, e); /* tid */
+	if (d == e)
+		return -1;
+	if (d > line && d[-1] == '-') /* -1: perf knew no thread (comm ":-1") */
+		d--;
+	if (d > line && d[-1] == '/') { /* pid/tid */
+		e = d - 1;
+		d = back_digits(line, e);
+		if (d == e)
+			return -1;
+		if (d > line && d[-1] == '-')
+			d--;
+	}
+	e = back_spaces(line, d);
+	if (e == d)
+		return -1; /* no space between the comm and the tid */
+	if (e == line)
+		snprintf(comm, len, "[unknown]"); /* an empty comm */
+	else
+		snprintf(comm, len, "%.*s", (int)(e - line), line);
+	clean_name(comm);
 	return cpu;
 }
 
-/* "ip sym (dso)" */
-static int parse_frame(char *line, struct sample *s)
+/*
+ * The '(' that opens the dso of "sym (dso)", whose last character is
+ * the dso's ')': the one that balances it (a path may hold parentheses,
+ * "/opt/x (copy)/lib.so", " (deleted)"), preceded by a space. NULL when
+ * there is none.
+ */
+static char *dso_open(char *sym, size_t len)
 {
-	char *p = line, *sym, *dso = NULL, *open;
+	char *p;
+	int depth = 0;
 
+	if (len < 3 || sym[len - 1] != ')')
+		return NULL;
+	for (p = sym + len - 1; p > sym; p--) {
+		if (*p == ')')
+			depth++;
+		else if (*p == '(' && !--depth)
+			return p[-1] == ' ' ? p : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * perf's "+0x1a" after a symbol (the offset into it, printed with the
+ * symoff field or by a perf configured so) cut off: one function is one
+ * frame whatever instruction was sampled.
+ */
+static void strip_offset(char *sym)
+{
+	char *plus = strrchr(sym, '+'), *p;
+
+	if (!plus || plus == sym || plus[1] != '0' || plus[2] != 'x' || !plus[3])
+		return;
+	for (p = plus + 3; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return;
+	*plus = 0;
+}
+
+/*
+ * "\tip sym (dso)": *@sym and *@dso (NULL when the line has none) point
+ * into @line. Return: 0, or -EBADMSG when @line is not that shape.
+ */
+static int parse_frame(char *line, char **sym, char **dso)
+{
+	char *p = line, *open;
+	size_t len;
+
+	if (!isspace((unsigned char)*p))
+		return -EBADMSG;
 	while (isspace((unsigned char)*p))
 		p++;
 	if (!isxdigit((unsigned char)*p))
 		return -EBADMSG;
 	while (isxdigit((unsigned char)*p))
 		p++;
-	if (*p && !isspace((unsigned char)*p))
+	if (*p && *p != ' ')
 		return -EBADMSG;
-	while (isspace((unsigned char)*p))
+	while (*p == ' ')
 		p++;
-	sym = p;
-	rtrim(sym);
-	open = strrchr(sym, '(');
-	if (open && sym[strlen(sym) - 1] == ')' && open > sym && open[-1] == ' ') {
-		dso = open + 1;
-		dso[strlen(dso) - 1] = 0;
+	*sym = p;
+	*dso = NULL;
+	len = strlen(p);
+	open = dso_open(p, len);
+	if (open) {
+		*dso = open + 1;
+		p[len - 1] = 0;
 		open[-1] = 0;
+		rtrim(p);
 	}
-	if (!*sym)
-		sym = "[unknown]";
+	strip_offset(p);
+	if (!*p)
+		*sym = "[unknown]";
+	return 0;
+}
+
+/* Add a frame (the leaf first, as perf lists them) to the open sample. */
+static int sample_frame(struct sample *s, const char *sym, const char *dso)
+{
 	if (s->nframes == MAX_FRAMES)
 		return 0; /* deeper than any real stack: keep the leaf side */
 	if (!s->nframes)
@@ -366,56 +463,57 @@ static int parse_frame(char *line, struct sample *s)
 	return 0;
 }
 
-int xl_folded__parse_perf_script(struct xl_folded *f, FILE *in, const struct xl_prof_cpu *cpus,
-				 int n, unsigned long *bad_line)
+/* Open a sample on @cpu (its header read): kept when @cpu is recorded. */
+static void sample_open(struct sample *s, int cpu, const char *comm,
+			const struct xl_prof_cpu *cpus, int n)
 {
-	struct sample s = { 0 };
-	unsigned long lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
+	int i;
 
-	while (getline(&line, &cap, in) >= 0) {
-		lineno++;
+	snprintf(s->comm, sizeof(s->comm), "%s", comm);
+	s->open = true;
+	s->keep = !n;
+	if (!n)
+		snprintf(s->label, sizeof(s->label), "cpu%d", cpu);
+	for (i = 0; i < n; i++)
+		if (cpus[i].cpu == cpu) {
+			xl_prof_cpu_label(&cpus[i], s->label, sizeof(s->label));
+			s->keep = true;
+		}
+}
+
+int xl_folded__parse_perf_script(struct xl_folded *f, FILE *in, const struct xl_prof_cpu *cpus,
+				 int n, struct xl_perf_script_stats *st)
+{
+	struct xl_perf_script_stats stats = { 0 };
+	struct sample s = { 0 };
+	char comm[sizeof(s.comm)], *line = NULL, *sym, *dso;
+	size_t cap = 0;
+	int err = 0, cpu;
+
+	while (!err && getline(&line, &cap, in) >= 0) {
+		stats.lines++;
 		rtrim(line);
 		if (!*line) {
 			err = sample_flush(f, &s);
-		} else if (isspace((unsigned char)line[0])) {
-			if (!s.open) {
-				err = -EBADMSG;
-			} else if (s.keep) {
-				err = parse_frame(line, &s);
-			}
-		} else {
-			int cpu, i;
-
+		} else if ((cpu = parse_header(line, comm, sizeof(comm))) >= 0) {
 			err = sample_flush(f, &s);
-			if (err)
-				break;
-			cpu = parse_header(line, &s);
-			if (cpu < 0) {
-				err = -EBADMSG;
-				break;
-			}
-			s.open = true;
-			s.keep = !n;
-			if (!n)
-				snprintf(s.label, sizeof(s.label), "cpu%d", cpu);
-			for (i = 0; i < n; i++)
-				if (cpus[i].cpu == cpu) {
-					xl_prof_cpu_label(&cpus[i], s.label, sizeof(s.label));
-					s.keep = true;
-				}
+			sample_open(&s, cpu, comm, cpus, n);
+		} else if (!s.open || parse_frame(line, &sym, &dso)) {
+			/* Neither a header nor a frame of a sample: counted, skipped. */
+			if (!stats.unparsed++)
+				stats.first_unparsed = stats.lines;
+			if (s.open && s.keep) /* its stack keeps its depth */
+				err = sample_frame(&s, "[unparsed]", NULL);
+		} else if (s.keep) {
+			err = sample_frame(&s, sym, dso);
 		}
-		if (err)
-			break;
 	}
+	free(line);
 	if (!err)
 		err = sample_flush(f, &s);
 	sample_reset(&s);
-	free(line);
-	if (err == -EBADMSG && bad_line)
-		*bad_line = lineno;
+	if (st)
+		*st = stats;
 	return err;
 }
 

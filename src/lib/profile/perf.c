@@ -441,15 +441,15 @@ int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role)
 }
 
 /*
- * Fold `perf script -i @data` into @f, its stderr to our perf.log; its exit
- * status into *@status (-1: it had to be killed).
+ * Fold `perf script -i @data` into @f, its stderr to our perf.log; what
+ * it read in *@ps; its wait status into *@status (-1: it had to be killed).
  */
-static int fold_script(struct xl_profiler *p, const char *data, struct xl_folded *f, int *status)
+static int fold_script(struct xl_profiler *p, const char *data, struct xl_folded *f,
+		       struct xl_perf_script_stats *ps, int *status)
 {
 	char log[PATH_MAX + 16];
 	struct xl_child_opts co = { .flags = XL_CHILD_STDOUT_PIPE };
 	struct xl_child c;
-	unsigned long bad = 0;
 	FILE *in;
 	int err;
 
@@ -473,14 +473,11 @@ static int fold_script(struct xl_profiler *p, const char *data, struct xl_folded
 		return err;
 	}
 	c.stdout_fd = -1; /* the stream's now */
-	err = xl_folded__parse_perf_script(f, in, p->cpus, p->ncpus, &bad);
+	err = xl_folded__parse_perf_script(f, in, p->cpus, p->ncpus, ps);
 	fclose(in);
-	/* Read to its end: perf script has written all; a parse error ends it (EPIPE). */
-	*status = xl_child_stop(&c, err ? SIGTERM : 0, err ? 1000 : 30000);
-	if (*status < 0)
-		*status = -1;
-	if (err == -EBADMSG)
-		xl_err("profile: cannot read perf script's output (line %lu)", bad);
+	/* Read to its end: perf script has written all; an error (ENOMEM) ends it. */
+	*status = xl_child_stop(&c, err ? SIGTERM : 0, err ? 1000 : 30000) == -ETIMEDOUT ? -1 :
+										   c.status;
 	return err;
 }
 
@@ -500,43 +497,73 @@ static int write_result(struct xl_profiler *p, struct xl_folded *f, const char *
 	return xl_afile_commit(&a);
 }
 
+/*
+ * perf @what's end, told by its wait status @st (-1: we had to kill it)
+ * and for perf record by @ctl (the result of the "disable" command), in
+ * @out->incomplete when it was not the end we asked for and nothing was
+ * said before: perf record ends on our SIGINT by raising it again (exit 0
+ * is fine too), perf script exits 0.
+ */
+static void perf_end(const char *what, int st, int ctl, struct xl_profile *out)
+{
+	bool rec = !strcmp(what, "record");
+	char how[48];
+
+	if (out->incomplete[0])
+		return;
+	if (st == -1)
+		snprintf(out->incomplete, sizeof(out->incomplete),
+			 "perf %s did not end within 30 s (killed)", what);
+	else if (!(rec && WIFSIGNALED(st) && WTERMSIG(st) == SIGINT) && !(WIFEXITED(st) && !WEXITSTATUS(st)))
+		snprintf(out->incomplete, sizeof(out->incomplete), "perf %s %s", what,
+			 xl_wait_status_str(st, how, sizeof(how)));
+	else if (ctl == -EPIPE)
+		snprintf(out->incomplete, sizeof(out->incomplete),
+			 "perf record ended before the window did");
+	else if (ctl)
+		snprintf(out->incomplete, sizeof(out->incomplete),
+			 "perf record did not acknowledge the window's end (%s)", strerror(-ctl));
+}
+
 int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out)
 {
 	char data[PATH_MAX + 16], log[PATH_MAX + 16], label[32];
+	struct xl_perf_script_stats ps = { 0 };
 	struct xl_folded *f;
-	int err, st, i;
+	int err, ctl, st, i;
 
 	if (!p->child.pid)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	tmp_path(p, "perf.data", data, sizeof(data));
-	err = control(p, "disable");
+	ctl = control(p, "disable");
 	/*
 	 * perf ends its recording on SIGINT, writes the file out and ends by
-	 * the same signal (its status is not a verdict).
+	 * the same signal. Any other end (it died during the window, it
+	 * failed writing) still leaves what it wrote: that is the profile,
+	 * said to be incomplete.
 	 */
-	st = xl_child_stop(&p->child, SIGINT, 30000);
-	if (!err && st == -ETIMEDOUT)
-		err = st;
+	st = xl_child_stop(&p->child, SIGINT, 30000) == -ETIMEDOUT ? -1 : p->child.status;
 	reap(p, 0);
-	if (err) {
-		keep_log(p, log, sizeof(log));
-		xl_err("profile: perf record failed (%s)%s%s", strerror(-err), log[0] ? "; see " : "",
-		       log);
-		unlink(data);
-		return err;
-	}
+	perf_end("record", st, ctl, out);
 	f = xl_folded__new();
-	if (!f)
+	if (!f) {
+		unlink(data);
 		return -ENOMEM;
-	err = fold_script(p, data, f, &st);
+	}
+	err = fold_script(p, data, f, &ps, &st);
 	unlink(data);
 	keep_log(p, log, sizeof(log));
-	if (!err && st)
-		xl_warn("profile: perf script exited with status %d%s%s", st, log[0] ? "; see " : "",
-			log);
 	if (err)
 		goto out_free;
+	perf_end("script", st, 0, out);
+	out->unparsed = ps.unparsed;
+	if (out->incomplete[0])
+		xl_warn("profile: %s: incomplete: %s (the profile holds what perf wrote before)%s%s",
+			p->name, out->incomplete, log[0] ? "; see " : "", log);
+	if (ps.unparsed)
+		xl_warn("profile: %s: %lu lines of perf script not parsed (the first: line %lu), skipped",
+			p->name, ps.unparsed, ps.first_unparsed);
 	out->samples = xl_folded__samples(f, NULL);
 	snprintf(out->event, sizeof(out->event), "%s", p->event);
 	memcpy(out->cpus, p->cpus, sizeof(out->cpus));
@@ -551,7 +578,7 @@ int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out)
 	if (!err)
 		err = write_result(p, f, out->svg, true);
 out_free:
-	if (err && err != -EBADMSG)
+	if (err)
 		xl_err("profile: writing %s's profile failed: %s", p->name, strerror(-err));
 	xl_folded__free(f);
 	return err;
