@@ -18,6 +18,11 @@
 /** Most --map NAME=FILE fills per object. */
 #define XL_USERPROG_MAX_FILLS 16
 
+/** The bpffs directory of the per-run pin directories (LIBBPF_PIN_BY_NAME maps). */
+#define XL_USERPROG_PIN_ROOT "/sys/fs/bpf/xdplab"
+/** Their names: XL_USERPROG_PIN_ROOT/xdplab-prog-PID-XXXXXX (bpffs refuses '.' in a name). */
+#define XL_USERPROG_PIN_PREFIX "xdplab-prog-"
+
 /**
  * struct xl_userprog_opts - what to load.
  * @path: the BPF object file (ELF, as clang -target bpf writes it).
@@ -96,10 +101,23 @@ const char *xl_userprog__sec(const struct xl_userprog *u);
 bool xl_userprog__frags(const struct xl_userprog *u);
 
 /**
- * xl_userprog__destroy() - unpin what was pinned, close everything. The
- * caller detaches links it made first. NULL is fine.
+ * xl_userprog__destroy() - unpin what was pinned (the --pin-maps pins and
+ * the per-run directory of the pin-by-name maps), close everything. The
+ * caller detaches links it made first. NULL is fine. A run killed before
+ * it leaves its per-run directory to `xdplab cleanup`
+ * (xl_userprog_pins_sweep()).
  */
 void xl_userprog__destroy(struct xl_userprog *u);
+
+/**
+ * xl_userprog_pins_sweep() - remove the per-run pin directories under
+ * XL_USERPROG_PIN_ROOT whose process is gone (xl_pid_alive()), with the
+ * pins in them (unlinking a pin drops the kernel's reference).
+ * @removed: called with each removed directory's path and PID (may be NULL).
+ * Return: the number removed, 0 when XL_USERPROG_PIN_ROOT does not exist,
+ * or the negative errno of reading it.
+ */
+int xl_userprog_pins_sweep(void (*removed)(const char *path, pid_t pid, void *ctx), void *ctx);
 
 /**
  * xl_map_fill_file() - fill map @map_fd from the text file @path.

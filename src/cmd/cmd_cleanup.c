@@ -14,6 +14,7 @@
 #include "xdplab/log.h"
 #include "xdplab/nft.h"
 #include "xdplab/tmpdir.h"
+#include "xdplab/userprog.h"
 
 enum { O_ALL, O_LABS };
 
@@ -71,6 +72,10 @@ static int dead_runs(void)
 
 		xl_warn("cannot read %s: %s", xl_tmpdir_named(t, sizeof(t)), strerror(-n));
 	}
+	/* Own programs' pin-by-name maps of a killed run (xdplab/userprog.h). */
+	n = xl_userprog_pins_sweep(dir_removed, NULL);
+	if (n < 0)
+		xl_warn("cannot read %s: %s", XL_USERPROG_PIN_ROOT, strerror(-n));
 	n = xl_jit_state_sweep(jit_restored, NULL);
 	if (n < 0) {
 		xl_err("cannot restore net.core.bpf_jit_kallsyms of a killed run: %s (run as root)",

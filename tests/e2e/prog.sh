@@ -24,7 +24,7 @@ PIDS=()
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self progrun_modifies
        progrun_linear_limit progrun_capture_numbers progrun_interrupted progrun_repeat_warn bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_wiring_changed ab_sigkill
-       run_pin_maps lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup)
+       run_pin_maps run_pin_by_name lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup)
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
@@ -717,6 +717,59 @@ t_run_pin_maps() {
 	expect "--pin-maps not on a bpffs: message" "$(cat "$TMP/e")" \
 		"xdplab: --pin-maps $BPFFS/sub: not on a bpffs (accepted: a directory on one, e.g. /sys/fs/bpf/NAME after 'mount -t bpf bpf /sys/fs/bpf')" || return 1
 	expect "--pin-maps not on a bpffs: directory made" "$(ls -d "$BPFFS/sub" 2>/dev/null)" ""
+}
+
+# Issue 21 item 6: a map pinned by name (LIBBPF_PIN_BY_NAME) was pinned by
+# libbpf under /sys/fs/bpf and stayed after the run, to be reused by the
+# next one (counters that add up, a stale config, A/B sides sharing it).
+# Now it is pinned under a per-run directory of xdplab's own
+# (/sys/fs/bpf/xdplab/xdplab-prog-PID-XXXXXX), removed at exit; `xdplab
+# cleanup` removes a killed run's; without a bpffs at /sys/fs/bpf the error
+# is one line naming the map. Each in a private mount namespace (a bpffs,
+# or a tmpfs, at /sys/fs/bpf there), the host's /sys/fs/bpf untouched.
+t_run_pin_by_name() {
+	local n=500 p h h2 dirs x
+	x=$(realpath "$X") # nsenter -m starts at /
+	build pinned || return 1
+	topo_up || return 1
+	unshare -m --propagation private sleep 600 &
+	h=$!
+	unshare -m --propagation private sleep 600 &
+	h2=$!
+	PIDS+=($h $h2)
+	sleep 0.2
+	nsenter -t $h -m mount -t bpf bpf /sys/fs/bpf || { echo "cannot mount a bpffs"; return 1; }
+	nsenter -t $h2 -m mount -t tmpfs xl-nobpf /sys/fs/bpf || { echo "cannot mount a tmpfs"; return 1; }
+	nsenter -t $h -m "$x" run --netns "$D" xlp$$in --prog "$TMP/pinned.o" -q >"$TMP/run.out" 2>"$TMP/run.err" &
+	p=$!
+	PIDS+=($p)
+	run_ready $p "$TMP/run.err" || return 1
+	dirs=$(nsenter -t $h -m ls /sys/fs/bpf/xdplab 2>&1) || { echo "no pin dir: $(nsenter -t $h -m ls -R /sys/fs/bpf) $(cat "$TMP/run.err")"; return 1; }
+	[ -n "$dirs" ] || { echo "no per-run dir; run: $(cat "$TMP/run.err")"; return 1; }
+	expect "per-run pin directory" "$(sed -E 's/[A-Za-z0-9]{6}$/XXXXXX/' <<<"$dirs")" "xdplab-prog-$p-XXXXXX" || return 1
+	expect "the pin in it" "$(nsenter -t $h -m ls /sys/fs/bpf/xdplab/"$dirs" 2>&1)" pinned_count || return 1
+	nsenter -t $h -m test -e /sys/fs/bpf/pinned_count && { echo "pinned at the bpffs root"; return 1; }
+	$X gen --netns "$G" xlp$$ga --count $n --rate 20000 -q >/dev/null 2>&1 || return 1
+	sleep 0.3
+	kill -INT $p
+	wait $p
+	expect "exit" $? 0 || return 1
+	expect "pins after the run" "$(nsenter -t $h -m ls -A /sys/fs/bpf/xdplab)" "" || return 1
+	nsenter -t $h -m test -e /sys/fs/bpf/pinned_count && { echo "pinned at the bpffs root after the run"; return 1; }
+	# A killed run's directory (a dead pid): cleanup removes it and its pin.
+	nsenter -t $h -m mkdir /sys/fs/bpf/xdplab/xdplab-prog-1073741000-abcdef || return 1
+	nsenter -t $h -m bpftool map create /sys/fs/bpf/xdplab/xdplab-prog-1073741000-abcdef/pinned_count \
+		type array key 4 value 8 entries 1 name pinned_count || return 1
+	nsenter -t $h -m "$x" cleanup >"$TMP/c.out" 2>"$TMP/c.err"
+	grep -qx "removed /sys/fs/bpf/xdplab/xdplab-prog-1073741000-abcdef (run 1073741000 ended)" "$TMP/c.out" ||
+		{ echo "cleanup: $(cat "$TMP/c.out" "$TMP/c.err")"; return 1; }
+	expect "after cleanup" "$(nsenter -t $h -m ls -A /sys/fs/bpf/xdplab)" "" || return 1
+	# No bpffs at /sys/fs/bpf: one line naming the map and what to do.
+	nsenter -t $h2 -m "$x" run --netns "$D" xlp$$in --prog "$TMP/pinned.o" -d 1 >/dev/null 2>"$TMP/e"
+	expect "no bpffs: exit" $? 2 || return 1
+	expect "no bpffs: message" "$(cat "$TMP/e")" \
+		"xdplab: $TMP/pinned.o: map pinned_count is pinned by name (LIBBPF_PIN_BY_NAME) and /sys/fs/bpf is not a BPF filesystem here: mount one ('mount -t bpf bpf /sys/fs/bpf') or give --pin-maps DIR" || return 1
+	kill $h $h2
 }
 
 # lab run --prog: the user's row after the built-in ones, each size, JSON valid.

@@ -5,6 +5,7 @@
  * maps it needs, and count its return codes with an fexit program of ours
  * (bpf/prog_count.bpf.c) so the user's code is never changed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <linux/magic.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 
 #include <bpf/bpf.h>
@@ -35,6 +37,7 @@ struct xl_userprog {
 	struct bpf_program *prog;
 	char *pin_dir;
 	char *log_buf;
+	char pin_root[PATH_MAX]; /* the per-run directory of pin-by-name maps, or "" */
 };
 
 bool xl_userprog_usage_error(int err)
@@ -297,6 +300,132 @@ static bool on_bpffs(const char *dir)
 	return !statfs(parent, &sf) && sf.f_type == BPF_FS_MAGIC;
 }
 
+/*
+ * Maps declared pinned by name (LIBBPF_PIN_BY_NAME) are pinned by libbpf at
+ * load under /sys/fs/bpf and reused from there by the next load: counters
+ * that add up across runs, a stale config, both sides of an A/B sharing
+ * one map, a changed size failing with a bare EINVAL. Give them a
+ * directory of this object's own instead (XL_USERPROG_PIN_ROOT/
+ * xdplab-prog-PID-XXXXXX, removed by xl_userprog__destroy(), a dead run's
+ * by `xdplab cleanup`), or --pin-maps DIR where the user asks for one, in
+ * which an existing pin is refused rather than reused.
+ */
+static int pin_by_name(struct xl_userprog *u, const struct xl_userprog_opts *o)
+{
+	char path[PATH_MAX], first[64] = "";
+	const char *root = o->pin_dir;
+	struct bpf_map *m;
+	int n;
+
+	bpf_object__for_each_map(m, u->obj)
+		if (bpf_map__pin_path(m) && !first[0])
+			snprintf(first, sizeof(first), "%s", bpf_map__name(m));
+	if (!first[0])
+		return 0;
+	if (!root) {
+		if (!on_bpffs(XL_USERPROG_PIN_ROOT)) {
+			xl_err("%s: map %s is pinned by name (LIBBPF_PIN_BY_NAME) and /sys/fs/bpf is not a BPF filesystem here: mount one ('mount -t bpf bpf /sys/fs/bpf') or give --pin-maps DIR",
+			       o->path, first);
+			return -EINVAL;
+		}
+		if (mkdir(XL_USERPROG_PIN_ROOT, 0700) && errno != EEXIST) {
+			n = -errno;
+			xl_err("%s: cannot make %s for map %s's pin: %s", o->path, XL_USERPROG_PIN_ROOT,
+			       first, strerror(-n));
+			return n;
+		}
+		snprintf(u->pin_root, sizeof(u->pin_root), "%s/%s%d-XXXXXX", XL_USERPROG_PIN_ROOT,
+			 XL_USERPROG_PIN_PREFIX, (int)getpid());
+		if (!mkdtemp(u->pin_root)) {
+			n = -errno;
+			xl_err("%s: cannot make a pin directory under %s for map %s: %s", o->path,
+			       XL_USERPROG_PIN_ROOT, first, strerror(-n));
+			u->pin_root[0] = '\0';
+			return n;
+		}
+		root = u->pin_root;
+	}
+	bpf_object__for_each_map(m, u->obj) {
+		if (!bpf_map__pin_path(m))
+			continue;
+		n = snprintf(path, sizeof(path), "%s/%s", root, bpf_map__name(m));
+		if (n < 0 || (size_t)n >= sizeof(path))
+			return -ENAMETOOLONG;
+		if (o->pin_dir && !access(path, F_OK)) {
+			xl_err("--pin-maps %s: %s exists (a pin an earlier run left?): remove it or choose another directory; it is not reused",
+			       o->pin_dir, path);
+			return -EEXIST;
+		}
+		n = bpf_map__set_pin_path(m, path);
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+/* Unpin the maps pinned under our per-run directory and remove it. */
+static void unpin_by_name(struct xl_userprog *u)
+{
+	if (!u->pin_root[0])
+		return;
+	bpf_object__unpin_maps(u->obj, NULL); /* the maps with a pin path */
+	rmdir(u->pin_root);
+	u->pin_root[0] = '\0';
+}
+
+/* The PID of a per-run pin directory's name, or 0. */
+static pid_t pins_dir_pid(const char *name)
+{
+	size_t pl = strlen(XL_USERPROG_PIN_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, XL_USERPROG_PIN_PREFIX, pl) || name[pl] < '1' || name[pl] > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(name + pl, &end, 10);
+	if (errno || pid <= 0 || pid > 0x3fffffff || *end != '-' || strlen(end + 1) != 6)
+		return 0;
+	return (pid_t)pid;
+}
+
+int xl_userprog_pins_sweep(void (*removed)(const char *path, pid_t pid, void *ctx), void *ctx)
+{
+	char path[PATH_MAX], pin[PATH_MAX];
+	struct dirent *de, *pe;
+	int n = 0;
+	DIR *d, *pd;
+
+	d = opendir(XL_USERPROG_PIN_ROOT);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		pid_t pid = pins_dir_pid(de->d_name);
+		struct stat st;
+
+		if (!pid || xl_pid_alive(pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", XL_USERPROG_PIN_ROOT, de->d_name);
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		pd = opendir(path);
+		if (!pd)
+			continue;
+		while ((pe = readdir(pd)))
+			if (strcmp(pe->d_name, ".") && strcmp(pe->d_name, "..") &&
+			    snprintf(pin, sizeof(pin), "%s/%s", path, pe->d_name) < (int)sizeof(pin))
+				unlink(pin);
+		closedir(pd);
+		if (rmdir(path))
+			continue;
+		n++;
+		if (removed)
+			removed(path, pid, ctx);
+	}
+	closedir(d);
+	return n;
+}
+
 struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 {
 	bool filled[XL_USERPROG_MAX_FILLS] = { false };
@@ -340,6 +469,9 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 	err = choose(u, o);
 	if (err)
 		goto out_close;
+	err = pin_by_name(u, o);
+	if (err)
+		goto out_close;
 	u->log_buf = calloc(1, LOG_BUF_SIZE);
 	if (!u->log_buf) {
 		err = -ENOMEM;
@@ -381,6 +513,7 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 	}
 	return u;
 out_close:
+	unpin_by_name(u);
 	bpf_object__close(u->obj);
 out_free:
 	free(u->log_buf);
@@ -415,6 +548,7 @@ void xl_userprog__destroy(struct xl_userprog *u)
 		return;
 	if (u->pin_dir)
 		bpf_object__unpin_maps(u->obj, u->pin_dir);
+	unpin_by_name(u);
 	bpf_object__close(u->obj);
 	free(u->pin_dir);
 	free(u->log_buf);
