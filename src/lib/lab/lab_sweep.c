@@ -25,9 +25,12 @@
  * Manual labs are marked while `lab setup` builds them: a file named by the
  * tag in XL_RUN_STATE_DIR, made before the first namespace and removed when
  * the set-up finished (or the lab is destroyed). A sweep finding the mark of
- * a dead pid knows the set-up was killed half-way. The mark is written by a
- * temporary name renamed into place (atomicfile.h): a link planted at its
- * name is replaced, not followed.
+ * a dead pid knows the set-up was killed half-way. The mark is empty, so
+ * nothing of it can be half-written: whatever is at its name (a link planted
+ * there, a dead set-up's mark of the same pid) is unlinked, never followed,
+ * and the mark made with O_EXCL | O_NOFOLLOW (xl_open_excl()); one planted
+ * again in between makes that fail, and the set-up with it. No temporary
+ * name: a set-up killed while renaming one left it behind, unswept.
  */
 #define XL_LAB_MARK_DIR XL_RUN_STATE_DIR
 
@@ -40,8 +43,13 @@ int xl_lab_setup_mark(const char *tag, bool on)
 	if (!on)
 		return unlink(path) && errno != ENOENT ? -errno : 0;
 	err = xl_run_state_dir();
-	if (!err)
-		err = xl_afile_write(path, "", 0, 0644);
+	if (!err && unlink(path) && errno != ENOENT)
+		err = -errno;
+	if (!err) {
+		int fd = xl_open_excl(path, O_WRONLY, 0644);
+
+		err = fd < 0 ? fd : close(fd) ? -errno : 0;
+	}
 	if (err)
 		xl_err("lab %s: cannot mark its set-up in %s: %s", tag, XL_LAB_MARK_DIR,
 		       strerror(-err));
