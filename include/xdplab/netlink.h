@@ -79,6 +79,14 @@ int xl_link_real_queues(const char *ifname, uint32_t *rx, uint32_t *tx);
 int xl_link_gro(const char *ifname);
 
 /**
+ * xl_link_rxvlan() - rx-vlan-offload (`ethtool -k`'s name; NETIF_F_HW_VLAN_CTAG_RX,
+ * ETH_FLAG_RXVLAN of ETHTOOL_GFLAGS) of @ifname in the calling thread's
+ * namespace: a NIC with it on may strip 802.1Q tags before XDP runs.
+ * Return: 1 on, 0 off, -1 unknown.
+ */
+int xl_link_rxvlan(const char *ifname);
+
+/**
  * xl_link_peer_gro() - GRO state of a veth peer as xl_link_get() returned
  * it (@peer, and the @peer_netnsid it was read with). A peer in another
  * namespace is found by visiting the named ones (/run/netns) for a device

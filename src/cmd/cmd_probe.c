@@ -202,6 +202,26 @@ int cmd_probe(int argc, char **argv)
 	} else if (!have_features) {
 		row("info", "ndo_xdp_xmit", "depends on the driver (see 'ethtool -i %s')", ifname);
 	}
+	{
+		int rxvlan = xl_link_rxvlan(ifname);
+		bool veth = !strcmp(li.kind, "veth");
+
+		/*
+		 * veth strips no tag (measured: tagged frames from gen reach XDP
+		 * whole with rxvlan on or off); a tag a sender keeps as metadata
+		 * (a VLAN device, tc vlan push, over a veth with tx-vlan-offload)
+		 * reaches XDP as no tag at all.
+		 */
+		if (rxvlan < 0)
+			row("info", "rx VLAN offload", "unknown (ETHTOOL_GFLAGS failed)");
+		else if (veth)
+			row("info", "rx VLAN offload", "%s: veth strips no tag, a tag in the frame reaches XDP (gen --vlan-id); one its sender kept as metadata does not",
+			    rxvlan ? "on" : "off");
+		else
+			row(rxvlan ? "WARN" : "ok", "rx VLAN offload", rxvlan ?
+			    "on: the NIC may strip 802.1Q tags before XDP (untagged frames, 4 bytes less per tag): ethtool -K %s rxvlan off" :
+			    "off: 802.1Q tags stay in the frames XDP sees%s", rxvlan ? ifname : "");
+	}
 	xsk = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	row(xsk >= 0 ? "ok" : "WARN", "AF_XDP", xsk >= 0 ? "sockets available" : "no AF_XDP sockets: %s",
 	    strerror(errno));

@@ -141,6 +141,23 @@ out_close:
 	return err;
 }
 
+int xl_link_rxvlan(const char *ifname)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };
+	struct ifreq ifr = {};
+	int fd, on = -1;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ev;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr))
+		on = !!(ev.data & ETH_FLAG_RXVLAN);
+	close(fd);
+	return on;
+}
+
 int xl_link_gro(const char *ifname)
 {
 	struct ethtool_value ev = { .cmd = ETHTOOL_GGRO };
