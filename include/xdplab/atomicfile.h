@@ -12,9 +12,13 @@
  *
  * The stream keeps the first failed write's errno (a full disk: -ENOSPC,
  * not a bare -EIO) for xl_afile_commit(), and later writes fail at once.
- * A final name that is a character device or a FIFO (/dev/null, /dev/full,
- * /dev/stdout's pipe), or a symbolic link to one, is written directly:
- * there is no file to replace, and renaming onto a device node is wrong.
+ * A final name that is a character device or a FIFO (/dev/null, /dev/full)
+ * is written directly: there is no file to replace, and renaming onto a
+ * device node is wrong. A symbolic link to one (/dev/stdout) is followed
+ * only for a path the user named (xl_afile_open_user()); at a name the tool
+ * makes up (DIR/NAME.svg under --profile-dir, a record in /run/xdplab) a
+ * link is replaced like any other, so one planted there pointing at
+ * /dev/kmsg or a tty gets nothing written through it.
  */
 #ifndef XDPLAB_ATOMICFILE_H
 #define XDPLAB_ATOMICFILE_H
@@ -49,8 +53,9 @@ struct xl_afile {
 /**
  * xl_afile_open() - create the temporary file of @path (mode @mode, less
  * the umask) and open @a->f on it for writing. Nothing exists under @path
- * until xl_afile_commit(). A character device or FIFO at @path (or a
- * symbolic link to one) is opened for writing itself (@a->direct).
+ * until xl_afile_commit(). A character device or FIFO at @path is opened
+ * for writing itself (@a->direct); a symbolic link at @path, whatever it
+ * points at, is replaced by the rename.
  * Open before the work that produces the contents, so that a bad @path
  * fails first.
  *
@@ -59,6 +64,14 @@ struct xl_afile {
  * -ENOENT, -EACCES). @a is left closed (@a->f NULL) on error.
  */
 int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode);
+
+/**
+ * xl_afile_open_user() - xl_afile_open() for a path the user named (--json,
+ * -o, -w): a symbolic link there to a character device or FIFO
+ * (/dev/stdout, a link to /dev/null) is followed and written directly.
+ * Return: as xl_afile_open().
+ */
+int xl_afile_open_user(struct xl_afile *a, const char *path, mode_t mode);
 
 /**
  * xl_afile_open_fd() - as xl_afile_open() on an already open @fd (taken

@@ -31,7 +31,7 @@ struct xl_afile *xl_cmd_out_open(const char *path)
 		xl_err("cannot write %s: %s", path, strerror(ENOMEM));
 		return NULL;
 	}
-	err = xl_afile_open(a, path, 0644);
+	err = xl_afile_open_user(a, path, 0644);
 	if (err) {
 		xl_err("cannot write %s: %s", path, strerror(-err));
 		free(a);

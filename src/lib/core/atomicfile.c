@@ -73,18 +73,18 @@ static int afile_stream(struct xl_afile *a)
 
 /*
  * Whether @path is to be written directly: a character device or a FIFO,
- * or a symbolic link to one (/dev/stdout). A link to anything else is
- * replaced by the rename, never followed.
+ * or, with @links (a path the user named), a symbolic link to one
+ * (/dev/stdout). Any other link is replaced by the rename, never followed.
  */
-static int direct_target(const char *path, bool *direct)
+static int direct_target(const char *path, bool links, bool *direct)
 {
 	struct stat st;
 
 	*direct = false;
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : -errno;
-	if (S_ISLNK(st.st_mode) && stat(path, &st))
-		return 0; /* dangling: replaced */
+	if (S_ISLNK(st.st_mode) && (!links || stat(path, &st)))
+		return 0; /* not followed, or dangling: replaced */
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
 	*direct = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
@@ -107,7 +107,7 @@ int xl_afile_open_fd(struct xl_afile *a, int fd, const char *name)
 	return err;
 }
 
-int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode)
+static int afile_open(struct xl_afile *a, const char *path, mode_t mode, bool links)
 {
 	const char *slash = strrchr(path, '/');
 	int dlen = slash ? (int)(slash - path + 1) : 0, n, i, fd = -EEXIST, err;
@@ -121,7 +121,7 @@ int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode)
 		return -EISDIR; /* "" or "DIR/" */
 	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path))
 		return -ENAMETOOLONG;
-	err = direct_target(path, &a->direct);
+	err = direct_target(path, links, &a->direct);
 	if (err)
 		return err;
 	if (a->direct) {
@@ -171,6 +171,16 @@ void xl_afile_abort(struct xl_afile *a)
 	if (a->tmp[0])
 		unlink(a->tmp);
 	a->tmp[0] = '\0';
+}
+
+int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode)
+{
+	return afile_open(a, path, mode, false);
+}
+
+int xl_afile_open_user(struct xl_afile *a, const char *path, mode_t mode)
+{
+	return afile_open(a, path, mode, true);
 }
 
 /* fsync the directory of @path, so that the rename survives a crash; best effort. */

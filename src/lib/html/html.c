@@ -554,7 +554,7 @@ int xl_html_report(const char *run, const char *base, const char *out_path, char
 		   size_t errlen)
 {
 	struct xl_afile a;
-	int ret = xl_afile_open(&a, out_path, 0644);
+	int ret = xl_afile_open_user(&a, out_path, 0644);
 
 	if (ret) {
 		snprintf(err, errlen, "cannot write %s: %s", out_path, strerror(-ret));

@@ -416,7 +416,7 @@ int xl_report_json(const char *path, const struct xl_report_meta *meta,
 		   const struct xl_row_result *rows, int n)
 {
 	struct xl_afile a;
-	int err = xl_afile_open(&a, path, 0644);
+	int err = xl_afile_open_user(&a, path, 0644);
 
 	if (err)
 		return err;

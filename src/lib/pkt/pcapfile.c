@@ -169,7 +169,7 @@ static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bo
 		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
 		err = fd < 0 ? -errno : xl_afile_open_fd(&w->a, fd, "-");
 	} else {
-		err = xl_afile_open(&w->a, path, 0644);
+		err = xl_afile_open_user(&w->a, path, 0644);
 	}
 	if (err) {
 		err = -err;
