@@ -16,13 +16,14 @@
 
 int xl_usage_error(const struct xl_cmd_spec *spec, const char *fmt, ...)
 {
+	char msg[2048], out[4 * sizeof(msg)];
 	va_list ap;
 
-	fprintf(stderr, "xdplab %s: ", spec->name);
+	/* The option's or the file's text in it is data: escaped, one line. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "xdplab %s: %s\n", spec->name, xl_term_esc(out, sizeof(out), msg, 0));
 	return -EINVAL;
 }
 

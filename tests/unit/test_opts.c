@@ -617,6 +617,19 @@ static void test_usage_error(void **state)
 	free(err);
 }
 
+/* An option's value with ESC and a newline: escaped, still one line. */
+static void test_usage_error_escapes(void **state)
+{
+	struct capture ce;
+	char *err;
+
+	cap_start(&ce, STDERR_FILENO);
+	xl_usage_error(&gen_spec, "--sec '%s': no such section", "x\x1b[2J\nxdplab gen: ok\r");
+	err = cap_end(&ce);
+	assert_string_equal(err, "xdplab gen: --sec 'x\\x1b[2J\\x0axdplab gen: ok\\x0d': no such section\n");
+	free(err);
+}
+
 /* ---- xl_parse_u64 ---- */
 
 #define SENTINEL 0xdeadbeefULL
@@ -978,6 +991,7 @@ int main(void)
 		cmocka_unit_test_setup(test_parse_too_many_options, reset_getopt),
 		cmocka_unit_test_setup(test_check_duplicates, reset_getopt),
 		cmocka_unit_test(test_usage_error),
+		cmocka_unit_test(test_usage_error_escapes),
 		cmocka_unit_test(test_u64_valid_and_bounds),
 		cmocka_unit_test(test_u64_rejects),
 		cmocka_unit_test(test_u64_messages),

@@ -185,8 +185,11 @@ static void report_rejection(const struct xl_userprog *u, const struct xl_userpr
 	while (start < end) {
 		const char *nl = memchr(start, '\n', end - start);
 		int n = nl ? (int)(nl - start) : (int)(end - start);
+		char line[512], shown[4 * sizeof(line)];
 
-		fprintf(stderr, "    %.*s\n", n, start);
+		/* The log quotes the ELF's source lines: data, escaped. */
+		snprintf(line, sizeof(line), "%.*s", n, start);
+		fprintf(stderr, "    %s\n", xl_term_esc(shown, sizeof(shown), line, 0));
 		start += n + 1;
 	}
 }
