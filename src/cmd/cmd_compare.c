@@ -62,6 +62,13 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 /* ---- text and markdown ---- */
 
+/*
+ * A results file's text (host, kernel, row names, reasons, paths) as a
+ * terminal may show it, and in markdown as one table cell: controls as
+ * \xNN, '|' and '\' with a backslash (a name cannot forge a line or a column).
+ */
+#define TXT(md, s) ((md) ? XL_ESC_MD(s) : XL_ESC(s))
+
 static const char *status_text(const struct xl_cmp_row *r)
 {
 	return xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_TEXT);
@@ -107,10 +114,10 @@ static void print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, 
 	for (i = 0; i < ne; i++)
 		if (md)
 			printf("| %s%s | %s | %s |\n", e[i].differs ? "**differs:** " : "",
-			       e[i].field, e[i].base, e[i].new);
+			       TXT(md, e[i].field), TXT(md, e[i].base), TXT(md, e[i].new));
 		else
-			printf("%c %-22s %-36s %s\n", e[i].differs ? '*' : ' ', e[i].field,
-			       e[i].base, e[i].new);
+			printf("%c %-22s %-36s %s\n", e[i].differs ? '*' : ' ', TXT(md, e[i].field),
+			       TXT(md, e[i].base), TXT(md, e[i].new));
 	if (!md)
 		printf("  (* = differs)\n");
 }
@@ -122,15 +129,20 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	char bs[48], ns[48], v[256], delta[40], dns[16], bc[16], nc[16], dc[16], p[24], pv[16];
 	int i, w = XL_TABLE_NAME_MIN;
 
-	/* The name column fits the longest name (redirect/b1+mon-floor: 21), as the lab's table. */
+	/*
+	 * The name column fits the longest name as shown (redirect/b1+mon-floor:
+	 * 21), as the lab's table.
+	 */
 	for (i = 0; i < res->nrows; i++)
-		if ((int)strlen(ident(&res->rows[i])->name) > w)
-			w = strlen(ident(&res->rows[i])->name);
+		if ((int)strlen(XL_ESC(ident(&res->rows[i])->name)) > w)
+			w = strlen(XL_ESC(ident(&res->rows[i])->name));
 
 	/* Markdown: the closing ** on the same line, or CommonMark shows them. */
 	printf("%sxdplab compare: base %s (commit %s, %s) vs new %s (commit %s, %s)%s\n",
-	       md ? "**" : "", b->path, b->git[0] ? b->git : "?", b->date[0] ? b->date : "?",
-	       n->path, n->git[0] ? n->git : "?", n->date[0] ? n->date : "?", md ? "**" : "");
+	       md ? "**" : "", TXT(md, b->path), TXT(md, b->git[0] ? b->git : "?"),
+	       TXT(md, b->date[0] ? b->date : "?"), TXT(md, n->path),
+	       TXT(md, n->git[0] ? n->git : "?"), TXT(md, n->date[0] ? n->date : "?"),
+	       md ? "**" : "");
 	if (res->cross_machine)
 		printf("%sWARNING: the two runs were made on different machines (host, CPU model or CPU count differ): the deltas mix machine and change\n",
 		       md ? "\n" : "");
@@ -168,12 +180,14 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 		snprintf(pv, sizeof(pv), num ? "%.3f" : "-", r->test.p);
 		if (md)
 			printf("| %s | %u | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			       d->name, d->size, d->mode, d->wiring[0] ? d->wiring : "-", bs, ns,
-			       delta, dns, bc, nc, dc, p, pv, v);
+			       TXT(md, d->name), d->size, TXT(md, d->mode),
+			       TXT(md, d->wiring[0] ? d->wiring : "-"), bs, ns, delta, dns, bc, nc,
+			       dc, p, pv, TXT(md, v));
 		else
 			printf("%-*s %5u %-7s %-9s %22s %22s %16s %8s %8s %8s %8s %5s %6s  %s\n",
-			       w, d->name, d->size, d->mode, d->wiring[0] ? d->wiring : "-", bs, ns,
-			       delta, dns, bc, nc, dc, p, pv, v);
+			       w, TXT(md, d->name), d->size, TXT(md, d->mode),
+			       TXT(md, d->wiring[0] ? d->wiring : "-"), bs, ns, delta, dns, bc, nc,
+			       dc, p, pv, TXT(md, v));
 	}
 }
 
@@ -308,15 +322,18 @@ static void print_lat_table(const struct xl_cmp_latresult *lr, const struct comp
 		snprintf(pp[1], sizeof(pp[1]), num ? "%.3f" : "-", p->test[1].p);
 		fmt_lat_verdict(v, sizeof(v), p);
 		if (md) {
-			printf("| %s | %u | %s |", d->name, d->size, d->wiring[0] ? d->wiring : "-");
+			printf("| %s | %u | %s |", TXT(md, d->name), d->size,
+			       TXT(md, d->wiring[0] ? d->wiring : "-"));
 			for (f = 0; f < 4; f++)
 				printf(" %s | %s | %s |", c[f][0], c[f][1], c[f][2]);
-			printf(" %s | %s | %s | %s | %s | %s |\n", bl, nl, nn, pp[0], pp[1], v);
+			printf(" %s | %s | %s | %s | %s | %s |\n", bl, nl, nn, pp[0], pp[1],
+			       TXT(md, v));
 		} else {
-			printf("%-20s %5u %-8s", d->name, d->size, d->wiring[0] ? d->wiring : "-");
+			printf("%-20s %5u %-8s", TXT(md, d->name), d->size,
+			       TXT(md, d->wiring[0] ? d->wiring : "-"));
 			for (f = 0; f < 4; f++)
 				printf(" %8s %8s %7s", c[f][0], c[f][1], c[f][2]);
-			printf(" %9s %9s %5s %6s %6s  %s\n", bl, nl, nn, pp[0], pp[1], v);
+			printf(" %9s %9s %5s %6s %6s  %s\n", bl, nl, nn, pp[0], pp[1], TXT(md, v));
 		}
 	}
 }
@@ -335,7 +352,8 @@ static void print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_fil
 			few = p;
 		if (!p->rose)
 			continue;
-		printf("%snote: %s %u B:", first ? "\n" : "", p->base->name, p->base->size);
+		printf("%snote: %s %u B:", first ? "\n" : "", TXT(a->markdown, p->base->name),
+		       p->base->size);
 		first = 0;
 		for (k = 0; k < 4; k++)
 			if (p->rose & (1u << k))

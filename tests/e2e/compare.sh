@@ -22,7 +22,8 @@ trap 'exit 130' INT TERM HUP
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files compare_latency_bench
        compare_zero_rate compare_duplicates
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
-       sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name)
+       sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name
+       compare_untrusted_text)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -201,6 +202,36 @@ t_compare_long_name() {
 		grep -qF -- "$(printf '%-21s %5s %-7s %-9s ' "$@")" "$TMP/out" ||
 			fail "no line starting '$(printf '%-21s %5s %-7s %-9s ' "$@")': $(cat "$TMP/out")" || return 1
 	done
+}
+
+# A results file's text is data: ESC, BEL and a newline in the host and a
+# row name reach the terminal as \xNN, a '|' cannot forge a markdown column,
+# and --json keeps them as JSON escapes (jansson's \uXXXX).
+t_compare_untrusted_text() {
+	local f name='x\u001b[2Jy\nz|w' shown='x\x1b[2Jy\x0az|w' host='h\x1b]0;t\x07'
+	for f in base new; do
+		doc "$TMP/$f.json" xdplab.lab-results/1 5 "$name 64 threaded valid 1e6,1e6,1e6,1e6,1e6 10,10,10,10,10"
+		sed -i 's/"kernel": "k",/"kernel": "k", "host": "h\\u001b]0;t\\u0007",/' "$TMP/$f.json"
+	done
+	"$X" compare "$TMP/base.json" "$TMP/new.json" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status" "$?" 0 || return 1
+	[ ! -s "$TMP/err" ] || fail "stderr not empty: $(cat "$TMP/err")" || return 1
+	expect_eq "control bytes on stdout" "$(tr -d '\n' <"$TMP/out" | tr -d '[:print:]' | wc -c)" 0 || return 1
+	grep -qxF -- "$(printf '  %-22s %-36s %s' host "$host" "$host")" "$TMP/out" ||
+		fail "no escaped host line: $(cat -v "$TMP/out")" || return 1
+	grep -qF -- "$(printf '%-19s %5s %-7s %-9s ' "$shown" 64 native threaded)" "$TMP/out" ||
+		fail "no escaped row line: $(cat -v "$TMP/out")" || return 1
+	"$X" compare --format markdown "$TMP/base.json" "$TMP/new.json" >"$TMP/out.md" 2>&1
+	expect_eq "markdown exit status" "$?" 0 || return 1
+	grep -qxF -- "| host | $host | $host |" "$TMP/out.md" ||
+		fail "no escaped markdown host row: $(cat -v "$TMP/out.md")" || return 1
+	grep -qF -- '| x\x1b[2Jy\x0az\|w | 64 | native | threaded | ' "$TMP/out.md" ||
+		fail "no escaped markdown row: $(cat -v "$TMP/out.md")" || return 1
+	expect_eq "markdown row cells" "$(grep -F '| x\x1b' "$TMP/out.md" | sed 's/\\|//g' | tr -cd '|' | wc -c)" 15 || return 1
+	"$X" compare --json "$TMP/base.json" "$TMP/new.json" >"$TMP/out.json" 2>&1
+	expect_eq "JSON row name" "$(jq -r '.rows[0].name' "$TMP/out.json" | od -An -c | tr -s ' ')" \
+		"$(printf 'x\033[2Jy\nz|w\n' | od -An -c | tr -s ' ')" || return 1
+	expect_eq "control bytes in the JSON" "$(tr -d '\n' <"$TMP/out.json" | tr -d '[:print:]' | wc -c)" 0
 }
 
 t_compare_bench_files() {
