@@ -109,6 +109,9 @@ bool xl_userprog__frags(const struct xl_userprog *u);
  */
 void xl_userprog__destroy(struct xl_userprog *u);
 
+/** The largest map file xl_map_fill_file() reads, bytes (64 MiB: 2 M entries of ~30 bytes). */
+#define XL_MAP_FILE_MAX (64 << 20)
+
 /**
  * xl_userprog_pins_sweep() - remove the per-run pin directories under
  * XL_USERPROG_PIN_ROOT whose process is gone (xl_pid_alive()), with the
@@ -122,22 +125,29 @@ int xl_userprog_pins_sweep(void (*removed)(const char *path, pid_t pid, void *ct
 /**
  * xl_map_fill_file() - fill map @map_fd from the text file @path.
  * @name: the map's name (messages). @type: enum bpf_map_type.
- * @key_size/@value_size: the map's sizes in bytes.
+ * @key_size/@value_size: the map's sizes in bytes. @max_entries: the map's;
+ * an array index (a u32 key) must be below it.
  *
- * The format, one entry per line: KEY VALUE, separated by blanks; '#'
- * starts a comment; blank lines are skipped. A KEY or VALUE is one of:
+ * @path must be a regular file of at most XL_MAP_FILE_MAX bytes, or
+ * /dev/null (an empty map on purpose); anything else (a directory, a pipe,
+ * /dev/zero) is refused before reading. The format, one entry per line (any
+ * length): KEY VALUE, separated by blanks; '#' starts a comment to the end
+ * of its line; blank lines are skipped; a NUL byte is an error. A KEY or
+ * VALUE is one of:
  * - 0x followed by exactly 2 x size hex digits: the bytes in memory order;
  * - a decimal whole number, for sizes 1, 2, 4 and 8: host byte order;
  * - an IPv4 address (size 4) or an IPv6 address (size 16): network order;
  * - for LPM trie keys (key_size 8 or 20): ADDR/PREFIXLEN, or ADDR for the
  *   whole length (struct bpf_lpm_trie_key: u32 prefixlen, then the address).
  * Per-CPU maps get the same value on every CPU.
- * Return: the number of entries written, or -EINVAL (a line that does not
- * parse; file:line and the accepted forms logged), -EOPNOTSUPP (a map type
- * this filler cannot fill), -ENOENT, or -errno of the update.
+ * Return: the number of entries written, or (one line logged, naming the
+ * file and, past the open, the line) -EINVAL (not a regular file, too large,
+ * a NUL byte, a line that does not parse with the accepted forms, an array
+ * index out of range), -EOPNOTSUPP (a map type this filler cannot fill),
+ * -errno of open() (-ENOENT...) or of a read, or -errno of the update.
  */
 int xl_map_fill_file(int map_fd, const char *name, uint32_t type, uint32_t key_size,
-		     uint32_t value_size, const char *path);
+		     uint32_t value_size, uint32_t max_entries, const char *path);
 
 /**
  * xl_map_parse_token() - parse one KEY or VALUE token of a map file (the

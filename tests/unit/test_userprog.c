@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * test_userprog.c - unit tests of what benchmarking a user's program
- * computes without the kernel: the map file tokens (src/lib/xdp/mapfile.c),
+ * computes without the kernel: the map file tokens and the reading of map
+ * files up to the first map update (src/lib/xdp/mapfile.c; map fd -1),
  * the packet class (src/lib/pkt/pkt_class.c) and the A/B statistics
  * (src/lib/measure/abtest.c).
  */
@@ -13,8 +14,12 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <linux/bpf.h>
 
 #include "xdplab/abtest.h"
@@ -134,6 +139,149 @@ static int frame(bool v6, uint8_t *buf)
 	return xl_pkt_build(&s, buf, 128);
 }
 
+/* ---- map files (fd -1: what happens before the first update) ---- */
+
+/*
+ * xl_map_fill_file() of @body (@len bytes) written to a temporary file, or
+ * of @path if @body is NULL, into a map of @type with 4-byte keys and
+ * values and max_entries 4; its stderr in *@err (freed by the caller), with
+ * the temporary file's name replaced by "F". Killed by SIGALRM after 5 s (a
+ * read that never ends fails the test instead of hanging it).
+ */
+static int fill(uint32_t type, const char *body, size_t len, const char *path, char **err)
+{
+	char tmpl[] = "/tmp/xl-test-mapfile.XXXXXX";
+	struct capture ce;
+	char *e, *at;
+	int fd = -1, r;
+
+	if (body) {
+		fd = mkstemp(tmpl);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, body, len), (ssize_t)len);
+		close(fd);
+		path = tmpl;
+	}
+	alarm(5);
+	cap_start(&ce, STDERR_FILENO);
+	r = xl_map_fill_file(-1, "m", type, 4, 4, 4, path);
+	e = cap_end(&ce);
+	alarm(0);
+	if (body) {
+		unlink(tmpl);
+		while ((at = strstr(e, tmpl))) { /* "F" for the random name */
+			*at = 'F';
+			memmove(at + 1, at + strlen(tmpl), strlen(at + strlen(tmpl)) + 1);
+		}
+	}
+	*err = e;
+	return r;
+}
+
+#define FILL_EQ(type, body, want_r, want_err)                                   \
+	do {                                                                     \
+		char *e_;                                                        \
+		int r_ = fill((type), (body), sizeof(body) - 1, NULL, &e_);     \
+		assert_string_equal(e_, (want_err));                            \
+		assert_int_equal(r_, (want_r));                                 \
+		free(e_);                                                        \
+	} while (0)
+
+/* Lines of any length: a comment's tail past 1024 bytes is still comment. */
+static void test_mapfile_long_lines(void **state)
+{
+	char body[3000], *e;
+	int r;
+
+	memset(body, 'a', sizeof(body));
+	memcpy(body, "# ", 2);
+	memcpy(body + 2000, " 1 2\n", 6); /* ends with the NUL of the string */
+	r = fill(BPF_MAP_TYPE_HASH, body, strlen(body), NULL, &e);
+	assert_string_equal(e, "");
+	assert_int_equal(r, 0);
+	free(e);
+	/* A long entry line is one entry: it reaches the update (fd -1). */
+	memset(body, ' ', 2000);
+	memcpy(body + 2000, "1 2\n", 5);
+	r = fill(BPF_MAP_TYPE_HASH, body, strlen(body), NULL, &e);
+	assert_string_equal(e, "xdplab: F:1: map m: cannot store the entry: Bad file descriptor\n");
+	assert_int_equal(r, -EBADF);
+	free(e);
+}
+
+static void test_mapfile_nul(void **state)
+{
+	FILL_EQ(BPF_MAP_TYPE_HASH, "# ok\n1 2\0 3\n", -EINVAL,
+		"xdplab: F:2: map m: a NUL byte in the line (accepted: text, KEY VALUE per line)\n");
+	FILL_EQ(BPF_MAP_TYPE_HASH, "\0", -EINVAL,
+		"xdplab: F:1: map m: a NUL byte in the line (accepted: text, KEY VALUE per line)\n");
+}
+
+/* An array index is checked against max_entries (4) before the update. */
+static void test_mapfile_array_index(void **state)
+{
+	FILL_EQ(BPF_MAP_TYPE_ARRAY, "# idx val\n4 1\n", -EINVAL,
+		"xdplab: F:2: map m: index 4 out of range (max_entries 4)\n");
+	FILL_EQ(BPF_MAP_TYPE_PERCPU_ARRAY, "4294967295 1\n", -EINVAL,
+		"xdplab: F:1: map m: index 4294967295 out of range (max_entries 4)\n");
+	FILL_EQ(BPF_MAP_TYPE_ARRAY, "3 1\n", -EBADF,
+		"xdplab: F:1: map m: cannot store the entry: Bad file descriptor\n");
+	FILL_EQ(BPF_MAP_TYPE_HASH, "4 1\n", -EBADF, /* a hash key is no index */
+		"xdplab: F:1: map m: cannot store the entry: Bad file descriptor\n");
+}
+
+/* Not a regular file: one line naming it, before any read (no hang). */
+static void test_mapfile_not_regular(void **state)
+{
+	char dir[] = "/tmp/xl-test-mapdir.XXXXXX", fifo[64], want[512], *e;
+	int r;
+
+	assert_non_null(mkdtemp(dir));
+	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, dir, &e);
+	snprintf(want, sizeof(want), "xdplab: --map m=%s: not a regular file (a directory; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)\n", dir);
+	assert_string_equal(e, want);
+	assert_int_equal(r, -EINVAL);
+	free(e);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, fifo, &e); /* no writer: open must not wait */
+	snprintf(want, sizeof(want), "xdplab: --map m=%s: not a regular file (a pipe; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)\n", fifo);
+	assert_string_equal(e, want);
+	assert_int_equal(r, -EINVAL);
+	free(e);
+	unlink(fifo);
+	rmdir(dir);
+	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, "/dev/zero", &e);
+	assert_string_equal(e, "xdplab: --map m=/dev/zero: not a regular file (a character device; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)\n");
+	assert_int_equal(r, -EINVAL);
+	free(e);
+	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, "/dev/null", &e); /* empty on purpose */
+	assert_string_equal(e, "");
+	assert_int_equal(r, 0);
+	free(e);
+	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, "/nonexistent/xl-map", &e);
+	assert_string_equal(e, "xdplab: --map m=/nonexistent/xl-map: No such file or directory\n");
+	assert_int_equal(r, -ENOENT);
+	free(e);
+}
+
+/* Larger than XL_MAP_FILE_MAX (a sparse file): refused before reading. */
+static void test_mapfile_too_large(void **state)
+{
+	char tmpl[] = "/tmp/xl-test-mapbig.XXXXXX", want[256], *e;
+	int fd = mkstemp(tmpl), r;
+
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, XL_MAP_FILE_MAX + 1), 0);
+	close(fd);
+	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, tmpl, &e);
+	unlink(tmpl);
+	snprintf(want, sizeof(want), "xdplab: --map m=%s: 67108865 bytes, more than a map file may have (64 MiB)\n", tmpl);
+	assert_string_equal(e, want);
+	assert_int_equal(r, -EINVAL);
+	free(e);
+}
+
 static void test_class(void **state)
 {
 	uint8_t f[160], v[160];
@@ -233,6 +381,10 @@ int main(void)
 		cmocka_unit_test(test_token_addr),  cmocka_unit_test(test_token_lpm),
 		cmocka_unit_test(test_fillable),    cmocka_unit_test(test_class),
 		cmocka_unit_test(test_sign_p),      cmocka_unit_test(test_ab_compare),
+		cmocka_unit_test(test_mapfile_long_lines), cmocka_unit_test(test_mapfile_nul),
+		cmocka_unit_test(test_mapfile_array_index),
+		cmocka_unit_test(test_mapfile_not_regular),
+		cmocka_unit_test(test_mapfile_too_large),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

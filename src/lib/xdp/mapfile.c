@@ -7,9 +7,13 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/bpf.h>
 
 #include <bpf/bpf.h>
@@ -150,17 +154,70 @@ static const char *forms(uint32_t size, bool lpm)
 	return "0x + 2 hex digits per byte";
 }
 
+/*
+ * Open @path for reading a map file: a regular file, or /dev/null (an empty
+ * map on purpose). O_NONBLOCK: opening a FIFO must not wait for a writer.
+ * Return: the stream, or NULL with one line logged and errno set (EINVAL:
+ * not a regular file or too large).
+ */
+static FILE *open_map_file(const char *name, const char *path)
+{
+	struct stat st;
+	int fd, err;
+	FILE *f;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		err = errno;
+		xl_err("--map %s=%s: %s", name, path, strerror(err));
+		goto out_errno;
+	}
+	if (fstat(fd, &st)) {
+		err = errno;
+		xl_err("--map %s=%s: %s", name, path, strerror(err));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode) &&
+	    !(S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3)) {
+		err = EINVAL;
+		xl_err("--map %s=%s: not a regular file (%s; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)",
+		       name, path, S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ?
+		       "a character device" : S_ISFIFO(st.st_mode) ? "a pipe" : S_ISBLK(st.st_mode) ?
+		       "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+		goto out_close;
+	}
+	if (st.st_size > XL_MAP_FILE_MAX) {
+		err = EINVAL;
+		xl_err("--map %s=%s: %lld bytes, more than a map file may have (%d MiB)", name, path,
+		       (long long)st.st_size, XL_MAP_FILE_MAX >> 20);
+		goto out_close;
+	}
+	f = fdopen(fd, "r");
+	if (f)
+		return f;
+	err = errno;
+	xl_err("--map %s=%s: %s", name, path, strerror(err));
+out_close:
+	close(fd);
+out_errno:
+	errno = err;
+	return NULL;
+}
+
 int xl_map_fill_file(int map_fd, const char *name, uint32_t type, uint32_t key_size,
-		     uint32_t value_size, const char *path)
+		     uint32_t value_size, uint32_t max_entries, const char *path)
 {
 	bool lpm = type == BPF_MAP_TYPE_LPM_TRIE;
+	bool array = type == BPF_MAP_TYPE_ARRAY || type == BPF_MAP_TYPE_PERCPU_ARRAY;
 	bool percpu = type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
 		      type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 	int ncpus = percpu ? libbpf_num_possible_cpus() : 1;
 	size_t vstride = percpu ? (value_size + 7) / 8 * 8 : value_size;
 	uint8_t *key = NULL, *val = NULL;
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0, total = 0;
 	int lineno = 0, n = 0, err = 0, i;
+	ssize_t len;
 	FILE *f;
 
 	if (!xl_map_fillable(type)) {
@@ -172,22 +229,34 @@ int xl_map_fill_file(int map_fd, const char *name, uint32_t type, uint32_t key_s
 	}
 	if (ncpus < 1)
 		return ncpus;
-	f = fopen(path, "r");
-	if (!f) {
-		err = -errno;
-		xl_err("--map %s=%s: %s", name, path, strerror(-err));
-		return err;
-	}
+	f = open_map_file(name, path);
+	if (!f)
+		return -errno;
 	key = calloc(1, key_size);
 	val = calloc(ncpus, vstride);
 	if (!key || !val) {
 		err = -ENOMEM;
 		goto out;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *hash = strchr(line, '#'), *k, *v, *extra, *save;
+	/* Whole lines of any length; the file's size is capped above. */
+	while ((errno = 0, len = getline(&line, &cap, f)) >= 0) {
+		char *hash, *k, *v, *extra, *save;
 
 		lineno++;
+		total += len;
+		if (total > XL_MAP_FILE_MAX) { /* it grew while we read it */
+			xl_err("%s:%d: map %s: more than a map file may have (%d MiB)", path, lineno,
+			       name, XL_MAP_FILE_MAX >> 20);
+			err = -EINVAL;
+			goto out;
+		}
+		if (memchr(line, '\0', len)) {
+			xl_err("%s:%d: map %s: a NUL byte in the line (accepted: text, KEY VALUE per line)",
+			       path, lineno, name);
+			err = -EINVAL;
+			goto out;
+		}
+		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
 		k = strtok_r(line, " \t\r\n", &save);
@@ -208,6 +277,13 @@ int xl_map_fill_file(int map_fd, const char *name, uint32_t type, uint32_t key_s
 			err = -EINVAL;
 			goto out;
 		}
+		/* An array's key is a u32 index: the kernel's E2BIG would read "full". */
+		if (array && key_size == 4 && *(uint32_t *)key >= max_entries) {
+			xl_err("%s:%d: map %s: index %u out of range (max_entries %u)", path, lineno,
+			       name, *(uint32_t *)key, max_entries);
+			err = -EINVAL;
+			goto out;
+		}
 		memset(val, 0, ncpus * vstride);
 		if (xl_map_parse_token(v, value_size, false, val)) {
 			xl_err("%s:%d: map %s: value '%s' is not accepted for a %u-byte value (accepted: %s)",
@@ -225,9 +301,12 @@ int xl_map_fill_file(int map_fd, const char *name, uint32_t type, uint32_t key_s
 		}
 		n++;
 	}
-	if (ferror(f))
-		err = -EIO;
+	if (!feof(f)) { /* a read error, or no memory for a line */
+		err = errno ? -errno : -EIO;
+		xl_err("%s:%d: map %s: cannot read: %s", path, lineno + 1, name, strerror(-err));
+	}
 out:
+	free(line);
 	free(key);
 	free(val);
 	fclose(f);

@@ -222,7 +222,7 @@ static int fill_maps(struct xl_userprog *u, const struct xl_userprog_opts *o, bo
 			return -EINVAL;
 		}
 		n = xl_map_fill_file(bpf_map__fd(m), name, bpf_map__type(m), bpf_map__key_size(m),
-				     bpf_map__value_size(m), eq + 1);
+				     bpf_map__value_size(m), bpf_map__max_entries(m), eq + 1);
 		if (n < 0)
 			return n == -ENOENT ? -EINVAL : n;
 		xl_info("map %s: %d entries from %s", name, n, eq + 1);
