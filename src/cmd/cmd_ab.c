@@ -386,7 +386,7 @@ int cmd_ab(int argc, char **argv)
 	m.ifname = ifname;
 	m.queues = eth.queues;
 	fprintf(stderr, "xdplab: ab on %s (%s mode): A = %s, B = %s; %llu repetitions of an A and a B slice of %.2f s (A first in even repetitions, B in odd), counted by the device's ethtool counters\n",
-		ifname, xl_xdp_mode_name(a.mode), sides[0].name, sides[1].name,
+		XL_ESC(ifname), xl_xdp_mode_name(a.mode), XL_ESC(sides[0].name), XL_ESC(sides[1].name),
 		(unsigned long long)a.reps, a.slice_ns / 1e9);
 	if (!a.quiet)
 		printf("%4s %12s %12s %12s %12s\n", "rep", "A Mpps", "A cpu-ns/pkt", "B Mpps", "B cpu-ns/pkt");
@@ -466,7 +466,7 @@ int cmd_ab(int argc, char **argv)
 			ret = XL_EXIT_RUNTIME;
 		else
 			fprintf(stderr, "xdplab: results written to %s and, per side, to its .a.json and .b.json (xdplab compare reads them)\n",
-				a.json);
+				XL_ESC(a.json));
 	}
 out:
 	for (k = 0; k < 2; k++) {

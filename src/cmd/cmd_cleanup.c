@@ -46,7 +46,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 static void dir_removed(const char *path, pid_t pid, void *ctx)
 {
-	printf("removed %s (run %d ended)\n", path, (int)pid);
+	printf("removed %s (run %d ended)\n", XL_ESC(path), (int)pid);
 }
 
 static void jit_restored(pid_t pid, int value, int written, void *ctx)
@@ -115,9 +115,10 @@ int cmd_cleanup(int argc, char **argv)
 	/* What a killed tc-drop or stack-drop row (lab run --dut) leaves. */
 	n = xl_tc_cleanup(argv[idx], &qdisc);
 	if (n > 0)
-		printf("%s: deleted %d tc filter(s) of tc_bench_drop at clsact ingress\n", argv[idx], n);
+		printf("%s: deleted %d tc filter(s) of tc_bench_drop at clsact ingress\n",
+		       XL_ESC(argv[idx]), n);
 	if (qdisc)
-		printf("%s: deleted the clsact qdisc a killed tc-drop row made\n", argv[idx]);
+		printf("%s: deleted the clsact qdisc a killed tc-drop row made\n", XL_ESC(argv[idx]));
 	else if (n < 0 && n != -ENOENT)
 		xl_warn("%s: cannot list its tc filters: %s", argv[idx], strerror(-n));
 	n = xl_nft_sweep();
@@ -127,9 +128,9 @@ int cmd_cleanup(int argc, char **argv)
 		xl_xdp_holder_describe(&h, desc, sizeof(desc));
 	n = xl_xdp_cleanup(ifindex, a.all);
 	if (n == 0) {
-		printf("%s: no XDP program attached\n", argv[idx]);
+		printf("%s: no XDP program attached\n", XL_ESC(argv[idx]));
 	} else if (n > 0) {
-		printf("%s: detached %s\n", argv[idx], desc);
+		printf("%s: detached %s\n", XL_ESC(argv[idx]), desc);
 	} else if (n == -EPERM) {
 		xl_err("%s: %s is not xdplab's; pass --all to remove it anyway", argv[idx], desc);
 		ret = XL_EXIT_RUNTIME;

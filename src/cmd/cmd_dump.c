@@ -307,15 +307,17 @@ int cmd_dump(int argc, char **argv)
 
 		if (xl_dump__where(d) == XL_DUMP_OWN)
 			fprintf(stderr, "xdplab: capturing on %s with our XDP program (%s, %s mode), snaplen %u, ring %u MiB%s%s%s; Ctrl-C to stop\n",
-				a.o.ifname, xl_xdp_action_name(a.o.own_action),
+				XL_ESC(a.o.ifname), xl_xdp_action_name(a.o.own_action),
 				xl_xdp_mode_name(a.o.mode), a.o.snaplen, a.o.ring_bytes >> 20,
-				a.o.filter ? ", filter '" : "", a.o.filter ?: "", a.o.filter ? "'" : "");
+				a.o.filter ? ", filter '" : "", a.o.filter ? XL_ESC(a.o.filter) : "",
+				a.o.filter ? "'" : "");
 		else
 			fprintf(stderr, "xdplab: capturing on %s at the %s of %s (id %u), snaplen %u, ring %u MiB%s%s%s; Ctrl-C to stop\n",
-				a.o.ifname, xl_dump__where(d) == XL_DUMP_BOTH ? "entry and exit" :
+				XL_ESC(a.o.ifname), xl_dump__where(d) == XL_DUMP_BOTH ? "entry and exit" :
 					    hook_name(xl_dump__where(d)),
-				tn, tid, a.o.snaplen, a.o.ring_bytes >> 20,
-				a.o.filter ? ", filter '" : "", a.o.filter ?: "", a.o.filter ? "'" : "");
+				XL_ESC(tn), tid, a.o.snaplen, a.o.ring_bytes >> 20,
+				a.o.filter ? ", filter '" : "", a.o.filter ? XL_ESC(a.o.filter) : "",
+				a.o.filter ? "'" : "");
 	}
 	r = (struct dump_run){ .d = d, .a = &a, .out = out };
 	r.t[0] = xl_now_ns(); /* the first window starts from nothing: the capture's start */

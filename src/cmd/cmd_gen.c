@@ -472,7 +472,7 @@ static void print_summary(struct xl_gen *gen, const char *ifname, const struct g
 	ns = st.elapsed_ns;
 	printf("sent %llu frames, %llu bytes in %.3f s (%s pps) on %s, engine %s; xmit errors %llu\n",
 	       (unsigned long long)st.sent, (unsigned long long)st.bytes, ns / 1e9,
-	       xl_fmt_thousands((uint64_t)xl_rate(st.sent, ns), b1, sizeof(b1)), ifname,
+	       xl_fmt_thousands((uint64_t)xl_rate(st.sent, ns), b1, sizeof(b1)), XL_ESC(ifname),
 	       xl_gen_engine_name(xl_gen__engine(gen)), (unsigned long long)st.xmit_errors);
 	gen_counts(first, last, &c);
 	printf("delivered %llu frames (%s pps), refused by the device %llu (%s)\n",

@@ -226,7 +226,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 		if (!rows[i].profile)
 			continue;
 		printf("%s %uB, an extra repetition recorded by perf (not among the figures above):\n",
-		       rows[i].name, rows[i].size);
+		       XL_ESC(rows[i].name), rows[i].size);
 		if (rows[i].profile->have_window && rows[i].nreps && rows[i].mpps.median > 0)
 			printf("  with perf recording: %.2f Mpps (%+.1f%% of the median), CPU ns/packet %.1f (median %.1f)\n",
 			       rows[i].profile->pps / 1e6,
@@ -252,7 +252,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 		} else if (xl_cmd_report_json(a->json, &meta, rows, n)) {
 			*ret = XL_EXIT_RUNTIME;
 		} else {
-			fprintf(stderr, "xdplab: results written to %s\n", a->json);
+			fprintf(stderr, "xdplab: results written to %s\n", XL_ESC(a->json));
 		}
 	}
 	free(lat_json);
@@ -315,7 +315,9 @@ static int lab_run(int argc, char **argv)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
 			 (unsigned long long)a.extra_ns);
-	fprintf(stderr, "%s\n", header);
+	/* Its lines are ours, the names in them (--func, files) data. */
+	fprintf(stderr, "%s\n", xl_term_esc((char[4 * sizeof(header)]){ 0 }, 4 * sizeof(header),
+					    header, XL_ESC_KEEP_NL));
 	xl_cmd_progress_init(&progress, lab_steps(&a));
 	a.progress = &progress;
 	for (s = 0; s < a.nsizes && !err; s++)

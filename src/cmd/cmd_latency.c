@@ -226,7 +226,8 @@ int cmd_latency(int argc, char **argv)
 		free(r.s);
 		return XL_EXIT_RUNTIME;
 	}
-	fprintf(stderr, "xdplab: latency receiver on %s (%s mode, %s%s); Ctrl-C to stop\n", a.o.ifname,
+	fprintf(stderr, "xdplab: latency receiver on %s (%s mode, %s%s); Ctrl-C to stop\n",
+		XL_ESC(a.o.ifname),
 		xl_xdp_mode_name(a.o.mode), xl_xdp_action_name(a.o.action),
 		a.o.busy_wait_ns ? ", busy wait per frame" : "");
 	r.l = l;

@@ -224,7 +224,7 @@ static int write_json(const struct mon_args *a, struct mon_run *r, int last)
 	free(text);
 	if (err)
 		return XL_EXIT_RUNTIME;
-	fprintf(stderr, "xdplab: results written to %s\n", a->json);
+	fprintf(stderr, "xdplab: results written to %s\n", XL_ESC(a->json));
 	return XL_EXIT_OK;
 }
 
@@ -309,7 +309,8 @@ int cmd_monitor(int argc, char **argv)
 		fprintf(stderr, " %s", names[i]);
 	fprintf(stderr, " (%s", a.o.all ? "all events" : "errors only");
 	for (i = 0; i < a.ndev; i++)
-		fprintf(stderr, "%s%s (ifindex %u)", i ? ", " : "; of ", a.dev[i], a.o.devs[i].ifindex);
+		fprintf(stderr, "%s%s (ifindex %u)", i ? ", " : "; of ", XL_ESC(a.dev[i]),
+			a.o.devs[i].ifindex);
 	fprintf(stderr, "); Ctrl-C to stop\n");
 	if (!a.quiet)
 		printf("%8s    %-21s %-10s %7s  %-11s %12s %12s %12s %14s\n", "time", "event",

@@ -548,12 +548,13 @@ int cmd_progrun(int argc, char **argv)
 				(json_int_t)f.read, "runt", (json_int_t)f.runt, "oversize",
 				(json_int_t)f.oversize, "max_bytes", XL_PKT_MAX_SIZE));
 	} else {
-		printf("prog-run: %s (sec %s) of %s", xl_userprog__name(sides[0].u),
-		       xl_userprog__sec(sides[0].u), sides[0].path);
+		printf("prog-run: %s (sec %s) of %s", XL_ESC(xl_userprog__name(sides[0].u)),
+		       XL_ESC(xl_userprog__sec(sides[0].u)), XL_ESC(sides[0].path));
 		if (ns == 2)
-			printf(" (A) vs %s of %s (B)", xl_userprog__name(sides[1].u), sides[1].path);
+			printf(" (A) vs %s of %s (B)", XL_ESC(xl_userprog__name(sides[1].u)),
+			       XL_ESC(sides[1].path));
 		printf(", %zu frames from %s, %llu runs per call x %llu rounds\n", f.n,
-		       a.pcap ? a.pcap : "--packets", (unsigned long long)a.repeat,
+		       a.pcap ? XL_ESC(a.pcap) : "--packets", (unsigned long long)a.repeat,
 		       (unsigned long long)a.rounds);
 		if (f.runt || f.oversize)
 			printf("capture: %llu frames read, not run: %llu under 14 bytes, %llu over %d bytes (the frame numbers below are the capture's)\n",

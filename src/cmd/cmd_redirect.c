@@ -176,7 +176,7 @@ static void print_window(const struct xl_redirect_opts *o, const struct xl_meter
 			       all ? 100.0 * (tb[i].steered - ta[i].steered) / all : 0.0);
 	}
 	for (i = 0; i < o->nout && b->eth_ok; i++)
-		printf("  %s out/s %s", o->out[i],
+		printf("  %s out/s %s", XL_ESC(o->out[i]),
 		       xl_fmt_thousands((uint64_t)xl_rate(b->out_xmit[i] - a->out_xmit[i], w->ns),
 					b3, sizeof(b3)));
 	printf("\n");
@@ -205,7 +205,7 @@ static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter
 	       (unsigned long long)st->in.errors, (unsigned long long)st->kernel_drops,
 	       st->eth_ok ? "" : " (veth counters unavailable)");
 	for (i = 0; i < o->nout && st->eth_ok; i++)
-		printf("; out %s %s%llu xmit-errors %llu", o->out[i],
+		printf("; out %s %s%llu xmit-errors %llu", XL_ESC(o->out[i]),
 		       st->out_ok[i] ? "sent " : "gone (deleted?), sent until its last read ",
 		       (unsigned long long)st->out_xmit[i],
 		       (unsigned long long)st->out_xmit_errors[i]);

@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "xdplab/htmlreport.h"
+#include "xdplab/log.h"
 
 enum { O_OUTPUT };
 
@@ -62,13 +63,13 @@ int cmd_report(int argc, char **argv)
 		}
 	ret = xl_html_report(argv[idx], argc - idx == 2 ? argv[idx + 1] : NULL, out, err, sizeof(err));
 	if (ret == -EIO || ret == -ENOMEM) {
-		fprintf(stderr, "xdplab report: %s\n", err[0] ? err : strerror(-ret));
+		fprintf(stderr, "xdplab report: %s\n", err[0] ? XL_ESC(err) : strerror(-ret));
 		return XL_EXIT_RUNTIME;
 	}
 	if (ret) {
 		xl_usage_error(&report_spec, "%s", err);
 		return XL_EXIT_USAGE;
 	}
-	printf("report: %s\n", out);
+	printf("report: %s\n", XL_ESC(out));
 	return XL_EXIT_OK;
 }

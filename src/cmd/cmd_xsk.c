@@ -480,7 +480,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 		xl_xsk_app__placement(app, msg, sizeof(msg));
 		fprintf(stderr, "xdplab: %s\n", msg);
 		fprintf(stderr, "xdplab: %s on %s %s, %s mode, %s%s, %s%s, UMEM %u x %u-byte chunks %s%s; Ctrl-C to stop\n",
-			appname, a.c.ifname, name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
+			appname, XL_ESC(a.c.ifname), name, a.c.mode == XL_MODE_SKB ? "XDP_SKB" : "XDP_DRV",
 			xl_xsk_app__zerocopy(app) ? "zero-copy" : "copy",
 			a.c.need_wakeup ? " need_wakeup" : "",
 			a.c.busy_poll ? "busy-poll" : a.c.poll ? "poll()" : "busy-spin",

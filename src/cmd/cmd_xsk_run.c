@@ -330,7 +330,7 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 		 * writer is a slow path) are not in it: say so, never a
 		 * silently incomplete capture, and fail the run.
 		 */
-		printf("dump: %s holds %llu frames (snaplen %u); %s\n", a->c.dump_path,
+		printf("dump: %s holds %llu frames (snaplen %u); %s\n", XL_ESC(a->c.dump_path),
 		       (unsigned long long)tc.c.rx_packets, a->c.dump_snaplen ? a->c.dump_snaplen : 65535,
 		       lost ? "INCOMPLETE" : "complete: the kernel dropped nothing");
 		if (lost) {

@@ -291,7 +291,7 @@ int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *tota
 	if (l->start_line) {
 		err = loop_sample(&lr, 0);
 		if (!err)
-			fprintf(stderr, "%s\n", l->start_line);
+			fprintf(stderr, "%s\n", XL_ESC(l->start_line)); /* names data */
 		sm.have_first = true;
 	}
 	if (!err)
@@ -446,7 +446,7 @@ int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd
 
 	if (xl_cmd_report_json(path, &meta, row, 1))
 		return XL_EXIT_RUNTIME;
-	fprintf(stderr, "xdplab: results written to %s\n", path);
+	fprintf(stderr, "xdplab: results written to %s\n", XL_ESC(path));
 	return XL_EXIT_OK;
 }
 
@@ -571,7 +571,7 @@ int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *wha
 	for (i = 0; subs[i]; i++)
 		if (!strcmp(subs[i], argv[1]))
 			return i;
-	fprintf(stderr, "xdplab %s: unknown %s '%s' (accepted: ", family, what, argv[1]);
+	fprintf(stderr, "xdplab %s: unknown %s '%s' (accepted: ", family, what, XL_ESC(argv[1]));
 	for (i = 0; subs[i]; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", subs[i]);
 	fprintf(stderr, ")\n");

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 			xl_cmd_outs_abort(); /* the temporaries of outputs not written */
 			return ret;
 		}
-	fprintf(stderr, "xdplab: unknown command '%s' (accepted:", argv[0]);
+	fprintf(stderr, "xdplab: unknown command '%s' (accepted:", XL_ESC(argv[0]));
 	for (i = 0; i < xl_n_commands; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", xl_commands[i].name);
 	fprintf(stderr, ")\n");

@@ -83,11 +83,11 @@ void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *inden
 	int i, k = 0;
 
 	fprintf(out, "%sprofile: %llu samples; folded stacks %s; flame graph %s\n", indent,
-		(unsigned long long)pr->samples, pr->folded, pr->svg);
+		(unsigned long long)pr->samples, XL_ESC(pr->folded), XL_ESC(pr->svg));
 	if (strcmp(pr->event, "cpu-clock"))
-		fprintf(out, "%s  (event %s)\n", indent, pr->event);
+		fprintf(out, "%s  (event %s)\n", indent, XL_ESC(pr->event));
 	if (pr->incomplete[0])
-		fprintf(out, "%s  (incomplete: %s)\n", indent, pr->incomplete);
+		fprintf(out, "%s  (incomplete: %s)\n", indent, XL_ESC(pr->incomplete));
 	if (pr->unparsed)
 		fprintf(out, "%s  (%lu lines of perf script not parsed)\n", indent, pr->unparsed);
 	for (i = 0; i < pr->ntop; i++) {
@@ -95,13 +95,14 @@ void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *inden
 
 		if (strcmp(last, t->label)) {
 			fprintf(out, "%s  %-7s %-16s %-24s %s   (top symbols by self share of %s)\n",
-				indent, "share", "command", "dso", "symbol", t->label);
+				indent, "share", "command", "dso", "symbol", XL_ESC(t->label));
 			last = t->label;
 			k = 0;
 		}
 		if (k++ >= max)
 			continue;
-		fprintf(out, "%s  %6.2f%% %-16.16s %-24.24s %s\n", indent, t->share * 100, t->comm,
-			t->dso, t->sym);
+		/* A command's name is any process's to choose, symbols the ELF's. */
+		fprintf(out, "%s  %6.2f%% %-16.16s %-24.24s %s\n", indent, t->share * 100,
+			XL_ESC(t->comm), XL_ESC(t->dso), XL_ESC(t->sym));
 	}
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "progress_cli.h"
+#include "xdplab/log.h"
 #include "xdplab/time.h"
 
 void xl_cmd_progress_init(struct xl_cmd_progress *p, int total)
@@ -43,12 +44,12 @@ void xl_cmd_progress_step(struct xl_cmd_progress *p, const char *what)
 	char left[32] = "";
 
 	if (!p) {
-		fprintf(stderr, "xdplab: %s...\n", what);
+		fprintf(stderr, "xdplab: %s...\n", XL_ESC(what)); /* --func in a row's name */
 		return;
 	}
 	if (p->eta)
 		xl_cmd_progress_left(p->done, p->total, xl_now_ns() - p->start_ns, left, sizeof(left));
 	p->done++;
-	fprintf(stderr, "xdplab: %s (row %d of %d%s%s%s)...\n", what, p->done, p->total,
+	fprintf(stderr, "xdplab: %s (row %d of %d%s%s%s)...\n", XL_ESC(what), p->done, p->total,
 		left[0] ? ", about " : "", left, left[0] ? " left" : "");
 }

@@ -137,6 +137,7 @@ TESTS=(
 	"dump-hook-no-prog|dump --hook entry/exit/both with no program on the interface: one line naming it, the hook, what to do and the accepted hooks; exit 1, no file"
 	"full-disk-outputs|report -o and --json on a full disk (a 64 KiB tmpfs): exit 1, 'cannot write FILE: No space left on device', the earlier file byte-for-byte, no temporary left; report -o an input is a usage error"
 	"full-disk-captures|dump -w and xsk rxdrop --dump to /dev/full: written 0, the file named, exit 1; dump -w on a full disk keeps the earlier capture; run --json NODIR/FILE fails before the run"
+	"untrusted-text-terminal|an argument, an option value and a results path with ESC, BEL and a newline reach the terminal as \\xNN on one line (unknown command, usage error, report's output line, cleanup's interface)"
 	"leftovers|no lab, veth or xdplab process of this run is left"
 )
 
