@@ -24,7 +24,8 @@ PIDS=()
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self progrun_modifies
        progrun_linear_limit progrun_capture_numbers progrun_interrupted progrun_repeat_warn bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_wiring_changed ab_sigkill
-       run_pin_maps run_pin_by_name lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup)
+       run_pin_maps run_pin_by_name lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup
+       map_file_errors untrusted_names)
 
 # shellcheck source=tests/e2e/suite.inc
 . tests/e2e/suite.inc
@@ -287,6 +288,63 @@ t_progrun_ab_self() {
 	done
 	echo "classes flagged in each run:$flagged, want at most 1 of 5 in one of two runs"
 	return 1
+}
+
+# progrun_one RC LINE ARGS...: prog-run of ddos_filter.o with ARGS (within
+# 10 s) exits RC and, for RC 2, its stderr is exactly the one line LINE.
+progrun_one() {
+	local want=$1 line=$2 rc
+	shift 2
+	timeout 10 $X prog-run $EX/ddos_filter.o --packets v4 -r 1 --rounds 1 "$@" >/dev/null 2>"$TMP/e"
+	rc=$?
+	expect "prog-run $*: exit (stderr $(cat -v "$TMP/e"))" $rc "$want" || return 1
+	[ "$want" != 2 ] || expect "prog-run $*: stderr" "$(cat "$TMP/e")" "$line"
+}
+
+# Issue 21 item 12: --map files. A directory, /dev/zero and a FIFO are
+# refused at once with one line (a directory exited 1 silently, /dev/zero
+# spun forever ignoring SIGINT, a FIFO would block in open); a NUL byte and
+# an array index >= max_entries name file:line (the index said "the map is
+# full"); a comment longer than 1024 bytes is still a comment.
+t_map_file_errors() {
+	local F=$TMP/sport.txt acc='accepted: a text file of KEY VALUE lines, or /dev/null for an empty map'
+	local src=--map\ blocked_src=examples/blocked_src.txt
+	mkdir -p "$TMP/mapdir"
+	progrun_one 2 "xdplab: --map blocked_sport=$TMP/mapdir: not a regular file (a directory; $acc)" \
+		$src --map blocked_sport="$TMP/mapdir" || return 1
+	progrun_one 2 "xdplab: --map blocked_sport=/dev/zero: not a regular file (a character device; $acc)" \
+		$src --map blocked_sport=/dev/zero || return 1
+	rm -f "$TMP/fifo" && mkfifo "$TMP/fifo" || return 1
+	progrun_one 2 "xdplab: --map blocked_sport=$TMP/fifo: not a regular file (a pipe; $acc)" \
+		$src --map blocked_sport="$TMP/fifo" || return 1
+	printf '53 1\n19 1\0 x\n' >"$F"
+	progrun_one 2 "xdplab: $F:2: map blocked_sport: a NUL byte in the line (accepted: text, KEY VALUE per line)" \
+		$src --map blocked_sport="$F" || return 1
+	printf '65535 1\n65536 1\n' >"$F"
+	progrun_one 2 "xdplab: $F:2: map blocked_sport: index 65536 out of range (max_entries 65536)" \
+		$src --map blocked_sport="$F" || return 1
+	{ printf '# '; head -c 2000 /dev/zero | tr '\0' a; printf ' 1 2\n53 1\n'; } >"$F"
+	progrun_one 0 "" $src --map blocked_sport="$F" || return 1
+	progrun_one 0 "" $src --map blocked_sport=/dev/null
+}
+
+# Issue 21 item 4: an option's or a map file's text with ESC and a newline
+# reaches stderr as \xNN, on one line.
+t_untrusted_names() {
+	local F=$TMP/sport.txt n
+	n=$(printf 'x\033[2J\nxdplab: forged')
+	timeout 10 $X prog-run $EX/ddos_filter.o --func "$n" --packets v4 -r 1 --rounds 1 >/dev/null 2>"$TMP/e"
+	expect "--func: exit" $? 2 || return 1
+	expect "--func: lines" "$(wc -l <"$TMP/e")" 1 || return 1
+	grep -qF "xdplab: $EX/ddos_filter.o: no XDP program matches --func x\\x1b[2J\\x0axdplab: forged (accepted: " "$TMP/e" ||
+		{ echo "--func: $(cat -v "$TMP/e")"; return 1; }
+	printf '\033]0;t\007 1\n' >"$F"
+	progrun_one 2 "xdplab: $F:1: map blocked_sport: key '\\x1b]0;t\\x07' is not accepted for a 4-byte key (accepted: a decimal number, A.B.C.D or 0x + 8 hex digits)" \
+		--map blocked_src=examples/blocked_src.txt --map blocked_sport="$F" || return 1
+	timeout 10 $X prog-run $EX/ddos_filter.o --sec "$n" --packets v4 -r 1 --rounds 1 >/dev/null 2>"$TMP/e"
+	expect "--sec: exit" $? 2 || return 1
+	expect "--sec: lines" "$(wc -l <"$TMP/e")" 1 || return 1
+	expect "--sec: control bytes" "$(tr -d '\n' <"$TMP/e" | tr -d '[:print:]' | wc -c)" 0
 }
 
 # Bad objects: one line naming the cause, exit 2 for the input, 1 for the verifier.
