@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /**
  * @file escape.h
- * Untrusted text escaped for XML: the HTML report's text and attributes,
- * its SVG charts and the flame graphs (../shared/STYLE.md, "Untrusted
- * text"). One escaper for every writer of markup.
+ * Untrusted text escaped for where it goes (../shared/STYLE.md, "Untrusted
+ * text"): for XML, the HTML report's text and attributes, its SVG charts
+ * and the flame graphs (one escaper for every writer of markup); for a
+ * terminal, stdout and stderr (one escaper for every printer of names).
  */
 #ifndef XDPLAB_ESCAPE_H
 #define XDPLAB_ESCAPE_H
@@ -26,5 +27,39 @@ void xl_xml_escape(FILE *out, const char *s);
  * labels are cut to their box this way).
  */
 void xl_xml_escape_n(FILE *out, const char *s, size_t max);
+
+/** xl_term_esc() flags. */
+enum xl_esc_flags {
+	/** A markdown table cell: also | and \ get a backslash before them, so text cannot end a cell. */
+	XL_ESC_MD = 1,
+	/** Keep newline and tab (a multi-line message from a library, e.g. a verifier log). */
+	XL_ESC_KEEP_NL = 2,
+};
+
+/**
+ * xl_term_esc() - @s as text safe for a terminal (stdout or stderr), into
+ * @buf of @len bytes (NUL-terminated; @len >= 1). The one escaper for text
+ * that came from a results file, a map file, a capture, an ELF file, /proc
+ * or an option: bytes 0x00-0x1f and 0x7f, the UTF-8 encodings of the C1
+ * controls U+0080-U+009F, and every byte that is not part of a valid UTF-8
+ * sequence (overlong forms, surrogates and > U+10FFFF included) are shown
+ * as \xNN, one per byte (lower-case hex); valid UTF-8 is kept as is.
+ * A backslash is kept (outside XL_ESC_MD): the output is for a reader, not
+ * to be parsed back. When the escaped text does not fit, it ends in "..."
+ * and no escape or UTF-8 sequence is cut. @s NULL gives "(null)".
+ * Returns @buf, so that it can be a printf() argument; no errors.
+ */
+const char *xl_term_esc(char *buf, size_t len, const char *s, unsigned int flags);
+
+/** Buffer size XL_ESC() gives: 4 bytes per input byte of up to 255 bytes. */
+#define XL_ESC_LEN 1024
+
+/**
+ * XL_ESC() - xl_term_esc() into a buffer that lives until the end of the
+ * enclosing block (a compound literal): printf("%s %s\n", XL_ESC(a), XL_ESC(b)).
+ */
+#define XL_ESC(s) xl_term_esc((char[XL_ESC_LEN]){ 0 }, XL_ESC_LEN, (s), 0)
+/** XL_ESC_MD() - XL_ESC() for a markdown table cell (XL_ESC_MD). */
+#define XL_ESC_MD(s) xl_term_esc((char[XL_ESC_LEN]){ 0 }, XL_ESC_LEN, (s), XL_ESC_MD)
 
 #endif /* XDPLAB_ESCAPE_H */

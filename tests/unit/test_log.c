@@ -3,7 +3,7 @@
  * test_log.c - the log module (src/lib/core/log.c): libbpf's own messages,
  * which already start "libbpf: ", reach stderr with that prefix once
  * ("xdplab: libbpf: elf: ..."), and only from -v (their warnings are our info);
- * the terminal escaper xl_term_esc() byte for byte, and that every message
+ * the terminal escaper xl_term_esc() (core/escape.c) byte for byte, and that every message
  * (ours and libbpf's) goes through it.
  */
 #include <stdarg.h>

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Untrusted text escaped for XML (xdplab/escape.h): the HTML report, its
- * charts and the flame graphs write names and notes through here.
+ * Untrusted text escaped (xdplab/escape.h): for XML, the HTML report, its
+ * charts and the flame graphs write names and notes through here; for a
+ * terminal, the log module and every command's printing of names.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "xdplab/escape.h"
 
@@ -27,4 +29,73 @@ void xl_xml_escape_n(FILE *out, const char *s, size_t max)
 				fputc(*s, out);
 		}
 	}
+}
+
+/*
+ * The length of the valid UTF-8 sequence at @p (2..4 bytes), 0 when @p does
+ * not start one or starts a C1 control (U+0080-U+009F). The ranges of the
+ * second byte are RFC 3629's table (no overlong forms, no surrogates, no
+ * code point above U+10FFFF).
+ */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, lo = p[0] == 0xc2 ? 0xa0 : 0x80; /* C2 80..9F: C1 controls */
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++) /* a NUL stops here too: it is no continuation */
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+const char *xl_term_esc(char *buf, size_t len, const char *s, unsigned int flags)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "(null)");
+	size_t o = 0, safe = 0, n;
+	char unit[5];
+
+	if (!len)
+		return buf;
+	for (; *p; p += n) {
+		const char *src = unit;
+		size_t w;
+
+		n = 1;
+		if ((*p == '\n' || *p == '\t') && (flags & XL_ESC_KEEP_NL)) {
+			unit[0] = *p, w = 1;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			w = snprintf(unit, sizeof(unit), "\\x%02x", *p);
+		} else if ((*p == '|' || *p == '\\') && (flags & XL_ESC_MD)) {
+			unit[0] = '\\', unit[1] = *p, w = 2;
+		} else if (*p < 0x80) {
+			unit[0] = *p, w = 1;
+		} else if ((n = utf8_len(p))) {
+			src = (const char *)p, w = n;
+		} else {
+			n = 1;
+			w = snprintf(unit, sizeof(unit), "\\x%02x", *p);
+		}
+		if (o + w > len - 1) { /* cut before this unit, with "..." */
+			o = safe;
+			for (w = 0; w < 3 && o < len - 1; w++)
+				buf[o++] = '.';
+			break;
+		}
+		memcpy(buf + o, src, w);
+		o += w;
+		if (o + 3 <= len - 1)
+			safe = o;
+	}
+	buf[o] = '\0';
+	return buf;
 }
