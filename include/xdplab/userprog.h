@@ -176,8 +176,9 @@ struct xl_count;
 struct xl_count *xl_count__create(const struct xl_userprog *u);
 
 /**
- * xl_count__read() - sum the per-CPU records into @total and, when
- * @per_cpu is not NULL, copy each CPU's (xl_bench_ncpus() records).
+ * xl_count__read() - sum the per-CPU records of every possible CPU into
+ * @total and, when @per_cpu is not NULL, copy the first
+ * xl_bench_detail_ncpus() CPUs' records into it (at most XL_MAX_CPUS).
  * rx_packets counts calls, actions[] their return codes, errors returns
  * outside 0..4; rx_bytes is 0. Same contract as xl_bench__read(), so it
  * serves as struct xl_meter.read (pass the counter as read_ctx through

@@ -560,9 +560,14 @@ void xl_userprog__destroy(struct xl_userprog *u)
 
 /* ------------------------------------------------------ fexit counter -- */
 
+/*
+ * @recs: what a lookup of the per-CPU count writes, one record per
+ * possible CPU (@ncpus of them, however many: sized here, not XL_MAX_CPUS).
+ */
 struct xl_count {
 	struct prog_count *skel;
 	int ncpus;
+	struct xl_bench_rec *recs;
 };
 
 struct xl_count *xl_count__create(const struct xl_userprog *u)
@@ -573,6 +578,11 @@ struct xl_count *xl_count__create(const struct xl_userprog *u)
 	if (!c)
 		return NULL;
 	c->ncpus = xl_bench_ncpus();
+	c->recs = calloc(c->ncpus, sizeof(*c->recs));
+	if (!c->recs) {
+		err = -ENOMEM;
+		goto out_free;
+	}
 	c->skel = prog_count__open();
 	if (!c->skel) {
 		err = -errno;
@@ -598,6 +608,7 @@ struct xl_count *xl_count__create(const struct xl_userprog *u)
 out_destroy:
 	prog_count__destroy(c->skel);
 out_free:
+	free(c->recs);
 	free(c);
 	errno = -err;
 	return NULL;
@@ -605,21 +616,13 @@ out_free:
 
 int xl_count__read(struct xl_count *c, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
 {
-	struct xl_bench_rec recs[XL_MAX_CPUS];
 	__u32 key = 0;
-	int i, j;
 
-	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.count_stats), &key, recs))
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.count_stats), &key, c->recs))
 		return -errno;
-	memset(total, 0, sizeof(*total));
-	for (i = 0; i < c->ncpus; i++) {
-		total->rx_packets += recs[i].rx_packets;
-		total->errors += recs[i].errors;
-		for (j = 0; j < XL_XDP_ACTIONS; j++)
-			total->actions[j] += recs[i].actions[j];
-	}
+	xl_bench_rec_sum(c->recs, c->ncpus, total);
 	if (per_cpu)
-		memcpy(per_cpu, recs, c->ncpus * sizeof(recs[0]));
+		memcpy(per_cpu, c->recs, xl_bench_detail_ncpus() * sizeof(c->recs[0]));
 	return 0;
 }
 
@@ -633,5 +636,6 @@ void xl_count__destroy(struct xl_count *c)
 	if (!c)
 		return;
 	prog_count__destroy(c->skel);
+	free(c->recs);
 	free(c);
 }
