@@ -197,6 +197,29 @@ static void test_fold_hostile(void **state)
 	xl_folded__free(f);
 }
 
+/*
+ * Every "+0x<hex>" at a symbol's end is cut, not only the last (found by
+ * fuzz/fuzz_folded.c: "do_idle+0xe+0x1a" was the frame "do_idle+0xe"); a
+ * "+0x" with no hex after it, or a symbol that is only an offset, stays.
+ */
+static void test_fold_offsets_cut(void **state)
+{
+	static const char text[] = "a 1 [000] 1\n"
+				   "\tffffffff81000000 +0x10 ([kernel.kallsyms])\n"
+				   "\tffffffff81000001 g+0x ([kernel.kallsyms])\n"
+				   "\tffffffff81000002 do_idle+0xe+0x1a ([kernel.kallsyms])\n";
+	struct xl_folded *f = xl_folded__new();
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	char *out;
+
+	assert_int_equal(xl_folded__parse_perf_script(f, in, NULL, 0, NULL), 0);
+	fclose(in);
+	out = folded_text(f);
+	assert_string_equal(out, "cpu0;a;do_idle;g+0x;+0x10 1\n");
+	free(out);
+	xl_folded__free(f);
+}
+
 /* A control character in a comm or symbol is ':' (\x1f would split the self-count keys). */
 static void test_fold_control_chars(void **state)
 {
@@ -442,7 +465,7 @@ int main(void)
 		cmocka_unit_test(test_fold_hostile),   cmocka_unit_test(test_fold_control_chars),
 		cmocka_unit_test(test_flame_layout),   cmocka_unit_test(test_flame_svg),
 		cmocka_unit_test(test_folded_add_merges), cmocka_unit_test(test_flame_svg_cuts_deep_narrow),
-		cmocka_unit_test(test_folded_read),
+		cmocka_unit_test(test_folded_read),	cmocka_unit_test(test_fold_offsets_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

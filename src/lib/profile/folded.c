@@ -398,18 +398,20 @@ static char *dso_open(char *sym, size_t len)
 /*
  * perf's "+0x1a" after a symbol (the offset into it, printed with the
  * symoff field or by a perf configured so) cut off: one function is one
- * frame whatever instruction was sampled.
+ * frame whatever instruction was sampled. Cut while one is left, so no
+ * frame ends in an offset ("f+0xe+0x1a" is f: no C symbol holds a '+').
  */
 static void strip_offset(char *sym)
 {
-	char *plus = strrchr(sym, '+'), *p;
+	char *plus, *p;
 
-	if (!plus || plus == sym || plus[1] != '0' || plus[2] != 'x' || !plus[3])
-		return;
-	for (p = plus + 3; *p; p++)
-		if (!isxdigit((unsigned char)*p))
-			return;
-	*plus = 0;
+	while ((plus = strrchr(sym, '+')) && plus != sym && plus[1] == '0' && plus[2] == 'x' &&
+	       plus[3]) {
+		for (p = plus + 3; *p; p++)
+			if (!isxdigit((unsigned char)*p))
+				return;
+		*plus = 0;
+	}
 }
 
 /*
