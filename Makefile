@@ -180,6 +180,8 @@ FUZZ_SRC_pcap := src/lib/pkt/pcapfile.c src/lib/pkt/pcapng.c src/lib/pkt/pkt.c s
 FUZZ_SRC_parse := src/lib/pkt/pkt.c
 FUZZ_SRC_opts := src/cmd/opts.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_compare := src/lib/measure/compare.c src/lib/measure/compare_lat.c src/lib/measure/compare_rule.c src/lib/measure/utest.c src/lib/measure/stats.c src/lib/sys/env.c src/lib/core/log.c src/lib/core/escape.c
+FUZZ_SRC_mapfile := src/lib/xdp/mapfile.c src/lib/core/log.c src/lib/core/escape.c
+FUZZ_SRC_folded := src/lib/profile/folded.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_report := $(wildcard src/lib/html/*.c) src/lib/core/atomicfile.c src/lib/profile/folded.c src/lib/profile/flame.c src/lib/core/escape.c $(filter-out src/lib/core/log.c src/lib/core/escape.c,$(FUZZ_SRC_compare)) src/lib/core/log.c
 
 .SECONDEXPANSION:

@@ -11,6 +11,10 @@
 #            key of docs/results.schema.json and of those files, made here
 #   report   the same seeds and dictionary (build/fuzz/report.dict), and the
 #            hand-made latency runs (tests/unit/data/lat-*.json)
+#   mapfile  the example map files (examples/*.txt) and a few lines of every
+#            accepted form, each behind every map selector byte (0..7)
+#   folded   the perf script texts of tests/unit/data (behind '0') and
+#            folded text (behind '1')
 # A finding stops that target: its input is left as build/fuzz/NAME-crash-*
 # and the script exits 1. The last line per target gives its executions.
 #   scripts/fuzz.sh [NAME...]
@@ -19,7 +23,7 @@ cd "$(dirname "$0")/.."
 B=build/fuzz
 SECS=${FUZZ_SECONDS:-600}
 CORPUS_DIR=${XL_CORPUS_DIR:-../shared/corpus/tcpdump}
-[ $# -gt 0 ] || set -- pcap parse opts compare report
+[ $# -gt 0 ] || set -- pcap parse opts compare report mapfile folded
 status=0
 
 seed() {
@@ -65,6 +69,24 @@ PY
 			printf '%s' "$v" | tr ' ' '\0' >"$dir/seed$i"
 			i=$((i + 1))
 		done
+		;;
+	mapfile)
+		local f m
+		printf '0 0x0102030405060708\n1 7 # c\n\n15 18446744073709551615\n' >"$dir/lines.txt"
+		printf '10.0.0.0/8 1\n192.168.1.1 0x0002\n::1/128 3\nfe80::1 0x01\n' >>"$dir/lines.txt"
+		for f in examples/*.txt "$dir/lines.txt"; do
+			for m in 0 1 2 3 4 5 6 7; do
+				{ printf "\\$(printf %03o "$m")"; cat "$f"; } >"$dir/$(basename "$f" .txt)-$m"
+			done
+		done
+		rm -f "$dir/lines.txt"
+		;;
+	folded)
+		local f
+		for f in tests/unit/data/perf-script*.txt; do
+			{ printf 0; cat "$f"; } >"$dir/$(basename "$f" .txt)"
+		done
+		printf '1cpu0 dut;swapper;do_idle;cpu_startup 3\ncpu1 gen;xdplab;main 18446744073709551\n' >"$dir/folded"
 		;;
 	compare | report)
 		local f
