@@ -176,7 +176,7 @@ FUZZ_CFLAGS := -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-saniti
 FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
 # The library sources each target runs (instrumented, not the gcc archive).
-FUZZ_SRC_pcap := src/lib/pkt/pcapfile.c src/lib/pkt/pcapng.c src/lib/pkt/pkt.c src/lib/core/log.c src/lib/core/escape.c
+FUZZ_SRC_pcap := src/lib/pkt/pcapfile.c src/lib/pkt/pcapng.c src/lib/pkt/pkt.c src/lib/core/atomicfile.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_parse := src/lib/pkt/pkt.c
 FUZZ_SRC_opts := src/cmd/opts.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_compare := src/lib/measure/compare.c src/lib/measure/compare_lat.c src/lib/measure/compare_rule.c src/lib/measure/utest.c src/lib/measure/stats.c src/lib/sys/env.c src/lib/core/log.c src/lib/core/escape.c

@@ -17,9 +17,28 @@
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
 
+/*
+ * The writer's file: in a directory of its own, as the writer writes a
+ * temporary file beside it and renames it into place (xl_afile), which a
+ * memfd's /proc/self/fd path cannot take.
+ */
+static char rt_dir[64], rt_path[96];
+
+static void rt_cleanup(void)
+{
+	unlink(rt_path);
+	rmdir(rt_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	xl_log_set_level(XL_LOG_ERROR - 1); /* its one-line diagnostics: silent */
+	snprintf(rt_dir, sizeof(rt_dir), "%s/fuzz_pcap.XXXXXX",
+		 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
+	if (!mkdtemp(rt_dir))
+		abort();
+	snprintf(rt_path, sizeof(rt_path), "%s/rt.pcapng", rt_dir);
+	atexit(rt_cleanup);
 	return 0;
 }
 
@@ -31,24 +50,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void round_trip_ng(const struct xl_pcap_frames *f)
 {
 	static const struct xl_cap_meta meta = { .queue = 1, .xdp_action = 2, .comment = "fuzz" };
-	static int fd = -1;
 	struct xl_pcap_frames g;
 	struct xl_pcap_writer *w;
-	char path[64];
 	size_t i;
 
-	if (fd < 0)
-		fd = memfd_create("fuzz.pcapng", 0);
-	if (fd < 0)
+	if (!*rt_path)
 		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	w = xl_pcap_writer__open_ng(path, 1514, true, 0, "fuzz0");
+	w = xl_pcap_writer__open_ng(rt_path, 1514, true, 0, "fuzz0");
 	if (!w)
 		abort();
 	for (i = 0; i < f->n; i++)
 		xl_pcap_writer__write_meta(w, i * 1000, f->data + f->off[i], f->len[i], f->len[i],
 					   i & 1 ? &meta : NULL);
-	if (xl_pcap_writer__close(w) || xl_frames_load_pcap(path, 1514, &g))
+	if (xl_pcap_writer__close(w) || xl_frames_load_pcap(rt_path, 1514, &g))
 		abort();
 	if (g.n != f->n || g.read != f->n)
 		abort();
@@ -57,6 +71,7 @@ static void round_trip_ng(const struct xl_pcap_frames *f)
 		    memcmp(g.data + g.off[i], f->data + f->off[i], g.len[i]))
 			abort();
 	xl_frames_free(&g);
+	unlink(rt_path);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
