@@ -4,7 +4,8 @@
  * reads the stamp that 'gen --stamp' writes into the UDP payload
  * (struct xl_stamp, abi/latency.h: the pktgen header), takes the one-way
  * latency as bpf_ktime_get_ns() now minus the send time (both ends on one
- * host: one CLOCK_MONOTONIC), and keeps per CPU a 3-significant-bit
+ * host: one CLOCK_MONOTONIC; stamps of time 0 or from the future are
+ * counted apart, not timed), and keeps per CPU a 3-significant-bit
  * histogram, min/max/sum, and the sequence numbers' books (lowest, highest,
  * reordered, duplicates). Returns a fixed action (XDP_DROP or XDP_PASS).
  * busy_wait_ns > 0 spins that long before reading the clock: a known added
@@ -69,17 +70,34 @@ int xdp_latency(struct xdp_md *ctx)
 	seq = bpf_ntohl(sp->seq);
 	ts = (__u64)bpf_ntohl(sp->tv_sec) * 1000000000ull +
 	     (__u64)bpf_ntohl(sp->tv_usec) * 1000 + bpf_ntohs(sp->nsec);
-	if (now >= ts) {
-		lat = now - ts;
-	} else {
-		lat = 0;
+	/*
+	 * Only stamps of this clock are timed: a stamp of time 0 (unset) or
+	 * later than now (another clock) is counted apart, kept out of the
+	 * histogram, sum and min/max, so the percentiles are of the timed
+	 * frames alone. The sequence books take every stamp.
+	 */
+	if (!ts) {
+		r->unset++;
+	} else if (now < ts) {
 		r->negative++;
+	} else {
+		lat = now - ts;
+		r->timed++;
+		r->sum_ns += lat;
+		b = xl_lat_bucket(lat);
+		if (b < XL_LAT_BUCKETS)
+			r->hist[b]++;
+		if (r->timed == 1 || lat < r->min_ns)
+			r->min_ns = lat;
+		if (r->timed == 1 || lat > r->max_ns)
+			r->max_ns = lat;
 	}
 	r->stamped++;
-	r->sum_ns += lat;
-	b = xl_lat_bucket(lat);
-	if (b < XL_LAT_BUCKETS)
-		r->hist[b]++;
+	if (r->stamped == 1) {
+		r->seq_min = r->seq_max = seq;
+	} else if (seq < r->seq_min) {
+		r->seq_min = seq;
+	}
 	slot = seq % XL_LAT_SEQ_SLOTS;
 	if (r->stamped == 1) {
 		r->min_ns = r->max_ns = lat;

@@ -46,8 +46,10 @@ const char *xl_lat_path_name(enum xl_lat_path p);
  * @reps/@nreps: each repetition; @med: per field, the median over the
  *   repetitions (rounded down to whole ns and frames).
  * @all: every repetition's histogram summed (the JSON's buckets),
- *   with @all.min_ns/@all.max_ns over all of them.
- * @note: empty, or why the row has fewer repetitions than asked.
+ *   with @all.min_ns/@all.max_ns over all of them, and their stamped,
+ *   timed, negative and unset counts.
+ * @note: empty, or why the row has fewer repetitions than asked, then
+ *   the stamps not timed (xl_lat_notes() of @all).
  */
 struct xl_lat_row {
 	char name[40];

@@ -10,6 +10,7 @@
 #ifndef XDPLAB_LATENCY_H
 #define XDPLAB_LATENCY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "xdplab/attach.h"
@@ -32,17 +33,21 @@ struct xl_latency_opts {
 /**
  * struct xl_lat_totals - all CPUs summed.
  * @frames/@stamped: frames seen / carrying a stamp.
- * @sum_ns, @min_ns, @max_ns: latency of the stamped frames, ns.
- * @negative: stamps from the future (clock trouble), counted as 0 ns.
+ * @timed: stamped frames that were timed (@stamped - @negative - @unset):
+ *   the frames of @hist; the percentiles take @timed as their count.
+ * @sum_ns, @min_ns, @max_ns: latency of the timed frames, ns (0 when none).
+ * @negative: stamps later than the receiver's clock (from another clock),
+ *   not timed; @unset: stamps of time 0, not timed.
  * @seq_first/@seq_last: lowest and highest sequence number (when stamped).
  * @expected: @seq_last - @seq_first + 1; @lost: @expected minus the
  *   distinct sequence numbers received (@stamped - @duplicates), 0 if below.
  * @reordered, @duplicates: as in struct xl_lat_rec.
- * @hist: stamped frames per bucket.
+ * @hist: timed frames per bucket.
  */
 struct xl_lat_totals {
 	uint64_t frames, stamped, sum_ns, min_ns, max_ns, negative;
 	uint64_t seq_first, seq_last, expected, lost, reordered, duplicates;
+	uint64_t timed, unset;
 	uint64_t hist[XL_LAT_BUCKETS];
 };
 
@@ -61,8 +66,9 @@ int xl_latency__read(struct xl_latency *l, struct xl_lat_totals *t);
 
 /**
  * xl_lat_sum() - the totals of @n per-CPU records @recs (as the receiver's
- * map holds them) into @t: counts and histograms summed, min/max and the
- * lowest/highest sequence number over the CPUs that saw a stamp, then
+ * map holds them) into @t: counts and histograms summed, min/max over the
+ * CPUs that timed a frame, the lowest/highest sequence number over the
+ * CPUs that saw a stamp, then
  * @t->expected and @t->lost (pure; xl_latency__read() uses it).
  */
 void xl_lat_sum(const struct xl_lat_rec *recs, int n, struct xl_lat_totals *t);
@@ -87,6 +93,15 @@ void xl_lat_bucket_bounds(uint32_t idx, uint64_t *lo, uint64_t *hi);
  */
 uint64_t xl_lat_percentile(const uint64_t hist[XL_LAT_BUCKETS], uint64_t n, double q,
 			   uint64_t max_ns);
+
+/**
+ * xl_lat_notes() - what the percentiles of @t leave out, as text into @buf
+ * (@len bytes, always terminated): "N stamps from another clock (negative
+ * delta), not in the percentiles" when @t->negative > 0, "N stamps of time
+ * 0 (unset), not in the percentiles" when @t->unset > 0, joined by "; ".
+ * Return: @buf; "" when nothing was left out.
+ */
+char *xl_lat_notes(const struct xl_lat_totals *t, char *buf, size_t len);
 
 /** xl_lat_totals_diff() - @b - @a for the counts and histogram (min/max from @b). */
 void xl_lat_totals_diff(const struct xl_lat_totals *a, const struct xl_lat_totals *b,

@@ -65,13 +65,16 @@ struct xl_rep_result {
  *   @gaps: the receiver's own count, the numbers missing between the
  *   lowest and the highest it saw; @reordered, @duplicates: as struct
  *   xl_lat_totals.
- * @min_ns .. @max_ns: latency, ns (percentiles: a bucket's upper bound,
- *   xl_lat_percentile()); @mean_ns exact.
+ * @negative/@unset: of @received, stamps from another clock (later than
+ *   the receiver's) and stamps of time 0: not timed, not in the figures.
+ * @min_ns .. @max_ns: latency of the timed frames, ns (percentiles: a
+ *   bucket's upper bound, xl_lat_percentile()); @mean_ns exact.
  */
 struct xl_lat_rep {
 	uint64_t sent, xmit_errors, received, lost, gaps, reordered, duplicates;
 	uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
 	double mean_ns;
+	uint64_t negative, unset;
 };
 
 /**

@@ -79,15 +79,17 @@ static void print_interval(double t, const struct xl_lat_totals *d, double secs)
 {
 	char b[2][32];
 
+	/* The percentiles count the timed frames only (not negative or unset). */
 	printf("%8.3f s  rx/s %s  stamped/s %s  p50 %.1f us  p99 %.1f us  max %.1f us\n", t,
 	       xl_fmt_thousands((uint64_t)(d->frames / secs), b[0], 32),
 	       xl_fmt_thousands((uint64_t)(d->stamped / secs), b[1], 32),
-	       xl_lat_percentile(d->hist, d->stamped, 0.5, d->max_ns) / 1e3,
-	       xl_lat_percentile(d->hist, d->stamped, 0.99, d->max_ns) / 1e3, d->max_ns / 1e3);
+	       xl_lat_percentile(d->hist, d->timed, 0.5, d->max_ns) / 1e3,
+	       xl_lat_percentile(d->hist, d->timed, 0.99, d->max_ns) / 1e3, d->max_ns / 1e3);
 }
 
 static void print_totals(const struct xl_lat_totals *t, double secs)
 {
+	char note[192];
 	size_t i;
 
 	printf("totals: %llu frames, %llu stamped, %llu without a stamp in %.3f s\n",
@@ -97,23 +99,29 @@ static void print_totals(const struct xl_lat_totals *t, double secs)
 		printf("latency: no stamped frame (send with 'xdplab gen --stamp')\n");
 		return;
 	}
-	printf("latency ns: min %llu", (unsigned long long)t->min_ns);
-	for (i = 0; i < 4; i++)
-		printf(" %s %llu", qnames[i],
-		       (unsigned long long)xl_lat_percentile(t->hist, t->stamped, quantiles[i],
-							     t->max_ns));
-	printf(" max %llu mean %.0f (stamp to receiver, CLOCK_MONOTONIC; buckets of 3 significant bits, <= 12.5%% wide)\n",
-	       (unsigned long long)t->max_ns, (double)t->sum_ns / t->stamped);
-	printf("sequence: first %llu last %llu, expected %llu, lost %llu, reordered %llu, duplicates %llu%s\n",
+	if (!t->timed) {
+		printf("latency: no stamp of this clock to time\n");
+	} else {
+		printf("latency ns: min %llu", (unsigned long long)t->min_ns);
+		for (i = 0; i < 4; i++)
+			printf(" %s %llu", qnames[i],
+			       (unsigned long long)xl_lat_percentile(t->hist, t->timed,
+								     quantiles[i], t->max_ns));
+		printf(" max %llu mean %.0f (stamp to receiver, CLOCK_MONOTONIC; buckets of 3 significant bits, <= 12.5%% wide)\n",
+		       (unsigned long long)t->max_ns, (double)t->sum_ns / t->timed);
+	}
+	if (xl_lat_notes(t, note, sizeof(note))[0])
+		printf("note: %s\n", note);
+	printf("sequence: first %llu last %llu, expected %llu, lost %llu, reordered %llu, duplicates %llu\n",
 	       (unsigned long long)t->seq_first, (unsigned long long)t->seq_last,
 	       (unsigned long long)t->expected, (unsigned long long)t->lost,
-	       (unsigned long long)t->reordered, (unsigned long long)t->duplicates,
-	       t->negative ? " (stamps from the future counted as 0 ns)" : "");
+	       (unsigned long long)t->reordered, (unsigned long long)t->duplicates);
 }
 
 static int print_json(const struct xl_lat_totals *t, double secs)
 {
 	json_t *o = json_object(), *b = json_array(), *p = json_object();
+	char note[192];
 	uint64_t lo, hi;
 	uint32_t i;
 	int err = 0;
@@ -132,14 +140,15 @@ static int print_json(const struct xl_lat_totals *t, double secs)
 	}
 	for (i = 0; i < 4; i++)
 		json_object_set_new(p, qnames[i], json_integer(xl_lat_percentile(t->hist,
-						  t->stamped, quantiles[i], t->max_ns)));
+						  t->timed, quantiles[i], t->max_ns)));
 	json_object_set_new(o, "seconds", json_real(secs));
 	json_object_set_new(o, "frames", json_integer(t->frames));
 	json_object_set_new(o, "stamped", json_integer(t->stamped));
 	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC (bpf_ktime_get_ns), one host"));
-	json_object_set_new(o, "min_ns", t->stamped ? json_integer(t->min_ns) : json_null());
-	json_object_set_new(o, "max_ns", t->stamped ? json_integer(t->max_ns) : json_null());
-	json_object_set_new(o, "mean_ns", t->stamped ? json_real((double)t->sum_ns / t->stamped) : json_null());
+	json_object_set_new(o, "timed", json_integer(t->timed));
+	json_object_set_new(o, "min_ns", t->timed ? json_integer(t->min_ns) : json_null());
+	json_object_set_new(o, "max_ns", t->timed ? json_integer(t->max_ns) : json_null());
+	json_object_set_new(o, "mean_ns", t->timed ? json_real((double)t->sum_ns / t->timed) : json_null());
 	json_object_set_new(o, "percentiles_ns", p);
 	p = NULL;
 	json_object_set_new(o, "bucket_resolution", json_string("3 significant bits: each power of two in 8 buckets, width <= 12.5% of the lower bound; percentiles are a bucket's upper bound"));
@@ -152,6 +161,8 @@ static int print_json(const struct xl_lat_totals *t, double secs)
 	json_object_set_new(o, "reordered", json_integer(t->reordered));
 	json_object_set_new(o, "duplicates", json_integer(t->duplicates));
 	json_object_set_new(o, "negative", json_integer(t->negative));
+	json_object_set_new(o, "unset", json_integer(t->unset));
+	json_object_set_new(o, "note", json_string(xl_lat_notes(t, note, sizeof(note))));
 	if (json_dumpf(o, stdout, JSON_COMPACT) || fputc('\n', stdout) == EOF)
 		err = -EIO;
 out:

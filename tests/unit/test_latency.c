@@ -90,12 +90,12 @@ static void test_sum_and_rep(void **state)
 
 	(void)state;
 	memset(recs, 0, sizeof(recs));
-	recs[0] = (struct xl_lat_rec){ .frames = 6, .stamped = 5, .sum_ns = 5000, .min_ns = 500,
+	recs[0] = (struct xl_lat_rec){ .frames = 6, .stamped = 5, .timed = 5, .sum_ns = 5000, .min_ns = 500,
 				       .max_ns = 2000, .seq_min = 2, .seq_max = 5,
 				       .duplicates = 1, .reordered = 1 };
 	recs[0].hist[xl_lat_bucket(500)] = 4;
 	recs[0].hist[xl_lat_bucket(2000)] = 1;
-	recs[1] = (struct xl_lat_rec){ .frames = 2, .stamped = 2, .sum_ns = 700, .min_ns = 300,
+	recs[1] = (struct xl_lat_rec){ .frames = 2, .stamped = 2, .timed = 2, .sum_ns = 700, .min_ns = 300,
 				       .max_ns = 400, .seq_min = 7, .seq_max = 8, .reordered = 1 };
 	recs[1].hist[xl_lat_bucket(300)] = 1;
 	recs[1].hist[xl_lat_bucket(400)] = 1;
@@ -134,6 +134,66 @@ static void test_sum_and_rep(void **state)
 	assert_int_equal(r.lost, 0);
 }
 
+/*
+ * Stamps not timed (issue 21 item 9): CPU 0 timed 2 frames (100 and
+ * 900 ns); CPU 1 saw only a stamp from another clock and one of time 0,
+ * its min/max 0 (never set). The totals' min/max and percentiles are of
+ * the 2 timed frames; the notes name the 2 left out.
+ */
+static void test_sum_untimed(void **state)
+{
+	static struct xl_lat_rec recs[2];
+	static struct xl_lat_totals t, z;
+	struct xl_lat_rep r;
+	char note[192];
+	uint64_t lo, hi;
+
+	(void)state;
+	memset(recs, 0, sizeof(recs));
+	recs[0] = (struct xl_lat_rec){ .frames = 2, .stamped = 2, .timed = 2, .sum_ns = 1000,
+				       .min_ns = 100, .max_ns = 900, .seq_min = 0, .seq_max = 1 };
+	recs[0].hist[xl_lat_bucket(100)] = 1;
+	recs[0].hist[xl_lat_bucket(900)] = 1;
+	recs[1] = (struct xl_lat_rec){ .frames = 2, .stamped = 2, .negative = 1, .unset = 1,
+				       .seq_min = 2, .seq_max = 3 };
+	xl_lat_sum(recs, 2, &t);
+	assert_int_equal(t.stamped, 4);
+	assert_int_equal(t.timed, 2);
+	assert_int_equal(t.negative, 1);
+	assert_int_equal(t.unset, 1);
+	assert_int_equal(t.min_ns, 100);
+	assert_int_equal(t.max_ns, 900);
+	assert_int_equal(t.lost, 0);
+	xl_lat_rep_from(&t, 4, 0, &r);
+	assert_int_equal(r.received, 4);
+	assert_int_equal(r.negative, 1);
+	assert_int_equal(r.unset, 1);
+	assert_int_equal(r.min_ns, 100);
+	/* rank ceil(0.5 * 2) = 1: the 100 ns bucket's top, not 0 ns. */
+	xl_lat_bucket_bounds(xl_lat_bucket(100), &lo, &hi);
+	assert_int_equal(r.p50_ns, hi);
+	assert_int_equal(r.p99_ns, 900);
+	assert_true(r.mean_ns == 500);
+	assert_string_equal(xl_lat_notes(&t, note, sizeof(note)),
+			    "1 stamps from another clock (negative delta), not in the percentiles; "
+			    "1 stamps of time 0 (unset), not in the percentiles");
+	t.unset = 0;
+	assert_string_equal(xl_lat_notes(&t, note, sizeof(note)),
+			    "1 stamps from another clock (negative delta), not in the percentiles");
+	t.negative = 0;
+	t.unset = 7;
+	assert_string_equal(xl_lat_notes(&t, note, sizeof(note)),
+			    "7 stamps of time 0 (unset), not in the percentiles");
+	assert_string_equal(xl_lat_notes(&z, note, sizeof(note)), "");
+	/* Only untimed stamps: no latency figures at all. */
+	xl_lat_sum(&recs[1], 1, &t);
+	assert_int_equal(t.timed, 0);
+	xl_lat_rep_from(&t, 2, 0, &r);
+	assert_int_equal(r.p50_ns, 0);
+	assert_int_equal(r.max_ns, 0);
+	assert_true(r.mean_ns == 0);
+}
+
 /* A row's medians over its repetitions: odd count the middle, even the mean floored. */
 static void test_row_medians(void **state)
 {
@@ -167,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_bucket_values),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_sum_and_rep),
+		cmocka_unit_test(test_sum_untimed),
 		cmocka_unit_test(test_row_medians),
 	};
 

@@ -165,14 +165,13 @@ static void test_stamp(void **state)
 	stamp_case_shape(true, 114, 16, 3);
 }
 
-/* One stamped frame with sequence number @seq, sent @ago_ns before now. */
-static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t seq)
+/* One frame with sequence number @seq stamped at time @t (CLOCK_MONOTONIC ns). */
+static void run_stamp(struct latency *l, uint8_t *frame, uint32_t size, uint32_t seq, uint64_t t)
 {
 	/* Built in a copy: offset 42 of the frame is not 4-byte aligned (UBSan). */
 	struct xl_stamp stamp, *st = &stamp;
 	uint8_t out[256];
 	uint32_t out_len = sizeof(out);
-	uint64_t t = xl_now_ns();
 
 	st->magic = htonl(XL_STAMP_MAGIC);
 	st->seq = htonl(seq);
@@ -184,6 +183,12 @@ static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t s
 	assert_int_equal(prog_run(bpf_program__fd(l->progs.xdp_latency), frame, size, out,
 				  &out_len),
 			 XDP_DROP);
+}
+
+/* One stamped frame with sequence number @seq, stamped now. */
+static void run_seq(struct latency *l, uint8_t *frame, uint32_t size, uint32_t seq)
+{
+	run_stamp(l, frame, size, seq, xl_now_ns());
 }
 
 /*
@@ -306,12 +311,81 @@ static void test_receiver_crafted_rep(void **state)
 	free(recs);
 }
 
+/*
+ * Stamps the receiver cannot time (issue 21 item 9): 3 stamped 10 s in
+ * the future (another clock: a negative delta), 1 of time 0 (unset) and 1
+ * stamped now. Only the one of now is timed: in the histogram, sum,
+ * min/max and percentiles; the others are counted apart (they used to go
+ * to bucket 0, so p50 read 0 ns, and time 0 gave the uptime as max).
+ * The sequence books take all five.
+ */
+static void test_receiver_untimed(void **state)
+{
+	struct xl_pkt_spec sp = spec_of(false, 64);
+	struct xl_lat_totals *t;
+	struct xl_lat_rec *recs;
+	struct xl_lat_rep r;
+	uint64_t in_buckets = 0;
+	struct latency *l;
+	uint8_t frame[64];
+	char note[192];
+	__u32 key = 0;
+	int n, i;
+
+	(void)state;
+	need_bpf();
+	n = libbpf_num_possible_cpus();
+	assert_int_equal(xl_pkt_build(&sp, frame, sizeof(frame)), 64);
+	l = latency__open_and_load();
+	assert_non_null(l);
+	for (i = 0; i < 3; i++)
+		run_stamp(l, frame, 64, i, xl_now_ns() + 10000000000ull);
+	run_stamp(l, frame, 64, 3, 0);
+	run_seq(l, frame, 64, 4);
+	recs = calloc(n, sizeof(*recs));
+	t = calloc(1, sizeof(*t));
+	assert_non_null(recs);
+	assert_non_null(t);
+	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(l->maps.lat_stats), &key, recs), 0);
+	latency__destroy(l);
+	xl_lat_sum(recs, n, t);
+	assert_int_equal(t->frames, 5);
+	assert_int_equal(t->stamped, 5);
+	assert_int_equal(t->negative, 3);
+	assert_int_equal(t->unset, 1);
+	assert_int_equal(t->timed, 1);
+	for (i = 0; i < XL_LAT_BUCKETS; i++)
+		in_buckets += t->hist[i];
+	assert_int_equal(in_buckets, 1);
+	assert_true(t->min_ns > 0 && t->min_ns == t->max_ns && t->sum_ns == t->min_ns);
+	assert_true(t->max_ns < 1000000000ull);
+	assert_int_equal(t->seq_first, 0);
+	assert_int_equal(t->seq_last, 4);
+	assert_int_equal(t->lost, 0);
+	assert_int_equal(t->reordered, 0);
+	xl_lat_rep_from(t, 5, 0, &r);
+	assert_int_equal(r.received, 5);
+	assert_int_equal(r.negative, 3);
+	assert_int_equal(r.unset, 1);
+	assert_int_equal(r.lost, 0);
+	assert_int_equal(r.min_ns, t->min_ns);
+	assert_int_equal(r.max_ns, t->max_ns);
+	assert_true(r.p50_ns >= r.min_ns && r.p50_ns == r.p999_ns && r.p999_ns == r.max_ns);
+	assert_true(r.mean_ns == (double)t->min_ns);
+	assert_string_equal(xl_lat_notes(t, note, sizeof(note)),
+			    "3 stamps from another clock (negative delta), not in the percentiles; "
+			    "1 stamps of time 0 (unset), not in the percentiles");
+	free(t);
+	free(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_receiver_books),
 		cmocka_unit_test(test_receiver_crafted_rep),
+		cmocka_unit_test(test_receiver_untimed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -70,14 +70,19 @@ static inline __attribute__((always_inline)) __u32 xl_lat_bucket(__u64 v)
  * key 0), written only by that CPU.
  * @frames: frames that reached the program; @stamped: of those, frames
  *   carrying a stamp (UDP, magic found); the rest are counted, not timed.
- * @sum_ns/@min_ns/@max_ns: one-way latency of the stamped frames.
- * @negative: stamps later than the receiver's clock (counted in bucket 0).
+ * @sum_ns/@min_ns/@max_ns: one-way latency of the timed frames (valid
+ *   when @timed > 0).
+ * @negative: stamps later than the receiver's clock (another clock: a
+ *   negative delta); not timed.
+ * @unset: stamps of time 0 (tv_sec, tv_usec and nsec all 0); not timed.
+ * @timed: stamped frames neither negative nor unset: the ones in @hist,
+ *   @sum_ns, @min_ns and @max_ns (@stamped = @timed + @negative + @unset).
  * @seq_min/@seq_max: lowest and highest sequence number seen (valid when
  *   @stamped > 0).
  * @reordered: stamped frames whose seq was below @seq_max when they came.
  * @duplicates: frames whose seq was already seen (within the last
  *   XL_LAT_SEQ_SLOTS sequence numbers; older repeats count as reordered).
- * @hist: stamped frames per bucket (xl_lat_bucket()).
+ * @hist: timed frames per bucket (xl_lat_bucket()).
  * @slots: slot s holds 1 + the last seq seen with seq % XL_LAT_SEQ_SLOTS == s.
  */
 struct xl_lat_rec {
@@ -91,7 +96,9 @@ struct xl_lat_rec {
 	__u64 seq_max;
 	__u64 reordered;
 	__u64 duplicates;
-	__u64 pad[6];
+	__u64 unset;
+	__u64 timed;
+	__u64 pad[4];
 	__u64 hist[XL_LAT_BUCKETS];
 	__u32 slots[XL_LAT_SEQ_SLOTS];
 } __attribute__((aligned(64)));

@@ -48,15 +48,17 @@ void xl_lat_rep_from(const struct xl_lat_totals *t, uint64_t sent, uint64_t xmit
 	r->gaps = t->lost;
 	r->reordered = t->reordered;
 	r->duplicates = t->duplicates;
-	if (!t->stamped)
+	r->negative = t->negative;
+	r->unset = t->unset;
+	if (!t->timed)
 		return;
 	r->min_ns = t->min_ns;
 	r->max_ns = t->max_ns;
-	r->p50_ns = xl_lat_percentile(t->hist, t->stamped, 0.5, t->max_ns);
-	r->p90_ns = xl_lat_percentile(t->hist, t->stamped, 0.9, t->max_ns);
-	r->p99_ns = xl_lat_percentile(t->hist, t->stamped, 0.99, t->max_ns);
-	r->p999_ns = xl_lat_percentile(t->hist, t->stamped, 0.999, t->max_ns);
-	r->mean_ns = (double)t->sum_ns / t->stamped;
+	r->p50_ns = xl_lat_percentile(t->hist, t->timed, 0.5, t->max_ns);
+	r->p90_ns = xl_lat_percentile(t->hist, t->timed, 0.9, t->max_ns);
+	r->p99_ns = xl_lat_percentile(t->hist, t->timed, 0.99, t->max_ns);
+	r->p999_ns = xl_lat_percentile(t->hist, t->timed, 0.999, t->max_ns);
+	r->mean_ns = (double)t->sum_ns / t->timed;
 }
 
 /* The median over @n repetitions of the uint64_t at @off in struct xl_lat_rep. */
@@ -79,7 +81,8 @@ void xl_lat_row_finish(struct xl_lat_row *row)
 		offsetof(struct xl_lat_rep, duplicates), offsetof(struct xl_lat_rep, min_ns),
 		offsetof(struct xl_lat_rep, p50_ns), offsetof(struct xl_lat_rep, p90_ns),
 		offsetof(struct xl_lat_rep, p99_ns), offsetof(struct xl_lat_rep, p999_ns),
-		offsetof(struct xl_lat_rep, max_ns),
+		offsetof(struct xl_lat_rep, max_ns), offsetof(struct xl_lat_rep, negative),
+		offsetof(struct xl_lat_rep, unset),
 	};
 	double v[XL_MAX_REPS];
 	size_t k;
@@ -277,6 +280,17 @@ out:
 	return err;
 }
 
+/* The stamps all repetitions left out of the figures, said in @row->note. */
+static void lat_row_note_untimed(struct xl_lat_row *row)
+{
+	size_t n = strlen(row->note);
+	char untimed[160];
+
+	if (!xl_lat_notes(&row->all, untimed, sizeof(untimed))[0])
+		return;
+	snprintf(row->note + n, sizeof(row->note) - n, "%s%s", n ? "; " : "", untimed);
+}
+
 int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_lat_path path,
 		      uint64_t rate_pps, uint64_t delay_ns, uint32_t size, struct xl_lat_row *row)
 {
@@ -325,11 +339,14 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 			break;
 		for (i = 0; i < XL_LAT_BUCKETS; i++)
 			row->all.hist[i] += t->hist[i];
-		if (!row->all.stamped || (t->stamped && t->min_ns < row->all.min_ns))
+		if (t->timed && (!row->all.timed || t->min_ns < row->all.min_ns))
 			row->all.min_ns = t->min_ns;
-		if (t->max_ns > row->all.max_ns)
+		if (t->timed && t->max_ns > row->all.max_ns)
 			row->all.max_ns = t->max_ns;
 		row->all.stamped += t->stamped;
+		row->all.timed += t->timed;
+		row->all.negative += t->negative;
+		row->all.unset += t->unset;
 		row->all.frames += t->frames;
 		row->all.sum_ns += t->sum_ns;
 		row->nreps = rep + 1;
@@ -342,6 +359,7 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 	if (err == -EINTR && !row->note[0])
 		snprintf(row->note, sizeof(row->note), "interrupted after %d of %d repetitions",
 			 row->nreps, o->reps);
+	lat_row_note_untimed(row);
 	if (path == XL_LAT_L2FWD && old_wiring != XL_WIRING_SOFTIRQ) {
 		int werr = xl_lab__wire(lab, old_wiring, old_napi);
 
@@ -362,14 +380,15 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 
 static json_t *rep_json(const struct xl_lat_rep *r)
 {
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}",
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I}",
 			 "sent", (json_int_t)r->sent, "xmit_errors", (json_int_t)r->xmit_errors,
 			 "received", (json_int_t)r->received, "lost", (json_int_t)r->lost,
 			 "gaps", (json_int_t)r->gaps, "reordered", (json_int_t)r->reordered,
 			 "duplicates", (json_int_t)r->duplicates, "min_ns", (json_int_t)r->min_ns,
 			 "p50_ns", (json_int_t)r->p50_ns, "p90_ns", (json_int_t)r->p90_ns,
 			 "p99_ns", (json_int_t)r->p99_ns, "p999_ns", (json_int_t)r->p999_ns,
-			 "max_ns", (json_int_t)r->max_ns, "mean_ns", r->mean_ns);
+			 "max_ns", (json_int_t)r->max_ns, "mean_ns", r->mean_ns,
+			 "negative", (json_int_t)r->negative, "unset", (json_int_t)r->unset);
 }
 
 static json_t *row_json(const struct xl_lat_row *row)

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,6 +64,22 @@ uint64_t xl_lat_percentile(const uint64_t hist[XL_LAT_BUCKETS], uint64_t n, doub
 	return max_ns;
 }
 
+char *xl_lat_notes(const struct xl_lat_totals *t, char *buf, size_t len)
+{
+	int n = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	if (t->negative)
+		n = snprintf(buf, len, "%llu stamps from another clock (negative delta), not in the percentiles",
+			     (unsigned long long)t->negative);
+	if (t->unset && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "%s%llu stamps of time 0 (unset), not in the percentiles",
+			 n ? "; " : "", (unsigned long long)t->unset);
+	return buf;
+}
+
 void xl_lat_totals_diff(const struct xl_lat_totals *a, const struct xl_lat_totals *b,
 			struct xl_lat_totals *d)
 {
@@ -73,6 +90,8 @@ void xl_lat_totals_diff(const struct xl_lat_totals *a, const struct xl_lat_total
 	d->stamped = b->stamped - a->stamped;
 	d->sum_ns = b->sum_ns - a->sum_ns;
 	d->negative = b->negative - a->negative;
+	d->unset = b->unset - a->unset;
+	d->timed = b->timed - a->timed;
 	d->reordered = b->reordered - a->reordered;
 	d->duplicates = b->duplicates - a->duplicates;
 	for (i = 0; i < XL_LAT_BUCKETS; i++)
@@ -130,7 +149,7 @@ out_free:
 
 void xl_lat_sum(const struct xl_lat_rec *recs, int n, struct xl_lat_totals *t)
 {
-	bool any = false;
+	bool any = false, any_timed = false;
 	uint64_t uniq;
 	int i, j;
 
@@ -144,14 +163,19 @@ void xl_lat_sum(const struct xl_lat_rec *recs, int n, struct xl_lat_totals *t)
 		t->stamped += r->stamped;
 		t->sum_ns += r->sum_ns;
 		t->negative += r->negative;
+		t->unset += r->unset;
+		t->timed += r->timed;
 		t->reordered += r->reordered;
 		t->duplicates += r->duplicates;
 		for (j = 0; j < XL_LAT_BUCKETS; j++)
 			t->hist[j] += r->hist[j];
-		if (!any || r->min_ns < t->min_ns)
-			t->min_ns = r->min_ns;
-		if (!any || r->max_ns > t->max_ns)
-			t->max_ns = r->max_ns;
+		if (r->timed) {
+			if (!any_timed || r->min_ns < t->min_ns)
+				t->min_ns = r->min_ns;
+			if (!any_timed || r->max_ns > t->max_ns)
+				t->max_ns = r->max_ns;
+			any_timed = true;
+		}
 		if (!any || r->seq_min < t->seq_first)
 			t->seq_first = r->seq_min;
 		if (!any || r->seq_max > t->seq_last)
