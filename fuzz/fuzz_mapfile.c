@@ -6,7 +6,8 @@
  * of the maps made once in LLVMFuzzerInitialize() (array, hash, LPM trie,
  * per-CPU array, odd sizes); the rest is the file. Checks what the filler
  * promises: the number of entries written (at most one per line), or one of
- * its documented errors (-EINVAL, -E2BIG of a full map, -ENOMEM); an array
+ * its documented errors (-EINVAL, -ENOMEM, or the update's -E2BIG of a full
+ * map, -ENOSPC of a full LPM trie); an array
  * index past max_entries is refused, never stored. Runs as root (the maps).
  * Built by `make fuzz`.
  */
@@ -89,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n >= 0) {
 		if ((size_t)n > lines)
 			abort();
-	} else if (n != -EINVAL && n != -E2BIG && n != -ENOMEM) {
+	} else if (n != -EINVAL && n != -E2BIG && n != -ENOSPC && n != -ENOMEM) {
 		fprintf(stderr, "fuzz_mapfile: undocumented error %d\n", n);
 		abort();
 	}
@@ -98,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!bpf_map_lookup_elem(maps[m].fd, &i, val))
 			abort();
 	}
-	if (n == -E2BIG) { /* full: a fresh map, so later inputs store again */
+	if (n == -E2BIG || n == -ENOSPC) { /* full: a fresh map, so later inputs store again */
 		close(maps[m].fd);
 		if (make_map(m) < 0)
 			abort();
