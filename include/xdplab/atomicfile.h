@@ -54,14 +54,18 @@ struct xl_afile {
  * xl_afile_open() - create the temporary file of @path (mode @mode, less
  * the umask) and open @a->f on it for writing. Nothing exists under @path
  * until xl_afile_commit(). A character device or FIFO at @path is opened
- * for writing itself (@a->direct); a symbolic link at @path, whatever it
- * points at, is replaced by the rename.
+ * for writing itself (@a->direct), without following a link swapped in
+ * meanwhile and without waiting for a FIFO's reader (-ENXIO when it has
+ * none); a symbolic link at @path, whatever it points at, is replaced by
+ * the rename.
  * Open before the work that produces the contents, so that a bad @path
  * fails first.
  *
  * Return: 0, or -errno (-ENAMETOOLONG: @path too long; -EISDIR: a
- * directory at @path; the errno of open(2) in @path's directory, e.g.
- * -ENOENT, -EACCES). @a is left closed (@a->f NULL) on error.
+ * directory at @path; -ENXIO: a FIFO with no reader; -ELOOP or -EEXIST:
+ * what was at @path changed under us; the errno of open(2) in @path's
+ * directory, e.g. -ENOENT, -EACCES). @a is left closed (@a->f NULL) on
+ * error.
  */
 int xl_afile_open(struct xl_afile *a, const char *path, mode_t mode);
 

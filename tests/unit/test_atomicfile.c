@@ -222,6 +222,23 @@ static void test_device_direct(void **state)
 	assert_int_equal(xl_afile_commit(&a), -ENOSPC);
 }
 
+/*
+ * A FIFO at a name the tool makes up (another user's --profile-dir) with
+ * no reader: xl_afile_write() returns -ENXIO at once, where the open
+ * waited for a reader for ever (the alarm ends the test if it does).
+ */
+static void test_fifo_no_reader(void **state)
+{
+	char fifo[160];
+
+	snprintf(fifo, sizeof(fifo), "%s/drop.svg", base);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(10);
+	assert_int_equal(xl_afile_write(fifo, "data", 4, 0644), -ENXIO);
+	alarm(0);
+	unlink(fifo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_open_excl),
 		cmocka_unit_test(test_failed_write_keeps_old),
 		cmocka_unit_test(test_device_direct),
+		cmocka_unit_test(test_fifo_no_reader),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

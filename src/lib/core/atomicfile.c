@@ -124,10 +124,29 @@ static int afile_open(struct xl_afile *a, const char *path, mode_t mode, bool li
 	err = direct_target(path, links, &a->direct);
 	if (err)
 		return err;
-	if (a->direct) {
+	if (a->direct && !links) {
+		/*
+		 * A name the tool made up: what lstat() saw may be swapped for a
+		 * link before the open (O_NOFOLLOW: ELOOP), and a FIFO nobody
+		 * reads must not hang us (O_NONBLOCK: ENXIO); what was opened is
+		 * checked to be a device or FIFO still, then writes block.
+		 */
+		struct stat st;
+
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0)
+			return -errno;
+		if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+		    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+			close(fd);
+			return -EEXIST;
+		}
+	} else if (a->direct) {
 		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
+	}
+	if (a->direct) {
 		a->fd = fd;
 		err = afile_stream(a);
 		if (err) {
