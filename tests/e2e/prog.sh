@@ -827,6 +827,15 @@ t_run_pin_by_name() {
 	expect "no bpffs: exit" $? 2 || return 1
 	expect "no bpffs: message" "$(cat "$TMP/e")" \
 		"xdplab: $TMP/pinned.o: map pinned_count is pinned by name (LIBBPF_PIN_BY_NAME) and /sys/fs/bpf is not a BPF filesystem here: mount one ('mount -t bpf bpf /sys/fs/bpf') or give --pin-maps DIR" || return 1
+	# --pin-maps DIR and a run refused after the load, which pinned the map
+	# by name in DIR (a bad --map file): nothing is left in DIR, so the next
+	# run with DIR is not refused with "exists".
+	nsenter -t $h -m mkdir /sys/fs/bpf/xlpin || return 1
+	echo "not a number" >"$TMP/bad.map"
+	nsenter -t $h -m "$x" run --netns "$D" xlp$$in --prog "$TMP/pinned.o" --pin-maps /sys/fs/bpf/xlpin \
+		--map pinned_count="$TMP/bad.map" -d 1 >/dev/null 2>"$TMP/e"
+	expect "a bad map file with --pin-maps: exit" $? 2 || return 1
+	expect "pins left in --pin-maps DIR after the refusal" "$(nsenter -t $h -m ls -A /sys/fs/bpf/xlpin)" "" || return 1
 	kill $h $h2
 }
 

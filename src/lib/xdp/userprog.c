@@ -516,6 +516,15 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 	}
 	return u;
 out_close:
+	if (o->pin_dir) {
+		/* What the load pinned by name in DIR/NAME (an existing one was
+		 * refused before it): ours to remove, or the next run is refused. */
+		struct bpf_map *m;
+
+		bpf_object__for_each_map(m, u->obj)
+			if (bpf_map__is_pinned(m))
+				bpf_map__unpin(m, NULL);
+	}
 	unpin_by_name(u);
 	bpf_object__close(u->obj);
 out_free:
