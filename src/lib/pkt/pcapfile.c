@@ -188,6 +188,7 @@ static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bo
 	if (!w->dumper) {
 		xl_err("cannot write %s: %s", path, pcap_geterr(w->pcap));
 		xl_afile_abort(&w->a);
+		err = EIO; /* errno for the caller: the open above left err 0 */
 		goto out_close_pcap;
 	}
 	return w;

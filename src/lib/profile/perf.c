@@ -334,7 +334,7 @@ static void keep_log(struct xl_profiler *p, char *shown, size_t len)
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		total += n;
 		if (!err && fwrite(buf, 1, n, a.f) != n)
-			err = -EIO;
+			err = a.err ? a.err : -EIO; /* the stream's own errno: -ENOSPC on a full disk */
 	}
 	fclose(in);
 	if (!total) {
