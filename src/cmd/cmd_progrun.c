@@ -599,7 +599,7 @@ int cmd_progrun(int argc, char **argv)
 			if (err == -E2BIG)
 				printf("%5llu  %-22s %6u  not run: longer than the %u bytes %s sees without xdp.frags (BPF_PROG_RUN would run it on those only)\n",
 				       frame_no(&f, i), cname, f.len[i], es->linear[i],
-				       xl_userprog__name(es->u));
+				       XL_ESC(xl_userprog__name(es->u)));
 			else
 				printf("%5llu  %-22s %6u  not run: %s\n", frame_no(&f, i), cname, f.len[i],
 				       err == -EINVAL ? "BPF_PROG_RUN refused it (Invalid argument: its size, for this program?)" :

@@ -318,7 +318,7 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 			(unsigned long long)tc.xdp.rx_ring_full);
 	if (a->c.dump_path && xl_xsk_app__dump_close(app)) {
 		/* "cannot write FILE: CAUSE" said: nothing was saved. */
-		printf("dump: %s NOT written (0 of %llu frames saved)\n", a->c.dump_path,
+		printf("dump: %s NOT written (0 of %llu frames saved)\n", XL_ESC(a->c.dump_path),
 		       (unsigned long long)tc.c.rx_packets);
 		ret = XL_EXIT_RUNTIME;
 	} else if (a->c.dump_path) {
