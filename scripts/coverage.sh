@@ -5,7 +5,7 @@
 # COVERAGE_E2E=0 runs only the unit tests. Writes build/coverage.txt (per
 # file, with the lines no test reached) and build/coverage.html; prints
 # gcovr's summary. Exit 1 if a test run failed (the report is still made).
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/.."
 cov=$1
 shift
