@@ -374,9 +374,14 @@ g.dispatchEvent(new MouseEvent("click"));console.log("XL-ZOOM "+Math.round(+g.qu
 
 t_profile_xsk_redirect() {
 	local out rc app=$((NCPU > 1 ? 1 : 0))
+	local gen
 	lab_up --out-pairs 1
 	echo 0 >"$JIT"
-	gen_bg 6
+	# Traffic for both runs: xsk's profile (perf script) and redirect's
+	# set-up took gen's former 6 s on a loaded host, and redirect then
+	# profiled no traffic; the trap stops gen.
+	gen_bg 30
+	gen=${PIDS[-1]}
 	sleep 0.3
 	out=$("$X" xsk rxdrop --netns "$DNS" "$DUT" -d 1.5 -Q --cpu "$app" --profile-dir "$WORK/x" 2>"$WORK/xsk.err")
 	rc=$?
@@ -390,7 +395,8 @@ t_profile_xsk_redirect() {
 	expect_eq "redirect --profile exit status ($(tail -2 "$WORK/redir.err"))" "$rc" 0
 	grep -q "^profile: [0-9]* samples; folded stacks $WORK/r/redirect.folded; flame graph $WORK/r/redirect.svg$" <<<"$out" ||
 		fail "no profile line in: $out"
-	grep -Eq '^cpu[0-9]+ dut;.*xdp_do_redirect' "$WORK/r/redirect.folded" || fail "no xdp_do_redirect on the dut CPU"
+	grep -Eq '^cpu[0-9]+ dut;.*xdp_do_redirect' "$WORK/r/redirect.folded" ||
+		fail "no xdp_do_redirect on the dut CPU (gen $(kill -0 "$gen" 2>/dev/null && echo running || echo ended); redirect: $(tail -3 "$WORK/redir.err"))"
 	expect_eq "perf processes left" "$(perf_left)" 0
 	expect_eq "bpf_jit_kallsyms after the runs" "$(cat "$JIT")" 0
 }
