@@ -25,4 +25,23 @@ uint64_t xl_now_ns(void);
  */
 int xl_sleep_ns(uint64_t ns, volatile sig_atomic_t *stop);
 
+/**
+ * xl_timens_mono_off_parse() - the CLOCK_MONOTONIC offset of a time
+ * namespace from the text of /proc/PID/timens_offsets (@buf,
+ * NUL-terminated: lines "monotonic SECS NSECS" and "boottime SECS NSECS",
+ * man 7 time_namespaces) into *@off_ns, ns (may be negative).
+ * Return: 0, or -EINVAL when no well-formed monotonic line is there.
+ */
+int xl_timens_mono_off_parse(const char *buf, int64_t *off_ns);
+
+/**
+ * xl_ktime_realtime_off_ns() - CLOCK_REALTIME minus the kernel's own
+ * CLOCK_MONOTONIC (bpf_ktime_get_ns()'s clock), ns: add it to a BPF time
+ * to date it. In a time namespace the process's CLOCK_MONOTONIC is shifted
+ * by the namespace's offset and bpf_ktime_get_ns() is not, so the offset
+ * read from /proc/self/timens_offsets is added back (no such file, a
+ * kernel without time namespaces: offset 0). No failure.
+ */
+int64_t xl_ktime_realtime_off_ns(void);
+
 #endif

@@ -106,6 +106,7 @@ TESTS=(
 	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
 	"dump-pcapng|dump -w FILE.pcapng (our writer) and -w FILE.pcap of the same traffic: tcpdump (libpcap) reads the pcapng with every record byte-exact the pcap's, lengths kept; -F pcapng to a stream"
 	"dump-stdout|dump -w - through a pipe: 3000 records in the stream, the totals on stderr"
+	"dump-timens|dump in a time namespace (monotonic +100000 s): the records dated within 5 s of the wall clock"
 	"dut-gen-host|lab run --dut D --gen-host over ssh into the generator's netns (test sshd, key, known_hosts): XDP rows, exact counts, skipped rows say why, nothing left"
 	"dut-gen-host-sigkill|SIGKILL of lab run --dut --gen-host: ssh and the remote generator stop"
 	"dut-gen-host-unreachable|lab run --dut --gen-host with no sshd there: one line with ssh's reason, exit 1, nothing attached"

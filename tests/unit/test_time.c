@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+
 #include "xdplab/time.h"
 
 static void test_sleep_stop_already_set(void **state)
@@ -30,11 +32,35 @@ static void test_sleep_zero_and_short(void **state)
 	assert_true(xl_now_ns() - t0 >= 1000000);
 }
 
+/* /proc/PID/timens_offsets (man 7 time_namespaces): the monotonic line's offset, in ns. */
+static void test_timens_offsets_parse(void **state)
+{
+	int64_t off = 1;
+
+	(void)state;
+	assert_int_equal(xl_timens_mono_off_parse("monotonic           0         0\n"
+						  "boottime            0         0\n", &off), 0);
+	assert_int_equal(off, 0);
+	assert_int_equal(xl_timens_mono_off_parse("monotonic      100000         0\n"
+						  "boottime       100000         0\n", &off), 0);
+	assert_int_equal(off, 100000000000000ll);
+	assert_int_equal(xl_timens_mono_off_parse("boottime 7 0\nmonotonic -5 250\n", &off), 0);
+	assert_int_equal(off, -4999999750ll);
+	off = 1;
+	assert_int_equal(xl_timens_mono_off_parse("boottime 7 0\n", &off), -EINVAL);
+	assert_int_equal(xl_timens_mono_off_parse("", &off), -EINVAL);
+	assert_int_equal(xl_timens_mono_off_parse("monotonic x 0\n", &off), -EINVAL);
+	assert_int_equal(xl_timens_mono_off_parse("monotonic 1 1000000000\n", &off), -EINVAL);
+	assert_int_equal(xl_timens_mono_off_parse("monotonic 99999999999999999999 0\n", &off), -EINVAL);
+	assert_int_equal(off, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sleep_stop_already_set),
 		cmocka_unit_test(test_sleep_zero_and_short),
+		cmocka_unit_test(test_timens_offsets_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

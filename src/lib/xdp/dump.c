@@ -38,7 +38,7 @@ struct xl_dump {
 	int ifindex;
 	int ncpus;
 	uint64_t count;
-	int64_t realtime_off_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int64_t realtime_off_ns; /* CLOCK_REALTIME - the kernel's CLOCK_MONOTONIC */
 	int write_err;
 	/* The user-space half of the books (struct xl_dump_counts). */
 	uint64_t records, written, written_bytes, filtered, after_count;
@@ -218,7 +218,6 @@ out_trace:
 
 struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 {
-	struct timespec rt, mono;
 	struct xl_dump *d;
 	char ferr[256];
 	int err;
@@ -259,10 +258,8 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 		err = -errno;
 		goto out_destroy;
 	}
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	d->realtime_off_ns = (int64_t)(rt.tv_sec - mono.tv_sec) * 1000000000ll +
-			     (rt.tv_nsec - mono.tv_nsec);
+	/* Not namespaced, as bpf_ktime_get_ns() is not (a time namespace's offset undone). */
+	d->realtime_off_ns = xl_ktime_realtime_off_ns();
 	err = load(d, o);
 	if (err)
 		goto out_destroy;
