@@ -122,7 +122,7 @@ t_progrun_own_capture() {
 # Corpus captures (real traffic): every frame's action equals the oracle's
 # (tests/e2e/prog/oracle.py, an independent reading of the filter's rules).
 t_progrun_corpus() {
-	local f files=() n=0
+	local f files=() n=0 ran
 	if [ -d "$CORPUS" ]; then
 		files=("$CORPUS/afs.pcap" "$CORPUS/dhcpv6-domain-list.pcap" "$CORPUS/802.1ad_QinQ.pcap"
 		       "$CORPUS/arp-oobr.pcap" "$CORPUS/ntp.pcap" "$CORPUS/dns_tcp.pcap" "$CORPUS/dns-zlip-1.pcap"
@@ -138,13 +138,17 @@ t_progrun_corpus() {
 			>"$TMP/j" 2>"$TMP/err" || { echo "$f:"; cat "$TMP/err"; return 1; }
 		# Frames the filter (no xdp.frags) cannot see whole are not run:
 		# the oracle's other frames, by the capture's numbers, are.
+		# The numbers run go in as a variable: with NR == FNR over two
+		# files, an empty first one (no frame run: gso-ipv4's one frame is
+		# 7306 bytes) made every oracle line a "run" one.
 		python3 tests/e2e/prog/oracle.py "$f" >"$TMP/oracle"
+		ran=$(jq -r '[.frames[].frame] | join(" ")' "$TMP/j")
 		expect "$f: actions" "$(jq -r '.frames[] | "\(.frame) \(.action)"' "$TMP/j" | tr '\n' ' ')" \
-			"$(awk 'NR == FNR { run[$1] = 1; next } ($1 in run) { print $1, $3 }' \
-				<(jq -r '.frames[].frame' "$TMP/j") "$TMP/oracle" | tr '\n' ' ')" || return 1
+			"$(awk -v ran="$ran" 'BEGIN { n = split(ran, r, " "); for (i = 1; i <= n; i++) run[r[i]] = 1 }
+				($1 in run) { print $1, $3 }' "$TMP/oracle" | tr '\n' ' ')" || return 1
 		expect "$f: frames not run" "$(jq -r '.skipped' "$TMP/j")" \
-			"$(awk 'NR == FNR { run[$1] = 1; next } !($1 in run) && $2 > 3000' \
-				<(jq -r '.frames[].frame' "$TMP/j") "$TMP/oracle" | wc -l)" || return 1
+			"$(awk -v ran="$ran" 'BEGIN { n = split(ran, r, " "); for (i = 1; i <= n; i++) run[r[i]] = 1 }
+				!($1 in run) && $2 > 3000' "$TMP/oracle" | wc -l)" || return 1
 		expect "$f: frames with raw duration <= 0" \
 			"$(jq '[.frames[] | select(.raw_ns_per_run <= 0)] | length' "$TMP/j")" 0 || return 1
 		n=$((n + $(jq '.frames | length' "$TMP/j")))
