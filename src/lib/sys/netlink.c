@@ -141,11 +141,13 @@ out_close:
 	return err;
 }
 
-int xl_link_rxvlan(const char *ifname)
+/* An ethtool_value query (ETHTOOL_G*) of @ifname: its data, or -1 when it fails. */
+static long long ethtool_value(const char *ifname, __u32 cmd)
 {
-	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };
+	struct ethtool_value ev = { .cmd = cmd };
 	struct ifreq ifr = {};
-	int fd, on = -1;
+	long long v = -1;
+	int fd;
 
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -153,26 +155,23 @@ int xl_link_rxvlan(const char *ifname)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	ifr.ifr_data = (void *)&ev;
 	if (!ioctl(fd, SIOCETHTOOL, &ifr))
-		on = !!(ev.data & ETH_FLAG_RXVLAN);
+		v = ev.data;
 	close(fd);
-	return on;
+	return v;
+}
+
+int xl_link_rxvlan(const char *ifname)
+{
+	long long v = ethtool_value(ifname, ETHTOOL_GFLAGS);
+
+	return v < 0 ? -1 : !!(v & ETH_FLAG_RXVLAN);
 }
 
 int xl_link_gro(const char *ifname)
 {
-	struct ethtool_value ev = { .cmd = ETHTOOL_GGRO };
-	struct ifreq ifr = {};
-	int fd, on = -1;
+	long long v = ethtool_value(ifname, ETHTOOL_GGRO);
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = (void *)&ev;
-	if (!ioctl(fd, SIOCETHTOOL, &ifr))
-		on = !!ev.data;
-	close(fd);
-	return on;
+	return v < 0 ? -1 : !!v;
 }
 
 static const char *operstate_name(int s)
