@@ -878,7 +878,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_run_results, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_json_no_rows_and_defaults, setup_tmp,
 						teardown_tmp),
-		cmocka_unit_test(test_json_monitor_cost),
+		cmocka_unit_test_setup_teardown(test_json_monitor_cost, setup_tmp, teardown_tmp),
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_table_lines),
 		cmocka_unit_test(test_table_verdict_words),
