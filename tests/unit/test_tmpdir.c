@@ -128,6 +128,82 @@ static void test_sweep(void **state)
 	assert_false(xl_pid_alive(DEAD_PID));
 }
 
+/* The one name parser of the pid-named records: PREFIX PID, then the end or TAIL XXXXXX. */
+static void test_pid_name(void **state)
+{
+	assert_int_equal(xl_pid_name("jit_kallsyms.123", "jit_kallsyms.", '\0'), 123);
+	assert_int_equal(xl_pid_name("jit_kallsyms.123x", "jit_kallsyms.", '\0'), 0);
+	assert_int_equal(xl_pid_name("jit_kallsyms.", "jit_kallsyms.", '\0'), 0);
+	assert_int_equal(xl_pid_name("jit_kallsyms.0123", "jit_kallsyms.", '\0'), 0);
+	assert_int_equal(xl_pid_name("jit_kallsyms.-5", "jit_kallsyms.", '\0'), 0);
+	assert_int_equal(xl_pid_name("jit_kallsyms.1073741824", "jit_kallsyms.", '\0'), 0);
+	assert_int_equal(xl_pid_name("jit_kallsyms.99999999999999999999", "jit_kallsyms.", '\0'), 0);
+	assert_int_equal(xl_pid_name("clsact.4026531840.7.42", "clsact.4026531840.7.", '\0'), 42);
+	assert_int_equal(xl_pid_name("clsact.4026531840.17.42", "clsact.4026531840.1", '\0'), 0);
+	assert_int_equal(xl_pid_name("xdplab-prog-77-abcDEF", "xdplab-prog-", '-'), 77);
+	assert_int_equal(xl_pid_name("xdplab-prog-77-abcDE", "xdplab-prog-", '-'), 0);
+	assert_int_equal(xl_pid_name("xdplab-prog-77.abcDEF", "xdplab-prog-", '-'), 0);
+	assert_int_equal(xl_pid_name("xdplab-prog-77", "xdplab-prog-", '-'), 0);
+}
+
+static int take_fails(const char *path, pid_t pid, void *ctx)
+{
+	(*(int *)ctx)++;
+	return -EIO;
+}
+
+static void on_record(const char *path, pid_t pid, void *ctx)
+{
+	assert_int_equal(pid, DEAD_PID);
+	(*(int *)ctx)++;
+}
+
+/* Files and directories, dead and live, a link: only the dead run's own are removed. */
+static void test_records_sweep(void **state)
+{
+	char dir[128], dead[160], live[160], sub[160], file[192], link[160], target[160];
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s/records", base);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dead, sizeof(dead), "%s/rec.%d", dir, DEAD_PID);
+	snprintf(live, sizeof(live), "%s/rec.%d", dir, (int)getpid());
+	snprintf(sub, sizeof(sub), "%s/rec.%d.abcdef", dir, DEAD_PID); /* another form */
+	fclose(fopen(dead, "w"));
+	fclose(fopen(live, "w"));
+	fclose(fopen(sub, "w"));
+	snprintf(target, sizeof(target), "%s/keep-file", base);
+	fclose(fopen(target, "w"));
+	snprintf(link, sizeof(link), "%s/rec.%d", dir, DEAD_PID + 1);
+	assert_int_equal(symlink(target, link), 0);
+
+	assert_int_equal(xl_pid_records_live(dir, "rec.", '\0'), 1);
+	assert_int_equal(xl_pid_records_sweep(dir, "rec.", '\0', take_fails, NULL, &n), -EIO);
+	assert_int_equal(n, 1);
+	assert_int_equal(access(dead, F_OK), 0);
+	n = 0;
+	assert_int_equal(xl_pid_records_sweep(dir, "rec.", '\0', NULL, on_record, &n), 1);
+	assert_int_equal(n, 1);
+	assert_int_equal(access(dead, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	assert_int_equal(access(sub, F_OK), 0);
+	assert_int_equal(access(target, F_OK), 0);
+	assert_int_equal(access(link, F_OK), 0); /* a link is nobody's record: left */
+
+	/* A directory record goes with its files (the pin directories). */
+	snprintf(dead, sizeof(dead), "%s/pins-%d-abcdef", dir, DEAD_PID);
+	assert_int_equal(mkdir(dead, 0700), 0);
+	snprintf(file, sizeof(file), "%s/map", dead);
+	fclose(fopen(file, "w"));
+	n = 0;
+	assert_int_equal(xl_pid_records_sweep(dir, "pins-", '-', NULL, on_record, &n), 1);
+	assert_int_equal(n, 1);
+	assert_int_equal(access(dead, F_OK), -1);
+	snprintf(file, sizeof(file), "%s/none", base);
+	assert_int_equal(xl_pid_records_sweep(file, "rec.", '\0', NULL, NULL, NULL), -ENOENT);
+	assert_int_equal(xl_pid_records_live(file, "rec.", '\0'), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +212,8 @@ int main(void)
 		cmocka_unit_test(test_mkdtemp_name),
 		cmocka_unit_test(test_dir_pid),
 		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_pid_name),
+		cmocka_unit_test(test_records_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

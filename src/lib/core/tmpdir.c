@@ -50,20 +50,32 @@ int xl_run_mkdtemp(char *buf, size_t len, const char *prefix)
 	return mkdtemp(buf) ? 0 : -errno;
 }
 
-pid_t xl_run_dir_pid(const char *name, const char *prefix)
+pid_t xl_pid_name(const char *name, const char *prefix, char tail)
 {
 	size_t pl = strlen(prefix);
-	const char *p = name + pl + 1;
+	const char *p = name + pl;
 	char *end;
 	long pid;
 
-	if (strncmp(name, prefix, pl) || name[pl] != '.' || *p < '1' || *p > '9')
+	if (strncmp(name, prefix, pl) || *p < '1' || *p > '9')
 		return 0;
 	errno = 0;
 	pid = strtol(p, &end, 10);
-	if (errno || pid <= 0 || pid > 0x3fffffff || *end != '.' || strlen(end + 1) != 6)
+	if (errno || pid <= 0 || pid > 0x3fffffff)
+		return 0;
+	if (tail ? *end != tail || strlen(end + 1) != 6 : *end != '\0')
 		return 0;
 	return (pid_t)pid;
+}
+
+pid_t xl_run_dir_pid(const char *name, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+
+	/* PREFIX.PID.XXXXXX: the '.' after PREFIX is part of what must match. */
+	if (strncmp(name, prefix, pl) || name[pl] != '.')
+		return 0;
+	return xl_pid_name(name + pl + 1, "", '.');
 }
 
 bool xl_pid_alive(pid_t pid)
@@ -90,37 +102,97 @@ static int remove_dir1(const char *path)
 	return rmdir(path) ? -errno : 0;
 }
 
-int xl_run_dirs_sweep(const char *const *prefixes,
-		      void (*removed)(const char *path, pid_t pid, void *ctx), void *ctx)
+int xl_pid_record_remove(const char *path, pid_t pid, void *ctx)
 {
-	const char *t = xl_tmpdir();
-	char path[PATH_MAX];
-	struct dirent *de;
-	int n = 0, i;
-	DIR *d;
+	struct stat st;
 
-	d = opendir(t);
+	/* Ours only: a real file or directory (not a link to one) owned by us. */
+	if (lstat(path, &st) || st.st_uid != geteuid())
+		return 1;
+	if (S_ISDIR(st.st_mode))
+		return remove_dir1(path) ? 1 : 0;
+	if (S_ISREG(st.st_mode))
+		return unlink(path) ? 1 : 0;
+	return 1;
+}
+
+/* Each entry of @d named as xl_pid_name() says: its PID, or 0. */
+static pid_t next_record(DIR *d, const char *prefix, char tail, const char **name)
+{
+	struct dirent *de;
+	pid_t pid;
+
+	while ((de = readdir(d))) {
+		pid = xl_pid_name(de->d_name, prefix, tail);
+		if (pid) {
+			*name = de->d_name;
+			return pid;
+		}
+	}
+	return 0;
+}
+
+int xl_pid_records_live(const char *dir, const char *prefix, char tail)
+{
+	const char *name;
+	int n = 0;
+	pid_t pid;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((pid = next_record(d, prefix, tail, &name)))
+		n += xl_pid_alive(pid);
+	closedir(d);
+	return n;
+}
+
+int xl_pid_records_sweep(const char *dir, const char *prefix, char tail,
+			 int (*take)(const char *path, pid_t pid, void *ctx),
+			 void (*removed)(const char *path, pid_t pid, void *ctx), void *ctx)
+{
+	char path[PATH_MAX];
+	const char *name;
+	int n = 0, err;
+	pid_t pid;
+	DIR *d = opendir(dir);
+
 	if (!d)
 		return -errno;
-	while ((de = readdir(d))) {
-		struct stat st;
-		pid_t pid = 0;
-
-		for (i = 0; prefixes[i] && !pid; i++)
-			pid = xl_run_dir_pid(de->d_name, prefixes[i]);
-		if (!pid || xl_pid_alive(pid))
+	if (!take)
+		take = xl_pid_record_remove;
+	while ((pid = next_record(d, prefix, tail, &name))) {
+		if (xl_pid_alive(pid))
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", t, de->d_name) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 			continue;
-		/* Ours only: a real directory (not a link to one) owned by us. */
-		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-			continue;
-		if (remove_dir1(path))
+		err = take(path, pid, ctx);
+		if (err < 0) {
+			closedir(d);
+			return err;
+		}
+		if (err)
 			continue;
 		n++;
 		if (removed)
 			removed(path, pid, ctx);
 	}
 	closedir(d);
+	return n;
+}
+
+int xl_run_dirs_sweep(const char *const *prefixes,
+		      void (*removed)(const char *path, pid_t pid, void *ctx), void *ctx)
+{
+	char prefix[NAME_MAX + 1];
+	int n = 0, i, err;
+
+	for (i = 0; prefixes[i]; i++) {
+		snprintf(prefix, sizeof(prefix), "%s.", prefixes[i]);
+		err = xl_pid_records_sweep(xl_tmpdir(), prefix, '.', NULL, removed, ctx);
+		if (err < 0)
+			return err;
+		n += err;
+	}
 	return n;
 }

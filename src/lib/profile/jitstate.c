@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The record of a changed bpf_jit_kallsyms, for `xdplab cleanup` (jitstate.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -44,18 +43,6 @@ void xl_jit_state_clear(void)
 	unlink(path);
 }
 
-/* The PID of a record's name, or 0. */
-static pid_t record_pid(const char *name)
-{
-	char *end;
-	long pid;
-
-	if (strncmp(name, PREFIX, strlen(PREFIX)))
-		return 0;
-	pid = strtol(name + strlen(PREFIX), &end, 10);
-	return *end || pid <= 0 || pid > 0x3fffffff ? 0 : (pid_t)pid;
-}
-
 /* Write @v to bpf_jit_kallsyms, in the initial namespace if not in ours. */
 static int write_jit(int v)
 {
@@ -78,49 +65,48 @@ static int write_jit(int v)
 	return err;
 }
 
+struct jit_sweep {
+	void (*restored)(pid_t pid, int value, int written, void *ctx);
+	void *ctx;
+	int live; /* records of live runs: one of them restores the value */
+};
+
+/* Restore one dead run's record (xl_pid_records_sweep() @take). */
+static int restore_one(const char *path, pid_t pid, void *ctx)
+{
+	struct jit_sweep *s = ctx;
+	int v = -1, fd, err;
+	FILE *f;
+
+	/* The record itself: a link planted at its name is not read through. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f && fd >= 0)
+		close(fd);
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	if (v >= 0 && !s->live) {
+		err = write_jit(v);
+		if (err)
+			return err;
+	}
+	unlink(path);
+	if (s->restored)
+		s->restored(pid, v, v >= 0 && !s->live, s->ctx);
+	return 0;
+}
+
 int xl_jit_state_sweep(void (*restored)(pid_t pid, int value, int written, void *ctx), void *ctx)
 {
-	char path[PATH_MAX];
-	struct dirent *de;
-	int n = 0, live = 0, err;
-	DIR *d;
+	struct jit_sweep s = { restored, ctx, 0 };
+	int n;
 
-	d = opendir(XL_RUN_STATE_DIR);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d)))
-		live += record_pid(de->d_name) && xl_pid_alive(record_pid(de->d_name));
-	rewinddir(d);
-	while ((de = readdir(d))) {
-		pid_t pid = record_pid(de->d_name);
-		int v = -1, fd;
-		FILE *f;
-
-		if (!pid || xl_pid_alive(pid))
-			continue;
-		state_path(path, sizeof(path), pid);
-		/* The record itself: a link planted at its name is not read through. */
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		f = fd >= 0 ? fdopen(fd, "r") : NULL;
-		if (!f && fd >= 0)
-			close(fd);
-		if (f) {
-			if (fscanf(f, "%d", &v) != 1)
-				v = -1;
-			fclose(f);
-		}
-		if (v >= 0 && !live) {
-			err = write_jit(v);
-			if (err) {
-				closedir(d);
-				return err;
-			}
-		}
-		unlink(path);
-		n++;
-		if (restored)
-			restored(pid, v, v >= 0 && !live, ctx);
-	}
-	closedir(d);
-	return n;
+	s.live = xl_pid_records_live(XL_RUN_STATE_DIR, PREFIX, '\0');
+	if (s.live < 0)
+		return s.live;
+	n = xl_pid_records_sweep(XL_RUN_STATE_DIR, PREFIX, '\0', restore_one, NULL, &s);
+	return n == -ENOENT ? 0 : n;
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The marks of the clsact qdiscs tc-drop made (tc_mark.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -51,30 +50,12 @@ void xl_tc_mark_clear(char *path)
 
 int xl_tc_mark_take_dead(int ifindex)
 {
-	char prefix[64], path[PATH_MAX];
-	struct dirent *de;
-	int n = 0, err;
-	DIR *d;
+	char prefix[64];
+	int n;
 
-	err = mark_prefix(ifindex, prefix, sizeof(prefix));
-	if (err)
-		return err;
-	d = opendir(XL_RUN_STATE_DIR);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		char *end;
-		long pid;
-
-		if (strncmp(de->d_name, prefix, strlen(prefix)))
-			continue;
-		pid = strtol(de->d_name + strlen(prefix), &end, 10);
-		if (*end || pid <= 0 || pid > 0x3fffffff || xl_pid_alive((pid_t)pid))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", XL_RUN_STATE_DIR, de->d_name);
-		if (!unlink(path))
-			n++;
-	}
-	closedir(d);
-	return n;
+	n = mark_prefix(ifindex, prefix, sizeof(prefix));
+	if (n)
+		return n;
+	n = xl_pid_records_sweep(XL_RUN_STATE_DIR, prefix, '\0', NULL, NULL, NULL);
+	return n == -ENOENT ? 0 : n;
 }

@@ -5,7 +5,6 @@
  * maps it needs, and count its return codes with an fexit program of ours
  * (bpf/prog_count.bpf.c) so the user's code is never changed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -376,57 +375,12 @@ static void unpin_by_name(struct xl_userprog *u)
 	u->pin_root[0] = '\0';
 }
 
-/* The PID of a per-run pin directory's name, or 0. */
-static pid_t pins_dir_pid(const char *name)
-{
-	size_t pl = strlen(XL_USERPROG_PIN_PREFIX);
-	char *end;
-	long pid;
-
-	if (strncmp(name, XL_USERPROG_PIN_PREFIX, pl) || name[pl] < '1' || name[pl] > '9')
-		return 0;
-	errno = 0;
-	pid = strtol(name + pl, &end, 10);
-	if (errno || pid <= 0 || pid > 0x3fffffff || *end != '-' || strlen(end + 1) != 6)
-		return 0;
-	return (pid_t)pid;
-}
-
 int xl_userprog_pins_sweep(void (*removed)(const char *path, pid_t pid, void *ctx), void *ctx)
 {
-	char path[PATH_MAX], pin[PATH_MAX];
-	struct dirent *de, *pe;
-	int n = 0;
-	DIR *d, *pd;
+	int n = xl_pid_records_sweep(XL_USERPROG_PIN_ROOT, XL_USERPROG_PIN_PREFIX, '-', NULL,
+				     removed, ctx);
 
-	d = opendir(XL_USERPROG_PIN_ROOT);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		pid_t pid = pins_dir_pid(de->d_name);
-		struct stat st;
-
-		if (!pid || xl_pid_alive(pid))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", XL_USERPROG_PIN_ROOT, de->d_name);
-		if (lstat(path, &st) || !S_ISDIR(st.st_mode))
-			continue;
-		pd = opendir(path);
-		if (!pd)
-			continue;
-		while ((pe = readdir(pd)))
-			if (strcmp(pe->d_name, ".") && strcmp(pe->d_name, "..") &&
-			    snprintf(pin, sizeof(pin), "%s/%s", path, pe->d_name) < (int)sizeof(pin))
-				unlink(pin);
-		closedir(pd);
-		if (rmdir(path))
-			continue;
-		n++;
-		if (removed)
-			removed(path, pid, ctx);
-	}
-	closedir(d);
-	return n;
+	return n == -ENOENT ? 0 : n;
 }
 
 struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
