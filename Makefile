@@ -39,7 +39,7 @@ EXAMPLE_SRCS := $(wildcard examples/*.bpf.c)
 EXAMPLE_OBJS := $(patsubst examples/%.bpf.c,$(BUILD)/examples/%.o,$(EXAMPLE_SRCS))
 
 # The library is a folder per concern (docs/architecture.md).
-LIB_DIRS := core sys pkt xdp gen xsk measure profile html lab
+LIB_DIRS := core sys pkt xdp gen xsk measure profile html lab rows
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/lib/$(d)/*.c))
 CMD_SRCS := $(wildcard src/cmd/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRCS))

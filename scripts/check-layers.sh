@@ -20,6 +20,7 @@ LAYERS=(
 	"profile"
 	"measure"
 	"html lab"
+	"rows"
 	"cmd"
 )
 # Public headers without a .c file of their name.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Internal to the lab rows (src/lib/lab/labrun*.c): what every row's code
+ * Internal to the lab rows (src/lib/rows/labrun*.c): what every row's code
  * shares (the generator, the benchmark in a namespace, the traffic, the
  * row's common fields, the profiled repetition, what is at the DUT end)
  * and the custom-DUT row that labrun_prog.c builds on. The commands see xdplab/labrun.h only.

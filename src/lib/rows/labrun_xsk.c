@@ -159,7 +159,7 @@ static void cpu_reads(int cpu, struct xl_read *busy, struct xl_read *total)
  * other at both edges, so the sleep is the only thing between them. The
  * cross-check with the kernel's count spans the whole repetition, from
  * before the first frame to after the last one was processed, as the XDP
- * rows do (src/lib/lab/labrun.c): at window edges while traffic flows the
+ * rows do (src/lib/rows/labrun.c): at window edges while traffic flows the
  * two counters would be read microseconds apart, a visible error at Mpps,
  * and the ethtool round trip would sit inside the rate window.
  */
