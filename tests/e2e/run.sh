@@ -113,6 +113,7 @@ TESTS=(
 	"dut-gen-host-bad-iface|lab run --dut --gen-host whose generator fails there: the row fails at once with the remote's message"
 	"dut-external|lab run --dut D with the user's own generator running: rows measured with verdicts, counts agree, nothing left"
 	"dut-killed-cleanup|SIGKILL of lab run --dut in tc-drop and in stack-drop: 'xdplab cleanup IFACE' deletes the tc filter, the clsact qdisc the row made and the nftables table it left; after another SIGKILL the next tc-drop row takes the qdisc over and deletes it"
+	"dut-killed-user-filter|a user's filter added on the qdisc a killed tc-drop row left: the next tc-drop row and 'xdplab cleanup IFACE' delete their own filters and keep the qdisc and the user's filter"
 	"dut-usage|lab run --dut/--gen-host usage errors (exit 2) and a missing interface (exit 1, one line)"
 	"latency-exact|gen --stamp into latency, 20000 frames, 16 flows: exact counts, lost 0, reordered 0, duplicates 0"
 	"latency-added-delay|latency --busy-wait 500000: min and p50 >= 500 us, min above the run without it (no absolute bound on that one); nothing lost"

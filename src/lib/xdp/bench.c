@@ -94,12 +94,102 @@ void xl_bench_rec_sum(const struct xl_bench_rec *recs, int n, struct xl_bench_re
 	}
 }
 
+/* `tc -j filter show dev @ifname @dir` parsed into *@doc (NULL when empty). */
+static int tc_filters(const char *ifname, const char *dir, json_t **doc)
+{
+	char *argv[] = { "tc", "-j", "filter", "show", "dev", (char *)ifname, (char *)dir, NULL };
+	struct xl_child c;
+	int err;
+
+	*doc = NULL;
+	err = xl_child_spawn(&c, argv, XL_CHILD_STDOUT_PIPE, NULL);
+	if (err)
+		return err;
+	*doc = json_loadfd(c.stdout_fd, JSON_DISABLE_EOF_CHECK, NULL);
+	err = xl_child_stop(&c, 0, 5000);
+	if (err) {
+		json_decref(*doc);
+		*doc = NULL;
+		return err < 0 ? err : -EIO;
+	}
+	return 0;
+}
+
+/* Whether a filter of `tc -j filter show` runs our tc_bench_drop. */
+static bool tc_filter_ours(json_t *f)
+{
+	json_t *o = json_object_get(f, "options");
+	const char *name = json_string_value(json_object_get(json_object_get(o, "prog"), "name"));
+
+	return name && !strcmp(name, "tc_bench_drop");
+}
+
+/*
+ * The filters in @doc that do not run tc_bench_drop: the entries with
+ * options (tc lists a header entry per pref and kind without them).
+ */
+static int tc_filters_other(json_t *doc)
+{
+	json_t *f;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(doc, i, f)
+		n += json_object_get(f, "options") && !tc_filter_ours(f);
+	return n;
+}
+
+/*
+ * Delete the clsact qdisc of @ifindex (@ifname in the calling thread's
+ * netns) when no filter but tc_bench_drop's (ours, or a killed run's) is
+ * on it at ingress or egress: another's would go with it (the user may add
+ * one to a qdisc we made). Return: 1 deleted, 0 kept (other filters are on
+ * it), -errno.
+ */
+static int tc_hook_destroy_empty(const char *ifname, int ifindex)
+{
+	struct bpf_tc_hook hook = { .sz = sizeof(hook), .ifindex = ifindex,
+				    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS };
+	json_t *in, *eg = NULL;
+	int err, left;
+
+	err = tc_filters(ifname, "ingress", &in);
+	if (!err)
+		err = tc_filters(ifname, "egress", &eg);
+	left = tc_filters_other(in) + tc_filters_other(eg);
+	json_decref(in);
+	json_decref(eg);
+	if (err)
+		return err;
+	if (left)
+		return 0;
+	err = bpf_tc_hook_destroy(&hook);
+	return err ? err : 1;
+}
+
+/*
+ * The end of the clsact qdisc we made or took over (b->tc_hook_made): deleted
+ * unless another filter is on it, and its mark removed either way.
+ */
+static void tc_hook_release(struct xl_bench *b, const char *ifname)
+{
+	int err = tc_hook_destroy_empty(ifname, b->ifindex);
+
+	if (err == 0)
+		xl_warn("interface %s: its clsact qdisc is kept: other filters are on it", ifname);
+	else if (err < 0)
+		xl_warn("interface %s: cannot delete the clsact qdisc it made: %s", ifname,
+			strerror(-err));
+	xl_tc_mark_clear(b->tc_mark);
+}
+
 /*
  * The clsact ingress hook: make the qdisc if there is none (-EEXIST: keep
  * the one there and leave it at destroy, unless a killed run of ours made
  * it: its mark says so, and we take it over), then one filter running
- * @prog_fd in direct-action mode. The qdisc we made is marked (tc_mark.h)
- * until we delete it. Return: 0 or -errno.
+ * @prog_fd in direct-action mode. The qdisc we made or took over is marked
+ * (tc_mark.h) until its end, where it is deleted only when no other filter
+ * than tc_bench_drop's is on it (tc_hook_release()). Return: 0 or -errno.
  */
 static int tc_attach(struct xl_bench *b, int prog_fd, const char *ifname)
 {
@@ -121,11 +211,8 @@ static int tc_attach(struct xl_bench *b, int prog_fd, const char *ifname)
 	if (err) {
 		xl_err("interface %s: cannot attach the tc program at clsact ingress: %s", ifname,
 		       strerror(-err));
-		if (b->tc_hook_made) {
-			b->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-			bpf_tc_hook_destroy(&b->hook);
-			xl_tc_mark_clear(b->tc_mark);
-		}
+		if (b->tc_hook_made)
+			tc_hook_release(b, ifname);
 		return err;
 	}
 	b->tc_ns_fd = xl_netns_self();
@@ -144,11 +231,8 @@ static void tc_detach(struct xl_bench *b)
 	err = bpf_tc_detach(&b->hook, &o);
 	if (err)
 		xl_warn("ifindex %d: cannot delete the tc filter: %s", b->ifindex, strerror(-err));
-	if (b->tc_hook_made) {
-		b->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		bpf_tc_hook_destroy(&b->hook);
-		xl_tc_mark_clear(b->tc_mark);
-	}
+	if (b->tc_hook_made)
+		tc_hook_release(b, b->ifname);
 	if (moved)
 		xl_netns_restore(&saved);
 	if (b->tc_ns_fd >= 0)
@@ -454,27 +538,6 @@ void xl_bench__destroy(struct xl_bench *b)
 	free(b);
 }
 
-/* `tc -j filter show dev @ifname @dir` parsed into *@doc (NULL when empty). */
-static int tc_filters(const char *ifname, const char *dir, json_t **doc)
-{
-	char *argv[] = { "tc", "-j", "filter", "show", "dev", (char *)ifname, (char *)dir, NULL };
-	struct xl_child c;
-	int err;
-
-	*doc = NULL;
-	err = xl_child_spawn(&c, argv, XL_CHILD_STDOUT_PIPE, NULL);
-	if (err)
-		return err;
-	*doc = json_loadfd(c.stdout_fd, JSON_DISABLE_EOF_CHECK, NULL);
-	err = xl_child_stop(&c, 0, 5000);
-	if (err) {
-		json_decref(*doc);
-		*doc = NULL;
-		return err < 0 ? err : -EIO;
-	}
-	return 0;
-}
-
 /*
  * The clsact qdisc of @ifindex, made by a killed run (its mark), deleted
  * when no filter is left on it at ingress or egress (another's would go
@@ -482,30 +545,15 @@ static int tc_filters(const char *ifname, const char *dir, json_t **doc)
  */
 static int tc_qdisc_cleanup(const char *ifname, int ifindex)
 {
-	struct bpf_tc_hook hook = { .sz = sizeof(hook), .ifindex = ifindex,
-				    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS };
-	json_t *in, *eg;
-	int err, left;
+	int err;
 
 	if (xl_tc_mark_take_dead(ifindex) <= 0)
 		return 0;
-	err = tc_filters(ifname, "ingress", &in);
+	err = tc_hook_destroy_empty(ifname, ifindex);
 	if (!err)
-		err = tc_filters(ifname, "egress", &eg);
-	if (err) {
-		json_decref(in);
-		return err;
-	}
-	left = json_array_size(in) + json_array_size(eg);
-	json_decref(in);
-	json_decref(eg);
-	if (left) {
 		xl_warn("%s: the clsact qdisc a killed tc-drop row made is kept: other filters are on it",
 			ifname);
-		return 0;
-	}
-	err = bpf_tc_hook_destroy(&hook);
-	return err ? err : 1;
+	return err;
 }
 
 int xl_tc_cleanup(const char *ifname, bool *qdisc_deleted)
@@ -522,13 +570,12 @@ int xl_tc_cleanup(const char *ifname, bool *qdisc_deleted)
 		return err;
 	json_array_foreach(doc, i, f) {
 		json_t *o = json_object_get(f, "options");
-		const char *name = json_string_value(json_object_get(json_object_get(o, "prog"), "name"));
 		const char *handle = json_string_value(json_object_get(o, "handle"));
 		struct bpf_tc_hook hook = { .sz = sizeof(hook), .ifindex = ifindex,
 					    .attach_point = BPF_TC_INGRESS };
 		struct bpf_tc_opts to = { .sz = sizeof(to) };
 
-		if (!name || !handle || strcmp(name, "tc_bench_drop"))
+		if (!handle || !tc_filter_ours(f))
 			continue;
 		to.handle = strtoul(handle, NULL, 0);
 		to.priority = json_integer_value(json_object_get(f, "pref"));
