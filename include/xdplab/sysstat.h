@@ -18,11 +18,14 @@
  * (converted from USER_HZ ticks, so resolution is 1e9/USER_HZ ns).
  * @busy: user+nice+system+irq+softirq+steal+guest.
  * @softirq: the softirq share (where softirq-mode NAPI runs).
+ * @steal: the steal share (in @busy): time the hypervisor ran something
+ *   else while this virtual CPU wanted to run (0 on bare metal).
  * @total: busy + idle + iowait.
  */
 struct xl_cpu_times {
 	uint64_t busy;
 	uint64_t softirq;
+	uint64_t steal;
 	uint64_t total;
 };
 
@@ -42,6 +45,25 @@ int xl_cpu_times_read(int cpu, struct xl_cpu_times *t);
  * Return: the CPUs found (0..@n), or -errno (opening or reading the file).
  */
 int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n);
+
+/**
+ * xl_cpu_times_read_load() - xl_cpu_times_read_all(), and from the same
+ * one read of the whole file the machine's runnable tasks at that moment:
+ * *@procs_running, /proc/stat's "procs_running" line (the reader's own
+ * thread included), -1 when the file has none. No syscall more than
+ * xl_cpu_times_read_all(): the kernel formats the whole file for every
+ * read from offset 0 (fs/proc/stat.c, single_open_size()), so reading it
+ * to its end only copies more bytes. Return: as xl_cpu_times_read_all().
+ */
+int xl_cpu_times_read_load(struct xl_cpu_times *t, bool *ok, int n, int *procs_running);
+
+/**
+ * xl_cpu_times_parse_load() - xl_cpu_times_parse(), and *@procs_running
+ * from the "procs_running N" line of @buf after the CPU lines (-1 when no
+ * whole such line is in @buf). Return: as xl_cpu_times_parse().
+ */
+int xl_cpu_times_parse_load(const char *buf, size_t len, struct xl_cpu_times *t, bool *ok, int n,
+			    int *procs_running);
 
 /**
  * xl_cpu_times_parse() - the /proc/stat parser behind xl_cpu_times_read_all():

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The machine's facts that move packet figures (xdplab/env.h). */
 #include <dirent.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +109,121 @@ static void read_vulns(struct xl_env *e)
 	free(list);
 }
 
+/* @root (NULL or "": none) then @fmt's path into @buf; -1 when cut. */
+static int root_path(char *buf, size_t len, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int root_path(char *buf, size_t len, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(buf, len, "%s", root ? root : ""), m;
+
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	return n + m < (int)len ? 0 : -1;
+}
+
+void xl_env_read_noise(const char *root, int cpus, struct xl_env *e)
+{
+	char path[512], gov[32], first[32] = "", list[sizeof(e->governor)] = "";
+	bool mixed = false;
+	size_t used = 0;
+	int cpu, v;
+
+	e->governor[0] = e->smt[0] = '\0';
+	for (cpu = 0; cpu < cpus; cpu++) {
+		if (root_path(path, sizeof(path), root,
+			      "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu) ||
+		    read_line(path, gov, sizeof(gov)) || !gov[0])
+			continue;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", gov);
+		else if (strcmp(first, gov))
+			mixed = true;
+		if (used < sizeof(list)) {
+			int k = snprintf(list + used, sizeof(list) - used, "%scpu%d=%s",
+					 used ? " " : "", cpu, gov);
+
+			used += k > 0 ? (size_t)k : 0;
+		}
+	}
+	snprintf(e->governor, sizeof(e->governor), "%s", mixed ? list : first);
+	e->boost = -1;
+	if (!root_path(path, sizeof(path), root, "/sys/devices/system/cpu/cpufreq/boost"))
+		e->boost = read_int(path);
+	if (e->boost < 0 &&
+	    !root_path(path, sizeof(path), root, "/sys/devices/system/cpu/intel_pstate/no_turbo") &&
+	    (v = read_int(path)) >= 0)
+		e->boost = !v;
+	if (e->boost > 1)
+		e->boost = 1;
+	if (!root_path(path, sizeof(path), root, "/sys/devices/system/cpu/smt/control"))
+		read_line(path, e->smt, sizeof(e->smt));
+	e->smt_active = -1;
+	if (!root_path(path, sizeof(path), root, "/sys/devices/system/cpu/smt/active"))
+		e->smt_active = read_int(path);
+}
+
+/* Append " IRQ:CPUS" of IRQ @irq to @buf at *@used. */
+static void add_irq(const char *root, const char *irq, char *buf, size_t len, size_t *used)
+{
+	char path[512], cpus[256] = "?";
+	int k;
+
+	if (!root_path(path, sizeof(path), root, "/proc/irq/%s/smp_affinity_list", irq) &&
+	    (read_line(path, cpus, sizeof(cpus)) || !cpus[0]))
+		snprintf(cpus, sizeof(cpus), "?");
+	if (*used >= len)
+		return;
+	k = snprintf(buf + *used, len - *used, "%s%s:%s", *used ? " " : "", irq, cpus);
+	*used += k > 0 ? (size_t)k : 0;
+}
+
+static int is_number(const struct dirent *d)
+{
+	return d->d_name[0] >= '0' && d->d_name[0] <= '9' &&
+	       strspn(d->d_name, "0123456789") == strlen(d->d_name);
+}
+
+/* By number, not by name: IRQ 100 after IRQ 99. */
+static int by_number(const struct dirent **a, const struct dirent **b)
+{
+	long x = strtol((*a)->d_name, NULL, 10), y = strtol((*b)->d_name, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
+int xl_irq_affinity(const char *root, const char *ifname, char *buf, size_t len)
+{
+	struct dirent **list;
+	char path[512], irq[32];
+	size_t used = 0;
+	int i, n, found = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!ifname || !ifname[0] || strchr(ifname, '/'))
+		return -EINVAL;
+	if (root_path(path, sizeof(path), root, "/sys/class/net/%s/device/msi_irqs", ifname))
+		return 0;
+	n = scandir(path, &list, is_number, by_number);
+	for (i = 0; i < n; i++) {
+		add_irq(root, list[i]->d_name, buf, len, &used);
+		found++;
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	if (found)
+		return found;
+	if (root_path(path, sizeof(path), root, "/sys/class/net/%s/device/irq", ifname) ||
+	    read_line(path, irq, sizeof(irq)) || !irq[0] ||
+	    strspn(irq, "0123456789") != strlen(irq) || !strcmp(irq, "0"))
+		return 0;
+	add_irq(root, irq, buf, len, &used);
+	return 1;
+}
+
 void xl_env_read(struct xl_env *e)
 {
 	struct utsname u;
@@ -122,4 +240,5 @@ void xl_env_read(struct xl_env *e)
 	e->jit_harden = read_int("/proc/sys/net/core/bpf_jit_harden");
 	read_cmdline_mitigations(e->cmdline_mitigations, sizeof(e->cmdline_mitigations));
 	read_vulns(e);
+	xl_env_read_noise("", e->cpus, e);
 }

@@ -81,6 +81,7 @@ static int parse_stat(const char *buf, size_t len, struct xl_cpu_times *t, bool 
 		/* guest time is already included in user (see proc(5)). */
 		t[cpu].busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * ns_per_tick();
 		t[cpu].softirq = v[6] * ns_per_tick();
+		t[cpu].steal = v[7] * ns_per_tick();
 		t[cpu].total = t[cpu].busy + (v[3] + v[4]) * ns_per_tick();
 		found += !ok[cpu];
 		ok[cpu] = true;
@@ -88,11 +89,34 @@ static int parse_stat(const char *buf, size_t len, struct xl_cpu_times *t, bool 
 	return found;
 }
 
-int xl_cpu_times_parse(const char *buf, size_t len, struct xl_cpu_times *t, bool *ok, int n)
+/* The value of the whole line "procs_running N" in @buf (@len bytes), -1 if none. */
+static int parse_procs_running(const char *buf, size_t len)
+{
+	static const char key[] = "\nprocs_running ";
+	const char *p = memmem(buf, len, key, sizeof(key) - 1), *end = buf + len;
+	long v = 0;
+
+	if (!p)
+		return -1;
+	for (p += sizeof(key) - 1; p < end && *p >= '0' && *p <= '9'; p++)
+		v = v < 1000000 ? v * 10 + (*p - '0') : v;
+	return p < end && *p == '\n' && p[-1] != ' ' ? (int)v : -1;
+}
+
+int xl_cpu_times_parse_load(const char *buf, size_t len, struct xl_cpu_times *t, bool *ok, int n,
+			    int *procs_running)
 {
 	bool ended;
+	int found = parse_stat(buf, len, t, ok, n, &ended);
 
-	return parse_stat(buf, len, t, ok, n, &ended);
+	if (procs_running)
+		*procs_running = parse_procs_running(buf, len);
+	return found;
+}
+
+int xl_cpu_times_parse(const char *buf, size_t len, struct xl_cpu_times *t, bool *ok, int n)
+{
+	return xl_cpu_times_parse_load(buf, len, t, ok, n, NULL);
 }
 
 /*
@@ -119,7 +143,7 @@ void xl_cpu_times_set_source(const char *path)
 	pthread_mutex_unlock(&proc_stat.lock);
 }
 
-int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n)
+int xl_cpu_times_read_load(struct xl_cpu_times *t, bool *ok, int n, int *procs_running)
 {
 	bool ended = false;
 	ssize_t got;
@@ -127,6 +151,8 @@ int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n)
 
 	for (i = 0; i < n; i++)
 		ok[i] = false;
+	if (procs_running)
+		*procs_running = -1;
 	pthread_mutex_lock(&proc_stat.lock);
 	if (proc_stat.fd < 0) {
 		proc_stat.fd = open(proc_stat.path, O_RDONLY | O_CLOEXEC);
@@ -154,8 +180,14 @@ int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n)
 			goto out;
 		}
 		found = parse_stat(proc_stat.buf, got, t, ok, n, &ended);
-		/* Filled to the end before the per-CPU lines ended: read more. */
-		if (ended || (size_t)got < proc_stat.size || proc_stat.size > (64u << 20))
+		/*
+		 * Filled to the end: read more, before the per-CPU lines ended,
+		 * and to the file's end when procs_running is asked for (after
+		 * the "intr" line, long on a machine with many IRQs; the buffer
+		 * keeps its size, so this is the first read's only).
+		 */
+		if ((ended && !procs_running) || (size_t)got < proc_stat.size ||
+		    proc_stat.size > (64u << 20))
 			break;
 		nb = realloc(proc_stat.buf, proc_stat.size * 2);
 		if (!nb) {
@@ -165,9 +197,16 @@ int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n)
 		proc_stat.buf = nb;
 		proc_stat.size *= 2;
 	}
+	if (procs_running)
+		*procs_running = parse_procs_running(proc_stat.buf, got);
 out:
 	pthread_mutex_unlock(&proc_stat.lock);
 	return err ? err : found;
+}
+
+int xl_cpu_times_read_all(struct xl_cpu_times *t, bool *ok, int n)
+{
+	return xl_cpu_times_read_load(t, ok, n, NULL);
 }
 
 int xl_cpu_times_read(int cpu, struct xl_cpu_times *t)
