@@ -100,6 +100,8 @@ struct xl_meter {
  * @sirq_gen: the tracepoints' load generation of @sirq_ns (xl_sirq_read()),
  *   0 when !@sirq_ok: a window whose two samples differ in it (the
  *   programs were detached and loaded again in between) does not use them.
+ * @procs_running: runnable tasks on the machine at @cpu_t_ns, from the
+ *   same /proc/stat read (xl_cpu_times_read_load()), -1 unknown.
  */
 struct xl_meter_sample {
 	uint64_t t_ns;
@@ -114,6 +116,7 @@ struct xl_meter_sample {
 	uint64_t sirq_ns[XL_MAX_CPUS];
 	uint64_t sirq_runs[XL_MAX_CPUS];
 	uint64_t sirq_gen;
+	int procs_running;
 };
 
 /** Where a window's DUT CPU time (@cpu_ns) came from (struct xl_meter_window.cpu_source). */
@@ -164,6 +167,15 @@ struct xl_meter_sample {
  *   max; @eth_ok: the check ran.
  * @generator_bound: @cpu_busy < XL_SATURATED_SHARE.
  * @counter_mismatch: @disagreement > XL_COUNTER_TOLERANCE.
+ * What made noise (issue 19), from the /proc/stat reads already taken:
+ * @steal_ns/@steal_span_ns: the judged CPU's steal time and all its time
+ *   (busy + idle + iowait) between the samples, ns (not ok: unread);
+ *   @steal_share: their ratio, -1 unknown; @steal_high: above
+ *   XL_STEAL_HIGH_SHARE.
+ * @load_sum/@load_n: procs_running summed over the samples that had it
+ *   (a window's two edges; a sum of windows adds them); @load: their mean,
+ *   -1 unknown. It counts the lab's own running threads (the reader, the
+ *   generator, the NAPI kthread) too.
  */
 struct xl_meter_window {
 	struct xl_delta rx, cpu_ns, cpu_busy_ns, cpu_span_ns, gen_sent, gen_refused;
@@ -182,7 +194,28 @@ struct xl_meter_window {
 	bool generator_bound, counter_mismatch;
 	const char *cpu_source;
 	uint64_t sirq_runs;
+	struct xl_delta steal_ns, steal_span_ns;
+	double steal_share;
+	bool steal_high;
+	uint64_t load_sum, load_n;
+	double load;
 };
+
+/**
+ * xl_meter_steal() - the steal time of CPU @cpu between samples @a and @b
+ * into *@steal and all its time into *@span (ns; not ok when a read
+ * failed or @cpu is out of range). The window's own judged CPU gets it in
+ * xl_meter_window(); a row that judges another CPU (the generator
+ * ceiling) asks for that one.
+ */
+void xl_meter_steal(const struct xl_meter_sample *a, const struct xl_meter_sample *b, int cpu,
+		    struct xl_delta *steal, struct xl_delta *span);
+
+/**
+ * xl_steal_share() - @steal over @span, -1 when either is not ok or
+ * @span is 0; *@high (may be NULL): above XL_STEAL_HIGH_SHARE.
+ */
+double xl_steal_share(const struct xl_delta *steal, const struct xl_delta *span, bool *high);
 
 /**
  * xl_meter_set_chain() - fill @m->chain_pids with every task that runs the

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "xdplab/pmu.h"
 #include "xdplab/profile.h"
 #include "xdplab/redirect.h"
 #include "xdplab/stats.h"
@@ -44,6 +45,16 @@
  * CPU time came from (XL_CPU_SRC_* of xdplab/meter.h; NULL: not said).
  * @softirq_runs: NET_RX softirq runs on the judged CPU in the window
  * (struct xl_meter_window.sirq_runs; 0: not counted).
+ * What made noise and how fast the host was (issue 19; JSON null when not
+ * known, so a zeroed record knows none of them):
+ * @steal_ok/@steal_share/@steal_high: the judged CPU's steal share of the
+ *   window (struct xl_meter_window), above XL_STEAL_HIGH_SHARE.
+ * @load_ok/@load: mean procs_running at the window's samples.
+ * @ctl_ns: the host-speed control (xdplab/hostctl.h) measured on the
+ *   judged CPU just before the window, ns per run of its fixed program;
+ *   0: not measured.
+ * @pmu: instructions, cycles, IPC, cache and branch misses per packet on
+ *   the judged CPU over the window (xdplab/pmu.h); none ok without a PMU.
  */
 struct xl_rep_result {
 	uint64_t ns, packets, gen_sent, gen_xmit_errors, run_packets, eth_packets;
@@ -53,6 +64,10 @@ struct xl_rep_result {
 	bool eth_ok;
 	const char *cpu_source;
 	uint64_t softirq_runs;
+	bool steal_ok, steal_high, load_ok;
+	double steal_share, load;
+	double ctl_ns;
+	struct xl_pmu_pkt pmu;
 };
 
 /**

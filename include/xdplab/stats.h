@@ -14,6 +14,13 @@
 #define XL_SATURATED_SHARE 0.95
 /** Disagreement with the kernel's own counter above which a row is marked. */
 #define XL_COUNTER_TOLERANCE 0.005
+/**
+ * Steal share of a window on the judged CPU above which the window is
+ * marked (issue 19): 5% of the window given to another guest moves a
+ * per-packet figure by about as much, past the few-percent differences a
+ * compare looks for; /proc/stat's 10 ms ticks resolve 5% of a 1 s window.
+ */
+#define XL_STEAL_HIGH_SHARE 0.05
 
 /**
  * xl_rate() - events per second: @delta events over @ns nanoseconds.

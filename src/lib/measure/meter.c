@@ -92,7 +92,7 @@ int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s)
 	 */
 	s->eth = read_eth(m);
 	/* Every CPU's /proc/stat line in one read (a failed read: none ok). */
-	xl_cpu_times_read_all(s->cpu, s->cpu_ok, ncpus);
+	xl_cpu_times_read_load(s->cpu, s->cpu_ok, ncpus, &s->procs_running);
 	s->cpu_t_ns = xl_now_ns();
 	/* Softirq wiring: the DUT's exact NET_RX time, one map read. */
 	s->sirq_ok = sirq && !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns,
@@ -156,6 +156,25 @@ static struct xl_delta sirq_delta(const struct xl_meter_sample *a,
 				  .ns = b->sirq_t_ns - a->sirq_t_ns, .ok = true };
 }
 
+void xl_meter_steal(const struct xl_meter_sample *a, const struct xl_meter_sample *b, int cpu,
+		    struct xl_delta *steal, struct xl_delta *span)
+{
+	*steal = *span = (struct xl_delta){ 0 };
+	if (cpu < 0 || cpu >= XL_MAX_CPUS)
+		return;
+	*steal = CPU_DELTA(a, b, cpu, steal);
+	*span = CPU_DELTA(a, b, cpu, total);
+}
+
+double xl_steal_share(const struct xl_delta *steal, const struct xl_delta *span, bool *high)
+{
+	double v = steal->ok && span->ok && span->n ? (double)steal->n / span->n : -1;
+
+	if (high)
+		*high = v > XL_STEAL_HIGH_SHARE;
+	return v;
+}
+
 /* The figures of @w from its raw deltas: the one place they are computed. */
 static void window_figures(struct xl_meter_window *w)
 {
@@ -178,6 +197,8 @@ static void window_figures(struct xl_meter_window *w)
 	w->disagreement = w->eth_ok ? xl_disagreement(w->packets, w->eth_packets) : 0;
 	w->counter_mismatch = w->eth_ok && w->disagreement > XL_COUNTER_TOLERANCE;
 	w->generator_bound = w->cpu_busy < XL_SATURATED_SHARE;
+	w->steal_share = xl_steal_share(&w->steal_ns, &w->steal_span_ns, &w->steal_high);
+	w->load = w->load_n ? (double)w->load_sum / w->load_n : -1;
 }
 
 void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
@@ -273,6 +294,11 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 	if (w->chain_ns.ok)
 		w->chain_rx = w->rx;
 	w->eth = xl_delta_of(&a->eth, &b->eth);
+	xl_meter_steal(a, b, cpu < ncpus ? cpu : -1, &w->steal_ns, &w->steal_span_ns);
+	if (a->procs_running >= 0 && b->procs_running >= 0) {
+		w->load_sum = (uint64_t)a->procs_running + (uint64_t)b->procs_running;
+		w->load_n = 2;
+	}
 	window_figures(w);
 }
 
@@ -328,6 +354,10 @@ void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_wind
 	xl_delta_add(&sum->gen_sent, &w->gen_sent);
 	xl_delta_add(&sum->gen_refused, &w->gen_refused);
 	xl_delta_add(&sum->eth, &w->eth);
+	add_if_ok(&sum->steal_ns, &w->steal_ns);
+	add_if_ok(&sum->steal_span_ns, &w->steal_span_ns);
+	sum->load_sum += w->load_sum;
+	sum->load_n += w->load_n;
 	window_figures(sum);
 }
 
@@ -342,5 +372,7 @@ void xl_meter_window_rep(const struct xl_meter_window *w, struct xl_rep_result *
 		.run_packets = w->packets, .disagreement = w->disagreement,
 		.xmit_events = -1, .cpu_source = w->cpu_source,
 		.softirq_runs = w->sirq_runs,
+		.steal_ok = w->steal_share >= 0, .steal_share = w->steal_share,
+		.steal_high = w->steal_high, .load_ok = w->load >= 0, .load = w->load,
 	};
 }
