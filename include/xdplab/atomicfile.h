@@ -39,7 +39,11 @@
  * @err: the negative errno of the first failed write, or 0.
  * @direct: @path itself is written (a device or FIFO): no rename, no fsync.
  * @path: the final name.
- * @tmp: the temporary name, DIR/.BASE.XXXXXX (DIR and BASE of @path).
+ * @tmp: the temporary name, DIR/.BASE.PID.XXXXXX (DIR and BASE of @path,
+ *       PID the writer's); "" when none.
+ * @rec: the record naming @tmp for `xdplab cleanup` after a SIGKILL,
+ *       xl_tmpdir()/xdplab-afile.PID.XXXXXX (xl_afile_sweep()); "" when
+ *       none (direct, or xl_tmpdir() not writable).
  */
 struct xl_afile {
 	FILE *f;
@@ -48,6 +52,7 @@ struct xl_afile {
 	bool direct;
 	char path[PATH_MAX];
 	char tmp[PATH_MAX];
+	char rec[PATH_MAX];
 };
 
 /**
@@ -112,6 +117,21 @@ void xl_afile_abort(struct xl_afile *a);
  * Return: 0 or -errno as those.
  */
 int xl_afile_write(const char *path, const void *buf, size_t len, mode_t mode);
+
+/**
+ * xl_afile_sweep() - remove the temporaries of dead writers (a SIGKILLed
+ * run leaves DIR/.BASE.PID.XXXXXX beside its output): each has a record
+ * in xl_tmpdir() naming it (xdplab-afile.PID.XXXXXX); for each record
+ * whose PID is gone (xl_pid_records_sweep()), the temporary it names is
+ * removed when it is a regular file of ours named for that same PID (a
+ * record cannot make the sweep remove anything else), then the record. A
+ * live writer's are kept. The file at the final name is never touched.
+ * @removed: called with each removed temporary's path and PID (may be NULL).
+ *
+ * Return: the number of temporaries removed, or -errno of opening
+ * xl_tmpdir().
+ */
+int xl_afile_sweep(void (*removed)(const char *tmp, pid_t pid, void *ctx), void *ctx);
 
 /**
  * xl_open_excl() - open(@path, @flags | O_CREAT | O_EXCL | O_NOFOLLOW |

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "xdplab/atomicfile.h"
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/jitstate.h"
@@ -25,7 +26,7 @@ static const struct xl_opt cleanup_opts[] = {
 
 static const struct xl_cmd_spec cleanup_spec = {
 	"cleanup", "[IFACE]",
-	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters (and the clsact qdisc a killed tc-drop row made, when no other filter is on it) and the stack-drop tables of dead runs, and remove labs left by killed runs. Without IFACE: what killed runs left that belongs to no interface: their labs, their temporary directories (xdplab-ssh.PID.*, xdplab-perf.PID.* in $TMPDIR or /tmp) and net.core.bpf_jit_kallsyms, restored to the value it had before a killed --profile run.",
+	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters (and the clsact qdisc a killed tc-drop row made, when no other filter is on it) and the stack-drop tables of dead runs, and remove labs left by killed runs. Without IFACE: what killed runs left that belongs to no interface: their labs, their temporary directories (xdplab-ssh.PID.*, xdplab-perf.PID.* in $TMPDIR or /tmp), the hidden temporaries (.NAME.PID.XXXXXX) of outputs they were writing and net.core.bpf_jit_kallsyms, restored to the value it had before a killed --profile run.",
 	cleanup_opts, sizeof(cleanup_opts) / sizeof(cleanup_opts[0]),
 };
 
@@ -60,13 +61,16 @@ static void jit_restored(pid_t pid, int value, int written, void *ctx)
 		printf("removed run %d's bpf_jit_kallsyms record (a live run restores it)\n", (int)pid);
 }
 
-/* What killed runs left on no interface: temporary directories, the JIT knob. */
+/* What killed runs left on no interface: temporary files and directories, the JIT knob. */
 static int dead_runs(void)
 {
 	static const char *const prefixes[] = { "xdplab-ssh", "xdplab-perf", NULL };
 	int n, ret = XL_EXIT_OK;
 
 	n = xl_run_dirs_sweep(prefixes, dir_removed, NULL);
+	/* The temporary beside an output it was writing (xdplab/atomicfile.h). */
+	if (n >= 0)
+		n = xl_afile_sweep(dir_removed, NULL);
 	if (n < 0) {
 		char t[PATH_MAX + 8];
 

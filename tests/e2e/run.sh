@@ -102,6 +102,7 @@ TESTS=(
 	"dump-overload|dump with a 1 MiB ring under a flood: exit 3, seen = written + ring full = gen sent = kernel"
 	"dump-filter-snaplen|dump --filter and --snaplen counted exactly; --count ends the capture"
 	"dump-sigkill|SIGKILL of dump: nothing attached"
+	"dump-sigkill-temp|SIGKILL of dump -w FILE mid-write: 'xdplab cleanup' removes the temporary .FILE.PID.XXXXXX through the run's record, the earlier FILE intact"
 	"dump-hook-entry-exit|dump --hook both on a running drop: exact counts, or the kernel's refusal in one line"
 	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
 	"dump-pcapng|dump -w FILE.pcapng (our writer) and -w FILE.pcap of the same traffic: tcpdump (libpcap) reads the pcapng with every record byte-exact the pcap's, lengths kept; -F pcapng to a stream"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "xdplab/atomicfile.h"
 
@@ -99,8 +100,9 @@ static void test_open_commit_abort(void **state)
 	assert_int_equal(xl_afile_open(&a, out, 0644), 0);
 	assert_non_null(a.f);
 	assert_int_equal(strncmp(a.tmp, dir, strlen(dir)), 0);
-	assert_int_equal(strncmp(a.tmp + strlen(dir), "/.r.json.", 9), 0);
-	assert_int_equal(strlen(a.tmp), strlen(dir) + 9 + 6);
+	snprintf(buf, sizeof(buf), "/.r.json.%d.", (int)getpid());
+	assert_int_equal(strncmp(a.tmp + strlen(dir), buf, strlen(buf)), 0);
+	assert_int_equal(strlen(a.tmp), strlen(dir) + strlen(buf) + 6);
 	assert_true(fcntl(a.fd, F_GETFD) & FD_CLOEXEC);
 	fputs("partial", a.f);
 	assert_int_equal(access(out, F_OK), -1); /* nothing under the final name yet */
@@ -239,6 +241,108 @@ static void test_fifo_no_reader(void **state)
 	unlink(fifo);
 }
 
+static char swept[PATH_MAX];
+static int nswept;
+
+static void on_swept(const char *tmp, pid_t pid, void *ctx)
+{
+	assert_int_equal(pid, *(pid_t *)ctx);
+	snprintf(swept, sizeof(swept), "%s", tmp);
+	nswept++;
+}
+
+/* The one entry of @dir whose name starts with @prefix into @buf, "" if none. */
+static const char *entry_named(const char *dir, const char *prefix, char *buf, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	buf[0] = '\0';
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, strlen(prefix)))
+			snprintf(buf, len, "%s/%s", dir, de->d_name);
+	closedir(d);
+	return buf;
+}
+
+/*
+ * A writer SIGKILLed mid-write leaves DIR/.NAME.PID.XXXXXX and its record
+ * in $TMPDIR; the sweep removes both (and the record of a dead PID naming
+ * any other file removes nothing else), the earlier file stays whole, and
+ * a live writer's temporary is kept.
+ */
+static void test_killed_writer_swept(void **state)
+{
+	char dir[128], recs[128], out[160], want[200], tmp[PATH_MAX], rec[PATH_MAX];
+	char buf[64], target[160], *old = getenv("TMPDIR");
+	struct xl_afile a, live;
+	int sync[2];
+	pid_t pid;
+	FILE *f;
+
+	old = old ? strdup(old) : NULL;
+	snprintf(dir, sizeof(dir), "%s/killed", base);
+	snprintf(recs, sizeof(recs), "%s/records", base);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(mkdir(recs, 0700), 0);
+	setenv("TMPDIR", recs, 1);
+	snprintf(out, sizeof(out), "%s/r.json", dir);
+	assert_int_equal(xl_afile_write(out, "earlier\n", 8, 0644), 0);
+	assert_int_equal(entries(recs), 0); /* a commit removes its record */
+	assert_int_equal(pipe(sync), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (xl_afile_open(&a, out, 0644) || fputs("{\"half\": ", a.f) < 0 || fflush(a.f))
+			_exit(1);
+		write(sync[1], "x", 1);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	assert_int_equal(read(sync[0], buf, 1), 1);
+	close(sync[0]);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	snprintf(want, sizeof(want), ".r.json.%d.", (int)pid);
+	assert_string_not_equal(entry_named(dir, want, tmp, sizeof(tmp)), "");
+	assert_string_equal(slurp(tmp, buf, sizeof(buf)), "{\"half\": ");
+	snprintf(want, sizeof(want), "xdplab-afile.%d.", (int)pid);
+	assert_string_not_equal(entry_named(recs, want, rec, sizeof(rec)), "");
+	/* A dead PID's record naming another file: only the record goes. */
+	snprintf(target, sizeof(target), "%s/precious", dir);
+	assert_int_equal(xl_afile_write(target, "keep\n", 5, 0644), 0);
+	snprintf(want, sizeof(want), "%s/xdplab-afile.1073741000.abcdef", recs);
+	f = fopen(want, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", target);
+	fclose(f);
+	/* A live writer's temporary (ours) is kept. */
+	assert_int_equal(xl_afile_open(&live, out, 0644), 0);
+
+	nswept = 0;
+	assert_int_equal(xl_afile_sweep(on_swept, &pid), 1);
+	assert_int_equal(nswept, 1);
+	assert_string_equal(swept, tmp);
+	assert_int_equal(access(tmp, F_OK), -1);
+	assert_int_equal(access(rec, F_OK), -1);
+	assert_int_equal(access(want, F_OK), -1);
+	assert_string_equal(slurp(target, buf, sizeof(buf)), "keep\n");
+	assert_string_equal(slurp(out, buf, sizeof(buf)), "earlier\n");
+	assert_int_equal(access(live.tmp, F_OK), 0);
+	assert_int_equal(entries(recs), 1); /* the live writer's record */
+	xl_afile_abort(&live);
+	assert_int_equal(entries(recs), 0);
+	assert_int_equal(entries(dir), 2); /* r.json and precious */
+	if (old) {
+		setenv("TMPDIR", old, 1);
+		free(old);
+	} else {
+		unsetenv("TMPDIR");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_failed_write_keeps_old),
 		cmocka_unit_test(test_device_direct),
 		cmocka_unit_test(test_fifo_no_reader),
+		cmocka_unit_test(test_killed_writer_swept),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
