@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "opts.h"
 #include "xdplab/log.h"
@@ -16,15 +17,173 @@
 
 int xl_usage_error(const struct xl_cmd_spec *spec, const char *fmt, ...)
 {
-	char msg[2048], out[4 * sizeof(msg)];
+	char small[2048], *msg = NULL, *out;
 	va_list ap;
+	int n;
 
 	/* The option's or the file's text in it is data: escaped, one line. */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "xdplab %s: %s\n", spec->name, xl_term_esc(out, sizeof(out), msg, 0));
+	if (n < 0) { /* out of memory: the message cut to fit */
+		msg = NULL;
+		va_start(ap, fmt);
+		vsnprintf(small, sizeof(small), fmt, ap);
+		va_end(ap);
+		n = strlen(small);
+	}
+	out = malloc(4 * (size_t)n + 1);
+	if (out)
+		fprintf(stderr, "xdplab %s: %s\n", spec->name,
+			xl_term_esc(out, 4 * (size_t)n + 1, msg ? msg : small, 0));
+	else
+		fprintf(stderr, "xdplab %s: %s\n", spec->name, XL_ESC(msg ? msg : small));
+	free(out);
+	free(msg);
 	return -EINVAL;
+}
+
+struct xl_opt xl_opt_resolve(const struct xl_opt *o)
+{
+	struct xl_opt r;
+
+	if (!o->like)
+		return *o;
+	r = *o->like;
+	r.off = o->off;
+	r.size = o->size;
+	r.like = NULL;
+	if (o->short_name)
+		r.short_name = o->short_name;
+	if (o->help)
+		r.help = o->help;
+	if (o->suffix)
+		r.suffix = o->suffix;
+	if (o->has_seen) {
+		r.has_seen = true;
+		r.seen_off = o->seen_off;
+	}
+	return r;
+}
+
+/* The integer field of @size bytes at @f. */
+static int64_t get_int(const void *f, size_t size)
+{
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)f;
+	case 2:
+		return *(const uint16_t *)f;
+	case 4:
+		return *(const int32_t *)f; /* enums and ints: their sign kept */
+	default:
+		return *(const int64_t *)f;
+	}
+}
+
+static void put_int(void *f, size_t size, int64_t v)
+{
+	switch (size) {
+	case 1:
+		*(uint8_t *)f = v;
+		break;
+	case 2:
+		*(uint16_t *)f = v;
+		break;
+	case 4:
+		*(uint32_t *)f = v;
+		break;
+	default:
+		*(uint64_t *)f = v;
+	}
+}
+
+/* XL_OT_UINT's upper bound: XL_OPT_MAX_CPU is the last online CPU. */
+static uint64_t uint_max(const struct xl_opt *o)
+{
+	return o->max == XL_OPT_MAX_CPU ? (uint64_t)sysconf(_SC_NPROCESSORS_ONLN) - 1 : o->max;
+}
+
+/* "{range}", "{choices}" or "{default}" of @o into @buf. */
+static void help_word(const struct xl_opt *o, const void *defaults, const char *w, char *buf,
+		      size_t len)
+{
+	const void *f = defaults ? (const char *)defaults + o->off : NULL;
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (!strcmp(w, "range")) {
+		if (o->type == XL_OT_UINT)
+			snprintf(buf, len, "%llu..%llu", (unsigned long long)o->min,
+				 (unsigned long long)uint_max(o));
+		else if (o->type == XL_OT_SECONDS || o->type == XL_OT_REAL)
+			snprintf(buf, len, "%.10g..%.10g", o->rmin, o->rmax);
+	} else if (!strcmp(w, "choices") && o->choices) {
+		for (i = 0; o->choices[i] && n < len; i++)
+			n += snprintf(buf + n, len - n, "%s%s", !i ? "" : o->choices[i + 1] ? ", " : " or ",
+				      o->choices[i]);
+	} else if (!strcmp(w, "default") && f) {
+		uint64_t ns;
+		double d;
+
+		switch (o->type) {
+		case XL_OT_UINT:
+			snprintf(buf, len, "%llu", (unsigned long long)get_int(f, o->size));
+			break;
+		case XL_OT_SECONDS:
+			memcpy(&ns, f, sizeof(ns));
+			snprintf(buf, len, "%.10g", ns / 1e9);
+			break;
+		case XL_OT_REAL:
+			memcpy(&d, f, sizeof(d));
+			snprintf(buf, len, "%.10g", d);
+			break;
+		case XL_OT_ENUM:
+			for (i = 0; o->choices[i]; i++)
+				if ((o->values ? o->values[i] : i) == get_int(f, o->size)) {
+					snprintf(buf, len, "%s", o->choices[i]);
+					break;
+				}
+			break;
+		case XL_OT_STR:
+			snprintf(buf, len, "%s", *(const char *const *)f ? *(const char *const *)f : "");
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+char *xl_opt_help_text(const struct xl_opt *e, const void *defaults, char *buf, size_t len)
+{
+	static const char *const words[] = { "range", "choices", "default", NULL };
+	struct xl_opt o = xl_opt_resolve(e);
+	const char *p = o.help ? o.help : "";
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	while (*p && n + 1 < len) {
+		char word[1024];
+
+		for (i = 0; words[i]; i++)
+			if (p[0] == '{' && !strncmp(p + 1, words[i], strlen(words[i])) &&
+			    p[1 + strlen(words[i])] == '}')
+				break;
+		if (!words[i]) {
+			buf[n++] = *p++;
+			continue;
+		}
+		help_word(&o, defaults, words[i], word, sizeof(word));
+		n += snprintf(buf + n, len - n, "%s", word);
+		p += strlen(words[i]) + 2;
+	}
+	if (n < len)
+		buf[n] = '\0';
+	if (o.suffix && n + 1 < len)
+		snprintf(buf + n, len - n, "%s", o.suffix);
+	return buf;
 }
 
 void xl_opts_help(const struct xl_cmd_spec *spec)
@@ -35,19 +194,20 @@ void xl_opts_help(const struct xl_cmd_spec *spec)
 	       spec->args && *spec->args ? " " : "", spec->args ? spec->args : "",
 	       spec->summary);
 	for (i = 0; i < spec->n_opts; i++) {
-		const struct xl_opt *o = &spec->opts[i];
-		char left[64];
+		const struct xl_opt o = xl_opt_resolve(&spec->opts[i]);
+		char left[64], help[2048];
 
-		if (o->short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
-				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o.short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o.short_name,
+				 o.name, o.arg ? " " : "", o.arg ? o.arg : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		if (o->alias)
-			printf("  %-28s %s (also --%s)\n", left, o->help, o->alias);
+			snprintf(left, sizeof(left), "    --%s%s%s", o.name,
+				 o.arg ? " " : "", o.arg ? o.arg : "");
+		xl_opt_help_text(&spec->opts[i], spec->defaults, help, sizeof(help));
+		if (o.alias)
+			printf("  %-28s %s (also --%s)\n", left, help, o.alias);
 		else
-			printf("  %-28s %s\n", left, o->help);
+			printf("  %-28s %s\n", left, help);
 	}
 	printf("  %-28s %s\n", "-v, --verbose", "more diagnostics on stderr; twice for debug");
 	printf("  %-28s %s\n", "-h, --help", "show this help");
@@ -59,7 +219,8 @@ void xl_opts_help(const struct xl_cmd_spec *spec)
  * value of an option that takes one is skipped, so a value may start with
  * "--". Return: 0, or -EINVAL after the message.
  */
-static int check_full_names(const struct xl_cmd_spec *spec, int argc, char **argv)
+static int check_full_names(const struct xl_cmd_spec *spec, const struct xl_opt *ro, int argc,
+			    char **argv)
 {
 	int i;
 	size_t j;
@@ -73,7 +234,7 @@ static int check_full_names(const struct xl_cmd_spec *spec, int argc, char **arg
 		if (w[0] == '-' && w[1] != '-' && w[1]) {
 			/* Short option: skip its value when it is the next word. */
 			for (j = 0; j < spec->n_opts; j++)
-				if (spec->opts[j].short_name == w[1] && spec->opts[j].arg &&
+				if (ro[j].short_name == w[1] && ro[j].arg &&
 				    !w[2])
 					i++;
 			continue;
@@ -87,26 +248,64 @@ static int check_full_names(const struct xl_cmd_spec *spec, int argc, char **arg
 		if (len == 7 && !strncmp(w + 2, "verbose", 7))
 			continue;
 		for (j = 0; j < spec->n_opts; j++)
-			if ((strlen(spec->opts[j].name) == len &&
-			     !strncmp(w + 2, spec->opts[j].name, len)) ||
-			    (spec->opts[j].alias && strlen(spec->opts[j].alias) == len &&
-			     !strncmp(w + 2, spec->opts[j].alias, len)))
+			if ((strlen(ro[j].name) == len &&
+			     !strncmp(w + 2, ro[j].name, len)) ||
+			    (ro[j].alias && strlen(ro[j].alias) == len &&
+			     !strncmp(w + 2, ro[j].alias, len)))
 				break;
 		if (j == spec->n_opts) {
 			for (j = 0; j < spec->n_opts; j++)
-				if (len && !strncmp(w + 2, spec->opts[j].name, len))
+				if (len && !strncmp(w + 2, ro[j].name, len))
 					return xl_usage_error(spec, "unknown option '%s' (did you mean --%s?)",
-							      w, spec->opts[j].name);
+							      w, ro[j].name);
 			return xl_usage_error(spec, "unknown option '%s' (see 'xdplab %s --help')",
 					      w, spec->name);
 		}
-		if (spec->opts[j].arg && !eq)
+		if (ro[j].arg && !eq)
 			i++;
 	}
 	return 0;
 }
 
-int xl_opts_check(const struct xl_cmd_spec *spec)
+/* A typed entry's field: a size its type stores, inside the args struct. */
+static int check_field(const struct xl_cmd_spec *spec, const struct xl_opt *a)
+{
+	bool ok = true;
+
+	switch (a->type) {
+	case XL_OT_CODE:
+		return 0;
+	case XL_OT_FLAG:
+		ok = a->size == sizeof(bool);
+		break;
+	case XL_OT_STR:
+		ok = a->size == sizeof(const char *);
+		break;
+	case XL_OT_SECONDS:
+	case XL_OT_REAL:
+		ok = a->size == 8;
+		break;
+	case XL_OT_ENUM:
+		ok = a->choices && a->choices[0];
+		/* fall through */
+	case XL_OT_SET:
+	case XL_OT_UINT:
+		ok = ok && (a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8);
+		break;
+	default:
+		ok = false;
+	}
+	if (spec->size && (a->off + a->size > spec->size ||
+			   (a->has_seen && a->seen_off + sizeof(bool) > spec->size)))
+		ok = false;
+	if (!ok)
+		fprintf(stderr, "xdplab %s: internal error: option --%s: its field (offset %zu, %zu bytes) does not fit its type\n",
+			spec->name, a->name ? a->name : "", a->off, a->size);
+	return ok ? 0 : -EINVAL;
+}
+
+/* @spec's entries resolved (xl_opt_resolve()) into @ro (MAX_OPTS), checked. */
+static int resolve_checked(const struct xl_cmd_spec *spec, struct xl_opt *ro)
 {
 	size_t i, j;
 
@@ -115,8 +314,10 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 			spec->name, spec->n_opts, MAX_OPTS);
 		return -E2BIG;
 	}
+	for (i = 0; i < spec->n_opts; i++)
+		ro[i] = xl_opt_resolve(&spec->opts[i]);
 	for (i = 0; i < spec->n_opts; i++) {
-		const struct xl_opt *a = &spec->opts[i];
+		const struct xl_opt *a = &ro[i];
 
 		if (!a->name || !*a->name || !strcmp(a->name, "help") ||
 		    !strcmp(a->name, "verbose") || (a->alias && (!*a->alias ||
@@ -133,8 +334,10 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 				spec->name, i, a->name ? a->name : "", letter);
 			return -EINVAL;
 		}
+		if (check_field(spec, a))
+			return -EINVAL;
 		for (j = 0; j < i; j++) {
-			const struct xl_opt *b = &spec->opts[j];
+			const struct xl_opt *b = &ro[j];
 
 			if (!strcmp(a->name, b->name) || (b->alias && !strcmp(a->name, b->alias))) {
 				fprintf(stderr, "xdplab %s: internal error: option --%s is in the table twice\n",
@@ -152,7 +355,7 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 					spec->name, a->short_name, b->name, a->name);
 				return -EINVAL;
 			}
-			if (a->id == b->id) {
+			if (a->type == XL_OT_CODE && b->type == XL_OT_CODE && a->id == b->id) {
 				/* The handler could not tell them apart. */
 				fprintf(stderr, "xdplab %s: internal error: --%s and --%s have one id (%d)\n",
 					spec->name, b->name, a->name, a->id);
@@ -163,28 +366,87 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 	return 0;
 }
 
+int xl_opts_check(const struct xl_cmd_spec *spec)
+{
+	struct xl_opt ro[MAX_OPTS];
+
+	return resolve_checked(spec, ro);
+}
+
+/* A typed entry's value into its field of @ctx. Return: 0 or -EINVAL (message printed). */
+static int store(const struct xl_cmd_spec *spec, const struct xl_opt *o, const char *arg,
+		 void *ctx)
+{
+	char opt[80], *f = (char *)ctx + o->off;
+	uint64_t v = 0;
+	double d;
+	int i, err = 0;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->type) {
+	case XL_OT_FLAG:
+		*(bool *)f = true;
+		break;
+	case XL_OT_SET:
+		put_int(f, o->size, o->min);
+		break;
+	case XL_OT_STR:
+		memcpy(f, &arg, sizeof(arg));
+		break;
+	case XL_OT_UINT:
+		err = xl_parse_u64(spec, opt, arg, o->min, uint_max(o), &v);
+		if (!err)
+			put_int(f, o->size, v);
+		break;
+	case XL_OT_SECONDS:
+		err = xl_parse_seconds(spec, opt, arg, o->rmin, o->rmax, &v);
+		if (!err)
+			memcpy(f, &v, sizeof(v));
+		break;
+	case XL_OT_REAL:
+		err = xl_parse_real(spec, opt, arg, o->rmin, o->rmax, &d);
+		if (!err)
+			memcpy(f, &d, sizeof(d));
+		break;
+	case XL_OT_ENUM:
+		i = xl_parse_choice(spec, opt, arg, o->choices);
+		if (i < 0)
+			return i;
+		put_int(f, o->size, o->values ? o->values[i] : i);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!err && o->has_seen)
+		*(bool *)((char *)ctx + o->seen_off) = true;
+	return err;
+}
+
 int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 		  xl_opt_handler handler, void *ctx)
 {
+	struct xl_opt ro[MAX_OPTS];
 	struct option lopts[2 * MAX_OPTS + 3];
 	char sopts[MAX_OPTS * 2 + 5] = ":hv";
 	int seen[MAX_OPTS] = { 0 };
 	size_t i, n = 0, s = strlen(sopts);
 	int c, idx, err;
 
-	err = xl_opts_check(spec);
+	err = resolve_checked(spec, ro);
 	if (err)
 		return err;
+	if (spec->defaults)
+		memcpy(ctx, spec->defaults, spec->size);
 	for (i = 0; i < spec->n_opts; i++) {
-		int has_arg = spec->opts[i].arg ? required_argument : no_argument;
+		int has_arg = ro[i].arg ? required_argument : no_argument;
 
 		/* The name and its alias carry the same val: one option. */
-		lopts[n++] = (struct option){ spec->opts[i].name, has_arg, NULL, 256 + (int)i };
-		if (spec->opts[i].alias)
-			lopts[n++] = (struct option){ spec->opts[i].alias, has_arg, NULL, 256 + (int)i };
-		if (spec->opts[i].short_name) {
-			sopts[s++] = spec->opts[i].short_name;
-			if (spec->opts[i].arg)
+		lopts[n++] = (struct option){ ro[i].name, has_arg, NULL, 256 + (int)i };
+		if (ro[i].alias)
+			lopts[n++] = (struct option){ ro[i].alias, has_arg, NULL, 256 + (int)i };
+		if (ro[i].short_name) {
+			sopts[s++] = ro[i].short_name;
+			if (ro[i].arg)
 				sopts[s++] = ':';
 		}
 	}
@@ -193,7 +455,7 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 	lopts[n] = (struct option){ 0 };
 	sopts[s] = '\0';
 
-	err = check_full_names(spec, argc, argv);
+	err = check_full_names(spec, ro, argc, argv);
 	if (err)
 		return err;
 	optind = 0; /* 0, not 1: a full reset of glibc's getopt state */
@@ -220,7 +482,7 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 		 */
 		if (c == '?' && optopt >= 256 && (size_t)(optopt - 256) < spec->n_opts)
 			return xl_usage_error(spec, "option '%s': --%s takes no value",
-					      argv[optind - 1], spec->opts[optopt - 256].name);
+					      argv[optind - 1], ro[optopt - 256].name);
 		if (c == '?' && optopt > ' ' && optopt < 127)
 			return xl_usage_error(spec, "unknown option '-%c' (see 'xdplab %s --help')",
 					      optopt, spec->name);
@@ -239,15 +501,21 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 			i = c - 256;
 		} else {
 			for (i = 0; i < spec->n_opts; i++)
-				if (spec->opts[i].short_name == c)
+				if (ro[i].short_name == c)
 					break;
 			if (i == spec->n_opts)
 				return xl_usage_error(spec, "unknown option '-%c'", c);
 		}
-		if (seen[i]++ && !spec->opts[i].repeatable)
+		if (seen[i]++ && !ro[i].repeatable)
 			return xl_usage_error(spec, "option --%s given twice",
-					      spec->opts[i].name);
-		err = handler(spec->opts[i].id, optarg, ctx);
+					      ro[i].name);
+		if (ro[i].type == XL_OT_CODE && !handler) {
+			fprintf(stderr, "xdplab %s: internal error: option --%s has no handler\n",
+				spec->name, ro[i].name);
+			return -EINVAL;
+		}
+		err = ro[i].type == XL_OT_CODE ? handler(ro[i].id, optarg, ctx) :
+						 store(spec, &ro[i], optarg, ctx);
 		if (err)
 			return err;
 	}
@@ -349,17 +617,23 @@ out_nan:
 int xl_parse_choice(const struct xl_cmd_spec *spec, const char *opt,
 		    const char *arg, const char *const choices[])
 {
-	char list[256] = "";
+	size_t len = 1;
+	char *list;
 	int i;
 
 	for (i = 0; choices[i]; i++)
 		if (!strcmp(arg, choices[i]))
 			return i;
-	for (i = 0; choices[i]; i++) {
+	for (i = 0; choices[i]; i++)
+		len += strlen(choices[i]) + 2;
+	list = calloc(1, len);
+	for (i = 0; list && choices[i]; i++) {
 		if (i)
-			strncat(list, ", ", sizeof(list) - strlen(list) - 1);
-		strncat(list, choices[i], sizeof(list) - strlen(list) - 1);
+			strcat(list, ", ");
+		strcat(list, choices[i]);
 	}
-	return xl_usage_error(spec, "%s: '%s' is not accepted (accepted: %s)", opt,
-			      arg, list);
+	xl_usage_error(spec, "%s: '%s' is not accepted (accepted: %s)", opt, arg,
+		       list ? list : "(out of memory)");
+	free(list);
+	return -EINVAL;
 }

@@ -22,15 +22,64 @@
 #define XL_EXIT_USAGE 2
 
 /**
+ * enum xl_opt_type - what an option's value is and where the parser puts
+ * it (struct xl_opt @type): typed entries fill the command's args struct
+ * at @off themselves, so no handler repeats the option's name or range
+ * (the model: xdp-tools' DEFINE_OPTION with OPT_ENUM, OPT_U32, OPT_BOOL).
+ * @XL_OT_CODE: the command's handler gets @id and the argument (an option
+ *   that needs code: a list, a file checked at once).
+ * @XL_OT_FLAG: a bool field, set true.
+ * @XL_OT_SET: a flag that stores @min into an integer field of @size bytes
+ *   (xsk's --copy: the copy mode XL_XSK_COPY).
+ * @XL_OT_STR: a const char * field, set to the argument (argv's, not copied).
+ * @XL_OT_UINT: an unsigned integer field of @size bytes, the value in
+ *   [@min, @max] (xl_parse_u64() and its messages).
+ * @XL_OT_SECONDS: a uint64_t field in ns, the value in [@rmin, @rmax]
+ *   seconds (xl_parse_seconds()).
+ * @XL_OT_REAL: a double field in [@rmin, @rmax] (xl_parse_real()).
+ * @XL_OT_ENUM: an integer field of @size bytes set to @values[i] (NULL:
+ *   i) for the argument @choices[i] (xl_parse_choice() and its message).
+ */
+enum xl_opt_type {
+	XL_OT_CODE = 0,
+	XL_OT_FLAG,
+	XL_OT_SET,
+	XL_OT_STR,
+	XL_OT_UINT,
+	XL_OT_SECONDS,
+	XL_OT_REAL,
+	XL_OT_ENUM,
+};
+
+/** struct xl_opt @max of an XL_OT_UINT: the number of online CPUs - 1, read at parse time. */
+#define XL_OPT_MAX_CPU UINT64_MAX
+
+/**
  * struct xl_opt - one option.
  * @name: long name without "--"; @short_name: one letter or 0.
  * @arg: metavar when the option takes a value ("BYTES"), NULL for a flag.
- * @help: one line; include the accepted range and the default.
- * @id: value passed to the command's handler.
+ * @help: one line; include the accepted range and the default. In it
+ *   "{range}" is the entry's range ("0.1..60", "1..32"), "{choices}" its
+ *   @choices as "a, b or c", "{default}" the field's value in the
+ *   command's default struct (struct xl_cmd_spec @defaults): written once,
+ *   in the entry, they cannot drift from what the parser takes.
+ * @id: value passed to the command's handler (XL_OT_CODE entries only).
  * @repeatable: may be given more than once (e.g. -v).
  * @alias: a second long name, exact, for the same option: the spelling a
  *   peer tool uses (xdp-bench's --xdp-mode for --mode); NULL if none.
  *   docs/cli.md lists them.
+ * @type: enum xl_opt_type. @off/@size: the field's offset in the command's
+ *   args struct (the handler's ctx) and its size in bytes (XL_FIELD()).
+ * @min/@max: XL_OT_UINT's range (@max XL_OPT_MAX_CPU: a CPU number);
+ *   XL_OT_SET's value in @min. @rmin/@rmax: XL_OT_SECONDS' and XL_OT_REAL's.
+ * @choices/@values: XL_OT_ENUM's NULL-terminated words and their values.
+ * @has_seen/@seen_off: when set, a bool field at @seen_off is set true when
+ *   the option is given (for a command's check of combinations).
+ * @like: an entry of a shared table (xl_run_opt_table[]) this one is: its
+ *   name, letter, metavar, help, type and range come from there, the field
+ *   (@off, @size) from this entry, and this entry's @short_name, @help and
+ *   @suffix, when set, replace or extend the shared ones.
+ * @suffix: text appended to the help (redirect's " on IN").
  */
 struct xl_opt {
 	const char *name;
@@ -40,11 +89,39 @@ struct xl_opt {
 	int id;
 	bool repeatable;
 	const char *alias;
+	enum xl_opt_type type;
+	size_t off, size;
+	uint64_t min, max;
+	double rmin, rmax;
+	const char *const *choices;
+	const int *values;
+	bool has_seen;
+	size_t seen_off;
+	const struct xl_opt *like;
+	const char *suffix;
 };
+
+/** XL_FIELD() - the @off and @size of member @f of the args struct type @T. */
+#define XL_FIELD(T, f) .off = offsetof(T, f), .size = sizeof(((T *)0)->f)
+/** Typed entries' tails: { "name", 'n', "N", "help", XL_UINT(T, f, 1, 32) }. */
+#define XL_FLAG(T, f) .type = XL_OT_FLAG, XL_FIELD(T, f)
+#define XL_SET(T, f, v) .type = XL_OT_SET, XL_FIELD(T, f), .min = (v)
+#define XL_STR(T, f) .type = XL_OT_STR, XL_FIELD(T, f)
+#define XL_UINT(T, f, lo, hi) .type = XL_OT_UINT, XL_FIELD(T, f), .min = (lo), .max = (hi)
+#define XL_SECONDS(T, f, lo, hi) .type = XL_OT_SECONDS, XL_FIELD(T, f), .rmin = (lo), .rmax = (hi)
+#define XL_REAL(T, f, lo, hi) .type = XL_OT_REAL, XL_FIELD(T, f), .rmin = (lo), .rmax = (hi)
+#define XL_ENUM(T, f, words, vals) .type = XL_OT_ENUM, XL_FIELD(T, f), .choices = (words), .values = (vals)
+/** XL_SEEN() - also set the bool member @f of @T when the option is given. */
+#define XL_SEEN(T, f) .has_seen = true, .seen_off = offsetof(T, f)
+/** XL_LIKE() - entry @e of a shared table, into member @f of @T; overrides after. */
+#define XL_LIKE(e, T, f, ...) { .like = &(e), XL_FIELD(T, f), __VA_ARGS__ }
 
 /**
  * struct xl_cmd_spec - a command's name, positional arguments and options.
  * @name: e.g. "drop" or "lab run"; @args: e.g. "IFACE"; @summary: one line.
+ * @defaults/@size: NULL, or the command's default args struct of @size
+ *   bytes: xl_opts_parse() copies it into ctx before parsing, and --help's
+ *   "{default}" reads it (tx's default packet operation is its own struct's).
  */
 struct xl_cmd_spec {
 	const char *name;
@@ -52,16 +129,22 @@ struct xl_cmd_spec {
 	const char *summary;
 	const struct xl_opt *opts;
 	size_t n_opts;
+	const void *defaults;
+	size_t size;
 };
 
 /**
- * Handler of one parsed option: return 0, or -EINVAL after printing the
- * one-line usage error (xl_usage_error()).
+ * Handler of one parsed XL_OT_CODE option: return 0, or -EINVAL after
+ * printing the one-line usage error (xl_usage_error()). NULL when the
+ * table has no such entry.
  */
 typedef int (*xl_opt_handler)(int id, const char *arg, void *ctx);
 
 /**
- * xl_opts_parse() - parse argv[1..] (argv[0] is the command name).
+ * xl_opts_parse() - parse argv[1..] (argv[0] is the command name) into
+ * @ctx, the command's args struct: first @spec's @defaults copied in, then
+ * every typed entry's value checked and stored at its field, every
+ * XL_OT_CODE entry handed to @handler.
  * --help/-h prints help to stdout and returns XL_OPTS_HELP.
  * Return: index in argv of the first positional argument (positional
  * arguments may not be mixed after options are done), XL_OPTS_HELP, or
@@ -80,8 +163,23 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
  * the first entry) fails on every invocation, not only when the letter is used.
  * Return: 0, or -EINVAL / -E2BIG (more than 64 options) after one line
  * "xdplab CMD: internal error: -q is both --quiet and --qsize" on stderr.
+ * A typed entry's field must be inside @spec's @size (when set) and of a
+ * size its type can store (1, 2, 4 or 8 bytes; a pointer for XL_OT_STR).
  */
 int xl_opts_check(const struct xl_cmd_spec *spec);
+
+/**
+ * xl_opt_resolve() - @o as it applies: an entry made with XL_LIKE() merged
+ * with the shared entry it names (see struct xl_opt @like); else a copy.
+ */
+struct xl_opt xl_opt_resolve(const struct xl_opt *o);
+
+/**
+ * xl_opt_help_text() - @o's help line (resolved) with "{range}",
+ * "{choices}" and "{default}" (from @defaults, NULL: "") filled in, into
+ * @buf (@len bytes; cut to fit). Return: @buf.
+ */
+char *xl_opt_help_text(const struct xl_opt *o, const void *defaults, char *buf, size_t len);
 
 /** xl_opts_help() - print the command's usage and option list to stdout. */
 void xl_opts_help(const struct xl_cmd_spec *spec);
@@ -135,7 +233,8 @@ int xl_parse_seconds(const struct xl_cmd_spec *spec, const char *opt,
 
 /**
  * xl_parse_choice() - index of @arg in the NULL-terminated @choices, or
- * -EINVAL after "--mode: 'x' is not accepted (accepted: native, skb)".
+ * -EINVAL after "--mode: 'x' is not accepted (accepted: native, skb)"
+ * (the whole list, however long).
  */
 int xl_parse_choice(const struct xl_cmd_spec *spec, const char *opt,
 		    const char *arg, const char *const choices[]);

@@ -24,7 +24,7 @@ void xl_cmd_prof_open(struct xl_cmd_prof *cp)
 {
 	char why[256];
 
-	if (!cp->on || cp->tried)
+	if ((!cp->on && !cp->dir) || cp->tried) /* --profile-dir implies --profile */
 		return;
 	cp->tried = true;
 	cp->p = xl_profiler__open(cp->dir ? cp->dir : XL_PROFILE_DIR_DEFAULT, NULL, why, sizeof(why));
