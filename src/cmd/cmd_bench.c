@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "profile_cli.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
@@ -22,28 +23,7 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_EXTRA_NS, O_LOAD_MODE, O_RXQ };
-
-static const struct xl_opt bench_opts[] = {
-	XL_OPT_ENTRY_PACKET_OP,
-	{ "extra-ns", 0, "NS", "add a busy loop of NS ns of CPU per packet, 0..1000, calibrated at start with BPF_PROG_RUN (docs/compare.md)", O_EXTRA_NS },
-	{ "load-mode", 'l', "MODE", "how read-data and swap-macs reach the frame: dpa (direct packet access, default) or load-bytes (bpf_xdp_load_bytes/bpf_xdp_store_bytes)", O_LOAD_MODE },
-	{ "rxq-stats", 0, NULL, "also count frames per RX queue: rx/s per queue each interval, packets and share at the end", O_RXQ },
-	XL_OPT_ENTRY_MODE(""),
-	XL_OPT_ENTRY_FRAGS,
-	XL_OPT_ENTRY_INTERVAL,
-	XL_OPT_ENTRY_DURATION,
-	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },
-	XL_OPT_ENTRY_NETNS,
-	XL_OPT_ENTRY_QUIET,
-	XL_OPT_ENTRY_PROFILE,
-	XL_OPT_ENTRY_PROFILE_DIR,
-	XL_OPT_ENTRY_REPS,
-	XL_OPT_ENTRY_JSON,
-};
-
 struct bench_args {
-	struct xl_cmd_spec spec;
 	struct xl_bench_opts o;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet;
@@ -53,35 +33,48 @@ struct bench_args {
 	uint64_t extra_ns;
 };
 
-/* Every option of these commands is a shared one. */
-static int on_opt(int id, const char *arg, void *ctx)
+#define A struct bench_args
+static const char *const load_modes[] = { "dpa", "load-bytes", NULL };
+
+static const struct xl_opt bench_opts[] = {
+	XL_RUN(PACKET_OP, A, o.op),
+	{ "extra-ns", 0, "NS", "add a busy loop of NS ns of CPU per packet, {range}, calibrated at start with BPF_PROG_RUN (docs/compare.md)",
+	  XL_UINT(A, extra_ns, 0, XL_EXTRA_NS_MAX), XL_SEEN(A, o.extra) },
+	{ "load-mode", 'l', "MODE", "how read-data and swap-macs reach the frame: dpa (direct packet access, default) or load-bytes (bpf_xdp_load_bytes/bpf_xdp_store_bytes)",
+	  XL_ENUM(A, o.load_bytes, load_modes, NULL) },
+	{ "rxq-stats", 0, NULL, "also count frames per RX queue: rx/s per queue each interval, packets and share at the end",
+	  XL_FLAG(A, o.rxq_stats) },
+	XL_RUN(MODE, A, o.mode),
+	XL_RUN(FRAGS, A, o.frags),
+	XL_RUN(INTERVAL, A, interval_ns),
+	XL_RUN(DURATION, A, duration_ns),
+	XL_RUN(EXTENDED, A, extended),
+	XL_RUN(NETNS, A, netns),
+	XL_RUN(QUIET, A, quiet),
+	XL_RUN(PROFILE, A, prof.on),
+	XL_RUN(PROFILE_DIR, A, prof.dir),
+	XL_RUN(REPS, A, reps),
+	XL_RUN(JSON, A, json),
+};
+#undef A
+
+/* drop and pass: the packet is not touched unless asked. */
+static const struct bench_args bench_defaults = { .interval_ns = 1000000000ull, .reps = 1 };
+/*
+ * tx swaps the MACs unless told otherwise, as xdp-bench tx does: on a NIC
+ * the frames then go back to the sender.
+ */
+static const struct bench_args tx_defaults = { .o.op = XL_OP_SWAP_MACS,
+					       .interval_ns = 1000000000ull, .reps = 1 };
+
+/* The combinations the table cannot say: one line and -EINVAL, else 0. */
+static int bench_check(const struct xl_cmd_spec *spec, const struct bench_args *a)
 {
-	struct bench_args *a = ctx;
-	int r;
-
-	if (id == O_RXQ) {
-		a->o.rxq_stats = true;
-		return 0;
-	}
-	if (id == O_LOAD_MODE) {
-		static const char *const modes[] = { "dpa", "load-bytes", NULL };
-
-		r = xl_parse_choice(&a->spec, "--load-mode", arg, modes);
-		a->o.load_bytes = r == 1;
-		return r < 0 ? r : 0;
-	}
-	if (id == O_EXTRA_NS) {
-		a->o.extra = true;
-		return xl_parse_u64(&a->spec, "--extra-ns", arg, 0, XL_EXTRA_NS_MAX, &a->extra_ns);
-	}
-	if (!xl_cmd_prof_opt(&a->prof, id, arg))
-		return 0;
-	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				       &a->duration_ns, &a->extended, &a->netns,
-				       &a->o.op, &a->o.mode, &a->quiet, &a->o.frags, &a->reps,
-				       &a->json });
-
-	return r <= 0 ? r : -EINVAL;
+	if (xl_cmd_check_reps(spec, a->reps, a->duration_ns))
+		return -EINVAL;
+	if (a->o.load_bytes && a->o.op == XL_OP_PARSE_IP)
+		return xl_usage_error(spec, "--load-mode load-bytes: accepted with --packet-operation no-touch, read-data or swap-macs (parse-ip reads by direct packet access only)");
+	return 0;
 }
 
 static void print_window(const struct xl_meter_window *w, double t, int action)
@@ -145,7 +138,8 @@ int cmd_bench(int argc, char **argv)
 	static struct xl_row_result row;
 	struct xl_extra_cal cal = { 0 };
 	struct xl_cmd_records rec = { 0 };
-	struct bench_args a = { .interval_ns = 1000000000ull, .reps = 1 };
+	struct bench_args a;
+	struct xl_cmd_spec spec;
 	static struct bench_run br;
 	uint64_t rxq[XL_RXQ_MAX];
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
@@ -157,42 +151,26 @@ int cmd_bench(int argc, char **argv)
 	unsigned int prog_id;
 	static struct xl_profile pr;
 	bool profiling;
-	int idx, i, ret = XL_EXIT_OK;
+	int idx, i, action, ret = XL_EXIT_OK;
 
-	a.o.action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
+	action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
 	snprintf(summary, sizeof(summary), "Attach an %s benchmark program to IFACE and print rx/s, err/s, ns/packet.",
-		 xl_xdp_action_name(a.o.action));
-	a.spec = (struct xl_cmd_spec){ argv[0], "IFACE", summary, bench_opts,
-				       sizeof(bench_opts) / sizeof(bench_opts[0]) };
-	if (a.o.action == XDP_TX) {
-		/*
-		 * tx swaps the MACs unless told otherwise, as xdp-bench tx does:
-		 * on a NIC the frames then go back to the sender.
-		 */
-		static struct xl_opt tx_opts[sizeof(bench_opts) / sizeof(bench_opts[0])];
-
-		memcpy(tx_opts, bench_opts, sizeof(tx_opts));
-		for (i = 0; i < (int)(sizeof(tx_opts) / sizeof(tx_opts[0])); i++)
-			if (tx_opts[i].id == XL_OPT_PACKET_OP)
-				tx_opts[i].help = "no-touch, read-data, parse-ip or swap-macs (default swap-macs)";
-		a.spec.opts = tx_opts;
-		a.o.op = XL_OP_SWAP_MACS;
-	}
-	idx = xl_cmd_parse_iface(&a.spec, argc, argv, on_opt, &a, &ifname);
+		 xl_xdp_action_name(action));
+	spec = (struct xl_cmd_spec){ argv[0], "IFACE", summary, bench_opts,
+				     sizeof(bench_opts) / sizeof(bench_opts[0]),
+				     action == XDP_TX ? &tx_defaults : &bench_defaults, sizeof(a) };
+	idx = xl_cmd_parse_iface(&spec, argc, argv, NULL, &a, &ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
-	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
+	if (bench_check(&spec, &a))
 		return XL_EXIT_USAGE;
-	if (a.o.load_bytes && a.o.op == XL_OP_PARSE_IP) {
-		xl_usage_error(&a.spec, "--load-mode load-bytes: accepted with --packet-operation no-touch, read-data or swap-macs (parse-ip reads by direct packet access only)");
-		return XL_EXIT_USAGE;
-	}
+	a.o.action = action;
 	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
 	xl_cmd_prof_open(&a.prof);
-	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+	if (a.netns && (ret = xl_cmd_enter_netns(&spec, a.netns)))
 		goto out_prof;
 	if (!if_nametoindex(ifname)) {
-		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
+		xl_usage_error(&spec, "interface '%s': no such interface", ifname);
 		ret = XL_EXIT_USAGE;
 		goto out_prof;
 	}
