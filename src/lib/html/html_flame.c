@@ -232,22 +232,6 @@ static int load_folded(const char *dir, const char *path, struct xl_folded *f, c
 	return err ? -1 : 0;
 }
 
-/* @s for a terminal: control characters as \xNN (a results file's text on stderr). */
-static void term_text(char *dst, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	for (; *s && o + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			o += snprintf(dst + o, len - o, "\\x%02x", c);
-		else
-			dst[o++] = (char)c;
-	}
-	dst[o] = 0;
-}
-
 /* The graph's title: the file's stem, as lab run titled NAME.svg. */
 static void stem(char *buf, size_t len, const char *path)
 {
@@ -263,7 +247,7 @@ static void stem(char *buf, size_t len, const char *path)
 
 int xl_html_flame(FILE *o, const char *dir, const char *label, const char *folded)
 {
-	char why[160] = "", tl[256], tp[512], title[256];
+	char why[160] = "", title[256];
 	struct xl_folded *f;
 	int err = 0;
 
@@ -290,8 +274,8 @@ refuse:
 	}
 	xl_xml_escape(o, why);
 	fputs("</p>", o);
-	term_text(tl, sizeof(tl), label);
-	term_text(tp, sizeof(tp), folded ? folded : "");
-	xl_warn("report: %s: flame graph not drawn: %s%s%s", tl, tp, tp[0] ? ": " : "", why);
+	/* xl_warn() escapes the line for the terminal (a results file's text). */
+	xl_warn("report: %s: flame graph not drawn: %s%s%s", label, folded ? folded : "",
+		folded && folded[0] ? ": " : "", why);
 	return 0;
 }
