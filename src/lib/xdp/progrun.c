@@ -8,6 +8,18 @@
 
 #include "xdplab/progrun.h"
 
+/* One BPF_PROG_RUN with @o; its verdict, time and output size into @r. */
+static int test_run(int prog_fd, struct bpf_test_run_opts *o, struct xl_run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (bpf_prog_test_run_opts(prog_fd, o))
+		return -errno;
+	r->action = (int)o->retval;
+	r->duration_ns = o->duration;
+	r->out_len = o->data_size_out;
+	return 0;
+}
+
 int xl_prog_run_frame(int prog_fd, const void *frame, uint32_t len, uint32_t repeat,
 		      void *out, uint32_t out_cap, struct xl_run_result *r)
 {
@@ -15,13 +27,7 @@ int xl_prog_run_frame(int prog_fd, const void *frame, uint32_t len, uint32_t rep
 		    .data_out = out, .data_size_out = out ? out_cap : 0,
 		    .repeat = repeat ? repeat : 1);
 
-	memset(r, 0, sizeof(*r));
-	if (bpf_prog_test_run_opts(prog_fd, &o))
-		return -errno;
-	r->action = (int)o.retval;
-	r->duration_ns = o.duration;
-	r->out_len = o.data_size_out;
-	return 0;
+	return test_run(prog_fd, &o, r);
 }
 
 int xl_prog_run_probe(int prog_fd, const void *frame, uint32_t len, void *out, uint32_t out_cap,
@@ -32,14 +38,11 @@ int xl_prog_run_probe(int prog_fd, const void *frame, uint32_t len, void *out, u
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame, .data_size_in = len, .data_out = out,
 		    .data_size_out = out_cap, .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
 		    .ctx_out = &ctx, .ctx_size_out = sizeof(ctx), .repeat = 1);
+	int err = test_run(prog_fd, &o, r);
 
-	memset(r, 0, sizeof(*r));
 	*modified = false;
-	if (bpf_prog_test_run_opts(prog_fd, &o))
-		return -errno;
-	r->action = (int)o.retval;
-	r->duration_ns = o.duration;
-	r->out_len = o.data_size_out;
+	if (err)
+		return err;
 	r->linear_len = ctx.data_end > ctx.data ? ctx.data_end - ctx.data : 0;
 	*modified = o.data_size_out != len || memcmp(out, frame, len);
 	return 0;
