@@ -15,6 +15,7 @@
 #include "xdplab/gen.h"
 #include "xdplab/abi/bench.h"
 #include "xdplab/lab.h"
+#include "xdplab/plan.h"
 #include "xdplab/report.h"
 
 /**
@@ -70,6 +71,9 @@ struct xl_labrun_source {
  *           that counts with the kernel's run_cnt of the program and checks
  *           it against veth's counter (the row's note); false: none (the
  *           --ab rows, which call it per window).
+ * @companion: measurements beside every row's repetitions (a control
+ *           workload, noise readings), run by the rows' plans
+ *           (struct xl_plan.companion, xdplab/plan.h); NULL: none.
  */
 struct xl_labrun_opts {
 	int reps;
@@ -84,6 +88,7 @@ struct xl_labrun_opts {
 	double extra_ns;
 	const struct xl_labrun_source *src;
 	bool prog_count_check;
+	const struct xl_plan_companion *companion;
 };
 
 /** The UDP destination port of the lab's frames (discard), which stack-drop drops. */

@@ -22,6 +22,7 @@
 #include "xdplab/meter.h"
 #include "xdplab/netlink.h"
 #include "xdplab/nft.h"
+#include "xdplab/plan.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 
@@ -245,193 +246,276 @@ int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen)
 	return o->src->stop ? o->src->stop(o->src->ctx) : 0;
 }
 
+/*
+ * One XDP row's measured run, a repetition per set-up (xl_plan_run(),
+ * XL_PLAN_PER_REP): what each repetition puts up, reads and keeps.
+ * @h/@gen: this repetition's DUT and generator; @flowing: its traffic
+ * started (and arrived); @own_err: the error so far is the row's, not the
+ * plan's stop; @measuring: the DUT and generator were made, so a failure
+ * keeps the repetitions that completed (xl_row_finish()).
+ */
+struct xdp_run {
+	struct xl_lab *lab;
+	const struct xl_labrun_opts *o;
+	const struct xl_labrun_dut *dut;
+	uint32_t size;
+	bool ceiling, extra;
+	struct xl_row_result *row;
+	struct xl_meter *m;
+	struct xl_bench_opts bo_rep;
+	struct xl_extra_cal cal;
+	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS];
+	int ncpus_prof;
+	void *h;
+	struct xl_gen *gen;
+	bool flowing, profiled, own_err, measuring;
+};
+
+/* Both edges of the count check and of the window (large: not on the stack). */
+static struct xl_meter_sample z0, a, b, z1;
+
+static int xdp_setup(void *ctx, const struct xl_plan_step *st)
+{
+	struct xdp_run *x = ctx;
+	const struct xl_labrun_opts *o = x->o;
+	struct xl_row_result *row = x->row;
+	struct xl_meter *m = x->m;
+	int err = 0;
+
+	x->own_err = true;
+	/*
+	 * --extra-ns: the first repetition calibrates, the others set its
+	 * iterations (a row is one cost, not one per repetition); both before
+	 * the attach, so no live frame meets the calibration or runs with
+	 * another count.
+	 */
+	if (x->extra) {
+		x->bo_rep = *(const struct xl_bench_opts *)x->dut->arg;
+		x->bo_rep.extra_cal = st->rep ? NULL : &x->cal;
+		x->bo_rep.extra_ns = o->extra_ns;
+		x->bo_rep.extra_iters = row->extra.iters;
+		x->cal.err = 0;
+	}
+	x->h = xl_lab__create_in(x->lab, XL_LAB_DUT, x->dut->create,
+				 x->extra ? &x->bo_rep : x->dut->arg);
+	if (!x->h) {
+		err = -errno;
+		if (x->extra && x->cal.err)
+			snprintf(row->note, sizeof(row->note), "--extra-ns calibration failed: %s",
+				 strerror(-x->cal.err));
+		else
+			snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
+		return err;
+	}
+	if (x->extra && !st->rep)
+		set_extra(&x->cal, row);
+	x->gen = o->src ? NULL : xl_labrun_gen(x->lab, o, x->size);
+	if (!x->gen && !o->src) {
+		err = -errno;
+		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+		return err;
+	}
+	x->measuring = true;
+	if (x->gen)
+		row->engine = xl_gen_engine_name(xl_gen__engine(x->gen));
+	m->read_ctx = x->h;
+	m->gen = x->gen;
+	m->napi_pid = xl_lab__napi_pid(x->lab);
+	if (m->napi_pid < 0) {
+		err = m->napi_pid;
+		m->napi_pid = 0;
+	}
+	m->napi_cpu = row->napi_cpu;
+	m->eth_sock = xl_lab__socket(x->lab, XL_LAB_DUT, AF_INET, SOCK_DGRAM);
+	/*
+	 * The count check compares whole runs, from before the first frame
+	 * to after the last one was processed: window edges read while
+	 * traffic flows would put our counters and the kernel's a few
+	 * microseconds apart, which at Mpps is a visible error.
+	 */
+	if (!err)
+		err = sample_edge(o, m, &z0);
+	if (!err)
+		err = xl_labrun_traffic_start(o, x->gen, x->size);
+	if (!err && o->src) {
+		err = wait_arrival(m, &z0, o);
+		if (err == -ETIMEDOUT)
+			snprintf(row->note, sizeof(row->note),
+				 "no frame arrived within %.0f s of the generator's start",
+				 XL_LABRUN_ARRIVE_NS / 1e9);
+		if (err == -EPIPE)
+			snprintf(row->note, sizeof(row->note),
+				 "the generator ended before any frame arrived");
+		if (err)
+			xl_labrun_traffic_stop(o, x->gen);
+	}
+	x->flowing = !err;
+	x->own_err = err != 0;
+	return err;
+}
+
+/* After the warm-up: the NAPI kthread may be new after attach: find and pin it. */
+static int xdp_open(void *ctx, const struct xl_plan_step *st)
+{
+	struct xdp_run *x = ctx;
+	struct xl_meter *m = x->m;
+	int err = 0;
+
+	m->napi_pid = xl_lab__napi_pid(x->lab);
+	if (m->napi_pid < 0) {
+		err = m->napi_pid; /* the generator is stopped in the tear-down */
+		m->napi_pid = 0;
+	}
+	xl_meter_set_chain(m, x->row->gen_cpu, x->row->napi_cpu);
+	x->profiled = false;
+	if (!err && st->profiled)
+		x->profiled = xl_labrun_prof_begin(x->o, x->row, x->cpus, x->ncpus_prof);
+	if (!err)
+		err = xl_meter_sample(m, &a);
+	if (err && x->profiled)
+		xl_labrun_prof_end(x->o, x->row);
+	x->own_err = err != 0;
+	return err;
+}
+
+static int xdp_close(void *ctx, const struct xl_plan_step *st)
+{
+	struct xdp_run *x = ctx;
+	int err = xl_meter_sample(x->m, &b);
+
+	if (x->profiled)
+		xl_labrun_prof_end(x->o, x->row);
+	x->own_err = err != 0;
+	return err;
+}
+
+static int xdp_teardown(void *ctx, const struct xl_plan_step *st, int err)
+{
+	struct xdp_run *x = ctx;
+	struct xl_row_result *row = x->row;
+	struct xl_meter *m = x->m;
+
+	if (x->flowing) {
+		int e = xl_labrun_traffic_stop(x->o, x->gen);
+
+		if (!err)
+			err = e;
+		xl_sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */
+		if (!err)
+			err = sample_edge(x->o, m, &z1);
+	}
+	if (m->eth_sock >= 0)
+		close(m->eth_sock);
+	m->eth_sock = -1;
+	xl_gen__destroy(x->gen);
+	if (x->h)
+		x->dut->destroy(x->h);
+	x->gen = x->h = NULL;
+	x->flowing = false;
+	/* Stopped in the window: no note, nothing kept of this repetition. */
+	if (err && (x->own_err || err != -EINTR) && x->measuring) {
+		if (!row->note[0] || (err != -ETIMEDOUT && err != -EPIPE))
+			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
+				 strerror(-err));
+		xl_row_finish(row); /* keep the repetitions that completed */
+	}
+	x->measuring = false;
+	return err;
+}
+
+static int xdp_rep_done(void *ctx, const struct xl_plan_step *st)
+{
+	struct xdp_run *x = ctx;
+	const struct xl_labrun_opts *o = x->o;
+	struct xl_row_result *row = x->row;
+	struct xl_rep_result *r = &row->reps[st->rep];
+	struct xl_meter_window w;
+
+	if (st->profiled) {
+		/* The profiled one: its figures only to show perf's cost. */
+		if (row->profile && !x->ceiling) {
+			struct xl_rep_result pr;
+
+			xl_meter_window(x->m, &a, &b, &w);
+			xl_meter_window_rep(&w, &pr);
+			row->profile->have_window = true;
+			row->profile->pps = pr.pps;
+			row->profile->cpu_ns_per_pkt = pr.cpu_ns_per_pkt;
+		}
+		return 0;
+	}
+	xl_meter_window(x->m, &z0, &z1, &w);
+	{
+		/* The check over the whole repetition, not the window's edges. */
+		uint64_t eth_packets = w.eth_packets, run_packets = w.packets;
+		double disagreement = w.disagreement;
+		bool eth_ok = w.eth_ok;
+
+		xl_meter_window(x->m, &a, &b, &w);
+		xl_meter_window_rep(&w, r);
+		r->eth_packets = eth_packets;
+		r->run_packets = run_packets;
+		r->eth_ok = eth_ok;
+		r->disagreement = disagreement;
+	}
+	if (x->ceiling) {
+		/*
+		 * Judge and cost the generator's CPU, not the DUT's, over the
+		 * same two samples as its frames (the /proc/stat reads of @a
+		 * and @b); delivered frames, not offered.
+		 */
+		int g = o->gen_cpu;
+		bool ok = g >= 0 && g < XL_MAX_CPUS && a.cpu_ok[g] && b.cpu_ok[g];
+		struct xl_delta busy = { .n = ok ? b.cpu[g].busy - a.cpu[g].busy : 0, .ok = ok };
+		struct xl_delta dlv = { .n = w.gen_sent.n - w.gen_refused.n, .ok = ok };
+
+		r->pps = w.gen_pps;
+		r->packets = dlv.n;
+		r->cpu_busy = ok ? xl_cpu_busy_share(&a.cpu[g], &b.cpu[g]) : 0;
+		r->cpu_ns_per_pkt = xl_delta_ratio(&busy, &dlv);
+		r->cpu_source = ok ? XL_CPU_SRC_PROCSTAT : NULL;
+		r->softirq_runs = 0;
+	}
+	row->nreps = st->rep + 1;
+	xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, x->size, st->rep,
+	       r->pps / 1e6, w.gen_pps / 1e6, r->cpu_busy * 100);
+	return 0;
+}
+
+static const struct xl_plan_ops xdp_ops = { .setup = xdp_setup, .teardown = xdp_teardown,
+					    .open = xdp_open, .close = xdp_close,
+					    .rep_done = xdp_rep_done };
+
 /* One measured run of @reps windows; @ceiling judges the generator CPU. */
 static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		   const struct xl_labrun_dut *dut, uint32_t size, bool ceiling,
 		   struct xl_row_result *row)
 {
-	static struct xl_meter_sample z0, a, b, z1;
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1,
 					      .queues = lab->queues,
 					      .ifname = lab->ifname[XL_LAB_DUT],
 					      .read = dut->read, .no_sirq = ceiling };
-	struct xl_meter_window w;
-	void *h;
-	struct xl_gen *gen;
 	const struct xl_bench_opts *bo = dut->kind == XL_LABRUN_DUT_BENCH ? dut->arg : NULL;
-	bool extra = bo && bo->extra && !ceiling;
-	struct xl_bench_opts bo_rep;
-	struct xl_extra_cal cal = { 0 };
-	int rep, err = 0;
-	struct xl_prof_cpu cpus[XL_PROF_MAX_CPUS] = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
-	int ncpus_prof = 2;
+	struct xdp_run x = { .lab = lab, .o = o, .dut = dut, .size = size, .ceiling = ceiling,
+			     .extra = bo && bo->extra && !ceiling, .row = row, .m = &m,
+			     .cpus = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } },
+			     .ncpus_prof = 2 };
+	/* With a profiler, one more repetition: recorded, not counted. */
+	struct xl_plan p = { .reps = o->reps, .profile = o->profiler != NULL,
+			     .scope = XL_PLAN_PER_REP, .warmup_ns = o->warmup_ns,
+			     .window_ns = o->seconds_ns, .stop = o->stop,
+			     .cpu = ceiling ? o->gen_cpu : row->napi_cpu, .ops = &xdp_ops,
+			     .ctx = &x, .companion = o->companion };
+	int err;
 
 	/* A --dut interface: the judged CPU is known only after the window; record them all. */
 	if (row->napi_cpu < 0)
-		for (ncpus_prof = 0; ncpus_prof < XL_PROF_MAX_CPUS &&
-				     ncpus_prof < sysconf(_SC_NPROCESSORS_ONLN); ncpus_prof++)
-			cpus[ncpus_prof] = (struct xl_prof_cpu){ ncpus_prof, "dut?" };
-
-	/* With a profiler, one more repetition: recorded, not counted. */
-	for (rep = 0; rep < o->reps + (o->profiler ? 1 : 0); rep++) {
-		uint64_t eth_packets, run_packets;
-		double disagreement;
-		bool eth_ok, profiled = false;
-		int e;
-
-		if (o->stop && *o->stop)
-			return -EINTR;
-		/*
-		 * --extra-ns: the first repetition calibrates, the others set
-		 * its iterations (a row is one cost, not one per repetition);
-		 * both before the attach, so no live frame meets the
-		 * calibration or runs with another count.
-		 */
-		if (extra) {
-			bo_rep = *bo;
-			bo_rep.extra_cal = rep ? NULL : &cal;
-			bo_rep.extra_ns = o->extra_ns;
-			bo_rep.extra_iters = row->extra.iters;
-			cal.err = 0;
-		}
-		h = xl_lab__create_in(lab, XL_LAB_DUT, dut->create, extra ? &bo_rep : dut->arg);
-		if (!h) {
-			err = -errno;
-			if (extra && cal.err)
-				snprintf(row->note, sizeof(row->note), "--extra-ns calibration failed: %s",
-					 strerror(-cal.err));
-			else
-				snprintf(row->note, sizeof(row->note), "attach failed: %s", strerror(-err));
-			return err;
-		}
-		if (extra && !rep)
-			set_extra(&cal, row);
-		gen = o->src ? NULL : xl_labrun_gen(lab, o, size);
-		if (!gen && !o->src) {
-			err = -errno;
-			snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
-			dut->destroy(h);
-			return err;
-		}
-		if (gen)
-			row->engine = xl_gen_engine_name(xl_gen__engine(gen));
-		m.read_ctx = h;
-		m.gen = gen;
-		m.napi_pid = xl_lab__napi_pid(lab);
-		if (m.napi_pid < 0) {
-			err = m.napi_pid;
-			m.napi_pid = 0;
-		}
-		m.napi_cpu = row->napi_cpu;
-		m.eth_sock = xl_lab__socket(lab, XL_LAB_DUT, AF_INET, SOCK_DGRAM);
-		/*
-		 * The count check compares whole runs, from before the first
-		 * frame to after the last one was processed: window edges read
-		 * while traffic flows would put our counters and the kernel's a
-		 * few microseconds apart, which at Mpps is a visible error.
-		 */
-		if (!err)
-			err = sample_edge(o, &m, &z0);
-		if (!err)
-			err = xl_labrun_traffic_start(o, gen, size);
-		if (!err && o->src) {
-			err = wait_arrival(&m, &z0, o);
-			if (err == -ETIMEDOUT)
-				snprintf(row->note, sizeof(row->note),
-					 "no frame arrived within %.0f s of the generator's start",
-					 XL_LABRUN_ARRIVE_NS / 1e9);
-			if (err == -EPIPE)
-				snprintf(row->note, sizeof(row->note),
-					 "the generator ended before any frame arrived");
-			if (err)
-				xl_labrun_traffic_stop(o, gen);
-		}
-		if (!err) {
-			xl_sleep_ns(o->warmup_ns, o->stop);
-			/* The NAPI kthread may be new after attach: find and pin it. */
-			m.napi_pid = xl_lab__napi_pid(lab);
-			if (m.napi_pid < 0) {
-				err = m.napi_pid; /* the generator is still stopped below */
-				m.napi_pid = 0;
-			}
-			xl_meter_set_chain(&m, row->gen_cpu, row->napi_cpu);
-			if (!err && rep == o->reps)
-				profiled = xl_labrun_prof_begin(o, row, cpus, ncpus_prof);
-			if (!err)
-				err = xl_meter_sample(&m, &a);
-			if (!err)
-				xl_sleep_ns(o->seconds_ns, o->stop);
-			if (!err)
-				err = xl_meter_sample(&m, &b);
-			if (profiled)
-				xl_labrun_prof_end(o, row);
-			e = xl_labrun_traffic_stop(o, gen);
-			if (!err)
-				err = e;
-			xl_sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */
-			if (!err)
-				err = sample_edge(o, &m, &z1);
-		}
-		if (m.eth_sock >= 0)
-			close(m.eth_sock);
-		xl_gen__destroy(gen);
-		dut->destroy(h);
-		if (err) {
-			if (!row->note[0] || (err != -ETIMEDOUT && err != -EPIPE))
-				snprintf(row->note, sizeof(row->note), "measurement failed: %s",
-					 strerror(-err));
-			xl_row_finish(row); /* keep the repetitions that completed */
-			return err;
-		}
-		if (o->stop && *o->stop)
-			return -EINTR;
-		if (rep == o->reps) {
-			/* The profiled one: its figures only to show perf's cost. */
-			if (row->profile && !ceiling) {
-				struct xl_rep_result pr;
-
-				xl_meter_window(&m, &a, &b, &w);
-				xl_meter_window_rep(&w, &pr);
-				row->profile->have_window = true;
-				row->profile->pps = pr.pps;
-				row->profile->cpu_ns_per_pkt = pr.cpu_ns_per_pkt;
-			}
-			break;
-		}
-		xl_meter_window(&m, &z0, &z1, &w);
-		eth_ok = w.eth_ok;
-		eth_packets = w.eth_packets;
-		run_packets = w.packets;
-		disagreement = w.disagreement;
-		xl_meter_window(&m, &a, &b, &w);
-		xl_meter_window_rep(&w, &row->reps[rep]);
-		/* The check over the whole repetition, not the window's edges. */
-		row->reps[rep].eth_packets = eth_packets;
-		row->reps[rep].run_packets = run_packets;
-		row->reps[rep].eth_ok = eth_ok;
-		row->reps[rep].disagreement = disagreement;
-		if (ceiling) {
-			/*
-			 * Judge and cost the generator's CPU, not the DUT's, over
-			 * the same two samples as its frames (the /proc/stat
-			 * reads of @a and @b); delivered frames, not offered.
-			 */
-			int g = o->gen_cpu;
-			bool ok = g >= 0 && g < XL_MAX_CPUS && a.cpu_ok[g] && b.cpu_ok[g];
-			struct xl_delta busy = { .n = ok ? b.cpu[g].busy - a.cpu[g].busy : 0, .ok = ok };
-			struct xl_delta dlv = { .n = w.gen_sent.n - w.gen_refused.n, .ok = ok };
-
-			row->reps[rep].pps = w.gen_pps;
-			row->reps[rep].packets = dlv.n;
-			row->reps[rep].cpu_busy = ok ? xl_cpu_busy_share(&a.cpu[g], &b.cpu[g]) : 0;
-			row->reps[rep].cpu_ns_per_pkt = xl_delta_ratio(&busy, &dlv);
-			row->reps[rep].cpu_source = ok ? XL_CPU_SRC_PROCSTAT : NULL;
-			row->reps[rep].softirq_runs = 0;
-		}
-		row->nreps = rep + 1;
-		xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, size,
-		       rep, row->reps[rep].pps / 1e6, w.gen_pps / 1e6, row->reps[rep].cpu_busy * 100);
-	}
+		for (x.ncpus_prof = 0; x.ncpus_prof < XL_PROF_MAX_CPUS &&
+				       x.ncpus_prof < sysconf(_SC_NPROCESSORS_ONLN); x.ncpus_prof++)
+			x.cpus[x.ncpus_prof] = (struct xl_prof_cpu){ x.ncpus_prof, "dut?" };
+	err = xl_plan_run(&p);
+	if (err)
+		return err;
 	xl_row_finish(row);
 	return 0;
 }
