@@ -30,7 +30,11 @@ void xl_xml_escape_n(FILE *out, const char *s, size_t max);
 
 /** xl_term_esc() flags. */
 enum xl_esc_flags {
-	/** A markdown table cell: also | and \ get a backslash before them, so text cannot end a cell. */
+	/**
+	 * A markdown table cell: also | \ < > & [ get a backslash before them,
+	 * so text cannot end a cell nor become markup (HTML, an entity, a link
+	 * or image) where the table is rendered (a PR comment).
+	 */
 	XL_ESC_MD = 1,
 	/** Keep newline and tab (a multi-line message from a library, e.g. a verifier log). */
 	XL_ESC_KEEP_NL = 2,

@@ -206,12 +206,14 @@ t_compare_long_name() {
 
 # A results file's text is data: ESC, BEL and a newline in the host and a
 # row name reach the terminal as \xNN, a '|' cannot forge a markdown column,
-# and --json keeps them as JSON escapes (jansson's \uXXXX).
+# nor < > & [ markup (HTML, an entity, a link) in a rendered PR comment, and
+# --json keeps them as JSON escapes (jansson's \uXXXX).
 t_compare_untrusted_text() {
-	local f name='x\u001b[2Jy\nz|w' shown='x\x1b[2Jy\x0az|w' host='h\x1b]0;t\x07'
+	local f name='x\u001b[2Jy\nz|w' shown='x\x1b[2Jy\x0az|w' host='h\x1b]0;t\x07<img src=x>&amp;[l](u)'
+	local mdhost='h\x1b]0;t\x07\<img src=x\>\&amp;\[l](u)'
 	for f in base new; do
 		doc "$TMP/$f.json" xdplab.lab-results/1 5 "$name 64 threaded valid 1e6,1e6,1e6,1e6,1e6 10,10,10,10,10"
-		sed -i 's/"kernel": "k",/"kernel": "k", "host": "h\\u001b]0;t\\u0007",/' "$TMP/$f.json"
+		sed -i 's/"kernel": "k",/"kernel": "k", "host": "h\\u001b]0;t\\u0007<img src=x>\&amp;[l](u)",/' "$TMP/$f.json"
 	done
 	"$X" compare "$TMP/base.json" "$TMP/new.json" >"$TMP/out" 2>"$TMP/err"
 	expect_eq "exit status" "$?" 0 || return 1
@@ -223,9 +225,9 @@ t_compare_untrusted_text() {
 		fail "no escaped row line: $(cat -v "$TMP/out")" || return 1
 	"$X" compare --format markdown "$TMP/base.json" "$TMP/new.json" >"$TMP/out.md" 2>&1
 	expect_eq "markdown exit status" "$?" 0 || return 1
-	grep -qxF -- "| host | $host | $host |" "$TMP/out.md" ||
+	grep -qxF -- "| host | $mdhost | $mdhost |" "$TMP/out.md" ||
 		fail "no escaped markdown host row: $(cat -v "$TMP/out.md")" || return 1
-	grep -qF -- '| x\x1b[2Jy\x0az\|w | 64 | native | threaded | ' "$TMP/out.md" ||
+	grep -qF -- '| x\x1b\[2Jy\x0az\|w | 64 | native | threaded | ' "$TMP/out.md" ||
 		fail "no escaped markdown row: $(cat -v "$TMP/out.md")" || return 1
 	expect_eq "markdown row cells" "$(grep -F '| x\x1b' "$TMP/out.md" | sed 's/\\|//g' | tr -cd '|' | wc -c)" 15 || return 1
 	"$X" compare --json "$TMP/base.json" "$TMP/new.json" >"$TMP/out.json" 2>&1

@@ -109,6 +109,10 @@ static void test_esc_utf8(void **state)
 static void test_esc_flags(void **state)
 {
 	ESC_EQ("a|b\\c", XL_ESC_MD, "a\\|b\\\\c");
+	/* Markup of a rendered PR comment: raw HTML, an entity, a link, an image. */
+	ESC_EQ("<img src=x onerror=alert(1)>", XL_ESC_MD, "\\<img src=x onerror=alert(1)\\>");
+	ESC_EQ("&amp; [l](http://e) ![i](u)", XL_ESC_MD, "\\&amp; \\[l](http://e) !\\[i](u)");
+	ESC_EQ("<b>&[", 0, "<b>&[");
 	ESC_EQ("a\nb\x1b", XL_ESC_MD, "a\\x0ab\\x1b");
 	ESC_EQ("a\nb\tc\x1b|", XL_ESC_KEEP_NL, "a\nb\tc\\x1b|");
 	ESC_EQ("a\rb", XL_ESC_KEEP_NL, "a\\x0db");

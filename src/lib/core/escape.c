@@ -58,6 +58,13 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
+/*
+ * What a markdown table cell gets a backslash before (CommonMark lets any
+ * ASCII punctuation be escaped so): | and \ (a cell's end, an escape), <
+ * and > (raw HTML, autolinks), & (entities), [ (links and images).
+ */
+#define MD_SPECIAL "|\\<>&["
+
 const char *xl_term_esc(char *buf, size_t len, const char *s, unsigned int flags)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "(null)");
@@ -75,7 +82,7 @@ const char *xl_term_esc(char *buf, size_t len, const char *s, unsigned int flags
 			unit[0] = *p, w = 1;
 		} else if (*p < 0x20 || *p == 0x7f) {
 			w = snprintf(unit, sizeof(unit), "\\x%02x", *p);
-		} else if ((*p == '|' || *p == '\\') && (flags & XL_ESC_MD)) {
+		} else if ((flags & XL_ESC_MD) && strchr(MD_SPECIAL, *p)) {
 			unit[0] = '\\', unit[1] = *p, w = 2;
 		} else if (*p < 0x80) {
 			unit[0] = *p, w = 1;
