@@ -386,7 +386,8 @@ int cmd_gen(int argc, char **argv);
 int cmd_bench(int argc, char **argv); /* drop, pass, tx: argv[0] says which */
 int cmd_lab(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
-int cmd_xsk(int argc, char **argv); /* xsk rxdrop|txpush|l2fwd */
+int cmd_xsk(int argc, char **argv); /* xsk rxdrop|txpush|l2fwd|selftest */
+int cmd_xsk_selftest(int argc, char **argv); /* xsk selftest, argv[0] "selftest" */
 int cmd_cleanup(int argc, char **argv);
 int cmd_redirect(int argc, char **argv); /* redirect, redirect-cpu, redirect-multi */
 int cmd_monitor(int argc, char **argv);

@@ -381,19 +381,22 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname);
 
 int cmd_xsk(int argc, char **argv)
 {
-	static const char *const apps[] = { "rxdrop", "txpush", "l2fwd", NULL };
+	static const char *const apps[] = { "rxdrop", "txpush", "l2fwd", "selftest", NULL };
 	struct xsk_args a = { .interval_ns = 1000000000ull, .reps = 1 };
 	char summary[160], name[32];
 	int idx, r, st;
 
 	r = xl_cmd_subcommand(argc, argv, "xsk", "application", apps,
-		"Usage: xdplab xsk rxdrop|txpush|l2fwd [options] IFACE\n"
+		"Usage: xdplab xsk rxdrop|txpush|l2fwd|selftest [options] IFACE\n"
 		"  rxdrop   receive, count, recycle frames to the fill ring\n"
 		"  txpush   push prebuilt frames out, reap completions\n"
 		"  l2fwd    swap MACs and send every frame back out\n"
+		"  selftest the AF_XDP conformance suite (xskxceiver's cases) on a link, TAP output\n"
 		"'xdplab xsk APP --help' for options.\n", &st);
 	if (r < 0)
 		return st;
+	if (r == 3) /* its own options and output */
+		return cmd_xsk_selftest(argc - 1, argv + 1);
 	xl_xsk_config_defaults(&a.c);
 	a.c.app = r;
 	snprintf(name, sizeof(name), "xsk %s", apps[r]);

@@ -20,7 +20,7 @@ const struct xl_command xl_commands[] = {
 	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },
 	{ "dump", cmd_dump, "write the frames an XDP hook sees to a pcap file, with exact drop counts" },
 	{ "latency", cmd_latency, "receive gen --stamp frames: one-way latency percentiles, loss, reordering" },
-	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd" },
+	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd; the AF_XDP selftest" },
 	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },
 	{ "report", cmd_report, "one self-contained HTML page of a run (charts, table, flame graphs)" },
 	{ "run", cmd_run, "attach your own XDP program (--prog FILE.o): rx/s, rate per action, CPU ns/packet" },
