@@ -447,7 +447,9 @@ int xst_run_flows(struct xst_ctx *x)
 			return -EIO;
 		nap();
 	}
-	x->r->sent = a->comp_seen;
+	x->r->sent = 0;
+	for (uint32_t i = 0; i < p->ab.nd; i++)
+		x->r->sent += p->ab.d[i].valid && !(p->ab.d[i].options & XDP_PKT_CONTD);
 	x->r->received = b->rx_next;
 	x->r->bytes = b->rx_bytes;
 	return check_stats(x);
