@@ -32,7 +32,7 @@ static const struct xl_opt selftest_opts[] = {
 	{ "case", 't', "LIST", "cases to run, comma-separated (default: all; --list names them)", O_CASE },
 	{ "list", 'l', NULL, "print the cases and what each checks, then exit", O_LIST },
 	{ "queue", 'q', "Q", "the queue of both sockets, 0..15 (default 0)", O_QUEUE },
-	XL_OPT_ENTRY_JSON,
+	{ "json", 'j', "FILE", "also write every case's verdict, frames and bytes as JSON (docs/afxdp.md)", XL_OPT_JSON },
 };
 
 struct st_args {
