@@ -24,21 +24,18 @@
 #include <sys/wait.h>
 
 #include "xdplab/atomicfile.h"
+#include "test_util.h"
 
-static char base[64];
+static char base[PATH_MAX / 8];
 
 static int setup(void **state)
 {
-	snprintf(base, sizeof(base), "/tmp/xl-test-afile.XXXXXX");
-	return mkdtemp(base) ? 0 : -1;
+	return tmp_dir_make(base, sizeof(base), "afile");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) ? -1 : 0;
+	return tmp_dir_remove(base);
 }
 
 /* The whole content of @path into @buf (@len bytes), "" when unreadable. */
@@ -71,7 +68,7 @@ static int entries(const char *dir)
 
 static void test_planted_link_replaced(void **state)
 {
-	char dir[128], target[160], out[160], buf[64];
+	char dir[PATH_MAX / 4], target[PATH_MAX], out[PATH_MAX], buf[64];
 	struct stat st;
 
 	snprintf(dir, sizeof(dir), "%s/link", base);
@@ -91,7 +88,7 @@ static void test_planted_link_replaced(void **state)
 
 static void test_open_commit_abort(void **state)
 {
-	char dir[128], out[160], buf[64];
+	char dir[PATH_MAX / 4], out[PATH_MAX], buf[64];
 	struct xl_afile a;
 
 	snprintf(dir, sizeof(dir), "%s/steps", base);
@@ -131,7 +128,7 @@ static void test_open_commit_abort(void **state)
 
 static void test_open_excl(void **state)
 {
-	char target[160], path[160], buf[64];
+	char target[PATH_MAX], path[PATH_MAX], buf[64];
 	int fd;
 
 	snprintf(target, sizeof(target), "%s/excl-target", base);
@@ -152,7 +149,7 @@ static void test_open_excl(void **state)
  * write's own errno, not -EIO, and the earlier file byte-for-byte. */
 static void test_failed_write_keeps_old(void **state)
 {
-	char dir[128], out[160], buf[64], big[8192];
+	char dir[PATH_MAX / 4], out[PATH_MAX], buf[64], big[8192];
 	struct rlimit old, lim;
 	struct xl_afile a;
 	int i;
@@ -181,7 +178,7 @@ static void test_failed_write_keeps_old(void **state)
 /* A device is written, never replaced: /dev/full says ENOSPC. */
 static void test_device_direct(void **state)
 {
-	char dir[128], link[160], buf[16];
+	char dir[PATH_MAX / 4], link[PATH_MAX], buf[16];
 	struct xl_afile a;
 	struct stat st;
 
@@ -231,7 +228,7 @@ static void test_device_direct(void **state)
  */
 static void test_fifo_no_reader(void **state)
 {
-	char fifo[160];
+	char fifo[PATH_MAX];
 
 	snprintf(fifo, sizeof(fifo), "%s/drop.svg", base);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
@@ -274,8 +271,8 @@ static const char *entry_named(const char *dir, const char *prefix, char *buf, s
  */
 static void test_killed_writer_swept(void **state)
 {
-	char dir[128], recs[128], out[160], want[200], tmp[PATH_MAX], rec[PATH_MAX];
-	char buf[64], target[160], *old = getenv("TMPDIR");
+	char dir[PATH_MAX / 4], recs[PATH_MAX / 4], out[PATH_MAX], want[PATH_MAX], tmp[PATH_MAX], rec[PATH_MAX];
+	char buf[64], target[PATH_MAX], *old = getenv("TMPDIR");
 	struct xl_afile a, live;
 	int sync[2];
 	pid_t pid;

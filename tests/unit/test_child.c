@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,32 @@
 #include <sys/wait.h>
 
 #include "xdplab/child.h"
+#include "test_util.h"
+
+static char dir[PATH_MAX / 4];
+
+static int setup(void **state)
+{
+	return tmp_dir_make(dir, sizeof(dir), "child");
+}
+
+static int teardown(void **state)
+{
+	return tmp_dir_remove(dir);
+}
+
+/* A new file in our directory, open close-on-exec and already unlinked. */
+static int anon_file(void)
+{
+	char tmpl[PATH_MAX];
+	int fd;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/out.XXXXXX", dir);
+	fd = mkostemp(tmpl, O_CLOEXEC);
+	assert_true(fd >= 0);
+	unlink(tmpl);
+	return fd;
+}
 
 /* Up to @len - 1 bytes of @fd from offset 0, as a string. */
 static const char *read_all(int fd, char *buf, size_t len)
@@ -35,14 +62,12 @@ static const char *read_all(int fd, char *buf, size_t len)
 
 static void test_pass_fd_and_err_fd(void **state)
 {
-	char tmpl[] = "/tmp/xl-test-child.XXXXXX", buf[128], arg[64];
-	int sv[2], err_fd = mkostemp(tmpl, O_CLOEXEC);
+	char buf[128], arg[64];
+	int sv[2], err_fd = anon_file();
 	struct xl_child_opts o = { .err_fd = err_fd, .out_to_err = true, .npass = 1 };
 	struct xl_child c;
 	ssize_t n;
 
-	assert_true(err_fd >= 0);
-	unlink(tmpl);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	o.pass_fds = &sv[1];
 	snprintf(arg, sizeof(arg), "echo ctl >&%d; echo out; echo err >&2", sv[1]);
@@ -63,19 +88,17 @@ static void test_pass_fd_and_err_fd(void **state)
 /* An argument with a quote and $(...) is one argument, not shell text. */
 static void test_argv_not_a_shell(void **state)
 {
-	char tmpl[] = "/tmp/xl-test-child.XXXXXX", buf[128];
-	const char *evil = "a'$(touch /tmp/xl-test-child-pwned)'b";
-	int out = mkostemp(tmpl, O_CLOEXEC);
+	char buf[PATH_MAX + 64], evil[PATH_MAX + 64], pwned[PATH_MAX];
+	int out = anon_file();
 	struct xl_child_opts o = { .err_fd = out, .out_to_err = true };
 	struct xl_child c;
 
-	assert_true(out >= 0);
-	unlink(tmpl);
-	unlink("/tmp/xl-test-child-pwned");
-	assert_int_equal(xl_child_spawn_opts(&c, (char *[]){ "printf", "%s", (char *)evil, NULL }, &o), 0);
+	snprintf(pwned, sizeof(pwned), "%s/pwned", dir);
+	snprintf(evil, sizeof(evil), "a'$(touch %s)'b", pwned);
+	assert_int_equal(xl_child_spawn_opts(&c, (char *[]){ "printf", "%s", evil, NULL }, &o), 0);
 	assert_int_equal(xl_child_stop(&c, 0, 5000), 0);
 	assert_string_equal(read_all(out, buf, sizeof(buf)), evil);
-	assert_int_equal(access("/tmp/xl-test-child-pwned", F_OK), -1);
+	assert_int_equal(access(pwned, F_OK), -1);
 	close(out);
 }
 
@@ -132,5 +155,5 @@ int main(void)
 		cmocka_unit_test(test_wait_status_str),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,16 @@
 #include <sys/stat.h>
 
 #include "xdplab/tmpdir.h"
+#include "test_util.h"
 
 #define DEAD_PID 1073741000 /* above any pid_max (4194304 at most): never alive */
 
-static char base[64];
+static char base[PATH_MAX / 8];
 
+/* Our directory under the caller's $TMPDIR, then $TMPDIR set to it. */
 static int setup(void **state)
 {
-	snprintf(base, sizeof(base), "/tmp/xl-test-tmpdir.XXXXXX");
-	if (!mkdtemp(base))
+	if (tmp_dir_make(base, sizeof(base), "tmpdir"))
 		return -1;
 	setenv("TMPDIR", base, 1);
 	return 0;
@@ -33,10 +35,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) ? -1 : 0;
+	return tmp_dir_remove(base);
 }
 
 static void test_tmpdir_env(void **state)
@@ -52,7 +51,7 @@ static void test_tmpdir_env(void **state)
 /* Messages name $TMPDIR with its value (a TMPDIR that does not exist was not named). */
 static void test_tmpdir_named(void **state)
 {
-	char buf[128];
+	char buf[PATH_MAX];
 
 	setenv("TMPDIR", "/nonexistent", 1);
 	assert_string_equal(xl_tmpdir_named(buf, sizeof(buf)), "TMPDIR=/nonexistent");
@@ -65,7 +64,7 @@ static void test_tmpdir_named(void **state)
 
 static void test_mkdtemp_name(void **state)
 {
-	char buf[256], want[128], small[16];
+	char buf[PATH_MAX], want[PATH_MAX], small[16];
 	struct stat st;
 
 	assert_int_equal(xl_run_mkdtemp(buf, sizeof(buf), "xdplab-ssh"), 0);
@@ -102,7 +101,8 @@ static void on_removed(const char *path, pid_t pid, void *ctx)
 static void test_sweep(void **state)
 {
 	static const char *const prefixes[] = { "xdplab-ssh", "xdplab-perf", NULL };
-	char dead[128], live[128], file[160], target[128], link[128];
+	char dead[PATH_MAX / 2], live[PATH_MAX / 2], file[PATH_MAX], target[PATH_MAX / 2];
+	char link[PATH_MAX / 2];
 
 	snprintf(dead, sizeof(dead), "%s/xdplab-perf.%d.aaaaaa", base, DEAD_PID);
 	snprintf(live, sizeof(live), "%s/xdplab-ssh.%d.bbbbbb", base, (int)getpid());
@@ -161,7 +161,8 @@ static void on_record(const char *path, pid_t pid, void *ctx)
 /* Files and directories, dead and live, a link: only the dead run's own are removed. */
 static void test_records_sweep(void **state)
 {
-	char dir[128], dead[160], live[160], sub[160], file[192], link[160], target[160];
+	char dir[PATH_MAX / 4], dead[PATH_MAX / 2], live[PATH_MAX / 2], sub[PATH_MAX / 2];
+	char file[PATH_MAX], link[PATH_MAX / 2], target[PATH_MAX / 2];
 	int n = 0;
 
 	snprintf(dir, sizeof(dir), "%s/records", base);

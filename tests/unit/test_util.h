@@ -3,15 +3,20 @@
  * What the unit tests share: assert_near() / assert_dbl_equal() for
  * doubles, printing both values on failure; cap_start()/cap_end() to
  * capture what a call writes to stdout or stderr; mem_start()/mem_end()
- * for what a call writes to a FILE * it is given. Include after <cmocka.h>.
+ * for what a call writes to a FILE * it is given; tmp_dir_make() and
+ * tmp_dir_remove() for a test's own directory under $TMPDIR. Include after
+ * <cmocka.h>.
  */
 #ifndef XDPLAB_TEST_UTIL_H
 #define XDPLAB_TEST_UTIL_H
 
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "xdplab/tmpdir.h"
 
 /* Doubles: |a - b| <= eps, with both values printed on failure. */
 static inline void assert_near_(double a, double b, double eps, const char *ea,
@@ -90,6 +95,32 @@ static inline char *mem_end(struct memout *m)
 {
 	assert_int_equal(fclose(m->f), 0);
 	return m->buf;
+}
+
+/* ---- a test's own directory under $TMPDIR (else /tmp) ---- */
+
+/*
+ * A new directory xl_tmpdir()/xl-test-@name.XXXXXX (mkdtemp: mode 0700, a
+ * name no other run has), its path into @buf (@len bytes).
+ * Return: 0, or -1 (too long for @buf, or mkdtemp failed): usable from a
+ * group set-up, where a cmocka assert cannot run.
+ */
+static inline int tmp_dir_make(char *buf, size_t len, const char *name)
+{
+	int n = snprintf(buf, len, "%s/xl-test-%s.XXXXXX", xl_tmpdir(), name);
+
+	return n > 0 && (size_t)n < len && mkdtemp(buf) ? 0 : -1;
+}
+
+static inline int tmp_dir_rm1(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(path) ? -1 : 0;
+}
+
+/* Remove @dir with everything in it (no link followed). Return: 0 or -1. */
+static inline int tmp_dir_remove(const char *dir)
+{
+	return nftw(dir, tmp_dir_rm1, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 #endif /* XDPLAB_TEST_UTIL_H */
