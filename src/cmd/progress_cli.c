@@ -35,8 +35,16 @@ char *xl_cmd_progress_left(int done, int total, uint64_t elapsed_ns, char *buf, 
 
 void xl_cmd_progress_skip(struct xl_cmd_progress *p)
 {
-	if (p)
+	if (p) {
 		p->done++;
+		p->skipped++;
+	}
+}
+
+char *xl_cmd_progress_eta(const struct xl_cmd_progress *p, uint64_t now_ns, char *buf, size_t len)
+{
+	return xl_cmd_progress_left(p->done - p->skipped, p->total - p->skipped,
+				    now_ns - p->start_ns, buf, len);
 }
 
 void xl_cmd_progress_step(struct xl_cmd_progress *p, const char *what)
@@ -48,7 +56,7 @@ void xl_cmd_progress_step(struct xl_cmd_progress *p, const char *what)
 		return;
 	}
 	if (p->eta)
-		xl_cmd_progress_left(p->done, p->total, xl_now_ns() - p->start_ns, left, sizeof(left));
+		xl_cmd_progress_eta(p, xl_now_ns(), left, sizeof(left));
 	p->done++;
 	fprintf(stderr, "xdplab: %s (row %d of %d%s%s%s)...\n", XL_ESC(what), p->done, p->total,
 		left[0] ? ", about " : "", left, left[0] ? " left" : "");

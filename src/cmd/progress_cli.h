@@ -15,11 +15,12 @@
 /**
  * struct xl_cmd_progress - where a run of @total steps is.
  * @total: steps planned (rows, sensitivity searches, latency rows); @done:
- * steps begun before the current one; @start_ns: xl_now_ns() at
+ * steps begun before the current one; @skipped: those of @done that took
+ * no time (xl_cmd_progress_skip()); @start_ns: xl_now_ns() at
  * xl_cmd_progress_init(); @eta: print the time left (stderr is a terminal).
  */
 struct xl_cmd_progress {
-	int total, done;
+	int total, done, skipped;
 	uint64_t start_ns;
 	bool eta;
 };
@@ -36,8 +37,19 @@ void xl_cmd_progress_init(struct xl_cmd_progress *p, int total);
  */
 void xl_cmd_progress_step(struct xl_cmd_progress *p, const char *what);
 
-/** xl_cmd_progress_skip() - a step that prints nothing (a row --dut skips): counted as done. */
+/**
+ * xl_cmd_progress_skip() - a step that prints nothing (a row --dut skips):
+ * counted as done, but not in the time per step of the estimate.
+ */
 void xl_cmd_progress_skip(struct xl_cmd_progress *p);
+
+/**
+ * xl_cmd_progress_eta() - the time left of @p at @now_ns (xl_now_ns()):
+ * xl_cmd_progress_left() over the steps measured, the skipped ones left
+ * out of both the steps done and the total (a skipped step took no time;
+ * counted, they made the time per step read low). Return: @buf.
+ */
+char *xl_cmd_progress_eta(const struct xl_cmd_progress *p, uint64_t now_ns, char *buf, size_t len);
 
 /**
  * xl_cmd_progress_left() - the time left after @done of @total steps in
