@@ -294,9 +294,12 @@ int xl_map_fill_file(int map_fd, const char *name, uint32_t type, uint32_t key_s
 		for (i = 1; i < ncpus; i++)
 			memcpy(val + i * vstride, val, value_size);
 		if (bpf_map_update_elem(map_fd, key, val, BPF_ANY)) {
+			/* Full: E2BIG from a hash, ENOSPC from an LPM trie (kernel/bpf/lpm_trie.c). */
+			bool full = errno == E2BIG || (lpm && errno == ENOSPC);
+
 			err = -errno;
 			xl_err("%s:%d: map %s: cannot store the entry: %s%s", path, lineno, name,
-			       strerror(-err), err == -E2BIG ? " (the map is full)" : "");
+			       strerror(-err), full ? " (the map is full)" : "");
 			goto out;
 		}
 		n++;
