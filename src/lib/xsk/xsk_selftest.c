@@ -44,46 +44,17 @@ void xst_frame(const uint8_t src[6], const uint8_t dst[6], uint32_t seq, uint32_
 		buf[k] = k < XST_HDR ? hdr[k] : (uint8_t)(seq * 31 + k);
 }
 
-static int verdict(struct xst_ctx *x, enum xl_xskst_status st, const char *fmt, va_list ap)
+int xst_verdict(struct xst_ctx *x, enum xl_xskst_status st, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (x->r->status == XL_XSKST_PASS) {
 		x->r->status = st;
+		va_start(ap, fmt);
 		vsnprintf(x->r->reason, sizeof(x->r->reason), fmt, ap);
+		va_end(ap);
 	}
 	return st == XL_XSKST_SKIP ? -EOPNOTSUPP : -EIO;
-}
-
-int xst_fail(struct xst_ctx *x, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = verdict(x, XL_XSKST_FAIL, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-int xst_xfail(struct xst_ctx *x, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = verdict(x, XL_XSKST_XFAIL, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-int xst_skip(struct xst_ctx *x, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = verdict(x, XL_XSKST_SKIP, fmt, ap);
-	va_end(ap);
-	return r;
 }
 
 static void end_init(struct xst_end *e, const char *ifname, const char *ns)
@@ -254,6 +225,25 @@ static uint32_t tx_frames_of(const struct xst_params *p)
 	return (end + p->frame_size - 1) / p->frame_size;
 }
 
+/* A case's parameters over the defaults (struct xst_tweak: 0 keeps the default). */
+static void apply_tweak(struct xst_ctx *x, const struct xst_tweak *t)
+{
+	struct xst_params *p = &x->p;
+
+	x->frames = t->frames;
+	if (t->frame_size)
+		p->frame_size = t->frame_size;
+	p->headroom = t->headroom;
+	p->prog = t->prog;
+	p->tail_delta = t->tail_delta;
+	p->poll_rx = t->poll_rx;
+	p->poll_tx = t->poll_tx;
+	if (t->rings)
+		p->rx_size = p->tx_size = p->fill_size = p->comp_size = t->rings;
+	if (t->batch)
+		p->batch = t->batch;
+}
+
 int xl_xskst_run(const struct xl_xskst_config *c, enum xl_xskst_mode m, int idx,
 		 struct xl_xskst_result *r)
 {
@@ -269,7 +259,8 @@ int xl_xskst_run(const struct xl_xskst_config *c, enum xl_xskst_mode m, int idx,
 	k = &xst_cases[idx];
 	memset(r, 0, sizeof(*r));
 	xst_defaults(&x.p);
-	err = k->build(&x, &lo);
+	apply_tweak(&x, &k->t);
+	err = (k->build ? k->build : xst_build_stream)(&x, &lo);
 	if (err == -ENOMEM)
 		xst_fail(&x, "out of memory");
 	if (!err && !lo.tx_frames)

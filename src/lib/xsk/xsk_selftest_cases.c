@@ -90,6 +90,11 @@ static int stream(struct xst_ctx *x, struct xst_flow *f, uint32_t n, uint32_t fi
 	return 0;
 }
 
+int xst_build_stream(struct xst_ctx *x, struct xst_layout *lo)
+{
+	return stream(x, &x->p.ab, x->frames, 0);
+}
+
 void xst_defaults(struct xst_params *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -101,22 +106,6 @@ void xst_defaults(struct xst_params *p)
 }
 
 /* ---- the cases ---- */
-
-static int c_send_receive(struct xst_ctx *x, struct xst_layout *lo)
-{
-	return stream(x, &x->p.ab, N_FRAMES, 0);
-}
-
-static int c_2k(struct xst_ctx *x, struct xst_layout *lo)
-{
-	x->p.frame_size = 2048;
-	return stream(x, &x->p.ab, N_FRAMES, 0);
-}
-
-static int c_single(struct xst_ctx *x, struct xst_layout *lo)
-{
-	return stream(x, &x->p.ab, 1, 0);
-}
 
 static int c_unaligned(struct xst_ctx *x, struct xst_layout *lo)
 {
@@ -134,28 +123,10 @@ static int c_unaligned(struct xst_ctx *x, struct xst_layout *lo)
 	return 0;
 }
 
-static int c_poll_rx(struct xst_ctx *x, struct xst_layout *lo)
-{
-	x->p.poll_rx = true;
-	return stream(x, &x->p.ab, N_FRAMES, 0);
-}
-
-static int c_poll_tx(struct xst_ctx *x, struct xst_layout *lo)
-{
-	x->p.poll_tx = true;
-	return stream(x, &x->p.ab, N_FRAMES, 0);
-}
-
 static int c_bidi(struct xst_ctx *x, struct xst_layout *lo)
 {
 	x->p.bidi = true;
 	return stream(x, &x->p.ab, N_FRAMES, 0) || stream(x, &x->p.ba, N_FRAMES, 0) ? -ENOMEM : 0;
-}
-
-static int c_headroom(struct xst_ctx *x, struct xst_layout *lo)
-{
-	x->p.headroom = 1024;
-	return stream(x, &x->p.ab, N_FRAMES, 0);
 }
 
 /* Every other frame longer than the chunk's room: rx_dropped counts them. */
@@ -222,15 +193,14 @@ static int c_fill_empty(struct xst_ctx *x, struct xst_layout *lo)
  * The aligned invalid descriptors (xskxceiver's list, our frames): the
  * kernel takes the valid ones in order and counts the rest.
  */
-static int inv_aligned(struct xst_ctx *x, uint32_t fs, struct xst_layout *lo)
+static int c_inv_aligned(struct xst_ctx *x, struct xst_layout *lo)
 {
 	struct xst_params *p = &x->p;
 	struct xst_flow *f = &p->ab;
+	uint32_t s = 0, ninv = 0, fs = p->frame_size;
 	uint64_t umem;
-	uint32_t s = 0, ninv = 0;
 	int e = 0;
 
-	p->frame_size = fs;
 	lo->tx_frames = 16;
 	umem = (uint64_t)lo->tx_frames * fs; /* the sender's UMEM: no fill region */
 	e |= add_raw(f, s++, 0, 64, true);		 /* address 0 */
@@ -248,16 +218,6 @@ static int inv_aligned(struct xst_ctx *x, uint32_t fs, struct xst_layout *lo)
 		ninv += !f->d[i].valid;
 	p->tx_exp.tx_invalid_descs = ninv;
 	return e ? -ENOMEM : 0;
-}
-
-static int c_inv_aligned(struct xst_ctx *x, struct xst_layout *lo)
-{
-	return inv_aligned(x, 4096, lo);
-}
-
-static int c_inv_aligned_2k(struct xst_ctx *x, struct xst_layout *lo)
-{
-	return inv_aligned(x, 2048, lo);
 }
 
 /* Unaligned: crossing a page or a chunk is fine, the UMEM's ends are not. */
@@ -297,26 +257,6 @@ static int c_drop_half(struct xst_ctx *x, struct xst_layout *lo)
 	return 0;
 }
 
-static int c_metadata(struct xst_ctx *x, struct xst_layout *lo)
-{
-	x->p.prog = XL_XSKST_PROG_META;
-	return stream(x, &x->p.ab, N_FRAMES, 0);
-}
-
-static int c_tail_shrink(struct xst_ctx *x, struct xst_layout *lo)
-{
-	x->p.prog = XL_XSKST_PROG_TAIL;
-	x->p.tail_delta = -4;
-	return stream(x, &x->p.ab, N_FRAMES, 0);
-}
-
-static int c_tail_grow(struct xst_ctx *x, struct xst_layout *lo)
-{
-	x->p.prog = XL_XSKST_PROG_TAIL;
-	x->p.tail_delta = 4;
-	return stream(x, &x->p.ab, N_FRAMES, 0);
-}
-
 /* 9000-byte MTU, frames of 9014 bytes in three chunks each way. */
 static int c_mb_9k(struct xst_ctx *x, struct xst_layout *lo)
 {
@@ -331,24 +271,6 @@ static int c_mb_9k(struct xst_ctx *x, struct xst_layout *lo)
 			      i & 1 ? XST_MAX_FRAME : 5000 + i, true, true))
 			return -ENOMEM;
 	return 0;
-}
-
-/* Rings of one entry each, one descriptor at a time. */
-static int c_ring_min(struct xst_ctx *x, struct xst_layout *lo)
-{
-	struct xst_params *p = &x->p;
-
-	p->rx_size = p->tx_size = p->fill_size = p->comp_size = 1;
-	p->batch = 1;
-	return stream(x, &p->ab, 256, 0);
-}
-
-static int c_ring_max(struct xst_ctx *x, struct xst_layout *lo)
-{
-	struct xst_params *p = &x->p;
-
-	p->rx_size = p->tx_size = p->fill_size = p->comp_size = XL_XSKST_RING_MAX;
-	return stream(x, &p->ab, N_FRAMES, 0);
 }
 
 /* A frame in @n descriptors of 64 bytes, each in its own chunk from @frame. */
@@ -394,11 +316,6 @@ static int c_too_many_frags(struct xst_ctx *x, struct xst_layout *lo)
 	return 0;
 }
 
-static int c_poll_rx_timeout(struct xst_ctx *x, struct xst_layout *lo)
-{
-	return 0;
-}
-
 /* 32 frames fill the completion ring; 64 more the TX ring (run_poll_tx_timeout()). */
 static int c_poll_tx_timeout(struct xst_ctx *x, struct xst_layout *lo)
 {
@@ -419,39 +336,36 @@ static int c_unaligned_odd(struct xst_ctx *x, struct xst_layout *lo)
 	return 0;
 }
 
-static int c_teardown(struct xst_ctx *x, struct xst_layout *lo)
-{
-	return stream(x, &x->p.ab, 64, 0);
-}
-
+/* NULL builder: the plain stream of .t.frames frames (xst_build_stream()). */
 const struct xst_case xst_cases[] = {
-	{ "send_receive", "1024 frames of 64..1514 bytes, 4K chunks: all arrive in order, byte-exact, every counter 0", c_send_receive },
-	{ "send_receive_2k_frame", "the same with 2K chunks", c_2k },
-	{ "send_receive_single_pkt", "one frame", c_single },
+	{ "send_receive", "1024 frames of 64..1514 bytes, 4K chunks: all arrive in order, byte-exact, every counter 0",
+	  .t = { .frames = N_FRAMES } },
+	{ "send_receive_2k_frame", "the same with 2K chunks", .t = { .frames = N_FRAMES, .frame_size = 2048 } },
+	{ "send_receive_single_pkt", "one frame", .t = { .frames = 1 } },
 	{ "send_receive_unaligned", "unaligned chunks: fill chunks 1000 bytes into a frame, TX data across 4K pages", c_unaligned },
 	{ "unaligned_odd_addr", "unaligned chunks, 64 frames at odd addresses: each completed with its own address", c_unaligned_odd },
 	{ "send_receive_9k_multi_buffer", "MTU 9000, XDP_USE_SG: 256 frames of 5000..9014 bytes in 2-3 descriptors each way", c_mb_9k },
-	{ "poll_rx", "the receiver waits in poll(POLLIN)", c_poll_rx },
-	{ "poll_tx", "the sender sends through poll(POLLOUT), never sendto()", c_poll_tx },
-	{ "poll_rx_timeout", "nothing sent: poll(POLLIN, 100 ms) times out, nothing received", c_poll_rx_timeout, XST_RUN_POLL_RX_TIMEOUT },
+	{ "poll_rx", "the receiver waits in poll(POLLIN)", .t = { .frames = N_FRAMES, .poll_rx = true } },
+	{ "poll_tx", "the sender sends through poll(POLLOUT), never sendto()", .t = { .frames = N_FRAMES, .poll_tx = true } },
+	{ "poll_rx_timeout", "nothing sent: poll(POLLIN, 100 ms) times out, nothing received", .run = XST_RUN_POLL_RX_TIMEOUT },
 	{ "poll_tx_timeout", "a full completion ring (32, never read), then a full TX ring: poll(POLLOUT, 100 ms) times out", c_poll_tx_timeout, XST_RUN_POLL_TX_TIMEOUT },
-	{ "teardown", "10 times: make both ends, 64 frames, tear all down", c_teardown, XST_RUN_FLOWS, 10 },
+	{ "teardown", "10 times: make both ends, 64 frames, tear all down", .repeat = 10, .t = { .frames = 64 } },
 	{ "bidirectional", "both ends send 1024 frames and receive the other's", c_bidi },
-	{ "umem_headroom", "1024 bytes of UMEM headroom: data at 256 + 1024 into each chunk", c_headroom },
+	{ "umem_headroom", "1024 bytes of UMEM headroom: data at 256 + 1024 into each chunk", .t = { .frames = N_FRAMES, .headroom = 1024 } },
 	{ "stat_rx_dropped", "every other frame longer than a chunk's room: rx_dropped 512", c_rx_dropped },
 	{ "stat_tx_invalid", "every other descriptor longer than a chunk: tx_invalid_descs 512", c_tx_invalid },
 	{ "stat_rx_full", "RX ring of 512 not read until 1024 frames are sent: rx_ring_full 512", c_rx_full },
 	{ "stat_fill_empty", "nothing in the fill ring: rx_fill_ring_empty_descs 256, rx_dropped 256", c_fill_empty },
-	{ "stat_tx_empty", "8 kicks of an empty TX ring: tx_ring_empty_descs 8", c_poll_rx_timeout, XST_RUN_TX_EMPTY },
+	{ "stat_tx_empty", "8 kicks of an empty TX ring: tx_ring_empty_descs 8", .run = XST_RUN_TX_EMPTY },
 	{ "aligned_inv_desc", "aligned 4K chunks: out of the UMEM, length 0, longer than a chunk, across a chunk: refused and counted", c_inv_aligned },
-	{ "aligned_inv_desc_2k_frame", "the same with 2K chunks", c_inv_aligned_2k },
+	{ "aligned_inv_desc_2k_frame", "the same with 2K chunks", c_inv_aligned, .t = { .frame_size = 2048 } },
 	{ "unaligned_inv_desc", "unaligned chunks: across a page is fine, out of the UMEM, length 0, longer than a chunk are not", c_inv_unaligned },
 	{ "too_many_frags", "a frame of the most fragments copy mode takes, then one of one more: dropped whole, its descriptors counted invalid", c_too_many_frags },
 	{ "xdp_drop_half", "a program dropping every other frame: the even ones arrive", c_drop_half },
-	{ "xdp_metadata", "a program writing a count as metadata: each frame carries its own", c_metadata },
-	{ "xdp_adjust_tail_shrink", "a program cutting 4 bytes off every frame", c_tail_shrink },
-	{ "xdp_adjust_tail_grow", "a program adding 4 zero bytes to every frame", c_tail_grow },
-	{ "ring_min", "every ring of 1 entry, 256 frames one at a time", c_ring_min },
-	{ "ring_max", "every ring of 65536 entries", c_ring_max },
+	{ "xdp_metadata", "a program writing a count as metadata: each frame carries its own", .t = { .frames = N_FRAMES, .prog = XL_XSKST_PROG_META } },
+	{ "xdp_adjust_tail_shrink", "a program cutting 4 bytes off every frame", .t = { .frames = N_FRAMES, .prog = XL_XSKST_PROG_TAIL, .tail_delta = -4 } },
+	{ "xdp_adjust_tail_grow", "a program adding 4 zero bytes to every frame", .t = { .frames = N_FRAMES, .prog = XL_XSKST_PROG_TAIL, .tail_delta = 4 } },
+	{ "ring_min", "every ring of 1 entry, 256 frames one at a time", .t = { .frames = 256, .rings = 1, .batch = 1 } },
+	{ "ring_max", "every ring of 65536 entries", .t = { .frames = N_FRAMES, .rings = XL_XSKST_RING_MAX } },
 };
 const int xst_ncases = sizeof(xst_cases) / sizeof(xst_cases[0]);

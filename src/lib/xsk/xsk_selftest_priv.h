@@ -158,6 +158,7 @@ struct xst_ctx {
 	const struct xl_xskst_config *cfg;
 	enum xl_xskst_mode mode;
 	struct xst_params p;
+	uint32_t frames; /* the plain stream's (struct xst_tweak) */
 	struct xst_end a, b; /* a: the peer (sends), b: the interface (receives) */
 	struct xl_xskst_result *r;
 };
@@ -176,18 +177,37 @@ enum xst_run_kind {
 };
 
 /**
+ * struct xst_tweak - what a case changes from xst_defaults(), each field
+ * once (0: the default): @frames of the plain stream, @frame_size,
+ * @headroom, the program (@prog, @tail_delta), @poll_rx/@poll_tx, all
+ * four rings' entries (@rings) and @batch.
+ */
+struct xst_tweak {
+	uint32_t frames, frame_size, headroom;
+	enum xl_xskst_prog prog;
+	int32_t tail_delta;
+	bool poll_rx, poll_tx;
+	uint32_t rings, batch;
+};
+
+/**
  * struct xst_case - one case of the table (xsk_selftest_cases.c).
- * @build: fills the context's parameters and flows (and the layout when
- *   it must be exact); -ENOMEM, or -EOPNOTSUPP with a skip set.
+ * @build: fills the context's flows (and parameters, and the layout when
+ *   it must be exact) after @t is applied; NULL: xst_build_stream().
+ *   Return: 0 or -ENOMEM.
  * @run: how it runs. @repeat: times the whole set-up, run and tear-down
- *   is done (teardown: 10), 0 meaning 1.
+ *   is done (teardown: 10), 0 meaning 1. @t: its parameters.
  */
 struct xst_case {
 	const char *name, *what;
 	int (*build)(struct xst_ctx *x, struct xst_layout *lo);
 	enum xst_run_kind run;
 	uint32_t repeat;
+	struct xst_tweak t;
 };
+
+/** xst_build_stream() - the plain case: @x->frames frames of varied length, one chunk each. */
+int xst_build_stream(struct xst_ctx *x, struct xst_layout *lo);
 
 /** The cases, in the order they run, and their number. */
 extern const struct xst_case xst_cases[];
@@ -205,14 +225,17 @@ void xst_defaults(struct xst_params *p);
 void xst_frame(const uint8_t src[6], const uint8_t dst[6], uint32_t seq, uint32_t len,
 	       uint8_t *buf);
 
-/** xst_fail() - mark the case failed with a reason (printf format); keeps the first. Return: -EIO. */
-int xst_fail(struct xst_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/** xst_xfail() - mark the case failed in a known way of the kernel's. Return: -EIO. */
-int xst_xfail(struct xst_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/** xst_skip() - mark the case skipped with a reason. Return: -EOPNOTSUPP. */
-int xst_skip(struct xst_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/**
+ * xst_verdict() - give the case the verdict @st with a reason (printf
+ * format); the first verdict stays. Through xst_fail() (failed), xst_xfail()
+ * (failed in a known way of the kernel's) and xst_skip().
+ * Return: -EOPNOTSUPP for a skip, else -EIO.
+ */
+int xst_verdict(struct xst_ctx *x, enum xl_xskst_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define xst_fail(x, ...) xst_verdict((x), XL_XSKST_FAIL, __VA_ARGS__)
+#define xst_xfail(x, ...) xst_verdict((x), XL_XSKST_XFAIL, __VA_ARGS__)
+#define xst_skip(x, ...) xst_verdict((x), XL_XSKST_SKIP, __VA_ARGS__)
 
 /* xsk_selftest_io.c: the ends */
 

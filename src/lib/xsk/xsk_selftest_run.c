@@ -22,41 +22,43 @@
 #include "xdplab/time.h"
 #include "xsk_selftest_priv.h"
 
-#define XST_STALL_NS (2 * 1000000000ull) /* no progress this long: the case fails */
+#define XST_STALL_NS (5 * 1000000000ull) /* no progress this long: the case fails */
 #define XST_QUIET_NS (30 * 1000000ull)    /* after the last frame: nothing more may come */
-#define XST_SETTLE_NS (1000 * 1000000ull) /* counters may lag the frames this long */
+#define XST_SETTLE_NS (2000 * 1000000ull) /* counters may lag the frames this long */
 
 static void nap(void)
 {
 	xl_sleep_ns(20000, NULL);
 }
 
+/* Room for one more of @n elements of @size bytes in *@v (capacity *@cap). */
+static int grow(void **v, uint32_t *cap, uint32_t n, size_t size)
+{
+	uint32_t c = *cap ? *cap * 2 : 256;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	nv = realloc(*v, (size_t)c * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
 int xst_add_desc(struct xst_flow *f, const struct xst_desc *d)
 {
-	if (f->nd == f->cap_d) {
-		uint32_t cap = f->cap_d ? f->cap_d * 2 : 256;
-		void *v = realloc(f->d, cap * sizeof(*f->d));
-
-		if (!v)
-			return -ENOMEM;
-		f->d = v;
-		f->cap_d = cap;
-	}
+	if (grow((void **)&f->d, &f->cap_d, f->nd, sizeof(*f->d)))
+		return -ENOMEM;
 	f->d[f->nd++] = *d;
 	return 0;
 }
 
 int xst_add_pkt(struct xst_flow *f, uint32_t seq, uint32_t len, uint32_t count)
 {
-	if (f->np == f->cap_p) {
-		uint32_t cap = f->cap_p ? f->cap_p * 2 : 256;
-		void *v = realloc(f->p, cap * sizeof(*f->p));
-
-		if (!v)
-			return -ENOMEM;
-		f->p = v;
-		f->cap_p = cap;
-	}
+	if (grow((void **)&f->p, &f->cap_p, f->np, sizeof(*f->p)))
+		return -ENOMEM;
 	f->p[f->np++] = (struct xst_pkt){ seq, len, count };
 	return 0;
 }
