@@ -22,15 +22,16 @@
 #include "xdplab/escape.h"
 #include "xdplab/xsk_selftest.h"
 
-enum { O_PEER, O_NETNS, O_PEER_NETNS, O_MODE, O_CASE, O_LIST, O_QUEUE };
+enum { O_PEER, O_NETNS, O_PEER_NETNS, O_MODE, O_BUSY, O_CASE, O_LIST, O_QUEUE };
 
 static const struct xl_opt selftest_opts[] = {
 	{ "peer", 0, "IFACE", "the sending end: the other end of IFACE's link (required)", O_PEER },
 	{ "netns", 0, "NAME", "IFACE is in network namespace /run/netns/NAME (default: this one)", O_NETNS },
 	{ "peer-netns", 0, "NAME", "PEER is in network namespace /run/netns/NAME (default: this one)", O_PEER_NETNS },
 	{ "mode", 'm', "LIST", "modes to run, comma-separated: skb, drv, zc, skb_busy_poll, drv_busy_poll, zc_busy_poll (default: all six)", O_MODE },
-	{ "case", 't', "LIST", "cases to run, comma-separated (default: all; --list names them)", O_CASE },
-	{ "list", 'l', NULL, "print the cases and what each checks, then exit", O_LIST },
+	{ "busy-poll", 'b', NULL, "only the busy-polling modes (skb_busy_poll for skb...), as xskxceiver's -b", O_BUSY },
+	{ "case", 't', "LIST", "cases to run, comma-separated names or numbers (default: all; --list numbers and names them)", O_CASE, .alias = "test" },
+	{ "list", 'l', NULL, "print the cases (number, name, what each checks), then exit", O_LIST },
 	{ "queue", 'q', "Q", "the queue of both sockets, 0..15 (default 0)", O_QUEUE },
 	{ "json", 'j', "FILE", "also write every case's verdict, frames and bytes as JSON (docs/afxdp.md)", XL_OPT_JSON },
 };
@@ -42,7 +43,7 @@ struct st_args {
 	char ns_path[2][300];
 	uint32_t modes;  /* bit per enum xl_xskst_mode */
 	uint64_t cases;  /* bit per case */
-	bool list;
+	bool list, busy;
 };
 
 /* A comma-separated list of @names (@n of them) into bits of *@out. */
@@ -59,6 +60,10 @@ static int parse_list(struct st_args *a, const char *opt, const char *arg, const
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < n && strcmp(tok, name(i)); i++)
 			;
+		/* a number: the case's place in --list, as xskxceiver's -t takes it */
+		if (i == n && name == xl_xskst_case_name && tok[0] && strspn(tok, "0123456789") == strlen(tok) &&
+		    strlen(tok) < 4 && atoi(tok) < n)
+			i = atoi(tok);
 		if (i == n) {
 			for (i = 0; i < n && o < sizeof(accepted); i++)
 				o += snprintf(accepted + o, sizeof(accepted) - o, "%s%s", i ? ", " : "", name(i));
@@ -102,6 +107,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_LIST:
 		a->list = true;
 		return 0;
+	case O_BUSY:
+		a->busy = true;
+		return 0;
 	case O_QUEUE:
 		return XL_PARSE_INTO(&a->spec, "--queue", arg, 0, 15, a->c.queue);
 	case XL_OPT_JSON:
@@ -138,13 +146,13 @@ static int list_cases(void)
 	int i;
 
 	for (i = 0; i < xl_xskst_ncases(); i++)
-		printf("%-30s %s\n", xl_xskst_case_name(i), xl_xskst_case_what(i));
+		printf("%2d  %-30s %s\n", i, xl_xskst_case_name(i), xl_xskst_case_what(i));
 	return XL_EXIT_OK;
 }
 
 int cmd_xsk_selftest(int argc, char **argv)
 {
-	struct st_args a = { .modes = (1u << XL_XSKST_NMODES) - 1 };
+	struct st_args a = { 0 };
 	int counts[4] = { 0 }, n = 0, total, idx, m, i;
 	struct xl_afile *out = NULL;
 	json_t *root = NULL, *rows = NULL;
@@ -163,6 +171,11 @@ int cmd_xsk_selftest(int argc, char **argv)
 	idx = xl_cmd_parse_iface(&a.spec, argc, argv, on_opt, &a, &a.c.ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
+	/* -b: the busy-polling variants of the modes given (of all three without --mode). */
+	if (!a.modes)
+		a.modes = a.busy ? 7u << XL_XSKST_SKB_BUSY : (1u << XL_XSKST_NMODES) - 1;
+	else if (a.busy)
+		a.modes = ((a.modes | a.modes >> XL_XSKST_SKB_BUSY) & 7u) << XL_XSKST_SKB_BUSY;
 	if (!a.c.peer) {
 		xl_usage_error(&a.spec, "needs --peer IFACE: the other end of %s's link, where the frames are sent from",
 			       XL_ESC(a.c.ifname));

@@ -22,7 +22,7 @@ TNS=""
 
 TESTS=(
 	selftest_veth selftest_json selftest_prove selftest_fault_no_refill selftest_fault_flip_byte
-	selftest_bad_inputs selftest_no_afxdp selftest_list
+	selftest_bad_inputs selftest_no_afxdp selftest_list selftest_xskxceiver_spellings
 )
 
 # shellcheck source=tests/e2e/xsk.inc
@@ -176,7 +176,23 @@ t_selftest_no_afxdp() {
 t_selftest_list() {
 	"$X" xsk selftest --list >"$WORK/list.out" || return 1
 	expect_eq "cases" "$(wc -l <"$WORK/list.out")" 28 || return 1
-	expect_eq "first" "$(head -1 "$WORK/list.out" | awk '{print $1}')" send_receive
+	expect_eq "first" "$(head -1 "$WORK/list.out" | awk '{print $1, $2}')" "0 send_receive" || return 1
+	expect_eq "last" "$(tail -1 "$WORK/list.out" | awk '{print $1, $2}')" "27 ring_max"
+}
+
+# xskxceiver's -m MODE, -b (busy polling) and -t N (a number from --list).
+t_selftest_xskxceiver_spellings() {
+	lab_up || return 1
+	st sp -m drv -b -t 0,stat_rx_full,27
+	expect_eq "exit status" "$RC" 0 || return 1
+	expect_eq "TAP" "$(cat "$WORK/sp.tap")" "TAP version 13
+1..3
+ok 1 - drv_busy_poll send_receive
+ok 2 - drv_busy_poll stat_rx_full
+ok 3 - drv_busy_poll ring_max
+# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0" || return 1
+	st sp2 -b --test 2
+	expect_eq "-b alone: the three busy-polling modes" "$(grep -c '^ok [0-9]* - [a-z]*_busy_poll send_receive_single_pkt' "$WORK/sp2.tap")" 3
 }
 
 # ---- runner ----
