@@ -211,44 +211,11 @@ out:
 	return err;
 }
 
-/* The TX region: every chunk a written descriptor touches. */
-static uint32_t tx_frames_of(const struct xst_params *p)
-{
-	const struct xst_flow *f[2] = { &p->ab, &p->ba };
-	uint64_t end = 0;
-	uint32_t i, k;
-
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < f[k]->nd; i++)
-			if (f[k]->d[i].write && f[k]->d[i].addr + f[k]->d[i].len > end)
-				end = f[k]->d[i].addr + f[k]->d[i].len;
-	return (end + p->frame_size - 1) / p->frame_size;
-}
-
-/* A case's parameters over the defaults (struct xst_tweak: 0 keeps the default). */
-static void apply_tweak(struct xst_ctx *x, const struct xst_tweak *t)
-{
-	struct xst_params *p = &x->p;
-
-	x->frames = t->frames;
-	if (t->frame_size)
-		p->frame_size = t->frame_size;
-	p->headroom = t->headroom;
-	p->prog = t->prog;
-	p->tail_delta = t->tail_delta;
-	p->poll_rx = t->poll_rx;
-	p->poll_tx = t->poll_tx;
-	if (t->rings)
-		p->rx_size = p->tx_size = p->fill_size = p->comp_size = t->rings;
-	if (t->batch)
-		p->batch = t->batch;
-}
-
 int xl_xskst_run(const struct xl_xskst_config *c, enum xl_xskst_mode m, int idx,
 		 struct xl_xskst_result *r)
 {
 	struct xst_ctx x = { .cfg = c, .mode = m, .r = r };
-	struct xst_layout lo = { 0, 4096 };
+	struct xst_layout lo;
 	const struct xst_case *k;
 	uint64_t t0 = xl_now_ns();
 	uint32_t rep;
@@ -258,13 +225,9 @@ int xl_xskst_run(const struct xl_xskst_config *c, enum xl_xskst_mode m, int idx,
 		return -EINVAL;
 	k = &xst_cases[idx];
 	memset(r, 0, sizeof(*r));
-	xst_defaults(&x.p);
-	apply_tweak(&x, &k->t);
-	err = (k->build ? k->build : xst_build_stream)(&x, &lo);
+	err = xst_case_build(&x, k, &lo);
 	if (err == -ENOMEM)
 		xst_fail(&x, "out of memory");
-	if (!err && !lo.tx_frames)
-		lo.tx_frames = tx_frames_of(&x.p) ? tx_frames_of(&x.p) : 1;
 	for (rep = 0; !err && rep < (k->repeat ? k->repeat : 1); rep++) {
 		switch (k->run) {
 		case XST_RUN_FLOWS:

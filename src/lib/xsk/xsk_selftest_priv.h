@@ -206,6 +206,15 @@ struct xst_case {
 	struct xst_tweak t;
 };
 
+/**
+ * xst_case_build() - case @k's parameters (xst_defaults(), then @k->t),
+ * flows (its builder) and the layout of each end's UMEM into @x and @lo
+ * (the TX region, when the builder leaves it 0: every chunk a written
+ * descriptor touches). Free the flows with xst_flow_free().
+ * Return: 0 or -ENOMEM.
+ */
+int xst_case_build(struct xst_ctx *x, const struct xst_case *k, struct xst_layout *lo);
+
 /** xst_build_stream() - the plain case: @x->frames frames of varied length, one chunk each. */
 int xst_build_stream(struct xst_ctx *x, struct xst_layout *lo);
 
