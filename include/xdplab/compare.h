@@ -161,6 +161,16 @@ struct json_t;
 int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **docp, char *err,
 		    size_t errlen);
 
+/**
+ * xl_cmp_from_doc() - xl_cmp_load() of a document already parsed: @doc
+ * (jansson's; stays the caller's, @f keeps no reference into it) read into
+ * @f under the name @path (a file's path, or "store run 12": @f->path and
+ * the messages say it). The store (xdplab/store.h) reads its runs so.
+ * Return: as xl_cmp_load() but never -ENOENT.
+ */
+int xl_cmp_from_doc(const char *path, struct json_t *doc, struct xl_cmp_file *f, char *err,
+		    size_t errlen);
+
 /** xl_cmp_file_free() - free @f's rows (not @f). */
 void xl_cmp_file_free(struct xl_cmp_file *f);
 

@@ -225,13 +225,11 @@ int xl_cmp_load(const char *path, struct xl_cmp_file *f, char *err, size_t errle
 int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **docp, char *err,
 		    size_t errlen)
 {
-	json_t *doc, *rows, *cfg, *row, *lat;
 	json_error_t je;
-	const char *schema, *slash;
 	struct stat st;
+	json_t *doc;
 	FILE *fp;
-	size_t i;
-	int ret = 0;
+	int ret;
 
 	memset(f, 0, sizeof(*f));
 	snprintf(f->path, sizeof(f->path), "%s", path);
@@ -254,6 +252,25 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 			 path, je.line, je.text);
 		return -EINVAL;
 	}
+	ret = xl_cmp_from_doc(path, doc, f, err, errlen);
+	if (!ret && docp) {
+		*docp = doc; /* the caller's now */
+		return 0;
+	}
+	json_decref(doc);
+	return ret;
+}
+
+int xl_cmp_from_doc(const char *path, struct json_t *doc, struct xl_cmp_file *f, char *err,
+		    size_t errlen)
+{
+	json_t *rows, *cfg, *row, *lat;
+	const char *schema, *slash;
+	size_t i;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "%s", path);
 	schema = json_string_value(json_object_get(doc, "schema"));
 	rows = json_object_get(doc, "rows");
 	slash = schema ? strrchr(schema, '/') : NULL;
@@ -261,14 +278,12 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 	    !json_is_array(rows)) {
 		snprintf(err, errlen, "%s: not an xdplab results file (no \"schema\": \"xdplab.NAME/1\" with a \"rows\" array)",
 			 path);
-		ret = -EINVAL;
-		goto out_doc;
+		return -EINVAL;
 	}
 	if (strcmp(slash, "/1")) {
 		snprintf(err, errlen, "%s: schema %s is not supported (accepted: version 1, e.g. %s)",
 			 path, schema, XL_RESULTS_SCHEMA);
-		ret = -EPROTO;
-		goto out_doc;
+		return -EPROTO;
 	}
 	snprintf(f->schema, sizeof(f->schema), "%s", schema);
 	copy_str(f->date, sizeof(f->date), doc, "date");
@@ -282,8 +297,7 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 	f->rows = calloc(json_array_size(rows) + 1, sizeof(*f->rows));
 	if (!f->rows) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		ret = -ENOMEM;
-		goto out_doc;
+		return -ENOMEM;
 	}
 	json_array_foreach(rows, i, row)
 		if (json_is_object(row))
@@ -293,25 +307,16 @@ int xl_cmp_load_doc(const char *path, struct xl_cmp_file *f, struct json_t **doc
 		f->lat = calloc(json_array_size(lat), sizeof(*f->lat));
 		if (!f->lat) {
 			snprintf(err, errlen, "%s: out of memory", path);
-			ret = -ENOMEM;
 			xl_cmp_file_free(f);
-			goto out_doc;
+			return -ENOMEM;
 		}
 		json_array_foreach(lat, i, row)
 			if (json_is_object(row))
 				load_lat(row, &f->lat[f->nlat++]);
 	}
 	ret = check_dups(f, err, errlen);
-	if (ret) {
+	if (ret)
 		xl_cmp_file_free(f);
-		goto out_doc;
-	}
-	if (docp) {
-		*docp = doc; /* the caller's now */
-		return 0;
-	}
-out_doc:
-	json_decref(doc);
 	return ret;
 }
 
