@@ -17,15 +17,17 @@ BUILD    := build
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 MULTIARCH:= $(shell $(CC) -print-multiarch 2>/dev/null)
 
-PKGS     := libbpf libxdp libpcap jansson libmnl libnftables
+PKGS     := libbpf libxdp libpcap jansson libmnl libnftables sqlite3 libpq
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -pthread \
 	    -Iinclude -I$(BUILD) -D_GNU_SOURCE
+# libpq's header lives in its own directory (Debian: /usr/include/postgresql).
+CFLAGS   += $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 # Header dependencies come from the compiler (-MMD), so a change to a header
 # rebuilds exactly the objects that include it; -MP keeps a deleted header
 # from breaking the build.
 DEPFLAGS := -MMD -MP
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lxdp -lpcap -ljansson -lmnl -lnftables -lelf -lz) -lpthread -lm
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -lxdp -lpcap -ljansson -lmnl -lnftables -lsqlite3 -lpq -lelf -lz) -lpthread -lm
 
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf \
 	      -I/usr/include/$(MULTIARCH) -Wall -Wno-unused-value
@@ -39,7 +41,7 @@ EXAMPLE_SRCS := $(wildcard examples/*.bpf.c)
 EXAMPLE_OBJS := $(patsubst examples/%.bpf.c,$(BUILD)/examples/%.o,$(EXAMPLE_SRCS))
 
 # The library is a folder per concern (docs/architecture.md).
-LIB_DIRS := core sys pkt xdp gen xsk measure profile html lab rows
+LIB_DIRS := core sys pkt xdp gen xsk measure profile store html lab rows
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard src/lib/$(d)/*.c))
 CMD_SRCS := $(wildcard src/cmd/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRCS))

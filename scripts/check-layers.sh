@@ -19,6 +19,7 @@ LAYERS=(
 	"xdp gen xsk"
 	"profile"
 	"measure"
+	"store"
 	"html lab"
 	"rows"
 	"cmd"

@@ -12,6 +12,7 @@ PKGS=(
 	libxdp-dev                            # xsk API (UMEM, rings) for AF_XDP
 	libpcap-dev                           # --pcap replay
 	libjansson-dev                        # JSON results
+	libsqlite3-dev libpq-dev              # the results store: SQLite file, or a shared PostgreSQL (docs/store.md)
 	libcmocka-dev                         # unit tests
 	libelf-dev zlib1g-dev                 # libbpf's link dependencies
 	libmnl-dev                            # netlink (link facts, peer XDP state)
@@ -26,6 +27,7 @@ TEST_PKGS=(
 	openssh-server openssh-client         # lab run --dut --gen-host over ssh into a lab netns
 	chromium                              # the HTML report opened in headless Chromium (tests/e2e/profile.sh)
 	tcpdump                               # dump's pcapng files read back by tcpdump (e2e dump-pcapng)
+	postgresql                            # the store's PostgreSQL tests: a server started in a temporary directory (tests/e2e/store.sh)
 )
 
 [ "${1:-}" = --test ] && PKGS+=("${TEST_PKGS[@]}")
