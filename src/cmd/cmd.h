@@ -398,6 +398,33 @@ int cmd_latency(int argc, char **argv);
 int cmd_progrun(int argc, char **argv); /* prog-run */
 int cmd_run(int argc, char **argv);     /* run IFACE --prog FILE.o */
 int cmd_ab(int argc, char **argv);      /* ab IFACE --a A --b B */
+int cmd_store(int argc, char **argv);   /* store list|show|export|import */
+int cmd_history(int argc, char **argv); /* history [--row R] */
+
+struct xl_store;
+
+/**
+ * xl_cmd_store_open() - open the store @db for @spec's command (--db; NULL:
+ * the default, xl_store_default_path(), its directory made when @create).
+ * @create: an SQLite file that does not exist is made (writers), else it
+ * is an error (readers). On failure one line "xdplab CMD: DB: cause" and
+ * *@exit_status is the command's exit status (XL_EXIT_RUNTIME; no default
+ * path: XL_EXIT_USAGE), else XL_EXIT_OK. Return: the store
+ * (xl_store_close()), or NULL.
+ */
+struct xl_store *xl_cmd_store_open(const struct xl_cmd_spec *spec, const char *db, bool create,
+				   int *exit_status);
+
+/**
+ * xl_cmd_store_text() - store the results document @text (@len bytes)
+ * under @label ("" or NULL: none) with @source (a file's path, "lab run")
+ * and say so on @say: "SOURCE: stored as run N in DB", or "already
+ * stored as run N" for the same bytes stored before. Return: XL_EXIT_OK,
+ * XL_EXIT_USAGE (not a results document), XL_EXIT_RUNTIME (the store
+ * failed; one line on stderr each).
+ */
+int xl_cmd_store_text(const struct xl_cmd_spec *spec, struct xl_store *s, const char *text,
+		      size_t len, const char *label, const char *source, FILE *say);
 
 /**
  * struct xl_command - one entry of the command table (commands.c).

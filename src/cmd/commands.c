@@ -22,6 +22,8 @@ const struct xl_command xl_commands[] = {
 	{ "latency", cmd_latency, "receive gen --stamp frames: one-way latency percentiles, loss, reordering" },
 	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd; the AF_XDP selftest" },
 	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },
+	{ "store", cmd_store, "the results store: list, show, export, import runs (SQLite or PostgreSQL)" },
+	{ "history", cmd_history, "a row's stored runs over time and where it changed (E-divisive means)" },
 	{ "report", cmd_report, "one self-contained HTML page of a run (charts, table, flame graphs)" },
 	{ "run", cmd_run, "attach your own XDP program (--prog FILE.o): rx/s, rate per action, CPU ns/packet" },
 	{ "ab", cmd_ab, "two XDP programs on one interface, interleaved: rate, CPU ns/packet, verdict" },
