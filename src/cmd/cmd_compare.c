@@ -13,18 +13,22 @@
 #include "xdplab/log.h"
 #include "xdplab/compare.h"
 #include "xdplab/report.h"
+#include "xdplab/store.h"
 
-enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
+enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_DB, O_BASE_LABEL, O_NEW_LABEL };
 
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
 	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
 	{ "format", 'f', "FMT", "text (default) or markdown (a table to paste into a mail)", O_FORMAT },
 	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1) instead", O_JSON },
+	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", O_DB },
+	{ "base-label", 0, "LABEL", "with --db: BASE is the newest stored run of this label", O_BASE_LABEL },
+	{ "new-label", 0, "LABEL", "with --db: NEW is the newest stored run of this label", O_NEW_LABEL },
 };
 
 static const struct xl_cmd_spec compare_spec = {
-	"compare", "BASE.json NEW.json",
+	"compare", "BASE.json NEW.json | --db DB --base-label A --new-label B",
 	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict; latency rows (lab run --latency) by their p50 and p99 over the repetitions, and any loss, gap, reordering or duplicate that rose from 0. Exit 0: no regression, 1: a row regressed (a rate that fell to 0 pps too), 2: usage, bad input (a row twice in a file) or, with no regression, a row with too few repetitions to tell.",
 	compare_opts, sizeof(compare_opts) / sizeof(compare_opts[0]),
 };
@@ -32,6 +36,7 @@ static const struct xl_cmd_spec compare_spec = {
 struct compare_args {
 	struct xl_cmp_opts o;
 	bool markdown, json, format_given;
+	const char *db, *label[2];
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -56,8 +61,84 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_JSON:
 		a->json = true;
 		return 0;
+	case O_DB:
+		a->db = arg;
+		return 0;
+	case O_BASE_LABEL:
+	case O_NEW_LABEL:
+		a->label[id - O_BASE_LABEL] = arg;
+		return 0;
 	}
 	return -EINVAL;
+}
+
+/*
+ * Side @i (0 base, 1 new) from the store: the newest run of its label (by
+ * date, then id), named "store run N (label L)"; a note on stderr says
+ * which when the label has several. Return: 0 or the exit status (one
+ * line printed).
+ */
+static int load_stored(struct xl_store *s, const struct compare_args *a, int i,
+		       struct xl_cmp_file *f)
+{
+	static const char *const side[] = { "--base-label", "--new-label" };
+	struct xl_store_run *runs, run;
+	char err[1024], name[320];
+	json_t *doc = NULL;
+	size_t len;
+	char *text;
+	int n, ret;
+
+	if (xl_store_list(s, a->label[i], &runs, &n, err, sizeof(err))) {
+		xl_usage_error(&compare_spec, "%s", err);
+		return XL_EXIT_RUNTIME;
+	}
+	if (!n) {
+		xl_usage_error(&compare_spec, "%s '%s': no stored run has this label in %s (store list shows them)",
+			       side[i], a->label[i], xl_store_name(s));
+		free(runs);
+		return XL_EXIT_USAGE;
+	}
+	run = runs[n - 1];
+	free(runs);
+	if (n > 1)
+		fprintf(stderr, "xdplab compare: label %s has %d stored runs: the newest, run %lld (%s), is compared (one run a side)\n",
+			XL_ESC(a->label[i]), n, run.id, XL_ESC(run.date));
+	if (xl_store_doc(s, run.id, &text, &len, NULL, err, sizeof(err))) {
+		xl_usage_error(&compare_spec, "%s", err);
+		return XL_EXIT_RUNTIME;
+	}
+	snprintf(name, sizeof(name), "store run %lld (label %s)", run.id, a->label[i]);
+	doc = json_loadb(text, len, 0, NULL);
+	ret = doc ? xl_cmp_from_doc(name, doc, f, err, sizeof(err)) : -EINVAL;
+	if (ret)
+		xl_usage_error(&compare_spec, "%s", doc ? err : "stored document is not JSON");
+	json_decref(doc);
+	free(text);
+	return ret ? XL_EXIT_USAGE : 0;
+}
+
+/* Both sides, from the files or the store. Return: 0 or the exit status. */
+static int load_sides(const struct compare_args *a, char **files, struct xl_cmp_file *f)
+{
+	struct xl_store *s = NULL;
+	char err[512];
+	int i, ret = 0;
+
+	if (a->db && !(s = xl_cmd_store_open(&compare_spec, a->db, false, &ret)))
+		return ret;
+	for (i = 0; i < 2 && !ret; i++) {
+		if (s) {
+			ret = load_stored(s, a, i, &f[i]);
+		} else if (xl_cmp_load(files[i], &f[i], err, sizeof(err))) {
+			xl_usage_error(&compare_spec, "%s", err);
+			ret = XL_EXIT_USAGE;
+		}
+		if (ret && i)
+			xl_cmp_file_free(&f[0]);
+	}
+	xl_store_close(s);
+	return ret;
 }
 
 /* ---- text and markdown ---- */
@@ -528,15 +609,27 @@ int cmd_compare(int argc, char **argv)
 	struct xl_cmp_file f[2];
 	struct xl_cmp_result res;
 	struct xl_cmp_latresult lr = { 0 };
-	char err[512];
-	int idx, i, ret;
+	int idx, ret;
 
 	idx = xl_opts_parse(&compare_spec, argc, argv, on_opt, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
 	if (idx < 0)
 		return XL_EXIT_USAGE;
-	if (argc - idx != 2) {
+	if (a.db && argc != idx) {
+		xl_usage_error(&compare_spec, "--db compares stored runs: no file expected (got %d)",
+			       argc - idx);
+		return XL_EXIT_USAGE;
+	}
+	if (a.db && (!a.label[0] || !a.label[1])) {
+		xl_usage_error(&compare_spec, "--db needs --base-label and --new-label");
+		return XL_EXIT_USAGE;
+	}
+	if (!a.db && (a.label[0] || a.label[1])) {
+		xl_usage_error(&compare_spec, "--base-label and --new-label need --db (the store to read)");
+		return XL_EXIT_USAGE;
+	}
+	if (!a.db && argc - idx != 2) {
 		xl_usage_error(&compare_spec, "two files expected: BASE.json NEW.json (got %d)",
 			       argc - idx);
 		return XL_EXIT_USAGE;
@@ -545,13 +638,9 @@ int cmd_compare(int argc, char **argv)
 		xl_usage_error(&compare_spec, "--json and --format exclude each other (choose one output)");
 		return XL_EXIT_USAGE;
 	}
-	for (i = 0; i < 2; i++)
-		if (xl_cmp_load(argv[idx + i], &f[i], err, sizeof(err))) {
-			xl_usage_error(&compare_spec, "%s", err);
-			if (i)
-				xl_cmp_file_free(&f[0]);
-			return XL_EXIT_USAGE;
-		}
+	ret = load_sides(&a, argv + idx, f);
+	if (ret)
+		return ret;
 	ret = XL_EXIT_USAGE;
 	if (xl_cmp_run(&f[0], &f[1], &a.o, &res)) {
 		xl_err("compare: out of memory");
