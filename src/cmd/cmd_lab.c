@@ -31,6 +31,7 @@
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
 #include "xdplab/softirq_time.h"
+#include "xdplab/store.h"
 #include "xdplab/userprog.h"
 #include "xdplab/abtest.h"
 
@@ -206,6 +207,47 @@ static void header_sens(const struct run_args *a, char *header, size_t len,
 }
 
 /*
+ * The results document, once: into --json's file (opened before the run)
+ * and, with --store, the store (not an interrupted run's: xl_store NULL
+ * then). Sets *@ret when either fails.
+ */
+static void results(struct run_args *a, const struct xl_report_meta *meta,
+		    const struct xl_row_result *rows, int n, int *ret)
+{
+	struct xl_afile *out = a->json ? xl_cmd_out_open(a->json) : NULL;
+	FILE *m;
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+
+	m = open_memstream(&text, &len);
+	err = m ? xl_report_json_write(m, meta, rows, n) : -errno;
+	if (m && fclose(m) && !err)
+		err = -ENOMEM;
+	if (err) {
+		xl_err("cannot write %s: %s", a->json ? a->json : "the results", strerror(-err));
+		xl_cmd_out_abort(out);
+		*ret = XL_EXIT_RUNTIME;
+		free(text);
+		return;
+	}
+	if (a->json && !out) {
+		*ret = XL_EXIT_RUNTIME;
+	} else if (out) {
+		fwrite(text, 1, len, out->f); /* a failed write is the commit's error */
+		if (xl_cmd_out_commit(out))
+			*ret = XL_EXIT_RUNTIME;
+		else
+			fprintf(stderr, "xdplab: results written to %s\n", XL_ESC(a->json));
+	}
+	if (a->db_store &&
+	    xl_cmd_store_text(xl_cmd_lab_run_spec(), a->db_store, text, len, a->label, "lab run",
+			      stderr))
+		*ret = XL_EXIT_RUNTIME;
+	free(text);
+}
+
+/*
  * The table, the latency rows, the profiles and --json: what a run (or an
  * interrupted one) prints. Sets *@ret when the JSON cannot be written.
  */
@@ -236,7 +278,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 	}
 	snprintf(lab_tag, sizeof(lab_tag), "%s%s", a->d.dut ? "dut:" : "",
 		 a->d.dut ? lab->ifname[XL_LAB_DUT] : lab->tag);
-	if (a->json) {
+	if (a->json || a->db_store) {
 		meta = (struct xl_report_meta){ .reps = a->o.reps, .seconds = a->o.seconds_ns / 1e9,
 						.warmup = a->o.warmup_ns / 1e9, .git = xl_cmd_git_commit(),
 						.lab_tag = lab_tag,
@@ -246,14 +288,12 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 						.nsens = nsens };
 		if (a->latency)
 			meta.extra_json = lat_json = xl_lat_rows_json(lat, nlat);
-		if (a->latency && !lat_json) {
-			xl_err("cannot write %s: %s", a->json, strerror(ENOMEM));
+		if (a->latency && !lat_json)
+			xl_err("cannot write %s: %s", a->json ? a->json : "the results", strerror(ENOMEM));
+		else
+			results(a, &meta, rows, n, ret);
+		if (a->latency && !lat_json)
 			*ret = XL_EXIT_RUNTIME;
-		} else if (xl_cmd_report_json(a->json, &meta, rows, n)) {
-			*ret = XL_EXIT_RUNTIME;
-		} else {
-			fprintf(stderr, "xdplab: results written to %s\n", XL_ESC(a->json));
-		}
 	}
 	free(lat_json);
 }
@@ -298,17 +338,22 @@ static int lab_run(int argc, char **argv)
 		return ret;
 	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
 		return XL_EXIT_RUNTIME;
+	/* So does a store that cannot be opened. */
+	if (a.store && !(a.db_store = xl_cmd_store_open(xl_cmd_lab_run_spec(), a.db, true, &ret)))
+		return ret;
 	ret = XL_EXIT_OK;
 	xl_cmd_prof_open(&a.prof);
 	a.o.profiler = a.prof.p;
 	if (a.d.dut) {
 		if (xl_lab_dut_open(&a.d, &a.o, &lab, &src, &remote, header, sizeof(header))) {
 			xl_cmd_prof_close(&a.prof);
+			xl_store_close(a.db_store);
 			return XL_EXIT_RUNTIME;
 		}
 		a.o.src = &src;
 	} else if (lab_open(&a, &lab, header, sizeof(header))) {
 		xl_cmd_prof_close(&a.prof);
+		xl_store_close(a.db_store);
 		return XL_EXIT_RUNTIME;
 	}
 	if (a.extra)
@@ -341,10 +386,13 @@ static int lab_run(int argc, char **argv)
 	if (a.sensitivity)
 		header_sens(&a, header, sizeof(header), sens, nsens);
 	if (err == -EINTR) {
-		xl_err("interrupted; partial results follow");
+		xl_err("interrupted; partial results follow%s", a.db_store ? " (not stored)" : "");
 		ret = XL_EXIT_RUNTIME;
+		xl_store_close(a.db_store);
+		a.db_store = NULL;
 	}
 	report(&a, &lab, rows, n, header, sens, nsens, lat, nlat, &ret);
+	xl_store_close(a.db_store);
 	xl_lab__destroy(&lab);
 	xl_gen_remote__free(remote);
 	xl_cmd_prof_close(&a.prof);

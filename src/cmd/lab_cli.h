@@ -37,6 +37,8 @@ struct run_args {
 	int wiring;
 	int mode;
 	const char *json;
+	bool store;             /* --store: append the run to the store */
+	const char *db, *label; /* --db, --label */
 	struct xl_cmd_prof prof;
 	struct lab_dut_args d;
 	struct xl_userprog_opts uo;
@@ -50,7 +52,12 @@ struct run_args {
 	char ab_func[2][24];         /* --ab's two function names */
 	/* Set by lab run before the rows: the progress lines (progress_cli.h). */
 	struct xl_cmd_progress *progress;
+	/* Set by lab run before the rows with --store: the store, open. */
+	struct xl_store *db_store;
 };
+
+/** xl_cmd_lab_run_spec() - `lab run`'s option table and name, for its messages. */
+const struct xl_cmd_spec *xl_cmd_lab_run_spec(void);
 
 /* xl_cmd_lab_run_args()'s "go on": not an exit status. */
 #define XL_CMD_LAB_GO (-1)
