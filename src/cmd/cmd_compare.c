@@ -15,16 +15,22 @@
 #include "xdplab/report.h"
 #include "xdplab/store.h"
 
-enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_DB, O_BASE_LABEL, O_NEW_LABEL };
+enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
+
+struct compare_args {
+	struct xl_cmp_opts o;
+	bool markdown, json, format_given;
+	const char *db, *label[2];
+};
 
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
 	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
 	{ "format", 'f', "FMT", "text (default) or markdown (a table to paste into a mail)", O_FORMAT },
 	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1) instead", O_JSON },
-	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", O_DB },
-	{ "base-label", 0, "LABEL", "with --db: BASE is the newest stored run of this label", O_BASE_LABEL },
-	{ "new-label", 0, "LABEL", "with --db: NEW is the newest stored run of this label", O_NEW_LABEL },
+	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", XL_STR(struct compare_args, db) },
+	{ "base-label", 0, "LABEL", "with --db: BASE is the newest stored run of this label", XL_STR(struct compare_args, label[0]) },
+	{ "new-label", 0, "LABEL", "with --db: NEW is the newest stored run of this label", XL_STR(struct compare_args, label[1]) },
 };
 
 static const struct xl_cmd_spec compare_spec = {
@@ -33,11 +39,6 @@ static const struct xl_cmd_spec compare_spec = {
 	compare_opts, sizeof(compare_opts) / sizeof(compare_opts[0]),
 };
 
-struct compare_args {
-	struct xl_cmp_opts o;
-	bool markdown, json, format_given;
-	const char *db, *label[2];
-};
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
@@ -60,13 +61,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case O_JSON:
 		a->json = true;
-		return 0;
-	case O_DB:
-		a->db = arg;
-		return 0;
-	case O_BASE_LABEL:
-	case O_NEW_LABEL:
-		a->label[id - O_BASE_LABEL] = arg;
 		return 0;
 	}
 	return -EINVAL;

@@ -13,31 +13,36 @@
 
 #include "cmd.h"
 #include "xdplab/changepoint.h"
-#include "xdplab/compare.h"
 #include "xdplab/log.h"
 #include "xdplab/stats.h"
 #include "xdplab/store.h"
 
-enum { O_DB, O_ROW, O_LABEL, O_SINCE, O_ALPHA, O_PERMS };
+struct history_args {
+	const char *db, *row, *label, *since;
+	struct xl_cp_opts cp;
+};
+
+enum { O_SINCE };
 
 static const struct xl_opt history_opts[] = {
-	{ "db", 0, "DB", "the store: an SQLite file, or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", O_DB },
-	{ "row", 'r', "ROW", "only this row (drop/no-touch, redirect...; default every row)", O_ROW },
-	{ "label", 'l', "LABEL", "only the runs of this label", O_LABEL },
+	{ "db", 0, "DB", "the store: an SQLite file, or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", XL_STR(struct history_args, db) },
+	{ "row", 'r', "ROW", "only this row (drop/no-touch, redirect...; default every row)", XL_STR(struct history_args, row) },
+	{ "label", 'l', "LABEL", "only the runs of this label", XL_STR(struct history_args, label) },
 	{ "since", 's', "DATE", "only runs dated DATE or later: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC)", O_SINCE },
-	{ "alpha", 'a', "P", "significance of a change point (the permutation test's p), 0.0001..0.5 (default " XL_CMP_STR(XL_CP_ALPHA_DEFAULT) ")", O_ALPHA },
-	{ "permutations", 0, "N", "permutations of the test, 19..99999 (default " XL_CMP_STR(XL_CP_PERMUTATIONS_DEFAULT) ")", O_PERMS },
+	{ "alpha", 'a', "P", "significance of a change point (the permutation test's p), {range} (default {default})", XL_REAL(struct history_args, cp.alpha, 0.0001, 0.5) },
+	{ "permutations", 0, "N", "permutations of the test, {range} (default {default})", XL_UINT(struct history_args, cp.permutations, 19, 99999) },
+};
+
+static const struct history_args history_defaults = {
+	.cp = { .alpha = XL_CP_ALPHA_DEFAULT, .permutations = XL_CP_PERMUTATIONS_DEFAULT,
+		.min_size = XL_CP_MIN_SIZE_DEFAULT },
 };
 
 static const struct xl_cmd_spec history_spec = {
 	"history", "",
 	"Each row's stored runs over time (date, label, xdplab commit, host, the median of the run's repetitions and their range) and its change points: E-divisive means (Matteson and James 2014, as Apache Otava uses it) over the runs' medians, each named with the run where the row changed, the size of the change and its permutation p-value. Exit 0 (also with change points), 1: the store failed, 2: usage.",
 	history_opts, sizeof(history_opts) / sizeof(history_opts[0]),
-};
-
-struct history_args {
-	const char *db, *row, *label, *since;
-	struct xl_cp_opts cp;
+	&history_defaults, sizeof(history_defaults),
 };
 
 /* YYYY-MM-DD, or with THH:MM:SSZ: digits where digits go. */
@@ -61,33 +66,14 @@ static bool date_ok(const char *s)
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct history_args *a = ctx;
-	uint64_t v;
 
-	switch (id) {
-	case O_DB:
-		a->db = arg;
-		return 0;
-	case O_ROW:
-		a->row = arg;
-		return 0;
-	case O_LABEL:
-		a->label = arg;
-		return 0;
-	case O_SINCE:
-		if (!date_ok(arg))
-			return xl_usage_error(&history_spec, "--since: '%s' is not a date (accepted: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)",
-					      arg);
-		a->since = arg;
-		return 0;
-	case O_ALPHA:
-		return xl_parse_real(&history_spec, "--alpha", arg, 0.0001, 0.5, &a->cp.alpha);
-	case O_PERMS:
-		if (xl_parse_u64(&history_spec, "--permutations", arg, 19, 99999, &v))
-			return -EINVAL;
-		a->cp.permutations = (int)v;
-		return 0;
-	}
-	return -EINVAL;
+	if (id != O_SINCE)
+		return -EINVAL;
+	if (!date_ok(arg))
+		return xl_usage_error(&history_spec, "--since: '%s' is not a date (accepted: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)",
+				      arg);
+	a->since = arg;
+	return 0;
 }
 
 /*
@@ -200,9 +186,7 @@ static int print_series(const struct xl_store_series *x, const struct xl_cp_opts
 
 int cmd_history(int argc, char **argv)
 {
-	struct history_args a = { .cp = { .alpha = XL_CP_ALPHA_DEFAULT,
-					  .permutations = XL_CP_PERMUTATIONS_DEFAULT,
-					  .min_size = XL_CP_MIN_SIZE_DEFAULT } };
+	struct history_args a;
 	struct xl_store_series *ser;
 	struct xl_store *s;
 	char err[1024];

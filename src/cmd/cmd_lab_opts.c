@@ -21,7 +21,7 @@
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
        R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_WITH_FLOOR, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
-       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_STORE, R_DB, R_LABEL, R_PROFILE = XL_OPT_PROFILE,
+       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_PROFILE = XL_OPT_PROFILE,
        R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_AB };
 
 static const struct xl_opt run_opts[] = {
@@ -42,9 +42,9 @@ static const struct xl_opt run_opts[] = {
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
 	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", R_NAPI_CPU },
 	{ "json", 'j', "FILE", "also write the results as JSON (docs/results.md)", R_JSON },
-	{ "store", 0, NULL, "also append the run to the results store (docs/store.md; an interrupted run is not stored)", R_STORE },
-	{ "db", 0, "DB", "with --store: the store, an SQLite file or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", R_DB },
-	{ "label", 0, "LABEL", "with --store: the run's label, e.g. the kernel's 'git describe' (default none)", R_LABEL },
+	{ "store", 0, NULL, "also append the run to the results store (docs/store.md; an interrupted run is not stored)", XL_FLAG(struct run_args, store) },
+	{ "db", 0, "DB", "with --store: the store, an SQLite file or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", XL_STR(struct run_args, db) },
+	{ "label", 0, "LABEL", "with --store: the run's label, e.g. the kernel's 'git describe' (default none)", XL_STR(struct run_args, label) },
 	{ "dut", 0, "IFACE", "measure the DUT rows on this real interface (this netns) instead of a veth lab; rows that need the lab say why they are skipped", R_DUT },
 	{ "gen-host", 0, "HOST", "with --dut: run the generator on HOST through ssh (your ssh config, BatchMode: keys, no passwords), started and stopped per repetition; without it, run any generator yourself: xdplab measures what arrives", R_GEN_HOST },
 	{ "gen-iface", 0, "IFACE", "with --gen-host: the generator's interface on HOST", R_GEN_IFACE },
@@ -176,15 +176,6 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->json = arg;
 		return 0;
 	}
-	case R_STORE:
-		a->store = true;
-		return 0;
-	case R_DB:
-		a->db = arg;
-		return 0;
-	case R_LABEL:
-		a->label = arg;
-		return 0;
 	case R_WITH_MONITOR:
 		a->with_monitor = true;
 		return 0;

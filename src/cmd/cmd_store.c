@@ -74,22 +74,24 @@ int xl_cmd_store_text(const struct xl_cmd_spec *spec, struct xl_store *s, const 
 
 /* ---- the subcommands ---- */
 
-enum { O_DB, O_LABEL, O_OUTPUT };
+struct store_args {
+	const char *db, *label, *output;
+};
 
-#define OPT_DB { "db", 0, "DB", "the store: an SQLite file, or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", O_DB }
+#define OPT_DB { "db", 0, "DB", "the store: an SQLite file, or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", XL_STR(struct store_args, db) }
 
 static const struct xl_opt import_opts[] = {
 	OPT_DB,
-	{ "label", 'l', "LABEL", "the runs' label, e.g. the kernel's 'git describe' (default none)", O_LABEL },
+	{ "label", 'l', "LABEL", "the runs' label, e.g. the kernel's 'git describe' (default none)", XL_STR(struct store_args, label) },
 };
 static const struct xl_opt list_opts[] = {
 	OPT_DB,
-	{ "label", 'l', "LABEL", "only the runs of this label", O_LABEL },
+	{ "label", 'l', "LABEL", "only the runs of this label", XL_STR(struct store_args, label) },
 };
 static const struct xl_opt show_opts[] = { OPT_DB };
 static const struct xl_opt export_opts[] = {
 	OPT_DB,
-	{ "output", 'o', "FILE", "write the results file here (default: standard output)", O_OUTPUT },
+	{ "output", 'o', "FILE", "write the results file here (default: standard output)", XL_STR(struct store_args, output) },
 };
 
 #define SPEC(n, args, sum, t) { "store " n, args, sum, t, sizeof(t) / sizeof(t[0]) }
@@ -106,33 +108,11 @@ static const struct xl_cmd_spec export_spec = SPEC("export", "ID",
 	"Write a stored run back as its results file, byte for byte the file stored (compare and report read it).",
 	export_opts);
 
-struct store_args {
-	const char *db, *label, *output;
-};
-
-static int on_opt(int id, const char *arg, void *ctx)
-{
-	struct store_args *a = ctx;
-
-	switch (id) {
-	case O_DB:
-		a->db = arg;
-		return 0;
-	case O_LABEL:
-		a->label = arg;
-		return 0;
-	case O_OUTPUT:
-		a->output = arg;
-		return 0;
-	}
-	return -EINVAL;
-}
-
 /* Parse; *@idx: the first positional. Return -1 to go on, else the exit status. */
 static int parse(const struct xl_cmd_spec *spec, int argc, char **argv, struct store_args *a,
 		 int min, int max, int *idx)
 {
-	*idx = xl_opts_parse(spec, argc, argv, on_opt, a);
+	*idx = xl_opts_parse(spec, argc, argv, NULL, a);
 	if (*idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
 	if (*idx < 0)
