@@ -17,6 +17,7 @@
 #include "xdplab/gen.h"
 #include "xdplab/labrun_xsk.h"
 #include "xdplab/log.h"
+#include "xdplab/plan.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
@@ -116,20 +117,6 @@ static bool kernel_count(struct xl_lab *lab, const struct xl_xsk_config *c, uint
 	return !err;
 }
 
-struct rep_parts {
-	struct xl_xsk_app *app;
-	struct xl_bench *sink;
-	struct xl_gen *gen;
-};
-
-static void parts_destroy(struct rep_parts *p)
-{
-	xl_gen__destroy(p->gen);
-	xl_xsk_app__destroy(p->app);
-	xl_bench__destroy(p->sink);
-	memset(p, 0, sizeof(*p));
-}
-
 /* The generator's sent and refused counts, stamped; not ok without one. */
 static void gen_reads(struct xl_gen *gen, struct xl_read *sent, struct xl_read *refused)
 {
@@ -154,55 +141,64 @@ static void cpu_reads(int cpu, struct xl_read *busy, struct xl_read *total)
 }
 
 /*
- * One repetition. The rate window holds only the counter reads and their
- * stamps: our count, the generator's and the app CPU's, taken next to each
- * other at both edges, so the sleep is the only thing between them. The
+ * One AF_XDP row's measured run, a repetition per set-up (xl_plan_run(),
+ * XL_PLAN_PER_REP): the application, the sink at the generator's end
+ * (txpush, l2fwd) and the generator, made and destroyed per repetition.
+ * The rate window holds only the counter reads and their stamps: our
+ * count, the generator's and the app CPU's, taken next to each other at
+ * both edges, so the wait is the only thing between them. The
  * cross-check with the kernel's count spans the whole repetition, from
  * before the first frame to after the last one was processed, as the XDP
  * rows do (src/lib/rows/labrun.c): at window edges while traffic flows the
  * two counters would be read microseconds apart, a visible error at Mpps,
  * and the ethtool round trip would sit inside the rate window.
  */
-static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
-		   const struct xl_xsk_config *c, uint32_t size, int app_cpu,
-		   struct xl_rep_result *rep, struct xl_row_result *prof_row)
-{
-	const struct xl_prof_cpu cpus[] = { { app_cpu, "xsk-app" }, { o->gen_cpu, "gen+napi" } };
-	bool profiled = false;
-	struct rep_parts p = { 0 };
+struct xsk_run {
+	struct xl_lab *lab;
+	const struct xl_labrun_opts *o;
+	const struct xl_xsk_config *c;
+	uint32_t size;
+	int app_cpu;
+	struct xl_row_result *row;
+	struct xl_xsk_app *app;
+	struct xl_bench *sink;
+	struct xl_gen *gen;
+	bool started, profiled, k_ok;
 	struct xl_read c0, c1, s0, s1, f0, f1, b0, b1, t0, t1;
-	struct xl_delta rx, sent, refused, busy, total;
-	uint64_t k0 = 0, k1 = 0, r0, r1;
-	bool k_ok;
+	uint64_t k0, k1, r0, r1;
+	struct xl_rep_result rep; /* the repetition just measured */
+};
+
+static int xsk_setup(void *ctx, const struct xl_plan_step *st)
+{
+	struct xsk_run *x = ctx;
+	const struct xl_labrun_opts *o = x->o;
+	enum xl_xsk_app_kind app = x->c->app;
 	int err;
 
-	p.app = app_in_dut(lab, c);
-	if (!p.app)
+	x->app = app_in_dut(x->lab, x->c);
+	if (!x->app)
 		return -errno;
-	if (c->app != XL_XSK_RXDROP) {
-		p.sink = sink_at_gen(lab);
-		if (!p.sink) {
-			err = -errno;
-			goto out;
-		}
+	if (app != XL_XSK_RXDROP) {
+		x->sink = sink_at_gen(x->lab);
+		if (!x->sink)
+			return -errno;
 	}
-	if (c->app != XL_XSK_TXPUSH && !o->src) {
-		p.gen = xl_labrun_gen(lab, o, size);
-		if (!p.gen) {
-			err = -errno;
-			goto out;
-		}
+	if (app != XL_XSK_TXPUSH && !o->src) {
+		x->gen = xl_labrun_gen(x->lab, o, x->size);
+		if (!x->gen)
+			return -errno;
 	}
-	k_ok = kernel_count(lab, c, &k0);
-	r0 = counted(c->app, p.app, p.sink);
-	err = xl_xsk_app__start(p.app);
-	if (!err && (p.gen || o->src))
-		err = xl_labrun_traffic_start(o, p.gen, size);
+	x->k_ok = kernel_count(x->lab, x->c, &x->k0);
+	x->r0 = counted(app, x->app, x->sink);
+	err = xl_xsk_app__start(x->app);
+	if (!err && (x->gen || o->src))
+		err = xl_labrun_traffic_start(o, x->gen, x->size);
 	if (!err && o->src) {
 		/* Traffic from elsewhere (lab run --dut): wait for its first frame. */
 		uint64_t waited;
 
-		for (waited = 0; counted(c->app, p.app, p.sink) == r0; waited += 20000000ull) {
+		for (waited = 0; counted(app, x->app, x->sink) == x->r0; waited += 20000000ull) {
 			if (waited >= XL_LABRUN_ARRIVE_NS) {
 				err = -ETIMEDOUT;
 				break;
@@ -220,56 +216,118 @@ static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			xl_labrun_traffic_stop(o, NULL);
 	}
 	if (err) {
-		xl_xsk_app__stop(p.app);
-		xl_xsk_app__join(p.app);
-		goto out;
+		xl_xsk_app__stop(x->app);
+		xl_xsk_app__join(x->app);
+		return err;
 	}
-	xl_sleep_ns(o->warmup_ns, o->stop);
-	if (prof_row)
-		profiled = xl_labrun_prof_begin(o, prof_row, cpus, 2);
-	c0 = xl_read_now(counted(c->app, p.app, p.sink), true);
-	gen_reads(p.gen, &s0, &f0);
-	cpu_reads(app_cpu, &b0, &t0);
-	xl_sleep_ns(o->seconds_ns, o->stop);
-	c1 = xl_read_now(counted(c->app, p.app, p.sink), true);
-	gen_reads(p.gen, &s1, &f1);
-	cpu_reads(app_cpu, &b1, &t1);
-	if (profiled)
-		xl_labrun_prof_end(o, prof_row);
-	if (p.gen || o->src)
-		err = xl_labrun_traffic_stop(o, p.gen);
-	xl_sleep_ns(50000000ull, NULL); /* let the app drain its rings */
-	xl_xsk_app__stop(p.app);
-	if (!err)
-		err = xl_xsk_app__join(p.app);
-	r1 = counted(c->app, p.app, p.sink);
-	k_ok = k_ok && kernel_count(lab, c, &k1);
-	if (!err && o->stop && *o->stop)
-		err = -EINTR;
-	if (err)
-		goto out;
-	rx = xl_delta_of(&c0, &c1);
-	sent = xl_delta_of(&s0, &s1);
-	refused = xl_delta_of(&f0, &f1);
-	busy = xl_delta_of(&b0, &b1);
-	total = xl_delta_of(&t0, &t1);
-	*rep = (struct xl_rep_result){
+	x->started = true;
+	return 0;
+}
+
+static int xsk_open(void *ctx, const struct xl_plan_step *st)
+{
+	struct xsk_run *x = ctx;
+	const struct xl_prof_cpu cpus[] = { { x->app_cpu, "xsk-app" }, { x->o->gen_cpu, "gen+napi" } };
+
+	x->profiled = st->profiled && xl_labrun_prof_begin(x->o, x->row, cpus, 2);
+	x->c0 = xl_read_now(counted(x->c->app, x->app, x->sink), true);
+	gen_reads(x->gen, &x->s0, &x->f0);
+	cpu_reads(x->app_cpu, &x->b0, &x->t0);
+	return 0;
+}
+
+static int xsk_close(void *ctx, const struct xl_plan_step *st)
+{
+	struct xsk_run *x = ctx;
+
+	x->c1 = xl_read_now(counted(x->c->app, x->app, x->sink), true);
+	gen_reads(x->gen, &x->s1, &x->f1);
+	cpu_reads(x->app_cpu, &x->b1, &x->t1);
+	if (x->profiled)
+		xl_labrun_prof_end(x->o, x->row);
+	return 0;
+}
+
+/* The repetition's record from its reads (struct xsk_run.rep). */
+static void xsk_record(struct xsk_run *x)
+{
+	struct xl_delta rx = xl_delta_of(&x->c0, &x->c1), sent = xl_delta_of(&x->s0, &x->s1);
+	struct xl_delta refused = xl_delta_of(&x->f0, &x->f1), busy = xl_delta_of(&x->b0, &x->b1);
+	struct xl_delta total = xl_delta_of(&x->t0, &x->t1);
+
+	x->rep = (struct xl_rep_result){
 		.ns = rx.ns, .packets = rx.n, .pps = xl_delta_rate(&rx),
 		.gen_sent = sent.n, .gen_xmit_errors = refused.n,
 		.gen_pps = sent.ok && sent.n >= refused.n ? xl_rate(sent.n - refused.n, sent.ns) : 0,
 		.cpu_busy = xl_delta_ratio(&busy, &total),
 		.cpu_ns_per_pkt = xl_delta_ratio(&busy, &rx),
-		.run_packets = r1 - r0,
-		.eth_ok = k_ok, .eth_packets = k_ok ? k1 - k0 : 0,
-		.disagreement = k_ok ? xl_disagreement(r1 - r0, k1 - k0) : 0,
+		.run_packets = x->r1 - x->r0,
+		.eth_ok = x->k_ok, .eth_packets = x->k_ok ? x->k1 - x->k0 : 0,
+		.disagreement = x->k_ok ? xl_disagreement(x->r1 - x->r0, x->k1 - x->k0) : 0,
 		.xmit_events = -1,
 	};
-	if (rep->cpu_busy > 1.0)
-		rep->cpu_busy = 1.0;
-out:
-	parts_destroy(&p);
+	if (x->rep.cpu_busy > 1.0)
+		x->rep.cpu_busy = 1.0;
+}
+
+static int xsk_teardown(void *ctx, const struct xl_plan_step *st, int err)
+{
+	struct xsk_run *x = ctx;
+	const struct xl_labrun_opts *o = x->o;
+
+	if (x->started) {
+		int e = x->gen || o->src ? xl_labrun_traffic_stop(o, x->gen) : 0;
+
+		if (!err)
+			err = e;
+		xl_sleep_ns(50000000ull, NULL); /* let the app drain its rings */
+		xl_xsk_app__stop(x->app);
+		e = xl_xsk_app__join(x->app);
+		if (!err)
+			err = e;
+		x->r1 = counted(x->c->app, x->app, x->sink);
+		x->k_ok = x->k_ok && kernel_count(x->lab, x->c, &x->k1);
+		if (!err && o->stop && *o->stop)
+			err = -EINTR;
+		if (!err)
+			xsk_record(x);
+	}
+	xl_gen__destroy(x->gen);
+	xl_xsk_app__destroy(x->app);
+	xl_bench__destroy(x->sink);
+	x->gen = NULL;
+	x->app = NULL;
+	x->sink = NULL;
+	x->started = false;
+	if (err && !st->profiled)
+		snprintf(x->row->note, sizeof(x->row->note), "measurement failed: %s",
+			 strerror(-err));
 	return err;
 }
+
+static int xsk_rep_done(void *ctx, const struct xl_plan_step *st)
+{
+	struct xsk_run *x = ctx;
+	struct xl_row_result *row = x->row;
+
+	if (st->profiled) {
+		if (row->profile) {
+			row->profile->have_window = true;
+			row->profile->pps = x->rep.pps;
+			row->profile->cpu_ns_per_pkt = x->rep.cpu_ns_per_pkt;
+		}
+		return 0;
+	}
+	row->reps[st->rep] = x->rep;
+	row->nreps = st->rep + 1;
+	xl_dbg("%s %s %uB rep %d: %.3f Mpps, gen %.3f Mpps, app cpu %.0f%%", row->name, row->mode,
+	       x->size, st->rep, x->rep.pps / 1e6, x->rep.gen_pps / 1e6, x->rep.cpu_busy * 100);
+	return 0;
+}
+
+static const struct xl_plan_ops xsk_ops = { .setup = xsk_setup, .teardown = xsk_teardown,
+					    .open = xsk_open, .close = xsk_close,
+					    .rep_done = xsk_rep_done };
 
 int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		  enum xl_xsk_app_kind app, enum xl_xdp_mode mode, bool zerocopy,
@@ -278,7 +336,7 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int app_cpu = ncpu > 1 ? (o->gen_cpu + 1) % ncpu : 0;
 	enum xl_wiring old_wiring = lab->wiring;
-	int old_napi = lab->napi_cpu, rep, err = 0;
+	int old_napi = lab->napi_cpu, err = 0;
 	bool device = lab->wiring == XL_WIRING_DEVICE;
 	struct xl_xsk_config c;
 	char drv[32];
@@ -341,33 +399,17 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	 * the live frames (they would all be dropped): GRO gives it one. */
 	if (!device && mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
 		set_gro(lab, true);
-	for (rep = 0; rep < o->reps; rep++) {
-		if (o->stop && *o->stop) {
-			err = -EINTR;
-			break;
-		}
-		err = one_rep(lab, o, &c, size, app_cpu, &row->reps[rep], NULL);
-		if (err) {
-			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
-				 strerror(-err));
-			break;
-		}
-		row->nreps = rep + 1;
-		xl_dbg("%s %s %uB rep %d: %.3f Mpps, gen %.3f Mpps, app cpu %.0f%%", row->name,
-		       row->mode, size, rep, row->reps[rep].pps / 1e6, row->reps[rep].gen_pps / 1e6,
-		       row->reps[rep].cpu_busy * 100);
-	}
-	if (!err && o->profiler && !(o->stop && *o->stop)) {
-		/* One more repetition, recorded by perf and not counted. */
-		struct xl_rep_result extra;
+	{
+		struct xsk_run x = { .lab = lab, .o = o, .c = &c, .size = size, .app_cpu = app_cpu,
+				     .row = row };
+		/* With a profiler, one more repetition, recorded by perf and not counted. */
+		struct xl_plan p = { .reps = o->reps, .profile = o->profiler != NULL,
+				     .scope = XL_PLAN_PER_REP, .warmup_ns = o->warmup_ns,
+				     .window_ns = o->seconds_ns, .stop = o->stop, .cpu = app_cpu,
+				     .ops = &xsk_ops, .ctx = &x, .companion = o->companion };
 
-		err = one_rep(lab, o, &c, size, app_cpu, &extra, row);
-		if (!err && row->profile) {
-			row->profile->have_window = true;
-			row->profile->pps = extra.pps;
-			row->profile->cpu_ns_per_pkt = extra.cpu_ns_per_pkt;
-		}
-		if (err && err != -EINTR) {
+		err = xl_plan_run(&p);
+		if (err && p.failed_profiled && err != -EINTR) {
 			xl_warn("%s %uB: the profiled repetition failed: %s", row->name, size,
 				strerror(-err));
 			err = 0;
