@@ -22,6 +22,7 @@
 #include "xdplab/meter.h"
 #include "xdplab/monitor.h"
 #include "xdplab/perflisten.h"
+#include "xdplab/plan.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
@@ -142,6 +143,10 @@ struct watch_census {
 	int slices, alone, xmit_max;
 };
 
+/* A slice's two samples and its first steering read (large: not on the stack). */
+static struct xl_meter_sample redir_a, redir_b;
+static struct xl_steer_target redir_st0[XL_STEER_MAX_CPUS];
+
 /* Most programs of one set's monitors (about 12: errors-only, --all and the floor). */
 #define WATCH_MAX_PROGS 64
 
@@ -214,104 +219,118 @@ static void census_slice(const struct watch_ids *wi, struct watch_census *wc)
 }
 
 /*
- * One traffic set-up (sink, redirect, generator) for @nreps repetitions,
- * numbered from @first_rep. A repetition measures each of the @nlevels
- * monitor levels for @o->seconds_ns, in @nslices slices per level, the
- * levels interleaved slice by slice in an order rotated per slice and per
- * repetition; level k's sums go to rows[k]->reps[rep]. A monitor is
- * attached for its level's slices only; in the floor level's slices the
- * kernel's links are counted into @wc (census_slice(); NULL: not counted),
- * of the programs' ids read once after the monitors' load.
- * Return: 0, -EINTR when stopped (a
- * repetition cut short is not recorded), or -errno (the note says why).
+ * A redirect row's measured run (xl_plan_run()): one traffic set-up (sink,
+ * redirect, monitors, generator), then per repetition each of the @nlevels
+ * monitor levels (the plan's arms) for o->seconds_ns, in @nslices slices
+ * per level, the levels interleaved slice by slice in the plan's rotated
+ * order; level k's sums go to rows[k]->reps[rep]. A monitor is attached
+ * for its level's slices only; in the floor level's slices the kernel's
+ * links are counted into @wc (census_slice(); NULL: not counted), of the
+ * programs' ids read once after the monitors' load. The profiled
+ * repetition's figures go to rows[0]->profile only (its notes to @scratch).
  */
-static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
-		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
-		   struct xl_row_result **rows, int first_rep, int nreps, int nslices,
-		   struct xl_row_result *prof_row, struct watch_census *wc)
-{
-	const struct xl_prof_cpu pcpus[] = { { rows[0]->napi_cpu, "dut" }, { o->gen_cpu, "gen" } };
-	bool profiled = false;
-	static struct xl_meter_sample a, b;
-	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1,
-					      .queues = 1 };
-	struct xl_monitor *mon[4] = { NULL, NULL, NULL, NULL };
-	struct xl_perf_listener *perf = NULL;
-	struct xl_row_result *row = rows[0];
-	uint64_t slice_ns = o->seconds_ns / nslices;
-	struct watch_acc acc[4];
-	struct xl_bench *sink = NULL;
+struct redir_run {
+	struct xl_lab *lab;
+	const struct xl_labrun_opts *o;
+	enum xl_redir_kind kind;
+	const enum xl_watch *levels;
+	int nlevels, cpu, nst;
+	uint32_t size;
+	struct xl_row_result **rows;
+	struct watch_census *wc;
+	struct xl_meter *m;
+	struct xl_monitor *mon[4];
+	struct xl_perf_listener *perf;
+	struct xl_bench *sink;
 	struct xl_redirect *r;
-	struct xl_meter_window w;
 	struct xl_gen *gen;
-	struct watch_ids wids = { .n = -ENOENT };
-	static struct xl_steer_target st0[XL_STEER_MAX_CPUS], st1[XL_STEER_MAX_CPUS];
-	struct xl_steer_miss miss0, miss1;
-	bool steer_ok;
-	int k, rep, sl, nst, err = 0;
+	struct watch_ids wids;
+	struct watch_acc acc[4];
+	const char *engine;
+	int64_t ev0;
+	bool profiled, steer_ok;
+	struct xl_steer_miss miss0;
+};
 
-	if (kind == XL_REDIR_DEVMAP) {
-		sink = sink_create(lab);
-		if (!sink) {
+/* The row of level @k whose note a failure goes to (the profiled repetition's: none kept). */
+static struct xl_row_result *note_row(struct redir_run *x, const struct xl_plan_step *st, int k)
+{
+	static struct xl_row_result scratch;
+
+	return st->profiled ? &scratch : x->rows[k];
+}
+
+static int redir_setup(void *ctx, const struct xl_plan_step *st)
+{
+	struct redir_run *x = ctx;
+	struct xl_lab *lab = x->lab;
+	struct xl_row_result *row = note_row(x, st, 0);
+	struct xl_meter *m = x->m;
+	int k, err;
+
+	if (x->kind == XL_REDIR_DEVMAP) {
+		x->sink = sink_create(lab);
+		if (!x->sink) {
 			err = -errno;
 			snprintf(row->note, sizeof(row->note), "sink attach failed: %s", strerror(-err));
 			return err;
 		}
 	}
-	r = redir_create(lab, kind, cpu);
-	if (!r) {
+	x->r = redir_create(lab, x->kind, x->cpu);
+	if (!x->r) {
 		err = -errno;
 		snprintf(row->note, sizeof(row->note), "redirect attach failed: %s", strerror(-err));
-		goto out_sink;
+		return err;
 	}
-	nst = xl_redirect__steer_count(r); /* the policy is the default: l4-hash over several */
-	for (k = 0; k < nlevels; k++) {
-		struct xl_monitor_opts mo = { .all = levels[k] == XL_WATCH_ALL,
-					      .floor = levels[k] == XL_WATCH_FLOOR };
+	x->nst = xl_redirect__steer_count(x->r); /* the policy is the default: l4-hash over several */
+	for (k = 0; k < x->nlevels; k++) {
+		struct xl_row_result *rk = note_row(x, st, k);
+		struct xl_monitor_opts mo = { .all = x->levels[k] == XL_WATCH_ALL,
+					      .floor = x->levels[k] == XL_WATCH_FLOOR };
 
 		mo.ndevs = lab_devs(lab, mo.devs);
 
-		if (levels[k] == XL_WATCH_PERF && !perf) {
-			perf = xl_perf_listener__create(XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
-			if (!perf) {
+		if (x->levels[k] == XL_WATCH_PERF && !x->perf) {
+			x->perf = xl_perf_listener__create(XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
+			if (!x->perf) {
 				err = -errno;
-				snprintf(rows[k]->note, sizeof(rows[k]->note),
-					 "perf listener failed: %s", strerror(-err));
-				goto out_mon;
+				snprintf(rk->note, sizeof(rk->note), "perf listener failed: %s",
+					 strerror(-err));
+				return err;
 			}
 		}
-		if (levels[k] == XL_WATCH_NONE || levels[k] == XL_WATCH_PERF)
+		if (x->levels[k] == XL_WATCH_NONE || x->levels[k] == XL_WATCH_PERF)
 			continue;
-		mon[k] = xl_monitor__create(&mo);
-		if (!mon[k]) {
+		x->mon[k] = xl_monitor__create(&mo);
+		if (!x->mon[k]) {
 			err = -errno;
-			snprintf(rows[k]->note, sizeof(rows[k]->note), "monitor failed: %s",
-				 strerror(-err));
-			goto out_mon;
+			snprintf(rk->note, sizeof(rk->note), "monitor failed: %s", strerror(-err));
+			return err;
 		}
-		err = xl_monitor__detach(mon[k]);
+		err = xl_monitor__detach(x->mon[k]);
 		if (err) {
-			detach_note(rows[k], err);
-			goto out_mon;
+			detach_note(rk, err);
+			return err;
 		}
 	}
-	for (k = 0; wc && k < nlevels; k++)
-		if (levels[k] == XL_WATCH_FLOOR)
-			watch_ids_read(mon, nlevels, mon[k], &wids);
-	gen = xl_labrun_gen(lab, o, size);
-	if (!gen) {
+	for (k = 0; x->wc && k < x->nlevels; k++)
+		if (x->levels[k] == XL_WATCH_FLOOR)
+			watch_ids_read(x->mon, x->nlevels, x->mon[k], &x->wids);
+	x->gen = xl_labrun_gen(lab, x->o, x->size);
+	if (!x->gen) {
 		err = -errno;
 		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
-		goto out_mon;
+		return err;
 	}
-	m.gen = gen;
-	if (kind == XL_REDIR_DEVMAP) {
-		m.bench = sink;
-		m.ifname = lab->out_ifname[0][XL_LAB_GEN];
-		m.eth_sock = xl_lab__socket(lab, XL_LAB_GEN, AF_INET, SOCK_DGRAM);
+	x->engine = xl_gen_engine_name(xl_gen__engine(x->gen));
+	m->gen = x->gen;
+	if (x->kind == XL_REDIR_DEVMAP) {
+		m->bench = x->sink;
+		m->ifname = lab->out_ifname[0][XL_LAB_GEN];
+		m->eth_sock = xl_lab__socket(lab, XL_LAB_GEN, AF_INET, SOCK_DGRAM);
 	} else {
-		m.read = xl_redirect__read_cpu;
-		m.read_ctx = r;
+		m->read = xl_redirect__read_cpu;
+		m->read_ctx = x->r;
 	}
 	/*
 	 * In softirq wiring the meter loads the softirq tracepoints
@@ -319,116 +338,214 @@ static int one_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_r
 	 * does not open straight after their load. The repetitions look the
 	 * NAPI up again.
 	 */
-	m.napi_pid = dut_kthread_pid(lab, kind, r);
-	xl_meter_prepare(&m); /* nothing unless softirq wiring (napi_pid 0) */
-	err = xl_gen__start(gen);
-	if (!err)
-		xl_sleep_ns(o->warmup_ns, o->stop);
-	for (rep = first_rep; !err && rep < first_rep + nreps; rep++) {
-		for (k = 0; k < nlevels; k++) {
-			xl_meter_window_zero(&acc[k].w);
-			acc[k].events = 0;
-		}
-		m.napi_pid = dut_kthread_pid(lab, kind, r);
-		if (m.napi_pid < 0) {
-			err = m.napi_pid;
-			m.napi_pid = 0;
-			break;
-		}
-		xl_meter_set_chain(&m, o->gen_cpu, row->napi_cpu);
-		for (sl = 0; !err && sl < nslices * nlevels; sl++) {
-			int64_t ev0 = -1, ev1 = -1;
+	m->napi_pid = dut_kthread_pid(lab, x->kind, x->r);
+	xl_meter_prepare(m); /* nothing unless softirq wiring (napi_pid 0) */
+	return xl_gen__start(x->gen);
+}
 
-			k = (sl + rep + sl / nlevels) % nlevels;
-			if (mon[k] || levels[k] == XL_WATCH_PERF) {
-				err = mon[k] ? xl_monitor__attach(mon[k]) :
-					       xl_perf_listener__enable(perf);
-				if (err) {
-					snprintf(rows[k]->note, sizeof(rows[k]->note),
-						 "%s failed: %s",
-						 mon[k] ? "monitor attach" : "perf enable",
-						 strerror(-err));
-					break;
-				}
-			}
-			if (wc && levels[k] == XL_WATCH_FLOOR)
-				census_slice(&wids, wc);
-			if (nlevels > 1)
-				xl_sleep_ns(WATCH_SETTLE_NS, o->stop);
-			if (levels[k] == XL_WATCH_ALL)
-				ev0 = xmit_events(mon[k]);
-			/* @prof_row: perf records the first slice (one slice in a plain row). */
-			if (prof_row && sl == 0)
-				profiled = xl_labrun_prof_begin(o, prof_row, pcpus, 2);
-			steer_ok = kind == XL_REDIR_CPUMAP &&
-				   !xl_redirect__read_steer(r, st0, &miss0, NULL);
-			err = xl_meter_sample(&m, &a);
-			xl_sleep_ns(slice_ns, o->stop);
-			if (!err && o->stop && *o->stop)
-				err = -EINTR; /* a repetition cut short is no repetition */
-			/* Events read just before the packets, at both ends. */
-			if (ev0 >= 0)
-				ev1 = xmit_events(mon[k]);
-			if (!err)
-				err = xl_meter_sample(&m, &b);
-			if (profiled) {
-				xl_labrun_prof_end(o, prof_row);
-				profiled = false;
-			}
-			if (mon[k]) {
-				int e = xl_monitor__detach(mon[k]);
+/*
+ * A slice of level st->arm: at a repetition's first, its sums emptied and
+ * the NAPI looked up again; the level's monitor attached (or perf
+ * enabled), settled, then the counters read.
+ */
+static int redir_open(void *ctx, const struct xl_plan_step *st)
+{
+	struct redir_run *x = ctx;
+	const struct xl_labrun_opts *o = x->o;
+	struct xl_row_result *rk = note_row(x, st, st->arm);
+	struct xl_meter *m = x->m;
+	int k = st->arm, err;
 
-				if (!err && e) {
-					err = e;
-					detach_note(rows[k], e);
-					break;
-				}
-			}
-			if (levels[k] == XL_WATCH_PERF) {
-				int e = xl_perf_listener__disable(perf);
-
-				if (!err && e) {
-					err = e;
-					snprintf(rows[k]->note, sizeof(rows[k]->note),
-						 "perf disable failed: %s", strerror(-err));
-					break;
-				}
-			}
-			if (err) {
-				if (err != -EINTR)
-					snprintf(rows[k]->note, sizeof(rows[k]->note),
-						 "measurement failed: %s", strerror(-err));
-				break;
-			}
-			xl_meter_window(&m, &a, &b, &w);
-			acc_add(&acc[k], &w, ev0 >= 0 && ev1 >= ev0 ? ev1 - ev0 : -1);
-			/* The steering of the measured slices only (the JSON's "steering"). */
-			if (steer_ok && !xl_redirect__read_steer(r, st1, &miss1, NULL))
-				xl_steer_row_add(&rows[k]->steer, nst > 1 ? XL_STEER_L4_HASH :
-					XL_STEER_NO_TOUCH, st0, &miss0, st1, &miss1, nst);
+	if (!st->window) {
+		for (k = 0; k < x->nlevels; k++) {
+			xl_meter_window_zero(&x->acc[k].w);
+			x->acc[k].events = 0;
 		}
-		for (k = 0; !err && k < nlevels; k++) {
-			rows[k]->engine = xl_gen_engine_name(xl_gen__engine(gen));
-			rows[k]->reps[rep] = acc_rep(&acc[k]);
-			rows[k]->nreps = rep + 1;
-			xl_dbg("%s %uB rep %d: %.3f Mpps, chain %.1f ns/packet", rows[k]->name,
-			       size, rep, rows[k]->reps[rep].pps / 1e6,
-			       rows[k]->reps[rep].chain_ns_per_pkt);
+		k = st->arm;
+		m->napi_pid = dut_kthread_pid(x->lab, x->kind, x->r);
+		if (m->napi_pid < 0) {
+			err = m->napi_pid;
+			m->napi_pid = 0;
+			return err;
+		}
+		xl_meter_set_chain(m, o->gen_cpu, x->rows[0]->napi_cpu);
+	}
+	if (x->mon[k] || x->levels[k] == XL_WATCH_PERF) {
+		err = x->mon[k] ? xl_monitor__attach(x->mon[k]) : xl_perf_listener__enable(x->perf);
+		if (err) {
+			snprintf(rk->note, sizeof(rk->note), "%s failed: %s",
+				 x->mon[k] ? "monitor attach" : "perf enable", strerror(-err));
+			return err;
 		}
 	}
-	xl_gen__stop(gen);
-	if (!err)
-		err = xl_gen__join(gen);
-	if (m.eth_sock >= 0)
-		close(m.eth_sock);
-	xl_gen__destroy(gen);
-out_mon:
-	for (k = 0; k < nlevels; k++)
-		xl_monitor__destroy(mon[k]);
-	xl_perf_listener__destroy(perf);
-	xl_redirect__destroy(r);
-out_sink:
-	xl_bench__destroy(sink);
+	if (x->wc && x->levels[k] == XL_WATCH_FLOOR)
+		census_slice(&x->wids, x->wc);
+	if (x->nlevels > 1)
+		xl_sleep_ns(WATCH_SETTLE_NS, o->stop);
+	x->ev0 = x->levels[k] == XL_WATCH_ALL ? xmit_events(x->mon[k]) : -1;
+	/* The profiled repetition: perf records the first slice (one slice in a plain row). */
+	x->profiled = false;
+	if (st->profiled && !st->window) {
+		const struct xl_prof_cpu cpus[] = { { x->rows[0]->napi_cpu, "dut" },
+						    { o->gen_cpu, "gen" } };
+
+		x->profiled = xl_labrun_prof_begin(o, x->rows[0], cpus, 2);
+	}
+	x->steer_ok = x->kind == XL_REDIR_CPUMAP &&
+		      !xl_redirect__read_steer(x->r, redir_st0, &x->miss0, NULL);
+	err = xl_meter_sample(m, &redir_a);
+	if (err) {
+		if (x->profiled)
+			xl_labrun_prof_end(o, x->rows[0]);
+		if (x->mon[k])
+			xl_monitor__detach(x->mon[k]);
+		if (x->levels[k] == XL_WATCH_PERF)
+			xl_perf_listener__disable(x->perf);
+		snprintf(rk->note, sizeof(rk->note), "measurement failed: %s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * The slice's end: the counters read (events just before the packets, at
+ * both ends), the monitor detached (or perf disabled), the slice added to
+ * its level's sums and the steering of the measured slices to its row.
+ */
+static int redir_close(void *ctx, const struct xl_plan_step *st)
+{
+	static struct xl_steer_target st1[XL_STEER_MAX_CPUS];
+	struct redir_run *x = ctx;
+	const struct xl_labrun_opts *o = x->o;
+	struct xl_row_result *rk = note_row(x, st, st->arm);
+	bool stopped = o->stop && *o->stop; /* a repetition cut short is no repetition */
+	struct xl_steer_miss miss1;
+	struct xl_meter_window w;
+	int64_t ev1 = -1;
+	int k = st->arm, err = 0, e;
+
+	if (x->ev0 >= 0)
+		ev1 = xmit_events(x->mon[k]);
+	if (!stopped)
+		err = xl_meter_sample(x->m, &redir_b);
+	if (x->profiled)
+		xl_labrun_prof_end(o, x->rows[0]);
+	if (x->mon[k]) {
+		e = xl_monitor__detach(x->mon[k]);
+		if (!err && !stopped && e) {
+			detach_note(rk, e);
+			return e;
+		}
+	}
+	if (x->levels[k] == XL_WATCH_PERF) {
+		e = xl_perf_listener__disable(x->perf);
+		if (!err && !stopped && e) {
+			snprintf(rk->note, sizeof(rk->note), "perf disable failed: %s", strerror(-e));
+			return e;
+		}
+	}
+	if (err) {
+		snprintf(rk->note, sizeof(rk->note), "measurement failed: %s", strerror(-err));
+		return err;
+	}
+	if (stopped)
+		return 0; /* the plan ends with -EINTR */
+	xl_meter_window(x->m, &redir_a, &redir_b, &w);
+	acc_add(&x->acc[k], &w, x->ev0 >= 0 && ev1 >= x->ev0 ? ev1 - x->ev0 : -1);
+	/* The steering of the measured slices only (the JSON's "steering"). */
+	if (x->steer_ok && !st->profiled && !xl_redirect__read_steer(x->r, st1, &miss1, NULL))
+		xl_steer_row_add(&x->rows[k]->steer, x->nst > 1 ? XL_STEER_L4_HASH : XL_STEER_NO_TOUCH,
+				 redir_st0, &x->miss0, st1, &miss1, x->nst);
+	return 0;
+}
+
+static int redir_rep_done(void *ctx, const struct xl_plan_step *st)
+{
+	struct redir_run *x = ctx;
+	int k;
+
+	if (st->profiled) {
+		struct xl_row_result *row = x->rows[0];
+		struct xl_rep_result r = acc_rep(&x->acc[0]);
+
+		if (row->profile) {
+			row->profile->have_window = true;
+			row->profile->pps = r.pps;
+			row->profile->cpu_ns_per_pkt = r.cpu_ns_per_pkt;
+		}
+		return 0;
+	}
+	for (k = 0; k < x->nlevels; k++) {
+		struct xl_row_result *rk = x->rows[k];
+
+		rk->engine = x->engine;
+		rk->reps[st->rep] = acc_rep(&x->acc[k]);
+		rk->nreps = st->rep + 1;
+		xl_dbg("%s %uB rep %d: %.3f Mpps, chain %.1f ns/packet", rk->name, x->size, st->rep,
+		       rk->reps[st->rep].pps / 1e6, rk->reps[st->rep].chain_ns_per_pkt);
+	}
+	return 0;
+}
+
+static int redir_teardown(void *ctx, const struct xl_plan_step *st, int err)
+{
+	struct redir_run *x = ctx;
+	int k;
+
+	if (x->gen) {
+		xl_gen__stop(x->gen);
+		if (!err)
+			err = xl_gen__join(x->gen);
+	}
+	if (x->m->eth_sock >= 0)
+		close(x->m->eth_sock);
+	x->m->eth_sock = -1;
+	xl_meter_done(x->m); /* the softirq tracepoints go with the set-up */
+	xl_gen__destroy(x->gen);
+	for (k = 0; k < x->nlevels; k++)
+		xl_monitor__destroy(x->mon[k]);
+	xl_perf_listener__destroy(x->perf);
+	xl_redirect__destroy(x->r);
+	xl_bench__destroy(x->sink);
+	memset(x->mon, 0, sizeof(x->mon));
+	x->perf = NULL;
+	x->r = NULL;
+	x->sink = NULL;
+	x->gen = NULL;
+	return err;
+}
+
+static const struct xl_plan_ops redir_ops = { .setup = redir_setup, .teardown = redir_teardown,
+					      .open = redir_open, .close = redir_close,
+					      .rep_done = redir_rep_done };
+
+/*
+ * Measure @rows (one per level of @levels) as struct redir_run says:
+ * @nslices slices per level and repetition; @per_rep: a traffic set-up per
+ * repetition (a plain row, with the profiled repetition when there is a
+ * profiler), else one for all (the watch-cost sets). Return: as
+ * xl_plan_run(); *@failed_profiled: the error came from the profiled
+ * repetition.
+ */
+static int run_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
+		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
+		   struct xl_row_result **rows, int nslices, bool per_rep,
+		   struct watch_census *wc, bool *failed_profiled)
+{
+	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1,
+					      .queues = 1 };
+	struct redir_run x = { .lab = lab, .o = o, .kind = kind, .levels = levels,
+			       .nlevels = nlevels, .cpu = cpu, .size = size, .rows = rows,
+			       .wc = wc, .m = &m, .wids = { .n = -ENOENT } };
+	struct xl_plan p = { .reps = o->reps, .arms = nlevels, .slices = nslices,
+			     .profile = per_rep && o->profiler,
+			     .scope = per_rep ? XL_PLAN_PER_REP : XL_PLAN_ONCE,
+			     .warmup_ns = o->warmup_ns, .window_ns = o->seconds_ns / nslices,
+			     .stop = o->stop, .cpu = rows[0]->napi_cpu, .ops = &redir_ops,
+			     .ctx = &x, .companion = o->companion };
+	int err = xl_plan_run(&p);
+
+	*failed_profiled = p.failed_profiled;
 	return err;
 }
 
@@ -461,41 +578,21 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		       enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
 		       struct xl_row_result *row)
 {
-	int rep, err, cpu = row_setup(lab, o, kind, watch, size, row);
+	int err, cpu = row_setup(lab, o, kind, watch, size, row);
+	bool failed_profiled;
 
 	if (lab->nout < 1) {
 		snprintf(row->note, sizeof(row->note), "the lab has no out pair");
 		return -ENODEV;
 	}
-	for (rep = 0; rep < o->reps; rep++) {
-		if (o->stop && *o->stop)
-			return -EINTR;
-		err = one_set(lab, o, kind, &watch, 1, size, cpu, &row, rep, 1, 1, NULL, NULL);
-		if (err)
-			return err;
-		if (o->stop && *o->stop)
-			return -EINTR;
-	}
+	err = run_set(lab, o, kind, &watch, 1, size, cpu, &row, 1, true, NULL, &failed_profiled);
+	if (err && !failed_profiled)
+		return err;
 	xl_row_finish(row);
-	if (o->profiler) {
-		/* One more repetition into a scratch row: recorded, not counted. */
-		static struct xl_row_result extra;
-		struct xl_row_result *ep = &extra;
-
-		extra = *row;
-		extra.profile = NULL;
-		err = one_set(lab, o, kind, &watch, 1, size, cpu, &ep, 0, 1, 1, row, NULL);
-		if (err == -EINTR)
-			return err;
-		if (err)
-			xl_warn("%s %uB: the profiled repetition failed: %s", row->name, size,
-				strerror(-err));
-		else if (row->profile && extra.nreps) {
-			row->profile->have_window = true;
-			row->profile->pps = extra.reps[0].pps;
-			row->profile->cpu_ns_per_pkt = extra.reps[0].cpu_ns_per_pkt;
-		}
-	}
+	if (err == -EINTR)
+		return err;
+	if (err)
+		xl_warn("%s %uB: the profiled repetition failed: %s", row->name, size, strerror(-err));
 	return 0;
 }
 
@@ -540,14 +637,15 @@ static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32
 	struct xl_row_result *rp[4] = { &rows[0], &rows[1], &rows[2], extra_row };
 	struct xl_labrun_opts wo = *lo, *o = &wo;
 	int w, err, nslices, nlevels = extra_row ? 4 : 3;
+	bool failed_profiled;
 
 	if (wo.reps < WATCH_MIN_REPS)
 		wo.reps = WATCH_MIN_REPS;
 	if (wo.seconds_ns > WATCH_MAX_WINDOW_NS)
 		wo.seconds_ns = WATCH_MAX_WINDOW_NS;
 	nslices = wo.seconds_ns / XL_WATCH_SLICE_NS > 1 ? wo.seconds_ns / XL_WATCH_SLICE_NS : 1;
-	err = one_set(lab, o, XL_REDIR_DEVMAP, levels, nlevels, size, 0, rp, 0, o->reps, nslices,
-		      NULL, wc);
+	err = run_set(lab, o, XL_REDIR_DEVMAP, levels, nlevels, size, 0, rp, nslices, false, wc,
+		      &failed_profiled);
 	if (err)
 		return err;
 	for (w = 0; w < nlevels; w++)
