@@ -121,6 +121,7 @@ static void apply_tweak(struct xst_ctx *x, const struct xst_tweak *t)
 		p->rx_size = p->tx_size = p->fill_size = p->comp_size = t->rings;
 	if (t->batch)
 		p->batch = t->batch;
+	p->hw_ring = t->hw_ring;
 }
 
 int xst_case_build(struct xst_ctx *x, const struct xst_case *k, struct xst_layout *lo)
@@ -413,5 +414,7 @@ const struct xst_case xst_cases[] = {
 	{ "xdp_adjust_tail_grow", "a program adding 4 zero bytes to every frame", .t = { .frames = N_FRAMES, .prog = XL_XSKST_PROG_TAIL, .tail_delta = 4 } },
 	{ "ring_min", "every ring of 1 entry, 256 frames one at a time", .t = { .frames = 256, .rings = 1, .batch = 1 } },
 	{ "ring_max", "every ring of 65536 entries", .t = { .frames = N_FRAMES, .rings = XL_XSKST_RING_MAX } },
+	{ "hw_ring_min", "the interface's hardware rings at 64 descriptors (ethtool -G), rings of 64, 1024 frames", .t = { .frames = N_FRAMES, .rings = 64, .hw_ring = XST_HW_RING_MIN } },
+	{ "hw_ring_max", "the interface's hardware rings at their maximum (ethtool -G), rings of 8192, 4096 frames", .t = { .frames = 4096, .rings = 8192, .batch = 256, .hw_ring = XST_HW_RING_MAX } },
 };
 const int xst_ncases = sizeof(xst_cases) / sizeof(xst_cases[0]);

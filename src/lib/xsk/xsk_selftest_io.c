@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 
@@ -77,6 +79,46 @@ static int get_mac(const char *name, uint8_t mac[6])
 	if (!err)
 		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	return err;
+}
+
+/* The device's rings (ETHTOOL_GRINGPARAM / SRINGPARAM) on @name, current namespace. */
+static int ringparam(const char *name, struct ethtool_ringparam *rp, bool set)
+{
+	struct ifreq ifr = { 0 };
+
+	rp->cmd = set ? ETHTOOL_SRINGPARAM : ETHTOOL_GRINGPARAM;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ifr.ifr_data = (void *)rp;
+	return ifreq_ioctl(SIOCETHTOOL, &ifr);
+}
+
+/*
+ * xskxceiver's HW_SW_MIN/MAX_RING_SIZE: the interface's hardware rings at
+ * 64 descriptors (or less if that is its most) or at their most, put back
+ * by xst_end_close(). A device without rings to size is a skip.
+ */
+static int set_hw_rings(struct xst_ctx *x, struct xst_end *e)
+{
+	struct ethtool_ringparam rp = { 0 };
+	int err = ringparam(e->ifname, &rp, false);
+
+	if (err)
+		return xst_skip(x, "%s has no hardware rings to size (ETHTOOL_GRINGPARAM: %s)", e->ifname,
+				strerror(-err));
+	e->ring_saved.rx = rp.rx_pending;
+	e->ring_saved.tx = rp.tx_pending;
+	if (x->p.hw_ring == XST_HW_RING_MAX) {
+		rp.rx_pending = rp.rx_max_pending;
+		rp.tx_pending = rp.tx_max_pending;
+	} else {
+		rp.rx_pending = rp.rx_max_pending < XST_HW_RING_LEAST ? rp.rx_max_pending : XST_HW_RING_LEAST;
+		rp.tx_pending = rp.tx_max_pending < XST_HW_RING_LEAST ? rp.tx_max_pending : XST_HW_RING_LEAST;
+	}
+	if ((err = ringparam(e->ifname, &rp, true)))
+		return xst_fail(x, "cannot set the rings of %s to %u RX, %u TX: %s", e->ifname,
+				rp.rx_pending, rp.tx_pending, strerror(-err));
+	e->ring_changed = true;
+	return 0;
 }
 
 static int load_prog(struct xst_ctx *x, struct xst_end *e)
@@ -178,6 +220,8 @@ int xst_end_open(struct xst_ctx *x, struct xst_end *e, uint32_t nframes, bool rx
 		e->mtu_saved = 0;
 		goto out;
 	}
+	if (p->hw_ring && rx && (err = set_hw_rings(x, e)))
+		goto out;
 	e->size = (uint64_t)nframes * p->frame_size;
 	e->area = mmap(NULL, e->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
 		       -1, 0);
@@ -228,15 +272,21 @@ void xst_end_close(struct xst_end *e)
 	if (e->area)
 		munmap(e->area, e->size);
 	e->area = NULL;
-	if (e->mtu_saved) {
+	if ((e->mtu_saved || e->ring_changed) && (!e->netns || !xl_netns_enter_path(e->netns, &saved))) {
+		struct ethtool_ringparam rp = { 0 };
+
 		/* After the program went: veth refuses a drv program's MTU change. */
-		if (!e->netns || !xl_netns_enter_path(e->netns, &saved)) {
-			if (set_mtu(e->ifname, e->mtu_saved, NULL))
-				xl_warn("cannot set the MTU of %s back to %u", e->ifname, e->mtu_saved);
-			xl_netns_restore(&saved);
-		}
-		e->mtu_saved = 0;
+		if (e->mtu_saved && set_mtu(e->ifname, e->mtu_saved, NULL))
+			xl_warn("cannot set the MTU of %s back to %u", e->ifname, e->mtu_saved);
+		if (e->ring_changed && (ringparam(e->ifname, &rp, false) ||
+					(rp.rx_pending = e->ring_saved.rx, rp.tx_pending = e->ring_saved.tx,
+					 ringparam(e->ifname, &rp, true))))
+			xl_warn("cannot set the rings of %s back to %u RX, %u TX", e->ifname,
+				e->ring_saved.rx, e->ring_saved.tx);
+		xl_netns_restore(&saved);
 	}
+	e->mtu_saved = 0;
+	e->ring_changed = false;
 	free(e->free);
 	e->free = NULL;
 	free(e->acc);

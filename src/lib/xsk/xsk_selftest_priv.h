@@ -21,6 +21,12 @@
 #define XDP_PKT_CONTD (1 << 0)
 #endif
 
+/** struct xst_params @hw_ring: the device's rings at their least we set, or their most. */
+#define XST_HW_RING_MIN 1
+#define XST_HW_RING_MAX 2
+/** The least hardware ring the min case sets: xskxceiver's batch (64 descriptors). */
+#define XST_HW_RING_LEAST 64u
+
 /** Bytes the kernel keeps in front of every received frame (XDP_PACKET_HEADROOM). */
 #define XST_KERNEL_HEADROOM 256u
 /** The Ethernet type of the selftest's frames (IEEE 802 local experimental). */
@@ -95,6 +101,8 @@ enum xst_stat {
  *   RX-ring-full case). @poll_rx/@poll_tx: wait in poll() (xskxceiver's
  *   POLL_RX / POLL_TX). @bidi: both ends send @ba too, and receive.
  * @no_wakeup: bind without XDP_USE_NEED_WAKEUP (poll() then never sends).
+ * @hw_ring: the interface's hardware rings (ethtool -G) for the case:
+ *   XST_HW_RING_MIN or XST_HW_RING_MAX (0: left alone); restored after.
  * @batch: descriptors per reserve/peek.
  * @ab/@ba: the flows (peer to interface, and back when @bidi).
  * @rx_exp/@rx_check: the receiving socket's expected counters and which
@@ -110,6 +118,7 @@ struct xst_params {
 	int32_t tail_delta;
 	uint32_t fill_count;
 	bool no_refill, rx_hold, poll_rx, poll_tx, bidi, no_wakeup;
+	uint8_t hw_ring;
 	uint32_t batch;
 	struct xst_flow ab, ba;
 	struct xdp_statistics rx_exp, tx_exp;
@@ -125,6 +134,8 @@ struct xst_end {
 	int ifindex;
 	uint8_t mac[6];
 	uint32_t mtu_saved; /* 0: not changed */
+	bool ring_changed;  /* the device's rings were set: @ring_saved to put back */
+	struct { uint32_t rx, tx; } ring_saved;
 	void *area;
 	uint64_t size;
 	struct xsk_umem *umem;
@@ -180,7 +191,7 @@ enum xst_run_kind {
  * struct xst_tweak - what a case changes from xst_defaults(), each field
  * once (0: the default): @frames of the plain stream, @frame_size,
  * @headroom, the program (@prog, @tail_delta), @poll_rx/@poll_tx, all
- * four rings' entries (@rings) and @batch.
+ * four rings' entries (@rings), @batch and the device's rings (@hw_ring).
  */
 struct xst_tweak {
 	uint32_t frames, frame_size, headroom;
@@ -188,6 +199,7 @@ struct xst_tweak {
 	int32_t tail_delta;
 	bool poll_rx, poll_tx;
 	uint32_t rings, batch;
+	uint8_t hw_ring;
 };
 
 /**
