@@ -44,4 +44,19 @@ int xl_netns_enter_path(const char *path, struct xl_netns_saved *saved);
  */
 int xl_netns_restore(struct xl_netns_saved *saved);
 
+/**
+ * xl_netns_sysfs_write() - write @val (a short string, e.g. "1") to the
+ * sysfs file /sys/@rel ("class/net/DEV/threaded") as network namespace
+ * @ns_fd sees it (not taken; < 0: the caller's). sysfs shows a netns's
+ * devices only through a sysfs mounted in that netns, so the write is done
+ * by a child process that enters @ns_fd, unshares its mount namespace and
+ * mounts a sysfs there (what `ip netns exec` does; no shell, no exec); the
+ * caller's mounts are untouched. Needs CAP_SYS_ADMIN.
+ * Return: 0, or -errno: of the child's setns/unshare/mount/open/write
+ * (-ENOENT: no such file there; -EOPNOTSUPP: the device refuses the
+ * value), of fork or waitpid; -EINTR when the child was killed;
+ * -ENAMETOOLONG when @rel is too long.
+ */
+int xl_netns_sysfs_write(int ns_fd, const char *rel, const char *val);
+
 #endif

@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "xdplab/netns.h"
 
@@ -53,12 +55,38 @@ static void test_own_namespace_round_trip(void **state)
 	close(self);
 }
 
+/*
+ * The sysfs write as a netns sees it runs in a child (a sysfs mounted
+ * there): its open's errno comes back (as root; without CAP_SYS_ADMIN the
+ * setns or unshare says EPERM), and the caller's mounts are untouched.
+ */
+static void test_sysfs_write_errors(void **state)
+{
+	char rel[300];
+	int self = xl_netns_self(), err;
+	struct stat before, after;
+
+	(void)state;
+	assert_true(self >= 0);
+	assert_int_equal(stat("/sys/class/net", &before), 0);
+	err = xl_netns_sysfs_write(self, "class/net/xl-no-such-dev0/threaded", "1");
+	if (err != -EPERM)
+		assert_int_equal(err, -ENOENT);
+	assert_int_equal(stat("/sys/class/net", &after), 0);
+	assert_int_equal(after.st_dev, before.st_dev); /* no sysfs mounted over ours */
+	memset(rel, 'a', sizeof(rel) - 1);
+	rel[sizeof(rel) - 1] = '\0';
+	assert_int_equal(xl_netns_sysfs_write(self, rel, "1"), -ENAMETOOLONG);
+	close(self);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nothing_to_do),
 		cmocka_unit_test(test_missing_path),
 		cmocka_unit_test(test_own_namespace_round_trip),
+		cmocka_unit_test(test_sysfs_write_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
@@ -66,4 +69,43 @@ int xl_netns_restore(struct xl_netns_saved *saved)
 	close(saved->fd);
 	saved->fd = -1;
 	return err;
+}
+
+int xl_netns_sysfs_write(int ns_fd, const char *rel, const char *val)
+{
+	char path[256];
+	size_t len = strlen(val);
+	int status, err;
+	pid_t pid;
+
+	if (snprintf(path, sizeof(path), "/sys/%s", rel) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		/* System calls only (we may have threads): the errno is the exit status. */
+		int fd;
+
+		if ((ns_fd >= 0 && setns(ns_fd, CLONE_NEWNET)) || unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL))
+			_exit(errno & 0xff);
+		/* The old sysfs off first: the same netns's on the same place is EBUSY. */
+		umount2("/sys", MNT_DETACH);
+		if (mount("sysfs", "/sys", "sysfs", 0, NULL))
+			_exit(errno & 0xff);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(errno & 0xff);
+		if (write(fd, val, len) != (ssize_t)len)
+			_exit(errno ? errno & 0xff : EIO);
+		_exit(close(fd) ? errno & 0xff : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(status))
+		return -EINTR;
+	err = WEXITSTATUS(status);
+	return -err;
 }

@@ -478,21 +478,19 @@ int xl_lab__napi_pid(struct xl_lab *lab)
 int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu)
 {
 	const char *dev = lab->ifname[XL_LAB_DUT];
-	char cmd[128];
+	char rel[64];
 	int err;
 
-	snprintf(cmd, sizeof(cmd), "echo %d > /sys/class/net/%s/threaded",
-		 wiring == XL_WIRING_THREADED, dev);
+	snprintf(rel, sizeof(rel), "class/net/%s/threaded", dev);
 	if (wiring == XL_WIRING_THREADED) {
 		char *gro[] = { "ethtool", "-K", (char *)dev, "gro", "on", NULL };
-		char *thr[] = { "sh", "-c", cmd, NULL };
 
 		err = xl_lab__exec(lab, XL_LAB_DUT, gro);
 		if (!err)
-			err = xl_lab__exec(lab, XL_LAB_DUT, thr);
+			err = xl_netns_sysfs_write(lab->ns_fd[XL_LAB_DUT], rel, "1");
 		if (err) {
-			xl_err("lab %s: cannot make the NAPI of %s threaded (ethtool -K gro on, /sys/class/net/%s/threaded)",
-			       lab->tag, dev, dev);
+			xl_err("lab %s: cannot make the NAPI of %s threaded (ethtool -K gro on, /sys/class/net/%s/threaded)%s%s",
+			       lab->tag, dev, dev, err < 0 ? ": " : "", err < 0 ? strerror(-err) : "");
 			return err < 0 ? err : -EOPNOTSUPP;
 		}
 		lab->wiring = wiring;
@@ -505,11 +503,10 @@ int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu)
 		return 0;
 	}
 	{
-		char *thr[] = { "sh", "-c", cmd, NULL };
 		char *gro[] = { "ethtool", "-K", (char *)dev, "gro", "off", NULL };
 
 		/* Turning threaded off needs a NAPI instance too; ignore ENOTSUP. */
-		xl_lab__exec(lab, XL_LAB_DUT, thr);
+		xl_netns_sysfs_write(lab->ns_fd[XL_LAB_DUT], rel, "0");
 		xl_lab__exec(lab, XL_LAB_DUT, gro);
 	}
 	lab->wiring = XL_WIRING_SOFTIRQ;
