@@ -14,6 +14,7 @@
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
 #include "xdplab/nft.h"
+#include "xdplab/pin_record.h"
 #include "xdplab/tmpdir.h"
 #include "xdplab/userprog.h"
 
@@ -26,7 +27,7 @@ static const struct xl_opt cleanup_opts[] = {
 
 static const struct xl_cmd_spec cleanup_spec = {
 	"cleanup", "[IFACE]",
-	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters (and the clsact qdisc a killed tc-drop row made, when no other filter is on it) and the stack-drop tables of dead runs, and remove labs left by killed runs. Without IFACE: what killed runs left that belongs to no interface: their labs, their temporary directories (xdplab-ssh.PID.*, xdplab-perf.PID.* in $TMPDIR or /tmp), the hidden temporaries (.NAME.PID.XXXXXX) of outputs they were writing and net.core.bpf_jit_kallsyms, restored to the value it had before a killed --profile run.",
+	"Detach xdplab's XDP program from IFACE (even a pinned or foreign-held link), delete its tc-drop filters (and the clsact qdisc a killed tc-drop row made, when no other filter is on it) and the stack-drop tables of dead runs, and remove labs left by killed runs. Without IFACE: what killed runs left that belongs to no interface: their labs, their temporary directories (xdplab-ssh.PID.*, xdplab-perf.PID.* in $TMPDIR or /tmp), the maps they pinned (by name, or under run --pin-maps DIR: only a pin that is still the map the run made), the hidden temporaries (.NAME.PID.XXXXXX) of outputs they were writing and net.core.bpf_jit_kallsyms, restored to the value it had before a killed --profile run.",
 	cleanup_opts, sizeof(cleanup_opts) / sizeof(cleanup_opts[0]),
 };
 
@@ -48,6 +49,16 @@ static int on_opt(int id, const char *arg, void *ctx)
 static void dir_removed(const char *path, pid_t pid, void *ctx)
 {
 	printf("removed %s (run %d ended)\n", XL_ESC(path), (int)pid);
+}
+
+static void pin_removed(const char *path, pid_t pid, void *ctx)
+{
+	printf("unpinned %s (run %d ended)\n", XL_ESC(path), (int)pid);
+}
+
+static void pin_kept(const char *path, pid_t pid, void *ctx)
+{
+	printf("left %s: another object than the map run %d pinned there\n", XL_ESC(path), (int)pid);
 }
 
 static void jit_restored(pid_t pid, int value, int written, void *ctx)
@@ -80,6 +91,10 @@ static int dead_runs(void)
 	n = xl_userprog_pins_sweep(dir_removed, NULL);
 	if (n < 0)
 		xl_warn("cannot read %s: %s", XL_USERPROG_PIN_ROOT, strerror(-n));
+	/* The maps a killed run pinned under --pin-maps DIR (xdplab/pin_record.h). */
+	n = xl_pin_record_sweep(pin_removed, pin_kept, NULL);
+	if (n < 0)
+		xl_warn("cannot read %s: %s", XL_RUN_STATE_DIR, strerror(-n));
 	n = xl_jit_state_sweep(jit_restored, NULL);
 	if (n < 0) {
 		xl_err("cannot restore net.core.bpf_jit_kallsyms of a killed run: %s (run as root)",

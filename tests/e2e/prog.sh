@@ -24,7 +24,7 @@ PIDS=()
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self progrun_modifies
        progrun_linear_limit progrun_capture_numbers progrun_interrupted progrun_repeat_warn bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_wiring_changed ab_sigkill
-       run_pin_maps run_pin_by_name lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup
+       run_pin_maps run_pin_maps_killed run_pin_exists ab_pin_by_name run_pin_by_name lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup
        map_file_errors untrusted_names)
 
 # shellcheck source=tests/e2e/suite.inc
@@ -785,6 +785,109 @@ t_run_pin_maps() {
 	expect "--pin-maps not on a bpffs: message" "$(cat "$TMP/e")" \
 		"xdplab: --pin-maps $BPFFS/sub: not on a bpffs (accepted: a directory on one, e.g. /sys/fs/bpf/NAME after 'mount -t bpf bpf /sys/fs/bpf')" || return 1
 	expect "--pin-maps not on a bpffs: directory made" "$(ls -d "$BPFFS/sub" 2>/dev/null)" ""
+}
+
+# Issue 21 item 6: the maps a SIGKILLed `run --pin-maps DIR` pinned stayed
+# in DIR, unrecorded, and `xdplab cleanup` removed none of them. Now they
+# are recorded (/run/xdplab/pins.PID.N, before they are pinned) and cleanup
+# unpins those still holding the run's map: a pin the user put at one of
+# the names since the kill, and the other entries of DIR, are left alone.
+t_run_pin_maps_killed() {
+	local p rec
+	topo_up || return 1
+	mkdir -p "$BPFFS" && mount -t bpf bpf "$BPFFS" || { echo "cannot mount a bpffs"; return 1; }
+	bpftool map create "$BPFFS/theirs" type array key 4 value 4 entries 1 name theirs || return 1
+	local before
+	before=$(ls "$BPFFS")
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --pin-maps "$BPFFS" -q \
+		>"$TMP/run.out" 2>"$TMP/run.err" &
+	p=$!
+	PIDS+=($p)
+	run_ready $p "$TMP/run.err" || return 1
+	[ -e "$BPFFS/blocked_src" ] && [ -e "$BPFFS/blocked_sport" ] ||
+		{ echo "not pinned: $(ls "$BPFFS"); $(cat "$TMP/run.err")"; return 1; }
+	rec=/run/xdplab/pins.$p.0
+	expect "the record" "$(tr '\0' '\n' <"$rec" | sed -E 's/^[0-9]+\t/ID /')" \
+		"ID $BPFFS/blocked_src"$'\n'"ID $BPFFS/blocked_sport" || return 1
+	kill -KILL $p
+	wait $p 2>/dev/null
+	detached_within "attached after SIGKILL" || return 1
+	# The user's own map at one of the names, after the kill: not ours.
+	rm "$BPFFS/blocked_sport" || return 1
+	bpftool map create "$BPFFS/blocked_sport" type hash key 2 value 1 entries 4 name blocked_sport || return 1
+	$X cleanup >"$TMP/c.out" 2>"$TMP/c.err" || { cat "$TMP/c.err"; return 1; }
+	expect "cleanup's lines on the pins" "$(grep -E "$BPFFS" "$TMP/c.out")" \
+		"unpinned $BPFFS/blocked_src (run $p ended)"$'\n'"left $BPFFS/blocked_sport: another object than the map run $p pinned there" || return 1
+	expect "DIR after cleanup" "$(ls "$BPFFS")" "$(sort <<<"$before"$'\n'blocked_sport)" || return 1
+	[ ! -e "$rec" ] || { echo "record left: $rec"; return 1; }
+	# A second cleanup has nothing of this run left to do.
+	$X cleanup >"$TMP/c.out" 2>&1
+	expect "second cleanup" "$(grep -c "$BPFFS" "$TMP/c.out")" 0
+}
+
+# --pin-maps DIR never reuses a pin: a name taken in DIR is refused before
+# anything is loaded, one line naming it (issue 21 item 6's "exists, not
+# reused"); a map there of another shape than the program's (the size
+# clash libbpf reported as a bare "Invalid argument") names both shapes.
+# Nothing is pinned, DIR is as it was.
+t_run_pin_exists() {
+	build pinned || return 1
+	topo_up || return 1
+	mkdir -p "$BPFFS" && mount -t bpf bpf "$BPFFS" || { echo "cannot mount a bpffs"; return 1; }
+	# blocked_src of the filter's own shape (an earlier run's, say).
+	bpftool map create "$BPFFS/blocked_src" type lpm_trie key 8 value 4 entries 4096 \
+		name blocked_src flags 1 || return 1
+	$X run --netns "$D" xlp$$in --prog $EX/ddos_filter.o "${MAPS[@]}" --pin-maps "$BPFFS" -d 1 \
+		>/dev/null 2>"$TMP/e"
+	expect "same shape: exit" $? 1 || return 1
+	expect "same shape: message" "$(cat "$TMP/e")" \
+		"xdplab: --pin-maps $BPFFS: $BPFFS/blocked_src exists (a pin an earlier run left?): remove it or choose another directory; it is not reused" || return 1
+	expect "same shape: DIR after" "$(ls "$BPFFS" | grep -v '\.debug$')" blocked_src || return 1
+	expect "attached" "$(attached)" "" || return 1
+	# pinned_count (array, key 4, value 8, 1 entry, pinned by name) with 4 entries there.
+	bpftool map create "$BPFFS/pinned_count" type array key 4 value 8 entries 4 name pinned_count || return 1
+	$X run --netns "$D" xlp$$in --prog "$TMP/pinned.o" --pin-maps "$BPFFS" -d 1 >/dev/null 2>"$TMP/e"
+	expect "another shape: exit" $? 1 || return 1
+	expect "another shape: message" "$(cat "$TMP/e")" \
+		"xdplab: --pin-maps $BPFFS: $BPFFS/pinned_count exists, a map of another shape than the program's pinned_count (pinned: array, key 4, value 8, 4 entries; the program's: array, key 4, value 8, 1 entry): remove it or choose another directory; it is not reused" || return 1
+	expect "another shape: DIR after" "$(ls "$BPFFS" | grep -v '\.debug$' | tr '\n' ' ')" "blocked_src pinned_count " || return 1
+	expect "no record left" "$(ls /run/xdplab 2>/dev/null | grep -c '^pins\.')" 0 || return 1
+	expect "attached" "$(attached)" ""
+}
+
+# The two sides of an ab of two programs that pin a map by the same name
+# (LIBBPF_PIN_BY_NAME) each have their own: two per-run directories, two
+# maps (before c11abe4 libbpf gave B the map A had pinned at
+# /sys/fs/bpf/pinned_count, one count for both). Both gone after the run.
+# In a private mount namespace with a bpffs of its own at /sys/fs/bpf.
+t_ab_pin_by_name() {
+	local p h x dirs ids i
+	x=$(realpath "$X")
+	build pinned || return 1
+	topo_up && traffic 30 || return 1
+	unshare -m --propagation private sleep 600 &
+	h=$!
+	PIDS+=($h)
+	sleep 0.2
+	nsenter -t $h -m mount -t bpf bpf /sys/fs/bpf || { echo "cannot mount a bpffs"; return 1; }
+	nsenter -t $h -m "$x" ab --netns "$D" xlp$$in --a "$TMP/pinned.o" --b "$TMP/pinned.o" --reps 6 -q \
+		>"$TMP/ab.out" 2>"$TMP/ab.err" &
+	p=$!
+	PIDS+=($p)
+	for i in $(seq 250); do
+		dirs=$(nsenter -t $h -m ls /sys/fs/bpf/xdplab 2>/dev/null | wc -l)
+		[ "$dirs" = 2 ] && break
+		kill -0 $p 2>/dev/null || break
+		sleep 0.02
+	done
+	expect "per-run directories while ab runs" "$dirs" 2 || { cat "$TMP/ab.err"; return 1; }
+	ids=$(nsenter -t $h -m sh -c 'for d in /sys/fs/bpf/xdplab/*; do bpftool -j map show pinned $d/pinned_count; echo; done' |
+		jq -r .id | sort -u | wc -l)
+	expect "distinct maps pinned_count" "$ids" 2 || return 1
+	wait $p
+	expect "ab exit" $? 0 || { cat "$TMP/ab.err"; return 1; }
+	expect "pins after ab" "$(nsenter -t $h -m ls -A /sys/fs/bpf/xdplab)" "" || return 1
+	kill $h
 }
 
 # Issue 21 item 6: a map pinned by name (LIBBPF_PIN_BY_NAME) was pinned by

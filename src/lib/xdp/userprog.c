@@ -23,6 +23,7 @@
 #include "prog_count.skel.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
+#include "xdplab/pin_record.h"
 #include "xdplab/tmpdir.h"
 #include "xdplab/userprog.h"
 
@@ -37,6 +38,7 @@ struct xl_userprog {
 	char *pin_dir;
 	char *log_buf;
 	char pin_root[PATH_MAX]; /* the per-run directory of pin-by-name maps, or "" */
+	char pin_rec[PATH_MAX];  /* the record of the pins under --pin-maps DIR, or "" */
 };
 
 bool xl_userprog_usage_error(int err)
@@ -350,14 +352,18 @@ static int pin_by_name(struct xl_userprog *u, const struct xl_userprog_opts *o)
 	bpf_object__for_each_map(m, u->obj) {
 		if (!bpf_map__pin_path(m))
 			continue;
+		if (o->pin_dir) {
+			/* Pinned after the load with the others (xl_pin_maps_pin()),
+			 * recorded first: libbpf would pin it at load, unrecorded,
+			 * and reuse one already there. */
+			n = bpf_map__set_pin_path(m, NULL);
+			if (n)
+				return n;
+			continue;
+		}
 		n = snprintf(path, sizeof(path), "%s/%s", root, bpf_map__name(m));
 		if (n < 0 || (size_t)n >= sizeof(path))
 			return -ENAMETOOLONG;
-		if (o->pin_dir && !access(path, F_OK)) {
-			xl_err("--pin-maps %s: %s exists (a pin an earlier run left?): remove it or choose another directory; it is not reused",
-			       o->pin_dir, path);
-			return -EEXIST;
-		}
 		n = bpf_map__set_pin_path(m, path);
 		if (n)
 			return n;
@@ -427,6 +433,8 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 	if (err)
 		goto out_close;
 	err = pin_by_name(u, o);
+	if (!err && o->pin_dir)
+		err = xl_pin_maps_check(u->obj, o->pin_dir);
 	if (err)
 		goto out_close;
 	u->log_buf = calloc(1, LOG_BUF_SIZE);
@@ -459,10 +467,8 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 	if (err)
 		goto out_close;
 	if (o->pin_dir) {
-		err = bpf_object__pin_maps(u->obj, o->pin_dir);
+		err = xl_pin_maps_pin(u->obj, o->pin_dir, u->pin_rec, sizeof(u->pin_rec));
 		if (err) {
-			xl_err("--pin-maps %s: cannot pin the maps: %s (a bpffs directory, e.g. /sys/fs/bpf/NAME)",
-			       o->pin_dir, strerror(-err));
 			err = err == -ENOENT || err == -EINVAL ? -EINVAL : err;
 			goto out_close;
 		}
@@ -470,15 +476,6 @@ struct xl_userprog *xl_userprog__load(const struct xl_userprog_opts *o)
 	}
 	return u;
 out_close:
-	if (o->pin_dir) {
-		/* What the load pinned by name in DIR/NAME (an existing one was
-		 * refused before it): ours to remove, or the next run is refused. */
-		struct bpf_map *m;
-
-		bpf_object__for_each_map(m, u->obj)
-			if (bpf_map__is_pinned(m))
-				bpf_map__unpin(m, NULL);
-	}
 	unpin_by_name(u);
 	bpf_object__close(u->obj);
 out_free:
@@ -513,7 +510,7 @@ void xl_userprog__destroy(struct xl_userprog *u)
 	if (!u)
 		return;
 	if (u->pin_dir)
-		bpf_object__unpin_maps(u->obj, u->pin_dir);
+		xl_pin_maps_unpin(u->obj, u->pin_dir, u->pin_rec);
 	unpin_by_name(u);
 	bpf_object__close(u->obj);
 	free(u->pin_dir);
