@@ -98,6 +98,23 @@ int xl_link_rxvlan(const char *ifname);
 int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid);
 
 /**
+ * xl_link_features() - xl_ethtool_features() of @ifname in the calling
+ * thread's namespace: @on[i] 1 when feature @names[i] is active, 0 when
+ * not, -1 when the device has no such feature.
+ * Return: 0, or -1 when the device cannot be asked.
+ */
+int xl_link_features(const char *ifname, const char *const names[], int n, int on[]);
+
+/**
+ * xl_link_peer_features() - xl_link_features() of a veth peer as
+ * xl_link_get() returned it (@peer, @peer_netnsid), found as
+ * xl_link_peer_gro() finds it (the calling thread returns to its own
+ * namespace). Return: 0, or -1 (not found, or it cannot be asked).
+ */
+int xl_link_peer_features(const struct xl_link_info *peer, int peer_netnsid,
+			  const char *const names[], int n, int on[]);
+
+/**
  * xl_xsk_queue_holder() - the AF_XDP socket bound to @ifindex queue @queue
  * in the caller's namespace, found with sock_diag (NETLINK_SOCK_DIAG,
  * AF_XDP, XDP_SHOW_INFO: what `ss --xdp` reads), and the process holding

@@ -214,6 +214,17 @@ int xl_ethtool_queue_sums(int sock_fd, const char *ifname, const char *dir,
 			  const char *const names[], int k, int queues, uint64_t sums[], int *found);
 
 /**
+ * xl_ethtool_features() - whether each of @n features (@names as `ethtool
+ * -k` lists them under their kernel names: "tx-vlan-hw-insert" is its
+ * tx-vlan-offload, "rx-vlan-hw-parse" its rx-vlan-offload,
+ * "rx-vlan-stag-hw-parse", "tx-vlan-stag-hw-insert") is active on @ifname
+ * (ETHTOOL_GSTRINGS of ETH_SS_FEATURES, ETHTOOL_GFEATURES), through socket
+ * @fd (its netns). @on: out, @n values: 1 on, 0 off, -1 no such feature.
+ * Return: 0 or -errno (-E2BIG: @n above XL_ETHTOOL_MAX_NAMES).
+ */
+int xl_ethtool_features(int fd, const char *ifname, const char *const names[], int n, int on[]);
+
+/**
  * xl_ethtool_ioctl_fn / xl_ethtool_ioctl - how xl_ethtool_stats() issues
  * one SIOCETHTOOL command (@cmd: the struct ethtool_* it points at) on
  * @ifname through socket @fd; returns 0 or -errno. A seam: unit tests put

@@ -96,6 +96,50 @@ static struct ethtool_stats *guarded_stats(uint32_t cnt, void **map, size_t *map
 }
 
 /*
+ * The index of each of @names (@n) in the device's string set @sset
+ * (ETHTOOL_GSSET_INFO + ETHTOOL_GSTRINGS) into @idx (-1: not there); the
+ * set's size into *@cnt. Return: 0 or -errno (-EOPNOTSUPP: an empty set,
+ * -EAGAIN: the set changed between the two calls).
+ */
+static int string_indexes(int fd, const char *ifname, uint32_t sset_id, const char *const names[],
+			  int n, int idx[], uint32_t *cnt)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		__u32 buf[1];
+	} sset = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << sset_id } };
+	struct ethtool_gstrings *strs;
+	int i, j, err;
+
+	err = xl_ethtool_ioctl(fd, ifname, &sset);
+	if (err)
+		return err;
+	*cnt = sset.hdr.sset_mask ? sset.hdr.data[0] : 0;
+	if (!*cnt)
+		return -EOPNOTSUPP;
+	strs = calloc(1, sizeof(*strs) + (size_t)*cnt * ETH_GSTRING_LEN);
+	if (!strs)
+		return -ENOMEM;
+	strs->cmd = ETHTOOL_GSTRINGS;
+	strs->string_set = sset_id;
+	strs->len = *cnt;
+	err = xl_ethtool_ioctl(fd, ifname, strs);
+	if (!err && strs->len != *cnt)
+		err = -EAGAIN;
+	for (i = 0; !err && i < n; i++) {
+		idx[i] = -1;
+		for (j = 0; j < (int)*cnt; j++)
+			if (!strncmp((char *)strs->data + (size_t)j * ETH_GSTRING_LEN, names[i],
+				     ETH_GSTRING_LEN)) {
+				idx[i] = j;
+				break;
+			}
+	}
+	free(strs);
+	return err;
+}
+
+/*
  * Resolve @names on the device into @e: its table's size, each name's
  * index, a buffer for the values. Return: 0 or -errno (-EOPNOTSUPP: no
  * statistics).
@@ -103,40 +147,12 @@ static struct ethtool_stats *guarded_stats(uint32_t cnt, void **map, size_t *map
 static int resolve(int fd, const char *ifname, const char *const names[], int n,
 		   struct cache_entry *e)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		__u32 buf[1];
-	} sset = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_STATS } };
-	struct ethtool_gstrings *strs;
-	int i, j, err;
+	int i, err;
 	uint32_t cnt;
 
-	err = xl_ethtool_ioctl(fd, ifname, &sset);
+	err = string_indexes(fd, ifname, ETH_SS_STATS, names, n, e->idx, &cnt);
 	if (err)
 		return err;
-	cnt = sset.hdr.sset_mask ? sset.hdr.data[0] : 0;
-	if (!cnt)
-		return -EOPNOTSUPP;
-	strs = calloc(1, sizeof(*strs) + (size_t)cnt * ETH_GSTRING_LEN);
-	if (!strs)
-		return -ENOMEM;
-	strs->cmd = ETHTOOL_GSTRINGS;
-	strs->string_set = ETH_SS_STATS;
-	strs->len = cnt;
-	err = xl_ethtool_ioctl(fd, ifname, strs);
-	if (!err && strs->len != cnt)
-		err = -EAGAIN; /* the table changed between the two calls */
-	if (err)
-		goto out;
-	for (i = 0; i < n; i++) {
-		e->idx[i] = -1;
-		for (j = 0; j < (int)cnt; j++)
-			if (!strncmp((char *)strs->data + (size_t)j * ETH_GSTRING_LEN, names[i],
-				     ETH_GSTRING_LEN)) {
-				e->idx[i] = j;
-				break;
-			}
-	}
 	/*
 	 * With the cache off (the bench's "before"), the read is the old one:
 	 * a plain allocation, freed after the read, as every read did.
@@ -148,10 +164,8 @@ static int resolve(int fd, const char *ifname, const char *const names[], int n,
 	} else {
 		e->st = guarded_stats(cnt, &e->map, &e->map_len);
 	}
-	if (!e->st) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!e->st)
+		return -ENOMEM;
 	e->cnt = cnt;
 	e->fd = fd;
 	snprintf(e->ifname, sizeof(e->ifname), "%s", ifname);
@@ -159,9 +173,7 @@ static int resolve(int fd, const char *ifname, const char *const names[], int n,
 	for (i = 0; i < n; i++)
 		snprintf(e->names[i], ETH_GSTRING_LEN, "%s", names[i]);
 	e->used = true;
-out:
-	free(strs);
-	return err;
+	return 0;
 }
 
 /* GSTATS into @e and the values of its names. Return: names found, or -errno. */
@@ -342,4 +354,28 @@ int xl_ethtool_queue_sum(int sock_fd, const char *ifname, const char *dir, const
 	const char *names[1] = { name };
 
 	return xl_ethtool_queue_sums(sock_fd, ifname, dir, names, 1, queues, sum, found);
+}
+
+int xl_ethtool_features(int fd, const char *ifname, const char *const names[], int n, int on[])
+{
+	int idx[XL_ETHTOOL_MAX_NAMES], i, err;
+	struct ethtool_gfeatures *gf;
+	uint32_t cnt, blocks;
+
+	if (n > XL_ETHTOOL_MAX_NAMES)
+		return -E2BIG;
+	err = string_indexes(fd, ifname, ETH_SS_FEATURES, names, n, idx, &cnt);
+	if (err)
+		return err;
+	blocks = (cnt + 31) / 32;
+	gf = calloc(1, sizeof(*gf) + blocks * sizeof(gf->features[0]));
+	if (!gf)
+		return -ENOMEM;
+	gf->cmd = ETHTOOL_GFEATURES;
+	gf->size = blocks;
+	err = xl_ethtool_ioctl(fd, ifname, gf);
+	for (i = 0; !err && i < n; i++)
+		on[i] = idx[i] < 0 ? -1 : !!(gf->features[idx[i] / 32].active & (1u << (idx[i] % 32)));
+	free(gf);
+	return err;
 }
