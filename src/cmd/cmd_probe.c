@@ -41,7 +41,7 @@ static void row(const char *verdict, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void row(const char *verdict, const char *what, const char *fmt, ...)
 {
-	char buf[256];
+	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -50,6 +50,57 @@ static void row(const char *verdict, const char *what, const char *fmt, ...)
 	printf("%-5s %-18s %s\n", verdict, what, buf);
 	if (!strcmp(verdict, "FAIL"))
 		fails++;
+}
+
+static const char *onoff(int v)
+{
+	return v == 1 ? "on" : v == 0 ? "off" : "unknown";
+}
+
+/*
+ * What VLAN offloads do to the tags XDP on @ifname sees (issue 21 item
+ * 10). A NIC may strip tags on receive (rx-vlan-offload for 802.1Q,
+ * rx-vlan-stag-hw-parse for 802.1ad). veth strips none (measured: gen
+ * --vlan-id's tagged frames reach XDP whole with rxvlan on or off); there
+ * it is the sender, the veth @peer: with tx-vlan-offload (802.1Q) or
+ * tx-vlan-stag-hw-insert (802.1ad) on, a tag added on its side (a VLAN
+ * device, tc vlan push) travels beside the frame as metadata, and XDP on
+ * @ifname gets the frame without it (e2e probe-peer-vlan: 4 bytes less per
+ * tag). gen's own tags are written into the frame either way.
+ */
+static void vlan_rows(const char *ifname, const struct xl_link_info *li,
+		      const struct xl_link_info *peer)
+{
+	static const char *const tx[] = { "tx-vlan-hw-insert", "tx-vlan-stag-hw-insert" };
+	static const char *const stag_rx[] = { "rx-vlan-stag-hw-parse" };
+	int rxvlan = xl_link_rxvlan(ifname), on[2], stag;
+
+	if (strcmp(li->kind, "veth")) {
+		if (rxvlan < 0)
+			row("info", "rx VLAN offload", "unknown (ETHTOOL_GFLAGS failed)");
+		else
+			row(rxvlan ? "WARN" : "ok", "rx VLAN offload", rxvlan ?
+			    "on: the NIC may strip 802.1Q tags before XDP (untagged frames, 4 bytes less per tag): ethtool -K %s rxvlan off" :
+			    "off: 802.1Q tags stay in the frames XDP sees%s", rxvlan ? ifname : "");
+		if (!xl_link_features(ifname, stag_rx, 1, &stag) && stag >= 0)
+			row(stag ? "WARN" : "ok", "rx S-VLAN parse", stag ?
+			    "on: the NIC may strip 802.1ad tags before XDP (4 bytes less per tag): ethtool -K %s rx-vlan-stag-hw-parse off" :
+			    "off: 802.1ad tags stay in the frames XDP sees%s", stag ? ifname : "");
+		return;
+	}
+	if (rxvlan < 0)
+		row("info", "rx VLAN offload", "unknown (ETHTOOL_GFLAGS failed)");
+	else
+		row("info", "rx VLAN offload", "%s: veth strips no tag, a tag in the frame reaches XDP (gen --vlan-id); one its sender kept as metadata does not",
+		    rxvlan ? "on" : "off");
+	if (!peer || xl_link_peer_features(peer, li->peer_netnsid, tx, 2, on))
+		return;
+	if (on[0] == 1 || on[1] == 1)
+		row("WARN", "peer VLAN offload", "%s: tx-vlan-offload %s, tx-vlan-stag-hw-insert %s: a tag added there (a VLAN device, tc vlan push) goes as metadata that XDP on %s never sees (4 bytes less per tag; gen --vlan-id's are in the frame): ethtool -K %s txvlan off tx-vlan-stag-hw-insert off",
+		    peer->name, onoff(on[0]), onoff(on[1]), ifname, peer->name);
+	else
+		row("ok", "peer VLAN offload", "%s: tx-vlan-offload %s, tx-vlan-stag-hw-insert %s: a tag added there (a VLAN device, tc vlan push) is in the frames XDP on %s sees",
+		    peer->name, onoff(on[0]), onoff(on[1]), ifname);
 }
 
 /* Try to attach a trivial program in @mode through a link, then detach. */
@@ -97,7 +148,7 @@ int cmd_probe(int argc, char **argv)
 	struct bench *skel;
 	uint32_t rxq, txq;
 	uint64_t features = 0;
-	bool have_features;
+	bool have_features, have_peer = false;
 	int idx, ifindex, err, xsk;
 
 	idx = xl_opts_parse(&probe_spec, argc, argv, on_opt, &netns);
@@ -188,7 +239,8 @@ int cmd_probe(int argc, char **argv)
 	if (!strcmp(li.kind, "veth")) {
 		if (!have_features)
 			row("info", "ndo_xdp_xmit", "veth: yes, when the peer has a NAPI (XDP program or GRO on)");
-		if (li.peer_ifindex && !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer)) {
+		have_peer = li.peer_ifindex && !xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer);
+		if (have_peer) {
 			int gro = peer.xdp_attached ? 1 : xl_link_peer_gro(&peer, li.peer_netnsid);
 
 			row(gro == 1 ? "ok" : "WARN", "veth peer", "%s %s%s", peer.name,
@@ -202,26 +254,7 @@ int cmd_probe(int argc, char **argv)
 	} else if (!have_features) {
 		row("info", "ndo_xdp_xmit", "depends on the driver (see 'ethtool -i %s')", ifname);
 	}
-	{
-		int rxvlan = xl_link_rxvlan(ifname);
-		bool veth = !strcmp(li.kind, "veth");
-
-		/*
-		 * veth strips no tag (measured: tagged frames from gen reach XDP
-		 * whole with rxvlan on or off); a tag a sender keeps as metadata
-		 * (a VLAN device, tc vlan push, over a veth with tx-vlan-offload)
-		 * reaches XDP as no tag at all.
-		 */
-		if (rxvlan < 0)
-			row("info", "rx VLAN offload", "unknown (ETHTOOL_GFLAGS failed)");
-		else if (veth)
-			row("info", "rx VLAN offload", "%s: veth strips no tag, a tag in the frame reaches XDP (gen --vlan-id); one its sender kept as metadata does not",
-			    rxvlan ? "on" : "off");
-		else
-			row(rxvlan ? "WARN" : "ok", "rx VLAN offload", rxvlan ?
-			    "on: the NIC may strip 802.1Q tags before XDP (untagged frames, 4 bytes less per tag): ethtool -K %s rxvlan off" :
-			    "off: 802.1Q tags stay in the frames XDP sees%s", rxvlan ? ifname : "");
-	}
+	vlan_rows(ifname, &li, have_peer ? &peer : NULL);
 	xsk = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	row(xsk >= 0 ? "ok" : "WARN", "AF_XDP", xsk >= 0 ? "sockets available" : "no AF_XDP sockets: %s",
 	    strerror(errno));

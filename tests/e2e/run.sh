@@ -86,6 +86,7 @@ TESTS=(
 	"xsk-umem-facts|xsk's start line gives the UMEM as registered: frames, chunk size, aligned or unaligned, hugepages"
 	"xsk-dump-snaplen|xsk rxdrop --dump --snaplen cuts records (wire length kept); a capture the kernel dropped frames from is INCOMPLETE, exit 1"
 	"probe-rxvlan|probe says rx-vlan-offload on and off on the DUT veth with what it means there (veth strips no tag); gen --vlan-id's 1000 tagged 64-byte frames reach drop as 64000 bytes either way"
+	"probe-peer-vlan|probe reads the veth peer's tx-vlan-offload and tx-vlan-stag-hw-insert (another namespace) and says when a tag added there is hidden from XDP; a tc vlan push on the generator's end with each offload on and off: drop counts 60000 or 64000 bytes for 1000 60-byte frames"
 	"probe-features|probe reads xdp-features over netdev netlink (no attach): native XDP, and ndo_xdp_xmit following the veth peer's NAPI"
 	"xsk-drop-warning|xsk's totals warn when the kernel dropped frames for an empty fill ring, with the count and the likely cause"
 	"gen-delivered-own-frames|gen counts as delivered only its own frames, not the kernel's sent from that end during the run"
