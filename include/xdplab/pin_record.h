@@ -3,7 +3,7 @@
  * @file pin_record.h
  * The record of the maps `run --pin-maps DIR` pinned (userprog.c): pins
  * outlive a SIGKILLed run, and DIR is the user's, so only a record says
- * which entries there are ours. XL_RUN_STATE_DIR/pins.PID.N holds, for
+ * which entries there are ours. XL_RUN_STATE_DIR/pins.PID.NNNNNN holds, for
  * each map, its kernel id and its pin path ("ID\tPATH", NUL-ended); it is
  * written before the pins are made and removed after they are unpinned.
  * `xdplab cleanup` unpins a dead run's entries whose pin still is that
@@ -31,7 +31,7 @@ int xl_pin_maps_check(struct bpf_object *obj, const char *dir);
 /**
  * xl_pin_maps_pin() - pin every map of the loaded @obj under @dir, having
  * first recorded them (their ids and paths, in a new
- * XL_RUN_STATE_DIR/pins.PID.N whose path goes to @rec, @len bytes) for
+ * XL_RUN_STATE_DIR/pins.PID.NNNNNN whose path goes to @rec, @len bytes) for
  * xl_pin_record_sweep(). A record that cannot be written is a warning (the
  * pins would then outlive a SIGKILL unrecorded). On failure nothing stays
  * pinned nor recorded; a name taken meanwhile (-EEXIST) is said as by
@@ -48,13 +48,14 @@ void xl_pin_maps_unpin(struct bpf_object *obj, const char *dir, char *rec);
 
 /**
  * xl_pin_record_sweep() - for every record of a process that is gone
- * (xl_pid_alive()): unpin (unlink) each entry whose path still holds the
- * map of the recorded id, then remove the record. A record that is a
- * symbolic link or unreadable is removed without unpinning anything.
+ * (xl_pid_records_sweep(), the one sweep of pid-named records): unpin
+ * (unlink) each entry whose path still holds the map of the recorded id,
+ * then remove the record. A record that is a symbolic link or unreadable
+ * is removed without unpinning anything.
  * @unpinned: called with each unpinned path and the dead PID (may be NULL);
  * @kept: with each path left because it holds another object (may be NULL).
- * Return: the number of pins removed, or the -errno of reading
- * XL_RUN_STATE_DIR (0 when it does not exist).
+ * Return: the number of records removed (0 when XL_RUN_STATE_DIR does not
+ * exist), or the -errno of reading XL_RUN_STATE_DIR.
  */
 int xl_pin_record_sweep(void (*unpinned)(const char *path, pid_t pid, void *ctx),
 			void (*kept)(const char *path, pid_t pid, void *ctx), void *ctx);

@@ -806,7 +806,7 @@ t_run_pin_maps_killed() {
 	run_ready $p "$TMP/run.err" || return 1
 	[ -e "$BPFFS/blocked_src" ] && [ -e "$BPFFS/blocked_sport" ] ||
 		{ echo "not pinned: $(ls "$BPFFS"); $(cat "$TMP/run.err")"; return 1; }
-	rec=/run/xdplab/pins.$p.0
+	rec=/run/xdplab/pins.$p.000000
 	expect "the record" "$(tr '\0' '\n' <"$rec" | sed -E 's/^[0-9]+\t/ID /')" \
 		"ID $BPFFS/blocked_src"$'\n'"ID $BPFFS/blocked_sport" || return 1
 	kill -KILL $p

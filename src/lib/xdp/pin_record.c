@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The record of the maps `run --pin-maps DIR` pinned (pin_record.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -33,7 +32,7 @@ struct xl_pin_entry {
 
 /*
  * Record the @n entries of @e as this process's (a new
- * XL_RUN_STATE_DIR/pins.PID.N, by a temporary name renamed into place);
+ * XL_RUN_STATE_DIR/pins.PID.NNNNNN, by a temporary name renamed into place);
  * its path into @rec (@len bytes), "" on error. Return: 0, -E2BIG, -errno.
  */
 static int record_write(const struct xl_pin_entry *e, int n, char *rec, size_t len)
@@ -55,8 +54,8 @@ static int record_write(const struct xl_pin_entry *e, int n, char *rec, size_t l
 		used += (size_t)snprintf(buf + used, cap + 1 - used, "%u\t%s", e[i].id, e[i].path) + 1;
 	err = xl_run_state_dir();
 	if (!err) {
-		snprintf(rec, len, "%s/%s%d.%u", XL_RUN_STATE_DIR, PREFIX, (int)getpid(),
-			 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+		snprintf(rec, len, "%s/%s%d.%06u", XL_RUN_STATE_DIR, PREFIX, (int)getpid(),
+			 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED) % 1000000);
 		/* By a temporary name renamed into place: a link planted there is replaced. */
 		err = xl_afile_write(rec, buf, used, 0600);
 	}
@@ -72,22 +71,6 @@ static void record_clear(char *rec)
 	if (rec[0])
 		unlink(rec);
 	rec[0] = '\0';
-}
-
-/* The PID of a record's name ("pins.PID.N"), or 0. */
-static pid_t record_pid(const char *name)
-{
-	char *end;
-	long pid;
-
-	if (strncmp(name, PREFIX, strlen(PREFIX)) || name[strlen(PREFIX)] < '1' ||
-	    name[strlen(PREFIX)] > '9')
-		return 0;
-	pid = strtol(name + strlen(PREFIX), &end, 10);
-	if (pid <= 0 || pid > 0x3fffffff || *end != '.' || !end[1] ||
-	    strspn(end + 1, "0123456789") != strlen(end + 1))
-		return 0;
-	return (pid_t)pid;
 }
 
 /* The id of the map pinned at @path, or 0 (nothing there, not a map). */
@@ -135,53 +118,50 @@ out:
 	return buf;
 }
 
+struct sweep {
+	void (*unpinned)(const char *path, pid_t pid, void *ctx);
+	void (*kept)(const char *path, pid_t pid, void *ctx);
+	void *ctx;
+};
+
+/* One dead run's record (xl_pid_records_sweep() @take): its pins, then itself. */
+static int take_record(const char *path, pid_t pid, void *ctx)
+{
+	const struct sweep *s = ctx;
+	size_t len = 0, off;
+	char *buf, *tab, *end;
+	unsigned long id;
+
+	buf = read_record(path, &len);
+	for (off = 0; buf && off < len; off += strlen(buf + off) + 1) {
+		const char *pin;
+
+		errno = 0;
+		id = strtoul(buf + off, &tab, 10);
+		if (errno || *tab != '\t' || !id || id > UINT32_MAX)
+			continue;
+		pin = tab + 1;
+		end = buf + off + strlen(buf + off);
+		if (pin >= end || pin[0] != '/')
+			continue;
+		if (pinned_map_id(pin) == id) {
+			if (!unlink(pin) && s->unpinned)
+				s->unpinned(pin, pid, s->ctx);
+		} else if (!access(pin, F_OK) && s->kept) {
+			s->kept(pin, pid, s->ctx);
+		}
+	}
+	free(buf);
+	return unlink(path) ? 1 : 0;
+}
+
 int xl_pin_record_sweep(void (*unpinned)(const char *path, pid_t pid, void *ctx),
 			void (*kept)(const char *path, pid_t pid, void *ctx), void *ctx)
 {
-	char path[PATH_MAX];
-	struct dirent *de;
-	int n = 0;
-	DIR *d;
+	struct sweep s = { unpinned, kept, ctx };
+	int n = xl_pid_records_sweep(XL_RUN_STATE_DIR, PREFIX, '.', take_record, NULL, &s);
 
-	d = opendir(XL_RUN_STATE_DIR);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		pid_t pid = record_pid(de->d_name);
-		size_t len = 0, off;
-		char *buf, *tab, *end;
-		unsigned long id;
-
-		if (!pid || xl_pid_alive(pid))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", XL_RUN_STATE_DIR, de->d_name);
-		buf = read_record(path, &len);
-		for (off = 0; buf && off < len; off += strlen(buf + off) + 1) {
-			const char *pin;
-
-			errno = 0;
-			id = strtoul(buf + off, &tab, 10);
-			if (errno || *tab != '\t' || !id || id > UINT32_MAX)
-				continue;
-			pin = tab + 1;
-			end = buf + off + strlen(buf + off);
-			if (pin >= end || pin[0] != '/')
-				continue;
-			if (pinned_map_id(pin) == id) {
-				if (unlink(pin))
-					continue;
-				n++;
-				if (unpinned)
-					unpinned(pin, pid, ctx);
-			} else if (!access(pin, F_OK) && kept) {
-				kept(pin, pid, ctx);
-			}
-		}
-		free(buf);
-		unlink(path);
-	}
-	closedir(d);
-	return n;
+	return n == -ENOENT ? 0 : n;
 }
 
 /* @dir/NAME of map @m as libbpf pins it (every '.' made '_'). Return: 0 or -ENAMETOOLONG. */
