@@ -331,7 +331,9 @@ struct xl_cmp_env_row {
  * bpf_jit_enable, bpf_jit_harden, mitigations= on the kernel command line,
  * the vulnerabilities summary ("2 mitigated, 2 vulnerable, 16 not
  * affected") followed by one line per vulnerability whose state differs,
- * the lab's wiring, repetitions, window and warm-up. Return: lines filled.
+ * the cpufreq governor, boost, SMT and SMT active, the lab's IRQs (issue
+ * 19: what makes noise), the lab's wiring, repetitions, window and
+ * warm-up. Return: lines filled.
  */
 int xl_cmp_env(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 	       struct xl_cmp_env_row *rows, int max);

@@ -35,6 +35,9 @@
  * @smt: /sys/devices/system/cpu/smt/control ("on", "off", "forceoff",
  *   "notsupported", "notimplemented"), "" unknown; @smt_active: smt/active
  *   1 or 0, -1 unknown.
+ * @lab_irqs: not read here (xl_env_read() leaves it ""): the lab devices'
+ *   IRQs as a results file recorded them (machine.lab_irqs, "none" when it
+ *   recorded null), for `xdplab compare`.
  */
 struct xl_env {
 	char kernel[65], arch[65], host[65];
@@ -49,6 +52,7 @@ struct xl_env {
 	int boost;
 	char smt[24];
 	int smt_active;
+	char lab_irqs[160];
 };
 
 /**

@@ -26,6 +26,8 @@
 
 #include <stdint.h>
 
+#include "xdplab/abi/hostctl.h"
+
 /** Default bursts per measurement and calls (one run each) per burst. */
 #define XL_HOSTCTL_BURSTS 15
 #define XL_HOSTCTL_CALLS 20

@@ -186,6 +186,16 @@ struct xl_row_extra {
  * windows that the veth refused: its 256-slot ring was full; when this is
  * high while the DUT is not saturated, the limit is veth's hand-off, not
  * the generator's speed).
+ * The host's speed and noise (issue 19), also by xl_row_finish():
+ * @ctl: the repetitions' host-speed control, ns per run (struct
+ * xl_rep_result.ctl_ns; @ctl.n 0: not measured). @rel_ns_per_pkt /
+ * @rel_cpu_ns_per_pkt: the medians over repetitions of ns/packet (1e9 /
+ * pps) and of CPU ns/packet, each divided by its own repetition's control
+ * (control runs per packet, dimensionless; 0: unknown); a figure of another
+ * run on a slower or faster host is set against them scaled by one
+ * reference control (struct xl_report_meta.ctl_ref_ns). @nsteal_high:
+ * repetitions whose window had steal above XL_STEAL_HIGH_SHARE. @pmu: each
+ * counter's median per packet over the repetitions that had it.
  */
 struct xl_row_result {
 	char name[32];
@@ -205,7 +215,18 @@ struct xl_row_result {
 	struct xl_row_steer steer;
 	const char *cpu_source;
 	bool valid, mismatch;
+	struct xl_summary ctl;
+	double rel_ns_per_pkt, rel_cpu_ns_per_pkt;
+	int nsteal_high;
+	struct xl_pmu_pkt pmu;
 };
+
+/**
+ * xl_rows_ctl_ref() - the run's reference control: the median of every
+ * repetition's host-speed control (struct xl_rep_result.ctl_ns > 0) of the
+ * @n @rows, ns per run; 0 when none was measured.
+ */
+double xl_rows_ctl_ref(const struct xl_row_result *rows, int n);
 
 /** xl_row_free_profile() - free @r->profile and set it NULL. */
 void xl_row_free_profile(struct xl_row_result *r);
@@ -300,6 +321,13 @@ struct xl_interval_rec {
  * @extra/@extra_ns: `lab run --extra-ns` was given, and its value (ns).
  * @sens/@nsens: `lab run --sensitivity` results ("sensitivity"; written
  *   when @sens is not NULL).
+ * @ctl_ref_ns: the reference control of the corrected figures
+ *   (xl_rows_ctl_ref(); 0: none, they are null); @ctl_on: the control was
+ *   measured in this run (the "host_control" object).
+ * @pmu_reason: why no row has hardware counts (the line said once per run,
+ *   "no hardware PMU events: ..."); NULL: the PMU counted.
+ * @lab_irqs: the lab devices' IRQs and their CPUs (xl_irq_affinity()),
+ *   NULL: none (veth has no IRQ); @lab_irqs_note: what a null means.
  * @schema: the schema name to write instead (XL_MONITOR_RESULTS_SCHEMA),
  *   NULL: as above. @extra_json: NULL, or the text of a JSON object whose
  *   members replace the document's own (monitor's "intervals" and
@@ -322,6 +350,10 @@ struct xl_report_meta {
 	int nsens;
 	const char *schema;
 	const char *extra_json;
+	double ctl_ref_ns;
+	bool ctl_on;
+	const char *pmu_reason;
+	const char *lab_irqs, *lab_irqs_note;
 };
 
 /**

@@ -210,7 +210,8 @@ static void check_rep(json_t *rep, const struct xl_rep_result *p)
 {
 	json_t *eth;
 
-	assert_int_equal(json_object_size(rep), 13);
+	/* 13, and issue 19's host control, relative figures, steal, load and counts. */
+	assert_int_equal(json_object_size(rep), 20);
 	assert_int_equal(get_int(rep, "ns"), p->ns);
 	assert_int_equal(get_int(rep, "packets"), p->packets);
 	assert_int_equal(get_int(rep, "run_packets"), p->run_packets);
@@ -253,7 +254,8 @@ static void test_json_document(void **state)
 	make_rows(rows);
 	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
 	doc = load(tmp_path);
-	assert_int_equal(json_object_size(doc), 7);
+	/* 7, and issue 19's host_control and pmu. */
+	assert_int_equal(json_object_size(doc), 9);
 	assert_string_equal(get_str(doc, "schema"), "xdplab.lab-results/1");
 	assert_string_equal(get_str(doc, "schema"), XL_RESULTS_SCHEMA);
 	assert_string_equal(get_str(doc, "git"), "0123abc");
@@ -283,7 +285,22 @@ static void test_json_document(void **state)
 		json_t *v = get(m, "vulnerabilities");
 
 		xl_env_read(&e);
-		assert_int_equal(json_object_size(m), 9);
+		/* 9, and issue 19's governor, boost, smt, smt_active, lab_irqs(_note). */
+		assert_int_equal(json_object_size(m), 15);
+		if (e.governor[0])
+			assert_string_equal(get_str(m, "governor"), e.governor);
+		else
+			assert_true(json_is_null(get(m, "governor")));
+		if (e.smt[0])
+			assert_string_equal(get_str(m, "smt"), e.smt);
+		else
+			assert_true(json_is_null(get(m, "smt")));
+		if (e.smt_active >= 0)
+			assert_int_equal(get_bool(m, "smt_active"), e.smt_active);
+		else
+			assert_true(json_is_null(get(m, "smt_active")));
+		assert_true(json_is_null(get(m, "lab_irqs")));
+		assert_string_equal(get_str(m, "lab_irqs_note"), "");
 		assert_string_equal(get_str(m, "cpu_model"), e.cpu_model);
 		assert_string_equal(get_str(m, "host"), u.nodename);
 		assert_string_equal(get_str(m, "cmdline_mitigations"), e.cmdline_mitigations);
@@ -302,7 +319,8 @@ static void test_json_document(void **state)
 	}
 
 	c = get(doc, "config");
-	assert_int_equal(json_object_size(c), 6);
+	assert_int_equal(json_object_size(c), 7);
+	assert_dbl_equal(get_num(c, "steal_high_share"), 0.05);
 	assert_string_equal(get_str(c, "wiring"), "threaded");
 	assert_int_equal(get_int(c, "reps"), 3);
 	assert_dbl_equal(get_num(c, "seconds"), 2.5);
@@ -328,7 +346,7 @@ static void test_json_measured_row(void **state)
 	doc = load(tmp_path);
 	row = json_array_get(get(doc, "rows"), ROW_VALID);
 	assert_non_null(row);
-	assert_int_equal(json_object_size(row), 24);
+	assert_int_equal(json_object_size(row), 31); /* 24 and issue 19's 7 */
 	assert_string_equal(get_str(row, "name"), "drop/no-touch");
 	assert_string_equal(get_str(row, "kind"), "xdp");
 	assert_string_equal(get_str(row, "action"), "XDP_DROP");
@@ -391,7 +409,7 @@ static void test_json_monitor_cost(void **state)
 	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
 	doc = load(tmp_path);
 	row = json_array_get(get(doc, "rows"), ROW_VALID);
-	assert_int_equal(json_object_size(row), 25);
+	assert_int_equal(json_object_size(row), 32);
 	mc = get(row, "monitor_cost");
 	assert_int_equal(json_object_size(mc), 10);
 	assert_true(json_is_null(get(mc, "cpu_ns_per_pkt_ci")));
@@ -526,7 +544,7 @@ static void test_json_other_rows(void **state)
 
 	/* No repetitions: mpps null, not valid, empty reps, no derived figures. */
 	row = json_array_get(get(doc, "rows"), ROW_NA);
-	assert_int_equal(json_object_size(row), 16);
+	assert_int_equal(json_object_size(row), 23); /* 16 and issue 19's 7 */
 	assert_string_equal(get_str(row, "name"), "tx");
 	assert_string_equal(get_str(row, "verdict"), "n/a");
 	assert_string_equal(get_str(row, "note"), "attach failed: Operation not supported");

@@ -76,6 +76,16 @@ static void load_env(json_t *m, struct xl_cmp_file *f)
 	e->cpus = (int)get_clamped(m, "cpus", 0, 0, INT_MAX);
 	e->jit_enable = (int)get_clamped(m, "bpf_jit_enable", -1, INT_MIN, INT_MAX);
 	e->jit_harden = (int)get_clamped(m, "bpf_jit_harden", -1, INT_MIN, INT_MAX);
+	copy_str(e->governor, sizeof(e->governor), m, "governor");
+	copy_str(e->smt, sizeof(e->smt), m, "smt");
+	v = json_object_get(m, "boost");
+	e->boost = json_is_boolean(v) ? json_is_true(v) : -1;
+	v = json_object_get(m, "smt_active");
+	e->smt_active = json_is_boolean(v) ? json_is_true(v) : -1;
+	copy_str(e->lab_irqs, sizeof(e->lab_irqs), m, "lab_irqs");
+	if (json_is_null(json_object_get(m, "lab_irqs")))
+		snprintf(e->lab_irqs, sizeof(e->lab_irqs), "none");
+	v = json_object_get(m, "vulnerabilities");
 	f->have_vulns = json_is_object(v);
 	json_object_foreach(v, key, val) {
 		if (e->nvulns == XL_ENV_MAX_VULNS || !json_is_string(val))
@@ -616,6 +626,14 @@ int xl_cmp_env(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 			}
 		}
 	}
+	/* What makes noise (issue 19); "?" where a file does not say. */
+	n = add(rows, n, max, "cpufreq governor", b->governor, nw->governor);
+	n = add(rows, n, max, "boost", b->boost < 0 ? "" : b->boost ? "on" : "off",
+		nw->boost < 0 ? "" : nw->boost ? "on" : "off");
+	n = add(rows, n, max, "SMT", b->smt, nw->smt);
+	n = add(rows, n, max, "SMT active", b->smt_active < 0 ? "" : b->smt_active ? "yes" : "no",
+		nw->smt_active < 0 ? "" : nw->smt_active ? "yes" : "no");
+	n = add(rows, n, max, "lab IRQs (IRQ:CPUs)", b->lab_irqs, nw->lab_irqs);
 	n = add(rows, n, max, "lab wiring", base->wiring, new->wiring);
 	n = add(rows, n, max, "repetitions", num(x, sizeof(x), base->reps, base->reps > 0),
 		num(y, sizeof(y), new->reps, new->reps > 0));

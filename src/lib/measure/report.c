@@ -10,8 +10,84 @@
 
 #include "xdplab/atomicfile.h"
 #include "xdplab/env.h"
+#include "xdplab/hostctl.h"
 #include "xdplab/report.h"
 #include "xdplab/stats.h"
+
+/* The median of the @n values of @v that are known (@ok), 0 and !*@any when none. */
+static double median_known(const double *v, const bool *ok, int n, bool *any)
+{
+	double k[XL_MAX_REPS];
+	int i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (ok[i])
+			k[m++] = v[i];
+	*any = m > 0;
+	return m ? xl_summarize(k, m).median : 0;
+}
+
+/* The host control's, the relative figures', the steal marks' and the counts' summaries of @r. */
+static void host_figures(struct xl_row_result *r)
+{
+	double v[XL_MAX_REPS], rel[XL_MAX_REPS], crel[XL_MAX_REPS];
+	bool ok[XL_MAX_REPS], rok[XL_MAX_REPS], cok[XL_MAX_REPS], any;
+	int i, ev, n = 0;
+
+	r->nsteal_high = 0;
+	for (i = 0; i < r->nreps; i++) {
+		const struct xl_rep_result *p = &r->reps[i];
+		double c = p->ctl_ns;
+
+		r->nsteal_high += p->steal_ok && p->steal_high;
+		if (c > 0)
+			v[n++] = c;
+		rok[i] = c > 0 && p->pps > 0;
+		rel[i] = rok[i] ? xl_ns_per_pkt(p->pps) / c : 0;
+		cok[i] = c > 0 && p->cpu_ns_per_pkt > 0;
+		crel[i] = cok[i] ? p->cpu_ns_per_pkt / c : 0;
+	}
+	r->ctl = n ? xl_summarize(v, n) : (struct xl_summary){ 0 };
+	r->rel_ns_per_pkt = median_known(rel, rok, r->nreps, &any);
+	r->rel_cpu_ns_per_pkt = median_known(crel, cok, r->nreps, &any);
+	memset(&r->pmu, 0, sizeof(r->pmu));
+	for (ev = 0; ev < XL_PMU_NEVENTS; ev++) {
+		for (i = 0; i < r->nreps; i++) {
+			ok[i] = r->reps[i].pmu.ok[ev];
+			v[i] = r->reps[i].pmu.per_pkt[ev];
+		}
+		r->pmu.per_pkt[ev] = median_known(v, ok, r->nreps, &r->pmu.ok[ev]);
+	}
+	for (i = 0; i < r->nreps; i++) {
+		ok[i] = r->reps[i].pmu.ipc_ok;
+		v[i] = r->reps[i].pmu.ipc;
+	}
+	r->pmu.ipc = median_known(v, ok, r->nreps, &r->pmu.ipc_ok);
+}
+
+double xl_rows_ctl_ref(const struct xl_row_result *rows, int n)
+{
+	double *v;
+	size_t k = 0;
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < rows[i].nreps; j++)
+			k += rows[i].reps[j].ctl_ns > 0;
+	if (!k || !(v = malloc(k * sizeof(*v))))
+		return 0;
+	k = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < rows[i].nreps; j++)
+			if (rows[i].reps[j].ctl_ns > 0)
+				v[k++] = rows[i].reps[j].ctl_ns;
+	{
+		double ref = xl_summarize(v, k).median;
+
+		free(v);
+		return ref;
+	}
+}
 
 void xl_row_finish(struct xl_row_result *r)
 {
@@ -62,6 +138,7 @@ void xl_row_finish(struct xl_row_result *r)
 		else if (s && !r->cpu_source)
 			r->cpu_source = s;
 	}
+	host_figures(r);
 }
 
 const char *xl_row_verdict(const struct xl_row_result *r)
@@ -89,7 +166,7 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		"DUT CPU", "CPU ns/p", "gen Mpps", "check", "verdict");
 	for (i = 0; i < n; i++) {
 		const struct xl_row_result *r = &rows[i];
-		char mpps[40], check[16], ring[48];
+		char mpps[40], check[16], ring[48], steal[48];
 
 		if (!r->nreps) {
 			fprintf(out, "%-*s %5u %-7s %-9s %21s  %s\n", w, r->name, r->size, r->mode,
@@ -111,10 +188,15 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 				 r->ring_drop_share * 100);
 		else
 			ring[0] = '\0';
-		fprintf(out, "%-*s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s%s\n",
+		if (r->nsteal_high)
+			snprintf(steal, sizeof(steal), "; steal > %.0f%% in %d of %d reps",
+				 XL_STEAL_HIGH_SHARE * 100, r->nsteal_high, r->nreps);
+		else
+			steal[0] = '\0';
+		fprintf(out, "%-*s %5u %-7s %-9s %21s %9.1f %7.0f%% %9.1f %8.2f %7s  %s%s%s%s%s%s\n",
 			w, r->name, r->size, r->mode, r->wiring, mpps, r->ns_per_pkt,
 			r->cpu_busy * 100, r->cpu_ns_per_pkt, r->gen_mpps, check,
-			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "", ring,
+			xl_row_verdict(r), r->mismatch ? ", counts disagree" : "", ring, steal,
 			r->note[0] ? "; " : "", r->note);
 	}
 }
@@ -157,6 +239,27 @@ static json_t *profile_json(const struct xl_profile *p)
 							      p->cpu_ns_per_pkt) : json_null());
 }
 
+/* @v as a JSON number when @known, else null. */
+static json_t *num_or_null(bool known, double v)
+{
+	return known ? json_real(v) : json_null();
+}
+
+/* Hardware counts per packet (xdplab/pmu.h): each null when not counted. */
+static json_t *pmu_json(const struct xl_pmu_pkt *p)
+{
+	json_t *o = json_object();
+	char key[48];
+	int ev;
+
+	for (ev = 0; ev < XL_PMU_NEVENTS; ev++) {
+		snprintf(key, sizeof(key), "%s_per_pkt", xl_pmu_event_name(ev));
+		json_object_set_new(o, key, num_or_null(p->ok[ev], p->per_pkt[ev]));
+	}
+	json_object_set_new(o, "ipc", num_or_null(p->ipc_ok, p->ipc));
+	return o;
+}
+
 /* One repetition (or one interval of a single command): its figures. */
 static json_t *rep_json(const struct xl_rep_result *p)
 {
@@ -175,6 +278,19 @@ static json_t *rep_json(const struct xl_rep_result *p)
 	/* The tracepoint source's runs: packets per pair of tracepoint hits. */
 	if (o && p->softirq_runs)
 		json_object_set_new(o, "softirq_runs", json_integer(p->softirq_runs));
+	if (!o)
+		return o;
+	json_object_set_new(o, "host_ctl_ns", num_or_null(p->ctl_ns > 0, p->ctl_ns));
+	json_object_set_new(o, "ns_per_pkt_per_ctl",
+			    num_or_null(p->ctl_ns > 0 && p->pps > 0,
+					xl_ns_per_pkt(p->pps) / (p->ctl_ns > 0 ? p->ctl_ns : 1)));
+	json_object_set_new(o, "cpu_ns_per_pkt_per_ctl",
+			    num_or_null(p->ctl_ns > 0 && p->cpu_ns_per_pkt > 0,
+					p->cpu_ns_per_pkt / (p->ctl_ns > 0 ? p->ctl_ns : 1)));
+	json_object_set_new(o, "steal_share", num_or_null(p->steal_ok, p->steal_share));
+	json_object_set_new(o, "steal_high", json_boolean(p->steal_ok && p->steal_high));
+	json_object_set_new(o, "load", num_or_null(p->load_ok, p->load));
+	json_object_set_new(o, "pmu", pmu_json(&p->pmu));
 	return o;
 }
 
@@ -200,7 +316,7 @@ static json_t *steer_json(const struct xl_row_steer *s)
 			 (json_int_t)s->filtered, "redirect_errors", (json_int_t)s->redirect_errors);
 }
 
-static json_t *row_json(const struct xl_row_result *r)
+static json_t *row_json(const struct xl_row_result *r, double ref)
 {
 	json_t *o = json_object(), *reps = json_array();
 	int i;
@@ -239,6 +355,19 @@ static json_t *row_json(const struct xl_row_result *r)
 	for (i = 0; i < r->nreps; i++)
 		json_array_append_new(reps, rep_json(&r->reps[i]));
 	json_object_set_new(o, "reps", reps);
+	json_object_set_new(o, "host_ctl", r->ctl.n ? json_pack("{s:f,s:f,s:f}", "median",
+		r->ctl.median, "min", r->ctl.min, "max", r->ctl.max) : json_null());
+	json_object_set_new(o, "ns_per_pkt_per_ctl",
+			    num_or_null(r->rel_ns_per_pkt > 0, r->rel_ns_per_pkt));
+	json_object_set_new(o, "cpu_ns_per_pkt_per_ctl",
+			    num_or_null(r->rel_cpu_ns_per_pkt > 0, r->rel_cpu_ns_per_pkt));
+	json_object_set_new(o, "ns_per_pkt_corrected",
+			    num_or_null(r->rel_ns_per_pkt > 0 && ref > 0, r->rel_ns_per_pkt * ref));
+	json_object_set_new(o, "cpu_ns_per_pkt_corrected",
+			    num_or_null(r->rel_cpu_ns_per_pkt > 0 && ref > 0,
+					r->rel_cpu_ns_per_pkt * ref));
+	json_object_set_new(o, "steal_high_reps", json_integer(r->nsteal_high));
+	json_object_set_new(o, "pmu", pmu_json(&r->pmu));
 	if (r->profile)
 		json_object_set_new(o, "profile", profile_json(r->profile));
 	if (r->extra.on)
@@ -349,6 +478,12 @@ static json_t *machine_json(void)
 			    e.jit_harden >= 0 ? json_integer(e.jit_harden) : json_null());
 	json_object_set_new(m, "cmdline_mitigations", json_string(e.cmdline_mitigations));
 	json_object_set_new(m, "vulnerabilities", v);
+	/* What makes noise: null where this machine does not say. */
+	json_object_set_new(m, "governor", e.governor[0] ? json_string(e.governor) : json_null());
+	json_object_set_new(m, "boost", e.boost >= 0 ? json_boolean(e.boost) : json_null());
+	json_object_set_new(m, "smt", e.smt[0] ? json_string(e.smt) : json_null());
+	json_object_set_new(m, "smt_active",
+			    e.smt_active >= 0 ? json_boolean(e.smt_active) : json_null());
 	return m;
 }
 
@@ -367,9 +502,28 @@ int xl_report_json_write(FILE *f, const struct xl_report_meta *meta,
 	json_object_set_new(doc, "date", json_string(date));
 	json_object_set_new(doc, "git", json_string(meta->git ? meta->git : ""));
 	json_object_set_new(doc, "machine", machine_json());
-	cfg = json_pack("{s:i,s:f,s:f,s:f,s:f}", "reps", meta->reps, "seconds", meta->seconds,
+	if (!meta->command && !meta->schema) {
+		json_t *m = json_object_get(doc, "machine");
+
+		json_object_set_new(m, "lab_irqs", meta->lab_irqs ? json_string(meta->lab_irqs) :
+								    json_null());
+		json_object_set_new(m, "lab_irqs_note",
+				    json_string(meta->lab_irqs_note ? meta->lab_irqs_note : ""));
+		json_object_set_new(doc, "host_control", meta->ctl_on ? json_pack(
+			"{s:s,s:i,s:i,s:i,s:s,s:o,s:s}", "program", "bpf/hostctl.bpf.c",
+			"iters", XL_HOSTCTL_ITERS, "bursts", XL_HOSTCTL_BURSTS,
+			"calls_per_burst", XL_HOSTCTL_CALLS,
+			"statistic", "the fastest burst's mean ns per run",
+			"ref_ns", num_or_null(meta->ctl_ref_ns > 0, meta->ctl_ref_ns),
+			"ref", "the median of every repetition's control in this run") :
+			json_null());
+		json_object_set_new(doc, "pmu", json_pack("{s:b,s:o}", "available", !meta->pmu_reason,
+			"reason", meta->pmu_reason ? json_string(meta->pmu_reason) : json_null()));
+	}
+	cfg = json_pack("{s:i,s:f,s:f,s:f,s:f,s:f}", "reps", meta->reps, "seconds", meta->seconds,
 			"warmup", meta->warmup, "saturated_share", XL_SATURATED_SHARE,
-			"counter_tolerance", XL_COUNTER_TOLERANCE);
+			"counter_tolerance", XL_COUNTER_TOLERANCE,
+			"steal_high_share", XL_STEAL_HIGH_SHARE);
 	if (meta->wiring)
 		json_object_set_new(cfg, "wiring", json_string(meta->wiring));
 	if (meta->extra)
@@ -394,7 +548,7 @@ int xl_report_json_write(FILE *f, const struct xl_report_meta *meta,
 		json_object_set_new(doc, "intervals", iv);
 	}
 	for (i = 0; i < n; i++)
-		json_array_append_new(arr, row_json(&rows[i]));
+		json_array_append_new(arr, row_json(&rows[i], meta->ctl_ref_ns));
 	json_object_set_new(doc, "rows", arr);
 	if (meta->extra_json) {
 		json_t *x = json_loads(meta->extra_json, 0, NULL);
