@@ -23,12 +23,15 @@
 #include "xdplab/compare.h"
 #include "xdplab/bench.h"
 #include "xdplab/genremote.h"
+#include "xdplab/hostrec.h"
+#include "xdplab/env.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrun.h"
 #include "xdplab/labrun_redirect.h"
 #include "xdplab/labrun_xsk.h"
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
+#include "xdplab/pmu.h"
 #include "xdplab/report.h"
 #include "xdplab/softirq_time.h"
 #include "xdplab/store.h"
@@ -107,6 +110,9 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		xl_cmd_progress_step(a->progress, what);
 		first = n;
 		err = r->measure(lab, &a->o, r, &run, &rows[n], &made);
+		/* One row, one plan: what its companion recorded is its own. */
+		if (made == 1)
+			xl_hostrec__take(&a->host, &rows[n]);
 		n += made;
 		if (err == -EINTR) {
 			/* The cost rows name their own cut-short rows. */
@@ -143,6 +149,7 @@ static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl
 		snprintf(what, sizeof(what), "measuring prog/%s at %u bytes", a->prog_func, size);
 		xl_cmd_progress_step(a->progress, what);
 		err = xl_labrun_prog(lab, &po, &a->uo, a->prog_func, a->mode, size, &rows[n]);
+		xl_hostrec__take(&a->host, &rows[n]);
 		n++;
 		if (err && err != -EINTR) {
 			xl_err("row prog/%s at %u bytes failed: %s", a->prog_func, size,
@@ -248,6 +255,50 @@ static void results(struct run_args *a, const struct xl_report_meta *meta,
 }
 
 /*
+ * The host-speed control's line after the table: the run's reference (the
+ * median of every repetition's) and its range. Return: the reference, 0
+ * when no repetition measured it (no line).
+ */
+static double print_ctl(const struct xl_row_result *rows, int n)
+{
+	double ref = xl_rows_ctl_ref(rows, n), lo = 0, hi = 0;
+	int i, reps = 0;
+
+	if (ref <= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!rows[i].ctl.n)
+			continue;
+		lo = reps && lo < rows[i].ctl.min ? lo : rows[i].ctl.min;
+		hi = hi > rows[i].ctl.max ? hi : rows[i].ctl.max;
+		reps += rows[i].ctl.n;
+	}
+	printf("host-speed control (a fixed program, %d multiply-adds, on the judged CPU before each repetition): %.1f ns/run, the median of %d repetitions (%.1f-%.1f); --json has each row's figures per control run and corrected to %.1f\n",
+	       XL_HOSTCTL_ITERS, ref, reps, lo, hi, ref);
+	return ref;
+}
+
+/*
+ * The lab devices' IRQs for the results' machine object into @buf (@len
+ * bytes); *@note what they are or why there are none. Return: @buf, or
+ * NULL when there are none.
+ */
+static const char *lab_irqs(const struct run_args *a, const struct xl_lab *lab, char *buf,
+			    size_t len, const char **note)
+{
+	if (!a->d.dut) {
+		*note = "veth has no IRQ: its NAPI runs in a kthread or in softirq (the wiring)";
+		return NULL;
+	}
+	if (xl_irq_affinity(NULL, lab->ifname[XL_LAB_DUT], buf, len) > 0) {
+		*note = "the DUT interface's IRQs, IRQ:CPUs each (/proc/irq/N/smp_affinity_list)";
+		return buf;
+	}
+	*note = "the DUT interface has no IRQ of its own in sysfs (a virtual device)";
+	return NULL;
+}
+
+/*
  * The table, the latency rows, the profiles and --json: what a run (or an
  * interrupted one) prints. Sets *@ret when the JSON cannot be written.
  */
@@ -256,13 +307,15 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 		   const struct xl_lat_row *lat, int nlat, int *ret)
 {
 	struct xl_report_meta meta;
-	char lab_tag[48], *lat_json = NULL;
+	char lab_tag[48], *lat_json = NULL, irqs[256];
+	double ref;
 	int i;
 
 	/* An interrupted row keeps the repetitions it completed, summarised. */
 	for (i = 0; i < n; i++)
 		xl_row_finish(&rows[i]);
 	xl_report_table(stdout, rows, n, header);
+	ref = print_ctl(rows, n);
 	xl_cmd_lab_lat_print(stdout, lat, nlat, a->o.reps);
 	for (i = 0; i < n; i++) {
 		if (!rows[i].profile)
@@ -285,7 +338,10 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 						.wiring = xl_wiring_name(lab->wiring),
 						.extra = a->extra, .extra_ns = a->extra_ns,
 						.sens = a->sensitivity ? sens : NULL,
-						.nsens = nsens };
+						.nsens = nsens, .ctl_ref_ns = ref,
+						.ctl_on = a->host.ctl != NULL,
+						.pmu_reason = a->pmu_reason[0] ? a->pmu_reason : NULL };
+		meta.lab_irqs = lab_irqs(a, lab, irqs, sizeof(irqs), &meta.lab_irqs_note);
 		if (a->latency)
 			meta.extra_json = lat_json = xl_lat_rows_json(lat, nlat);
 		if (a->latency && !lat_json)
@@ -296,6 +352,26 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 			*ret = XL_EXIT_RUNTIME;
 	}
 	free(lat_json);
+}
+
+/*
+ * What each repetition records of the host (issue 19): the host-speed
+ * control loaded (a failure: a warning, its figures null) and whether the
+ * PMU counts, said in one line when it does not.
+ */
+static void host_open(struct run_args *a)
+{
+	int err = xl_pmu_probe();
+
+	a->pmu_reason[0] = '\0';
+	if (err) {
+		snprintf(a->pmu_reason, sizeof(a->pmu_reason),
+			 "perf_event_open of the instructions counter: %s", strerror(-err));
+		fprintf(stderr, "xdplab: no hardware PMU events on this CPU (%s): instructions, cycles, IPC, cache and branch misses per packet are null\n",
+			a->pmu_reason);
+	}
+	xl_hostrec__init(&a->host, !err);
+	a->o.companion = &a->host.comp;
 }
 
 /*
@@ -360,6 +436,7 @@ static int lab_run(int argc, char **argv)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
 			 (unsigned long long)a.extra_ns);
+	host_open(&a);
 	/* Its lines are ours, the names in them (--func, files) data. */
 	fprintf(stderr, "%s\n", xl_term_esc((char[4 * sizeof(header)]){ 0 }, 4 * sizeof(header),
 					    header, XL_ESC_KEEP_NL));
@@ -396,6 +473,8 @@ static int lab_run(int argc, char **argv)
 	xl_lab__destroy(&lab);
 	xl_gen_remote__free(remote);
 	xl_cmd_prof_close(&a.prof);
+	xl_hostrec__done(&a.host);
+	a.o.companion = NULL;
 	for (i = 0; i < n; i++)
 		xl_row_free_profile(&rows[i]);
 	return ret;

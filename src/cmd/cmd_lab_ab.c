@@ -22,7 +22,7 @@
  * repetition), A first in even repetitions, B first in odd; B's note gets
  * the paired difference of the CPU ns per packet (xl_ab_compare()).
  */
-int xl_cmd_lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24], uint32_t size,
+int xl_cmd_lab_ab(struct xl_lab *lab, struct run_args *a, char func[2][24], uint32_t size,
 		  struct xl_row_result *rows)
 {
 	static struct xl_row_result one;
@@ -44,6 +44,7 @@ int xl_cmd_lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24]
 				 'a' + side, func[side], size, rep + 1);
 			xl_cmd_progress_step(a->progress, what);
 			err = xl_labrun_prog(lab, &o1, &uo, func[side], a->mode, size, &one);
+			xl_hostrec__take(&a->host, &one);
 			if (err) {
 				xl_err("row ab-%c/%s at %u bytes failed: %s", 'a' + side, func[side], size,
 				       one.note);

@@ -16,6 +16,7 @@
 #include "profile_cli.h"
 #include "progress_cli.h"
 #include "xdplab/lab.h"
+#include "xdplab/hostrec.h"
 #include "xdplab/labrun.h"
 #include "xdplab/labrows.h"
 #include "xdplab/labrun_lat.h"
@@ -54,6 +55,10 @@ struct run_args {
 	struct xl_cmd_progress *progress;
 	/* Set by lab run before the rows with --store: the store, open. */
 	struct xl_store *db_store;
+	/* Why the rows have no hardware counts ("": the PMU counts; xdplab/pmu.h). */
+	char pmu_reason[160];
+	/* What each repetition records of the host: the plans' companion (xdplab/hostrec.h). */
+	struct xl_hostrec host;
 };
 
 /** xl_cmd_lab_run_spec() - `lab run`'s option table and name, for its messages. */
@@ -83,10 +88,10 @@ int xl_cmd_lab_teardown(int argc, char **argv);
 /**
  * xl_cmd_lab_ab() - `lab run --ab`'s two rows at @size into @rows[0] (A)
  * and @rows[1] (B), named after @func (the programs' function names), in
- * @lab with @a's options. Return: 0 or -errno (the failed row's note says
- * why).
+ * @lab with @a's options; what @a->host recorded beside each window goes
+ * into its row. Return: 0 or -errno (the failed row's note says why).
  */
-int xl_cmd_lab_ab(struct xl_lab *lab, const struct run_args *a, char func[2][24], uint32_t size,
+int xl_cmd_lab_ab(struct xl_lab *lab, struct run_args *a, char func[2][24], uint32_t size,
 		  struct xl_row_result *rows);
 
 /**

@@ -91,6 +91,7 @@ TESTS=(
 	"xsk-drop-warning|xsk's totals warn when the kernel dropped frames for an empty fill ring, with the count and the likely cause"
 	"gen-delivered-own-frames|gen counts as delivered only its own frames, not the kernel's sent from that end during the run"
 	"lab-run|lab run with 2 rows: table, verdicts, JSON, nothing left behind"
+	"lab-run-host|lab run --reps 2 --seconds 1, 2 rows: each repetition carries the host-speed control (> 0), its relative figures, steal and load; the PMU fields null with one line saying so where there is no PMU; the machine's noise facts; the schema"
 	"lab-run-progress|lab run's progress lines: row I of N over rows, sizes and --sensitivity, exact off a terminal; on one (script's pty) the time left from the second row on"
 	"lab-run-wiring-fallback|lab run when threaded NAPI is refused: a warning, softirq wiring, the rows still measured"
 	"redirect-cpu-row-steering|lab run --rows redirect-cpu --json: the row's steering (policy, the one target, share 1, nothing unparsed) valid by the schema, processed within 1% of the row's count"

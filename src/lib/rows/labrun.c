@@ -468,6 +468,7 @@ static int xdp_rep_done(void *ctx, const struct xl_plan_step *st)
 		bool ok = g >= 0 && g < XL_MAX_CPUS && a.cpu_ok[g] && b.cpu_ok[g];
 		struct xl_delta busy = { .n = ok ? b.cpu[g].busy - a.cpu[g].busy : 0, .ok = ok };
 		struct xl_delta dlv = { .n = w.gen_sent.n - w.gen_refused.n, .ok = ok };
+		struct xl_delta steal, span;
 
 		r->pps = w.gen_pps;
 		r->packets = dlv.n;
@@ -475,6 +476,10 @@ static int xdp_rep_done(void *ctx, const struct xl_plan_step *st)
 		r->cpu_ns_per_pkt = xl_delta_ratio(&busy, &dlv);
 		r->cpu_source = ok ? XL_CPU_SRC_PROCSTAT : NULL;
 		r->softirq_runs = 0;
+		/* Its steal too is the generator CPU's. */
+		xl_meter_steal(&a, &b, g, &steal, &span);
+		r->steal_share = xl_steal_share(&steal, &span, &r->steal_high);
+		r->steal_ok = r->steal_share >= 0;
 	}
 	row->nreps = st->rep + 1;
 	xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, x->size, st->rep,

@@ -152,6 +152,7 @@ int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	c = *o;
 	c.reps = 1;
 	c.profiler = NULL;
+	c.companion = NULL; /* not a measured repetition: nothing recorded beside it */
 	pa.run_cnt = true;
 	err = xl_labrun_custom(lab, &c, &dut, name, "user program", mode, size, chk);
 	r = &chk->reps[0];
