@@ -12,7 +12,9 @@
  *   schedstat   /proc/PID/schedstat opened and closed every read;
  *   napi        the /proc walk for "napi/DEV-" every interval;
  *   redirect    the devmap redirect's counters read twice per sample.
- * "after" is what the meter does now: one pread of the kept /proc/stat,
+ * "after" is what the meter does now: one pread of the kept /proc/stat
+ * (to its end since issue 19, for procs_running: the "stat-load" line sets
+ * that against issue 12's read of the CPU lines only),
  * one ETHTOOL_GSTATS per device, one pread of each kept schedstat file,
  * no NAPI look-up per interval (the one-time netdev napi-get is timed on
  * its own line), one redirect read.
@@ -74,7 +76,16 @@ static void stat_before(struct ctx *c)
 	xl_cpu_times_set_source(NULL);
 }
 
+/* What the meter reads now: the CPU lines and procs_running, one pread of the whole file. */
 static void stat_after(struct ctx *c)
+{
+	int running;
+
+	xl_cpu_times_read_load(c->t, c->ok, c->ncpus, &running);
+}
+
+/* Issue 12's read, before issue 19 read the file to its end for procs_running. */
+static void stat_cpu_lines(struct ctx *c)
 {
 	xl_cpu_times_read_all(c->t, c->ok, c->ncpus);
 }
@@ -186,6 +197,8 @@ struct variant {
 
 static const struct variant variants[] = {
 	{ "proc-stat", "every CPU's /proc/stat line", stat_before, stat_after, false },
+	{ "stat-load", "issue 19: + steal, procs_running (the CPU lines, then the whole file)",
+	  stat_cpu_lines, stat_after, false },
 	{ "ethtool", "the DUT's rx_queue_0_xdp_packets", eth_before, eth_after, false },
 	{ "schedstat", "run time of 3 tasks (a chain's)", task_before, task_after, false },
 	{ "napi-lookup", "the NAPI kthread, per interval", napi_before, napi_after, false },
