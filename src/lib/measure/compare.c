@@ -176,8 +176,7 @@ static void load_lat(json_t *o, struct xl_cmp_latrow *r)
 	load_lat_rep(json_object_get(o, "median"), &r->med);
 }
 
-/* Loose identity: name, packet operation, size, mode; exact: also wiring, engine. */
-static int row_order(const struct xl_cmp_file *af, int i, const struct xl_cmp_file *bf, int j,
+int xl_cmp_row_order(const struct xl_cmp_file *af, int i, const struct xl_cmp_file *bf, int j,
 		     bool exact)
 {
 	const struct xl_cmp_rowdata *a = &af->rows[i], *b = &bf->rows[j];
@@ -205,7 +204,7 @@ static int check_dups(const struct xl_cmp_file *f, char *err, size_t errlen)
 	const struct xl_cmp_latrow *l;
 	int a, b, ret;
 
-	ret = xl_cmp_find_dup(f, f->nrows, row_order, &a, &b);
+	ret = xl_cmp_find_dup(f, f->nrows, xl_cmp_row_order, &a, &b);
 	if (ret > 0) {
 		r = &f->rows[a];
 		snprintf(err, errlen, "%s: rows %d and %d are the same row (name %s, packet operation %s, size %u, mode %s, wiring %s, engine %s); each row must appear once",
@@ -347,32 +346,6 @@ static double median_of(const double *v, int n)
 	return xl_summarize(v, n).median;
 }
 
-/* The repetitions of @v (@n) at 0 pps (or below: not a rate). */
-static int zero_rates(const double *v, int n)
-{
-	int i, z = 0;
-
-	for (i = 0; i < n; i++)
-		z += !(v[i] > 0);
-	return z;
-}
-
-/* ns/packet of a repetition for the test: a rate of 0 is infinitely slow. */
-static double test_ns(double pps)
-{
-	return pps > 0 ? xl_ns_per_pkt(pps) : INFINITY;
-}
-
-static bool all_positive(const double *v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!(v[i] > 0))
-			return false;
-	return n > 0;
-}
-
 void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 {
 	const struct xl_cmp_rowdata *b = r->base, *n = r->new;
@@ -399,16 +372,16 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	 */
 	r->on_cpu = (!strcmp(b->verdict, "generator-bound") ||
 		     !strcmp(n->verdict, "generator-bound")) &&
-		    all_positive(b->cpu_ns, b->nreps) && all_positive(n->cpu_ns, n->nreps);
+		    xl_cmp_all_positive(b->cpu_ns, b->nreps) && xl_cmp_all_positive(n->cpu_ns, n->nreps);
 	if (r->on_cpu) {
 		bs = b->cpu_ns;
 		ns = n->cpu_ns;
 		r->delta = r->delta_cpu_ns;
 	} else {
 		for (i = 0; i < b->nreps; i++)
-			bv[i] = test_ns(b->pps[i]);
+			bv[i] = xl_cmp_test_ns(b->pps[i]);
 		for (i = 0; i < n->nreps; i++)
-			nv[i] = test_ns(n->pps[i]);
+			nv[i] = xl_cmp_test_ns(n->pps[i]);
 		bs = bv;
 		ns = nv;
 		r->delta = r->delta_ns;
@@ -421,8 +394,8 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	 * A rate of 0 is the row broken (or mended), not a statistic: it
 	 * would otherwise read as 0 ns/packet and a delta of 0.
 	 */
-	zb = zero_rates(b->pps, b->nreps);
-	zn = zero_rates(n->pps, n->nreps);
+	zb = xl_cmp_zero_rates(b->pps, b->nreps);
+	zn = xl_cmp_zero_rates(n->pps, n->nreps);
 	if (zn && !zb) {
 		r->verdict = XL_CMP_REGRESSION;
 		snprintf(r->reason, sizeof(r->reason), "rate fell to 0 pps in %d of %d new repetitions",
@@ -470,7 +443,7 @@ int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 	int k, n;
 
 	memset(out, 0, sizeof(*out));
-	n = xl_cmp_pair(base, base->nrows, new, new->nrows, row_order, &pairs);
+	n = xl_cmp_pair(base, base->nrows, new, new->nrows, xl_cmp_row_order, &pairs);
 	if (n < 0)
 		return n;
 	out->rows = calloc(n + 1, sizeof(*out->rows));

@@ -92,4 +92,24 @@ int xl_cmp_find_dup(const struct xl_cmp_file *f, int n, xl_cmp_order_fn *order, 
 int xl_cmp_lat_order(const struct xl_cmp_file *a, int i, const struct xl_cmp_file *b, int j,
 		     bool exact);
 
+/** xl_cmp_zero_rates() - how many of the @n rates @v (frames/s) are 0 or below (not a rate). */
+int xl_cmp_zero_rates(const double *v, int n);
+
+/**
+ * xl_cmp_test_ns() - a repetition's ns/packet as the tests take it:
+ * 1e9/@pps, and INFINITY for a rate of 0 (infinitely slow).
+ */
+double xl_cmp_test_ns(double pps);
+
+/** xl_cmp_all_positive() - all @n values of @v are above 0 (and @n > 0). */
+bool xl_cmp_all_positive(const double *v, int n);
+
+/**
+ * xl_cmp_row_order() - the xl_cmp_order_fn of ns/packet rows (the @rows
+ * arrays): loose identity name, packet operation, size and mode; exact:
+ * also wiring and generator engine.
+ */
+int xl_cmp_row_order(const struct xl_cmp_file *a, int i, const struct xl_cmp_file *b, int j,
+		     bool exact);
+
 #endif /* XDPLAB_COMPARE_PRIV_H */

@@ -7,12 +7,14 @@
  * verdict and a status (compare.h) that compare's output and the report use.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xdplab/compare.h"
+#include "xdplab/stats.h"
 
 #include "compare_priv.h"
 
@@ -207,4 +209,28 @@ int xl_cmp_find_dup(const struct xl_cmp_file *f, int n, xl_cmp_order_fn *order, 
 		}
 	free(idx);
 	return ret;
+}
+
+int xl_cmp_zero_rates(const double *v, int n)
+{
+	int i, z = 0;
+
+	for (i = 0; i < n; i++)
+		z += !(v[i] > 0);
+	return z;
+}
+
+double xl_cmp_test_ns(double pps)
+{
+	return pps > 0 ? xl_ns_per_pkt(pps) : INFINITY;
+}
+
+bool xl_cmp_all_positive(const double *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return n > 0;
 }

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_permtest.c - the permutation test over run summaries
+ * (src/lib/measure/permtest.c) against a brute-force permutation written
+ * here on its own (recursion over subsets, integer arithmetic, so ties are
+ * exact), its interval, Student's t and the pooled spreads; and the runs'
+ * comparison (src/lib/measure/compare_runs.c) on hand-made files.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xdplab/compare_runs.h"
+#include "xdplab/permtest.h"
+
+#include "test_util.h"
+
+/* ---- the brute force ---- */
+
+/*
+ * Over every way to choose which @nn of the @n pooled values are "new":
+ * T = mean(new) - mean(base), compared as the integer nb * sum(new) - nn *
+ * sum(base) (T times nb * nn), so equal statistics are equal exactly.
+ */
+struct brute {
+	const long *pool;
+	int n, nb, nn;
+	long total, obs;
+	long long hits, all;
+};
+
+static void brute_rec(struct brute *b, int i, int chosen, long sum)
+{
+	if (chosen == b->nn) {
+		long t = b->nb * sum - b->nn * (b->total - sum);
+
+		b->all++;
+		b->hits += labs(t) >= labs(b->obs);
+		return;
+	}
+	if (b->n - i < b->nn - chosen)
+		return;
+	brute_rec(b, i + 1, chosen + 1, sum + b->pool[i]);
+	brute_rec(b, i + 1, chosen, sum);
+}
+
+/* The brute-force p of integer samples @x (base, @nb) and @y (new, @nn). */
+static double brute_p(const long *x, int nb, const long *y, int nn)
+{
+	long pool[2 * XL_PERM_MAX], sx = 0, sy = 0;
+	struct brute b = { .pool = pool, .n = nb + nn, .nb = nb, .nn = nn };
+	int i;
+
+	for (i = 0; i < nb; i++) {
+		pool[i] = x[i];
+		sx += x[i];
+	}
+	for (i = 0; i < nn; i++) {
+		pool[nb + i] = y[i];
+		sy += y[i];
+	}
+	b.total = sx + sy;
+	b.obs = (long)nb * sy - (long)nn * sx;
+	brute_rec(&b, 0, 0, 0);
+	return (double)b.hits / (double)b.all;
+}
+
+static uint32_t lcg(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 16;
+}
+
+/*
+ * 2..6 runs a side, equal and unequal, values from a small range (ties
+ * everywhere, also across the sides) and from a wide one, some shifted:
+ * the library's p equals the brute force's, and so does its count.
+ */
+static void test_perm_brute(void **state)
+{
+	uint32_t seed = 19;
+	int nb, nn, rep, i, range;
+
+	(void)state;
+	for (nb = 2; nb <= 6; nb++)
+		for (nn = 2; nn <= 6; nn++)
+			for (rep = 0; rep < 12; rep++) {
+				long x[6], y[6];
+				double xd[6], yd[6];
+				struct xl_perm_result r;
+
+				range = rep < 6 ? 4 : 1000;
+				for (i = 0; i < nb; i++)
+					xd[i] = x[i] = 70 + lcg(&seed) % range;
+				for (i = 0; i < nn; i++)
+					yd[i] = y[i] = 70 + lcg(&seed) % range + (rep % 3) * range / 2;
+				assert_int_equal(xl_perm_test(xd, nb, yd, nn, &r), 0);
+				assert_true(r.exact);
+				assert_int_equal(r.relabelings,
+						 (uint64_t)llround(xl_choose(nb + nn, nb)));
+				assert_near(r.p, brute_p(x, nb, y, nn), 1e-12);
+			}
+}
+
+/* All ties: every relabeling is as extreme as the observed one. */
+static void test_perm_all_equal(void **state)
+{
+	const double a[] = { 5, 5, 5 }, b[] = { 5, 5, 5, 5 };
+	struct xl_perm_result r;
+
+	(void)state;
+	assert_int_equal(xl_perm_test(a, 3, b, 4, &r), 0);
+	assert_dbl_equal(r.p, 1.0);
+	assert_dbl_equal(r.estimate, 0.0);
+}
+
+/* Complete separation: the smallest p each design can give. */
+static void test_perm_min_p(void **state)
+{
+	const double lo[] = { 1, 2, 3, 4, 5, 6 }, hi[] = { 11, 12, 13, 14, 15, 16 };
+	struct xl_perm_result r;
+
+	(void)state;
+	assert_near(xl_perm_min_p(3, 3), 0.1, 1e-15);
+	assert_near(xl_perm_min_p(4, 4), 2.0 / 70, 1e-15);
+	assert_near(xl_perm_min_p(3, 4), 1.0 / 35, 1e-15);
+	assert_near(xl_perm_min_p(2, 2), 1.0 / 3, 1e-15);
+	assert_dbl_equal(xl_perm_min_p(1, 1), 1.0);
+	assert_int_equal(xl_perm_n_needed(0.05), 4);
+	assert_int_equal(xl_perm_n_needed(0.01), 5);
+	assert_int_equal(xl_perm_test(lo, 3, hi, 3, &r), 0);
+	assert_near(r.p, 0.1, 1e-15);
+	assert_near(r.min_p, 0.1, 1e-15);
+	/* 3 vs 3 cannot reach 0.05: no 95% interval exists. */
+	assert_true(isinf(r.ci_lo) && r.ci_lo < 0 && isinf(r.ci_hi) && r.ci_hi > 0);
+	assert_int_equal(xl_perm_test(lo, 4, hi, 4, &r), 0);
+	assert_near(r.p, 2.0 / 70, 1e-15);
+	assert_near(r.estimate, 10, 1e-12);
+	assert_int_equal(xl_perm_test(lo, 3, hi, 4, &r), 0);
+	assert_near(r.p, 1.0 / 35, 1e-15);
+}
+
+/*
+ * The interval is the test inverted: just inside its ends the shifted
+ * data are not significant at 0.05, just outside they are.
+ */
+static void test_perm_ci(void **state)
+{
+	const double b[] = { 100, 103, 98, 101, 99 }, n[] = { 110, 108, 113, 109, 111 };
+	double s[5];
+	struct xl_perm_result r, t;
+	int i;
+
+	(void)state;
+	assert_int_equal(xl_perm_test(b, 5, n, 5, &r), 0);
+	assert_near(r.estimate, 10, 1e-12);
+	assert_true(r.ci_lo < r.estimate && r.estimate < r.ci_hi);
+	assert_true(isfinite(r.ci_lo) && isfinite(r.ci_hi));
+	for (i = 0; i < 5; i++)
+		s[i] = n[i] - (r.ci_lo + 1e-4);
+	assert_int_equal(xl_perm_test(b, 5, s, 5, &t), 0);
+	assert_true(t.p > 0.05);
+	for (i = 0; i < 5; i++)
+		s[i] = n[i] - (r.ci_lo - 1e-4);
+	assert_int_equal(xl_perm_test(b, 5, s, 5, &t), 0);
+	assert_true(t.p <= 0.05);
+	for (i = 0; i < 5; i++)
+		s[i] = n[i] - (r.ci_hi - 1e-4);
+	assert_int_equal(xl_perm_test(b, 5, s, 5, &t), 0);
+	assert_true(t.p > 0.05);
+	for (i = 0; i < 5; i++)
+		s[i] = n[i] - (r.ci_hi + 1e-4);
+	assert_int_equal(xl_perm_test(b, 5, s, 5, &t), 0);
+	assert_true(t.p <= 0.05);
+}
+
+/* Past XL_PERM_EXACT_MAX relabelings: random ones, from the fixed seed. */
+static void test_perm_random(void **state)
+{
+	double b[12], n[12];
+	struct xl_perm_result r, r2;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		b[i] = 100 + i;
+		n[i] = 200 + i;
+	}
+	assert_int_equal(xl_perm_test(b, 12, n, 12, &r), 0);
+	assert_false(r.exact);
+	assert_int_equal(r.relabelings, XL_PERM_DRAWS);
+	assert_near(r.min_p, 1.0 / XL_PERM_DRAWS, 1e-15);
+	assert_true(r.p >= 1.0 / XL_PERM_DRAWS && r.p <= 2.0 / XL_PERM_DRAWS);
+	assert_int_equal(xl_perm_test(b, 12, n, 12, &r2), 0);
+	assert_dbl_equal(r2.p, r.p);
+}
+
+static void test_perm_bad(void **state)
+{
+	const double v[] = { 1, 2, NAN };
+	struct xl_perm_result r;
+	double big[XL_PERM_MAX + 1] = { 0 };
+
+	(void)state;
+	assert_int_equal(xl_perm_test(v, 0, v, 2, &r), -EINVAL);
+	assert_int_equal(xl_perm_test(v, 2, v, 3, &r), -EINVAL);
+	assert_int_equal(xl_perm_test(big, XL_PERM_MAX + 1, v, 2, &r), -EINVAL);
+	assert_int_equal(xl_perm_test(v, 2, &(double){ INFINITY }, 1, &r), -EINVAL);
+}
+
+/* R: qt(c(.975, .8, .975, .975, .975), c(6, 6, 1, 2, 30)). */
+static void test_t_quantile(void **state)
+{
+	(void)state;
+	assert_near(xl_t_quantile(0.975, 6), 2.446911851, 1e-8);
+	assert_near(xl_t_quantile(0.8, 6), 0.9057032, 1e-7);
+	assert_near(xl_t_quantile(0.975, 1), 12.70620474, 1e-7);
+	assert_near(xl_t_quantile(0.975, 2), 4.30265273, 1e-7);
+	assert_near(xl_t_quantile(0.975, 30), 2.04227246, 1e-7);
+	assert_near(xl_t_cdf(0, 5), 0.5, 1e-15);
+	assert_near(xl_t_cdf(-2.570582, 5), 0.025, 1e-7);
+	assert_true(isnan(xl_t_quantile(0.975, 0)));
+	assert_true(isnan(xl_t_quantile(1, 3)));
+}
+
+static void test_pooled_sd(void **state)
+{
+	/* Groups {1,3} and {4,6,8}: SS 2 + 8 over df 1 + 2. */
+	const double v[] = { 1, 3, 4, 6, 8 };
+	const size_t off[] = { 0, 2, 5 }, one[] = { 0, 1, 2 };
+
+	(void)state;
+	assert_near(xl_pooled_sd(v, off, 2), sqrt(10.0 / 3), 1e-12);
+	assert_true(isnan(xl_pooled_sd(v, one, 2)));
+	assert_near(xl_min_detectable(2, 4, 4, 0.05),
+		    (2.446911851 + 0.9057032) * 2 * sqrt(0.5), 1e-6);
+	assert_true(isnan(xl_min_detectable(2, 1, 1, 0.05)));
+}
+
+/* ---- several runs a side ---- */
+
+static void mkrow(struct xl_cmp_rowdata *r, const char *name, const char *verdict,
+		  const double *pps, const double *cpu, int n)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->op, sizeof(r->op), "no-touch");
+	snprintf(r->mode, sizeof(r->mode), "native");
+	snprintf(r->wiring, sizeof(r->wiring), "threaded");
+	snprintf(r->engine, sizeof(r->engine), "live");
+	snprintf(r->verdict, sizeof(r->verdict), "%s", verdict);
+	r->size = 64;
+	r->nreps = n;
+	memcpy(r->pps, pps, n * sizeof(*pps));
+	memcpy(r->cpu_ns, cpu, n * sizeof(*cpu));
+	r->mpps = xl_summarize(pps, n);
+	r->mpps.median /= 1e6;
+}
+
+static void mkfile(struct xl_cmp_file *f, const char *path, struct xl_cmp_rowdata *rows, int n)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	snprintf(f->wiring, sizeof(f->wiring), "threaded");
+	f->reps = 3;
+	f->seconds = 1;
+	f->warmup = 0.25;
+	f->rows = rows;
+	f->nrows = n;
+}
+
+/*
+ * 4 vs 4 runs: drop's run medians 100.. vs 110.. ns/packet (1e7 pps is 100
+ * ns): a regression at the smallest p 4 vs 4 can give; tx generator-bound
+ * in one run, so judged on CPU ns/packet in all, unchanged.
+ */
+static void test_runs_regression(void **state)
+{
+	struct xl_cmp_rowdata rows[8][2];
+	struct xl_cmp_file f[8];
+	struct xl_cmp_mresult res;
+	struct xl_cmp_opts o = { .alpha = 0.05 };
+	char path[8][16], err[256];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		double ns = (i < 4 ? 100 : 110) + i % 4;
+		double pps[3] = { 1e9 / ns, 1e9 / (ns + 0.5), 1e9 / (ns - 0.5) };
+		double cpu[3] = { 300 + i % 2, 300, 301 };
+		double tpps[3] = { 3e6, 3e6, 3e6 };
+
+		mkrow(&rows[i][0], "drop/no-touch", "valid", pps, cpu, 3);
+		mkrow(&rows[i][1], "tx", i == 5 ? "generator-bound" : "valid", tpps, cpu, 3);
+		snprintf(path[i], sizeof(path[i]), "r%d.json", i);
+		mkfile(&f[i], path[i], rows[i], 2);
+	}
+	assert_int_equal(xl_cmp_runs_check(f, 8, err, sizeof(err)), 0);
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &o, &res), 0);
+	assert_int_equal(res.nrows, 2);
+	assert_int_equal(res.compared, 2);
+	assert_int_equal(res.regressions, 1);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_REGRESSION);
+	assert_int_equal(res.rows[0].nb, 4);
+	assert_int_equal(res.rows[0].nn, 4);
+	assert_false(res.rows[0].on_cpu);
+	assert_near(res.rows[0].test.p, 2.0 / 70, 1e-12);
+	assert_near(res.rows[0].test.estimate, 10, 1e-6);
+	assert_near(res.rows[0].sd_within, 0.5, 1e-6);
+	assert_true(res.rows[1].on_cpu);
+	assert_int_equal(res.rows[1].verdict, XL_CMP_SAME);
+	xl_cmp_mresult_free(&res);
+	/* The first three a side: cannot reach 0.05, whatever the data. */
+	memmove(&f[3], &f[4], 3 * sizeof(f[0]));
+	assert_int_equal(xl_cmp_runs(f, 3, 3, &o, &res), 0);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_TOO_FEW);
+	assert_int_equal(res.too_few, 2);
+	xl_cmp_mresult_free(&res);
+}
+
+/* Set-up that differs between runs, and a run without rows: one line each. */
+static void test_runs_check(void **state)
+{
+	const double pps[3] = { 1e6, 1e6, 1e6 }, cpu[3] = { 1, 1, 1 };
+	struct xl_cmp_rowdata r[3];
+	struct xl_cmp_file f[3];
+	char err[256];
+
+	(void)state;
+	mkrow(&r[0], "pass", "valid", pps, cpu, 3);
+	mkrow(&r[1], "pass", "valid", pps, cpu, 3);
+	mkrow(&r[2], "pass", "valid", pps, cpu, 3);
+	mkfile(&f[0], "a.json", &r[0], 1);
+	mkfile(&f[1], "b.json", &r[1], 1);
+	mkfile(&f[2], "c.json", &r[2], 1);
+	if (xl_cmp_runs_check(f, 3, err, sizeof(err)))
+		fail_msg("%s", err);
+	f[2].seconds = 3;
+	assert_int_equal(xl_cmp_runs_check(f, 3, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "a.json and c.json: window differs between runs: 1 s vs 3 s; every run on both sides needs the same set-up");
+	f[2].seconds = 1;
+	snprintf(r[1].wiring, sizeof(r[1].wiring), "softirq");
+	assert_int_equal(xl_cmp_runs_check(f, 3, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "b.json and a.json: row pass 64 B native: wiring differs between runs: softirq vs threaded; every run on both sides needs the same set-up");
+	snprintf(r[1].wiring, sizeof(r[1].wiring), "threaded");
+	snprintf(r[1].cpu_source, sizeof(r[1].cpu_source), "proc-stat");
+	snprintf(r[2].cpu_source, sizeof(r[2].cpu_source), "softirq-tracepoint");
+	assert_int_equal(xl_cmp_runs_check(f, 3, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "b.json and c.json: row pass 64 B native: DUT CPU time source differs between runs: proc-stat vs softirq-tracepoint; every run on both sides needs the same set-up");
+	r[2].cpu_source[0] = '\0';
+	r[2].nreps = 2;
+	assert_int_equal(xl_cmp_runs_check(f, 3, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "a.json and c.json: row pass 64 B native: repetitions differ between runs: 3 vs 2; every run on both sides needs the same set-up");
+	r[2].nreps = 3;
+	f[1].nrows = 0;
+	assert_int_equal(xl_cmp_runs_check(f, 3, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "b.json: a run with no rows (lab run --json writes one per benchmark; every run needs its rows)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perm_brute),
+		cmocka_unit_test(test_perm_all_equal),
+		cmocka_unit_test(test_perm_min_p),
+		cmocka_unit_test(test_perm_ci),
+		cmocka_unit_test(test_perm_random),
+		cmocka_unit_test(test_perm_bad),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_pooled_sd),
+		cmocka_unit_test(test_runs_regression),
+		cmocka_unit_test(test_runs_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
