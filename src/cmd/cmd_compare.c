@@ -1,27 +1,28 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* xdplab compare BASE.json NEW.json: is NEW slower than BASE, row by row? */
+/*
+ * xdplab compare BASE.json NEW.json: is NEW slower than BASE, row by row?
+ * Its options, reading the files (and directories of them), two files;
+ * several runs a side (BASE.json... -- NEW.json...) in cmd_compare_runs.c.
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "cmd.h"
+#include "compare_cli.h"
 #include "xdplab/log.h"
 #include "xdplab/compare.h"
 #include "xdplab/report.h"
 #include "xdplab/store.h"
 
 enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
-
-struct compare_args {
-	struct xl_cmp_opts o;
-	bool markdown, json, format_given;
-	const char *db, *label[2];
-};
 
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
@@ -34,11 +35,10 @@ static const struct xl_opt compare_opts[] = {
 };
 
 static const struct xl_cmd_spec compare_spec = {
-	"compare", "BASE.json NEW.json | --db DB --base-label A --new-label B",
-	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict; latency rows (lab run --latency) by their p50 and p99 over the repetitions, and any loss, gap, reordering or duplicate that rose from 0. Exit 0: no regression, 1: a row regressed (a rate that fell to 0 pps too), 2: usage, bad input (a row twice in a file) or, with no regression, a row with too few repetitions to tell.",
+	"compare", "BASE.json NEW.json | BASE.json... -- NEW.json... | --db DB --base-label A --new-label B",
+	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict; latency rows (lab run --latency) by their p50 and p99 over the repetitions, and any loss, gap, reordering or duplicate that rose from 0. Exit 0: no regression, 1: a row regressed (a rate that fell to 0 pps too), 2: usage, bad input (a row twice in a file) or, with no regression, a row with too few repetitions to tell. Several runs a side (files or directories of them, BASE before --, NEW after): each run's median is one value, an exact permutation test over the run labels, a 95% interval, the spreads between and within runs, the smallest difference the runs can detect (docs/compare.md).",
 	compare_opts, sizeof(compare_opts) / sizeof(compare_opts[0]),
 };
-
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
@@ -112,37 +112,7 @@ static int load_stored(struct xl_store *s, const struct compare_args *a, int i,
 	return ret ? XL_EXIT_USAGE : 0;
 }
 
-/* Both sides, from the files or the store. Return: 0 or the exit status. */
-static int load_sides(const struct compare_args *a, char **files, struct xl_cmp_file *f)
-{
-	struct xl_store *s = NULL;
-	char err[512];
-	int i, ret = 0;
-
-	if (a->db && !(s = xl_cmd_store_open(&compare_spec, a->db, false, &ret)))
-		return ret;
-	for (i = 0; i < 2 && !ret; i++) {
-		if (s) {
-			ret = load_stored(s, a, i, &f[i]);
-		} else if (xl_cmp_load(files[i], &f[i], err, sizeof(err))) {
-			xl_usage_error(&compare_spec, "%s", err);
-			ret = XL_EXIT_USAGE;
-		}
-		if (ret && i)
-			xl_cmp_file_free(&f[0]);
-	}
-	xl_store_close(s);
-	return ret;
-}
-
 /* ---- text and markdown ---- */
-
-/*
- * A results file's text (host, kernel, row names, reasons, paths) as a
- * terminal may show it, and in markdown as one table cell: controls as
- * \xNN, '|' and '\' with a backslash (a name cannot forge a line or a column).
- */
-#define TXT(md, s) ((md) ? XL_ESC_MD(s) : XL_ESC(s))
 
 static const char *status_text(const struct xl_cmp_row *r)
 {
@@ -177,7 +147,7 @@ static void fmt_verdict(char *buf, size_t len, const struct xl_cmp_row *r)
 		snprintf(buf + strlen(buf), len - strlen(buf), ": %s", r->reason);
 }
 
-static void print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, bool md)
+void xl_cmp_print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, bool md)
 {
 	struct xl_cmp_env_row e[64];
 	int i, ne = xl_cmp_env(b, n, e, 64);
@@ -225,9 +195,10 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 		printf("%sWARNING: the generator ceiling (gen-ceiling: the generator alone, nothing under test) moved %+.1f%% between the runs: the host changed, and the other rows' verdicts carry that change too\n",
 		       md ? "\n" : "", res->ceiling_pct);
 	printf("%s", md ? "\n" : "");
-	print_env(b, n, md);
+	xl_cmp_print_env(b, n, md);
 	printf("\nMann-Whitney U, two-sided, exact, over the repetitions' ns/packet (1e9/pps; DUT CPU ns/packet for generator-bound rows); alpha %g, threshold %g ns/packet\n",
 	       a->o.alpha, a->o.threshold_ns);
+	printf("note: one run a side cannot separate the patch from the host: the repetitions of one run share its host's state, so this test compares two runs, not two codes; for a decision alternate several runs a side (xdplab compare BASE.json... -- NEW.json..., docs/compare.md)\n");
 	printf("d ns/p = 1e9/new - 1e9/base of the median rates; d CPU = new - base median DUT CPU ns/packet; positive = slower\n\n");
 	if (md)
 		printf("| benchmark | size | mode | wiring | base Mpps (min-max) | new Mpps (min-max) | delta Mpps | d ns/p | base CPU ns/p | new CPU ns/p | d CPU | n | p | verdict |\n"
@@ -266,8 +237,7 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	}
 }
 
-/* "3 too few reps, " for the summaries; "" when there are none. */
-static const char *too_few_text(int n)
+const char *xl_cmp_too_few_text(int n)
 {
 	static char buf[32];
 
@@ -301,152 +271,7 @@ static void print_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	printf("\n%d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %s%d not comparable or not measured, %d in one file only\n",
 	       b->nrows, n->nrows, res->paired, res->compared, res->regressions,
 	       res->improvements, res->compared - res->regressions - res->improvements - res->too_few,
-	       too_few_text(res->too_few), res->paired - res->compared, res->nrows - res->paired);
-}
-
-/* ---- latency rows ---- */
-
-static const struct xl_cmp_latrow *lat_ident(const struct xl_cmp_latpair *p)
-{
-	return p->base ? p->base : p->new;
-}
-
-/* "0.0" style microseconds of a median, "-" without it. */
-static void fmt_us(char *buf, size_t len, const struct xl_cmp_latrow *d, uint64_t ns)
-{
-	if (!d || !d->nreps)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f", ns / 1e3);
-}
-
-static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *p)
-{
-	static const char *const mname[] = { "p50", "p99" };
-	size_t n;
-	int m, k = 0;
-
-	if (p->status == XL_CMP_PAIRED) {
-		snprintf(buf, len, "%s", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_TEXT));
-		for (m = 0; m < XL_CMP_LAT_NTESTS; m++)
-			if (p->verdict != XL_CMP_SAME && p->mverdict[m] == p->verdict) {
-				n = strlen(buf);
-				snprintf(buf + n, len - n, "%s%s", k++ ? ", " : " (", mname[m]);
-			}
-		n = strlen(buf);
-		if (k)
-			snprintf(buf + n, len - n, ")");
-	} else if (p->status == XL_CMP_NOT_MEASURED) {
-		snprintf(buf, len, "%s", p->reason);
-	} else {
-		snprintf(buf, len, "%s%s%s",
-			 xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_TEXT),
-			 p->reason[0] ? ": " : "", p->reason);
-	}
-	xl_cmp_lat_rose_append(buf, len, p->rose);
-}
-
-static void print_lat_table(const struct xl_cmp_latresult *lr, const struct compare_args *a)
-{
-	static const char *const fig[] = { "p50", "p99", "p99.9", "max" };
-	bool md = a->markdown;
-	char c[4][3][24], bl[24], nl[24], nn[16], pp[2][16], v[320];
-	int i, f;
-
-	printf("\nlatency rows (lab run --latency): medians over the repetitions in us, d%% = new vs base;"
-	       " Mann-Whitney U, two-sided, exact, over the repetitions' p50 and p99; alpha %g, threshold %g ns;"
-	       " lost = sent - distinct received (median)\n\n", a->o.alpha, a->o.threshold_ns);
-	if (md) {
-		printf("| latency row | size | wiring |");
-		for (f = 0; f < 4; f++)
-			printf(" base %s | new %s | d%% |", fig[f], fig[f]);
-		printf(" base lost | new lost | n | p p50 | p p99 | verdict |\n|---|---:|---|");
-		for (f = 0; f < 4 * 3 + 5; f++)
-			printf("---:|");
-		printf("---|\n");
-	} else {
-		printf("%-20s %5s %-8s %8s %8s %7s %8s %8s %7s %8s %8s %7s %8s %8s %7s %9s %9s %5s %6s %6s  %s\n",
-		       "latency row", "size", "wiring", "b p50", "n p50", "d%", "b p99", "n p99", "d%",
-		       "b p99.9", "n p99.9", "d%", "b max", "n max", "d%", "b lost", "n lost", "n",
-		       "p p50", "p p99", "verdict");
-	}
-	for (i = 0; i < lr->npairs; i++) {
-		const struct xl_cmp_latpair *p = &lr->pairs[i];
-		const struct xl_cmp_latrow *d = lat_ident(p);
-		const struct xl_lat_rep *bm = p->base ? &p->base->med : NULL;
-		const struct xl_lat_rep *nm = p->new ? &p->new->med : NULL;
-		bool num = p->status == XL_CMP_PAIRED;
-		const double dp[4] = { p->pct_p50, p->pct_p99, p->pct_p999, p->pct_max };
-
-		for (f = 0; f < 4; f++) {
-			uint64_t bv = !bm ? 0 : f == 0 ? bm->p50_ns : f == 1 ? bm->p99_ns :
-					  f == 2 ? bm->p999_ns : bm->max_ns;
-			uint64_t nv = !nm ? 0 : f == 0 ? nm->p50_ns : f == 1 ? nm->p99_ns :
-					  f == 2 ? nm->p999_ns : nm->max_ns;
-
-			fmt_us(c[f][0], sizeof(c[f][0]), p->base, bv);
-			fmt_us(c[f][1], sizeof(c[f][1]), p->new, nv);
-			snprintf(c[f][2], sizeof(c[f][2]), num ? "%+.1f%%" : "-", dp[f]);
-		}
-		snprintf(bl, sizeof(bl), p->base && p->base->nreps ? "%llu" : "-",
-			 bm ? (unsigned long long)bm->lost : 0ULL);
-		snprintf(nl, sizeof(nl), p->new && p->new->nreps ? "%llu" : "-",
-			 nm ? (unsigned long long)nm->lost : 0ULL);
-		snprintf(nn, sizeof(nn), num ? "%zu/%zu" : "-", p->test[0].n1, p->test[0].n2);
-		snprintf(pp[0], sizeof(pp[0]), num ? "%.3f" : "-", p->test[0].p);
-		snprintf(pp[1], sizeof(pp[1]), num ? "%.3f" : "-", p->test[1].p);
-		fmt_lat_verdict(v, sizeof(v), p);
-		if (md) {
-			printf("| %s | %u | %s |", TXT(md, d->name), d->size,
-			       TXT(md, d->wiring[0] ? d->wiring : "-"));
-			for (f = 0; f < 4; f++)
-				printf(" %s | %s | %s |", c[f][0], c[f][1], c[f][2]);
-			printf(" %s | %s | %s | %s | %s | %s |\n", bl, nl, nn, pp[0], pp[1],
-			       TXT(md, v));
-		} else {
-			printf("%-20s %5u %-8s", TXT(md, d->name), d->size,
-			       TXT(md, d->wiring[0] ? d->wiring : "-"));
-			for (f = 0; f < 4; f++)
-				printf(" %8s %8s %7s", c[f][0], c[f][1], c[f][2]);
-			printf(" %9s %9s %5s %6s %6s  %s\n", bl, nl, nn, pp[0], pp[1], TXT(md, v));
-		}
-	}
-}
-
-/* Every count that rose from 0, with its repetitions; the latency summary. */
-static void print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
-			    const struct xl_cmp_latresult *lr, const struct compare_args *a)
-{
-	const struct xl_cmp_latpair *few = NULL;
-	int i, k, first = 1;
-
-	for (i = 0; i < lr->npairs; i++) {
-		const struct xl_cmp_latpair *p = &lr->pairs[i];
-
-		if (p->status == XL_CMP_PAIRED && p->verdict == XL_CMP_TOO_FEW && !few)
-			few = p;
-		if (!p->rose)
-			continue;
-		printf("%snote: %s %u B:", first ? "\n" : "", TXT(a->markdown, p->base->name),
-		       p->base->size);
-		first = 0;
-		for (k = 0; k < 4; k++)
-			if (p->rose & (1u << k))
-				printf("%s %s rose from 0 (%llu in %d of %d new repetitions, 0 in %d base ones)",
-				       k && (p->rose & ((1u << k) - 1)) ? ";" : "",
-				       xl_cmp_lat_book_name(k), p->new_sum[k], p->new_reps_with[k],
-				       p->new->nreps, p->base->nreps);
-		printf("\n");
-	}
-	if (few)
-		printf("\nnote: latency rows with %zu vs %zu repetitions can never reach p < %g: 'too few reps' there means 'cannot tell', not 'no change' (lab run --latency --reps %zu)\n",
-		       few->test[0].n1, few->test[0].n2, a->o.alpha,
-		       xl_mann_whitney_n_needed(a->o.alpha));
-	printf("latency: %d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %s%d not comparable or not measured, %d in one file only; %d with a count risen from 0\n",
-	       b->nlat, n->nlat, lr->paired, lr->compared, lr->regressions, lr->improvements,
-	       lr->compared - lr->regressions - lr->improvements - lr->too_few,
-	       too_few_text(lr->too_few), lr->paired - lr->compared, lr->npairs - lr->paired,
-	       lr->rose);
+	       xl_cmp_too_few_text(res->too_few), res->paired - res->compared, res->nrows - res->paired);
 }
 
 /* ---- JSON ---- */
@@ -460,66 +285,6 @@ static json_t *side_json(const struct xl_cmp_rowdata *d, double cpu)
 					      d->mpps.min, "max", d->mpps.max) : json_null(),
 			 "verdict", d->verdict,
 			 "cpu_ns_per_pkt", cpu > 0 ? json_real(cpu) : json_null());
-}
-
-static json_t *lat_side_json(const struct xl_cmp_latrow *d, const unsigned long long *sum)
-{
-	const struct xl_lat_rep *m;
-
-	if (!d)
-		return json_null();
-	m = &d->med;
-	return json_pack("{s:i,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I}}",
-			 "n", d->nreps, "median", "sent", (json_int_t)m->sent, "received",
-			 (json_int_t)m->received, "lost", (json_int_t)m->lost, "gaps",
-			 (json_int_t)m->gaps, "reordered", (json_int_t)m->reordered, "duplicates",
-			 (json_int_t)m->duplicates, "p50_ns", (json_int_t)m->p50_ns, "p90_ns",
-			 (json_int_t)m->p90_ns, "p99_ns", (json_int_t)m->p99_ns, "p999_ns",
-			 (json_int_t)m->p999_ns, "max_ns", (json_int_t)m->max_ns, "sum", "lost",
-			 (json_int_t)sum[0], "gaps", (json_int_t)sum[1], "reordered",
-			 (json_int_t)sum[2], "duplicates", (json_int_t)sum[3]);
-}
-
-static json_t *lat_json(const struct xl_cmp_latresult *lr)
-{
-	static const char *const mname[] = { "p50", "p99" };
-	json_t *arr = json_array();
-	int i, k, m;
-
-	for (i = 0; i < lr->npairs; i++) {
-		const struct xl_cmp_latpair *p = &lr->pairs[i];
-		const struct xl_cmp_latrow *d = lat_ident(p);
-		json_t *rose = json_array();
-		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:s,s:s,s:o,s:o}", "name", d->name,
-				      "path", d->path, "size", d->size, "wiring", d->wiring,
-				      "rate_pps", d->rate_pps, "status", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_JSON),
-				      "reason", p->reason, "base", lat_side_json(p->base, p->base_sum),
-				      "new", lat_side_json(p->new, p->new_sum));
-
-		for (k = 0; k < 4; k++)
-			if (p->rose & (1u << k))
-				json_array_append_new(rose, json_string(xl_cmp_lat_book_name(k)));
-		json_object_set_new(o, "rose_from_zero", rose);
-		if (p->status == XL_CMP_PAIRED) {
-			json_t *tests = json_object();
-
-			json_object_set_new(o, "delta_pct", json_pack("{s:f,s:f,s:f,s:f}", "p50",
-				p->pct_p50, "p99", p->pct_p99, "p999", p->pct_p999, "max", p->pct_max));
-			for (m = 0; m < XL_CMP_LAT_NTESTS; m++)
-				json_object_set_new(tests, mname[m], json_pack("{s:f,s:f,s:s}", "u",
-					p->test[m].u, "p", p->test[m].p, "verdict",
-					xl_cmp_verdict_name(p->mverdict[m])));
-			json_object_set_new(o, "tests", tests);
-			json_object_set_new(o, "n_base", json_integer(p->test[0].n2));
-			json_object_set_new(o, "n_new", json_integer(p->test[0].n1));
-			json_object_set_new(o, "min_p", json_real(xl_mann_whitney_min_p(p->test[0].n1,
-										       p->test[0].n2)));
-			json_object_set_new(o, "too_few", json_boolean(p->too_few));
-			json_object_set_new(o, "verdict", json_string(xl_cmp_verdict_name(p->verdict)));
-		}
-		json_array_append_new(arr, o);
-	}
-	return arr;
 }
 
 static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
@@ -565,6 +330,8 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 					    json_real(r->delta_cpu_ns) : json_null());
 			json_object_set_new(o, "metric", json_string(r->on_cpu ? "cpu_ns_per_pkt" :
 									       "ns_per_pkt"));
+			/* The test over one run a side's repetitions (docs/compare.md). */
+			json_object_set_new(o, "method", json_string("mann-whitney-reps"));
 			json_object_set_new(o, "u", json_real(r->test.u));
 			json_object_set_new(o, "p", json_real(r->test.p));
 			json_object_set_new(o, "n_base", json_integer(r->test.n2));
@@ -584,7 +351,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 	if (res->too_few)
 		json_object_set_new(sum, "too_few", json_integer(res->too_few));
 	json_object_set_new(doc, "summary", sum);
-	json_object_set_new(doc, "latency", lat_json(lr));
+	json_object_set_new(doc, "latency", xl_cmp_lat_json(lr));
 	sum = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "base_rows", b->nlat, "new_rows", n->nlat,
 			"paired", lr->paired, "compared", lr->compared, "regressions",
 			lr->regressions, "improvements", lr->improvements, "rose_from_zero",
@@ -597,51 +364,135 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 	json_decref(doc);
 }
 
-int cmd_compare(int argc, char **argv)
+/* ---- the files ---- */
+
+/* The files compare reads: each side's, expanded from directories. */
+struct runs {
+	struct xl_cmp_file *f; /* base's, then new's */
+	int n, nbase;
+};
+
+static void runs_free(struct runs *r)
 {
-	struct compare_args a = { .o = { .alpha = XL_CMP_ALPHA_DEFAULT, .threshold_ns = 0 } };
-	struct xl_cmp_file f[2];
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		xl_cmp_file_free(&r->f[i]);
+	free(r->f);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* An A/A calibration (lab run --aa) in a directory of runs is not a run. */
+static bool is_calibration(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return !strcmp(b ? b + 1 : path, "calibration.json");
+}
+
+/* Load @path into the next slot; one line on stderr on failure. */
+static int load_one(struct runs *r, const char *path)
+{
+	char err[512];
+
+	if (r->n == 2 * XL_CMP_MAX_RUNS + 2)
+		return xl_usage_error(&compare_spec, "%s: more than %d runs a side", path,
+				      XL_CMP_MAX_RUNS);
+	if (xl_cmp_load(path, &r->f[r->n], err, sizeof(err)))
+		return xl_usage_error(&compare_spec, "%s", err);
+	r->n++;
+	return 0;
+}
+
+/* Every *.json in directory @dir (but calibration.json), by name. */
+static int load_dir(struct runs *r, const char *dir)
+{
+	struct dirent *de;
+	char **names = NULL, path[4096];
+	int n = 0, i, ret = 0;
+	size_t len;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return xl_usage_error(&compare_spec, "%s: cannot open: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		char **nn;
+
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json") ||
+		    is_calibration(de->d_name))
+			continue;
+		nn = realloc(names, (n + 1) * sizeof(*names));
+		if (!nn || !(nn[n] = strdup(de->d_name))) {
+			names = nn ? nn : names;
+			ret = xl_usage_error(&compare_spec, "%s: out of memory", dir);
+			goto out;
+		}
+		names = nn;
+		n++;
+	}
+	if (!n) {
+		ret = xl_usage_error(&compare_spec, "%s: no results file (*.json) in the directory",
+				     dir);
+		goto out;
+	}
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n && !ret; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ret = load_one(r, path);
+	}
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return ret;
+}
+
+/* @args[0..n): files, or directories of them. */
+static int load_side(struct runs *r, char **args, int n)
+{
+	struct stat st;
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		if (!stat(args[i], &st) && S_ISDIR(st.st_mode))
+			ret = load_dir(r, args[i]);
+		else
+			ret = load_one(r, args[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The first bare "--": where the BASE runs end. */
+static int find_dash(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return i;
+	return -1;
+}
+
+/* Two files: the test over the repetitions, as always. */
+static int compare_two(const struct xl_cmp_file *f, const struct compare_args *a)
+{
 	struct xl_cmp_result res;
 	struct xl_cmp_latresult lr = { 0 };
-	int idx, ret;
+	int ret = XL_EXIT_USAGE;
 
-	idx = xl_opts_parse(&compare_spec, argc, argv, on_opt, &a);
-	if (idx == XL_OPTS_HELP)
-		return XL_EXIT_OK;
-	if (idx < 0)
-		return XL_EXIT_USAGE;
-	if (a.db && argc != idx) {
-		xl_usage_error(&compare_spec, "--db compares stored runs: no file expected (got %d)",
-			       argc - idx);
-		return XL_EXIT_USAGE;
-	}
-	if (a.db && (!a.label[0] || !a.label[1])) {
-		xl_usage_error(&compare_spec, "--db needs --base-label and --new-label");
-		return XL_EXIT_USAGE;
-	}
-	if (!a.db && (a.label[0] || a.label[1])) {
-		xl_usage_error(&compare_spec, "--base-label and --new-label need --db (the store to read)");
-		return XL_EXIT_USAGE;
-	}
-	if (!a.db && argc - idx != 2) {
-		xl_usage_error(&compare_spec, "two files expected: BASE.json NEW.json (got %d)",
-			       argc - idx);
-		return XL_EXIT_USAGE;
-	}
-	if (a.json && a.format_given) {
-		xl_usage_error(&compare_spec, "--json and --format exclude each other (choose one output)");
-		return XL_EXIT_USAGE;
-	}
-	ret = load_sides(&a, argv + idx, f);
-	if (ret)
-		return ret;
-	ret = XL_EXIT_USAGE;
-	if (xl_cmp_run(&f[0], &f[1], &a.o, &res)) {
+	if (xl_cmp_run(&f[0], &f[1], &a->o, &res)) {
 		xl_err("compare: out of memory");
-		ret = XL_EXIT_RUNTIME;
-		goto out_files;
+		return XL_EXIT_RUNTIME;
 	}
-	if (xl_cmp_lat_run(&f[0], &f[1], &a.o, &lr)) {
+	if (xl_cmp_lat_run(&f[0], &f[1], &a->o, &lr)) {
 		xl_err("compare: out of memory");
 		ret = XL_EXIT_RUNTIME;
 		goto out_result;
@@ -651,15 +502,15 @@ int cmd_compare(int argc, char **argv)
 			       f[0].path, f[1].path, f[0].nrows, f[1].nrows);
 		goto out_result;
 	}
-	if (a.json) {
-		print_json(&f[0], &f[1], &res, &lr, &a);
+	if (a->json) {
+		print_json(&f[0], &f[1], &res, &lr, a);
 	} else {
-		print_table(&f[0], &f[1], &res, &a);
+		print_table(&f[0], &f[1], &res, a);
 		if (lr.npairs)
-			print_lat_table(&lr, &a);
-		print_notes(&f[0], &f[1], &res, &a);
+			xl_cmp_print_lat_table(&lr, a);
+		print_notes(&f[0], &f[1], &res, a);
 		if (lr.npairs)
-			print_lat_notes(&f[0], &f[1], &lr, &a);
+			xl_cmp_print_lat_notes(&f[0], &f[1], &lr, a);
 	}
 	/* Cannot tell is no pass: 2 unless a row regressed. */
 	if (res.regressions || lr.regressions)
@@ -671,8 +522,118 @@ int cmd_compare(int argc, char **argv)
 out_result:
 	xl_cmp_latresult_free(&lr);
 	xl_cmp_result_free(&res);
-out_files:
-	xl_cmp_file_free(&f[0]);
-	xl_cmp_file_free(&f[1]);
+	return ret;
+}
+
+/* Several runs a side: the run is the unit (cmd_compare_runs.c prints). */
+static int compare_runs(const struct runs *r, const struct compare_args *a)
+{
+	struct xl_cmp_mresult res;
+	char err[1024];
+	int ret;
+
+	ret = xl_cmp_runs_check(r->f, r->n, err, sizeof(err));
+	if (ret == -ENOMEM) {
+		xl_err("compare: out of memory");
+		return XL_EXIT_RUNTIME;
+	}
+	if (ret)
+		return xl_usage_error(&compare_spec, "%s", err), XL_EXIT_USAGE;
+	if (xl_cmp_runs(r->f, r->nbase, r->n - r->nbase, &a->o, &res)) {
+		xl_err("compare: out of memory");
+		return XL_EXIT_RUNTIME;
+	}
+	xl_cmp_print_runs(r->f, r->nbase, r->n - r->nbase, &res, a);
+	ret = res.regressions ? XL_EXIT_RUNTIME : res.too_few ? XL_EXIT_USAGE : XL_EXIT_OK;
+	xl_cmp_mresult_free(&res);
+	return ret;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_args a = { .o = { .alpha = XL_CMP_ALPHA_DEFAULT, .threshold_ns = 0 } };
+	struct runs r = { 0 };
+	int idx, dash, nb, nn, ret;
+
+	/* getopt would drop "--" from its place: options end there. */
+	dash = find_dash(argc, argv);
+	idx = xl_opts_parse(&compare_spec, dash < 0 ? argc : dash, argv, on_opt, &a);
+	if (idx == XL_OPTS_HELP)
+		return XL_EXIT_OK;
+	if (idx < 0)
+		return XL_EXIT_USAGE;
+	nb = (dash < 0 ? argc : dash) - idx;
+	nn = dash < 0 ? 0 : argc - dash - 1;
+	if (a.db && (nb || dash >= 0)) {
+		xl_usage_error(&compare_spec, "--db compares stored runs: no file expected (got %d)",
+			       nb + nn);
+		return XL_EXIT_USAGE;
+	}
+	if (a.db && (!a.label[0] || !a.label[1])) {
+		xl_usage_error(&compare_spec, "--db needs --base-label and --new-label");
+		return XL_EXIT_USAGE;
+	}
+	if (!a.db && (a.label[0] || a.label[1])) {
+		xl_usage_error(&compare_spec, "--base-label and --new-label need --db (the store to read)");
+		return XL_EXIT_USAGE;
+	}
+	if (!a.db && dash < 0 && nb > 2) {
+		xl_usage_error(&compare_spec, "%d files: put -- between the BASE runs and the NEW runs (BASE.json... -- NEW.json...)",
+			       nb);
+		return XL_EXIT_USAGE;
+	}
+	if (!a.db && dash < 0 && nb != 2) {
+		xl_usage_error(&compare_spec, "two files expected: BASE.json NEW.json (got %d)", nb);
+		return XL_EXIT_USAGE;
+	}
+	if (dash >= 0 && (!nb || !nn)) {
+		xl_usage_error(&compare_spec, "no %s runs %s -- (BASE.json... -- NEW.json...: files or directories of them)",
+			       nb ? "NEW" : "BASE", nb ? "after" : "before");
+		return XL_EXIT_USAGE;
+	}
+	if (a.json && a.format_given) {
+		xl_usage_error(&compare_spec, "--json and --format exclude each other (choose one output)");
+		return XL_EXIT_USAGE;
+	}
+	r.f = calloc(2 * XL_CMP_MAX_RUNS + 2, sizeof(*r.f));
+	if (!r.f) {
+		xl_err("compare: out of memory");
+		return XL_EXIT_RUNTIME;
+	}
+	ret = XL_EXIT_USAGE;
+	if (a.db) {
+		struct xl_store *st = xl_cmd_store_open(&compare_spec, a.db, false, &ret);
+		int i;
+
+		if (!st)
+			goto out;
+		for (i = 0; i < 2 && !(ret = load_stored(st, &a, i, &r.f[i])); i++)
+			r.n++;
+		xl_store_close(st);
+		if (ret)
+			goto out;
+		r.nbase = 1;
+		ret = compare_two(r.f, &a);
+		goto out;
+	}
+	if (dash < 0)
+		nn = 1; /* BASE NEW: the second is NEW's */
+	if (load_side(&r, argv + idx, nb - (dash < 0)))
+		goto out;
+	r.nbase = r.n;
+	if (load_side(&r, dash < 0 ? argv + idx + 1 : argv + dash + 1, nn))
+		goto out;
+	if (r.nbase > XL_CMP_MAX_RUNS || r.n - r.nbase > XL_CMP_MAX_RUNS) {
+		xl_usage_error(&compare_spec, "%d base and %d new runs: at most %d a side", r.nbase,
+			       r.n - r.nbase, XL_CMP_MAX_RUNS);
+		goto out;
+	}
+	/* One run a side, however named: the two files' comparison. */
+	if (r.nbase == 1 && r.n == 2)
+		ret = compare_two(r.f, &a);
+	else
+		ret = compare_runs(&r, &a);
+out:
+	runs_free(&r);
 	return ret;
 }

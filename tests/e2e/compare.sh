@@ -23,7 +23,7 @@ TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_
        compare_zero_rate compare_duplicates
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
        sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name
-       compare_untrusted_text)
+       compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -49,10 +49,10 @@ doc() {
 	} >"$f"
 }
 
-# bad ARGS... -- WANT: exit 2, empty stdout, exactly the one line WANT on stderr.
+# bad ARGS... -- WANT (SEP=++: ARGS... ++ WANT): exit 2, empty stdout, exactly the one line WANT on stderr.
 bad() {
-	local args=() want
-	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	local args=() want sep=${SEP:---}
+	while [ "$1" != "$sep" ]; do args+=("$1"); shift; done
 	want=$2
 	"$X" compare "${args[@]}" >"$TMP/out" 2>"$TMP/err"
 	expect_eq "exit status of 'compare ${args[*]}'" "$?" 2 || return 1
@@ -70,7 +70,9 @@ t_compare_bad_inputs() {
 	echo 'not json' >"$TMP/text.json"
 	bad "$A" "$TMP/missing.json" -- \
 		"xdplab compare: $TMP/missing.json: cannot open: No such file or directory" || return 1
-	bad "$TMP" "$A" -- "xdplab compare: $TMP: cannot open: Is a directory" || return 1
+	# A directory is a side's runs: every *.json in it; none is an error.
+	mkdir "$TMP/empty"
+	bad "$TMP/empty" "$A" -- "xdplab compare: $TMP/empty: no results file (*.json) in the directory" || return 1
 	bad "$TMP/text.json" "$A" -- \
 		"xdplab compare: $TMP/text.json: not JSON (line 1: '[' or '{' expected near 'not'); expected an xdplab results file (lab run --json)" || return 1
 	bad "$A" "$TMP/other.json" -- \
@@ -80,7 +82,7 @@ t_compare_bad_inputs() {
 	bad "$A" "$B" -- \
 		"xdplab compare: $A and $B have no row in common (1 and 1 rows; rows pair by name, packet operation, size and mode)" || return 1
 	bad "$A" -- "xdplab compare: two files expected: BASE.json NEW.json (got 1)" || return 1
-	bad "$A" "$A" "$A" -- "xdplab compare: two files expected: BASE.json NEW.json (got 3)" || return 1
+	bad "$A" "$A" "$A" -- "xdplab compare: 3 files: put -- between the BASE runs and the NEW runs (BASE.json... -- NEW.json...)" || return 1
 	bad --alpha 0 "$A" "$A" -- "xdplab compare: --alpha: '0' is out of range (accepted: 0.0001..0.5)" || return 1
 	bad --alpha x "$A" "$A" -- "xdplab compare: --alpha: 'x' is not a number (accepted: 0.0001..0.5)" || return 1
 	bad --threshold-ns -1 "$A" "$A" -- "xdplab compare: --threshold-ns: '-1' is out of range (accepted: 0..1000000)" || return 1
@@ -183,6 +185,109 @@ t_compare_duplicates() {
 		"xdplab compare: $A: rows 1 and 3 are the same row (name drop/no-touch, packet operation no-touch, size 64, mode native, wiring threaded, engine live); each row must appear once" || return 1
 	bad --json "$A" "$B" -- \
 		"xdplab compare: $A: rows 1 and 3 are the same row (name drop/no-touch, packet operation no-touch, size 64, mode native, wiring threaded, engine live); each row must appear once"
+}
+
+# runs FIRST N NS0 STEP: N files $TMP/FIRST-1.json.. of drop/no-touch and
+# tx (generator-bound) at 5 repetitions; run i's drop reps around NS0 +
+# i * STEP ns/packet.
+runs() {
+	local pre=$1 n=$2 ns0=$3 step=$4 i ns p
+	for i in $(seq 1 "$n"); do
+		ns=$((ns0 + i * step))
+		p=$(awk -v ns="$ns" 'BEGIN { printf "%.6g,%.6g,%.6g,%.6g,%.6g", 1e9/ns, 1e9/(ns+1), 1e9/(ns-1), 1e9/(ns+2), 1e9/(ns-2) }')
+		doc "$TMP/$pre-$i.json" xdplab.lab-results/1 5 \
+			"drop/no-touch 64 threaded valid $p 50,50,50,50,50" \
+			"tx 64 threaded generator-bound 3e6,3e6,3e6,3e6,3e6 300,301,299,300,$((300 + i))"
+	done
+}
+
+# 4 runs a side, drop 10 ns/packet slower in every new run: a regression at
+# the smallest p 4 vs 4 can give (2/70), tx on CPU unchanged; 3 vs 3 of the
+# same data cannot tell (exit 2).
+t_compare_runs() {
+	runs a 4 100 1
+	runs b 4 110 1
+	"$X" compare "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,3,4}.json >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status, 4 vs 4 runs with a regression" "$?" 1 || return 1
+	[ ! -s "$TMP/err" ] || fail "stderr not empty: $(cat "$TMP/err")" || return 1
+	grep -q '^xdplab compare: 4 base runs vs 4 new runs$' "$TMP/out" || fail "no title: $(head -1 "$TMP/out")" || return 1
+	grep -q '^runs a side: 4 base, 4 new: the smallest p they can give is 0.029$' "$TMP/out" ||
+		fail "no runs line: $(cat "$TMP/out")" || return 1
+	grep -q 'exact: all C(8, 4) = 70 relabelings' "$TMP/out" || fail "no relabelings: $(cat "$TMP/out")" || return 1
+	grep -Eq '^drop/no-touch +64 native +threaded +4/4 .* \+10\.00 +\[\+[0-9.]+, \+[0-9.]+\] .* 0\.029  regression$' "$TMP/out" ||
+		fail "no drop regression: $(cat "$TMP/out")" || return 1
+	grep -Eq '^tx +64 native +threaded +4/4 .* 1\.000  ~ \(generator-bound: on DUT CPU ns/packet\)$' "$TMP/out" ||
+		fail "tx not ~ on CPU: $(cat "$TMP/out")" || return 1
+	expect_eq "summary" "$(tail -1 "$TMP/out")" \
+		"2 rows: 2 in both sides, 2 compared; 1 regression(s), 0 improvement(s), 1 ~, 0 too few runs, 0 not measured, 0 in one side only" || return 1
+	"$X" compare --json "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,3,4}.json >"$TMP/out.json" 2>&1
+	expect_eq "exit status with --json" "$?" 1 || return 1
+	expect_eq "JSON schema, method" "$(jq -r '[.schema, .method.test, .method.runs_base, .method.relabelings] | join(",")' "$TMP/out.json")" \
+		"xdplab.compare/2,permutation,4,70" || return 1
+	expect_eq "JSON drop row" "$(jq -c '.rows[0] | [.method, .metric, .runs_base, .runs_new, (.estimate * 100 | round), (.p * 70 | round), .verdict, (.base.run_medians | length)]' "$TMP/out.json")" \
+		'["permutation-runs","ns_per_pkt",4,4,1000,2,"regression",4]' || return 1
+	"$X" compare "$TMP"/a-{1,2,3}.json -- "$TMP"/b-{1,2,3}.json >"$TMP/out" 2>&1
+	expect_eq "exit status, 3 vs 3 runs" "$?" 2 || return 1
+	grep -Eq '^drop/no-touch .* 3/3 .* none .* 0\.100  too few runs$' "$TMP/out" || fail "no too few runs: $(cat "$TMP/out")" || return 1
+	grep -q "^note: 3 vs 3 runs can never reach p < 0.05 (the smallest two-sided p of the permutation test is 0.100): 'too few runs' there means 'cannot tell', not 'no change'; $" "$TMP/out" ||
+		fail "no too-few note: $(cat "$TMP/out")" || return 1
+	# Two files: as always, and the note that one run a side cannot decide.
+	"$X" compare "$TMP/a-1.json" "$TMP/b-1.json" >"$TMP/out" 2>&1
+	expect_eq "exit status, two files" "$?" 1 || return 1
+	expect_eq "one-run note" "$(grep -c '^note: one run a side cannot separate the patch from the host: ' "$TMP/out")" 1 || return 1
+	"$X" compare "$TMP/a-1.json" -- "$TMP/b-1.json" >"$TMP/out2" 2>&1
+	cmp -s "$TMP/out" "$TMP/out2" || fail "A -- B differs from A B: $(diff "$TMP/out" "$TMP/out2")"
+}
+
+# badr ARGS... ++ WANT: as bad(), for ARGS with a -- of their own.
+badr() { SEP=++ bad "$@"; }
+
+t_compare_runs_bad() {
+	runs a 3 100 1
+	runs b 3 110 1
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- ++ "xdplab compare: no NEW runs after -- (BASE.json... -- NEW.json...: files or directories of them)" || return 1
+	badr -- "$TMP/b-1.json" ++ "xdplab compare: no BASE runs before -- (BASE.json... -- NEW.json...: files or directories of them)" || return 1
+	badr "$TMP/a-1.json" "$TMP/a-2.json" "$TMP/b-1.json" ++ \
+		"xdplab compare: 3 files: put -- between the BASE runs and the NEW runs (BASE.json... -- NEW.json...)" || return 1
+	doc "$TMP/v2.json" xdplab.lab-results/2 5 "pass 64 threaded valid 1e6,1e6,1e6,1e6,1e6 1,1,1,1,1"
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- "$TMP/v2.json" "$TMP/b-1.json" ++ \
+		"xdplab compare: $TMP/v2.json: schema xdplab.lab-results/2 is not supported (accepted: version 1, e.g. xdplab.lab-results/1)" || return 1
+	doc "$TMP/empty.json" xdplab.lab-results/1 5
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- "$TMP/empty.json" "$TMP/b-1.json" ++ \
+		"xdplab compare: $TMP/empty.json: a run with no rows (lab run --json writes one per benchmark; every run needs its rows)" || return 1
+	sed 's/"seconds": 1,/"seconds": 3,/' "$TMP/b-2.json" >"$TMP/b-3s.json"
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- "$TMP/b-1.json" "$TMP/b-3s.json" ++ \
+		"xdplab compare: $TMP/a-1.json and $TMP/b-3s.json: window differs between runs: 1 s vs 3 s; every run on both sides needs the same set-up" || return 1
+	sed 's/"reps": 5,/"reps": 4,/' "$TMP/b-2.json" >"$TMP/b-4r.json"
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- "$TMP/b-1.json" "$TMP/b-4r.json" ++ \
+		"xdplab compare: $TMP/a-1.json and $TMP/b-4r.json: repetitions per row differ between runs: 5 vs 4; every run on both sides needs the same set-up" || return 1
+	sed 's/"warmup": 0.25/"warmup": 0.5/' "$TMP/b-2.json" >"$TMP/b-wu.json"
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- "$TMP/b-1.json" "$TMP/b-wu.json" ++ \
+		"xdplab compare: $TMP/a-1.json and $TMP/b-wu.json: warm-up differs between runs: 0.25 s vs 0.5 s; every run on both sides needs the same set-up" || return 1
+	sed 's/"wiring": "threaded"/"wiring": "softirq"/' "$TMP/b-2.json" >"$TMP/b-sq.json"
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- "$TMP/b-1.json" "$TMP/b-sq.json" ++ \
+		"xdplab compare: $TMP/b-sq.json and $TMP/a-1.json: row drop/no-touch 64 B native: wiring differs between runs: softirq vs threaded; every run on both sides needs the same set-up" || return 1
+	sed 's/"verdict": "valid",/"verdict": "valid", "cpu_source": "proc-stat",/' "$TMP/b-1.json" >"$TMP/b-ps.json"
+	sed 's/"verdict": "valid",/"verdict": "valid", "cpu_source": "softirq-tracepoint",/' "$TMP/b-2.json" >"$TMP/b-tp.json"
+	badr "$TMP/a-1.json" "$TMP/a-2.json" -- "$TMP/b-ps.json" "$TMP/b-tp.json" ++ \
+		"xdplab compare: $TMP/b-ps.json and $TMP/b-tp.json: row drop/no-touch 64 B native: DUT CPU time source differs between runs: proc-stat vs softirq-tracepoint; every run on both sides needs the same set-up"
+}
+
+# Directories: every *.json in them (calibration.json aside) is a run.
+t_compare_runs_dirs() {
+	runs a 4 100 0
+	runs b 4 100 0
+	mkdir -p "$TMP/A" "$TMP/B"
+	mv "$TMP"/a-*.json "$TMP/A"
+	mv "$TMP"/b-*.json "$TMP/B"
+	echo '{"schema": "xdplab.calibration/1", "rows": []}' >"$TMP/A/calibration.json"
+	"$X" compare "$TMP/A" "$TMP/B" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "exit status, two directories of 4 runs of the same data" "$?" 0 || return 1
+	grep -q '^xdplab compare: 4 base runs vs 4 new runs$' "$TMP/out" || fail "no title: $(head -1 "$TMP/out")" || return 1
+	expect_eq "summary" "$(tail -1 "$TMP/out")" \
+		"2 rows: 2 in both sides, 2 compared; 0 regression(s), 0 improvement(s), 2 ~, 0 too few runs, 0 not measured, 0 in one side only" || return 1
+	"$X" compare "$TMP/A" -- "$TMP/B/b-1.json" "$TMP/B/b-2.json" "$TMP/B/b-3.json" "$TMP/B/b-4.json" >"$TMP/out2" 2>&1
+	expect_eq "exit status, a directory and files" "$?" 0
 }
 
 # A row name longer than 19 characters (the lab's redirect/b1+mon-floor):

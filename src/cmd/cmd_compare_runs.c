@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab compare BASE.json... -- NEW.json...: several runs a side, the run
+ * as the unit (xdplab/compare_runs.h): the text and markdown tables and
+ * the JSON (schema xdplab.compare/2). docs/compare.md "Several runs a side".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "compare_cli.h"
+#include "xdplab/stats.h"
+
+/* "too few runs" where two files say "too few reps". */
+static const char *mverdict_text(const struct xl_cmp_mrow *m)
+{
+	if (m->status == XL_CMP_PAIRED && m->verdict == XL_CMP_TOO_FEW)
+		return "too few runs";
+	return xl_cmp_status_word(m->status, m->verdict, XL_CMP_WORDS_TEXT);
+}
+
+static const char *mverdict_json(const struct xl_cmp_mrow *m)
+{
+	return m->verdict == XL_CMP_TOO_FEW ? "too-few-runs" : xl_cmp_verdict_name(m->verdict);
+}
+
+/* How the relabelings of @nb vs @nn runs are counted, for the method line. */
+static void fmt_relabelings(char *buf, size_t len, int nb, int nn)
+{
+	double c = xl_choose(nb + nn, nb);
+
+	if (c <= XL_PERM_EXACT_MAX)
+		snprintf(buf, len, "exact: all C(%d, %d) = %.0f relabelings", nb + nn, nb, c);
+	else
+		snprintf(buf, len, "C(%d, %d) = %.3g relabelings are too many: %d random ones from the fixed seed %#llx, the observed one among them",
+			 nb + nn, nb, c, XL_PERM_DRAWS, (unsigned long long)XL_PERM_SEED);
+}
+
+static void fmt_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, fmt, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_sides(const struct xl_cmp_file *files, int from, int to, const char *side,
+			bool md)
+{
+	int i;
+
+	for (i = from; i < to; i++)
+		printf("%s%-4s %s (commit %s, %s)\n", md ? "- " : "  ", i == from ? side : "",
+		       TXT(md, files[i].path), TXT(md, files[i].git[0] ? files[i].git : "?"),
+		       TXT(md, files[i].date[0] ? files[i].date : "?"));
+}
+
+static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
+		       const struct xl_cmp_mresult *res, const struct compare_args *a)
+{
+	bool md = a->markdown;
+	char how[200], v[256], bm[16], nm[16], bn[16], nns[16], d[16], ci[40], sb[16], sw[16],
+		mdd[16], p[16], runs[16];
+	int i, w = XL_TABLE_NAME_MIN, nlat = 0;
+	double minp = xl_perm_min_p(nbase, nnew);
+	size_t need = xl_perm_n_needed(a->o.alpha);
+
+	for (i = 0; i < res->nrows; i++)
+		if ((int)strlen(XL_ESC(res->rows[i].id->name)) > w)
+			w = strlen(XL_ESC(res->rows[i].id->name));
+	for (i = 0; i < nbase + nnew; i++)
+		nlat += files[i].nlat;
+	printf("%sxdplab compare: %d base runs vs %d new runs%s\n", md ? "**" : "", nbase, nnew,
+	       md ? "**\n" : "");
+	print_sides(files, 0, nbase, "base", md);
+	print_sides(files, nbase, nbase + nnew, "new", md);
+	if (res->cross_machine)
+		printf("%sWARNING: the runs were made on different machines (host, CPU model or CPU count differ): the deltas mix machine and change\n",
+		       md ? "\n" : "");
+	if (res->ceiling_moved)
+		printf("%sWARNING: the generator ceiling (gen-ceiling: the generator alone, nothing under test) moved %+.1f%% between the sides: the host changed with them, and the other rows' verdicts carry that change too\n",
+		       md ? "\n" : "", res->ceiling_pct);
+	printf("\nenvironment: the first base run against the first new run\n%s", md ? "\n" : "");
+	xl_cmp_print_env(&files[0], &files[nbase], md);
+	fmt_relabelings(how, sizeof(how), nbase, nnew);
+	printf("\nmethod: permutation test over the run labels (the run is the unit: each run's median of its repetitions' ns/packet, 1e9/pps, or DUT CPU ns/packet for generator-bound rows, is one value; Kalibera and Jones 2013), two-sided, statistic the difference of the sides' means of run medians, %s; 95%% interval by inverting the test over shifts; alpha %g, threshold %g ns/packet\n",
+	       how, a->o.alpha, a->o.threshold_ns);
+	printf("runs a side: %d base, %d new: the smallest p they can give is %.3f%s\n", nbase,
+	       nnew, minp, minp >= a->o.alpha ? ", not below alpha: no verdict is possible ('too few runs')" : "");
+	printf("s betw = pooled SD of the run medians within each side; s within = pooled SD of the repetitions within their runs;"
+	       " mdd = the smallest difference these runs can detect at 80%% power, (t(1-alpha/2, df) + t(0.8, df)) * s betw * sqrt(1/Rb + 1/Rn), df = Rb + Rn - 2 (the t-test's approximation); all in ns/packet, positive = slower\n\n");
+	if (md)
+		printf("| benchmark | size | mode | wiring | runs b/n | base Mpps | new Mpps | base ns/p | new ns/p | delta | 95%% CI | s betw | s within | mdd | p | verdict |\n"
+		       "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
+	else
+		printf("%-*s %5s %-7s %-9s %8s %9s %9s %9s %9s %8s %19s %7s %8s %7s %6s  %s\n", w,
+		       "benchmark", "size", "mode", "wiring", "runs b/n", "base Mpps", "new Mpps",
+		       "base ns/p", "new ns/p", "delta", "95% CI", "s betw", "s within", "mdd", "p",
+		       "verdict");
+	for (i = 0; i < res->nrows; i++) {
+		const struct xl_cmp_mrow *m = &res->rows[i];
+		bool num = m->status == XL_CMP_PAIRED;
+
+		snprintf(runs, sizeof(runs), num ? "%d/%d" : "-", m->nb, m->nn);
+		fmt_num(bm, sizeof(bm), "%.3f", num ? m->base_mpps : NAN);
+		fmt_num(nm, sizeof(nm), "%.3f", num ? m->new_mpps : NAN);
+		fmt_num(bn, sizeof(bn), "%.2f", num ? m->base_ns : NAN);
+		fmt_num(nns, sizeof(nns), "%.2f", num ? m->new_ns : NAN);
+		fmt_num(d, sizeof(d), "%+.2f", num ? m->test.estimate : NAN);
+		if (num && isfinite(m->test.ci_lo) && isfinite(m->test.ci_hi))
+			snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", m->test.ci_lo, m->test.ci_hi);
+		else
+			snprintf(ci, sizeof(ci), num ? "none" : "-");
+		fmt_num(sb, sizeof(sb), "%.2f", num ? m->sd_between : NAN);
+		fmt_num(sw, sizeof(sw), "%.2f", num ? m->sd_within : NAN);
+		fmt_num(mdd, sizeof(mdd), "%.2f", num ? m->mdd : NAN);
+		fmt_num(p, sizeof(p), "%.3f", num ? m->test.p : NAN);
+		if (m->status == XL_CMP_NOT_MEASURED)
+			snprintf(v, sizeof(v), "%s", m->reason);
+		else
+			snprintf(v, sizeof(v), "%s%s%s%s", mverdict_text(m),
+				 num && m->on_cpu ? " (generator-bound: on DUT CPU ns/packet)" : "",
+				 m->reason[0] ? ": " : "", m->reason);
+		if (md)
+			printf("| %s | %u | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			       TXT(md, m->id->name), m->id->size, TXT(md, m->id->mode),
+			       TXT(md, m->id->wiring[0] ? m->id->wiring : "-"), runs, bm, nm, bn, nns,
+			       d, ci, sb, sw, mdd, p, TXT(md, v));
+		else
+			printf("%-*s %5u %-7s %-9s %8s %9s %9s %9s %9s %8s %19s %7s %8s %7s %6s  %s\n",
+			       w, TXT(md, m->id->name), m->id->size, TXT(md, m->id->mode),
+			       TXT(md, m->id->wiring[0] ? m->id->wiring : "-"), runs, bm, nm, bn, nns,
+			       d, ci, sb, sw, mdd, p, TXT(md, v));
+	}
+	if (res->too_few)
+		printf("\nnote: %d vs %d runs can never reach p < %g (the smallest two-sided p of the permutation test is %.3f): 'too few runs' there means 'cannot tell', not 'no change'; %s\n",
+		       nbase, nnew, a->o.alpha, minp, need ? "" : "no run count up to 32 can reach it");
+	if (res->too_few && need)
+		printf("      it needs at least %zu vs %zu runs, alternated (A B A B...)\n", need, need);
+	if (nlat)
+		printf("\nnote: latency rows are compared one run a side only (xdplab compare BASE.json NEW.json): %d latency rows in these runs are not compared\n",
+		       nlat);
+	printf("\n%d rows: %d in both sides, %d compared; %d regression(s), %d improvement(s), %d ~, %d too few runs, %d not measured, %d in one side only\n",
+	       res->nrows, res->paired, res->compared, res->regressions, res->improvements,
+	       res->compared - res->regressions - res->improvements - res->too_few, res->too_few,
+	       res->paired - res->compared, res->nrows - res->paired);
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *runs_json(const struct xl_cmp_file *files, int from, int to)
+{
+	json_t *arr = json_array();
+	int i;
+
+	for (i = from; i < to; i++)
+		json_array_append_new(arr, json_pack("{s:s,s:s,s:s}", "path", files[i].path, "git",
+						     files[i].git, "date", files[i].date));
+	return arr;
+}
+
+static json_t *sums_json(const double *v, int n)
+{
+	json_t *arr = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, real_or_null(v[i]));
+	return arr;
+}
+
+static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
+		       const struct xl_cmp_mresult *res, const struct compare_args *a)
+{
+	struct xl_cmp_env_row e[64];
+	json_t *doc = json_object(), *env = json_array(), *rows = json_array();
+	int i, ne = xl_cmp_env(&files[0], &files[nbase], e, 64);
+	double c = xl_choose(nbase + nnew, nbase);
+	bool exact = c <= XL_PERM_EXACT_MAX;
+
+	json_object_set_new(doc, "schema", json_string("xdplab.compare/2"));
+	json_object_set_new(doc, "base", runs_json(files, 0, nbase));
+	json_object_set_new(doc, "new", runs_json(files, nbase, nbase + nnew));
+	for (i = 0; i < ne; i++)
+		json_array_append_new(env, json_pack("{s:s,s:s,s:s,s:b}", "field", e[i].field,
+						     "base", e[i].base, "new", e[i].new,
+						     "differs", e[i].differs));
+	json_object_set_new(doc, "environment", env);
+	json_object_set_new(doc, "cross_machine", json_boolean(res->cross_machine));
+	json_object_set_new(doc, "ceiling_moved", json_boolean(res->ceiling_moved));
+	json_object_set_new(doc, "ceiling_pct", res->ceiling_moved ? json_real(res->ceiling_pct) :
+								      json_null());
+	json_object_set_new(doc, "alpha", json_real(a->o.alpha));
+	json_object_set_new(doc, "threshold_ns", json_real(a->o.threshold_ns));
+	json_object_set_new(doc, "method", json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:f,s:o,s:s}",
+		"test", "permutation", "unit", "run", "run_summary", "median",
+		"statistic", "difference of means", "runs_base", nbase, "runs_new", nnew,
+		"min_p", xl_perm_min_p(nbase, nnew), "exact", exact,
+		"relabelings", exact ? c : (double)XL_PERM_DRAWS,
+		"seed", exact ? json_null() : json_integer((json_int_t)XL_PERM_SEED),
+		"interval", "95% by inverting the test over shifts"));
+	for (i = 0; i < res->nrows; i++) {
+		const struct xl_cmp_mrow *m = &res->rows[i];
+		const struct xl_cmp_rowdata *d = m->id;
+		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:s,s:s}", "name", d->name,
+				      "packet_operation", d->op, "size", d->size, "mode", d->mode,
+				      "wiring", d->wiring, "gen_engine", d->engine, "status",
+				      xl_cmp_status_word(m->status, m->verdict, XL_CMP_WORDS_JSON),
+				      "reason", m->reason);
+
+		if (m->status == XL_CMP_PAIRED) {
+			json_object_set_new(o, "method", json_string("permutation-runs"));
+			json_object_set_new(o, "metric", json_string(m->on_cpu ? "cpu_ns_per_pkt" :
+									       "ns_per_pkt"));
+			json_object_set_new(o, "runs_base", json_integer(m->nb));
+			json_object_set_new(o, "runs_new", json_integer(m->nn));
+			json_object_set_new(o, "base", json_pack("{s:o,s:o,s:o}", "mpps_median",
+				real_or_null(m->base_mpps), "mean", real_or_null(m->base_ns),
+				"run_medians", sums_json(m->bsum, m->nb)));
+			json_object_set_new(o, "new", json_pack("{s:o,s:o,s:o}", "mpps_median",
+				real_or_null(m->new_mpps), "mean", real_or_null(m->new_ns),
+				"run_medians", sums_json(m->nsum, m->nn)));
+			json_object_set_new(o, "estimate", real_or_null(m->test.estimate));
+			json_object_set_new(o, "ci_lo", real_or_null(m->test.ci_lo));
+			json_object_set_new(o, "ci_hi", real_or_null(m->test.ci_hi));
+			json_object_set_new(o, "sd_between", real_or_null(m->sd_between));
+			json_object_set_new(o, "sd_within", real_or_null(m->sd_within));
+			json_object_set_new(o, "mdd", real_or_null(m->mdd));
+			json_object_set_new(o, "p", real_or_null(m->test.p));
+			json_object_set_new(o, "min_p", json_real(m->test.min_p));
+			json_object_set_new(o, "exact", json_boolean(m->test.exact));
+			json_object_set_new(o, "relabelings", json_integer((json_int_t)m->test.relabelings));
+			json_object_set_new(o, "too_few", json_boolean(m->too_few));
+			json_object_set_new(o, "verdict", json_string(mverdict_json(m)));
+		}
+		json_array_append_new(rows, o);
+	}
+	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "summary", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "rows",
+		res->nrows, "paired", res->paired, "compared", res->compared, "regressions",
+		res->regressions, "improvements", res->improvements, "too_few", res->too_few));
+	json_dumpf(doc, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(doc);
+}
+
+void xl_cmp_print_runs(const struct xl_cmp_file *files, int nbase, int nnew,
+		       const struct xl_cmp_mresult *res, const struct compare_args *a)
+{
+	if (a->json)
+		print_json(files, nbase, nnew, res, a);
+	else
+		print_text(files, nbase, nnew, res, a);
+}
