@@ -205,9 +205,12 @@ enum xl_cmp_verdict {
  * struct xl_cmp_opts - @alpha: significance level, 0 < alpha < 1 (0.05);
  * @threshold_ns: a change must exceed this many ns/packet (of the deciding
  * metric) to be a regression or improvement (0: any significant change).
+ * @no_interval: xl_cmp_runs() leaves out the permutation test's interval
+ * (p only: the A/A calibration's many splits; xdplab/compare_runs.h).
  */
 struct xl_cmp_opts {
 	double alpha, threshold_ns;
+	bool no_interval;
 };
 
 /**

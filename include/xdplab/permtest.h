@@ -62,6 +62,14 @@ int xl_perm_test(const double *base, size_t nb, const double *new, size_t nn,
 		 struct xl_perm_result *out);
 
 /**
+ * xl_perm_p() - xl_perm_test() without the interval (@ci_lo/@ci_hi stay
+ * -inf/+inf): for the A/A calibration, which tests hundreds of splits.
+ * Return: as xl_perm_test().
+ */
+int xl_perm_p(const double *base, size_t nb, const double *new, size_t nn,
+	      struct xl_perm_result *out);
+
+/**
  * xl_perm_min_p() - the smallest two-sided p xl_perm_test() can give for
  * @nb vs @nn values (struct xl_perm_result @min_p): 3 vs 3: 0.1, 4 vs 4:
  * 0.029, 3 vs 4: 0.029. Return: 1 when a side is 0.
@@ -106,5 +114,12 @@ double xl_t_quantile(double p, unsigned int df);
  * or @sd is NAN.
  */
 double xl_min_detectable(double sd, size_t nb, size_t nn, double alpha);
+
+/**
+ * xl_splitmix64() - the next value of the splitmix64 sequence at *@s (Steele,
+ * Lea and Flood 2014; the seeding generator of Vigna's xoshiro): the fixed-
+ * seed draws of the permutation test and the calibration's splits.
+ */
+uint64_t xl_splitmix64(uint64_t *s);
 
 #endif /* XDPLAB_PERMTEST_H */

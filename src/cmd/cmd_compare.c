@@ -22,16 +22,17 @@
 #include "xdplab/report.h"
 #include "xdplab/store.h"
 
-enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON };
+enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_CALIB };
 
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
 	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
 	{ "format", 'f', "FMT", "text (default) or markdown (a table to paste into a mail)", O_FORMAT },
-	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1) instead", O_JSON },
+	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1; /2 for several runs a side) instead", O_JSON },
 	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", XL_STR(struct compare_args, db) },
 	{ "base-label", 0, "LABEL", "with --db: BASE is the newest stored run of this label", XL_STR(struct compare_args, label[0]) },
 	{ "new-label", 0, "LABEL", "with --db: NEW is the newest stored run of this label", XL_STR(struct compare_args, label[1]) },
+	{ "calibration", 'c', "FILE", "an A/A calibration (lab run --aa's calibration.json; default: one in a directory of runs given): show each row's false-alarm rate measured on this host, when it is from the same host and set-up", O_CALIB },
 };
 
 static const struct xl_cmd_spec compare_spec = {
@@ -61,6 +62,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case O_JSON:
 		a->json = true;
+		return 0;
+	case O_CALIB:
+		a->calib_path = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -292,7 +296,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 		       const struct compare_args *a)
 {
 	struct xl_cmp_env_row e[64];
-	json_t *doc = json_object(), *env = json_array(), *rows = json_array(), *sum;
+	json_t *doc = json_object(), *env = json_array(), *rows = json_array(), *sum, *fa;
 	int i, ne = xl_cmp_env(b, n, e, 64);
 
 	json_object_set_new(doc, "schema", json_string("xdplab.compare/1"));
@@ -311,6 +315,8 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 								      json_null());
 	json_object_set_new(doc, "alpha", json_real(a->o.alpha));
 	json_object_set_new(doc, "threshold_ns", json_real(a->o.threshold_ns));
+	if ((fa = xl_cmp_calib_head_json(a)))
+		json_object_set_new(doc, "calibration", fa);
 	for (i = 0; i < res->nrows; i++) {
 		const struct xl_cmp_row *r = &res->rows[i];
 		const struct xl_cmp_rowdata *d = ident(r);
@@ -340,6 +346,8 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 										       r->test.n2)));
 			json_object_set_new(o, "too_few", json_boolean(r->too_few));
 			json_object_set_new(o, "verdict", json_string(xl_cmp_verdict_name(r->verdict)));
+			if ((fa = xl_cmp_calib_json(a, r->base, false)))
+				json_object_set_new(o, "false_alarm", fa);
 		}
 		json_array_append_new(rows, o);
 	}
@@ -370,6 +378,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 struct runs {
 	struct xl_cmp_file *f; /* base's, then new's */
 	int n, nbase;
+	char calib[4096];      /* the first calibration.json in a directory given */
 };
 
 static void runs_free(struct runs *r)
@@ -423,6 +432,8 @@ static int load_dir(struct runs *r, const char *dir)
 		char **nn;
 
 		len = strlen(de->d_name);
+		if (is_calibration(de->d_name) && !r->calib[0])
+			snprintf(r->calib, sizeof(r->calib), "%s/%s", dir, de->d_name);
 		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json") ||
 		    is_calibration(de->d_name))
 			continue;
@@ -506,6 +517,16 @@ static int compare_two(const struct xl_cmp_file *f, const struct compare_args *a
 		print_json(&f[0], &f[1], &res, &lr, a);
 	} else {
 		print_table(&f[0], &f[1], &res, a);
+		if (a->have_calib) {
+			const struct xl_cmp_rowdata **ids = calloc(res.nrows + 1, sizeof(*ids));
+			int i;
+
+			for (i = 0; ids && i < res.nrows; i++)
+				ids[i] = res.rows[i].status == XL_CMP_PAIRED ? res.rows[i].base : NULL;
+			if (ids)
+				xl_cmp_print_calib(a, ids, res.nrows, false);
+			free(ids);
+		}
 		if (lr.npairs)
 			xl_cmp_print_lat_table(&lr, a);
 		print_notes(&f[0], &f[1], &res, a);
@@ -628,12 +649,25 @@ int cmd_compare(int argc, char **argv)
 			       r.n - r.nbase, XL_CMP_MAX_RUNS);
 		goto out;
 	}
+	if (!a.calib_path && r.calib[0])
+		a.calib_path = r.calib;
+	if (a.calib_path) {
+		char err[512];
+
+		if (xl_calib_load(a.calib_path, &a.calib, err, sizeof(err))) {
+			xl_usage_error(&compare_spec, "--calibration: %s", err);
+			goto out;
+		}
+		a.have_calib = true;
+		a.calib_ok = xl_calib_matches(&a.calib, &r.f[0], a.calib_why, sizeof(a.calib_why));
+	}
 	/* One run a side, however named: the two files' comparison. */
 	if (r.nbase == 1 && r.n == 2)
 		ret = compare_two(r.f, &a);
 	else
 		ret = compare_runs(&r, &a);
 out:
+	xl_calib_free(&a.calib);
 	runs_free(&r);
 	return ret;
 }

@@ -135,6 +135,15 @@ static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
 			       TXT(md, m->id->wiring[0] ? m->id->wiring : "-"), runs, bm, nm, bn, nns,
 			       d, ci, sb, sw, mdd, p, TXT(md, v));
 	}
+	if (a->have_calib) {
+		const struct xl_cmp_rowdata **ids = calloc(res->nrows + 1, sizeof(*ids));
+
+		for (i = 0; ids && i < res->nrows; i++)
+			ids[i] = res->rows[i].status == XL_CMP_PAIRED ? res->rows[i].id : NULL;
+		if (ids)
+			xl_cmp_print_calib(a, ids, res->nrows, true);
+		free(ids);
+	}
 	if (res->too_few)
 		printf("\nnote: %d vs %d runs can never reach p < %g (the smallest two-sided p of the permutation test is %.3f): 'too few runs' there means 'cannot tell', not 'no change'; %s\n",
 		       nbase, nnew, a->o.alpha, minp, need ? "" : "no run count up to 32 can reach it");
@@ -179,7 +188,7 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 		       const struct xl_cmp_mresult *res, const struct compare_args *a)
 {
 	struct xl_cmp_env_row e[64];
-	json_t *doc = json_object(), *env = json_array(), *rows = json_array();
+	json_t *doc = json_object(), *env = json_array(), *rows = json_array(), *fa;
 	int i, ne = xl_cmp_env(&files[0], &files[nbase], e, 64);
 	double c = xl_choose(nbase + nnew, nbase);
 	bool exact = c <= XL_PERM_EXACT_MAX;
@@ -198,6 +207,8 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 								      json_null());
 	json_object_set_new(doc, "alpha", json_real(a->o.alpha));
 	json_object_set_new(doc, "threshold_ns", json_real(a->o.threshold_ns));
+	if ((fa = xl_cmp_calib_head_json(a)))
+		json_object_set_new(doc, "calibration", fa);
 	json_object_set_new(doc, "method", json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:f,s:o,s:s}",
 		"test", "permutation", "unit", "run", "run_summary", "median",
 		"statistic", "difference of means", "runs_base", nbase, "runs_new", nnew,
@@ -238,6 +249,8 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 			json_object_set_new(o, "relabelings", json_integer((json_int_t)m->test.relabelings));
 			json_object_set_new(o, "too_few", json_boolean(m->too_few));
 			json_object_set_new(o, "verdict", json_string(mverdict_json(m)));
+			if ((fa = xl_cmp_calib_json(a, m->id, true)))
+				json_object_set_new(o, "false_alarm", fa);
 		}
 		json_array_append_new(rows, o);
 	}
@@ -248,6 +261,91 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 	json_dumpf(doc, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(doc);
+}
+
+/* ---- the A/A calibration's rates ---- */
+
+/* "3 of 28 pairs (10.7%)", "too few reps in the calibration", "" without. */
+static bool calib_rate(const struct compare_args *a, const struct xl_cmp_rowdata *id, bool multi,
+		       char *buf, size_t len)
+{
+	const struct xl_calib_row *c;
+
+	buf[0] = '\0';
+	if (!a->have_calib || !a->calib_ok || !id || !(c = xl_calib_find(&a->calib, id)))
+		return false;
+	if (multi ? !c->splits : !c->pairs)
+		return false;
+	if (multi ? c->split_too_few : c->pair_too_few)
+		snprintf(buf, len, "%d of %d %s: too few %s in the calibration to flag", multi ?
+			 c->split_flags : c->pair_flags, multi ? c->splits : c->pairs,
+			 multi ? "splits" : "pairs", multi ? "runs" : "repetitions");
+	else
+		snprintf(buf, len, "%d of %d %s (%.1f%%)", multi ? c->split_flags : c->pair_flags,
+			 multi ? c->splits : c->pairs, multi ? "splits" : "pairs",
+			 100.0 * (multi ? c->split_flags : c->pair_flags) /
+				 (multi ? c->splits : c->pairs));
+	return true;
+}
+
+void xl_cmp_print_calib(const struct compare_args *a, const struct xl_cmp_rowdata *const *ids,
+			int n, bool multi)
+{
+	bool md = a->markdown;
+	char buf[128];
+	int i, shown = 0;
+
+	if (!a->have_calib)
+		return;
+	if (!a->calib_ok) {
+		printf("\nnote: the A/A calibration %s is from another host or set-up (%s): its false-alarm rates are not shown\n",
+		       TXT(md, a->calib_path), TXT(md, a->calib_why));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (!calib_rate(a, ids[i], multi, buf, sizeof(buf)))
+			continue;
+		if (!shown++) {
+			printf("\nthis host's measured false-alarm rate (A/A calibration %s: %d runs of the same code, %s, alpha %g), ",
+			       TXT(md, a->calib_path), a->calib.nruns,
+			       TXT(md, a->calib.date[0] ? a->calib.date : "?"), a->calib.alpha);
+			if (multi)
+				printf("several runs a side (its balanced splits, %d vs %d):\n",
+				       a->calib.split_base, a->calib.split_new);
+			else
+				printf("one run a side (every pair of its runs):\n");
+		}
+		printf("%s%s %u %s %s: %s\n", md ? "- " : "  ", TXT(md, ids[i]->name), ids[i]->size,
+		       TXT(md, ids[i]->mode), TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"), buf);
+	}
+	if (!shown)
+		printf("\nnote: the A/A calibration %s has no %s rate for these rows\n",
+		       TXT(md, a->calib_path), multi ? "several-runs (it has fewer than 6 runs)" :
+						      "one-run-a-side");
+}
+
+json_t *xl_cmp_calib_json(const struct compare_args *a, const struct xl_cmp_rowdata *id,
+			  bool multi)
+{
+	const struct xl_calib_row *c;
+	char buf[128];
+
+	if (!calib_rate(a, id, multi, buf, sizeof(buf)) || !(c = xl_calib_find(&a->calib, id)))
+		return NULL;
+	if (multi)
+		return json_pack("{s:i,s:i,s:f,s:b}", "splits", c->splits, "flags", c->split_flags,
+				 "rate", (double)c->split_flags / c->splits, "too_few",
+				 c->split_too_few);
+	return json_pack("{s:i,s:i,s:f,s:b}", "pairs", c->pairs, "flags", c->pair_flags, "rate",
+			 (double)c->pair_flags / c->pairs, "too_few", c->pair_too_few);
+}
+
+json_t *xl_cmp_calib_head_json(const struct compare_args *a)
+{
+	if (!a->have_calib)
+		return NULL;
+	return json_pack("{s:s,s:i,s:f,s:b,s:s}", "path", a->calib_path, "runs", a->calib.nruns,
+			 "alpha", a->calib.alpha, "matches", a->calib_ok, "why", a->calib_why);
 }
 
 void xl_cmp_print_runs(const struct xl_cmp_file *files, int nbase, int nnew,

@@ -412,6 +412,8 @@ static int lab_run(int argc, char **argv)
 	ret = xl_cmd_lab_run_args(argc, argv, &a);
 	if (ret != XL_CMD_LAB_GO)
 		return ret;
+	if (a.aa)
+		return xl_cmd_lab_aa(argc, argv, &a);
 	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
 		return XL_EXIT_RUNTIME;
 	/* So does a store that cannot be opened. */

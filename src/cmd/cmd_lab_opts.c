@@ -14,6 +14,7 @@
 #include "lab_cli.h"
 #include "lab_dut.h"
 #include "profile_cli.h"
+#include "xdplab/compare_runs.h"
 #include "xdplab/labrun_redirect.h"
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
@@ -21,7 +22,7 @@
 
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
        R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_WITH_FLOOR, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
-       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_PROFILE = XL_OPT_PROFILE,
+       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_AA, R_PROFILE = XL_OPT_PROFILE,
        R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_AB };
 
 static const struct xl_opt run_opts[] = {
@@ -45,6 +46,7 @@ static const struct xl_opt run_opts[] = {
 	{ "store", 0, NULL, "also append the run to the results store (docs/store.md; an interrupted run is not stored)", XL_FLAG(struct run_args, store) },
 	{ "db", 0, "DB", "with --store: the store, an SQLite file or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", XL_STR(struct run_args, db) },
 	{ "label", 0, "LABEL", "with --store: the run's label, e.g. the kernel's 'git describe' (default none)", XL_STR(struct run_args, label) },
+	{ "aa", 0, "N", "A/A calibration: N separate runs of the same code, 2..32, each a full lab run in its own process, written to the directory --json DIR (run-1.json...) with calibration.json: each row's false-alarm rate, every pair compared one run a side and (N >= 6) the balanced splits compared as several runs a side (docs/compare.md)", R_AA },
 	{ "dut", 0, "IFACE", "measure the DUT rows on this real interface (this netns) instead of a veth lab; rows that need the lab say why they are skipped", R_DUT },
 	{ "gen-host", 0, "HOST", "with --dut: run the generator on HOST through ssh (your ssh config, BatchMode: keys, no passwords), started and stopped per repetition; without it, run any generator yourself: xdplab measures what arrives", R_GEN_HOST },
 	{ "gen-iface", 0, "IFACE", "with --gen-host: the generator's interface on HOST", R_GEN_IFACE },
@@ -165,17 +167,11 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_NAPI_CPU:
 		a->d.cpus_set = true;
 		return XL_PARSE_INTO(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, a->o.napi_cpu);
-	case R_JSON: {
-		/* Fail now, not after minutes of measuring. */
-		FILE *f = fopen(arg, "a");
-
-		if (!f)
-			return xl_usage_error(&run_spec, "--json: cannot write '%s': %s", arg,
-					      strerror(errno));
-		fclose(f);
-		a->json = arg;
+	case R_JSON:
+		a->json = arg; /* a file, or --aa's directory: checked after the options */
 		return 0;
-	}
+	case R_AA:
+		return XL_PARSE_INTO(&run_spec, "--aa", arg, 2, XL_CMP_MAX_RUNS, a->aa);
 	case R_WITH_MONITOR:
 		a->with_monitor = true;
 		return 0;
@@ -251,6 +247,21 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (xl_lab_dut_usage(&run_spec, &a->d, a->with_monitor))
 		return XL_EXIT_USAGE;
+	if (a->aa && !a->json) {
+		xl_usage_error(&run_spec, "--aa writes its runs and calibration.json into a directory: name it with --json DIR");
+		return XL_EXIT_USAGE;
+	}
+	if (a->json && !a->aa) {
+		/* Fail now, not after minutes of measuring. */
+		FILE *f = fopen(a->json, "a");
+
+		if (!f) {
+			xl_usage_error(&run_spec, "--json: cannot write '%s': %s", a->json,
+				       strerror(errno));
+			return XL_EXIT_USAGE;
+		}
+		fclose(f);
+	}
 	if (!a->d.dut && a->wiring == XL_WIRING_THREADED && a->o.napi_cpu == a->o.gen_cpu) {
 		xl_usage_error(&run_spec, "--napi-cpu %d equals --gen-cpu: threaded wiring needs two CPUs (or --wiring softirq)",
 			       a->o.napi_cpu);

@@ -9,15 +9,25 @@
 
 #include <stdbool.h>
 
+#include "xdplab/calib.h"
 #include "xdplab/compare.h"
 #include "xdplab/compare_runs.h"
 #include "xdplab/escape.h"
 
-/* `compare`'s options as parsed. */
+/*
+ * `compare`'s options as parsed. @calib_path: --calibration's file, or a
+ * calibration.json found in a directory of runs (NULL: none); @calib: it,
+ * read when @have_calib; @calib_ok: from the runs' host and set-up, else
+ * @calib_why says what differs.
+ */
 struct compare_args {
 	struct xl_cmp_opts o;
 	bool markdown, json, format_given;
 	const char *db, *label[2]; /* --db, --base-label, --new-label (docs/store.md) */
+	const char *calib_path;
+	struct xl_calib calib;
+	bool have_calib, calib_ok;
+	char calib_why[256];
 };
 
 /*
@@ -52,5 +62,25 @@ struct json_t;
 
 /** xl_cmp_lat_json() - the "latency" array of compare --json (a new reference). */
 struct json_t *xl_cmp_lat_json(const struct xl_cmp_latresult *lr);
+
+/**
+ * xl_cmp_print_calib() - the calibration's measured false-alarm rates of
+ * the @n rows @ids (identities; NULL entries skipped) as lines of text:
+ * one run a side's when @multi is false, the balanced splits' when true;
+ * or one line saying why they are not shown. Nothing without a calibration.
+ */
+void xl_cmp_print_calib(const struct compare_args *a, const struct xl_cmp_rowdata *const *ids,
+			int n, bool multi);
+
+/**
+ * xl_cmp_calib_json() - the rate of @id as a JSON object ({pairs or splits,
+ * flags, rate, too_few}) when @a's calibration applies and has the row, else
+ * NULL (a new reference).
+ */
+struct json_t *xl_cmp_calib_json(const struct compare_args *a, const struct xl_cmp_rowdata *id,
+				 bool multi);
+
+/** xl_cmp_calib_head_json() - the "calibration" member: {path, runs, alpha, matches, why}, or NULL. */
+struct json_t *xl_cmp_calib_head_json(const struct compare_args *a);
 
 #endif /* XDPLAB_CMD_COMPARE_CLI_H */

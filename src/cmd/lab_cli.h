@@ -37,7 +37,8 @@ struct run_args {
 	uint64_t extra_ns, lat_delay_ns;
 	int wiring;
 	int mode;
-	const char *json;
+	const char *json;            /* --json: a file; with --aa its directory */
+	int aa;                      /* --aa N: N separate runs, 0 without */
 	bool store;             /* --store: append the run to the store */
 	const char *db, *label; /* --db, --label */
 	struct xl_cmd_prof prof;
@@ -103,6 +104,15 @@ int xl_cmd_lab_ab(struct xl_lab *lab, struct run_args *a, char func[2][24], uint
  */
 int xl_cmd_lab_lat(struct xl_lab *lab, const struct run_args *a, struct xl_lat_row *rows,
 		   int max, int *n, bool *failed);
+
+/**
+ * xl_cmd_lab_aa() - `lab run --aa N` (src/cmd/cmd_lab_aa.c): N separate
+ * `lab run`s of @argv's options (@argv[0] is "run"; --aa and --json left
+ * out, --json DIR/run-I.json put in), each in its own process with its own
+ * lab, then the A/A calibration of their files into DIR/calibration.json
+ * and its table on stdout. Return: an exit status.
+ */
+int xl_cmd_lab_aa(int argc, char **argv, const struct run_args *a);
 
 /** xl_cmd_lab_lat_print() - the latency rows' table on @out (@reps: per row, asked). */
 void xl_cmd_lab_lat_print(FILE *out, const struct xl_lat_row *rows, int n, int reps);

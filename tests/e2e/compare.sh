@@ -23,7 +23,7 @@ TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_
        compare_zero_rate compare_duplicates
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
        sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name
-       compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs)
+       compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs lab_aa_bad lab_aa)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -288,6 +288,32 @@ t_compare_runs_dirs() {
 		"2 rows: 2 in both sides, 2 compared; 0 regression(s), 0 improvement(s), 2 ~, 0 too few runs, 0 not measured, 0 in one side only" || return 1
 	"$X" compare "$TMP/A" -- "$TMP/B/b-1.json" "$TMP/B/b-2.json" "$TMP/B/b-3.json" "$TMP/B/b-4.json" >"$TMP/out2" 2>&1
 	expect_eq "exit status, a directory and files" "$?" 0
+}
+
+t_lab_aa_bad() {
+	bad_cmd lab run --aa 2 -- "xdplab lab run: --aa writes its runs and calibration.json into a directory: name it with --json DIR" || return 1
+	bad_cmd lab run --aa 1 --json "$TMP/aa" -- "xdplab lab run: --aa: '1' is out of range (accepted: 2..32)" || return 1
+	bad_cmd compare --calibration "$TMP/none.json" "$TMP/x.json" "$TMP/y.json" -- \
+		"xdplab compare: $TMP/x.json: cannot open: No such file or directory"
+}
+
+# Three separate short runs of one row: three files, a calibration with
+# every pair (3) compared one run a side, and compare showing its rate.
+t_lab_aa() {
+	local d=$TMP/aa
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	"$X" lab run --aa 3 --rows pass --sizes 64 --reps 4 --seconds 0.2 --json "$d" >"$TMP/out" 2>"$TMP/err" ||
+		fail "lab run --aa failed: $(cat "$TMP/out" "$TMP/err")" || return 1
+	expect_eq "files" "$(cd "$d" && ls | paste -sd' ')" "calibration.json run-1.json run-2.json run-3.json" || return 1
+	expect_eq "runs started" "$(grep -c '^xdplab: lab run --aa 3: run [123] of 3, a lab run of its own -> ' "$TMP/err")" 3 || return 1
+	expect_eq "calibration" "$(jq -c '[.schema, .runs, .alpha, .config.reps, .split_base, (.rows | length), .rows[0].name, .rows[0].pairs, .rows[0].splits, .rows[0].pair_too_few]' "$d/calibration.json")" \
+		'["xdplab.calibration/1",3,0.05,4,0,1,"pass",3,0,false]' || return 1
+	grep -Eq '^pass +64 native +threaded +[0-3] of +3 +[0-9.]+% +0 of +0 +-$' "$TMP/out" || fail "no calibration row: $(cat "$TMP/out")" || return 1
+	"$X" compare "$d/run-1.json" "$d/run-2.json" -c "$d/calibration.json" >"$TMP/out" 2>&1
+	grep -Eq '^  pass 64 native threaded: [0-3] of 3 pairs \([0-9.]+%\)$' "$TMP/out" || fail "no rate in compare: $(cat "$TMP/out")" || return 1
+	# A directory of runs brings its calibration along.
+	"$X" compare --json "$d" -- "$d" >"$TMP/out.json" 2>&1
+	expect_eq "calibration found in the directory" "$(jq -c '.calibration | [.path, .runs, .matches]' "$TMP/out.json")" "[\"$d/calibration.json\",3,true]"
 }
 
 # A row name longer than 19 characters (the lab's redirect/b1+mon-floor):

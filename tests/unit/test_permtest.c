@@ -15,8 +15,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "xdplab/calib.h"
 #include "xdplab/compare_runs.h"
 #include "xdplab/permtest.h"
 
@@ -364,6 +367,89 @@ static void test_runs_check(void **state)
 	assert_string_equal(err, "b.json: a run with no rows (lab run --json writes one per benchmark; every run needs its rows)");
 }
 
+/*
+ * The A/A calibration of 8 runs: 28 pairs one run a side, C(8, 4) / 2 = 35
+ * balanced splits; drop's runs drift (run i at 100 + 3i ns/packet, tight
+ * repetitions), so pairs far apart are flagged one run a side, and the
+ * splits flag those that put the early runs on one side. Counted here by
+ * hand: a pair (i, j) at 5 reps is flagged when |i - j| >= 1 (the reps do
+ * not overlap); a split is flagged when the permutation test of its sides'
+ * run medians gives p < 0.05, i.e. only {0,1,2,3} vs {4,5,6,7}: 1 of 35.
+ */
+static void test_calib(void **state)
+{
+	struct xl_cmp_rowdata rows[8];
+	struct xl_cmp_file f[8];
+	struct xl_calib c;
+	char path[8][16];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		double ns = 100 + 3 * i;
+		double pps[5] = { 1e9 / ns, 1e9 / (ns + 0.2), 1e9 / (ns - 0.2), 1e9 / (ns + 0.1),
+				  1e9 / (ns - 0.1) };
+		double cpu[5] = { 1, 1, 1, 1, 1 };
+
+		mkrow(&rows[i], "drop/no-touch", "valid", pps, cpu, 5);
+		snprintf(path[i], sizeof(path[i]), "r%d.json", i);
+		mkfile(&f[i], path[i], &rows[i], 1);
+		f[i].reps = 5;
+	}
+	assert_int_equal(xl_calib_compute(f, 8, 0.05, &c), 0);
+	assert_int_equal(c.nruns, 8);
+	assert_int_equal(c.split_base, 4);
+	assert_int_equal(c.split_new, 4);
+	assert_int_equal(c.nrows, 1);
+	assert_int_equal(c.rows[0].pairs, 28);
+	assert_int_equal(c.rows[0].pair_flags, 28);
+	assert_false(c.rows[0].pair_too_few);
+	assert_int_equal(c.rows[0].splits, 35);
+	assert_int_equal(c.rows[0].split_flags, 1);
+	assert_false(c.rows[0].split_too_few);
+	/* Saved and read back, it is the same; and it applies to its own runs. */
+	{
+		char dir[] = "/tmp/xdplab-test-calib-XXXXXX", file[64], err[256], why[128];
+		struct xl_calib back;
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(file, sizeof(file), "%s/calibration.json", dir);
+		snprintf(c.host, sizeof(c.host), "vm");
+		assert_int_equal(xl_calib_save(&c, file), 0);
+		assert_int_equal(xl_calib_load(file, &back, err, sizeof(err)), 0);
+		assert_int_equal(back.nruns, 8);
+		assert_int_equal(back.reps, 5);
+		assert_int_equal(back.nrows, 1);
+		assert_memory_equal(&back.rows[0], &c.rows[0], sizeof(back.rows[0]));
+		assert_non_null(xl_calib_find(&back, &rows[0]));
+		assert_false(xl_calib_matches(&back, &f[0], why, sizeof(why)));
+		assert_string_equal(why, "host differs: vm vs ");
+		snprintf(f[0].env.host, sizeof(f[0].env.host), "vm");
+		assert_true(xl_calib_matches(&back, &f[0], why, sizeof(why)));
+		f[0].seconds = 3;
+		assert_false(xl_calib_matches(&back, &f[0], why, sizeof(why)));
+		assert_string_equal(why, "window differs: 1 s vs 3 s");
+		f[0].seconds = 1;
+		xl_calib_free(&back);
+		assert_int_equal(unlink(file), 0);
+		assert_int_equal(xl_calib_load(file, &back, err, sizeof(err)), -ENOENT);
+		assert_int_equal(rmdir(dir), 0);
+	}
+	xl_calib_free(&c);
+	/* 5 runs: pairs only; 3 repetitions: too few to flag. */
+	for (i = 0; i < 5; i++) {
+		rows[i].nreps = 3;
+		f[i].reps = 3;
+	}
+	assert_int_equal(xl_calib_compute(f, 5, 0.05, &c), 0);
+	assert_int_equal(c.rows[0].pairs, 10);
+	assert_int_equal(c.rows[0].pair_flags, 0);
+	assert_true(c.rows[0].pair_too_few);
+	assert_int_equal(c.rows[0].splits, 0);
+	assert_int_equal(c.split_base, 0);
+	xl_calib_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_pooled_sd),
 		cmocka_unit_test(test_runs_regression),
 		cmocka_unit_test(test_runs_check),
+		cmocka_unit_test(test_calib),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -308,7 +308,8 @@ static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struc
 	}
 	m->mdd = xl_min_detectable(m->sd_between, m->nb, m->nn, o->alpha);
 	m->too_few = xl_perm_min_p(m->nb, m->nn) >= o->alpha;
-	m->tested = !xl_perm_test(m->bsum, m->nb, m->nsum, m->nn, &m->test);
+	m->tested = !(o->no_interval ? xl_perm_p : xl_perm_test)(m->bsum, m->nb, m->nsum, m->nn,
+								   &m->test);
 	if (!m->tested) {
 		/* A run's summary is infinite (its rate 0): no test; the zeros decide. */
 		m->test.nb = m->nb;

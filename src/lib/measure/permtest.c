@@ -49,7 +49,7 @@ struct relabel {
 	size_t n;
 };
 
-static uint64_t splitmix64(uint64_t *s)
+uint64_t xl_splitmix64(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
 
@@ -106,7 +106,7 @@ static int relabel_all(const double *pool, size_t nb, size_t nn, struct relabel 
 			for (i = 0; i < n; i++)
 				idx[i] = i;
 			for (i = 0; i < nn; i++) {
-				size_t pick = i + splitmix64(&seed) % (n - i), t = idx[i];
+				size_t pick = i + xl_splitmix64(&seed) % (n - i), t = idx[i];
 
 				idx[i] = idx[pick];
 				idx[pick] = t;
@@ -151,8 +151,8 @@ static double edge(const struct relabel *r, double tot0, size_t nb, size_t nn, d
 	return in + (out - in) / 2;
 }
 
-int xl_perm_test(const double *base, size_t nb, const double *new, size_t nn,
-		 struct xl_perm_result *out)
+static int perm_test(const double *base, size_t nb, const double *new, size_t nn,
+		     struct xl_perm_result *out, bool interval)
 {
 	double pool[2 * XL_PERM_MAX], tot0 = 0, mb = 0, mn = 0, scale = 0, lo, hi, w, eps;
 	struct relabel r;
@@ -184,7 +184,7 @@ int xl_perm_test(const double *base, size_t nb, const double *new, size_t nn,
 	out->p = p_at(&r, tot0, nb, nn, out->estimate, 0, eps);
 	out->ci_lo = -INFINITY;
 	out->ci_hi = INFINITY;
-	if (out->min_p <= CI_ALPHA) {
+	if (interval && out->min_p <= CI_ALPHA) {
 		/* Far enough out the sides separate and p falls to min_p. */
 		lo = pool[0];
 		hi = pool[0];
@@ -210,6 +210,18 @@ int xl_perm_test(const double *base, size_t nb, const double *new, size_t nn,
 	free(r.s0);
 	free(r.k);
 	return 0;
+}
+
+int xl_perm_test(const double *base, size_t nb, const double *new, size_t nn,
+		 struct xl_perm_result *out)
+{
+	return perm_test(base, nb, new, nn, out, true);
+}
+
+int xl_perm_p(const double *base, size_t nb, const double *new, size_t nn,
+	      struct xl_perm_result *out)
+{
+	return perm_test(base, nb, new, nn, out, false);
 }
 
 double xl_pooled_sd(const double *vals, const size_t *off, size_t ngroups)
