@@ -36,4 +36,19 @@
 int xl_html_report(const char *run, const char *base, const char *out_path, char *err,
 		   size_t errlen);
 
+struct xl_store_series;
+struct xl_cp_opts;
+
+/**
+ * xl_html_history() - write `xdplab history --html`'s page to @out_path:
+ * @title (the store and the filters; escaped), and for each of the @n
+ * series @ser (xl_store_history()) a chart of its runs (svgchart.h: a bar
+ * per run with its repetitions' min-max) grouped between its change points
+ * (xl_trend_of() under @opts), each group's heading the change's size and
+ * p. Written whole or not at all, as xl_html_report().
+ * Return: 0, -EIO (cannot write: @err says why), -ENOMEM, -EINVAL.
+ */
+int xl_html_history(const char *out_path, const char *title, const struct xl_store_series *ser,
+		    int n, const struct xl_cp_opts *opts, char *err, size_t errlen);
+
 #endif /* XDPLAB_HTMLREPORT_H */

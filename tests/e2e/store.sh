@@ -128,6 +128,14 @@ check_planted_step() {
 	[[ $out == "change point at run 9 (2026-12-09T00:00:00Z, label extra10, commit c9): median "*" -> "*" ns/packet (+"*", p = 0.0050" ]] ||
 		fail "change point line: '$out'" || return 1
 	expect_eq "change points" "$(tail -1 "$TMP/h" | cut -d' ' -f1-4)" "1 row(s), 1 change" || return 1
+	# the trend page: a bar per run, 8 before the change and 8 after, the change's heading
+	"$X" history --db "$db" --row drop/no-touch --html "$TMP/h.html" >/dev/null || return 1
+	expect_eq "page's runs" "$(grep -o 'data-runs="[0-9]*" data-change-points="[0-9]*"' "$TMP/h.html")" \
+		'data-runs="16" data-change-points="1"' || return 1
+	expect_eq "bars" "$(grep -o 'class="bar [a-z]*"' "$TMP/h.html" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
+		' 8 class="bar level"; 8 class="bar regression";' || return 1
+	grep -q '>change point: +10.00 ns (+10.0%), p = 0.0050</text>' "$TMP/h.html" ||
+		fail "no change-point heading in the page" || return 1
 	"$X" history --db "$db" --label plain >"$TMP/h" || return 1
 	expect_eq "change points of the plain runs" "$(grep -c '^change point' "$TMP/h")" 0 || return 1
 	expect_eq "plain runs listed" "$(grep -cE '^ +[0-9]+  2026' "$TMP/h")" 8 || return 1
@@ -170,12 +178,15 @@ sqlite() {
 
 t_store_bad_input() {
 	local db=$TMP/x.db holder rc f=bench/20261201T012124Z-05e6a822a9a7.json
-	local evil="x'); DROP TABLE runs; --\"\\"
+	local evil="x'); DROP TABLE runs; --\"\\<b>"
 	"$X" store import --db "$db" --label "$evil" "$f" >/dev/null || return 1
 	expect_eq "the label with SQL in it" "$("$X" store list --db "$db" --label "$evil" | grep -c '^ *1  ')" 1 || return 1
 	expect_eq "tables" "$(sqlite "$db" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name" | tr '\n' ' ')" \
 		"run_env run_reps run_rows runs schema_version " || return 1
 	expect_eq "stored label" "$(sqlite "$db" "SELECT label FROM runs")" "$evil" || return 1
+	"$X" history --db "$db" --label "$evil" --html "$TMP/evil.html" >/dev/null || return 1
+	expect_eq "raw <b> in the page" "$(grep -c '<b>' "$TMP/evil.html")" 0 || return 1
+	grep -q '&lt;b&gt;' "$TMP/evil.html" || fail "the label is not in the page, escaped" || return 1
 	# a file that is not a results file: usage, nothing stored
 	echo 'not json' >"$TMP/text.json"
 	one_line 2 "xdplab store import: $TMP/text.json: not JSON (line 1: '[' or '{' expected near 'not'); expected an xdplab results file (lab run --json)" \

@@ -129,6 +129,11 @@ static const char css[] =
 	"details{margin:8px 0}summary{cursor:pointer;font-weight:bold}"
 	".flame{overflow-x:auto}.muted{color:var(--muted)}";
 
+const char *xl_html_css(void)
+{
+	return css;
+}
+
 static void legend(FILE *o)
 {
 	fputs("<p class=\"legend\">Verdict:<span style=\"background:var(--valid)\"></span>valid (the judged CPU saturated: "
@@ -510,7 +515,7 @@ int xl_html_report_write(const char *run, const char *base, FILE *o, char *err, 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"viewport\" content=\"width=device-width\"><meta name=\"color-scheme\" content=\"light dark\">"
 	      "<title>xdplab report</title>\n<style>", o);
-	fputs(css, o);
+	fputs(xl_html_css(), o);
 	fputs(xl_svg_chart_css(), o);
 	fputs("</style></head>\n<body>\n<h1>xdplab lab run ", o);
 	xl_xml_escape(o, frun.date);

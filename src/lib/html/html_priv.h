@@ -41,6 +41,9 @@ int xl_html_latency(FILE *o, const struct xl_cmp_file *run, const struct xl_cmp_
  */
 int xl_html_report_write(const char *run, const char *base, FILE *o, char *err, size_t errlen);
 
+/* xl_html_css() - the pages' own CSS (light and dark), for a <style> element: the report's and history's. */
+const char *xl_html_css(void);
+
 /** The largest folded-stacks file a report reads (bytes). */
 #define XL_HTML_FOLDED_MAX (64 << 20)
 

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * A stored row's trend (xdplab/trend.h): run figures, change points and
+ * their sizes, for history's table and its HTML page alike.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdplab/stats.h"
+#include "xdplab/trend.h"
+
+/* Generator-bound in a run and CPU figures in every repetition: judged on CPU ns/packet, as compare does. */
+static bool series_on_cpu(const struct xl_store_series *x)
+{
+	bool bound = false;
+	int i, k;
+
+	for (i = 0; i < x->npts; i++) {
+		bound |= !strcmp(x->pts[i].verdict, "generator-bound");
+		for (k = 0; k < x->pts[i].nreps; k++)
+			if (!(x->pts[i].cpu_ns[k] > 0))
+				return false;
+	}
+	return bound;
+}
+
+/* A run's median figure, smallest and largest; NAN when none of its repetitions has one. */
+static double run_value(const struct xl_store_point *p, bool on_cpu, double *lo, double *hi)
+{
+	double v[XL_MAX_REPS];
+	struct xl_summary s;
+	int i, n = 0;
+
+	*lo = *hi = NAN;
+	for (i = 0; i < p->nreps; i++)
+		if (on_cpu ? p->cpu_ns[i] > 0 : p->pps[i] > 0)
+			v[n++] = on_cpu ? p->cpu_ns[i] : 1e9 / p->pps[i];
+	if (!n)
+		return NAN;
+	s = xl_summarize(v, n);
+	*lo = s.min;
+	*hi = s.max;
+	return s.median;
+}
+
+int xl_trend_of(const struct xl_store_series *x, const struct xl_cp_opts *o, struct xl_trend *t)
+{
+	struct xl_cp_result r;
+	double *val;
+	int *at, i, k, n = 0, err;
+
+	memset(t, 0, sizeof(*t));
+	t->last_point = -1;
+	t->last_p = 1;
+	t->on_cpu = series_on_cpu(x);
+	t->value = calloc(x->npts + 1, sizeof(double));
+	t->lo = calloc(x->npts + 1, sizeof(double));
+	t->hi = calloc(x->npts + 1, sizeof(double));
+	val = calloc(x->npts + 1, sizeof(double));
+	at = calloc(x->npts + 1, sizeof(int));
+	err = t->value && t->lo && t->hi && val && at ? 0 : -ENOMEM;
+	for (i = 0; !err && i < x->npts; i++) {
+		t->value[i] = run_value(&x->pts[i], t->on_cpu, &t->lo[i], &t->hi[i]);
+		if (t->value[i] == t->value[i]) {
+			at[n] = i;
+			val[n++] = t->value[i];
+		}
+	}
+	t->nvalues = n;
+	if (!err)
+		err = xl_edivisive(val, n, o, &r);
+	for (k = 0; !err && k < r.n; k++) {
+		int from = k ? r.cp[k - 1].index : 0, to = k + 1 < r.n ? r.cp[k + 1].index : n;
+
+		t->cp[k] = (struct xl_trend_cp){
+			.point = at[r.cp[k].index],
+			.before = xl_summarize(val + from, r.cp[k].index - from).median,
+			.after = xl_summarize(val + r.cp[k].index, to - r.cp[k].index).median,
+			.p = r.cp[k].p,
+		};
+	}
+	if (!err) {
+		t->ncp = r.n;
+		t->last_point = r.last_index >= 0 ? at[r.last_index] : -1;
+		t->last_p = r.last_p;
+	}
+	free(val);
+	free(at);
+	if (err)
+		xl_trend_free(t);
+	return err;
+}
+
+void xl_trend_free(struct xl_trend *t)
+{
+	free(t->value);
+	free(t->lo);
+	free(t->hi);
+	t->value = t->lo = t->hi = NULL;
+}
