@@ -15,6 +15,7 @@
 #ifndef XDPLAB_XSK_SELFTEST_H
 #define XDPLAB_XSK_SELFTEST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,12 +51,16 @@ enum xl_xskst_fault {
  * @peer: the sending end, in @peer_netns_path's namespace (NULL: the caller's).
  * @queue: the queue of both sockets (0 on veth).
  * @fault: enum xl_xskst_fault (tests of the selftest only).
+ * @stop: when it becomes non-zero (a signal handler), the case under way
+ *   ends as failed ("interrupted"), its ends torn down as always; NULL:
+ *   never.
  */
 struct xl_xskst_config {
 	const char *ifname, *netns_path;
 	const char *peer, *peer_netns_path;
 	uint32_t queue;
 	int fault;
+	volatile sig_atomic_t *stop;
 };
 
 /**

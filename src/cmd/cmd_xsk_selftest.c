@@ -6,7 +6,8 @@
  * Output: TAP version 13 as the kernel selftests print it (ok / not ok,
  * "# SKIP reason", a "# Totals" line), and --json. Exit 0 when every case
  * passed or was skipped, 1 when one failed (or the link takes no AF_XDP
- * frame at all), 2 for a usage error.
+ * frame at all, or SIGINT/SIGTERM stopped the run: "Bail out!"), 2 for a
+ * usage error.
  * XDPLAB_XSKST_FAULT=no-refill|flip-byte plants a fault, for the suite's
  * own tests (tests/e2e/xsk.sh): the right cases must then fail.
  */
@@ -200,6 +201,7 @@ int cmd_xsk_selftest(int argc, char **argv)
 			       XL_ESC(a.c.peer));
 		return XL_EXIT_USAGE;
 	}
+	a.c.stop = &xl_stop_requested;
 	if (a.json && !(out = xl_cmd_out_open(a.json)))
 		return XL_EXIT_RUNTIME;
 	switch (xl_xskst_check(&a.c, msg, sizeof(msg))) {
@@ -224,10 +226,10 @@ int cmd_xsk_selftest(int argc, char **argv)
 	}
 	printf("TAP version 13\n1..%d\n", total);
 	fflush(stdout);
-	for (m = 0; m < XL_XSKST_NMODES; m++) {
+	for (m = 0; m < XL_XSKST_NMODES && !xl_stop_requested; m++) {
 		if (!(a.modes & (1u << m)))
 			continue;
-		for (i = 0; i < xl_xskst_ncases(); i++) {
+		for (i = 0; i < xl_xskst_ncases() && !xl_stop_requested; i++) {
 			struct xl_xskst_result r;
 
 			if (!(a.cases & (1ull << i)))
@@ -255,6 +257,9 @@ int cmd_xsk_selftest(int argc, char **argv)
 					"bytes", (json_int_t)r.bytes, "seconds", r.elapsed_ns / 1e9));
 		}
 	}
+	/* A stop: what ran is reported, and TAP's bail-out says the rest did not. */
+	if (xl_stop_requested)
+		printf("Bail out! interrupted after %d of %d cases\n", n, total);
 	printf("# Totals: pass:%d fail:%d xfail:%d xpass:0 skip:%d error:0\n", counts[XL_XSKST_PASS],
 	       counts[XL_XSKST_FAIL], counts[XL_XSKST_XFAIL], counts[XL_XSKST_SKIP]);
 	if (out) {
@@ -268,5 +273,5 @@ int cmd_xsk_selftest(int argc, char **argv)
 		}
 		json_decref(root);
 	}
-	return counts[XL_XSKST_FAIL] ? XL_EXIT_RUNTIME : XL_EXIT_OK;
+	return counts[XL_XSKST_FAIL] || xl_stop_requested ? XL_EXIT_RUNTIME : XL_EXIT_OK;
 }

@@ -23,6 +23,7 @@ TNS=""
 TESTS=(
 	selftest_veth selftest_json selftest_prove selftest_fault_no_refill selftest_fault_flip_byte
 	selftest_bad_inputs selftest_no_afxdp selftest_list selftest_xskxceiver_spellings
+	selftest_interrupted
 )
 
 # shellcheck source=tests/e2e/xsk.inc
@@ -195,6 +196,33 @@ ok 3 - drv_busy_poll ring_max
 # Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0" || return 1
 	st sp2 -b --test 2
 	expect_eq "-b alone: the three busy-polling modes" "$(grep -c '^ok [0-9]* - [a-z]*_busy_poll send_receive_single_pkt' "$WORK/sp2.tap")" 3
+}
+
+# SIGINT during the 9K case (MTU 9000 on both ends): the case ends as
+# interrupted, TAP bails out, exit 1; both MTUs back at 1500, nothing attached.
+t_selftest_interrupted() {
+	local i n
+	lab_up || return 1
+	bg si "$X" xsk selftest --netns "$DNS" "$DUT" --peer "$GEN" --peer-netns "$GNS" \
+		-t send_receive_9k_multi_buffer -m skb,drv,skb_busy_poll,drv_busy_poll
+	for i in $(seq 100); do
+		grep -q '^ok 1 ' "$WORK/si.out" && break
+		sleep 0.05
+	done
+	stop_one si
+	expect_eq "exit status" "$RC" 1 || return 1
+	# The stop lands in case 2 (then "not ok 2 ... # interrupted") or just
+	# after it: either way the cases that ran add up, and the rest never ran.
+	n=$(sed -n 's/^Bail out! interrupted after \([12]\) of 4 cases$/\1/p' "$WORK/si.out")
+	[ -n "$n" ] || { log "$(cat "$WORK/si.out")"; return 1; }
+	expect_eq "totals" "$(tail -1 "$WORK/si.out" | sed 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) .*/\1+\2/')" \
+		"$(grep -c '^ok ' "$WORK/si.out")+$(grep -c '^not ok [0-9]* - [a-z_]* send_receive_9k_multi_buffer$' "$WORK/si.out")" || return 1
+	expect_eq "cases run" "$(grep -cE '^(not )?ok ' "$WORK/si.out")" "$n" || return 1
+	expect_eq "failures other than the interrupted one" "$(grep -A1 '^not ok' "$WORK/si.out" | grep -c '^# ' )" \
+		"$(grep -c '^# interrupted$' "$WORK/si.out")" || return 1
+	expect_eq "DUT MTU" "$(ip -n "$DNS" -o link show "$DUT" | grep -o 'mtu [0-9]*')" "mtu 1500" || return 1
+	expect_eq "generator MTU" "$(ip -n "$GNS" -o link show "$GEN" | grep -o 'mtu [0-9]*')" "mtu 1500" || return 1
+	! ip -n "$DNS" -o link show "$DUT" | grep -q xdp || { log "a program stayed attached"; return 1; }
 }
 
 # ---- runner ----

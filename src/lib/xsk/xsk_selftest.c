@@ -171,7 +171,10 @@ static int run_poll_tx_timeout(struct xst_ctx *x, const struct xst_layout *lo)
 			err = xst_fail(x, "%s: %u of %u frames completed", a->ifname, avail, comp);
 			goto out;
 		}
-		xl_sleep_ns(100000, NULL);
+		if (xl_sleep_ns(100000, x->cfg->stop)) {
+			err = xst_fail(x, "interrupted");
+			goto out;
+		}
 		xst_kick_tx(a);
 	}
 	if ((err = push(x, a, comp, x->p.tx_size)))
@@ -229,6 +232,10 @@ int xl_xskst_run(const struct xl_xskst_config *c, enum xl_xskst_mode m, int idx,
 	if (err == -ENOMEM)
 		xst_fail(&x, "out of memory");
 	for (rep = 0; !err && rep < (k->repeat ? k->repeat : 1); rep++) {
+		if (c->stop && *c->stop) {
+			err = xst_fail(&x, "interrupted");
+			break;
+		}
 		switch (k->run) {
 		case XST_RUN_FLOWS:
 			err = run_flows(&x, &lo);
@@ -322,7 +329,7 @@ int xl_xskst_check(const struct xl_xskst_config *c, char *msg, size_t len)
 	for (idx = 0; idx < xst_ncases && strcmp(xst_cases[idx].name, "send_receive_single_pkt"); idx++)
 		;
 	xl_xskst_run(&(struct xl_xskst_config){ c->ifname, c->netns_path, c->peer,
-						c->peer_netns_path, c->queue, XL_XSKST_FAULT_NONE },
+						c->peer_netns_path, c->queue, XL_XSKST_FAULT_NONE, c->stop },
 		     XL_XSKST_SKB, idx, &r);
 	if (r.status != XL_XSKST_PASS) {
 		snprintf(msg, len, "no AF_XDP frame goes from %s to %s (one frame, XDP_SKB, copy mode): %s",

@@ -31,6 +31,12 @@ static void nap(void)
 	xl_sleep_ns(20000, NULL);
 }
 
+/* A stop was asked for (SIGINT): the case ends here, failed. */
+static int stopped(struct xst_ctx *x)
+{
+	return x->cfg->stop && *x->cfg->stop ? xst_fail(x, "interrupted") : 0;
+}
+
 /* Room for one more of @n elements of @size bytes in *@v (capacity *@cap). */
 static int grow(void **v, uint32_t *cap, uint32_t n, size_t size)
 {
@@ -335,6 +341,8 @@ static int wait_landed(struct xst_ctx *x, struct xst_end *e, uint32_t sent)
 			return xst_fail(x, "%s: cannot read XDP_STATISTICS", e->ifname);
 		if (avail + s.rx_ring_full + s.rx_dropped >= sent)
 			return 0;
+		if (stopped(x))
+			return -EINTR;
 		if (xl_now_ns() - t0 > XST_STALL_NS)
 			return xst_fail(x, "%s: %u of %u frames sent landed (RX ring %u, rx_ring_full %llu, rx_dropped %llu)",
 					e->ifname, avail + (uint32_t)(s.rx_ring_full + s.rx_dropped), sent,
@@ -390,6 +398,8 @@ static int check_stats(struct xst_ctx *x)
 		ok &= stats_match(&x->a, &p->tx_exp, p->tx_check, m2, sizeof(m2));
 		if (ok)
 			return 0;
+		if (stopped(x))
+			return -EINTR;
 		if (xl_now_ns() - t0 > XST_SETTLE_NS)
 			return xst_fail(x, "%s%s%s", m1, m1[0] && m2[0] ? "; " : "", m2);
 		nap();
@@ -416,6 +426,8 @@ int xst_run_flows(struct xst_ctx *x)
 		return err;
 	last = xl_now_ns();
 	while (!(sent_all(a) && sent_all(b) && got_all(a) && got_all(b))) {
+		if (stopped(x))
+			return -EINTR;
 		pc = 0;
 		if (p->rx_hold && !sent_all(a))
 			;
