@@ -45,7 +45,8 @@ enum xl_esc_flags {
  * @buf of @len bytes (NUL-terminated; @len >= 1). The one escaper for text
  * that came from a results file, a map file, a capture, an ELF file, /proc
  * or an option: bytes 0x00-0x1f and 0x7f, the UTF-8 encodings of the C1
- * controls U+0080-U+009F, and every byte that is not part of a valid UTF-8
+ * controls U+0080-U+009F and of the bidi embedding, override and isolate
+ * controls U+202A-U+202E and U+2066-U+2069, and every byte that is not part of a valid UTF-8
  * sequence (overlong forms, surrogates and > U+10FFFF included) are shown
  * as \xNN, one per byte (lower-case hex); valid UTF-8 is kept as is.
  * A backslash is kept (outside XL_ESC_MD): the output is for a reader, not

@@ -113,6 +113,13 @@ static void test_esc_flags(void **state)
 	ESC_EQ("<img src=x onerror=alert(1)>", XL_ESC_MD, "\\<img src=x onerror=alert(1)\\>");
 	ESC_EQ("&amp; [l](http://e) ![i](u)", XL_ESC_MD, "\\&amp; \\[l](http://e) !\\[i](u)");
 	ESC_EQ("<b>&[", 0, "<b>&[");
+	/* Bidi embedding, override and isolate controls (Trojan Source) as bytes. */
+	ESC_EQ("a\xe2\x80\xae" "b", 0, "a\\xe2\\x80\\xaeb");  /* U+202E RLO */
+	ESC_EQ("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9", 0,
+	       "\\xe2\\x80\\xaa\\xe2\\x81\\xa6\\xe2\\x81\\xa9"); /* U+202A, U+2066, U+2069 */
+	/* Their neighbours are kept: U+2029 (E2 80 A9), U+202F, U+2065, U+206A, an en dash. */
+	ESC_EQ("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xe2\x80\x93", XL_ESC_MD,
+	       "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xe2\x80\x93");
 	ESC_EQ("a\nb\x1b", XL_ESC_MD, "a\\x0ab\\x1b");
 	ESC_EQ("a\nb\tc\x1b|", XL_ESC_KEEP_NL, "a\nb\tc\\x1b|");
 	ESC_EQ("a\rb", XL_ESC_KEEP_NL, "a\\x0db");

@@ -5,6 +5,7 @@
  * terminal, the log module and every command's printing of names.
  */
 #include <stdint.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "xdplab/escape.h"
@@ -65,6 +66,19 @@ static size_t utf8_len(const unsigned char *p)
  */
 #define MD_SPECIAL "|\\<>&["
 
+/*
+ * Whether the valid UTF-8 at @p is a bidirectional embedding, override or
+ * isolate control, U+202A-U+202E (E2 80 AA-AE) or U+2066-U+2069 (E2 81
+ * A6-A9): kept, they reorder what a terminal shows after them ("Trojan
+ * Source", CVE-2021-42574). Escaped byte by byte as invalid UTF-8 is: the
+ * lead byte here, the continuation bytes then stand alone.
+ */
+static bool bidi_control(const unsigned char *p)
+{
+	return p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+				(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
+}
+
 const char *xl_term_esc(char *buf, size_t len, const char *s, unsigned int flags)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "(null)");
@@ -86,7 +100,7 @@ const char *xl_term_esc(char *buf, size_t len, const char *s, unsigned int flags
 			unit[0] = '\\', unit[1] = *p, w = 2;
 		} else if (*p < 0x80) {
 			unit[0] = *p, w = 1;
-		} else if ((n = utf8_len(p))) {
+		} else if ((n = utf8_len(p)) && !bidi_control(p)) {
 			src = (const char *)p, w = n;
 		} else {
 			n = 1;
