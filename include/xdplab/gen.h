@@ -208,4 +208,19 @@ void xl_gen__destroy(struct xl_gen *gen);
 int xl_gen_flow_make(const struct xl_pkt_spec *spec, uint32_t sport_i, uint32_t dport_i,
 		     uint32_t saddr_i, struct xl_gen_flow *f);
 
+/**
+ * xl_gen_live_frame_max() - the longest frame the live engine can send on
+ * this kernel (bytes), or 0 when it cannot be told. BPF_PROG_RUN with
+ * BPF_F_TEST_XDP_LIVE_FRAMES puts each frame in one page after XDP's
+ * 256-byte headroom and the kernel's struct xdp_page_head, with
+ * skb_shared_info at the page's end, and refuses a longer frame with
+ * EINVAL (kernel net/bpf/test_run.c, bpf_prog_test_run_xdp()). Measured,
+ * not assumed: the linear room of a non-live run of a 4096-byte frame
+ * (data_end - data of its context out: a page less the headroom and
+ * skb_shared_info) less sizeof(struct xdp_page_head) from the kernel's
+ * BTF (112 bytes on 6.18: 3408 on x86-64 with 4 KiB pages). Runs nothing
+ * live; the result is kept after the first call.
+ */
+uint32_t xl_gen_live_frame_max(void);
+
 #endif /* XDPLAB_GEN_H */

@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "xdplab/abtest.h"
 #include "xdplab/bench.h"
+#include "xdplab/gen.h"
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
 #include "xdplab/pkt.h"
@@ -722,8 +723,17 @@ int cmd_progrun(int argc, char **argv)
 		printf("\n");
 		json_decref(jo);
 	} else {
+		uint32_t lmax = xl_gen_live_frame_max();
+		int over = 0;
+
 		if (skipped)
 			printf("not run: %d frames (see above)\n", skipped);
+		for (i = 0; lmax && (size_t)i < f.n; i++)
+			over += f.len[i] > lmax;
+		/* What `gen` can send of these (issue 21 item 7: the limit was never named). */
+		if (over)
+			printf("note: %d frame%s longer than %u bytes, the most the live engine (gen --engine live, BPF_PROG_RUN live frames) sends here: gen sends %s with --engine packet\n",
+			       over, over == 1 ? " is" : "s are", lmax, over == 1 ? "it" : "them");
 		if (ns == 2) {
 			printf("B-A: the median over %llu rounds of the paired difference of the class's mean ns/run; 95%% CI distribution-free (sign test); a verdict when p < 0.05 and |B-A| > 1 ns (the kernel's resolution)\n",
 			       (unsigned long long)a.rounds);

@@ -22,7 +22,7 @@ BPFFS=/tmp/xlp$$bpffs # no '.': libbpf turns dots in pin paths into '_
 PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self progrun_modifies
-       progrun_linear_limit progrun_capture_numbers progrun_interrupted progrun_repeat_warn bad_objects
+       progrun_linear_limit progrun_live_limit progrun_capture_numbers progrun_interrupted progrun_repeat_warn bad_objects
        run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_wiring_changed ab_sigkill
        run_pin_maps run_pin_maps_killed run_pin_exists ab_pin_by_name run_pin_by_name lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup
        map_file_errors untrusted_names)
@@ -215,6 +215,24 @@ t_progrun_linear_limit() {
 	$X prog-run "$TMP/tx_swap.o" --packets v4,size=1500 --packets v4,size=4096 --rounds 1 -r 100 --json >"$TMP/j" 2>/dev/null ||
 		return 1
 	expect "JSON frames, skipped" "$(jq -r '"\([.frames[].bytes] | join(",")) \(.skipped)"' "$TMP/j")" "1500 1"
+}
+
+# Issue 21 item 7: the live engine's size limit was never named. prog-run
+# says which frames gen's live engine could not send: a page (4096) less
+# XDP's headroom (256), the kernel's struct xdp_page_head (its size from the
+# kernel's BTF) and skb_shared_info (320 on x86-64).
+t_progrun_live_limit() {
+	local head n
+	build tx_swap || return 1
+	head=$(bpftool btf dump file /sys/kernel/btf/vmlinux format raw | sed -nE "s/^\[[0-9]+\] STRUCT 'xdp_page_head' size=([0-9]+) .*/\1/p")
+	[ -n "$head" ] || { echo "no struct xdp_page_head in the kernel's BTF"; return 1; }
+	n=$((4096 - 256 - head - 320))
+	$X prog-run "$TMP/tx_swap.o" --packets v4,size=$n --packets v4,size=$((n + 1)) --packets v4,size=4096 \
+		--rounds 1 -r 100 >"$TMP/out" 2>&1 || { cat "$TMP/out"; return 1; }
+	expect "the note" "$(grep '^note:' "$TMP/out")" \
+		"note: 2 frames are longer than $n bytes, the most the live engine (gen --engine live, BPF_PROG_RUN live frames) sends here: gen sends them with --engine packet" || return 1
+	$X prog-run "$TMP/tx_swap.o" --packets v4,size=$n --rounds 1 -r 100 >"$TMP/out" 2>&1 || { cat "$TMP/out"; return 1; }
+	expect "no note at the limit" "$(grep -c '^note:' "$TMP/out")" 0
 }
 
 # A capture's frames under 14 bytes or over the longest were left out

@@ -87,6 +87,7 @@ TESTS=(
 	"xsk-dump-snaplen|xsk rxdrop --dump --snaplen cuts records (wire length kept); a capture the kernel dropped frames from is INCOMPLETE, exit 1"
 	"probe-rxvlan|probe says rx-vlan-offload on and off on the DUT veth with what it means there (veth strips no tag); gen --vlan-id's 1000 tagged 64-byte frames reach drop as 64000 bytes either way"
 	"probe-peer-vlan|probe reads the veth peer's tx-vlan-offload and tx-vlan-stag-hw-insert (another namespace) and says when a tag added there is hidden from XDP; a tc vlan push on the generator's end with each offload on and off: drop counts 60000 or 64000 bytes for 1000 60-byte frames"
+	"gen-live-size-limit|gen names the live engine's size limit (a page less XDP's headroom, struct xdp_page_head from the kernel's BTF and skb_shared_info): --engine live --size LIMIT+1 refused, exit 2; without --engine it falls back to AF_PACKET saying why and sends every frame"
 	"probe-features|probe reads xdp-features over netdev netlink (no attach): native XDP, and ndo_xdp_xmit following the veth peer's NAPI"
 	"xsk-drop-warning|xsk's totals warn when the kernel dropped frames for an empty fill ring, with the count and the likely cause"
 	"gen-delivered-own-frames|gen counts as delivered only its own frames, not the kernel's sent from that end during the run"

@@ -305,6 +305,19 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		/* No fallback to AF_PACKET: it cannot stamp. */
 		gen->o.engine_forced = true;
 	}
+	if (gen->engine == XL_ENGINE_LIVE && xl_gen_live_frame_max() &&
+	    gen->frame_len > xl_gen_live_frame_max()) {
+		/* The kernel would refuse it with a bare EINVAL: name the limit. */
+		if (gen->o.engine_forced) {
+			xl_err("--size %u: engine live sends frames of at most %u bytes here (BPF_PROG_RUN live frames: a page less XDP's headroom, the kernel's page head and skb_shared_info); use --engine packet or a --size up to %u",
+			       gen->frame_len, xl_gen_live_frame_max(), xl_gen_live_frame_max());
+			err = -EMSGSIZE;
+			goto out_err;
+		}
+		xl_warn("--size %u: engine live sends frames of at most %u bytes here (BPF_PROG_RUN live frames: a page less XDP's headroom, the kernel's page head and skb_shared_info); using engine packet (AF_PACKET)",
+			gen->frame_len, xl_gen_live_frame_max());
+		gen->engine = XL_ENGINE_PACKET;
+	}
 	if (gen->engine == XL_ENGINE_LIVE) {
 		err = xl_gen_setup_live(gen);
 		if (err) {

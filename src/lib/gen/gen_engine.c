@@ -8,17 +8,79 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <net/ethernet.h>
 #include <sys/socket.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "xdplab/gen.h"
 #include "xdplab/log.h"
 #include "gen.skel.h"
 #include "gen_priv.h"
+
+/* The size of struct xdp_page_head in the running kernel's BTF (bytes), or 0. */
+static uint32_t page_head_size(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	uint32_t size = 0;
+	int id;
+
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, "xdp_page_head", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (t)
+		size = t->size;
+	btf__free(btf);
+	return size;
+}
+
+/* The linear room of a frame in BPF_PROG_RUN without live frames (bytes), or 0. */
+static uint32_t linear_room(void)
+{
+	/* r0 = XDP_DROP; exit */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_DROP },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static uint8_t frame[4096];
+	struct xdp_md ctx = { .data_end = sizeof(frame) };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame, .data_size_in = sizeof(frame),
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .ctx_out = &ctx,
+		    .ctx_size_out = sizeof(ctx), .repeat = 1);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xl_room", "GPL", insns, 2, NULL);
+	uint32_t room = 0;
+
+	if (fd < 0)
+		return 0;
+	/* A frame longer than the page's room: the kernel keeps what fits
+	 * (data_end - data) and puts the rest in fragments. */
+	if (!bpf_prog_test_run_opts(fd, &o) && ctx.data_end > ctx.data)
+		room = ctx.data_end - ctx.data;
+	close(fd);
+	return room;
+}
+
+uint32_t xl_gen_live_frame_max(void)
+{
+	static uint32_t max;
+	uint32_t room, head;
+
+	if (__atomic_load_n(&max, __ATOMIC_RELAXED))
+		return max;
+	room = linear_room();
+	head = page_head_size();
+	if (!room || !head || head >= room)
+		return 0;
+	__atomic_store_n(&max, room - head, __ATOMIC_RELAXED);
+	return room - head;
+}
 
 int xl_gen_live_frames(struct xl_gen *gen, struct xl_gen_cpu *buf, int cpu, uint64_t *frames)
 {
