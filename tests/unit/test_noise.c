@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -80,40 +79,50 @@ static void write_file(const char *path, const char *text)
 }
 
 /*
- * The kept reader reads to the file's end for procs_running: a file longer
- * than its first buffer (an "intr" line of 6000 bytes, as on a machine with
- * many IRQs) still gives it, and the same read gives every CPU line.
+ * The kept reader reads to the file's end for procs_running: a file whose
+ * first read (1408 bytes for 2 CPUs) ends just inside the procs_running
+ * line, after a whole "intr" line (which used to end the reading: the CPU
+ * lines were all in), still gives it; a longer "intr" line (6000 bytes, as
+ * on a machine with many IRQs) too; and the same read gives every CPU line.
  */
 static void test_read_load_long_file(void **state)
 {
-	char path[] = "/tmp/xl-test-noise-stat-XXXXXX";
+	char dir[256], path[300];
 	struct xl_cpu_times t[2];
 	bool ok[2];
-	int running = 0, fd = mkstemp(path), i;
-	char *text = malloc(8192), *p;
+	int running = 0, i, k, want;
+	char *text = malloc(16384), *p;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
+	assert_int_equal(tmp_dir_make(dir, sizeof(dir), "noise-stat"), 0);
+	snprintf(path, sizeof(path), "%s/stat", dir);
 	assert_non_null(text);
-	p = text + sprintf(text, "cpu  1 1 1 1 1 1 1 1 0 0\ncpu0 1 0 0 10 0 0 0 3 0 0\n"
-				 "cpu1 2 0 0 20 0 0 0 4 0 0\nintr 1");
-	for (i = 0; i < 3000; i++)
-		p += sprintf(p, " 0");
-	sprintf(p, "\nctxt 5\nprocs_running 3\nprocs_blocked 0\n");
-	write_file(path, text);
-	xl_cpu_times_set_source(path);
-	assert_int_equal(xl_cpu_times_read_load(t, ok, 2, &running), 2);
-	assert_int_equal(running, 3);
-	assert_int_equal(t[1].steal, 4 * tick());
-	/* Again, with the grown buffer: the same. */
-	running = 0;
-	assert_int_equal(xl_cpu_times_read_load(t, ok, 2, &running), 2);
-	assert_int_equal(running, 3);
-	/* The CPU lines only (xl_cpu_times_read_all()) still work. */
-	assert_int_equal(xl_cpu_times_read_all(t, ok, 2), 2);
+	for (k = 0; k < 2; k++) {
+		p = text + sprintf(text, "cpu  1 1 1 1 1 1 1 1 0 0\ncpu0 1 0 0 10 0 0 0 3 0 0\n"
+					 "cpu1 2 0 0 20 0 0 0 4 0 0\nintr 1");
+		/* The procs_running line starts at byte 1400, or at 6000. */
+		want = (k ? 6000 : 1400) - (int)strlen("\nctxt 5\nbtime 1\n");
+		while (p - text < want - 2)
+			p += sprintf(p, " 0");
+		p += sprintf(p, want - (p - text) == 2 ? " 0" : "0");
+		p += sprintf(p, "\nctxt 5\nbtime 1\n");
+		if (!k)
+			assert_int_equal(p - text, 1400);
+		sprintf(p, "procs_running %d\nprocs_blocked 0\n", 3 + k);
+		write_file(path, text);
+		xl_cpu_times_set_source(path);
+		for (i = 0; i < 2; i++) {
+			/* Twice: the first read grows the buffer, the second uses it. */
+			running = 0;
+			assert_int_equal(xl_cpu_times_read_load(t, ok, 2, &running), 2);
+			assert_int_equal(running, 3 + k);
+			assert_int_equal(t[1].steal, 4 * tick());
+		}
+		/* The CPU lines only (xl_cpu_times_read_all()) still work. */
+		assert_int_equal(xl_cpu_times_read_all(t, ok, 2), 2);
+	}
 	xl_cpu_times_set_source(NULL);
-	unlink(path);
+	assert_int_equal(tmp_dir_remove(dir), 0);
 	free(text);
 }
 
@@ -185,7 +194,7 @@ static void test_window_steal_and_load(void **state)
 	}
 }
 
-static char root[64];
+static char root[256];
 
 static void put(const char *rel, const char *text)
 {
@@ -203,22 +212,13 @@ static void put(const char *rel, const char *text)
 static int make_root(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/xl-test-noise-XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return tmp_dir_make(root, sizeof(root), "noise");
 }
 
 static int remove_root(void **state)
 {
-	char *argv[] = { "rm", "-rf", root, NULL };
-	pid_t pid = fork();
-	int st;
-
 	(void)state;
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
+	return tmp_dir_remove(root);
 }
 
 static void test_env_noise_fake_sysfs(void **state)

@@ -115,26 +115,21 @@ static void test_table_steal_mark(void **state)
 	free(buf);
 }
 
-static char path[64];
+static char dir[256], path[300];
 
 static int make_tmp(void **state)
 {
-	int fd;
-
 	(void)state;
-	snprintf(path, sizeof(path), "/tmp/xdplab-test-rhost-XXXXXX");
-	fd = mkstemp(path);
-	if (fd < 0)
+	if (tmp_dir_make(dir, sizeof(dir), "report-host"))
 		return -1;
-	close(fd);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
 	return 0;
 }
 
 static int remove_tmp(void **state)
 {
 	(void)state;
-	unlink(path);
-	return 0;
+	return tmp_dir_remove(dir);
 }
 
 static json_t *at(json_t *o, const char *key)
