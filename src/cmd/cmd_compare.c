@@ -30,8 +30,8 @@ static const struct xl_opt compare_opts[] = {
 	{ "format", 'f', "FMT", "text (default) or markdown (a table to paste into a mail)", O_FORMAT },
 	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1; /2 for several runs a side) instead", O_JSON },
 	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", XL_STR(struct compare_args, db) },
-	{ "base-label", 0, "LABEL", "with --db: BASE is the newest stored run of this label", XL_STR(struct compare_args, label[0]) },
-	{ "new-label", 0, "LABEL", "with --db: NEW is the newest stored run of this label", XL_STR(struct compare_args, label[1]) },
+	{ "base-label", 0, "LABEL", "with --db: BASE is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[0]) },
+	{ "new-label", 0, "LABEL", "with --db: NEW is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[1]) },
 	{ "calibration", 'c', "FILE", "an A/A calibration (lab run --aa's calibration.json; default: one in a directory of runs given): show each row's false-alarm rate measured on this host, when it is from the same host and set-up", O_CALIB },
 };
 
@@ -71,21 +71,18 @@ static int on_opt(int id, const char *arg, void *ctx)
 }
 
 /*
- * Side @i (0 base, 1 new) from the store: the newest run of its label (by
- * date, then id), named "store run N (label L)"; a note on stderr says
- * which when the label has several. Return: 0 or the exit status (one
- * line printed).
+ * Side @i (0 base, 1 new) from the store: every run of its label, by date
+ * then id, into @f[*@n...] (several runs a side; the newest XL_CMP_MAX_RUNS
+ * when there are more, said on stderr), each named "store run N (label
+ * L)". Return: 0 or the exit status (one line printed).
  */
 static int load_stored(struct xl_store *s, const struct compare_args *a, int i,
-		       struct xl_cmp_file *f)
+		       struct xl_cmp_file *f, int *nf)
 {
 	static const char *const side[] = { "--base-label", "--new-label" };
-	struct xl_store_run *runs, run;
+	struct xl_store_run *runs;
 	char err[1024], name[320];
-	json_t *doc = NULL;
-	size_t len;
-	char *text;
-	int n, ret;
+	int n, k, ret = 0;
 
 	if (xl_store_list(s, a->label[i], &runs, &n, err, sizeof(err))) {
 		xl_usage_error(&compare_spec, "%s", err);
@@ -97,23 +94,33 @@ static int load_stored(struct xl_store *s, const struct compare_args *a, int i,
 		free(runs);
 		return XL_EXIT_USAGE;
 	}
-	run = runs[n - 1];
-	free(runs);
-	if (n > 1)
-		fprintf(stderr, "xdplab compare: label %s has %d stored runs: the newest, run %lld (%s), is compared (one run a side)\n",
-			XL_ESC(a->label[i]), n, run.id, XL_ESC(run.date));
-	if (xl_store_doc(s, run.id, &text, &len, NULL, err, sizeof(err))) {
-		xl_usage_error(&compare_spec, "%s", err);
-		return XL_EXIT_RUNTIME;
+	if (n > XL_CMP_MAX_RUNS)
+		fprintf(stderr, "xdplab compare: label %s has %d stored runs: the newest %d are compared (at most %d a side)\n",
+			XL_ESC(a->label[i]), n, XL_CMP_MAX_RUNS, XL_CMP_MAX_RUNS);
+	for (k = n > XL_CMP_MAX_RUNS ? n - XL_CMP_MAX_RUNS : 0; k < n && !ret; k++) {
+		json_t *doc = NULL;
+		size_t len;
+		char *text;
+
+		if (xl_store_doc(s, runs[k].id, &text, &len, NULL, err, sizeof(err))) {
+			xl_usage_error(&compare_spec, "%s", err);
+			ret = XL_EXIT_RUNTIME;
+			break;
+		}
+		snprintf(name, sizeof(name), "store run %lld (label %s)", runs[k].id, a->label[i]);
+		doc = json_loadb(text, len, 0, NULL);
+		ret = doc ? xl_cmp_from_doc(name, doc, &f[*nf], err, sizeof(err)) : -EINVAL;
+		if (ret) {
+			xl_usage_error(&compare_spec, "%s", doc ? err : "stored document is not JSON");
+			ret = XL_EXIT_USAGE;
+		} else {
+			(*nf)++;
+		}
+		json_decref(doc);
+		free(text);
 	}
-	snprintf(name, sizeof(name), "store run %lld (label %s)", run.id, a->label[i]);
-	doc = json_loadb(text, len, 0, NULL);
-	ret = doc ? xl_cmp_from_doc(name, doc, f, err, sizeof(err)) : -EINVAL;
-	if (ret)
-		xl_usage_error(&compare_spec, "%s", doc ? err : "stored document is not JSON");
-	json_decref(doc);
-	free(text);
-	return ret ? XL_EXIT_USAGE : 0;
+	free(runs);
+	return ret;
 }
 
 /* ---- text and markdown ---- */
@@ -628,13 +635,15 @@ int cmd_compare(int argc, char **argv)
 
 		if (!st)
 			goto out;
-		for (i = 0; i < 2 && !(ret = load_stored(st, &a, i, &r.f[i])); i++)
-			r.n++;
+		for (i = 0; i < 2 && !ret; i++) {
+			ret = load_stored(st, &a, i, r.f, &r.n);
+			if (!i)
+				r.nbase = r.n;
+		}
 		xl_store_close(st);
 		if (ret)
 			goto out;
-		r.nbase = 1;
-		ret = compare_two(r.f, &a);
+		ret = r.nbase == 1 && r.n == 2 ? compare_two(r.f, &a) : compare_runs(&r, &a);
 		goto out;
 	}
 	if (dash < 0)

@@ -154,15 +154,23 @@ t_store_planted_step() {
 check_compare() {
 	local db=$1 name=${2:-$1} rc
 	plant "$db" || return 1
+	# every run of each label: several runs a side (compare's run-as-unit test)
 	"$X" compare --db "$db" --base-label plain --new-label extra10 >"$TMP/c" 2>"$TMP/ce"
 	rc=$?
 	expect_eq "compare status (a regression)" $rc 1 || return 1
-	expect_eq "stderr" "$(cat "$TMP/ce")" \
-"xdplab compare: label plain has 8 stored runs: the newest, run 8 (2026-12-08T00:00:00Z), is compared (one run a side)
-xdplab compare: label extra10 has 8 stored runs: the newest, run 16 (2026-12-16T00:00:00Z), is compared (one run a side)" || return 1
-	head -1 "$TMP/c" | grep -qF "base store run 8 (label plain) (commit c8, 2026-12-08T00:00:00Z) vs new store run 16 (label extra10) (commit c16" ||
-		fail "header: $(head -1 "$TMP/c")" || return 1
-	grep -q '^drop/no-touch .* regression' "$TMP/c" || fail "row: $(cat "$TMP/c")" || return 1
+	[ ! -s "$TMP/ce" ] || fail "stderr: $(cat "$TMP/ce")" || return 1
+	expect_eq "header" "$(head -1 "$TMP/c")" "xdplab compare: 8 base runs vs 8 new runs" || return 1
+	expect_eq "runs named" "$(grep -c 'store run [0-9]* (label \(plain\|extra10\))' "$TMP/c")" 16 || return 1
+	grep -qE '^drop/no-touch +64 native +threaded +8/8 .* \[\+9\.[0-9]+, \+10\.[0-9]+\] .* regression$' "$TMP/c" ||
+		fail "row: $(cat "$TMP/c")" || return 1
+	# one run a side: the two files' comparison
+	synth "$TMP/one-a.json" 2026-12-19T00:00:00Z 100 ca || return 1
+	"$X" store import --db "$db" --label one-a "$TMP/one-a.json" >/dev/null || return 1
+	synth "$TMP/one-b.json" 2026-12-20T00:00:00Z 110 cb || return 1
+	"$X" store import --db "$db" --label one-b "$TMP/one-b.json" >/dev/null || return 1
+	"$X" compare --db "$db" --base-label one-a --new-label one-b >"$TMP/c" 2>"$TMP/ce"
+	head -1 "$TMP/c" | grep -qF "base store run 17 (label one-a) (commit ca, 2026-12-19T00:00:00Z) vs new store run 18 (label one-b) (commit cb" ||
+		fail "one a side: $(head -3 "$TMP/c"; cat "$TMP/ce")" || return 1
 	one_line 2 "xdplab compare: --base-label 'nope': no stored run has this label in $name (store list shows them)" \
 		"$X" compare --db "$db" --base-label nope --new-label plain
 }
