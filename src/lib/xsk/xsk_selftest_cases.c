@@ -220,6 +220,17 @@ static int c_rx_full(struct xst_ctx *x, struct xst_layout *lo)
 	return 0;
 }
 
+/*
+ * Addresses beyond the UMEM first in the fill ring: the kernel skips them
+ * (__xp_alloc() counts them on the fill ring, which XDP_STATISTICS does not
+ * report: rx_invalid_descs is the RX ring's, 0) and every frame arrives.
+ */
+static int c_fill_invalid(struct xst_ctx *x, struct xst_layout *lo)
+{
+	x->p.fill_invalid = 64;
+	return stream(x, &x->p.ab, N_FRAMES, 0);
+}
+
 /* Nothing in the fill ring: every frame counted as a fill-ring miss and a drop. */
 static int c_fill_empty(struct xst_ctx *x, struct xst_layout *lo)
 {
@@ -403,6 +414,7 @@ const struct xst_case xst_cases[] = {
 	{ "stat_tx_invalid", "every other descriptor longer than a chunk: tx_invalid_descs 512", c_tx_invalid },
 	{ "stat_rx_full", "RX ring of 512 not read until 1024 frames are sent: rx_ring_full 512", c_rx_full },
 	{ "stat_fill_empty", "nothing in the fill ring: rx_fill_ring_empty_descs 256, rx_dropped 256", c_fill_empty },
+	{ "stat_fill_invalid", "64 addresses beyond the UMEM first in the fill ring: skipped, every frame arrives, rx_invalid_descs 0", c_fill_invalid },
 	{ "stat_tx_empty", "8 kicks of an empty TX ring: tx_ring_empty_descs 8", .run = XST_RUN_TX_EMPTY },
 	{ "aligned_inv_desc", "aligned 4K chunks: out of the UMEM, length 0, longer than a chunk, across a chunk: refused and counted", c_inv_aligned },
 	{ "aligned_inv_desc_2k_frame", "the same with 2K chunks", c_inv_aligned, .t = { .frame_size = 2048 } },

@@ -103,6 +103,8 @@ enum xst_stat {
  * @no_wakeup: bind without XDP_USE_NEED_WAKEUP (poll() then never sends).
  * @hw_ring: the interface's hardware rings (ethtool -G) for the case:
  *   XST_HW_RING_MIN or XST_HW_RING_MAX (0: left alone); restored after.
+ * @fill_invalid: addresses beyond the receiver's UMEM put in its fill
+ *   ring before the first valid chunk.
  * @batch: descriptors per reserve/peek.
  * @ab/@ba: the flows (peer to interface, and back when @bidi).
  * @rx_exp/@rx_check: the receiving socket's expected counters and which
@@ -119,6 +121,7 @@ struct xst_params {
 	uint32_t fill_count;
 	bool no_refill, rx_hold, poll_rx, poll_tx, bidi, no_wakeup;
 	uint8_t hw_ring;
+	uint32_t fill_invalid;
 	uint32_t batch;
 	struct xst_flow ab, ba;
 	struct xdp_statistics rx_exp, tx_exp;

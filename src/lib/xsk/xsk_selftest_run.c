@@ -123,6 +123,15 @@ static int fill_init(struct xst_ctx *x, struct xst_end *e, uint32_t nframes)
 	for (i = 0; i < nframes; i++)
 		e->free[nframes - 1 - i] = e->fill_first + (uint64_t)i * p->frame_size + p->fill_off;
 	e->nfree = nframes;
+	if (p->fill_invalid && e == &x->b) {
+		uint32_t idx;
+
+		if (xsk_ring_prod__reserve(&e->fill, p->fill_invalid, &idx) != p->fill_invalid)
+			return xst_fail(x, "cannot reserve %u fill entries", p->fill_invalid);
+		for (i = 0; i < p->fill_invalid; i++)
+			*xsk_ring_prod__fill_addr(&e->fill, idx + i) = e->size + (uint64_t)i * p->frame_size;
+		xsk_ring_prod__submit(&e->fill, p->fill_invalid);
+	}
 	refill(e, p->fill_count);
 	return 0;
 }
