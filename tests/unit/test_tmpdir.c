@@ -131,19 +131,29 @@ static void test_sweep(void **state)
 /* The one name parser of the pid-named records: PREFIX PID, then the end or TAIL XXXXXX. */
 static void test_pid_name(void **state)
 {
-	assert_int_equal(xl_pid_name("jit_kallsyms.123", "jit_kallsyms.", '\0'), 123);
-	assert_int_equal(xl_pid_name("jit_kallsyms.123x", "jit_kallsyms.", '\0'), 0);
-	assert_int_equal(xl_pid_name("jit_kallsyms.", "jit_kallsyms.", '\0'), 0);
-	assert_int_equal(xl_pid_name("jit_kallsyms.0123", "jit_kallsyms.", '\0'), 0);
-	assert_int_equal(xl_pid_name("jit_kallsyms.-5", "jit_kallsyms.", '\0'), 0);
-	assert_int_equal(xl_pid_name("jit_kallsyms.1073741824", "jit_kallsyms.", '\0'), 0);
-	assert_int_equal(xl_pid_name("jit_kallsyms.99999999999999999999", "jit_kallsyms.", '\0'), 0);
-	assert_int_equal(xl_pid_name("clsact.4026531840.7.42", "clsact.4026531840.7.", '\0'), 42);
-	assert_int_equal(xl_pid_name("clsact.4026531840.17.42", "clsact.4026531840.1", '\0'), 0);
-	assert_int_equal(xl_pid_name("xdplab-prog-77-abcDEF", "xdplab-prog-", '-'), 77);
-	assert_int_equal(xl_pid_name("xdplab-prog-77-abcDE", "xdplab-prog-", '-'), 0);
-	assert_int_equal(xl_pid_name("xdplab-prog-77.abcDEF", "xdplab-prog-", '-'), 0);
-	assert_int_equal(xl_pid_name("xdplab-prog-77", "xdplab-prog-", '-'), 0);
+	static const struct {
+		const char *name, *prefix;
+		char tail;
+		pid_t want;
+	} c[] = {
+		{ "jit_kallsyms.123", "jit_kallsyms.", '\0', 123 },
+		{ "jit_kallsyms.123x", "jit_kallsyms.", '\0', 0 },
+		{ "jit_kallsyms.", "jit_kallsyms.", '\0', 0 },
+		{ "jit_kallsyms.0123", "jit_kallsyms.", '\0', 0 },
+		{ "jit_kallsyms.-5", "jit_kallsyms.", '\0', 0 },
+		{ "jit_kallsyms.1073741824", "jit_kallsyms.", '\0', 0 },
+		{ "jit_kallsyms.99999999999999999999", "jit_kallsyms.", '\0', 0 },
+		{ "clsact.4026531840.7.42", "clsact.4026531840.7.", '\0', 42 },
+		{ "clsact.4026531840.17.42", "clsact.4026531840.1", '\0', 0 },
+		{ "xdplab-prog-77-abcDEF", "xdplab-prog-", '-', 77 },
+		{ "xdplab-prog-77-abcDE", "xdplab-prog-", '-', 0 },
+		{ "xdplab-prog-77.abcDEF", "xdplab-prog-", '-', 0 },
+		{ "xdplab-prog-77", "xdplab-prog-", '-', 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xl_pid_name(c[i].name, c[i].prefix, c[i].tail), c[i].want);
 }
 
 static int take_fails(const char *path, pid_t pid, void *ctx)
