@@ -26,6 +26,7 @@ __u32 prog_kind;  /* enum xl_xskst_prog */
 __s32 tail_delta; /* XL_XSKST_PROG_TAIL: bytes added (>0) or cut (<0) */
 __u32 count;      /* frames seen; the program is its only writer (one RX queue) */
 __u32 tail_fail;  /* XL_XSKST_PROG_TAIL: frames bpf_xdp_adjust_tail() refused (dropped) */
+__u32 tail_fail_len; /* the first refused frame's length, bytes */
 
 static __always_inline int selftest(struct xdp_md *ctx)
 {
@@ -34,7 +35,8 @@ static __always_inline int selftest(struct xdp_md *ctx)
 	if (prog_kind == XL_XSKST_PROG_DROP_HALF && (n & 1))
 		return XDP_DROP;
 	if (prog_kind == XL_XSKST_PROG_TAIL && bpf_xdp_adjust_tail(ctx, tail_delta)) {
-		tail_fail++;
+		if (!tail_fail++)
+			tail_fail_len = bpf_xdp_get_buff_len(ctx);
 		return XDP_DROP;
 	}
 	return bpf_redirect_map(&xsks_map, ctx->rx_queue_index, XDP_DROP);

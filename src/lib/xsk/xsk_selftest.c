@@ -103,8 +103,8 @@ static int run_flows(struct xst_ctx *x, const struct xst_layout *lo)
 	if (err && x->p.prog == XL_XSKST_PROG_TAIL && x->b.skel && x->b.skel->bss->tail_fail) {
 		x->r->status = XL_XSKST_SKIP;
 		snprintf(x->r->reason, sizeof(x->r->reason),
-			 "bpf_xdp_adjust_tail(%+d) refused %u frames in this mode (no tailroom)",
-			 x->p.tail_delta, x->b.skel->bss->tail_fail);
+			 "bpf_xdp_adjust_tail(%+d) refused %u frames in this mode, the first of %u bytes (no room after it)",
+			 x->p.tail_delta, x->b.skel->bss->tail_fail, x->b.skel->bss->tail_fail_len);
 	}
 	close_ends(x);
 	return err;
