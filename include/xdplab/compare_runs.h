@@ -16,6 +16,7 @@
 
 #include "xdplab/compare.h"
 #include "xdplab/permtest.h"
+#include "xdplab/stats.h"
 
 /** Most runs a side. */
 #define XL_CMP_MAX_RUNS XL_PERM_MAX
@@ -95,6 +96,17 @@ int xl_cmp_runs_check(const struct xl_cmp_file *files, int n, char *err, size_t 
  */
 int xl_cmp_runs(const struct xl_cmp_file *files, int nbase, int nnew, const struct xl_cmp_opts *o,
 		struct xl_cmp_mresult *out);
+
+/**
+ * xl_cmp_run_summary() - one run's summary of a row, as several runs a
+ * side take it (the run is the unit): over its @n repetitions (at most
+ * XL_MAX_REPS), the median, smallest and largest of DUT CPU ns/packet
+ * (@cpu_ns) when @on_cpu, else of ns/packet (1e9/@pps; a repetition at 0
+ * pps counts as infinitely slow). xl_cmp_runs() takes each run's median
+ * so, and `xdplab history` each stored run's (xdplab/trend.h).
+ * Return: the summary, ns (all zero when @n is 0).
+ */
+struct xl_summary xl_cmp_run_summary(const double *pps, const double *cpu_ns, int n, bool on_cpu);
 
 /** xl_cmp_mresult_free() - free @r's rows. */
 void xl_cmp_mresult_free(struct xl_cmp_mresult *r);

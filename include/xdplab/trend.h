@@ -29,9 +29,10 @@ struct xl_trend_cp {
  * struct xl_trend - a series' trend. @on_cpu: the figure is DUT CPU
  * ns/packet (a run was generator-bound and every repetition has a CPU
  * figure, compare's rule), else ns/packet (1e9/pps). @value/@lo/@hi: per
- * point of the series, the median over its repetitions, their smallest and
- * largest (ns; NAN when no repetition has a figure: a rate of 0 pps is
- * left out); allocated, xl_trend_free(). @nvalues: points with a value (the
+ * point of the series, compare's run summary (xl_cmp_run_summary()): the
+ * median over its repetitions, their smallest and largest (ns; @hi
+ * INFINITY when a repetition had 0 pps; all NAN when the run has no
+ * repetition or its median is not finite); allocated, xl_trend_free(). @nvalues: points with a value (the
  * series tested). @cp/@ncp: the change points by run. @last_point: the
  * best candidate that was not significant (-1: none, too few runs), its
  * @last_p.

@@ -6,6 +6,7 @@
  * permutation test, xdplab/changepoint.h). docs/store.md.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,8 @@ static int print_series(const struct xl_store_series *x, const struct xl_cp_opts
 
 		if (v == v) {
 			snprintf(med, sizeof(med), "%.2f", v);
-			snprintf(rng, sizeof(rng), "%.1f%%", v > 0 ? (t.hi[i] - t.lo[i]) / v * 100 : 0);
+			snprintf(rng, sizeof(rng), isfinite(t.hi[i]) ? "%.1f%%" : "0 pps",
+				 v > 0 ? (t.hi[i] - t.lo[i]) / v * 100 : 0);
 		}
 		printf("%6lld  %-20s  %-24s  %-12s  %-16s  %4d  %10s  %9s  %s\n", p->run.id,
 		       XL_ESC(p->run.date), XL_ESC(p->run.label[0] ? p->run.label : "-"),

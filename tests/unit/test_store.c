@@ -24,6 +24,7 @@
 #include <sqlite3.h>
 
 #include "xdplab/store.h"
+#include "xdplab/trend.h"
 
 #include "test_util.h"
 
@@ -302,6 +303,45 @@ static void test_default_path(void **state)
 	assert_int_equal(xl_store_default_path(p, 10), -ENAMETOOLONG);
 }
 
+/*
+ * The trend takes compare's run summary: a repetition at 0 pps is
+ * infinitely slow (the median moves, the range is open), a run whose
+ * median is 0 pps has no figure and is left out of the series tested.
+ */
+static void test_trend_run_summary(void **state)
+{
+	struct xl_store_point pts[3] = {
+		{ .nreps = 3, .pps = { 1e7, 1e7, 1e7 }, .verdict = "valid" },
+		{ .nreps = 3, .pps = { 1e7, 5e6, 0 }, .verdict = "valid" },
+		{ .nreps = 3, .pps = { 0, 0, 1e7 }, .verdict = "valid" },
+	};
+	struct xl_store_series x = { .pts = pts, .npts = 3 };
+	struct xl_cp_opts o = { .alpha = 0.01, .permutations = 199, .min_size = 2 };
+	struct xl_trend t;
+
+	assert_int_equal(xl_trend_of(&x, &o, &t), 0);
+	assert_false(t.on_cpu);
+	assert_dbl_equal(t.value[0], 100);
+	assert_dbl_equal(t.value[1], 200); /* {100, 200, inf}: the median */
+	assert_dbl_equal(t.lo[1], 100);
+	assert_true(isinf(t.hi[1]));
+	assert_true(isnan(t.value[2]));
+	assert_int_equal(t.nvalues, 2);
+	assert_int_equal(t.ncp, 0);
+	assert_int_equal(t.last_point, -1); /* 2 runs: too few to test */
+	xl_trend_free(&t);
+	/* Generator-bound with CPU figures everywhere: judged on CPU ns/packet. */
+	snprintf(pts[0].verdict, sizeof(pts[0].verdict), "generator-bound");
+	pts[0].cpu_ns[0] = pts[0].cpu_ns[1] = pts[0].cpu_ns[2] = 50;
+	pts[1].cpu_ns[0] = pts[1].cpu_ns[1] = pts[1].cpu_ns[2] = 60;
+	pts[2].cpu_ns[0] = pts[2].cpu_ns[1] = pts[2].cpu_ns[2] = 70;
+	assert_int_equal(xl_trend_of(&x, &o, &t), 0);
+	assert_true(t.on_cpu);
+	assert_dbl_equal(t.value[2], 70);
+	assert_int_equal(t.nvalues, 3);
+	xl_trend_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +352,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_corrupt_and_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_locked, setup, teardown),
 		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_trend_run_summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

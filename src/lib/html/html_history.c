@@ -7,6 +7,7 @@
  * between change points, each group's heading naming the change.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,8 @@ static int series_chart(FILE *o, const struct xl_store_series *x, const struct x
 			b->group = t.ncp ? "before the first change point" : "no change point";
 		}
 		if (t.value[i] == t.value[i]) {
-			b->has_value = b->has_whisker = true;
+			b->has_value = true;
+			b->has_whisker = isfinite(t.hi[i]); /* not with a repetition at 0 pps */
 			b->value = t.value[i];
 			b->lo = t.lo[i];
 			b->hi = t.hi[i];

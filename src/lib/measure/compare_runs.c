@@ -225,6 +225,18 @@ static double median_of(const double *v, int n)
 	return xl_summarize(v, n).median;
 }
 
+struct xl_summary xl_cmp_run_summary(const double *pps, const double *cpu_ns, int n, bool on_cpu)
+{
+	double v[XL_MAX_REPS];
+	int i;
+
+	if (n > XL_MAX_REPS)
+		n = XL_MAX_REPS;
+	for (i = 0; i < n; i++)
+		v[i] = on_cpu ? cpu_ns[i] : xl_cmp_test_ns(pps[i]);
+	return xl_summarize(v, n);
+}
+
 static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struct entry *e, int n,
 			 const struct xl_cmp_opts *o, struct xl_cmp_mrow *m)
 {
@@ -280,12 +292,12 @@ static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struc
 		off[ng + 1] = off[ng] + d->nreps;
 		ng++;
 		if (base) {
-			m->bsum[m->nb] = median_of(v, d->nreps);
+			m->bsum[m->nb] = xl_cmp_run_summary(d->pps, d->cpu_ns, d->nreps, m->on_cpu).median;
 			bm[m->nb++] = d->mpps.median;
 			zb += xl_cmp_zero_rates(d->pps, d->nreps);
 			nrep_b += d->nreps;
 		} else {
-			m->nsum[m->nn] = median_of(v, d->nreps);
+			m->nsum[m->nn] = xl_cmp_run_summary(d->pps, d->cpu_ns, d->nreps, m->on_cpu).median;
 			nm[m->nn++] = d->mpps.median;
 			zn += xl_cmp_zero_rates(d->pps, d->nreps);
 			nrep_n += d->nreps;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xdplab/compare_runs.h"
 #include "xdplab/stats.h"
 #include "xdplab/trend.h"
 
@@ -26,20 +27,18 @@ static bool series_on_cpu(const struct xl_store_series *x)
 	return bound;
 }
 
-/* A run's median figure, smallest and largest; NAN when none of its repetitions has one. */
+/*
+ * A run's median figure, smallest and largest: compare's run summary
+ * (xl_cmp_run_summary()); NAN when it has no repetition or its median is
+ * not finite (most repetitions at 0 pps: no figure to place in a trend).
+ */
 static double run_value(const struct xl_store_point *p, bool on_cpu, double *lo, double *hi)
 {
-	double v[XL_MAX_REPS];
-	struct xl_summary s;
-	int i, n = 0;
+	struct xl_summary s = xl_cmp_run_summary(p->pps, p->cpu_ns, p->nreps, on_cpu);
 
 	*lo = *hi = NAN;
-	for (i = 0; i < p->nreps; i++)
-		if (on_cpu ? p->cpu_ns[i] > 0 : p->pps[i] > 0)
-			v[n++] = on_cpu ? p->cpu_ns[i] : 1e9 / p->pps[i];
-	if (!n)
+	if (!p->nreps || !isfinite(s.median))
 		return NAN;
-	s = xl_summarize(v, n);
 	*lo = s.min;
 	*hi = s.max;
 	return s.median;
