@@ -275,6 +275,7 @@ static void test_compare_env_noise(void **state)
 	assert_string_equal(line(e, n, "lab IRQs (IRQ:CPUs)")->new, "33:0-3");
 	/* Not said (null, or an older file): "?" and not marked. */
 	set_machine(NULL, -1, NULL, NULL);
+	xl_cmp_file_free(&b);
 	assert_int_equal(xl_cmp_load(path, &b, err, sizeof(err)), 0);
 	n = xl_cmp_env(&a, &b, e, 64);
 	assert_false(line(e, n, "cpufreq governor")->differs);
@@ -282,6 +283,8 @@ static void test_compare_env_noise(void **state)
 	assert_false(line(e, n, "boost")->differs);
 	assert_string_equal(line(e, n, "boost")->new, "?");
 	assert_false(line(e, n, "lab IRQs (IRQ:CPUs)")->differs);
+	xl_cmp_file_free(&a);
+	xl_cmp_file_free(&b);
 }
 
 int main(void)
