@@ -36,6 +36,27 @@ static void test_frame_bytes(void **state)
 	assert_memory_equal(a, b, sizeof(b));
 }
 
+/* Our frames whatever their MACs and sequence; another sender's are not (an IPv6 NS). */
+static void test_frame_ours(void **state)
+{
+	uint8_t f[64], ns[86] = { 0x33, 0x33, 0xff, 0, 0, 2, 2, 0x58, 0x4c, 0, 0, 1, 0x86, 0xdd, 0x60 };
+	uint32_t k;
+
+	xst_frame(SRC, DST, 7, sizeof(f), f);
+	assert_true(xst_frame_ours(f, sizeof(f)));
+	assert_true(xst_frame_ours(f, XST_HDR));
+	assert_false(xst_frame_ours(f, XST_HDR - 1));
+	xst_frame(DST, SRC, 0xffffffffu, sizeof(f), f);
+	assert_true(xst_frame_ours(f, sizeof(f)));
+	/* Any one header byte after the MACs wrong: not ours. */
+	for (k = 12; k < 18; k++) {
+		f[k] ^= 0x01;
+		assert_false(xst_frame_ours(f, sizeof(f)));
+		f[k] ^= 0x01;
+	}
+	assert_false(xst_frame_ours(ns, sizeof(ns)));
+}
+
 static void test_table(void **state)
 {
 	int i, j;
@@ -235,6 +256,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frame_bytes),
+		cmocka_unit_test(test_frame_ours),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_every_case_fits),
 		cmocka_unit_test(test_inv_desc_lists),

@@ -44,6 +44,18 @@ void xst_frame(const uint8_t src[6], const uint8_t dst[6], uint32_t seq, uint32_
 		buf[k] = k < XST_HDR ? hdr[k] : (uint8_t)(seq * 31 + k);
 }
 
+bool xst_frame_ours(const uint8_t *buf, uint32_t len)
+{
+	uint32_t k;
+
+	if (len < XST_HDR || buf[12] != XST_ETHERTYPE >> 8 || buf[13] != (XST_ETHERTYPE & 0xff))
+		return false;
+	for (k = 0; k < 4; k++)
+		if (buf[14 + k] != (uint8_t)(XST_MAGIC >> (24 - 8 * k)))
+			return false;
+	return true;
+}
+
 int xst_verdict(struct xst_ctx *x, enum xl_xskst_status st, const char *fmt, ...)
 {
 	va_list ap;

@@ -250,6 +250,14 @@ void xst_frame(const uint8_t src[6], const uint8_t dst[6], uint32_t seq, uint32_
 	       uint8_t *buf);
 
 /**
+ * xst_frame_ours() - whether the @len bytes at @buf start as xst_frame()
+ * starts them (the selftest's Ethernet type, then the magic), whatever the
+ * MACs and sequence number. A frame that does not came from another sender
+ * on the link (IPv6 neighbour discovery, say).
+ */
+bool xst_frame_ours(const uint8_t *buf, uint32_t len);
+
+/**
  * xst_verdict() - give the case the verdict @st with a reason (printf
  * format); the first verdict stays. Through xst_fail() (failed), xst_xfail()
  * (failed in a known way of the kernel's) and xst_skip().
