@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "profile_cli.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
@@ -25,42 +26,9 @@
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
-enum { O_CPU, O_CPU_ACTION, O_QSIZE, O_STEER, O_STRESS, O_EGRESS, O_EGRESS_ACTION };
-
-#define COMMON_OPTS_BUT_QUIET                                                           \
-	XL_OPT_ENTRY_PACKET_OP,                                                         \
-	XL_OPT_ENTRY_MODE(" on IN"),                                                    \
-	XL_OPT_ENTRY_FRAGS,                                                             \
-	XL_OPT_ENTRY_INTERVAL,                                                          \
-	XL_OPT_ENTRY_DURATION,                                                          \
-	{ "extended", 'e', NULL, "also print a row per CPU", XL_OPT_EXTENDED },         \
-	XL_OPT_ENTRY_NETNS,                                                             \
-	XL_OPT_ENTRY_REPS,                                                              \
-	XL_OPT_ENTRY_JSON
-
-static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET,
-					     XL_OPT_ENTRY_PROFILE, XL_OPT_ENTRY_PROFILE_DIR };
-/* redirect (devmap): the egress program too. */
-static const struct xl_opt devmap_opts[] = {
-	COMMON_OPTS_BUT_QUIET, XL_OPT_ENTRY_QUIET, XL_OPT_ENTRY_PROFILE, XL_OPT_ENTRY_PROFILE_DIR,
-	{ "load-egress", 'X', NULL, "a program on the devmap entry that runs as OUT sends each frame (xdp-bench's option)", O_EGRESS },
-	{ "egress-action", 0, "ACTION", "what it does: forward (default: source MAC set to OUT's, sent on) or drop; implies --load-egress", O_EGRESS_ACTION },
-};
-/* -q is --qsize as in xdp-bench redirect-cpu; --quiet is -Q here. */
-static const struct xl_opt cpu_opts[] = {
-	COMMON_OPTS_BUT_QUIET,
-	XL_OPT_ENTRY_QUIET_AS('Q'),
-	XL_OPT_ENTRY_PROFILE,
-	XL_OPT_ENTRY_PROFILE_DIR,
-	{ "cpu", 'c', "CPUS", "target CPUs of the cpumap: online CPUs, repeatable or a list such as 0,2-3, none twice (required)", O_CPU, true },
-	{ "program-mode", 0, "POLICY", "how the target CPU is picked: no-touch or touch (all to the first CPU), round-robin, l4-proto, l4-filter, l4-sport, l4-dport, l4-hash (default with several CPUs; no-touch with one)", O_STEER, false, "steer" },
-	{ "cpu-action", 'a', "ACTION", "program on the cpumap entry: drop (default), pass, redirect (needs OUT) or disabled (no program: skbs into the stack)", O_CPU_ACTION, false, "remote-action" },
-	{ "qsize", 'q', "FRAMES", "cpumap queue size, 1..16384 (default 2048)", O_QSIZE },
-	{ "stress-mode", 'x', NULL, "replace every cpumap entry every 10 ms while running (the kernel's entry tear-down under traffic)", O_STRESS },
-};
+enum { O_CPU, O_STEER };
 
 struct redir_args {
-	struct xl_cmd_spec spec;
 	struct xl_redirect_opts o;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, cpu_given;
@@ -69,74 +37,93 @@ struct redir_args {
 	struct xl_cmd_prof prof;
 };
 
-static int on_opt(int id, const char *arg, void *ctx)
+#define A struct redir_args
+#define COMMON_OPTS_BUT_QUIET                                                           \
+	XL_RUN(PACKET_OP, A, o.op),                                                     \
+	XL_RUN(MODE, A, o.mode, .suffix = " on IN"),                                    \
+	XL_RUN(FRAGS, A, o.frags),                                                      \
+	XL_RUN(INTERVAL, A, interval_ns),                                               \
+	XL_RUN(DURATION, A, duration_ns),                                               \
+	XL_RUN(EXTENDED, A, extended),                                                  \
+	XL_RUN(NETNS, A, netns),                                                        \
+	XL_RUN(REPS, A, reps),                                                          \
+	XL_RUN(JSON, A, json)
+#define PROFILE_OPTS XL_RUN(PROFILE, A, prof.on), XL_RUN(PROFILE_DIR, A, prof.dir)
+
+static const char *const egress_acts[] = { "forward", "drop", NULL };
+static const char *const cpu_acts[] = { "drop", "pass", "redirect", "disabled", NULL };
+
+static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_RUN(QUIET, A, quiet),
+					     PROFILE_OPTS };
+/* redirect (devmap): the egress program too. */
+static const struct xl_opt devmap_opts[] = {
+	COMMON_OPTS_BUT_QUIET, XL_RUN(QUIET, A, quiet), PROFILE_OPTS,
+	{ "load-egress", 'X', NULL, "a program on the devmap entry that runs as OUT sends each frame (xdp-bench's option)",
+	  XL_FLAG(A, o.load_egress) },
+	{ "egress-action", 0, "ACTION", "what it does: forward (default: source MAC set to OUT's, sent on) or drop; implies --load-egress",
+	  XL_ENUM(A, o.egress_drop, egress_acts, NULL), XL_SEEN(A, o.load_egress) },
+};
+/* -q is --qsize as in xdp-bench redirect-cpu; --quiet is -Q here. */
+static const struct xl_opt cpu_opts[] = {
+	COMMON_OPTS_BUT_QUIET,
+	XL_RUN(QUIET, A, quiet, .short_name = 'Q'),
+	PROFILE_OPTS,
+	{ "cpu", 'c', "CPUS", "target CPUs of the cpumap: online CPUs, repeatable or a list such as 0,2-3, none twice (required)", O_CPU, true },
+	{ "program-mode", 0, "POLICY", "how the target CPU is picked: no-touch or touch (all to the first CPU), round-robin, l4-proto, l4-filter, l4-sport, l4-dport, l4-hash (default with several CPUs; no-touch with one)", O_STEER, false, "steer" },
+	{ "cpu-action", 'a', "ACTION", "program on the cpumap entry: drop (default), pass, redirect (needs OUT) or disabled (no program: skbs into the stack)",
+	  .alias = "remote-action", XL_ENUM(A, o.cpu_action, cpu_acts, NULL) },
+	{ "qsize", 'q', "FRAMES", "cpumap queue size, {range} (default 2048)",
+	  XL_UINT(A, o.qsize, 1, XL_CPUMAP_QSIZE_MAX),
+	  .hint = "; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q" },
+	{ "stress-mode", 'x', NULL, "replace every cpumap entry every 10 ms while running (the kernel's entry tear-down under traffic)",
+	  XL_FLAG(A, o.stress) },
+};
+#undef A
+
+static const struct redir_args redir_defaults = { .interval_ns = 1000000000ull, .reps = 1 };
+
+/* --cpu and --program-mode: a list, and the library's policy names. */
+static int on_opt(const struct xl_cmd_spec *spec, int id, const char *arg, void *ctx)
 {
-	static const char *const acts[] = { "drop", "pass", "redirect", "disabled", NULL };
 	struct redir_args *a = ctx;
 	int r;
 
-	if (!xl_cmd_prof_opt(&a->prof, id, arg))
-		return 0;
-	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, &a->extended, &a->netns,
-				  &a->o.op, &a->o.mode, &a->quiet, &a->o.frags, &a->reps,
-				  &a->json });
-	if (r <= 0)
-		return r;
 	switch (id) {
 	case O_CPU:
 		r = xl_cpu_list_parse(arg, a->o.cpus, XL_STEER_MAX_CPUS, &a->o.ncpu);
 		if (r == -E2BIG) {
-			xl_usage_error(&a->spec, "--cpu: more than %d target CPUs", XL_STEER_MAX_CPUS);
+			xl_usage_error(spec, "--cpu: more than %d target CPUs", XL_STEER_MAX_CPUS);
 			return r;
 		}
 		if (r) {
-			xl_usage_error(&a->spec, "--cpu '%s': expected CPU numbers such as 1 or 0,2-3", arg);
+			xl_usage_error(spec, "--cpu '%s': expected CPU numbers such as 1 or 0,2-3", arg);
 			return r;
 		}
 		for (r = 0; r < a->o.ncpu; r++)
 			if (a->o.cpus[r] >= xl_bench_ncpus()) {
-				xl_usage_error(&a->spec, "--cpu %d is out of range (accepted: 0..%d)",
+				xl_usage_error(spec, "--cpu %d is out of range (accepted: 0..%d)",
 					       a->o.cpus[r], xl_bench_ncpus() - 1);
 				return -ERANGE;
 			}
 		a->o.cpu = a->o.cpus[0];
 		a->cpu_given = true;
 		return 0;
-	case O_STEER:
-		r = xl_steer_parse(arg);
-		if (r < 0) {
-			xl_usage_error(&a->spec, "--program-mode '%s': accepted no-touch, touch, round-robin, l4-proto, l4-filter, l4-sport, l4-dport, l4-hash", arg);
-			return r;
-		}
-		a->o.steer = r;
-		return 0;
-	case O_STRESS:
-		a->o.stress = true;
-		return 0;
-	case O_EGRESS:
-		a->o.load_egress = true;
-		return 0;
-	case O_EGRESS_ACTION: {
-		static const char *const eacts[] = { "forward", "drop", NULL };
+	case O_STEER: {
+		char list[256];
+		size_t n = 0;
+		int i;
 
-		r = xl_parse_choice(&a->spec, "--egress-action", arg, eacts);
-		if (r < 0)
-			return r;
-		a->o.egress_drop = r == 1;
-		a->o.load_egress = true;
-		return 0;
+		r = xl_steer_parse(arg);
+		if (r >= 0) {
+			a->o.steer = r;
+			return 0;
+		}
+		for (i = XL_STEER_NO_TOUCH; i < XL_STEER__COUNT && n < sizeof(list); i++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "",
+				      xl_steer_name(i));
+		xl_usage_error(spec, "--program-mode '%s': accepted %s", arg, list);
+		return r;
 	}
-	case O_CPU_ACTION:
-		r = xl_parse_choice(&a->spec, "--cpu-action", arg, acts);
-		a->o.cpu_action = r;
-		return r < 0 ? r : 0;
-	case O_QSIZE:
-		/* "-q FILE"/"-q --json": a user of -q for quiet, say where it went (as xsk's -q). */
-		if (!arg[0] || strspn(arg, "0123456789") != strlen(arg))
-			return xl_usage_error(&a->spec, "--qsize: '%s' is not a whole number (accepted: 1..%d; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q)",
-					      arg, XL_CPUMAP_QSIZE_MAX);
-		return XL_PARSE_INTO(&a->spec, "--qsize", arg, 1, XL_CPUMAP_QSIZE_MAX, a->o.qsize);
 	}
 	return -EINVAL;
 }
@@ -247,51 +234,56 @@ static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter
 		       all ? 100.0 * t[i].steered / all : 0.0);
 }
 
-/* Parse options and positionals; return 0 or an exit status. */
-static int parse(struct redir_args *a, int argc, char **argv)
+/*
+ * Parse options and positionals of the command @kind into @a; return 0,
+ * -1 after --help, or an exit status.
+ */
+static int parse(const struct xl_cmd_spec *spec, enum xl_redir_kind kind, struct redir_args *a,
+		 int argc, char **argv)
 {
 	int idx, n, i;
 
-	idx = xl_opts_parse(&a->spec, argc, argv, on_opt, a);
+	idx = xl_opts_parse(spec, argc, argv, NULL, a);
 	if (idx == XL_OPTS_HELP)
 		return -1;
 	if (idx < 0)
 		return XL_EXIT_USAGE;
+	a->o.kind = kind;
 	n = argc - idx;
 	if (n < 1) {
-		xl_usage_error(&a->spec, "missing IN (see --help)");
+		xl_usage_error(spec, "missing IN (see --help)");
 		return XL_EXIT_USAGE;
 	}
 	a->o.in = argv[idx];
 	a->o.nout = n - 1;
 	if ((a->o.kind == XL_REDIR_DEVMAP || a->o.kind == XL_REDIR_IFINDEX) && n != 2) {
-		xl_usage_error(&a->spec, n < 2 ? "missing OUT (see --help)" :
+		xl_usage_error(spec, n < 2 ? "missing OUT (see --help)" :
 						 "IN and one OUT expected, got '%s' too", argv[argc - 1]);
 		return XL_EXIT_USAGE;
 	}
 	if (a->o.kind == XL_REDIR_MULTI && (n < 2 || n > XL_REDIR_MAX_OUT + 1)) {
-		xl_usage_error(&a->spec, "IN and 1..%d OUT interfaces expected, got %d OUT",
+		xl_usage_error(spec, "IN and 1..%d OUT interfaces expected, got %d OUT",
 			       XL_REDIR_MAX_OUT, n - 1);
 		return XL_EXIT_USAGE;
 	}
 	if (a->o.kind == XL_REDIR_CPUMAP) {
 		if (!a->cpu_given) {
-			xl_usage_error(&a->spec, "--cpu is required (the cpumap's target CPU)");
+			xl_usage_error(spec, "--cpu is required (the cpumap's target CPU)");
 			return XL_EXIT_USAGE;
 		}
 		if (a->o.cpu_action == XL_CPU_ACT_REDIRECT && n != 2) {
-			xl_usage_error(&a->spec, "--cpu-action redirect needs exactly one OUT after IN");
+			xl_usage_error(spec, "--cpu-action redirect needs exactly one OUT after IN");
 			return XL_EXIT_USAGE;
 		}
 		if (a->o.cpu_action != XL_CPU_ACT_REDIRECT && n != 1) {
-			xl_usage_error(&a->spec, "OUT '%s' is only used with --cpu-action redirect",
+			xl_usage_error(spec, "OUT '%s' is only used with --cpu-action redirect",
 				       argv[idx + 1]);
 			return XL_EXIT_USAGE;
 		}
 	}
 	for (i = 0; i < a->o.nout; i++)
 		a->o.out[i] = argv[idx + 1 + i];
-	return xl_cmd_check_reps(&a->spec, a->reps, a->duration_ns) ? XL_EXIT_USAGE : 0;
+	return xl_cmd_check_reps(spec, a->reps, a->duration_ns) ? XL_EXIT_USAGE : 0;
 }
 
 /* What the report loop's callbacks need: the redirect and its counters. */
@@ -385,7 +377,9 @@ int cmd_redirect(int argc, char **argv)
 	struct xl_steer_miss miss = { 0 };
 	uint64_t stress = 0;
 	int nt;
-	struct redir_args a = { .interval_ns = 1000000000ull, .reps = 1 };
+	struct redir_args a;
+	struct xl_cmd_spec spec;
+	enum xl_redir_kind kind;
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_meter_window w;
 	cpu_set_t away;
@@ -395,32 +389,35 @@ int cmd_redirect(int argc, char **argv)
 	int ret = XL_EXIT_OK, err;
 
 	if (!strcmp(argv[0], "redirect-cpu")) {
-		a.o.kind = XL_REDIR_CPUMAP;
-		a.spec = (struct xl_cmd_spec){ argv[0], "IN [OUT]",
+		kind = XL_REDIR_CPUMAP;
+		spec = (struct xl_cmd_spec){ argv[0], "IN [OUT]",
 			"XDP_REDIRECT from IN into a cpumap; a program on the entry drops, passes or redirects to OUT.",
 			cpu_opts, sizeof(cpu_opts) / sizeof(cpu_opts[0]) };
 	} else if (!strcmp(argv[0], "redirect-multi")) {
-		a.o.kind = XL_REDIR_MULTI;
-		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT...",
+		kind = XL_REDIR_MULTI;
+		spec = (struct xl_cmd_spec){ argv[0], "IN OUT...",
 			"Broadcast every frame from IN to each OUT (BPF_F_BROADCAST|BPF_F_EXCLUDE_INGRESS over a devmap_hash).",
 			redir_opts, sizeof(redir_opts) / sizeof(redir_opts[0]) };
 	} else if (!strcmp(argv[0], "redirect-ifindex")) {
-		a.o.kind = XL_REDIR_IFINDEX;
-		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
+		kind = XL_REDIR_IFINDEX;
+		spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
 			"XDP_REDIRECT every frame from IN to OUT with bpf_redirect() by ifindex (no map; xdp-bench's redirect); print rx/s, err/s, ns/packet.",
 			redir_opts, sizeof(redir_opts) / sizeof(redir_opts[0]) };
 	} else {
-		a.o.kind = XL_REDIR_DEVMAP;
-		a.spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
+		kind = XL_REDIR_DEVMAP;
+		spec = (struct xl_cmd_spec){ argv[0], "IN OUT",
 			"XDP_REDIRECT every frame from IN to OUT through a devmap; print rx/s, err/s, ns/packet.",
 			devmap_opts, sizeof(devmap_opts) / sizeof(devmap_opts[0]) };
 	}
-	err = parse(&a, argc, argv);
+	spec.defaults = &redir_defaults;
+	spec.size = sizeof(a);
+	spec.code = on_opt;
+	err = parse(&spec, kind, &a, argc, argv);
 	if (err)
 		return err < 0 ? XL_EXIT_OK : err;
 	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
 	xl_cmd_prof_open(&a.prof);
-	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+	if (a.netns && (ret = xl_cmd_enter_netns(&spec, a.netns)))
 		goto out_prof;
 	ret = XL_EXIT_USAGE;
 	if (xl_redirect_check(&a.o))

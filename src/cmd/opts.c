@@ -394,6 +394,10 @@ static int store(const struct xl_cmd_spec *spec, const struct xl_opt *o, const c
 		memcpy(f, &arg, sizeof(arg));
 		break;
 	case XL_OT_UINT:
+		if (o->hint && (!arg[0] || strspn(arg, "0123456789") != strlen(arg)))
+			return xl_usage_error(spec, "%s: '%s' is not a whole number (accepted: %llu..%llu%s)",
+					      opt, arg, (unsigned long long)o->min,
+					      (unsigned long long)uint_max(o), o->hint);
 		err = xl_parse_u64(spec, opt, arg, o->min, uint_max(o), &v);
 		if (!err)
 			put_int(f, o->size, v);
@@ -509,13 +513,17 @@ int xl_opts_parse(const struct xl_cmd_spec *spec, int argc, char **argv,
 		if (seen[i]++ && !ro[i].repeatable)
 			return xl_usage_error(spec, "option --%s given twice",
 					      ro[i].name);
-		if (ro[i].type == XL_OT_CODE && !handler) {
+		if (ro[i].type != XL_OT_CODE) {
+			err = store(spec, &ro[i], optarg, ctx);
+		} else if (spec->code) {
+			err = spec->code(spec, ro[i].id, optarg, ctx);
+		} else if (handler) {
+			err = handler(ro[i].id, optarg, ctx);
+		} else {
 			fprintf(stderr, "xdplab %s: internal error: option --%s has no handler\n",
 				spec->name, ro[i].name);
 			return -EINVAL;
 		}
-		err = ro[i].type == XL_OT_CODE ? handler(ro[i].id, optarg, ctx) :
-						 store(spec, &ro[i], optarg, ctx);
 		if (err)
 			return err;
 	}

@@ -80,6 +80,10 @@ enum xl_opt_type {
  *   (@off, @size) from this entry, and this entry's @short_name, @help and
  *   @suffix, when set, replace or extend the shared ones.
  * @suffix: text appended to the help (redirect's " on IN").
+ * @hint: XL_OT_UINT: text added after the range when the value is not a
+ *   whole number, for a letter that a peer spells otherwise
+ *   ("--qsize: 'x' is not a whole number (accepted: 1..16384; -q is --qsize,
+ *   as in xdp-bench redirect-cpu; quiet is -Q)"); NULL: none.
  */
 struct xl_opt {
 	const char *name;
@@ -99,6 +103,7 @@ struct xl_opt {
 	size_t seen_off;
 	const struct xl_opt *like;
 	const char *suffix;
+	const char *hint;
 };
 
 /** XL_FIELD() - the @off and @size of member @f of the args struct type @T. */
@@ -122,6 +127,10 @@ struct xl_opt {
  * @defaults/@size: NULL, or the command's default args struct of @size
  *   bytes: xl_opts_parse() copies it into ctx before parsing, and --help's
  *   "{default}" reads it (tx's default packet operation is its own struct's).
+ * @code: the handler of the XL_OT_CODE entries, given @spec (for its
+ *   messages), the entry's @id, the argument (NULL for a flag) and the
+ *   args struct; 0 or -errno after one line (xl_usage_error()). NULL: the
+ *   handler passed to xl_opts_parse().
  */
 struct xl_cmd_spec {
 	const char *name;
@@ -131,6 +140,7 @@ struct xl_cmd_spec {
 	size_t n_opts;
 	const void *defaults;
 	size_t size;
+	int (*code)(const struct xl_cmd_spec *spec, int id, const char *arg, void *ctx);
 };
 
 /**
