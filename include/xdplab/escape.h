@@ -15,16 +15,21 @@
 /**
  * xl_xml_escape() - write @s (NULL: nothing) to @out with &, <, >, "
  * escaped and control characters below 0x20 left out: for HTML and SVG
- * element content (<title> included) and double-quoted attributes. ' is
- * not escaped: no attribute the report or the flame graph writes is
- * single-quoted.
+ * element content (<title> included), double-quoted attributes and the
+ * JUnit XML of compare --format junit. What is not an XML 1.0 character
+ * (W3C XML 1.0, section 2.2) or not valid UTF-8 (a byte of a cut or broken
+ * sequence, a C1 control U+0080-U+009F, U+FFFE, U+FFFF) is written as
+ * U+FFFD, one per byte of a broken sequence: the output is always
+ * well-formed UTF-8. ' is not escaped: no attribute the report, the flame
+ * graph or the JUnit writer writes is single-quoted.
  */
 void xl_xml_escape(FILE *out, const char *s);
 
 /**
  * xl_xml_escape_n() - xl_xml_escape() of at most the first @max characters
  * of @s (bytes of the input, counted before escaping; a flame graph's
- * labels are cut to their box this way).
+ * labels are cut to their box this way); a character that does not fit
+ * whole in @max is left out.
  */
 void xl_xml_escape_n(FILE *out, const char *s, size_t max);
 

@@ -11,12 +11,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
 
+#include "xdplab/escape.h"
 #include "xdplab/log.h"
 
 /* Open missing object @obj_path at @level; what libbpf logged through us, in @buf. */
@@ -149,6 +151,41 @@ static void test_esc_macro(void **state)
 	assert_string_equal(out, "a\\x1b b\\|");
 }
 
+/* xl_xml_escape_n() of @s (at most @max bytes) into @buf. */
+static const char *xml(char *buf, size_t len, const char *s, size_t max)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	assert_non_null(f);
+	xl_xml_escape_n(f, s, max);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The XML escaper: markup as entities, controls out, and what XML 1.0
+ * cannot hold (a UTF-8 sequence cut by a fixed-size name field, a stray
+ * continuation byte, a C1 control, U+FFFF) as U+FFFD; valid UTF-8 kept.
+ */
+static void test_xml_escape(void **state)
+{
+	char b[256];
+
+	assert_string_equal(xml(b, sizeof(b), "a<b>&\"c'\x01\x1b\x7f", SIZE_MAX),
+			    "a&lt;b&gt;&amp;&quot;c'\x7f");
+	assert_string_equal(xml(b, sizeof(b), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", SIZE_MAX),
+			    "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	assert_string_equal(xml(b, sizeof(b), "x\xe2\x82", SIZE_MAX), "x\xef\xbf\xbd\xef\xbf\xbd");
+	assert_string_equal(xml(b, sizeof(b), "\x80y\xff", SIZE_MAX), "\xef\xbf\xbdy\xef\xbf\xbd");
+	assert_string_equal(xml(b, sizeof(b), "\xc2\x85", SIZE_MAX), "\xef\xbf\xbd\xef\xbf\xbd");
+	assert_string_equal(xml(b, sizeof(b), "\xef\xbf\xbf\xef\xbf\xbd", SIZE_MAX),
+			    "\xef\xbf\xbd\xef\xbf\xbd");
+	/* A character that does not fit whole in max is left out. */
+	assert_string_equal(xml(b, sizeof(b), "ab\xe2\x82\xac", 4), "ab");
+	assert_string_equal(xml(b, sizeof(b), "a&b", 2), "a&amp;");
+	xl_xml_escape(NULL, NULL); /* NULL text: nothing written, the stream not touched */
+}
+
 /* Our messages: a %s argument's controls and newlines escaped, one line. */
 static void test_log_escapes_args(void **state)
 {
@@ -196,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_esc_flags),
 		cmocka_unit_test(test_esc_truncate),
 		cmocka_unit_test(test_esc_macro),
+		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_log_escapes_args),
 		cmocka_unit_test(test_libbpf_escaped),
 	};

@@ -10,28 +10,6 @@
 
 #include "xdplab/escape.h"
 
-void xl_xml_escape(FILE *out, const char *s)
-{
-	xl_xml_escape_n(out, s, SIZE_MAX);
-}
-
-void xl_xml_escape_n(FILE *out, const char *s, size_t max)
-{
-	size_t n = 0;
-
-	for (; s && *s && n < max; s++, n++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, out);
-		}
-	}
-}
-
 /*
  * The length of the valid UTF-8 sequence at @p (2..4 bytes), 0 when @p does
  * not start one or starts a C1 control (U+0080-U+009F). The ranges of the
@@ -77,6 +55,50 @@ static bool bidi_control(const unsigned char *p)
 {
 	return p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
 				(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
+}
+
+void xl_xml_escape(FILE *out, const char *s)
+{
+	xl_xml_escape_n(out, s, SIZE_MAX);
+}
+
+/* U+FFFD REPLACEMENT CHARACTER, for what XML 1.0 cannot hold. */
+#define XML_REPLACEMENT "\xef\xbf\xbd"
+
+void xl_xml_escape_n(FILE *out, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t done = 0, n;
+
+	for (; p && *p && done < max; p += n, done += n) {
+		n = 1;
+		switch (*p) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default:
+			if (*p < 0x20) /* not an XML 1.0 character */
+				break;
+			if (*p < 0x80) {
+				fputc(*p, out);
+				break;
+			}
+			/*
+			 * Invalid UTF-8 (a name cut inside a character), a C1
+			 * control and the non-characters U+FFFE and U+FFFF (EF BF
+			 * BE/BF, not XML 1.0 characters either) as U+FFFD: one
+			 * such byte would make a whole JUnit file unreadable.
+			 */
+			n = utf8_len(p);
+			if (!n || (p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
+				n = n ? n : 1;
+				fputs(XML_REPLACEMENT, out);
+			} else if (done + n <= max) {
+				fwrite(p, 1, n, out);
+			}
+		}
+	}
 }
 
 const char *xl_term_esc(char *buf, size_t len, const char *s, unsigned int flags)
