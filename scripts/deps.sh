@@ -28,6 +28,7 @@ TEST_PKGS=(
 	chromium                              # the HTML report opened in headless Chromium (tests/e2e/profile.sh)
 	tcpdump                               # dump's pcapng files read back by tcpdump (e2e dump-pcapng)
 	postgresql                            # the store's PostgreSQL tests: a server started in a temporary directory (tests/e2e/store.sh)
+	libxml2-utils                         # xmllint: compare --format junit validated against tests/e2e/junit.xsd
 	prometheus                            # promtool check metrics on --prometheus's files (its server is not started: policy-rc.d below)
 )
 

@@ -27,7 +27,7 @@ enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_CALIB };
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
 	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
-	{ "format", 'f', "FMT", "text (default) or markdown (a table to paste into a mail)", O_FORMAT },
+	{ "format", 'f', "FMT", "text (default), markdown (a table for a mail or a pull request) or junit (JUnit XML for a CI job: a testcase per row, a regression a failure; docs/ci.md)", O_FORMAT },
 	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1; /2 for several runs a side) instead", O_JSON },
 	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", XL_STR(struct compare_args, db) },
 	{ "base-label", 0, "LABEL", "with --db: BASE is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[0]) },
@@ -43,7 +43,7 @@ static const struct xl_cmd_spec compare_spec = {
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const formats[] = { "text", "markdown", NULL };
+	static const char *const formats[] = { "text", "markdown", "junit", NULL };
 	struct compare_args *a = ctx;
 	int i;
 
@@ -58,6 +58,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		if (i < 0)
 			return i;
 		a->markdown = i == 1;
+		a->junit = i == 2;
 		a->format_given = true;
 		return 0;
 	case O_JSON:
@@ -161,10 +162,13 @@ static void fmt_verdict(char *buf, size_t len, const struct xl_cmp_row *r)
 void xl_cmp_print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, bool md)
 {
 	struct xl_cmp_env_row e[64];
-	int i, ne = xl_cmp_env(b, n, e, 64);
+	int i, ne = xl_cmp_env(b, n, e, 64), nd = 0;
 
+	for (i = 0; i < ne; i++)
+		nd += e[i].differs;
 	if (md)
-		printf("| environment | base | new |\n|---|---|---|\n");
+		printf("<details><summary>environment: %d field(s) differ</summary>\n\n"
+		       "| environment | base | new |\n|---|---|---|\n", nd);
 	else
 		printf("  %-22s %-36s %s\n", "environment", "base", "new");
 	for (i = 0; i < ne; i++)
@@ -176,6 +180,42 @@ void xl_cmp_print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, 
 			       TXT(md, e[i].base), TXT(md, e[i].new));
 	if (!md)
 		printf("  (* = differs)\n");
+	else
+		printf("\n</details>\n");
+}
+
+void xl_cmp_md_headline(const struct xl_cmp_rowdata *const *reg, int nreg, int improvements,
+			int same, int too_few, const char *few, int not_compared)
+{
+	int i;
+
+	if (nreg)
+		printf("\n**Result: %d regression(s)**:", nreg);
+	else
+		printf("\n**Result: no regression**;");
+	for (i = 0; i < nreg; i++)
+		printf(" %s %u %s %s%s", XL_ESC_MD(reg[i]->name), reg[i]->size,
+		       XL_ESC_MD(reg[i]->mode), XL_ESC_MD(reg[i]->wiring[0] ? reg[i]->wiring : "-"),
+		       i + 1 < nreg ? "," : ";");
+	printf(" %d improvement(s), %d ~, %d too few %s, %d not compared\n", improvements, same,
+	       too_few, few, not_compared);
+}
+
+/* Markdown's headline of two files: the regressed rows named. */
+static void md_headline_two(const struct xl_cmp_result *res)
+{
+	const struct xl_cmp_rowdata **reg = calloc(res->nrows + 1, sizeof(*reg));
+	int i, n = 0;
+
+	if (!reg)
+		return;
+	for (i = 0; i < res->nrows; i++)
+		if (res->rows[i].status == XL_CMP_PAIRED && res->rows[i].verdict == XL_CMP_REGRESSION)
+			reg[n++] = res->rows[i].base;
+	xl_cmp_md_headline(reg, n, res->improvements,
+			   res->compared - res->regressions - res->improvements - res->too_few,
+			   res->too_few, "reps", res->nrows - res->compared);
+	free(reg);
 }
 
 static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
@@ -205,11 +245,15 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	if (res->ceiling_moved)
 		printf("%sWARNING: the generator ceiling (gen-ceiling: the generator alone, nothing under test) moved %+.1f%% between the runs: the host changed, and the other rows' verdicts carry that change too\n",
 		       md ? "\n" : "", res->ceiling_pct);
+	if (md)
+		md_headline_two(res);
 	printf("%s", md ? "\n" : "");
 	xl_cmp_print_env(b, n, md);
-	printf("\nMann-Whitney U, two-sided, exact, over the repetitions' ns/packet (1e9/pps; DUT CPU ns/packet for generator-bound rows); alpha %g, threshold %g ns/packet\n",
-	       a->o.alpha, a->o.threshold_ns);
-	printf("note: one run a side cannot separate the patch from the host: the repetitions of one run share its host's state, so this test compares two runs, not two codes; for a decision alternate several runs a side (xdplab compare BASE.json... -- NEW.json..., docs/compare.md)\n");
+	/* Markdown: a blank line between the notes, or they run into one paragraph. */
+	printf("\nMann-Whitney U, two-sided, exact, over the repetitions' ns/packet (1e9/pps; DUT CPU ns/packet for generator-bound rows); alpha %g, threshold %g ns/packet\n%s",
+	       a->o.alpha, a->o.threshold_ns, md ? "\n" : "");
+	printf("note: one run a side cannot separate the patch from the host: the repetitions of one run share its host's state, so this test compares two runs, not two codes; for a decision alternate several runs a side (xdplab compare BASE.json... -- NEW.json..., docs/compare.md)\n%s",
+	       md ? "\n" : "");
 	printf("d ns/p = 1e9/new - 1e9/base of the median rates; d CPU = new - base median DUT CPU ns/packet; positive = slower\n\n");
 	if (md)
 		printf("| benchmark | size | mode | wiring | base Mpps (min-max) | new Mpps (min-max) | delta Mpps | d ns/p | base CPU ns/p | new CPU ns/p | d CPU | n | p | verdict |\n"
@@ -522,6 +566,8 @@ static int compare_two(const struct xl_cmp_file *f, const struct compare_args *a
 	}
 	if (a->json) {
 		print_json(&f[0], &f[1], &res, &lr, a);
+	} else if (a->junit) {
+		xl_cmp_print_junit(&f[0], &f[1], &res, &lr, a);
 	} else {
 		print_table(&f[0], &f[1], &res, a);
 		if (a->have_calib) {
@@ -571,7 +617,10 @@ static int compare_runs(const struct runs *r, const struct compare_args *a)
 		xl_err("compare: out of memory");
 		return XL_EXIT_RUNTIME;
 	}
-	xl_cmp_print_runs(r->f, r->nbase, r->n - r->nbase, &res, a);
+	if (a->junit)
+		xl_cmp_print_junit_runs(r->f, r->nbase, r->n - r->nbase, &res, a);
+	else
+		xl_cmp_print_runs(r->f, r->nbase, r->n - r->nbase, &res, a);
 	ret = res.regressions ? XL_EXIT_RUNTIME : res.too_few ? XL_EXIT_USAGE : XL_EXIT_OK;
 	xl_cmp_mresult_free(&res);
 	return ret;

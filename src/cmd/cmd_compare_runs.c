@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -74,7 +75,23 @@ static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
 	for (i = 0; i < nbase + nnew; i++)
 		nlat += files[i].nlat;
 	printf("%sxdplab compare: %d base runs vs %d new runs%s\n", md ? "**" : "", nbase, nnew,
-	       md ? "**\n" : "");
+	       md ? "**" : ""); /* markdown: the headline's blank line follows */
+	if (md) {
+		const struct xl_cmp_rowdata **reg = calloc(res->nrows + 1, sizeof(*reg));
+		int n = 0;
+
+		for (i = 0; reg && i < res->nrows; i++)
+			if (res->rows[i].status == XL_CMP_PAIRED &&
+			    res->rows[i].verdict == XL_CMP_REGRESSION)
+				reg[n++] = res->rows[i].id;
+		if (reg)
+			xl_cmp_md_headline(reg, n, res->improvements,
+					   res->compared - res->regressions - res->improvements -
+						   res->too_few,
+					   res->too_few, "runs", res->nrows - res->compared);
+		free(reg);
+		printf("\n");
+	}
 	print_sides(files, 0, nbase, "base", md);
 	print_sides(files, nbase, nbase + nnew, "new", md);
 	if (res->cross_machine)
@@ -86,10 +103,11 @@ static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
 	printf("\nenvironment: the first base run against the first new run\n%s", md ? "\n" : "");
 	xl_cmp_print_env(&files[0], &files[nbase], md);
 	fmt_relabelings(how, sizeof(how), nbase, nnew);
-	printf("\nmethod: permutation test over the run labels (the run is the unit: each run's median of its repetitions' ns/packet, 1e9/pps, or DUT CPU ns/packet for generator-bound rows, is one value; Kalibera and Jones 2013), two-sided, statistic the difference of the sides' means of run medians, %s; 95%% interval by inverting the test over shifts; alpha %g, threshold %g ns/packet\n",
-	       how, a->o.alpha, a->o.threshold_ns);
-	printf("runs a side: %d base, %d new: the smallest p they can give is %.3f%s\n", nbase,
-	       nnew, minp, minp >= a->o.alpha ? ", not below alpha: no verdict is possible ('too few runs')" : "");
+	printf("\nmethod: permutation test over the run labels (the run is the unit: each run's median of its repetitions' ns/packet, 1e9/pps, or DUT CPU ns/packet for generator-bound rows, is one value; Kalibera and Jones 2013), two-sided, statistic the difference of the sides' means of run medians, %s; 95%% interval by inverting the test over shifts; alpha %g, threshold %g ns/packet\n%s",
+	       how, a->o.alpha, a->o.threshold_ns, md ? "\n" : "");
+	printf("runs a side: %d base, %d new: the smallest p they can give is %.3f%s\n%s", nbase,
+	       nnew, minp, minp >= a->o.alpha ? ", not below alpha: no verdict is possible ('too few runs')" : "",
+	       md ? "\n" : "");
 	printf("s betw = pooled SD of the run medians within each side; s within = pooled SD of the repetitions within their runs;"
 	       " mdd = the smallest difference these runs can detect at 80%% power, (t(1-alpha/2, df) + t(0.8, df)) * s betw * sqrt(1/Rb + 1/Rn), df = Rb + Rn - 2 (the t-test's approximation); all in ns/packet, positive = slower\n\n");
 	if (md)

@@ -22,7 +22,7 @@
  */
 struct compare_args {
 	struct xl_cmp_opts o;
-	bool markdown, json, format_given;
+	bool markdown, json, junit, format_given; /* --format markdown or junit, --json */
 	const char *db, *label[2]; /* --db, --base-label, --new-label (docs/store.md) */
 	const char *calib_path;
 	struct xl_calib calib;
@@ -37,7 +37,11 @@ struct compare_args {
  */
 #define TXT(md, s) ((md) ? XL_ESC_MD(s) : XL_ESC(s))
 
-/** xl_cmp_print_env() - the environments of @b and @n side by side (text or @md). */
+/**
+ * xl_cmp_print_env() - the environments of @b and @n side by side (text
+ * or @md; markdown folds the table into <details>, titled with how many
+ * fields differ, so a pull request's comment shows the rows first).
+ */
 void xl_cmp_print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, bool md);
 
 /**
@@ -47,6 +51,32 @@ void xl_cmp_print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, 
  */
 void xl_cmp_print_runs(const struct xl_cmp_file *files, int nbase, int nnew,
 		       const struct xl_cmp_mresult *res, const struct compare_args *a);
+
+/**
+ * xl_cmp_print_junit() - two files compared (@res, and the latency rows'
+ * @lr) as a JUnit XML report on stdout (compare --format junit,
+ * src/cmd/cmd_compare_junit.c): one testcase per row, a regression a
+ * failure, a row not judged (too few repetitions, not comparable, not
+ * measured, in one file only) skipped with the reason; every text from
+ * the files XML-escaped (xl_xml_escape()).
+ */
+void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
+			const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
+			const struct compare_args *a);
+
+/** xl_cmp_print_junit_runs() - xl_cmp_print_junit() of several runs a side. */
+void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nnew,
+			     const struct xl_cmp_mresult *res, const struct compare_args *a);
+
+/**
+ * xl_cmp_md_headline() - markdown's result line, under the title (a pull
+ * request's comment says its outcome first): "**Result: 1 regression(s)**:
+ * NAME SIZE MODE WIRING, ...; 2 improvement(s), 26 ~, 0 too few reps, 3 not
+ * compared", or "**Result: no regression**; ...". @reg: the @nreg
+ * regressed rows' identities; @few: "reps" or "runs".
+ */
+void xl_cmp_md_headline(const struct xl_cmp_rowdata *const *reg, int nreg, int improvements,
+			int same, int too_few, const char *few, int not_compared);
 
 /** xl_cmp_too_few_text() - "3 too few reps, " for the summaries; "" when @n is 0 (a static buffer). */
 const char *xl_cmp_too_few_text(int n);

@@ -23,7 +23,8 @@ TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_
        compare_zero_rate compare_duplicates
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
        sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name
-       compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs lab_aa_bad lab_aa)
+       compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs lab_aa_bad lab_aa
+       compare_junit compare_junit_runs compare_junit_untrusted compare_markdown_pr)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -92,7 +93,7 @@ t_compare_bad_inputs() {
 	bad --alpha 0x1p-4 "$A" "$A" -- "xdplab compare: --alpha: '0x1p-4' is not a number (accepted: 0.0001..0.5)" || return 1
 	bad --alpha -0 "$A" "$A" -- "xdplab compare: --alpha: '-0' is out of range (accepted: 0.0001..0.5)" || return 1
 	bad --alpha ' 0.1' "$A" "$A" -- "xdplab compare: --alpha: ' 0.1' is not a number (accepted: 0.0001..0.5)" || return 1
-	bad --format html "$A" "$A" -- "xdplab compare: --format: 'html' is not accepted (accepted: text, markdown)" || return 1
+	bad --format html "$A" "$A" -- "xdplab compare: --format: 'html' is not accepted (accepted: text, markdown, junit)" || return 1
 	bad --json --format text "$A" "$A" -- "xdplab compare: --json and --format exclude each other (choose one output)" || return 1
 }
 
@@ -365,6 +366,175 @@ t_compare_untrusted_text() {
 	expect_eq "JSON row name" "$(jq -r '.rows[0].name' "$TMP/out.json" | od -An -c | tr -s ' ')" \
 		"$(printf 'x\033[2Jy\nz|w\n' | od -An -c | tr -s ' ')" || return 1
 	expect_eq "control bytes in the JSON" "$(tr -d '\n' <"$TMP/out.json" | tr -d '[:print:]' | wc -c)" 0
+}
+
+# junit_valid FILE: FILE is the JUnit shape (tests/e2e/junit.xsd), per xmllint.
+junit_valid() {
+	xmllint --noout --schema tests/e2e/junit.xsd "$1" 2>"$TMP/xmllint" ||
+		fail "$1 is not JUnit XML: $(cat "$TMP/xmllint")"
+}
+
+# --format junit of two files, byte for byte: the regression a failure,
+# the improvement and the generator-bound '~' passed with their figures, the
+# exit status as for text (1: a regression).
+t_compare_junit() {
+	two_runs
+	"$X" compare --format junit "$TMP/base.json" "$TMP/new.json" >"$TMP/out.xml" 2>"$TMP/err"
+	expect_eq "exit status with --format junit" "$?" 1 || return 1
+	[ ! -s "$TMP/err" ] || fail "stderr not empty: $(cat "$TMP/err")" || return 1
+	junit_valid "$TMP/out.xml" || return 1
+	cat >"$TMP/want.xml" <<-EOF
+	<?xml version="1.0" encoding="UTF-8"?>
+	<testsuites name="xdplab compare" tests="3" failures="1" errors="0" skipped="0">
+	  <testsuite name="$TMP/base.json vs $TMP/new.json" tests="3" failures="1" errors="0" skipped="0">
+	    <properties>
+	      <property name="base" value="$TMP/base.json"/>
+	      <property name="base_commit" value="t"/>
+	      <property name="base_date" value="2026-12-01T00:00:00Z"/>
+	      <property name="new" value="$TMP/new.json"/>
+	      <property name="new_commit" value="t"/>
+	      <property name="new_date" value="2026-12-01T00:00:00Z"/>
+	      <property name="method" value="mann-whitney-reps"/>
+	      <property name="alpha" value="0.05"/>
+	      <property name="threshold_ns" value="0"/>
+	    </properties>
+	    <testcase classname="xdplab.compare" name="drop/no-touch 64 native threaded">
+	      <failure type="regression" message="regression: +11.11 ns/packet (10.000 -&gt; 9.000 Mpps, -10.0%), p = 0.008, 5 vs 5 repetitions (Mann-Whitney U)">regression: +11.11 ns/packet (10.000 -&gt; 9.000 Mpps, -10.0%), p = 0.008, 5 vs 5 repetitions (Mann-Whitney U)</failure>
+	    </testcase>
+	    <testcase classname="xdplab.compare" name="pass 64 native threaded">
+	      <system-out>improvement: -115.04 ns/packet (1.000 -&gt; 1.130 Mpps, +13.0%), p = 0.008, 5 vs 5 repetitions (Mann-Whitney U)</system-out>
+	    </testcase>
+	    <testcase classname="xdplab.compare" name="tx 64 native threaded">
+	      <system-out>~: +0.00 DUT CPU ns/packet (generator-bound) (3.000 -&gt; 2.500 Mpps, -16.7%), p = 1.000, 5 vs 5 repetitions (Mann-Whitney U)</system-out>
+	    </testcase>
+	  </testsuite>
+	</testsuites>
+	EOF
+	diff "$TMP/want.xml" "$TMP/out.xml" >"$TMP/diff" || fail "junit output differs: $(cat "$TMP/diff")" || return 1
+	# Against itself: no failure, exit 0; 3 vs 3 repetitions: skipped, exit 2.
+	"$X" compare --format junit "$TMP/base.json" "$TMP/base.json" >"$TMP/out.xml" 2>&1
+	expect_eq "exit status against itself" "$?" 0 || return 1
+	junit_valid "$TMP/out.xml" || return 1
+	expect_eq "counts against itself" "$(sed -n 2p "$TMP/out.xml")" \
+		'<testsuites name="xdplab compare" tests="3" failures="0" errors="0" skipped="0">' || return 1
+	doc "$TMP/b3.json" xdplab.lab-results/1 3 "drop/no-touch 64 threaded valid 10e6,10.1e6,9.9e6 50,50,50" \
+		"pass 64 threaded valid 1e6,1e6,1e6 900,900,900"
+	doc "$TMP/n3.json" xdplab.lab-results/1 3 "drop/no-touch 64 threaded valid 9e6,9.1e6,8.9e6 55,55,55" \
+		"tx 64 threaded valid 1e6,1e6,1e6 900,900,900"
+	"$X" compare --format junit "$TMP/b3.json" "$TMP/n3.json" >"$TMP/out.xml" 2>&1
+	expect_eq "exit status with too few reps" "$?" 2 || return 1
+	junit_valid "$TMP/out.xml" || return 1
+	expect_eq "too few, one file only" "$(grep -A1 '<testcase' "$TMP/out.xml" | grep -v '^--')" \
+		'    <testcase classname="xdplab.compare" name="drop/no-touch 64 native threaded">
+      <skipped message="too few reps: 3 vs 3 repetitions can never reach p &lt; 0.05 (the smallest p they can give is 0.100)"/>
+    <testcase classname="xdplab.compare" name="pass 64 native threaded">
+      <skipped message="only in base"/>
+    <testcase classname="xdplab.compare" name="tx 64 native threaded">
+      <skipped message="only in new"/>' || return 1
+	expect_eq "counts with skips" "$(sed -n 2p "$TMP/out.xml")" \
+		'<testsuites name="xdplab compare" tests="3" failures="0" errors="0" skipped="3">'
+}
+
+# Several runs a side as JUnit: 4 vs 4 runs, drop 10 ns/packet slower in
+# every new run: the permutation test's failure; pass the same.
+t_compare_junit_runs() {
+	local i
+	for i in 1 2 3 4; do
+		doc "$TMP/b$i.json" xdplab.lab-results/1 3 \
+			"drop/no-touch 64 threaded valid 10e6,10e6,10e6 50,50,50" "pass 64 threaded valid 1e6,1e6,1e6 900,900,900"
+		doc "$TMP/n$i.json" xdplab.lab-results/1 3 \
+			"drop/no-touch 64 threaded valid 9e6,9e6,9e6 50,50,50" "pass 64 threaded valid 1e6,1e6,1e6 900,900,900"
+	done
+	"$X" compare --format junit "$TMP"/b?.json -- "$TMP"/n?.json >"$TMP/out.xml" 2>"$TMP/err"
+	expect_eq "exit status" "$?" 1 || return 1
+	[ ! -s "$TMP/err" ] || fail "stderr not empty: $(cat "$TMP/err")" || return 1
+	junit_valid "$TMP/out.xml" || return 1
+	cat >"$TMP/want.xml" <<-EOF
+	<?xml version="1.0" encoding="UTF-8"?>
+	<testsuites name="xdplab compare" tests="2" failures="1" errors="0" skipped="0">
+	  <testsuite name="4 base runs vs 4 new runs" tests="2" failures="1" errors="0" skipped="0">
+	    <properties>
+	      <property name="base_runs" value="4"/>
+	      <property name="new_runs" value="4"/>
+	      <property name="method" value="permutation-runs"/>
+	      <property name="alpha" value="0.05"/>
+	      <property name="threshold_ns" value="0"/>
+	      <property name="base" value="$TMP/b1.json"/>
+	      <property name="base" value="$TMP/b2.json"/>
+	      <property name="base" value="$TMP/b3.json"/>
+	      <property name="base" value="$TMP/b4.json"/>
+	      <property name="new" value="$TMP/n1.json"/>
+	      <property name="new" value="$TMP/n2.json"/>
+	      <property name="new" value="$TMP/n3.json"/>
+	      <property name="new" value="$TMP/n4.json"/>
+	    </properties>
+	    <testcase classname="xdplab.compare" name="drop/no-touch 64 native threaded">
+	      <failure type="regression" message="regression: +11.11 ns/packet (100.00 -&gt; 111.11), 95% CI [+11.11, +11.11], p = 0.029, 4 vs 4 runs (permutation test over the runs)">regression: +11.11 ns/packet (100.00 -&gt; 111.11), 95% CI [+11.11, +11.11], p = 0.029, 4 vs 4 runs (permutation test over the runs)</failure>
+	    </testcase>
+	    <testcase classname="xdplab.compare" name="pass 64 native threaded">
+	      <system-out>~: +0.00 ns/packet (1000.00 -&gt; 1000.00), 95% CI [-0.00, +0.00], p = 1.000, 4 vs 4 runs (permutation test over the runs)</system-out>
+	    </testcase>
+	  </testsuite>
+	</testsuites>
+	EOF
+	diff "$TMP/want.xml" "$TMP/out.xml" >"$TMP/diff" || fail "junit output differs: $(cat "$TMP/diff")"
+}
+
+# Markdown for a pull request's comment: the outcome first, under the
+# title (the regressed rows named, escaped), the environment folded into
+# <details>, the notes as paragraphs; two files and several runs a side.
+t_compare_markdown_pr() {
+	local i
+	two_runs
+	"$X" compare --format markdown "$TMP/base.json" "$TMP/new.json" >"$TMP/out.md" 2>&1
+	expect_eq "exit status" "$?" 1 || return 1
+	expect_eq "head" "$(sed -n '2,5p' "$TMP/out.md")" "
+**Result: 1 regression(s)**: drop/no-touch 64 native threaded; 1 improvement(s), 1 ~, 0 too few reps, 0 not compared
+
+<details><summary>environment: 0 field(s) differ</summary>" || return 1
+	expect_eq "details closed before the notes" "$(sed -n '29,33p' "$TMP/out.md")" "
+</details>
+
+Mann-Whitney U, two-sided, exact, over the repetitions' ns/packet (1e9/pps; DUT CPU ns/packet for generator-bound rows); alpha 0.05, threshold 0 ns/packet" || return 1
+	expect_eq "blank lines between the notes" "$(sed -n '34,37p' "$TMP/out.md" | cut -c1-20)" "note: one run a side
+
+d ns/p = 1e9/new - 1" || return 1
+	# No regression: said so; a '|' in a regressed row's name escaped.
+	"$X" compare --format markdown "$TMP/base.json" "$TMP/base.json" >"$TMP/out.md" 2>&1
+	expect_eq "headline without a regression" "$(sed -n 3p "$TMP/out.md")" \
+		"**Result: no regression**; 0 improvement(s), 3 ~, 0 too few reps, 0 not compared" || return 1
+	for i in 1 2 3 4; do
+		doc "$TMP/b$i.json" xdplab.lab-results/1 3 "a|b<i> 64 threaded valid 10e6,10e6,10e6 50,50,50"
+		doc "$TMP/n$i.json" xdplab.lab-results/1 3 "a|b<i> 64 threaded valid 9e6,9e6,9e6 50,50,50"
+	done
+	"$X" compare --format markdown "$TMP"/b?.json -- "$TMP"/n?.json >"$TMP/out.md" 2>&1
+	expect_eq "exit status, runs" "$?" 1 || return 1
+	expect_eq "runs head" "$(sed -n '1,4p' "$TMP/out.md")" "**xdplab compare: 4 base runs vs 4 new runs**
+
+**Result: 1 regression(s)**: a\|b\<i\> 64 native threaded; 0 improvement(s), 0 ~, 0 too few runs, 0 not compared"
+}
+
+# Text from the files in JUnit XML: markup as entities, controls left out,
+# a name cut inside a UTF-8 character (name fields hold 47 bytes) as
+# U+FFFD: the file stays well-formed and valid.
+t_compare_junit_untrusted() {
+	local f cut
+	cut=$(printf 'x%.0s' $(seq 1 46))
+	mkdir -p "$TMP/a&b"
+	for f in base new; do
+		doc "$TMP/a&b/$f.json" xdplab.lab-results/1 5 \
+			"a<b>&\\\"c\\u001b 64 threaded valid 1e6,1e6,1e6,1e6,1e6 10,10,10,10,10" \
+			"$cut\u20ac 64 threaded valid 1e6,1e6,1e6,1e6,1e6 10,10,10,10,10"
+	done
+	"$X" compare --format junit "$TMP/a&b/base.json" "$TMP/a&b/new.json" >"$TMP/out.xml" 2>"$TMP/err"
+	expect_eq "exit status" "$?" 0 || return 1
+	junit_valid "$TMP/out.xml" || return 1
+	expect_eq "control bytes" "$(tr -d '\n' <"$TMP/out.xml" | LC_ALL=C tr -d '[:print:]\200-\377' | wc -c)" 0 || return 1
+	expect_eq "escaped names" "$(grep '<testcase' "$TMP/out.xml")" \
+		"$(printf '    <testcase classname="xdplab.compare" name="%s">\n    <testcase classname="xdplab.compare" name="%s">' \
+			'a&lt;b&gt;&amp;&quot;c 64 native threaded' "$cut"$'\xef\xbf\xbd'' 64 native threaded')" || return 1
+	grep -qxF "      <property name=\"base\" value=\"$TMP/a&amp;b/base.json\"/>" "$TMP/out.xml" ||
+		fail "path not escaped: $(grep base.json "$TMP/out.xml")"
 }
 
 t_compare_bench_files() {

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab compare --format junit: the comparison as a JUnit XML report for
+ * a CI job (docs/ci.md): one testcase per row, a regression a failure,
+ * a row that could not be judged skipped, the rest passed. Two files,
+ * several runs a side and compare --db alike. Every text from a results
+ * file (paths, row names, reasons) goes through the one XML escaper
+ * (core/escape.c).
+ *
+ * The shape is the one Jenkins, GitLab and GitHub's test-report actions
+ * read (testsuites > testsuite > properties, testcase > failure | skipped,
+ * system-out); tests/e2e/junit.xsd states it and the e2e tests validate
+ * the output against it with xmllint.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "compare_cli.h"
+#include "xdplab/escape.h"
+#include "xdplab/log.h"
+
+/* What a testcase says. */
+enum jcase_kind { JC_PASS, JC_FAIL, JC_SKIP };
+
+/*
+ * One testcase. @name: the row's identity as the text table shows it
+ * (name, size, mode, wiring; raw, escaped when written); @cls: its
+ * classname; @msg: the failure's or skip's message, or a passed row's
+ * verdict and figures (its system-out).
+ */
+struct jcase {
+	char name[160];
+	const char *cls;
+	enum jcase_kind kind;
+	char msg[512];
+};
+
+/* The rows' classnames: throughput rows and latency rows. */
+#define CLS_ROWS "xdplab.compare"
+#define CLS_LAT "xdplab.compare.latency"
+
+static void put_attr(const char *name, const char *value)
+{
+	printf(" %s=\"", name);
+	xl_xml_escape(stdout, value);
+	putchar('"');
+}
+
+static void put_prop(const char *name, const char *value)
+{
+	printf("      <property");
+	put_attr("name", name);
+	put_attr("value", value);
+	printf("/>\n");
+}
+
+/*
+ * The report: one suite of @n cases under @title, with the properties
+ * @props (@nprops name/value pairs) before them.
+ */
+static void put_report(const char *title, const char *const (*props)[2], int nprops,
+		       const struct jcase *c, int n)
+{
+	int i, fails = 0, skips = 0;
+
+	for (i = 0; i < n; i++) {
+		fails += c[i].kind == JC_FAIL;
+		skips += c[i].kind == JC_SKIP;
+	}
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	printf("<testsuites name=\"xdplab compare\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
+	       n, fails, skips);
+	printf("  <testsuite");
+	put_attr("name", title);
+	printf(" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", n, fails, skips);
+	printf("    <properties>\n");
+	for (i = 0; i < nprops; i++)
+		put_prop(props[i][0], props[i][1]);
+	printf("    </properties>\n");
+	for (i = 0; i < n; i++) {
+		printf("    <testcase");
+		put_attr("classname", c[i].cls);
+		put_attr("name", c[i].name);
+		if (c[i].kind == JC_PASS && !c[i].msg[0]) {
+			printf("/>\n");
+			continue;
+		}
+		printf(">\n");
+		if (c[i].kind == JC_FAIL) {
+			printf("      <failure type=\"regression\"");
+			put_attr("message", c[i].msg);
+			printf(">");
+			xl_xml_escape(stdout, c[i].msg);
+			printf("</failure>\n");
+		} else if (c[i].kind == JC_SKIP) {
+			printf("      <skipped");
+			put_attr("message", c[i].msg);
+			printf("/>\n");
+		} else {
+			printf("      <system-out>");
+			xl_xml_escape(stdout, c[i].msg);
+			printf("</system-out>\n");
+		}
+		printf("    </testcase>\n");
+	}
+	printf("  </testsuite>\n</testsuites>\n");
+}
+
+static void row_name(struct jcase *c, const struct xl_cmp_rowdata *d)
+{
+	snprintf(c->name, sizeof(c->name), "%s %u %s %s", d->name, d->size, d->mode,
+		 d->wiring[0] ? d->wiring : "-");
+	c->cls = CLS_ROWS;
+}
+
+/* A row not judged (not comparable, not measured, on one side only): skipped. */
+static void skip_status(struct jcase *c, enum xl_cmp_status s, const char *reason)
+{
+	c->kind = JC_SKIP;
+	if (s == XL_CMP_NOT_MEASURED)
+		snprintf(c->msg, sizeof(c->msg), "%s", reason);
+	else
+		snprintf(c->msg, sizeof(c->msg), "%s%s%s",
+			 xl_cmp_status_word(s, XL_CMP_NONE, XL_CMP_WORDS_TEXT),
+			 reason[0] ? ": " : "", reason);
+}
+
+/* The verdict's kind: a regression fails, too few skips, the rest pass. */
+static enum jcase_kind verdict_kind(enum xl_cmp_verdict v)
+{
+	return v == XL_CMP_REGRESSION ? JC_FAIL : v == XL_CMP_TOO_FEW ? JC_SKIP : JC_PASS;
+}
+
+/* ---- two files ---- */
+
+static void two_case(struct jcase *c, const struct xl_cmp_row *r, const struct compare_args *a)
+{
+	const struct xl_cmp_rowdata *d = r->base ? r->base : r->new;
+
+	row_name(c, d);
+	if (r->status != XL_CMP_PAIRED) {
+		skip_status(c, r->status, r->reason);
+		return;
+	}
+	c->kind = verdict_kind(r->verdict);
+	if (r->verdict == XL_CMP_TOO_FEW) {
+		snprintf(c->msg, sizeof(c->msg), "too few reps: %zu vs %zu repetitions can never reach p < %g (the smallest p they can give is %.3f)",
+			 r->test.n2, r->test.n1, a->o.alpha,
+			 xl_mann_whitney_min_p(r->test.n2, r->test.n1));
+		return;
+	}
+	snprintf(c->msg, sizeof(c->msg), "%s: %+.2f %s (%.3f -> %.3f Mpps, %+.1f%%), p = %.3f, %zu vs %zu repetitions (Mann-Whitney U)%s%s",
+		 xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_TEXT), r->delta,
+		 r->on_cpu ? "DUT CPU ns/packet (generator-bound)" : "ns/packet",
+		 r->base->mpps.median, r->new->mpps.median, r->delta_pct, r->test.p, r->test.n2,
+		 r->test.n1, r->reason[0] ? ": " : "", r->reason);
+}
+
+static void lat_case(struct jcase *c, const struct xl_cmp_latpair *p)
+{
+	const struct xl_cmp_latrow *d = p->base ? p->base : p->new;
+	size_t n;
+
+	snprintf(c->name, sizeof(c->name), "%s %u %s", d->name, d->size,
+		 d->wiring[0] ? d->wiring : "-");
+	c->cls = CLS_LAT;
+	if (p->status != XL_CMP_PAIRED) {
+		skip_status(c, p->status, p->reason);
+	} else {
+		c->kind = verdict_kind(p->verdict);
+		snprintf(c->msg, sizeof(c->msg), "%s: p50 %+.1f%% (p = %.3f), p99 %+.1f%% (p = %.3f), %zu vs %zu repetitions (Mann-Whitney U)",
+			 xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_TEXT), p->pct_p50,
+			 p->test[XL_CMP_LAT_P50].p, p->pct_p99, p->test[XL_CMP_LAT_P99].p,
+			 p->test[XL_CMP_LAT_P50].n2, p->test[XL_CMP_LAT_P50].n1);
+	}
+	n = strlen(c->msg);
+	xl_cmp_lat_rose_append(c->msg + n, sizeof(c->msg) - n, p->rose);
+}
+
+void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
+			const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
+			const struct compare_args *a)
+{
+	struct jcase *c = calloc(res->nrows + lr->npairs + 1, sizeof(*c));
+	char title[600], alpha[32], thr[32];
+	const char *const props[][2] = {
+		{ "base", b->path }, { "base_commit", b->git }, { "base_date", b->date },
+		{ "new", n->path }, { "new_commit", n->git }, { "new_date", n->date },
+		{ "method", "mann-whitney-reps" }, { "alpha", alpha }, { "threshold_ns", thr },
+	};
+	int i;
+
+	if (!c) {
+		xl_err("compare: out of memory");
+		return;
+	}
+	snprintf(alpha, sizeof(alpha), "%g", a->o.alpha);
+	snprintf(thr, sizeof(thr), "%g", a->o.threshold_ns);
+	snprintf(title, sizeof(title), "%s vs %s", b->path, n->path);
+	for (i = 0; i < res->nrows; i++)
+		two_case(&c[i], &res->rows[i], a);
+	for (i = 0; i < lr->npairs; i++)
+		lat_case(&c[res->nrows + i], &lr->pairs[i]);
+	put_report(title, props, sizeof(props) / sizeof(props[0]), c, res->nrows + lr->npairs);
+	free(c);
+}
+
+/* ---- several runs a side ---- */
+
+static void runs_case(struct jcase *c, const struct xl_cmp_mrow *m, const struct compare_args *a)
+{
+	char ci[64] = "";
+
+	row_name(c, m->id);
+	if (m->status != XL_CMP_PAIRED) {
+		skip_status(c, m->status, m->reason);
+		return;
+	}
+	c->kind = verdict_kind(m->verdict);
+	if (m->verdict == XL_CMP_TOO_FEW) {
+		snprintf(c->msg, sizeof(c->msg), "too few runs: %d vs %d runs can never reach p < %g (the smallest p they can give is %.3f)",
+			 m->nb, m->nn, a->o.alpha, m->test.min_p);
+		return;
+	}
+	if (m->tested && isfinite(m->test.ci_lo) && isfinite(m->test.ci_hi))
+		snprintf(ci, sizeof(ci), ", 95%% CI [%+.2f, %+.2f]", m->test.ci_lo, m->test.ci_hi);
+	if (m->tested)
+		snprintf(c->msg, sizeof(c->msg), "%s: %+.2f %s (%.2f -> %.2f)%s, p = %.3f, %d vs %d runs (permutation test over the runs)%s%s",
+			 xl_cmp_status_word(m->status, m->verdict, XL_CMP_WORDS_TEXT),
+			 m->test.estimate,
+			 m->on_cpu ? "DUT CPU ns/packet (generator-bound)" : "ns/packet", m->base_ns,
+			 m->new_ns, ci, m->test.p, m->nb, m->nn, m->reason[0] ? ": " : "", m->reason);
+	else
+		snprintf(c->msg, sizeof(c->msg), "%s: %s, %d vs %d runs",
+			 xl_cmp_status_word(m->status, m->verdict, XL_CMP_WORDS_TEXT), m->reason,
+			 m->nb, m->nn);
+}
+
+void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nnew,
+			     const struct xl_cmp_mresult *res, const struct compare_args *a)
+{
+	struct jcase *c = calloc(res->nrows + 1, sizeof(*c));
+	char title[64], alpha[32], thr[32], nb[16], nn[16];
+	const char *const props[][2] = {
+		{ "base_runs", nb }, { "new_runs", nn }, { "method", "permutation-runs" },
+		{ "alpha", alpha }, { "threshold_ns", thr },
+	};
+	const char *(*all)[2];
+	int i, np = sizeof(props) / sizeof(props[0]);
+
+	all = calloc(np + nbase + nnew, sizeof(*all));
+	if (!c || !all) {
+		free(c);
+		free(all);
+		xl_err("compare: out of memory");
+		return;
+	}
+	snprintf(alpha, sizeof(alpha), "%g", a->o.alpha);
+	snprintf(thr, sizeof(thr), "%g", a->o.threshold_ns);
+	snprintf(nb, sizeof(nb), "%d", nbase);
+	snprintf(nn, sizeof(nn), "%d", nnew);
+	snprintf(title, sizeof(title), "%d base runs vs %d new runs", nbase, nnew);
+	memcpy(all, props, sizeof(props));
+	for (i = 0; i < nbase + nnew; i++) {
+		all[np + i][0] = i < nbase ? "base" : "new";
+		all[np + i][1] = files[i].path;
+	}
+	for (i = 0; i < res->nrows; i++)
+		runs_case(&c[i], &res->rows[i], a);
+	put_report(title, (const char *const(*)[2])all, np + nbase + nnew, c, res->nrows);
+	free(all);
+	free(c);
+}
