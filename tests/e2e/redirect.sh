@@ -25,6 +25,7 @@ PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
        out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
+       monitor_lazy_quiet monitor_lazy_down
        kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups redirect_stop_prompt
        redirect_detached_by_cleanup)
 
@@ -430,6 +431,85 @@ summed = sum(r["events"] for rec in d["intervals"] for r in rec["rows"]
 print(got, summed)
 PY
 )" "REDIRECT ENETDOWN 100 $N $N $N"
+}
+
+# links_of IDS...: the kernel's links (bpftool link list) whose program is one of IDS.
+links_of() {
+	bpftool -j link list | python3 -c '
+import json, sys
+ids = set(int(i) for i in sys.argv[1:])
+print(sum(1 for l in json.load(sys.stdin) if l.get("prog_id") in ids))' "$@"
+}
+# lazy_ids FILE: the program ids of a monitor's start line.
+lazy_ids() { sed -n 's/.*; program ids \([0-9 ]*\);.*/\1/p' "$1"; }
+
+# monitor --lazy on a healthy redirect path: its programs are loaded and
+# none is attached while the frames pass (the kernel's links, as bpftool
+# lists them; a plain monitor beside it shows that the same count sees
+# attached programs), and its totals say no counter moved. Usage errors:
+# --lazy without --dev, --lazy with --all.
+t_monitor_lazy_quiet() {
+	local ids ids2
+	sink sx 6
+	bg "$TMP/mon" $X monitor --lazy --dev "$D:xlt$$in" --dev "$D:xlt$$ox" --dev "$G:xlt$$sx" --json "$TMP/mon.json"
+	bg "$TMP/mon2" $X monitor -v --dev "$D:xlt$$ox"
+	wait_line "$TMP/mon" "none attached until" && wait_line "$TMP/mon2" "errors only" || return 1
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
+	wait_xdp "$G" xlt$$sx && wait_xdp "$D" xlt$$in && send $N || return 1
+	ids=$(lazy_ids "$TMP/mon")
+	ids2=$(lazy_ids "$TMP/mon2")
+	[ -n "$ids" ] && [ -n "$ids2" ] || { echo "no program ids: '$ids' / '$ids2'"; return 1; }
+	expect "lazy monitor's links while frames pass" "$(links_of $ids)" 0 || return 1
+	expect "plain monitor's links (the count sees them)" "$(links_of $ids2)" "$(echo $ids2 | wc -w)" || return 1
+	expect "lazy monitor's programs loaded" "$(for i in $ids; do bpftool prog show id $i >/dev/null && echo ok; done | wc -l)" "$(echo $ids | wc -w)" || return 1
+	stop_all
+	expect "redirect rx" "$(totals "$TMP/red")" $N &&
+	expect "sink rx" "$(totals "$TMP/sink_sx")" $N &&
+	expect "totals line" "$(grep -c '^  no error counter moved: no tracepoint was attached$' "$TMP/mon")" 1 &&
+	expect "JSON lazy, never attached, ids" "$(jq -c '[.monitor.lazy, .monitor.attached_t, (.monitor.prog_ids | map(tostring) | join(" "))]' "$TMP/mon.json")" "[true,null,\"$ids\"]" || return 1
+	usage $X monitor --lazy || return 1
+	expect "--lazy without --dev" "$(cat "$TMP/err")" \
+		"xdplab monitor: --lazy needs --dev [NETNS:]IFACE: the devices whose error counters are read" || return 1
+	usage $X monitor --lazy --all --dev "$D:xlt$$in" || return 1
+	expect "--lazy with --all" "$(cat "$TMP/err")" \
+		"xdplab monitor: --lazy with --all: the success path --all counts moves no error counter"
+}
+
+# monitor --lazy, a real error: OUT down. The N frames refused with
+# ENETDOWN are counted by IN's rx_queue_N_drops, exactly and all in the
+# one interval they were sent in (2 s intervals, the send starting just
+# after one began, 0.4 s long); then the tracepoints are attached, said
+# with the programs' ids, which the kernel's links are of; a second send
+# of N/2 is counted by xdp_redirect_err ENETDOWN exactly.
+t_monitor_lazy_down() {
+	local ids n0
+	napi_on_sx || return 1
+	ip -n "$D" link set xlt$$ox down
+	bg "$TMP/mon" $X monitor --lazy --interval 2 --dev "$D:xlt$$in" --dev "$D:xlt$$ox" --json "$TMP/mon.json"
+	wait_line "$TMP/mon" "none attached until" || return 1
+	ids=$(lazy_ids "$TMP/mon")
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
+	wait_xdp "$D" xlt$$in || return 1
+	n0=$(grep -c '(no events)' "$TMP/mon")
+	for i in $(seq 50); do [ "$(grep -c '(no events)' "$TMP/mon")" -gt "$n0" ] && break; sleep 0.05; done
+	send $N || return 1
+	wait_line "$TMP/mon" "moved by $N at .* s: attached (program ids $ids)" || return 1
+	expect "links of the lazy monitor's programs" "$(links_of $ids)" "$(sed -n 's/.* on \(.*\) (errors only.*/\1/p' "$TMP/mon" | wc -w)" || return 1
+	send $((N / 2)) || return 1
+	stop_all
+	ip -n "$D" link set xlt$$ox up
+	expect "redirect errors" "$(errors "$TMP/red")" $((N + N / 2)) || return 1
+	expect "the counter's interval line" "$(grep -c "^ *[0-9.]* s  counter  *$D:xlt$$in rx_queue_N_drops $N$" "$TMP/mon")" 1 || return 1
+	expect "xdp_redirect_err ENETDOWN on OUT after the attach" \
+		"$(mon_count "$TMP/mon" xdp_redirect_err REDIRECT $OX ENETDOWN)" $((N / 2)) || return 1
+	expect "JSON: the intervals that moved a counter, the attach" "$(python3 - "$TMP/mon.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+moved = [rec for rec in d["intervals"] if rec.get("counters")]
+print(len(moved), json.dumps(moved[0]["counters"], sort_keys=True) if moved else "-",
+      d["monitor"]["attached_t"] == (moved[0]["t"] if moved else None))
+PY
+)" "1 [{\"counter\": \"rx_queue_N_drops\", \"delta\": $N, \"dev\": \"$D:xlt$$in\"}] True"
 }
 
 # monitor --all counts the success path in its per-CPU array slots (no
