@@ -100,6 +100,17 @@ double xl_cpu_busy_share(const struct xl_cpu_times *a,
 uint64_t xl_task_runtime_ns(int pid);
 
 /**
+ * xl_task_wait_ns() - the time task @pid has spent runnable but waiting for
+ * a CPU, ns (the scheduler's run delay: second field of
+ * /proc/PID/schedstat), its CPU time into *@run_ns; read as
+ * xl_task_runtime_ns() reads (the same kept file, one pread()).
+ * A busy-polling thread on a CPU shared with other runnable tasks waits
+ * here for whole time slices (milliseconds), and what it polls waits too.
+ * Return: ns (0 also when unreadable: then *@run_ns is 0).
+ */
+uint64_t xl_task_wait_ns(int pid, uint64_t *run_ns);
+
+/**
  * xl_irq_time_accounting() - whether the running kernel was built with
  * CONFIG_IRQ_TIME_ACCOUNTING, from /boot/config-RELEASE: then softirq work
  * done inline in a task is not in that task's schedstat run time (it is in

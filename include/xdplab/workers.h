@@ -74,4 +74,12 @@ void xl_workers_join(struct xl_workers *w);
  */
 int xl_workers_runtime(const struct xl_workers *w, uint64_t *ns);
 
+/**
+ * xl_workers_wait() - the time the threads have waited for a CPU while
+ * runnable (the scheduler's run delay, xl_task_wait_ns()), summed, ns, into
+ * *@wait_ns, and their CPU time into *@run_ns; threads not running yet add 0.
+ * Return: 0, or -EIO when a running thread's could not be read (both 0).
+ */
+int xl_workers_wait(const struct xl_workers *w, uint64_t *wait_ns, uint64_t *run_ns);
+
 #endif

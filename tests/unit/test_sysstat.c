@@ -181,6 +181,49 @@ static void test_task_runtime_kept(void **state)
 	assert_true(xl_task_runtime_ns(getpid()) > 0);
 }
 
+/*
+ * The run delay is schedstat's second field, the CPU time its first, read
+ * from the kept file: a child asleep in pause() (state S in /proc/PID/stat)
+ * keeps both still, so they equal the file's own text exactly; a reaped
+ * child reads 0 and 0.
+ */
+static void test_task_wait_fields(void **state)
+{
+	unsigned long long run, wait;
+	char path[64], buf[256], st_ch = 0;
+	uint64_t r = 1, w;
+	FILE *f;
+	pid_t pid;
+	int st, i;
+
+	(void)state;
+	pid = child_until_killed(false);
+	assert_true(pid > 0);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 500 && st_ch != 'S'; i++) {
+		usleep(2000);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		st_ch = strrchr(buf, ')')[2];
+	}
+	assert_int_equal(st_ch, 'S');
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu %llu", &run, &wait), 2);
+	fclose(f);
+	w = xl_task_wait_ns(pid, &r);
+	assert_true(run > 0);
+	assert_int_equal(r, run);
+	assert_int_equal(w, wait);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(xl_task_wait_ns(pid, &r), 0);
+	assert_int_equal(r, 0);
+}
+
 /* ksoftirqd/0 from the kept pid is what a walk of /proc finds, every time. */
 static void test_ksoftirqd_kept(void **state)
 {
@@ -274,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_parse_cut_line),
 		cmocka_unit_test(test_read_all_kept_file),
 		cmocka_unit_test(test_task_runtime_kept),
+		cmocka_unit_test(test_task_wait_fields),
 		cmocka_unit_test(test_ksoftirqd_kept),
 		cmocka_unit_test(test_cpu_list_text),
 		cmocka_unit_test(test_cpus_off_napi),

@@ -257,9 +257,10 @@ static struct {
 	uint64_t clock;
 } task_files = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-uint64_t xl_task_runtime_ns(int pid)
+/* Both first fields of /proc/@pid/schedstat through the kept file; *@wait may be NULL. */
+static uint64_t task_sched(int pid, uint64_t *wait)
 {
-	unsigned long long ns = 0;
+	unsigned long long ns = 0, w = 0;
 	char path[64], buf[96];
 	int i, slot = -1, old = 0;
 	ssize_t n;
@@ -293,7 +294,7 @@ uint64_t xl_task_runtime_ns(int pid)
 	n = pread(task_files.e[slot].fd, buf, sizeof(buf) - 1, 0);
 	if (n > 0) {
 		buf[n] = '\0';
-		if (sscanf(buf, "%llu", &ns) != 1)
+		if (sscanf(buf, "%llu %llu", &ns, &w) < 1)
 			ns = 0;
 	}
 	if (n <= 0 || !ns) {
@@ -304,7 +305,22 @@ uint64_t xl_task_runtime_ns(int pid)
 	}
 out:
 	pthread_mutex_unlock(&task_files.lock);
+	if (wait)
+		*wait = ns ? w : 0;
 	return ns;
+}
+
+uint64_t xl_task_runtime_ns(int pid)
+{
+	return task_sched(pid, NULL);
+}
+
+uint64_t xl_task_wait_ns(int pid, uint64_t *run_ns)
+{
+	uint64_t w;
+
+	*run_ns = task_sched(pid, &w);
+	return w;
 }
 
 int xl_kthread_pid(const char *name)

@@ -72,20 +72,27 @@ void xl_workers_join(struct xl_workers *w)
 
 int xl_workers_runtime(const struct xl_workers *w, uint64_t *ns)
 {
-	uint64_t t;
+	uint64_t wait;
+
+	return xl_workers_wait(w, &wait, ns);
+}
+
+int xl_workers_wait(const struct xl_workers *w, uint64_t *wait_ns, uint64_t *run_ns)
+{
+	uint64_t r;
 	int i, tid;
 
-	*ns = 0;
+	*wait_ns = *run_ns = 0;
 	for (i = 0; i < w->n; i++) {
 		tid = __atomic_load_n(&wk_of(w, i)->ktid, __ATOMIC_ACQUIRE);
 		if (tid <= 0)
 			continue;
-		t = xl_task_runtime_ns(tid);
-		if (!t) {
-			*ns = 0;
+		*wait_ns += xl_task_wait_ns(tid, &r);
+		if (!r) {
+			*wait_ns = *run_ns = 0;
 			return -EIO;
 		}
-		*ns += t;
+		*run_ns += r;
 	}
 	return 0;
 }
