@@ -404,12 +404,16 @@ int xl_xsk_app__audit(struct xl_xsk_app *a, char *buf, size_t len);
 int xl_xsk_app__ifindex(const struct xl_xsk_app *a);
 
 /**
- * xl_xsk_app__runtime_ns() - CPU time the socket threads have run, ns,
- * summed (/proc/PID/schedstat, as xl_gen__runtime_ns() for the generator):
+ * xl_xsk_app__wait_ns() - the socket threads' CPU time, ns, summed into
+ * *@run_ns (/proc/PID/schedstat, as xl_gen__runtime_ns() for the generator:
  * the application's own cost, which other load on its CPU does not
- * inflate. Threads not started yet, or ended, add 0.
+ * inflate), and the time they waited for a CPU while runnable (the
+ * scheduler's run delay, summed, ns) into *@wait_ns (xl_workers_wait()).
+ * While a socket's thread waits, the frames it would take wait in its RX
+ * ring. Threads not started yet add 0.
+ * Return: 0, or -EIO when a thread's could not be read (ended: both 0).
  */
-uint64_t xl_xsk_app__runtime_ns(const struct xl_xsk_app *a);
+int xl_xsk_app__wait_ns(const struct xl_xsk_app *a, uint64_t *wait_ns, uint64_t *run_ns);
 
 /**
  * xl_xsk_app__destroy() - stop, join, detach the program (closing its

@@ -123,18 +123,25 @@ struct xsk_run {
 	struct xsk_win rep;
 	int rep_no;
 	bool vanished;
+	uint64_t wait_ns, run_ns; /* the socket threads' run delay and CPU time at the last read */
 };
 
 static int xsk_sample(void *ctx, int slot)
 {
 	struct xsk_run *x = ctx;
 	struct xsk_sample *s = &x->s[slot];
-	uint64_t ns;
+	uint64_t wait, ns;
 
 	xl_xsk_app__read(x->app, s->st);
 	s->t_ns = xl_now_ns();
-	ns = xl_xsk_app__runtime_ns(x->app);
+	if (xl_xsk_app__wait_ns(x->app, &wait, &ns))
+		ns = 0;
 	s->runtime = xl_read_now(ns, ns != 0);
+	/* Kept at each read: after the threads end there is nothing to read. */
+	if (ns) {
+		x->wait_ns = wait;
+		x->run_ns = ns;
+	}
 	return 0;
 }
 
@@ -298,6 +305,14 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 		ret = XL_EXIT_RUNTIME;
 	}
 	print_totals(&tc, now - x.s[0].t_ns);
+	/*
+	 * Where frames wait when the threads wait: a busy-polling thread on a
+	 * CPU with other runnable tasks is off it for whole time slices
+	 * (issue 21 item 14: rt-l2fwd's milliseconds at 10 kpps, docs/latency.md).
+	 */
+	if (x.run_ns)
+		printf("socket threads: on CPU %.0f ms, waited %.0f ms for a CPU while runnable (the scheduler's run delay: frames wait in the RX ring meanwhile)\n",
+		       x.run_ns / 1e6, x.wait_ns / 1e6);
 	if (a->c.app == XL_XSK_TXPUSH && a->c.rate_pps) {
 		struct xl_pace_stats ps;
 

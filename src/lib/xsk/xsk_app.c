@@ -421,11 +421,9 @@ int xl_xsk_app__ifindex(const struct xl_xsk_app *a)
 	return a->ifindex;
 }
 
-uint64_t xl_xsk_app__runtime_ns(const struct xl_xsk_app *a)
+int xl_xsk_app__wait_ns(const struct xl_xsk_app *a, uint64_t *wait_ns, uint64_t *run_ns)
 {
-	uint64_t ns;
-
-	return xl_workers_runtime(&a->workers, &ns) ? 0 : ns;
+	return xl_workers_wait(&a->workers, wait_ns, run_ns);
 }
 
 void xl_xsk_app__read(struct xl_xsk_app *a, struct xl_xsk_sock_stats *out)
