@@ -48,7 +48,12 @@ const char *xl_lat_path_name(enum xl_lat_path p);
  * @all: every repetition's histogram summed (the JSON's buckets),
  *   with @all.min_ns/@all.max_ns over all of them, and their stamped,
  *   timed, negative and unset counts.
+ * @app_wait_ns/@app_window_ns: rt-l2fwd only (0 otherwise): the socket
+ *   thread's run delay (runnable, waiting for its CPU; xl_xsk_app__wait_ns())
+ *   over the repetitions' generator runs and drains, and those runs' length,
+ *   ns, summed over the repetitions read.
  * @note: empty, or why the row has fewer repetitions than asked, then
+ *   rt-l2fwd's socket thread's share of waiting for its CPU, then
  *   the stamps not timed (xl_lat_notes() of @all).
  */
 struct xl_lat_row {
@@ -65,7 +70,8 @@ struct xl_lat_row {
 	struct xl_lat_rep reps[XL_MAX_REPS];
 	struct xl_lat_rep med;
 	struct xl_lat_totals all;
-	char note[160];
+	uint64_t app_wait_ns, app_window_ns;
+	char note[320];
 };
 
 /**
@@ -89,6 +95,16 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
  */
 void xl_lat_rep_from(const struct xl_lat_totals *t, uint64_t sent, uint64_t xmit_errors,
 		     struct xl_lat_rep *r);
+
+/**
+ * xl_lat_row_notes() - append to @row->note, after what it holds ("; "
+ * between): for rt-l2fwd with @row->app_window_ns, the share of that window
+ * its socket thread waited for CPU @app_cpu while runnable ("socket thread
+ * waited P% of S s for CPU C (run delay: frames wait in its RX ring
+ * meanwhile)"), then the stamps of @row->all not timed (xl_lat_notes()).
+ * Pure (unit-tested); cut to the note's size.
+ */
+void xl_lat_row_notes(struct xl_lat_row *row, int app_cpu);
 
 /** xl_lat_row_finish() - @row->med from its repetitions (pure). */
 void xl_lat_row_finish(struct xl_lat_row *row);
