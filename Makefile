@@ -107,8 +107,13 @@ $(BUILD)/xdplab: $(BUILD)/cmd/main.o $(BUILD)/libxdplab-cmd.a $(BUILD)/libxdplab
 # nothing changed still compiles nothing.
 XL_COMMIT := $(shell [ -e .git ] && git rev-parse HEAD 2>/dev/null | cut -c1-12)
 XL_COMMIT := $(if $(XL_COMMIT),$(XL_COMMIT)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty),unknown)
+# xdplab --version: `git describe --always --dirty --abbrev=12` at build
+# time (the nearest tag, commits since and the commit; the commit alone
+# while the repository has no tag), "unknown" outside a git checkout.
+XL_DESCRIBE := $(shell [ -e .git ] && git describe --always --dirty --abbrev=12 2>/dev/null)
+XL_DESCRIBE := $(if $(XL_DESCRIBE),$(XL_DESCRIBE),unknown)
 $(BUILD)/xl_commit.h: FORCE | $(BUILD)
-	@echo '#define XL_COMMIT "$(XL_COMMIT)"' > $@.tmp; \
+	@{ echo '#define XL_COMMIT "$(XL_COMMIT)"'; echo '#define XL_DESCRIBE "$(XL_DESCRIBE)"'; } > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 FORCE:
 $(BUILD)/cmd/common.o $(BUILD)/asan/cmd/common.o $(BUILD)/cov/cmd/common.o: $(BUILD)/xl_commit.h

@@ -376,6 +376,15 @@ int xl_cmd_profiled_finish(const char *path, const char *command, const struct x
 const char *xl_cmd_git_commit(void);
 
 /**
+ * xl_cmd_version() - `xdplab --version`'s version: what `git describe
+ * --always --dirty --abbrev=12` said when the binary was built (the
+ * Makefile, build/xl_commit.h): "TAG-N-gCOMMIT", or the 12-digit commit
+ * while the repository has no tag, "-dirty" appended for uncommitted
+ * changes; "unknown" when built outside a git checkout.
+ */
+const char *xl_cmd_version(void);
+
+/**
  * xl_cmd_print_extra() - one stderr line on an --extra-ns calibration:
  * iterations, ns per iteration (median and range), the cost set and the
  * BPF_PROG_RUN check.

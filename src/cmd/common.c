@@ -433,6 +433,11 @@ const char *xl_cmd_git_commit(void)
 	return XL_COMMIT;
 }
 
+const char *xl_cmd_version(void)
+{
+	return XL_DESCRIBE;
+}
+
 int xl_cmd_write_json(const char *path, const char *command, const struct xl_cmd_loop *l,
 		      const struct xl_row_result *row)
 {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* xdplab: main(): the global -v/-vv, then the command from the table in commands.c. */
+/*
+ * xdplab: main(): the global options (-v/--verbose, --version), then the
+ * command from the table in commands.c.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,10 +15,11 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "Usage: xdplab [-v|-vv] COMMAND [options] [ARGS]\n\nCommands:\n");
+	fprintf(f, "Usage: xdplab [-v|--verbose]... COMMAND [options] [ARGS]\n\nCommands:\n");
 	for (i = 0; i < xl_n_commands; i++)
 		fprintf(f, "  %-14s %s\n", xl_commands[i].name, xl_commands[i].summary);
-	fprintf(f, "\n'xdplab COMMAND --help' for a command's options.\n"
+	fprintf(f, "\n'xdplab COMMAND --help' for a command's options; 'xdplab --version' the commit\n"
+		   "it was built from (git describe).\n"
 		   "Exit status: 0 success, 1 runtime failure, 2 usage error.\n");
 }
 
@@ -27,7 +31,7 @@ static void short_usage(void)
 {
 	size_t i, col;
 
-	fprintf(stderr, "usage: xdplab [-v|-vv] COMMAND [options] [ARGS]\ncommands:");
+	fprintf(stderr, "usage: xdplab [-v|--verbose]... COMMAND [options] [ARGS]\ncommands:");
 	col = strlen("commands:");
 	for (i = 0; i < xl_n_commands; i++) {
 		size_t w = strlen(xl_commands[i].name) + 1 + (i + 1 < xl_n_commands);
@@ -42,6 +46,22 @@ static void short_usage(void)
 	fprintf(stderr, "\n'xdplab help' says what each does; 'xdplab COMMAND --help' gives its options.\n");
 }
 
+/*
+ * Levels of verbosity @w asks for as a global option: -v, -vv, -vvv (one
+ * a letter) or --verbose (one); 0 when it is not one of them.
+ */
+static int verbose_word(const char *w)
+{
+	size_t n;
+
+	if (!strcmp(w, "--verbose"))
+		return 1;
+	if (w[0] != '-' || w[1] != 'v')
+		return 0;
+	n = strspn(w + 1, "v");
+	return w[1 + n] ? 0 : (int)n;
+}
+
 int main(int argc, char **argv)
 {
 	int level = XL_LOG_WARN;
@@ -50,12 +70,21 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	argc--;
 	argv++;
-	while (argc && (!strcmp(argv[0], "-v") || !strcmp(argv[0], "-vv"))) {
-		level += argv[0][2] ? 2 : 1;
+	while (argc && verbose_word(argv[0])) {
+		level += verbose_word(argv[0]);
 		argc--;
 		argv++;
 	}
 	xl_log_set_level(level > XL_LOG_DEBUG ? XL_LOG_DEBUG : level);
+	if (argc && !strcmp(argv[0], "--version")) {
+		if (argc > 1) {
+			fprintf(stderr, "xdplab: --version takes nothing after it (got '%s')\n",
+				XL_ESC(argv[1]));
+			return XL_EXIT_USAGE;
+		}
+		printf("xdplab %s\n", xl_cmd_version());
+		return XL_EXIT_OK;
+	}
 	if (!argc) {
 		short_usage();
 		return XL_EXIT_USAGE;
