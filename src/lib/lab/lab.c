@@ -269,8 +269,22 @@ int xl_lab__create(struct xl_lab *lab, const struct xl_lab_opts *opts)
 				 "type", "veth", "peer", "name", lab->ifname[1],
 				 "netns", lab->ns[1], "address", macs[1],
 				 "numtxqueues", q, "numrxqueues", q, NULL };
+		/*
+		 * TSO off at the generator's end: veth hands a sent skb (gen's
+		 * packet engine, AF_PACKET) to the peer's NAPI only when the
+		 * sender has no TSO (or the peer forwards UDP GRO), else to the
+		 * backlog of the sending CPU (kernel drivers/net/veth.c,
+		 * veth_skb_is_eligible_for_gro()): the DUT's NAPI, its CPU and
+		 * its counters would see none of them in rows without an XDP
+		 * program (stack-drop, tc-drop), which live frames reach. An XDP
+		 * program on the DUT end turns it off anyway (veth_fix_features).
+		 */
+		char *tso[] = { "ip", "netns", "exec", lab->ns[XL_LAB_GEN], "ethtool", "-K",
+				lab->ifname[XL_LAB_GEN], "tso", "off", NULL };
 
 		err = run(false, argv);
+		if (!err)
+			err = run(false, tso);
 		if (err)
 			goto out_err;
 	}
