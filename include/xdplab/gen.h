@@ -58,7 +58,8 @@ const char *xl_gen_engine_name(enum xl_gen_engine e);
  * @stamp: write a stamp (struct xl_stamp, abi/latency.h: the pktgen header
  *         with a sequence number and the CLOCK_MONOTONIC send time) at the
  *         start of the UDP payload of every frame, UDP checksum kept valid,
- *         for the latency receiver (docs/latency.md). Live engine, one
+ *         for the latency receiver (docs/latency.md): the live program
+ *         writes it, the packet engine in user space before sendmmsg. One
  *         thread, no pcap, and a frame that holds it (IPv4 >= 62 bytes,
  *         IPv6 >= 82): xl_gen_opts_check().
  */
@@ -126,8 +127,8 @@ struct xl_gen;
  * xl_gen_opts_check() - the rules between options, which xl_gen__create()
  * also applies (so no caller can skip them): --pcap only with one thread
  * (each thread would replay the whole capture), --pcap not with a forced
- * live engine, --batch only for the live engine, --stamp only with the live
- * engine, one thread, no pcap and a frame that holds the stamp; at most
+ * live engine, --batch only for the live engine, --stamp only with one
+ * thread, no pcap and a frame that holds the stamp; at most
  * XL_GEN_MAX_FLOWS flows in all, and ranges that stay within 16 bits.
  * Return: 0 or -EINVAL with one line in @msg (@len bytes).
  */
@@ -222,5 +223,26 @@ int xl_gen_flow_make(const struct xl_pkt_spec *spec, uint32_t sport_i, uint32_t 
  * live; the result is kept after the first call.
  */
 uint32_t xl_gen_live_frame_max(void);
+
+/**
+ * xl_gen_live_check() - whether this host runs BPF_PROG_RUN with
+ * BPF_F_TEST_XDP_LIVE_FRAMES (the live engine): a two-instruction XDP
+ * program that returns XDP_DROP (nothing leaves) run once without, then
+ * once with the flag, one 64-byte frame each. Some hosts refuse the live
+ * run alone with EPERM (a policy of their kernel) while the plain run works.
+ * @plain_err: set to the plain run's -errno, or 0 when it worked (may be NULL).
+ * Return: 0 when the live run works, else the -errno of the first call that
+ * failed (the load's, the plain run's, or the live run's).
+ */
+int xl_gen_live_check(int *plain_err);
+
+/**
+ * xl_gen_live_refusal() - the one line to say that the live engine cannot
+ * run here (@err: the -errno of xl_gen_live_check() or of the engine's own
+ * check), into @buf (@len bytes): "refused by this host (BPF_PROG_RUN live
+ * frames: Operation not permitted, EPERM)" for -EPERM, "unavailable (...)"
+ * otherwise. Return: @buf.
+ */
+const char *xl_gen_live_refusal(int err, char *buf, size_t len);
 
 #endif /* XDPLAB_GEN_H */

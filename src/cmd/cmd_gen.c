@@ -55,7 +55,7 @@ static const struct xl_opt gen_opts[] = {
 	{ "l4", 0, "SHAPE", "udp (default), tcp-syn (SYN flood) or tcp-established (ACK|PSH segments)", O_L4 },
 	{ "fill", 0, "BYTE", "payload byte, 0..255 (default: the pattern byte i = i & 0xff)", O_FILL },
 	{ "ttl", 0, "N", "IPv4 TTL / IPv6 hop limit, 1..255 (default 64)", O_TTL, .alias = "hop-limit" },
-	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (live engine, 1 thread)", O_STAMP },
+	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (1 thread)", O_STAMP },
 	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration", O_PCAP },
 	XL_OPT_ENTRY_INTERVAL,
 	XL_OPT_ENTRY_NETNS,

@@ -20,6 +20,7 @@
 
 #include "bench.skel.h"
 #include "cmd.h"
+#include "xdplab/gen.h"
 #include "xdplab/attach.h"
 #include "xdplab/netlink.h"
 
@@ -226,6 +227,17 @@ int cmd_probe(int argc, char **argv)
 			row("info", "native XDP", "not tried: a program is attached");
 		}
 		bench__destroy(skel);
+	}
+	{
+		int plain, lerr = xl_gen_live_check(&plain);
+		char why[160];
+
+		if (!lerr)
+			row("ok", "live frames", "yes: BPF_PROG_RUN live frames work (gen's engine live)");
+		else
+			row("WARN", "live frames", "%s: gen uses engine packet (AF_PACKET)%s",
+			    xl_gen_live_refusal(lerr, why, sizeof(why)),
+			    plain ? "; BPF_PROG_RUN without live frames fails too" : "");
 	}
 	if (have_features)
 		row(features & XL_XDP_ACT_NDO_XMIT ? "ok" : "WARN", "ndo_xdp_xmit",

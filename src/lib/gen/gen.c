@@ -301,10 +301,9 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 		if (err)
 			goto out_err;
 	}
-	if (opts->stamp) {
-		/* No fallback to AF_PACKET: it cannot stamp. */
-		gen->o.engine_forced = true;
-	}
+	if (opts->stamp)
+		gen->stamp_tmpl_neg = (uint16_t)~xl_csum_partial(gen->frame + gen->payload_off,
+								 XL_STAMP_LEN, 0);
 	if (gen->engine == XL_ENGINE_LIVE && xl_gen_live_frame_max() &&
 	    gen->frame_len > xl_gen_live_frame_max()) {
 		/* The kernel would refuse it with a bare EINVAL: name the limit. */
@@ -321,13 +320,17 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	if (gen->engine == XL_ENGINE_LIVE) {
 		err = xl_gen_setup_live(gen);
 		if (err) {
+			static bool said; /* once per process: lab run makes many */
+			char why[160];
+
+			xl_gen_live_refusal(err, why, sizeof(why));
 			if (gen->o.engine_forced) {
-				xl_err("engine live unavailable on %s: %s (needs BPF_F_TEST_XDP_LIVE_FRAMES, kernel 5.18+, and frames up to a page)",
-				       opts->ifname, strerror(-err));
+				xl_err("--engine live on %s: %s (needs BPF_F_TEST_XDP_LIVE_FRAMES, kernel 5.18+, and frames up to a page; --engine packet sends through AF_PACKET)",
+				       opts->ifname, why);
 				goto out_err;
 			}
-			xl_warn("engine live unavailable (%s); using engine packet (AF_PACKET)",
-				strerror(-err));
+			if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+				xl_warn("engine live %s; using engine packet (AF_PACKET)", why);
 			gen__destroy(gen->skel);
 			gen->skel = NULL;
 			gen->engine = XL_ENGINE_PACKET;

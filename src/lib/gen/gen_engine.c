@@ -5,9 +5,11 @@
  * with PACKET_QDISC_BYPASS and sendmmsg. Product code: the fast path.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <linux/bpf.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -18,8 +20,11 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "xdplab/abi/latency.h"
 #include "xdplab/gen.h"
 #include "xdplab/log.h"
+#include "xdplab/pkt.h"
+#include "xdplab/time.h"
 #include "gen.skel.h"
 #include "gen_priv.h"
 
@@ -80,6 +85,44 @@ uint32_t xl_gen_live_frame_max(void)
 		return 0;
 	__atomic_store_n(&max, room - head, __ATOMIC_RELAXED);
 	return room - head;
+}
+
+int xl_gen_live_check(int *plain_err)
+{
+	/* r0 = XDP_DROP; exit: a live run sends nothing anywhere. */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_DROP },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	uint8_t frame[64] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, [12] = 0x08 };
+	LIBBPF_OPTS(bpf_test_run_opts, plain, .data_in = frame, .data_size_in = sizeof(frame),
+		    .repeat = 1);
+	LIBBPF_OPTS(bpf_test_run_opts, live, .data_in = frame, .data_size_in = sizeof(frame),
+		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xl_live_chk", "GPL", insns, 2, NULL);
+	int err;
+
+	if (plain_err)
+		*plain_err = 0;
+	if (fd < 0)
+		return -errno;
+	err = bpf_prog_test_run_opts(fd, &plain) ? -errno : 0;
+	if (plain_err)
+		*plain_err = err;
+	if (!err)
+		err = bpf_prog_test_run_opts(fd, &live) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+const char *xl_gen_live_refusal(int err, char *buf, size_t len)
+{
+	if (err == -EPERM)
+		snprintf(buf, len, "refused by this host (BPF_PROG_RUN live frames: %s, EPERM)",
+			 strerror(EPERM));
+	else
+		snprintf(buf, len, "unavailable (%s)", strerror(-err));
+	return buf;
 }
 
 int xl_gen_live_frames(struct xl_gen *gen, struct xl_gen_cpu *buf, int cpu, uint64_t *frames)
@@ -156,6 +199,32 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 	return (int)n;
 }
 
+/*
+ * --stamp on the packet engine: struct xl_stamp at @buf + payload_off with
+ * @seq and the CLOCK_MONOTONIC time now (the clock bpf_ktime_get_ns() reads,
+ * as the live program stamps), and the UDP checksum fixed from @csum (the
+ * flow's or the template's, raw bytes) as the live program does (RFC 1624:
+ * ~(~csum + ~old + new) over the 20 bytes the stamp replaces). Taken before
+ * sendmmsg: the latency includes the syscall's path up to this frame.
+ */
+static void stamp_frame(struct xl_gen *gen, uint8_t *buf, uint16_t csum, uint32_t seq)
+{
+	struct xl_stamp *sp = (struct xl_stamp *)(buf + gen->payload_off);
+	uint64_t now = xl_now_ns();
+	uint16_t sum;
+
+	sp->magic = htonl(XL_STAMP_MAGIC);
+	sp->seq = htonl(seq);
+	sp->tv_sec = htonl((uint32_t)(now / 1000000000ull));
+	sp->tv_usec = htonl((uint32_t)(now % 1000000000ull / 1000));
+	sp->nsec = htons((uint16_t)(now % 1000));
+	sp->zero = 0;
+	sum = xl_csum_partial(sp, XL_STAMP_LEN, (uint16_t)~csum + (uint32_t)gen->stamp_tmpl_neg);
+	sum = (uint16_t)~sum;
+	sum = sum ? sum : 0xffff;
+	memcpy(buf + gen->csum_off, &sum, 2);
+}
+
 /* Send up to @n frames with sendmmsg; return frames accepted or -errno. */
 int xl_gen_send_packet(struct gen_thread *t, uint64_t n)
 {
@@ -187,6 +256,13 @@ int xl_gen_send_packet(struct gen_thread *t, uint64_t n)
 				memcpy(buf + gen->saddr_off, &f->saddr_lo, 2);
 				if (gen->ipcsum_off)
 					memcpy(buf + gen->ipcsum_off, &f->ip_csum, 2);
+				if (gen->o.stamp)
+					stamp_frame(gen, buf, f->l4_csum, (uint32_t)(flow + i));
+			} else if (gen->o.stamp) {
+				uint16_t csum;
+
+				memcpy(&csum, gen->frame + gen->csum_off, 2);
+				stamp_frame(gen, buf, csum, (uint32_t)(flow + i));
 			}
 			iov[i].iov_base = buf;
 			iov[i].iov_len = gen->frame_len;

@@ -77,8 +77,8 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 			 PKT_BATCH);
 		return -EINVAL;
 	}
-	if (o->stamp && (o->pcap_path || o->threads > 1 || o->engine == XL_ENGINE_PACKET)) {
-		snprintf(msg, len, "--stamp needs the live engine, one thread and no --pcap (one sender numbers the frames)");
+	if (o->stamp && (o->pcap_path || o->threads > 1)) {
+		snprintf(msg, len, "--stamp needs one thread and no --pcap (one sender numbers the frames)");
 		return -EINVAL;
 	}
 	if ((uint64_t)(o->flows ?: 1) * (o->dst_ports ?: 1) * (o->src_addrs ?: 1) > XL_GEN_MAX_FLOWS) {

@@ -69,6 +69,9 @@ struct xl_gen {
 	uint8_t frame[XL_PKT_MAX_SIZE];
 	uint32_t frame_len;
 	uint32_t sport_off, csum_off, payload_off, saddr_off, ipcsum_off;
+	/* --stamp, packet engine: ~(sum of the template's 20 bytes the stamp
+	 * replaces), RFC 1071 folded, for the checksum's update per frame. */
+	uint16_t stamp_tmpl_neg;
 	uint32_t dports, saddrs, nflows; /* nflows = o.flows x dports x saddrs */
 	struct xl_gen_flow *flows;
 	struct gen *skel;

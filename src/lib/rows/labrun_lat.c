@@ -192,7 +192,7 @@ static struct xl_gen *lat_gen(struct xl_lab *lab, const struct xl_labrun_opts *o
 			      uint64_t rate_pps, uint64_t delay_ns, uint32_t size)
 {
 	struct xl_gen_opts go = {
-		.engine = XL_ENGINE_LIVE, .engine_forced = true,
+		.engine = XL_ENGINE_LIVE, .engine_forced = false,
 		.ifname = lab->ifname[XL_LAB_GEN], .netns_fd = lab->ns_fd[XL_LAB_GEN],
 		.flows = 1, .threads = 1, .first_cpu = o->gen_cpu, .batch = o->gen_batch,
 		.stamp = true,
