@@ -188,6 +188,8 @@ static int xsk_setup(void *ctx, const struct xl_plan_step *st)
 		x->gen = xl_labrun_gen(x->lab, o, x->size);
 		if (!x->gen)
 			return -errno;
+		/* The engine it got: packet where the host refuses live frames. */
+		x->row->engine = xl_gen_engine_name(xl_gen__engine(x->gen));
 	}
 	x->k_ok = kernel_count(x->lab, x->c, &x->k0);
 	x->r0 = counted(app, x->app, x->sink);
