@@ -111,7 +111,8 @@ struct xl_ndr_result {
 };
 
 /**
- * xl_ndr_opts_check() - @o's ranges (loss shares, resolution, bounds).
+ * xl_ndr_opts_check() - @o's ranges (loss shares, resolution, bounds;
+ * not @trial, which the caller may set later).
  * Return: 0, or -EINVAL with one line in @msg (@len bytes) naming the
  * value and the accepted range.
  */
@@ -126,7 +127,8 @@ int xl_ndr_opts_check(const struct xl_ndr_opts *o, char *msg, size_t len);
  * rate counts at the rate sent, and the rate asked becomes the top the
  * generator can test. When every rate down to the resolution failed, a
  * last trial at @o->min_pps (when above 0) says whether the NDR is below it.
- * Return: 0 (@r filled), -EINVAL (@o out of range: xl_ndr_opts_check()),
+ * Return: 0 (@r filled), -EINVAL (@o out of range: xl_ndr_opts_check(),
+ * or no @o->trial),
  * -ERANGE when the search cannot converge: the generator's first trial
  * sent less than @o->min_pps (the generator is too slow for the bounds;
  * @r->trials[0] says what it reached), -EINTR when stopped, or a trial's

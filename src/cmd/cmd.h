@@ -409,6 +409,7 @@ int cmd_run(int argc, char **argv);     /* run IFACE --prog FILE.o */
 int cmd_ab(int argc, char **argv);      /* ab IFACE --a A --b B */
 int cmd_store(int argc, char **argv);   /* store list|show|export|import */
 int cmd_history(int argc, char **argv); /* history [--row R] */
+int cmd_ndr(int argc, char **argv);     /* ndr: zero-loss throughput */
 
 struct xl_store;
 

@@ -19,6 +19,7 @@ const struct xl_command xl_commands[] = {
 	{ "redirect-multi", cmd_redirect, "XDP_REDIRECT broadcast IN -> OUT... (devmap_hash)" },
 	{ "monitor", cmd_monitor, "count xdp tracepoint events: errors (default) or all" },
 	{ "dump", cmd_dump, "write the frames an XDP hook sees to a pcap file, with exact drop counts" },
+	{ "ndr", cmd_ndr, "zero-loss throughput (RFC 2544 style): NDR and PDR of lab rows by binary search, latency below them" },
 	{ "latency", cmd_latency, "receive gen --stamp frames: one-way latency percentiles, loss, reordering" },
 	{ "xsk", cmd_xsk, "AF_XDP applications: rxdrop, txpush, l2fwd; the AF_XDP selftest" },
 	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },

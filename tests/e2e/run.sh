@@ -127,6 +127,8 @@ TESTS=(
 	"latency-roundtrip-tx|tx on the DUT, latency on the generator's end: 10000 stamped frames back once, in order, XDP_TX 10000; --busy-wait 300000 (1000 frames at 1 kpps): every round trip >= 300 us, min above the run without"
 	"latency-bad-inputs|gen --stamp and latency usage errors: exit 2, one line"
 	"latency-loss-threaded|threaded NAPI under a flood: received + xmit errors = sent, and the gaps in the sequence numbers account for the xmit errors exactly"
+	"ndr-bad-inputs|ndr usage errors (a loss target out of range, PDR below NDR, resolution 0, a row with no search, bounds the wrong way): exit 2, one line; the generator too slow for --min and AF_XDP zero-copy on veth: exit 1, one line naming it; the lab gone"
+	"ndr-rows|ndr on drop/no-touch and xsk-rxdrop/drv, 0.3 s trials: each pass counted every frame sent, the NDR is the highest rate that passed, its interval within the resolution or limited by the generator; the fixed-rate run at the NDR loses nothing; latency points or why not; under a minute a row; the lab gone"
 	"shape-tcp-syn-ipv4|gen --l4 tcp-syn, 16 flows into XDP_PASS: the DUT's TCP takes all 20000 (one RST each), no checksum error"
 	"shape-tcp-established-ipv6|gen --l4 tcp-established --ipv6 1500 B: the same"
 	"shape-tcp-ext-ipv6|gen --ipv6 --l4 tcp-syn --ipv6-ext dst,rt,frag: the DUT's TCP takes all 20000 (one RST each), no checksum error"
@@ -161,6 +163,8 @@ TESTS=(
 . "$HERE/dump.inc"
 # shellcheck source=tests/e2e/latency.inc
 . "$HERE/latency.inc"
+# shellcheck source=tests/e2e/ndr.inc
+. "$HERE/ndr.inc"
 # shellcheck source=tests/e2e/shapes.inc
 . "$HERE/shapes.inc"
 

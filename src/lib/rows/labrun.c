@@ -66,7 +66,15 @@ struct xl_bench *xl_labrun_bench(struct xl_lab *lab, enum xl_lab_side side,
 
 struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size)
 {
+	return xl_labrun_gen_paced(lab, o, size, 0, 0, 0);
+}
+
+struct xl_gen *xl_labrun_gen_paced(struct xl_lab *lab, const struct xl_labrun_opts *o,
+				   uint32_t size, uint64_t rate_pps, uint64_t count,
+				   uint64_t duration_ns)
+{
 	struct xl_gen_opts go = {
+		.rate_pps = rate_pps, .count = count, .duration_ns = duration_ns,
 		.engine = XL_ENGINE_LIVE, .engine_forced = false,
 		.ifname = lab->ifname[XL_LAB_GEN], .netns_fd = lab->ns_fd[XL_LAB_GEN],
 		.flows = 1, .threads = 1, .first_cpu = o->gen_cpu, .batch = o->gen_batch,

@@ -9,6 +9,7 @@
 #define XDPLAB_LABRUN_PRIV_H
 
 #include "xdplab/labrun.h"
+#include "xdplab/xsk.h"
 
 /** What a row puts at the DUT end (struct xl_labrun_dut.kind). */
 enum xl_labrun_dut_kind {
@@ -78,6 +79,29 @@ void xl_labrun_row_base(struct xl_row_result *row, const struct xl_lab *lab,
  * xl_gen__start(). Return: as xl_gen__create() (NULL with errno).
  */
 struct xl_gen *xl_labrun_gen(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size);
+
+/**
+ * xl_labrun_gen_paced() - xl_labrun_gen() at @rate_pps (0: unpaced) for
+ * @count frames (0: no limit) or @duration_ns (0: no limit), whichever
+ * ends first (struct xl_gen_opts). Return: as xl_labrun_gen().
+ */
+struct xl_gen *xl_labrun_gen_paced(struct xl_lab *lab, const struct xl_labrun_opts *o,
+				   uint32_t size, uint64_t rate_pps, uint64_t count,
+				   uint64_t duration_ns);
+
+/**
+ * xl_labrun_xsk_config() - the AF_XDP rows' application @app at the DUT
+ * end (@mode, @zerocopy, @size-byte frames, its thread on @cpu; deep rings,
+ * poll() for rxdrop in XDP_DRV) into @c (labrun_xsk.c).
+ */
+void xl_labrun_xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp_mode mode,
+			  bool zerocopy, uint32_t size, int cpu, struct xl_xsk_config *c);
+
+/**
+ * xl_labrun_set_gro() - GRO on or off at the DUT end (gives the veth a
+ * NAPI for live frames without a native XDP program; a failure is logged).
+ */
+void xl_labrun_set_gro(struct xl_lab *lab, bool on);
 
 /**
  * xl_labrun_traffic_start() - start a row's traffic: the lab's generator

@@ -24,7 +24,7 @@
 #include "xdplab/window.h"
 #include "labrun_priv.h"
 
-static void set_gro(struct xl_lab *lab, bool on)
+void xl_labrun_set_gro(struct xl_lab *lab, bool on)
 {
 	char *argv[] = { "ethtool", "-K", lab->ifname[XL_LAB_DUT], "gro", on ? "on" : "off", NULL };
 
@@ -33,8 +33,8 @@ static void set_gro(struct xl_lab *lab, bool on)
 			on ? "on" : "off");
 }
 
-static void xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp_mode mode,
-		       bool zerocopy, uint32_t size, int cpu, struct xl_xsk_config *c)
+void xl_labrun_xsk_config(struct xl_lab *lab, enum xl_xsk_app_kind app, enum xl_xdp_mode mode,
+			  bool zerocopy, uint32_t size, int cpu, struct xl_xsk_config *c)
 {
 	xl_xsk_config_defaults(c);
 	c->ifname = lab->ifname[XL_LAB_DUT];
@@ -361,7 +361,7 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		row->napi_cpu = row->gen_cpu = -1;
 		row->engine = o->src ? o->src->engine : "external";
 	}
-	xsk_config(lab, app, mode, zerocopy, size, app_cpu, &c);
+	xl_labrun_xsk_config(lab, app, mode, zerocopy, size, app_cpu, &c);
 	if (zerocopy) {
 		/* Zero-copy is a driver feature: say so instead of a figure.
 		 * Probed once per lab (the failure is logged once). */
@@ -400,7 +400,7 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	/* XDP_SKB attaches no native program, so the DUT veth has no NAPI for
 	 * the live frames (they would all be dropped): GRO gives it one. */
 	if (!device && mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
-		set_gro(lab, true);
+		xl_labrun_set_gro(lab, true);
 	{
 		struct xsk_run x = { .lab = lab, .o = o, .c = &c, .size = size, .app_cpu = app_cpu,
 				     .row = row };
@@ -418,7 +418,7 @@ int xl_labrun_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		}
 	}
 	if (!device && mode == XL_MODE_SKB && app != XL_XSK_TXPUSH)
-		set_gro(lab, false);
+		xl_labrun_set_gro(lab, false);
 	if (!device && old_wiring != XL_WIRING_SOFTIRQ)
 		xl_lab__wire(lab, old_wiring, old_napi);
 	if (err == -EINTR)

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xdplab ndr: zero-loss throughput (RFC 2544 style) of lab rows on a veth
+ * lab of its own (docs/ndr.md): the search is xdplab/ndr.h's, the trials
+ * xl_labrun_ndr()'s; this file parses, prints and picks the exit status.
+ * The table printer and the loss-share option are shared with
+ * `lab run --ndr` (ndr_cli.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "ndr_cli.h"
+#include "xdplab/escape.h"
+#include "xdplab/lab.h"
+#include "xdplab/labrows.h"
+#include "xdplab/log.h"
+#include "xdplab/pkt.h"
+
+#define NDR_MAX_ROWS 16
+
+struct ndr_args {
+	struct xl_labrun_opts o;
+	struct xl_ndr_row_opts no;
+	bool rows[XL_LABROWS_MAX];
+	bool rows_set, no_latency;
+	uint32_t size;
+	int wiring;
+	double loss_pct, pdr_pct, res_pct;
+};
+
+enum { O_ROWS, O_LOSS, O_PDR, O_RESOLUTION };
+
+static const char *const wirings[] = { "softirq", "threaded", NULL };
+
+static const struct xl_opt ndr_opts[] = {
+	{ "rows", 0, "LIST", "rows to search, comma-separated: the drop rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs) and xsk-rxdrop/skb, /drv or /zc (default drop/no-touch)", O_ROWS },
+	{ "size", 'z', "BYTES", "frame size, {range} (default {default}; latency needs 62 or more)", XL_UINT(struct ndr_args, size, XL_PKT_MIN_SIZE, 1514), .alias = "pkt-size" },
+	{ "trial", 't', "SECONDS", "each trial's length, {range} s (default 1; RFC 2544 asks 60)", XL_SECONDS(struct ndr_args, no.trial_ns, 0.2, 60) },
+	{ "loss", 0, "PCT", "the loss the NDR allows, a percentage, 0..50 (default 0: no frame lost; e.g. 0.001%)", O_LOSS, .alias = "max-loss" },
+	{ "pdr", 0, "PCT", "the loss the PDR allows, a percentage, --loss..50 (default 0.1%, as TRex's)", O_PDR },
+	{ "resolution", 0, "PCT", "the search ends when each interval is this share of the upper bound wide, a percentage, above 0..50 (default 1%)", O_RESOLUTION },
+	{ "min", 0, "PPS", "the lower bound, frames/s, {range} (default 0)", XL_UINT(struct ndr_args, no.search.min_pps, 0, 1000000000) },
+	{ "max", 0, "PPS", "the upper bound and first trial, frames/s, {range} (default 0: the generator's fastest, unpaced)", XL_UINT(struct ndr_args, no.search.max_pps, 0, 1000000000) },
+	{ "verify", 0, "SECONDS", "after the search, a fixed-rate run of this length at the NDR and one 5% above it, {range} s (default 0: none)", XL_SECONDS(struct ndr_args, no.verify_ns, 0, 60) },
+	{ "no-latency", 0, NULL, "skip the stamped latency at 10, 50, 90 and 100% of the NDR", XL_FLAG(struct ndr_args, no_latency) },
+	{ "wiring", 0, "WIRING", "NAPI placement of the drop rows: {choices} (default threaded with 2+ CPUs; xsk rows run softirq)", XL_ENUM(struct ndr_args, wiring, wirings, NULL) },
+	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", XL_UINT(struct ndr_args, o.gen_cpu, 0, XL_OPT_MAX_CPU) },
+	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", XL_UINT(struct ndr_args, o.napi_cpu, 0, XL_OPT_MAX_CPU) },
+};
+
+static const struct ndr_args ndr_defaults = {
+	.o = { .reps = 1, .gen_cpu = 0, .napi_cpu = -1 },
+	.no = { .trial_ns = 1000000000ull },
+	.size = 64, .wiring = -1, .pdr_pct = 0.1, .res_pct = 1,
+};
+
+static const struct xl_cmd_spec ndr_spec = {
+	"ndr", "",
+	"Zero-loss throughput (RFC 2544 style) on a veth lab of its own: the highest offered rate at which a row loses at most --loss (NDR) and --pdr (PDR), by binary search over trials of --trial s; then the stamped latency at 10, 50, 90 and 100% of the NDR. Exit 0, 1: a row could not be searched (the generator too slow for --min, a DUT that cannot run, a failure), 2: usage.",
+	ndr_opts, sizeof(ndr_opts) / sizeof(ndr_opts[0]),
+	&ndr_defaults, sizeof(ndr_defaults),
+};
+
+int xl_cmd_parse_pct(const struct xl_cmd_spec *spec, const char *opt, const char *arg,
+		     double min, double max, double *out)
+{
+	char buf[64];
+	size_t n = strlen(arg);
+
+	if (n && n < sizeof(buf) && arg[n - 1] == '%') {
+		memcpy(buf, arg, n - 1);
+		buf[n - 1] = '\0';
+		arg = buf;
+	}
+	return xl_parse_real(spec, opt, arg, min, max, out);
+}
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	struct ndr_args *a = ctx;
+	char buf[256], *tok, *save;
+	const char *const *names = xl_labrow_names();
+	int i;
+
+	switch (id) {
+	case O_LOSS:
+		return xl_cmd_parse_pct(&ndr_spec, "--loss", arg, 0, XL_NDR_LOSS_MAX * 100,
+					&a->loss_pct);
+	case O_PDR:
+		return xl_cmd_parse_pct(&ndr_spec, "--pdr", arg, 0, XL_NDR_LOSS_MAX * 100,
+					&a->pdr_pct);
+	case O_RESOLUTION:
+		if (xl_cmd_parse_pct(&ndr_spec, "--resolution", arg, 0, 50, &a->res_pct))
+			return -EINVAL;
+		if (a->res_pct <= 0)
+			return xl_usage_error(&ndr_spec, "--resolution: '%s' is out of range (accepted: above 0..50)",
+					      XL_ESC(arg));
+		return 0;
+	case O_ROWS:
+		snprintf(buf, sizeof(buf), "%s", arg);
+		memset(a->rows, 0, sizeof(a->rows));
+		a->rows_set = true;
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			for (i = 0; names[i] && strcmp(names[i], tok); i++)
+				;
+			if (!names[i] || !xl_labrun_ndr_applies(xl_labrow(i)))
+				return xl_usage_error(&ndr_spec, "--rows: '%s' is not accepted (accepted: drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, xsk-rxdrop/skb, xsk-rxdrop/drv, xsk-rxdrop/zc)",
+						      XL_ESC(tok));
+			a->rows[i] = true;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* @v into @buf, or @none when 0. */
+static const char *pps(char *buf, size_t len, uint64_t v, const char *none)
+{
+	if (!v)
+		return none;
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+void xl_cmd_ndr_print(FILE *out, const struct xl_ndr_row *rows, int n,
+		      const struct xl_ndr_row_opts *no)
+{
+	static const int pct[XL_NDR_NLAT] = XL_NDR_LAT_POINTS;
+	char b[6][32];
+	int i, k;
+
+	fprintf(out, "zero-loss throughput: trials of %.3g s; NDR: loss <= %g%%, PDR: loss <= %g%%; a trial reached its rate when the generator sent >= %.0f%% of it\n",
+		no->trial_ns / 1e9, no->search.ndr_loss * 100, no->search.pdr_loss * 100,
+		XL_NDR_GEN_REACH * 100);
+	fprintf(out, "%-16s %5s %7s %10s %10s %9s %10s %10s %10s %10s %-7s %s\n", "row", "size",
+		"engine", "lo pps", "hi pps", "res pps", "NDR pps", "NDR fails", "PDR pps",
+		"PDR fails", "trials", "note");
+	for (i = 0; i < n; i++) {
+		const struct xl_ndr_row *r = &rows[i];
+		const struct xl_ndr_result *s = &r->res;
+		char note[256] = "";
+
+		if (r->note[0])
+			snprintf(note, sizeof(note), "%s", r->note);
+		else if (s->gen_limited)
+			snprintf(note, sizeof(note), "limited by the generator: the DUT's NDR is at least this");
+		else if (s->below_min)
+			snprintf(note, sizeof(note), "loses at the lower bound: the NDR is below it");
+		else if (!s->ndr_fail_pps)
+			snprintf(note, sizeof(note), "no loss up to the upper bound --max");
+		else if (!s->converged)
+			snprintf(note, sizeof(note), "not converged to the resolution");
+		fprintf(out, "%-16s %5u %7s %10s %10s %9llu %10s %10s %10s %10s %-7d %s\n", r->name,
+			r->size, r->engine ? r->engine : "-", pps(b[0], 32, s->lo_pps, "0"),
+			pps(b[1], 32, s->hi_pps, "-"), (unsigned long long)s->resolution_pps,
+			pps(b[2], 32, s->ndr_pps, "0"), pps(b[3], 32, s->ndr_fail_pps, "-"),
+			pps(b[4], 32, s->pdr_pps, "0"), pps(b[5], 32, s->pdr_fail_pps, "-"),
+			s->ntrials, XL_ESC(note));
+	}
+	for (i = 0; i < n; i++) {
+		const struct xl_ndr_row *r = &rows[i];
+
+		for (k = 0; k < r->res.ntrials; k++) {
+			const struct xl_ndr_trial *t = &r->res.trials[k];
+
+			if (t->rate_pps)
+				snprintf(b[0], 32, "%llu", (unsigned long long)t->rate_pps);
+			else
+				snprintf(b[0], 32, "unpaced");
+			fprintf(out, "  %s %uB trial %d: asked %s pps, sent %llu (%llu pps%s), received %llu, lost %.4f%%: %s\n",
+				r->name, r->size, k + 1, b[0], (unsigned long long)t->sent,
+				(unsigned long long)t->sent_pps, t->short_of_rate ? ", short of the rate" : "",
+				(unsigned long long)t->received, t->loss * 100,
+				t->pass_ndr ? "pass" : t->pass_pdr ? "pass PDR only" : "fail");
+		}
+		for (k = 0; k < r->nverify; k++) {
+			const struct xl_ndr_trial *t = &r->verify[k];
+
+			fprintf(out, "  %s %uB fixed rate %s %llu pps for %.3g s: sent %llu (%llu pps%s), received %llu, lost %llu (%.4f%%)\n",
+				r->name, r->size, k ? "NDR+5%" : "NDR", (unsigned long long)t->rate_pps,
+				no->verify_ns / 1e9, (unsigned long long)t->sent,
+				(unsigned long long)t->sent_pps,
+				t->short_of_rate ? ", short of the rate" : "",
+				(unsigned long long)t->received,
+				(unsigned long long)(t->sent > t->received ? t->sent - t->received : 0),
+				t->loss * 100);
+		}
+		for (k = 0; k < r->nlat; k++) {
+			const struct xl_lat_row *l = &r->lat[k];
+
+			if (l->nreps)
+				fprintf(out, "  %s %uB latency at %d%% of NDR (%llu pps, one-way): p50 %llu ns, p90 %llu ns, p99 %llu ns, max %llu ns; lost %llu\n",
+					r->name, r->size, pct[k], (unsigned long long)r->lat_pps[k],
+					(unsigned long long)l->med.p50_ns,
+					(unsigned long long)l->med.p90_ns,
+					(unsigned long long)l->med.p99_ns,
+					(unsigned long long)l->med.max_ns,
+					(unsigned long long)l->med.lost);
+		}
+		if (r->lat_note[0])
+			fprintf(out, "  %s %uB latency: %s\n", r->name, r->size, XL_ESC(r->lat_note));
+	}
+}
+
+int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, double loss_pct, double pdr_pct,
+			   double res_pct, struct xl_ndr_row_opts *no)
+{
+	char msg[160];
+
+	no->search.ndr_loss = loss_pct / 100;
+	no->search.pdr_loss = pdr_pct / 100;
+	no->search.resolution = res_pct / 100;
+	if (xl_ndr_opts_check(&no->search, msg, sizeof(msg))) {
+		xl_usage_error(spec, "%s", msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_ndr(int argc, char **argv)
+{
+	static struct xl_ndr_row rows[NDR_MAX_ROWS];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct ndr_args a;
+	const struct xl_labrow *r;
+	struct xl_lab lab;
+	int idx, i, n = 0, err = 0, ret = XL_EXIT_OK;
+
+	idx = xl_cmd_parse_none(&ndr_spec, argc, argv, on_opt, &a);
+	if (idx)
+		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
+	a.o.stop = &xl_stop_requested;
+	if (a.o.napi_cpu < 0)
+		a.o.napi_cpu = (int)ncpu - 1;
+	if (a.wiring < 0)
+		a.wiring = ncpu > 1 ? XL_WIRING_THREADED : XL_WIRING_SOFTIRQ;
+	if (!a.rows_set)
+		for (i = 0; (r = xl_labrow(i)); i++)
+			a.rows[i] = !strcmp(r->name, "drop/no-touch");
+	if (a.pdr_pct < a.loss_pct) {
+		xl_usage_error(&ndr_spec, "--pdr %g%% is below --loss %g%% (accepted: --loss..50)",
+			       a.pdr_pct, a.loss_pct);
+		return XL_EXIT_USAGE;
+	}
+	if (xl_cmd_ndr_search_opts(&ndr_spec, a.loss_pct, a.pdr_pct, a.res_pct, &a.no))
+		return XL_EXIT_USAGE;
+	if (a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
+		xl_usage_error(&ndr_spec, "--napi-cpu %d equals --gen-cpu: threaded wiring needs two CPUs (or --wiring softirq)",
+			       a.o.napi_cpu);
+		return XL_EXIT_USAGE;
+	}
+	a.no.latency = !a.no_latency;
+	if (xl_lab__create(&lab, &(struct xl_lab_opts){ .queues = 1 }))
+		return XL_EXIT_RUNTIME;
+	if (xl_lab__wire(&lab, a.wiring, a.o.napi_cpu)) {
+		xl_warn("threaded NAPI unavailable; searching with softirq wiring");
+		xl_lab__wire(&lab, XL_WIRING_SOFTIRQ, -1);
+	}
+	fprintf(stderr, "xdplab ndr: lab %s, %ld CPUs; wiring %s; generator: 1 thread on CPU%d (live frames, AF_PACKET when refused)\n",
+		lab.tag, ncpu, xl_wiring_name(lab.wiring), a.o.gen_cpu);
+	for (i = 0; (r = xl_labrow(i)) && n < NDR_MAX_ROWS && err != -EINTR; i++) {
+		if (!a.rows[i])
+			continue;
+		err = xl_labrun_ndr(&lab, &a.o, &a.no, r, a.size, &rows[n]);
+		if (err && err != -EINTR) {
+			/* Zero-copy's refusal is already one line from the bind, naming the driver. */
+			if (err != -EOPNOTSUPP)
+				xl_err("%s %uB: %s", r->name, a.size, rows[n].note);
+			ret = XL_EXIT_RUNTIME;
+		}
+		n++;
+	}
+	if (err == -EINTR) {
+		xl_err("interrupted; partial results follow");
+		ret = XL_EXIT_RUNTIME;
+	}
+	xl_cmd_ndr_print(stdout, rows, n, &a.no);
+	xl_lab__destroy(&lab);
+	return ret;
+}
