@@ -151,30 +151,26 @@ static void test_mw_min_p(void **state)
 
 /* ---- results files ---- */
 
-static char dir[64];
+static char dir[256];
 
 static int setup_dir(void **state)
 {
-	snprintf(dir, sizeof(dir), "/tmp/xl-test-compare-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tmp_dir_make(dir, sizeof(dir), "compare");
 }
 
 static int teardown_dir(void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) ? -1 : 0;
+	return tmp_dir_remove(dir);
 }
 
 static const char *write_file(const char *name, const char *text)
 {
-	static char path[4][128];
+	static char path[4][320];
 	static int k;
 	char *p = path[k++ % 4];
 	FILE *f;
 
-	snprintf(p, 128, "%s/%s", dir, name);
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
 	f = fopen(p, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -670,7 +666,7 @@ static void test_sens_line_and_json(void **state)
 	struct xl_row_result row;
 	struct xl_report_meta meta = { .reps = 5, .seconds = 1, .warmup = 0.25, .extra = true,
 				       .extra_ns = 10, .sens = s, .nsens = 2 };
-	char line[256], path[128];
+	char line[256], path[320];
 	json_t *doc, *a, *t, *x;
 	json_error_t je;
 

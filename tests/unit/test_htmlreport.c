@@ -22,6 +22,19 @@
 
 #include "test_util.h"
 
+/* The tests' own directory under $TMPDIR (tmp_dir_make()). */
+static char dir[256];
+
+static int setup_dir(void **state)
+{
+	return tmp_dir_make(dir, sizeof(dir), "html");
+}
+
+static int teardown_dir(void **state)
+{
+	return tmp_dir_remove(dir);
+}
+
 static int count_of(const char *hay, const char *end, const char *needle)
 {
 	int n = 0;
@@ -43,13 +56,11 @@ static void fixture(char *path, size_t len, const char *name)
 /* The report of @run (and @base) as a string (caller frees). */
 static char *report(const char *run, const char *base)
 {
-	char out[] = "/tmp/xl-test-html-XXXXXX", err[512] = "", *buf;
+	char out[320], err[512] = "", *buf;
 	FILE *f;
 	long len;
-	int fd = mkstemp(out);
 
-	assert_true(fd >= 0);
-	close(fd);
+	snprintf(out, sizeof(out), "%s/report.html", dir);
 	assert_int_equal(xl_html_report(run, base, out, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	f = fopen(out, "r");
@@ -123,12 +134,11 @@ static void test_latency_section(void **state)
 
 static void test_no_latency_rows(void **state)
 {
-	char path[] = "/tmp/xl-test-html-run-XXXXXX", *s;
+	char path[320], *s;
 	FILE *f;
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs("{\"schema\": \"xdplab.lab-results/1\", \"config\": {\"reps\": 1}, \"rows\": [{\"name\": "
 	      "\"drop\", \"size\": 64, \"mode\": \"native\", \"verdict\": \"valid\", \"mpps\": "
@@ -149,5 +159,5 @@ int main(void)
 		cmocka_unit_test(test_no_latency_rows),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -23,6 +23,28 @@
 #include "xdplab/pcapfile.h"
 #include "xdplab/pkt.h"
 
+#include "test_util.h"
+
+/* The tests' own directory under $TMPDIR (tmp_dir_make()). */
+static char dir[256];
+
+static int setup_dir(void **state)
+{
+	return tmp_dir_make(dir, sizeof(dir), "pcap");
+}
+
+static int teardown_dir(void **state)
+{
+	return tmp_dir_remove(dir);
+}
+
+/* @name in the tests' directory, into @buf (320 bytes). */
+static char *tmp_path(char *buf, const char *name)
+{
+	snprintf(buf, 320, "%s/%s", dir, name);
+	return buf;
+}
+
 static int build(uint16_t sport, uint32_t size, uint8_t *buf)
 {
 	struct xl_pkt_spec s = { .src_mac = { 2, 0, 0, 0, 0, 1 }, .dst_mac = { 2, 0, 0, 0, 0, 2 },
@@ -35,17 +57,14 @@ static int build(uint16_t sport, uint32_t size, uint8_t *buf)
 
 static void test_writer_round_trip(void **state)
 {
-	char path[] = "/tmp/xl-test-pcap.XXXXXX";
+	char path[320];
 	uint8_t a[64], b[1500], hdr[24];
 	struct xl_pcap_frames f;
 	struct xl_pcap_writer *w;
 	FILE *fp;
-	int fd;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	tmp_path(path, "round-trip.pcap");
 	assert_int_equal(build(1024, sizeof(a), a), 64);
 	assert_int_equal(build(1025, sizeof(b), b), 1500);
 	w = xl_pcap_writer__open(path, 16384, true, 4096);
@@ -81,16 +100,13 @@ static void test_writer_round_trip(void **state)
  */
 static void test_frame_numbers(void **state)
 {
-	char path[] = "/tmp/xl-test-pcap.XXXXXX";
+	char path[320];
 	uint8_t a[1500];
 	struct xl_pcap_frames f;
 	struct xl_pcap_writer *w;
-	int fd;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	tmp_path(path, "frame-numbers.pcap");
 	assert_int_equal(build(1025, sizeof(a), a), 1500);
 	w = xl_pcap_writer__open(path, 16384, true, 4096);
 	assert_non_null(w);
@@ -134,7 +150,7 @@ static uint32_t u32_at(const uint8_t *p)
 static void test_pcapng_round_trip(void **state)
 {
 	static const uint32_t caps[] = { 64, 1500, 100, 61 }, lens[] = { 64, 1500, 1500, 61 };
-	char pp[32], pn[32];
+	char pp[320], pn[320];
 	char err[PCAP_ERRBUF_SIZE];
 	uint8_t fr[1500], file[8192];
 	struct xl_pcap_writer *w;
@@ -146,14 +162,8 @@ static void test_pcapng_round_trip(void **state)
 	for (us = 0; us < 2; us++) {
 		pcap_t *a, *b;
 
-		strcpy(pp, "/tmp/xl-test-pcap.XXXXXX");
-		strcpy(pn, "/tmp/xl-test-pcapng.XXXXXX");
-		fd = mkstemp(pp);
-		assert_true(fd >= 0);
-		close(fd);
-		fd = mkstemp(pn);
-		assert_true(fd >= 0);
-		close(fd);
+		tmp_path(pp, us ? "same-us.pcap" : "same-ns.pcap");
+		tmp_path(pn, us ? "same-us.pcapng" : "same-ns.pcapng");
 		w = xl_pcap_writer__open(pp, 16384, !us, 0);
 		assert_non_null(w);
 		for (i = 0; i < 4; i++)
@@ -241,7 +251,7 @@ static void test_pcapng_round_trip(void **state)
  */
 static void test_pcapng_meta(void **state)
 {
-	char pn[] = "/tmp/xl-test-pcapng.XXXXXX", err[PCAP_ERRBUF_SIZE];
+	char pn[320], err[PCAP_ERRBUF_SIZE];
 	struct xl_cap_meta m1 = { .queue = 3, .xdp_action = 1, .comment = "xdp exit" },
 			   m2 = { .queue = -1, .xdp_action = -1 };
 	uint8_t fr[64], file[1024], *e;
@@ -255,9 +265,7 @@ static void test_pcapng_meta(void **state)
 
 	(void)state;
 	assert_int_equal(build(1024, sizeof(fr), fr), 64);
-	fd = mkstemp(pn);
-	assert_true(fd >= 0);
-	close(fd);
+	tmp_path(pn, "meta.pcapng");
 	w = xl_pcap_writer__open_ng(pn, 16384, true, 0, NULL);
 	assert_non_null(w);
 	xl_pcap_writer__write_meta(w, 1000, fr, 64, 64, &m1);
@@ -350,5 +358,5 @@ int main(void)
 		cmocka_unit_test(test_filter),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -7,7 +7,8 @@
  * xl_report_table() written to a memory stream.
  *
  * Run from the repository root (for docs/results.schema.json). Temporary
- * files go to /tmp and are removed.
+ * files go to the tests' own directory under $TMPDIR (tmp_dir_make()) and
+ * are removed.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,14 +120,24 @@ static void make_rows(struct xl_row_result *rows)
 
 /* ---- JSON helpers ---- */
 
-static char tmp_path[64];
+static char dir[256], tmp_path[320];
+
+static int setup_dir(void **state)
+{
+	return tmp_dir_make(dir, sizeof(dir), "report");
+}
+
+static int teardown_dir(void **state)
+{
+	return tmp_dir_remove(dir);
+}
 
 static int setup_tmp(void **state)
 {
 	int fd;
 
-	snprintf(tmp_path, sizeof(tmp_path), "/tmp/xdplab-test-report-XXXXXX");
-	fd = mkstemp(tmp_path);
+	snprintf(tmp_path, sizeof(tmp_path), "%s/results.json", dir);
+	fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
 	/* Something to overwrite. */
@@ -682,19 +694,17 @@ static void test_json_no_rows_and_defaults(void **state)
 static void test_json_write_error(void **state)
 {
 	struct xl_row_result rows[N_ROWS];
-	char dir[64], path[96];
+	char gone[300], path[320];
 	int r;
 
 	make_rows(rows);
-	snprintf(dir, sizeof(dir), "/tmp/xdplab-test-report-dir-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	assert_int_equal(rmdir(dir), 0); /* now surely missing */
-	snprintf(path, sizeof(path), "%s/results.json", dir);
+	snprintf(gone, sizeof(gone), "%s/gone", dir); /* never made */
+	snprintf(path, sizeof(path), "%s/results.json", gone);
 	r = xl_report_json(path, &meta, rows, N_ROWS);
 	assert_true(r < 0);
 	assert_int_equal(r, -ENOENT); /* the cause, not a bare -EIO (report.h) */
 	assert_int_equal(access(path, F_OK), -1);
-	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(access(gone, F_OK), -1);
 	/* A device that fails writes: the write's own errno. */
 	assert_int_equal(xl_report_json("/dev/full", &meta, rows, N_ROWS), -ENOSPC);
 }
@@ -904,5 +914,5 @@ int main(void)
 		cmocka_unit_test(test_table_long_name),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

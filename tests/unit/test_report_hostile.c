@@ -68,19 +68,19 @@ static char *slurp_file(const char *path)
 /* The page of @run (with BASE @base, NULL: none) and what went to stderr in *@err_out. */
 static char *report(const char *run, const char *base, char **err_out)
 {
-	char out[] = "/tmp/xl-test-hostile-out-XXXXXX", err[512] = "", *page, *e;
+	char odir[128], out[160], err[512] = "", *page, *e;
 	struct capture c;
-	int fd = mkstemp(out), rc;
+	int rc;
 
-	assert_true(fd >= 0);
-	close(fd);
+	assert_int_equal(tmp_dir_make(odir, sizeof(odir), "hostile-out"), 0);
+	snprintf(out, sizeof(out), "%s/page.html", odir);
 	cap_start(&c, 2);
 	rc = xl_html_report(run, base, out, err, sizeof(err));
 	e = cap_end(&c);
 	assert_int_equal(rc, 0);
 	assert_string_equal(err, "");
 	page = slurp_file(out);
-	unlink(out);
+	assert_int_equal(tmp_dir_remove(odir), 0);
 	if (err_out)
 		*err_out = e;
 	else
@@ -167,12 +167,11 @@ static void write_doc(json_t *doc, const char *path)
 /* Markup in every field: text everywhere, with and without BASE. */
 static void test_markup_is_text(void **state)
 {
-	char path[] = "/tmp/xl-test-hostile-run-XXXXXX", *s, *err;
+	char rdir[128], path[160], *s, *err;
 	json_t *doc = hostile_doc(P);
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	close(fd);
+	assert_int_equal(tmp_dir_make(rdir, sizeof(rdir), "hostile-run"), 0);
+	snprintf(path, sizeof(path), "%s/run.json", rdir);
 	write_doc(doc, path);
 	s = report(path, NULL, &err);
 	assert_inert(s);
@@ -196,28 +195,24 @@ static void test_markup_is_text(void **state)
 	assert_non_null(strstr(s, "data-chart=\"compare\""));
 	assert_non_null(strstr(s, "data-table=\"latency-compare\""));
 	free(s);
-	unlink(path);
+	assert_int_equal(tmp_dir_remove(rdir), 0);
 }
 
 /* ---- profiles ---- */
 
-static char dir_[64], in_[128];
+static char dir_[128], in_[160];
 
 /* A directory D with D/in/ for the results file, D/out.* outside it. */
 static void mkdirs(void)
 {
-	snprintf(dir_, sizeof(dir_), "/tmp/xl-test-hostile-XXXXXX");
-	assert_non_null(mkdtemp(dir_));
+	assert_int_equal(tmp_dir_make(dir_, sizeof(dir_), "hostile"), 0);
 	snprintf(in_, sizeof(in_), "%s/in", dir_);
 	assert_int_equal(mkdir(in_, 0755), 0);
 }
 
 static void rmdirs(void)
 {
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir_);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tmp_dir_remove(dir_), 0); /* the symlinks inside not followed */
 }
 
 static void put(const char *path, const char *text)

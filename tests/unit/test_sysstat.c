@@ -27,6 +27,8 @@
 
 #include "xdplab/sysstat.h"
 
+#include "test_util.h"
+
 /* One tick in ns on this machine (USER_HZ, 100 nearly everywhere). */
 static uint64_t tick(void)
 {
@@ -89,14 +91,14 @@ static void write_file(const char *path, const char *text)
 
 static void test_read_all_kept_file(void **state)
 {
-	char path[] = "/tmp/xl-test-stat-XXXXXX";
+	char dir[256], path[300];
 	struct xl_cpu_times t[3], one;
 	bool ok[3];
-	int fd = mkstemp(path);
+	int fd;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
+	assert_int_equal(tmp_dir_make(dir, sizeof(dir), "stat"), 0);
+	snprintf(path, sizeof(path), "%s/stat", dir);
 	write_file(path, AGG
 			 "cpu0 1 0 0 10 0 0 0 0 0 0\n"
 			 "cpu1 2 0 0 20 0 0 3 0 0 0\n"
@@ -126,6 +128,7 @@ static void test_read_all_kept_file(void **state)
 	assert_int_equal(xl_cpu_times_read_all(t, ok, 3), -ENOENT);
 	assert_false(ok[0]);
 	xl_cpu_times_set_source(NULL);
+	assert_int_equal(tmp_dir_remove(dir), 0);
 	/* The real file: this machine's CPU 0 has a line. */
 	assert_true(xl_cpu_times_read_all(t, ok, 1) == 1 && ok[0]);
 }
