@@ -16,37 +16,58 @@
 #include "labrun_priv.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
+#include "xdplab/plan.h"
 #include "xdplab/time.h"
 
 /* Time the NAPI takes to pick up a new iteration count, before a window. */
 #define SETTLE_NS 20000000ull
 
-/* One window with @iters: its pps and CPU ns/packet into @d's next rep. */
-static int window(struct xl_meter *m, struct xl_bench *bench, uint32_t iters,
-		  const struct xl_labrun_opts *o, struct xl_cmp_rowdata *d, double *busy)
-{
-	static struct xl_meter_sample a, b;
-	struct xl_meter_window w;
-	int err;
+/*
+ * One cost tried (xl_plan_run(), one set-up for all: the benchmark and the
+ * generator run through the whole search): arm 0 windows with @iters of
+ * the loop, arm 1 without, A B, B A...; each window's pps and CPU
+ * ns/packet go to its side's next repetition.
+ */
+struct sens_run {
+	struct xl_meter *m;
+	struct xl_bench *bench;
+	uint32_t iters;
+	const struct xl_labrun_opts *o;
+	struct xl_cmp_rowdata *side[2];
+	double *busy[2];
+};
 
-	xl_bench__set_extra_iters(bench, iters);
-	xl_sleep_ns(SETTLE_NS, o->stop);
-	err = xl_meter_sample(m, &a);
-	if (err)
-		return err;
-	xl_sleep_ns(o->seconds_ns, o->stop);
-	err = xl_meter_sample(m, &b);
-	if (err)
-		return err;
-	if (o->stop && *o->stop)
-		return -EINTR;
-	xl_meter_window(m, &a, &b, &w);
+/* The window's two samples (large: not on the stack). */
+static struct xl_meter_sample sens_a, sens_b;
+
+/* The arm's iteration count, given the NAPI time to pick it up, then the first read. */
+static int sens_open(void *ctx, const struct xl_plan_step *st)
+{
+	struct sens_run *x = ctx;
+
+	xl_bench__set_extra_iters(x->bench, st->arm ? 0 : x->iters);
+	xl_sleep_ns(SETTLE_NS, x->o->stop);
+	return xl_meter_sample(x->m, &sens_a);
+}
+
+static int sens_close(void *ctx, const struct xl_plan_step *st)
+{
+	struct sens_run *x = ctx;
+	struct xl_cmp_rowdata *d = x->side[st->arm];
+	struct xl_meter_window w;
+	int err = xl_meter_sample(x->m, &sens_b);
+
+	if (err || (x->o->stop && *x->o->stop))
+		return err; /* stopped: the plan ends with -EINTR */
+	xl_meter_window(x->m, &sens_a, &sens_b, &w);
 	d->pps[d->nreps] = w.pps;
 	d->cpu_ns[d->nreps] = w.cpu_ns_per_pkt;
-	busy[d->nreps] = w.cpu_busy;
+	x->busy[st->arm][d->nreps] = w.cpu_busy;
 	d->nreps++;
 	return 0;
 }
+
+static const struct xl_plan_ops sens_ops = { .open = sens_open, .close = sens_close };
 
 /* A side's figures as compare reads them from a file. */
 static void finish_side(struct xl_cmp_rowdata *d, const char *name, uint32_t size,
@@ -94,20 +115,20 @@ static int try_cost(struct xl_meter *m, struct xl_bench *bench, double ns_per_it
 	const struct xl_cmp_opts co = { .alpha = XL_CMP_ALPHA_DEFAULT, .threshold_ns = 0 };
 	struct xl_cmp_row r = { .base = &zero, .new = &with };
 	uint32_t iters = xl_extra_iters(t->extra_ns, ns_per_iter);
-	int rep, err = 0;
+	int err;
 
 	memset(&zero, 0, sizeof(zero));
 	memset(&with, 0, sizeof(with));
 	t->set_ns = iters * ns_per_iter;
 	t->ns_per_iter = ns_per_iter;
-	for (rep = 0; rep < o->reps && !err; rep++) {
-		bool first = rep % 2 == 0;
+	{
+		struct sens_run x = { .m = m, .bench = bench, .iters = iters, .o = o,
+				      .side = { &with, &zero }, .busy = { bw, bz } };
+		struct xl_plan p = { .reps = o->reps, .arms = 2, .scope = XL_PLAN_ONCE,
+				     .window_ns = o->seconds_ns, .stop = o->stop, .cpu = m->napi_cpu,
+				     .ops = &sens_ops, .ctx = &x, .companion = o->companion };
 
-		err = window(m, bench, first ? iters : 0, o, first ? &with : &zero,
-			     first ? bw : bz);
-		if (!err)
-			err = window(m, bench, first ? 0 : iters, o, first ? &zero : &with,
-				     first ? bz : bw);
+		err = xl_plan_run(&p);
 	}
 	if (err)
 		return err;
