@@ -19,6 +19,7 @@
 #include "xdplab/gen.h"
 #include "xdplab/labrun_lat.h"
 #include "xdplab/log.h"
+#include "xdplab/plan.h"
 #include "xdplab/redirect.h"
 #include "xdplab/stats.h"
 #include "xdplab/time.h"
@@ -213,81 +214,153 @@ static struct xl_gen *lat_gen(struct xl_lab *lab, const struct xl_labrun_opts *o
 	return xl_gen__create(&go);
 }
 
-static int one_rep(struct xl_lab *lab, const struct xl_labrun_opts *o, struct xl_lat_row *row,
-		   int app_cpu, struct xl_lat_totals *t, struct xl_lat_rep *rep)
+/*
+ * One latency row's measured run, a set-up per repetition (xl_plan_run(),
+ * XL_PLAN_PER_REP): the DUT program, the receiver and a generator that
+ * ends by itself (a count or a duration), whose end is the window's.
+ */
+struct lat_run {
+	struct xl_lab *lab;
+	const struct xl_labrun_opts *o;
+	struct xl_lat_row *row;
+	int app_cpu;
+	struct xl_lat_totals *t;
+	struct lat_rig g;
+	struct xl_lat_rep rep; /* the repetition just measured */
+	uint64_t wait0, run0, t0; /* rt-l2fwd's socket thread at the window's start */
+};
+
+static int lat_setup(void *ctx, const struct xl_plan_step *st)
 {
+	struct lat_run *x = ctx;
+	struct xl_lat_row *row = x->row;
+	struct xl_lab *lab = x->lab;
 	struct xl_latency_opts lo = { .mode = XL_MODE_NATIVE, .action = XDP_DROP,
 				      .busy_wait_ns = row->delay_ns };
 	enum xl_lab_side side = row->round_trip ? XL_LAB_GEN : XL_LAB_DUT;
-	uint64_t wait0 = 0, run0 = 0, wait1, run1, t0;
-	struct xl_gen_stats gs;
-	struct lat_rig g = { 0 };
 	int err;
 
 	lo.ifname = row->path == XL_LAT_ONEWAY ? lab->ifname[XL_LAB_DUT] :
 		    row->path == XL_LAT_REDIRECT ? lab->out_ifname[0][XL_LAB_GEN] :
 						   lab->ifname[XL_LAB_GEN];
-	err = dut_create(lab, row->path, app_cpu, row->size, &g);
+	err = dut_create(lab, row->path, x->app_cpu, row->size, &x->g);
 	if (err) {
 		snprintf(row->note, sizeof(row->note), "DUT program failed: %s", strerror(-err));
-		goto out;
+		return err;
 	}
-	g.rx = xl_lab__create_in(lab, side, lat_create, &lo);
-	if (!g.rx) {
+	x->g.rx = xl_lab__create_in(lab, side, lat_create, &lo);
+	if (!x->g.rx) {
 		err = -errno;
 		snprintf(row->note, sizeof(row->note), "latency receiver failed: %s",
 			 strerror(-err));
-		goto out;
+		return err;
 	}
-	g.gen = lat_gen(lab, o, row->rate_pps, row->delay_ns, row->size);
-	if (!g.gen) {
+	x->g.gen = lat_gen(lab, x->o, row->rate_pps, row->delay_ns, row->size);
+	if (!x->g.gen) {
 		err = -errno;
 		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
-		goto out;
+		return err;
 	}
 	/* Where frames wait on rt-l2fwd: its socket thread's run delay, from here to the drain's end. */
-	if (g.xsk && xl_xsk_app__wait_ns(g.xsk, &wait0, &run0))
-		run0 = 0; /* unread: this repetition adds nothing to the sums */
-	t0 = xl_now_ns();
-	err = xl_gen__start(g.gen);
-	if (err) {
+	x->wait0 = x->run0 = 0;
+	if (x->g.xsk && xl_xsk_app__wait_ns(x->g.xsk, &x->wait0, &x->run0))
+		x->run0 = 0; /* unread: this repetition adds nothing to the sums */
+	x->t0 = xl_now_ns();
+	err = xl_gen__start(x->g.gen);
+	if (err)
 		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
-		goto out;
-	}
-	while (!xl_gen__done(g.gen)) {
-		if (o->stop && *o->stop) {
-			xl_gen__stop(g.gen);
+	return err;
+}
+
+/* The window: until the generator is done (or stopped). */
+static int lat_wait(void *ctx, const struct xl_plan_step *st, uint64_t ns)
+{
+	struct lat_run *x = ctx;
+
+	while (!xl_gen__done(x->g.gen)) {
+		if (x->o->stop && *x->o->stop) {
+			xl_gen__stop(x->g.gen);
 			break;
 		}
 		xl_sleep_ns(10000000ull, NULL);
 	}
-	err = xl_gen__join(g.gen);
-	if (!err && o->stop && *o->stop)
-		err = -EINTR;
+	return 0;
+}
+
+static int lat_close(void *ctx, const struct xl_plan_step *st)
+{
+	struct lat_run *x = ctx;
+	struct xl_lat_row *row = x->row;
+	struct xl_gen_stats gs;
+	uint64_t wait1, run1;
+	int err = xl_gen__join(x->g.gen);
+
+	if (!err && x->o->stop && *x->o->stop)
+		return 0; /* the plan ends with -EINTR */
 	if (err) {
 		if (err != -EINTR)
 			snprintf(row->note, sizeof(row->note), "generator failed: %s",
 				 strerror(-err));
-		goto out;
+		return err;
 	}
 	/* The frames in flight: up to two rings' (2 x 256) worth, each spinning. */
 	xl_sleep_ns(LAT_DRAIN_NS + 512 * row->delay_ns, NULL);
-	xl_gen__read(g.gen, &gs);
-	err = xl_latency__read(g.rx, t);
+	xl_gen__read(x->g.gen, &gs);
+	err = xl_latency__read(x->g.rx, x->t);
 	if (err) {
 		snprintf(row->note, sizeof(row->note), "reading the receiver failed: %s",
 			 strerror(-err));
-		goto out;
+		return err;
 	}
-	xl_lat_rep_from(t, gs.sent, gs.xmit_errors, rep);
-	if (g.xsk && run0 && !xl_xsk_app__wait_ns(g.xsk, &wait1, &run1) && run1) {
-		row->app_wait_ns += wait1 - wait0;
-		row->app_window_ns += xl_now_ns() - t0;
+	xl_lat_rep_from(x->t, gs.sent, gs.xmit_errors, &x->rep);
+	if (x->g.xsk && x->run0 && !xl_xsk_app__wait_ns(x->g.xsk, &wait1, &run1) && run1) {
+		row->app_wait_ns += wait1 - x->wait0;
+		row->app_window_ns += xl_now_ns() - x->t0;
 	}
-out:
-	rig_destroy(&g);
+	return 0;
+}
+
+static int lat_teardown(void *ctx, const struct xl_plan_step *st, int err)
+{
+	struct lat_run *x = ctx;
+
+	rig_destroy(&x->g);
 	return err;
 }
+
+/* The repetition's record, and its stamps added to the row's totals. */
+static int lat_rep_done(void *ctx, const struct xl_plan_step *st)
+{
+	struct lat_run *x = ctx;
+	struct xl_lat_row *row = x->row;
+	const struct xl_lat_totals *t = x->t;
+	int i, rep = st->rep;
+
+	row->reps[rep] = x->rep;
+	for (i = 0; i < XL_LAT_BUCKETS; i++)
+		row->all.hist[i] += t->hist[i];
+	if (t->timed && (!row->all.timed || t->min_ns < row->all.min_ns))
+		row->all.min_ns = t->min_ns;
+	if (t->timed && t->max_ns > row->all.max_ns)
+		row->all.max_ns = t->max_ns;
+	row->all.stamped += t->stamped;
+	row->all.timed += t->timed;
+	row->all.negative += t->negative;
+	row->all.unset += t->unset;
+	row->all.frames += t->frames;
+	row->all.sum_ns += t->sum_ns;
+	row->nreps = rep + 1;
+	xl_dbg("%s %uB rep %d: sent %llu received %llu p50 %llu ns p99 %llu ns", row->name,
+	       row->size, rep, (unsigned long long)row->reps[rep].sent,
+	       (unsigned long long)row->reps[rep].received,
+	       (unsigned long long)row->reps[rep].p50_ns,
+	       (unsigned long long)row->reps[rep].p99_ns);
+	return 0;
+}
+
+static const struct xl_plan_ops lat_ops = { .setup = lat_setup, .teardown = lat_teardown,
+					    .wait = lat_wait, .close = lat_close,
+					    .rep_done = lat_rep_done };
 
 /*
  * rt-l2fwd's socket thread busy-polls on its own CPU; while it waits for
@@ -318,7 +391,7 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int app_cpu = ncpu > 1 ? (o->gen_cpu + 1) % ncpu : 0;
 	enum xl_wiring old_wiring = lab->wiring;
-	int old_napi = lab->napi_cpu, rep, err = 0, i;
+	int old_napi = lab->napi_cpu, err = 0;
 	struct xl_lat_totals *t;
 
 	memset(row, 0, sizeof(*row));
@@ -350,32 +423,14 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 		}
 	}
 	row->wiring = xl_wiring_name(lab->wiring);
-	for (rep = 0; rep < o->reps && rep < XL_MAX_REPS; rep++) {
-		if (o->stop && *o->stop) {
-			err = -EINTR;
-			break;
-		}
-		err = one_rep(lab, o, row, app_cpu, t, &row->reps[rep]);
-		if (err)
-			break;
-		for (i = 0; i < XL_LAT_BUCKETS; i++)
-			row->all.hist[i] += t->hist[i];
-		if (t->timed && (!row->all.timed || t->min_ns < row->all.min_ns))
-			row->all.min_ns = t->min_ns;
-		if (t->timed && t->max_ns > row->all.max_ns)
-			row->all.max_ns = t->max_ns;
-		row->all.stamped += t->stamped;
-		row->all.timed += t->timed;
-		row->all.negative += t->negative;
-		row->all.unset += t->unset;
-		row->all.frames += t->frames;
-		row->all.sum_ns += t->sum_ns;
-		row->nreps = rep + 1;
-		xl_dbg("%s %uB rep %d: sent %llu received %llu p50 %llu ns p99 %llu ns", row->name,
-		       size, rep, (unsigned long long)row->reps[rep].sent,
-		       (unsigned long long)row->reps[rep].received,
-		       (unsigned long long)row->reps[rep].p50_ns,
-		       (unsigned long long)row->reps[rep].p99_ns);
+	{
+		struct lat_run x = { .lab = lab, .o = o, .row = row, .app_cpu = app_cpu, .t = t };
+		struct xl_plan p = { .reps = o->reps < XL_MAX_REPS ? o->reps : XL_MAX_REPS,
+				     .scope = XL_PLAN_PER_REP, .window_ns = o->seconds_ns,
+				     .stop = o->stop, .cpu = app_cpu, .ops = &lat_ops, .ctx = &x,
+				     .companion = o->companion };
+
+		err = xl_plan_run(&p);
 	}
 	if (err == -EINTR && !row->note[0])
 		snprintf(row->note, sizeof(row->note), "interrupted after %d of %d repetitions",
