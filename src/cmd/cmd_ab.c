@@ -29,6 +29,7 @@
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/netlink.h"
+#include "xdplab/plan.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/userprog.h"
@@ -187,18 +188,35 @@ static int side_load(struct ab_args *a, struct ab_side *s, const char *ifname)
 	return XL_EXIT_OK;
 }
 
-/* One slice of @s: attach, settle, a window of @a->slice_ns, detach. */
-static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int ifindex,
-		 const char *ifname, int rep)
-{
-	static struct xl_meter_sample s0, s1;
-	struct xl_meter_window w;
-	struct xl_rep_result *rr = &s->row->reps[rep < XL_MAX_REPS ? rep : XL_MAX_REPS - 1];
-	int link = xl_xdp_attach(s->prog_fd, ifindex, ifname, a->mode), err;
-	enum ab_wiring now;
+/*
+ * ab's measured run (xl_plan_run()): two arms, the sides, one slice each
+ * per repetition, A B then B A; a slice attaches its side, settles, reads
+ * the window of @a->slice_ns and detaches. Messages are printed here; a
+ * failure ends the plan with -EIO (XL_EXIT_RUNTIME).
+ */
+struct ab_run {
+	struct ab_args *a;
+	struct ab_side *sides;
+	struct xl_meter *m;
+	int ifindex, link;
+	const char *ifname;
+};
 
-	if (link < 0)
-		return XL_EXIT_RUNTIME;
+/* A slice's two samples (large: not on the stack). */
+static struct xl_meter_sample ab_s0, ab_s1;
+
+static int slice_open(void *ctx, const struct xl_plan_step *st)
+{
+	struct ab_run *x = ctx;
+	struct ab_args *a = x->a;
+	struct ab_side *s = &x->sides[st->arm];
+	struct xl_meter *m = x->m;
+	enum ab_wiring now;
+	int err;
+
+	x->link = xl_xdp_attach(s->prog_fd, x->ifindex, x->ifname, a->mode);
+	if (x->link < 0)
+		return -EIO;
 	xl_cmd_sleep_ns(SETTLE_NS);
 	/*
 	 * The NAPI kthread of this attach: looked up in every slice, since
@@ -208,31 +226,48 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	 * figure. A wiring that changes between slices would mix two CPU
 	 * sources in one comparison: refused.
 	 */
-	m->napi_pid = xl_napi_kthread_pid(ifname);
+	m->napi_pid = xl_napi_kthread_pid(x->ifname);
 	now = m->napi_pid ? AB_WIRING_THREADED : AB_WIRING_SOFTIRQ;
 	if (a->wiring != AB_WIRING_UNKNOWN && a->wiring != now) {
-		xl_xdp_link_close(link);
+		xl_xdp_link_close(x->link);
 		xl_err("%s: %s's slice in repetition %d has %s NAPI kthread and the slices before %s: the wiring changed during ab (its CPU figures would mix sources)",
-		       ifname, s->name, rep + 1, m->napi_pid ? "a" : "no",
+		       x->ifname, s->name, st->rep + 1, m->napi_pid ? "a" : "no",
 		       m->napi_pid ? "had none" : "had one");
-		return XL_EXIT_RUNTIME;
+		return -EIO;
 	}
 	a->wiring = now;
-	err = xl_meter_sample(m, &s0);
-	if (!err && !xl_cmd_sleep_ns(a->slice_ns))
-		err = xl_meter_sample(m, &s1);
-	xl_xdp_link_close(link);
-	if (xl_stop_requested)
-		return XL_EXIT_RUNTIME;
+	err = xl_meter_sample(m, &ab_s0);
 	if (err) {
-		xl_err("%s: cannot read the counters: %s", ifname, strerror(-err));
-		return XL_EXIT_RUNTIME;
+		xl_xdp_link_close(x->link);
+		if (xl_stop_requested)
+			return -EINTR;
+		xl_err("%s: cannot read the counters: %s", x->ifname, strerror(-err));
+		return -EIO;
 	}
-	xl_meter_window(m, &s0, &s1, &w);
+	return 0;
+}
+
+static int slice_close(void *ctx, const struct xl_plan_step *st)
+{
+	struct ab_run *x = ctx;
+	struct ab_side *s = &x->sides[st->arm];
+	struct xl_meter_window w;
+	int rep = st->rep, err = 0;
+
+	if (!xl_stop_requested)
+		err = xl_meter_sample(x->m, &ab_s1);
+	xl_xdp_link_close(x->link);
+	if (xl_stop_requested)
+		return 0; /* the plan ends with -EINTR */
+	if (err) {
+		xl_err("%s: cannot read the counters: %s", x->ifname, strerror(-err));
+		return -EIO;
+	}
+	xl_meter_window(x->m, &ab_s0, &ab_s1, &w);
 	if (!w.packets) {
 		xl_err("%s: no frames in %s's slice: send traffic to it while ab runs (e.g. xdplab gen from the peer)",
-		       ifname, s->name);
-		return XL_EXIT_RUNTIME;
+		       x->ifname, s->name);
+		return -EIO;
 	}
 	s->pps[rep] = w.pps;
 	s->cpu_ns[rep] = w.cpu_ns_per_pkt;
@@ -241,12 +276,28 @@ static int slice(struct ab_args *a, struct ab_side *s, struct xl_meter *m, int i
 	s->ns += w.ns;
 	s->cpu_source = w.cpu_source;
 	if (rep < XL_MAX_REPS) {
-		xl_meter_window_rep(&w, rr);
+		xl_meter_window_rep(&w, &s->row->reps[rep]);
 		s->row->nreps = rep + 1;
 		s->row->napi_cpu = w.napi_cpu;
 	}
-	return XL_EXIT_OK;
+	return 0;
 }
+
+/* A repetition's line: both sides' rate and CPU ns/packet. */
+static int rep_line(void *ctx, const struct xl_plan_step *st)
+{
+	struct ab_run *x = ctx;
+	const struct ab_side *sd = x->sides;
+	int i = st->rep;
+
+	if (!x->a->quiet)
+		printf("%4d %12.3f %12.1f %12.3f %12.1f\n", i + 1, sd[0].pps[i] / 1e6, sd[0].cpu_ns[i],
+		       sd[1].pps[i] / 1e6, sd[1].cpu_ns[i]);
+	return 0;
+}
+
+static const struct xl_plan_ops ab_ops = { .open = slice_open, .close = slice_close,
+					   .rep_done = rep_line };
 
 static json_t *side_json(const struct ab_side *s, int n)
 {
@@ -330,7 +381,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab_side sides[2] = { { 0 } };
 	struct xl_ab_result cpu_r, pps_r;
 	const char *ifname, *cpu_source;
-	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, i, done = 0;
+	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, done = 0;
 	double *mem = NULL;
 
 	a.uo.fills = a.maps;
@@ -390,22 +441,20 @@ int cmd_ab(int argc, char **argv)
 		(unsigned long long)a.reps, a.slice_ns / 1e9);
 	if (!a.quiet)
 		printf("%4s %12s %12s %12s %12s\n", "rep", "A Mpps", "A cpu-ns/pkt", "B Mpps", "B cpu-ns/pkt");
-	for (i = 0; i < (int)a.reps; i++) {
-		for (k = 0; k < 2; k++) {
-			int s = i % 2 ? 1 - k : k;
+	{
+		struct ab_run x = { .a = &a, .sides = sides, .m = &m, .ifindex = ifindex,
+				    .ifname = ifname };
+		struct xl_plan p = { .reps = (int)a.reps, .arms = 2, .scope = XL_PLAN_ONCE,
+				     .window_ns = a.slice_ns, .stop = &xl_stop_requested, .cpu = -1,
+				     .ops = &ab_ops, .ctx = &x };
 
-			r = slice(&a, &sides[s], &m, ifindex, ifname, i);
-			if (r) {
-				if (xl_stop_requested)
-					xl_err("ab: stopped after %d complete repetitions", done);
-				ret = r;
-				goto out;
-			}
+		r = xl_plan_run(&p);
+		done = p.done;
+		if (r) {
+			if (xl_stop_requested)
+				xl_err("ab: stopped after %d complete repetitions", done);
+			goto out;
 		}
-		done++;
-		if (!a.quiet)
-			printf("%4d %12.3f %12.1f %12.3f %12.1f\n", i + 1, sides[0].pps[i] / 1e6,
-			       sides[0].cpu_ns[i], sides[1].pps[i] / 1e6, sides[1].cpu_ns[i]);
 	}
 	xl_ab_compare(sides[0].cpu_ns, sides[1].cpu_ns, done, false, 0, &cpu_r);
 	xl_ab_compare(sides[0].pps, sides[1].pps, done, true, 0, &pps_r);
