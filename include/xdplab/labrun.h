@@ -114,6 +114,24 @@ int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		   uint32_t size, struct xl_row_result *row);
 
 /**
+ * xl_labrun_prog_ab() - `lab run --ab`: rows "ab-a/FUNC" (@rows[0]: the
+ * object @path[0], its program @func[0]) and "ab-b/FUNC" (@rows[1]) at
+ * @size, each loaded as xl_labrun_prog() does (@uo: the choice and map
+ * fills; its path is replaced), measured in turn, one window each per
+ * repetition, A first in even repetitions and B first in odd ones;
+ * @rows[1]'s note gets B's paired difference of the CPU ns per packet
+ * from A (xl_ab_compare()). @window (may be NULL) is called with @ctx
+ * before each window (@side 0: A, 1: B; @rep == @o->reps: the profiled
+ * repetition), e.g. for a progress line.
+ * Return: 0, -EINTR when stopped, or -errno (the failed row's note says why).
+ */
+int xl_labrun_prog_ab(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		     const struct xl_userprog_opts *uo, const char *const path[2],
+		     const char *const func[2], enum xl_xdp_mode mode, uint32_t size,
+		     struct xl_row_result *rows, void (*window)(void *ctx, int side, int rep),
+		     void *ctx);
+
+/**
  * xl_labrun_xdp() - measure one XDP row: attach an @action/@op benchmark at
  * the DUT end in @mode, generate @size-byte frames with the live engine,
  * @o->reps times. The lab's current wiring is used and recorded.

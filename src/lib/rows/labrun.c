@@ -255,20 +255,23 @@ int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen)
 }
 
 /*
- * One XDP row's measured run, a repetition per set-up (xl_plan_run(),
- * XL_PLAN_PER_REP): what each repetition puts up, reads and keeps.
- * @h/@gen: this repetition's DUT and generator; @flowing: its traffic
- * started (and arrived); @own_err: the error so far is the row's, not the
- * plan's stop; @measuring: the DUT and generator were made, so a failure
- * keeps the repetitions that completed (xl_row_finish()).
+ * One XDP row's measured run, a set-up per repetition (xl_plan_run(),
+ * XL_PLAN_PER_REP), or two rows' (lab run --ab: the plan's arms, a set-up
+ * per window): what each puts up, reads and keeps. @duts/@rows: the arm's
+ * DUT and row; @h/@gen: this set-up's DUT and generator; @flowing: its
+ * traffic started (and arrived); @own_err: the error so far is the row's,
+ * not the plan's stop; @measuring: the DUT and generator were made, so a
+ * failure keeps the repetitions that completed (xl_row_finish());
+ * @rec: each arm's record of the repetition, made at its tear-down;
+ * @window/@window_ctx: called before each --ab window's set-up.
  */
 struct xdp_run {
 	struct xl_lab *lab;
 	const struct xl_labrun_opts *o;
-	const struct xl_labrun_dut *dut;
+	const struct xl_labrun_dut *duts[2];
+	struct xl_row_result *rows[2];
 	uint32_t size;
 	bool ceiling, extra;
-	struct xl_row_result *row;
 	struct xl_meter *m;
 	struct xl_bench_opts bo_rep;
 	struct xl_extra_cal cal;
@@ -277,6 +280,9 @@ struct xdp_run {
 	void *h;
 	struct xl_gen *gen;
 	bool flowing, profiled, own_err, measuring;
+	struct xl_rep_result rec[2];
+	void (*window)(void *ctx, int arm, int rep);
+	void *window_ctx;
 };
 
 /* Both edges of the count check and of the window (large: not on the stack). */
@@ -286,11 +292,15 @@ static int xdp_setup(void *ctx, const struct xl_plan_step *st)
 {
 	struct xdp_run *x = ctx;
 	const struct xl_labrun_opts *o = x->o;
-	struct xl_row_result *row = x->row;
+	const struct xl_labrun_dut *dut = x->duts[st->arm];
+	struct xl_row_result *row = x->rows[st->arm];
 	struct xl_meter *m = x->m;
 	int err = 0;
 
+	if (x->window)
+		x->window(x->window_ctx, st->arm, st->rep);
 	x->own_err = true;
+	m->read = dut->read;
 	/*
 	 * --extra-ns: the first repetition calibrates, the others set its
 	 * iterations (a row is one cost, not one per repetition); both before
@@ -298,14 +308,13 @@ static int xdp_setup(void *ctx, const struct xl_plan_step *st)
 	 * another count.
 	 */
 	if (x->extra) {
-		x->bo_rep = *(const struct xl_bench_opts *)x->dut->arg;
+		x->bo_rep = *(const struct xl_bench_opts *)dut->arg;
 		x->bo_rep.extra_cal = st->rep ? NULL : &x->cal;
 		x->bo_rep.extra_ns = o->extra_ns;
 		x->bo_rep.extra_iters = row->extra.iters;
 		x->cal.err = 0;
 	}
-	x->h = xl_lab__create_in(x->lab, XL_LAB_DUT, x->dut->create,
-				 x->extra ? &x->bo_rep : x->dut->arg);
+	x->h = xl_lab__create_in(x->lab, XL_LAB_DUT, dut->create, x->extra ? &x->bo_rep : dut->arg);
 	if (!x->h) {
 		err = -errno;
 		if (x->extra && x->cal.err)
@@ -366,6 +375,7 @@ static int xdp_setup(void *ctx, const struct xl_plan_step *st)
 static int xdp_open(void *ctx, const struct xl_plan_step *st)
 {
 	struct xdp_run *x = ctx;
+	struct xl_row_result *row = x->rows[st->arm];
 	struct xl_meter *m = x->m;
 	int err = 0;
 
@@ -374,14 +384,14 @@ static int xdp_open(void *ctx, const struct xl_plan_step *st)
 		err = m->napi_pid; /* the generator is stopped in the tear-down */
 		m->napi_pid = 0;
 	}
-	xl_meter_set_chain(m, x->row->gen_cpu, x->row->napi_cpu);
+	xl_meter_set_chain(m, row->gen_cpu, row->napi_cpu);
 	x->profiled = false;
 	if (!err && st->profiled)
-		x->profiled = xl_labrun_prof_begin(x->o, x->row, x->cpus, x->ncpus_prof);
+		x->profiled = xl_labrun_prof_begin(x->o, row, x->cpus, x->ncpus_prof);
 	if (!err)
 		err = xl_meter_sample(m, &a);
 	if (err && x->profiled)
-		xl_labrun_prof_end(x->o, x->row);
+		xl_labrun_prof_end(x->o, row);
 	x->own_err = err != 0;
 	return err;
 }
@@ -392,65 +402,29 @@ static int xdp_close(void *ctx, const struct xl_plan_step *st)
 	int err = xl_meter_sample(x->m, &b);
 
 	if (x->profiled)
-		xl_labrun_prof_end(x->o, x->row);
+		xl_labrun_prof_end(x->o, x->rows[st->arm]);
 	x->own_err = err != 0;
 	return err;
 }
 
-static int xdp_teardown(void *ctx, const struct xl_plan_step *st, int err)
+/* The repetition's record of @st->arm from the samples (struct xdp_run.rec). */
+static void xdp_record(struct xdp_run *x, const struct xl_plan_step *st)
 {
-	struct xdp_run *x = ctx;
-	struct xl_row_result *row = x->row;
-	struct xl_meter *m = x->m;
-
-	if (x->flowing) {
-		int e = xl_labrun_traffic_stop(x->o, x->gen);
-
-		if (!err)
-			err = e;
-		xl_sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */
-		if (!err)
-			err = sample_edge(x->o, m, &z1);
-	}
-	if (m->eth_sock >= 0)
-		close(m->eth_sock);
-	m->eth_sock = -1;
-	xl_gen__destroy(x->gen);
-	if (x->h)
-		x->dut->destroy(x->h);
-	x->gen = x->h = NULL;
-	x->flowing = false;
-	/* Stopped in the window: no note, nothing kept of this repetition. */
-	if (err && (x->own_err || err != -EINTR) && x->measuring) {
-		if (!row->note[0] || (err != -ETIMEDOUT && err != -EPIPE))
-			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
-				 strerror(-err));
-		xl_row_finish(row); /* keep the repetitions that completed */
-	}
-	x->measuring = false;
-	return err;
-}
-
-static int xdp_rep_done(void *ctx, const struct xl_plan_step *st)
-{
-	struct xdp_run *x = ctx;
 	const struct xl_labrun_opts *o = x->o;
-	struct xl_row_result *row = x->row;
-	struct xl_rep_result *r = &row->reps[st->rep];
+	struct xl_row_result *row = x->rows[st->arm];
+	struct xl_rep_result *r = &x->rec[st->arm];
 	struct xl_meter_window w;
 
 	if (st->profiled) {
 		/* The profiled one: its figures only to show perf's cost. */
 		if (row->profile && !x->ceiling) {
-			struct xl_rep_result pr;
-
 			xl_meter_window(x->m, &a, &b, &w);
-			xl_meter_window_rep(&w, &pr);
+			xl_meter_window_rep(&w, r);
 			row->profile->have_window = true;
-			row->profile->pps = pr.pps;
-			row->profile->cpu_ns_per_pkt = pr.cpu_ns_per_pkt;
+			row->profile->pps = r->pps;
+			row->profile->cpu_ns_per_pkt = r->cpu_ns_per_pkt;
 		}
-		return 0;
+		return;
 	}
 	xl_meter_window(x->m, &z0, &z1, &w);
 	{
@@ -489,9 +463,55 @@ static int xdp_rep_done(void *ctx, const struct xl_plan_step *st)
 		r->steal_share = xl_steal_share(&steal, &span, &r->steal_high);
 		r->steal_ok = r->steal_share >= 0;
 	}
-	row->nreps = st->rep + 1;
 	xl_dbg("%s %uB rep %d: %.3f Mpps, gen %.3f Mpps, cpu %.0f%%", row->name, x->size, st->rep,
 	       r->pps / 1e6, w.gen_pps / 1e6, r->cpu_busy * 100);
+}
+
+static int xdp_teardown(void *ctx, const struct xl_plan_step *st, int err)
+{
+	struct xdp_run *x = ctx;
+	struct xl_row_result *row = x->rows[st->arm];
+	struct xl_meter *m = x->m;
+
+	if (x->flowing) {
+		int e = xl_labrun_traffic_stop(x->o, x->gen);
+
+		if (!err)
+			err = e;
+		xl_sleep_ns(50000000ull, NULL); /* let the DUT drain its ring */
+		if (!err)
+			err = sample_edge(x->o, m, &z1);
+	}
+	if (m->eth_sock >= 0)
+		close(m->eth_sock);
+	m->eth_sock = -1;
+	xl_gen__destroy(x->gen);
+	if (x->h)
+		x->duts[st->arm]->destroy(x->h);
+	x->gen = x->h = NULL;
+	x->flowing = false;
+	if (!err && !(x->o->stop && *x->o->stop))
+		xdp_record(x, st);
+	/* Stopped in the window: no note, nothing kept of this repetition. */
+	if (err && (x->own_err || err != -EINTR) && x->measuring) {
+		if (!row->note[0] || (err != -ETIMEDOUT && err != -EPIPE))
+			snprintf(row->note, sizeof(row->note), "measurement failed: %s",
+				 strerror(-err));
+		xl_row_finish(row); /* keep the repetitions that completed */
+	}
+	x->measuring = false;
+	return err;
+}
+
+static int xdp_rep_done(void *ctx, const struct xl_plan_step *st)
+{
+	struct xdp_run *x = ctx;
+	int k;
+
+	for (k = 0; !st->profiled && k < 2 && x->rows[k]; k++) {
+		x->rows[k]->reps[st->rep] = x->rec[k];
+		x->rows[k]->nreps = st->rep + 1;
+	}
 	return 0;
 }
 
@@ -499,27 +519,37 @@ static const struct xl_plan_ops xdp_ops = { .setup = xdp_setup, .teardown = xdp_
 					    .open = xdp_open, .close = xdp_close,
 					    .rep_done = xdp_rep_done };
 
-/* One measured run of @reps windows; @ceiling judges the generator CPU. */
-static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o,
-		   const struct xl_labrun_dut *dut, uint32_t size, bool ceiling,
-		   struct xl_row_result *row)
+/*
+ * One measured run of @o->reps repetitions of @rows[0] (@duts[0] at the
+ * DUT end), or with @rows[1] too, of the two in turn, a window each per
+ * repetition (A B, B A...; @window called before each). @ceiling judges
+ * the generator CPU.
+ */
+static int measure_arms(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			const struct xl_labrun_dut *const duts[2], uint32_t size, bool ceiling,
+			struct xl_row_result *rows[2], void (*window)(void *ctx, int arm, int rep),
+			void *window_ctx)
 {
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1,
 					      .queues = lab->queues,
 					      .ifname = lab->ifname[XL_LAB_DUT],
-					      .read = dut->read, .no_sirq = ceiling };
-	const struct xl_bench_opts *bo = dut->kind == XL_LABRUN_DUT_BENCH ? dut->arg : NULL;
-	struct xdp_run x = { .lab = lab, .o = o, .dut = dut, .size = size, .ceiling = ceiling,
-			     .extra = bo && bo->extra && !ceiling, .row = row, .m = &m,
+					      .read = duts[0]->read, .no_sirq = ceiling };
+	const struct xl_bench_opts *bo =
+		duts[0]->kind == XL_LABRUN_DUT_BENCH ? duts[0]->arg : NULL;
+	struct xl_row_result *row = rows[0];
+	struct xdp_run x = { .lab = lab, .o = o, .duts = { duts[0], duts[1] },
+			     .rows = { rows[0], rows[1] }, .size = size, .ceiling = ceiling,
+			     .extra = bo && bo->extra && !ceiling, .m = &m,
 			     .cpus = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } },
-			     .ncpus_prof = 2 };
+			     .ncpus_prof = 2, .window = window, .window_ctx = window_ctx };
 	/* With a profiler, one more repetition: recorded, not counted. */
-	struct xl_plan p = { .reps = o->reps, .profile = o->profiler != NULL,
-			     .scope = XL_PLAN_PER_REP, .warmup_ns = o->warmup_ns,
-			     .window_ns = o->seconds_ns, .stop = o->stop,
-			     .cpu = ceiling ? o->gen_cpu : row->napi_cpu, .ops = &xdp_ops,
-			     .ctx = &x, .companion = o->companion };
-	int err;
+	struct xl_plan p = { .reps = o->reps, .arms = rows[1] ? 2 : 1,
+			     .profile = o->profiler != NULL,
+			     .scope = rows[1] ? XL_PLAN_PER_WINDOW : XL_PLAN_PER_REP,
+			     .warmup_ns = o->warmup_ns, .window_ns = o->seconds_ns,
+			     .stop = o->stop, .cpu = ceiling ? o->gen_cpu : row->napi_cpu,
+			     .ops = &xdp_ops, .ctx = &x, .companion = o->companion };
+	int k, err;
 
 	/* A --dut interface: the judged CPU is known only after the window; record them all. */
 	if (row->napi_cpu < 0)
@@ -529,8 +559,20 @@ static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	err = xl_plan_run(&p);
 	if (err)
 		return err;
-	xl_row_finish(row);
+	for (k = 0; k < 2 && rows[k]; k++)
+		xl_row_finish(rows[k]);
 	return 0;
+}
+
+/* One row's measured run: measure_arms() with one arm. */
+static int measure(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		   const struct xl_labrun_dut *dut, uint32_t size, bool ceiling,
+		   struct xl_row_result *row)
+{
+	const struct xl_labrun_dut *const duts[2] = { dut, NULL };
+	struct xl_row_result *rows[2] = { row, NULL };
+
+	return measure_arms(lab, o, duts, size, ceiling, rows, NULL, NULL);
 }
 
 int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action,
@@ -563,6 +605,23 @@ int xl_labrun_custom(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->action = action;
 	snprintf(row->name, sizeof(row->name), "%s", name);
 	return measure(lab, o, dut, size, false, row);
+}
+
+int xl_labrun_custom_ab(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			const struct xl_labrun_dut *const duts[2], const char *const names[2],
+			const char *action, enum xl_xdp_mode mode, uint32_t size,
+			struct xl_row_result *rows, void (*window)(void *ctx, int arm, int rep),
+			void *ctx)
+{
+	struct xl_row_result *rp[2] = { &rows[0], &rows[1] };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		row_init(&rows[k], lab, o, size, mode);
+		rows[k].action = action;
+		snprintf(rows[k].name, sizeof(rows[k].name), "%s", names[k]);
+	}
+	return measure_arms(lab, o, duts, size, false, rp, window, ctx);
 }
 
 int xl_labrun_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o,

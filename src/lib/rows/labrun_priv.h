@@ -49,6 +49,22 @@ int xl_labrun_custom(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		     enum xl_xdp_mode mode, uint32_t size, struct xl_row_result *row);
 
 /**
+ * xl_labrun_custom_ab() - two rows, @rows[0] and @rows[1] (@names[k],
+ * @duts[k] at the DUT end, both XL_LABRUN_DUT_CUSTOM; otherwise as
+ * xl_labrun_custom()), measured in turn, one window each per repetition,
+ * A B then B A (struct xl_plan's arms, a set-up per window); @window (may
+ * be NULL) is called with @ctx before each window's set-up, with its arm
+ * and repetition (== @o->reps: the profiled one).
+ * Return: 0 (both rows finished) or -errno (the failed row's note says
+ * why; -EINTR when stopped).
+ */
+int xl_labrun_custom_ab(struct xl_lab *lab, const struct xl_labrun_opts *o,
+			const struct xl_labrun_dut *const duts[2], const char *const names[2],
+			const char *action, enum xl_xdp_mode mode, uint32_t size,
+			struct xl_row_result *rows, void (*window)(void *ctx, int arm, int rep),
+			void *ctx);
+
+/**
  * xl_labrun_prof_begin() - for the profiled repetition of @row: start
  * recording @cpus (@n; the same CPU twice is recorded once, its roles
  * joined by '+'), files named after the row and its size. Return: true

@@ -24,6 +24,7 @@
 
 #include <bpf/bpf.h>
 
+#include "xdplab/abtest.h"
 #include "xdplab/ethxdp.h"
 #include "xdplab/labrun.h"
 #include "labrun_priv.h"
@@ -170,4 +171,48 @@ int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	}
 	free(chk);
 	return err;
+}
+
+int xl_labrun_prog_ab(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		     const struct xl_userprog_opts *uo, const char *const path[2],
+		     const char *const func[2], enum xl_xdp_mode mode, uint32_t size,
+		     struct xl_row_result *rows, void (*window)(void *ctx, int side, int rep),
+		     void *ctx)
+{
+	struct xl_userprog_opts u[2] = { *uo, *uo };
+	int no_run_cnt = 0, err, k, i, n;
+	struct prog_arg pa[2] = { { &u[0], lab->ifname[XL_LAB_DUT], mode, false, &no_run_cnt },
+				  { &u[1], lab->ifname[XL_LAB_DUT], mode, false, &no_run_cnt } };
+	struct xl_labrun_dut d[2];
+	const struct xl_labrun_dut *const duts[2] = { &d[0], &d[1] };
+	char name[2][sizeof(rows->name)];
+	const char *const names[2] = { name[0], name[1] };
+	double cpu[2][XL_MAX_REPS];
+	struct xl_ab_result r;
+
+	for (k = 0; k < 2; k++) {
+		u[k].path = path[k];
+		d[k] = (struct xl_labrun_dut){ .kind = XL_LABRUN_DUT_CUSTOM, .create = prog_create,
+					       .read = prog_read, .destroy = prog_destroy,
+					       .arg = &pa[k] };
+		snprintf(name[k], sizeof(name[k]), "ab-%c/%s", 'a' + k, func[k]);
+	}
+	err = xl_labrun_custom_ab(lab, o, duts, names, "user program", mode, size, rows, window,
+				  ctx);
+	if (err)
+		return err;
+	n = rows[0].nreps < rows[1].nreps ? rows[0].nreps : rows[1].nreps;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < n; i++)
+			cpu[k][i] = rows[k].reps[i].cpu_ns_per_pkt;
+	if (n && !xl_ab_compare(cpu[0], cpu[1], n, false, 0, &r)) {
+		char ci[48] = "n/a (< 6 reps)";
+
+		if (r.ci)
+			snprintf(ci, sizeof(ci), "%.1f..%.1f", r.diff_lo, r.diff_hi);
+		snprintf(rows[1].note, sizeof(rows[1].note),
+			 "vs ab-a: CPU ns/packet %+.1f (paired median of %d, 95%% CI %s, p %.3f): %s",
+			 r.diff_median, n, ci, r.p, xl_ab_verdict_name(r.verdict));
+	}
+	return 0;
 }
