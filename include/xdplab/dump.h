@@ -42,6 +42,11 @@ enum xl_dump_where {
  * @filter: tcpdump-syntax filter, run in user space on each record (NULL:
  *          every frame is written).
  * @count: stop writing after this many frames (0: no limit).
+ * @on_frame: NULL, or called with @frame_ctx for every frame written (after
+ *          the filter and --count), in the thread that polls: its header
+ *          (@h), @caplen bytes at @frame and the time on CLOCK_REALTIME in
+ *          ns (dump -x prints it). The bytes are the ring's: valid during
+ *          the call only. With @on_frame, @path may be NULL (no file).
  */
 struct xl_dump_opts {
 	const char *ifname;
@@ -54,6 +59,9 @@ struct xl_dump_opts {
 	bool pcapng;
 	const char *filter;
 	uint64_t count;
+	void (*on_frame)(void *frame_ctx, const struct xl_dump_hdr *h, const uint8_t *frame,
+			 uint32_t caplen, uint64_t realtime_ns);
+	void *frame_ctx;
 };
 
 /**
@@ -63,7 +71,8 @@ struct xl_dump_opts {
  * @truncated: records cut to the snaplen (counted apart: they are written).
  * @wakeups: forced wake-ups of the reader.
  * @records: records read from the ring.
- * @written/@written_bytes: records written to the file (captured bytes).
+ * @written/@written_bytes: records written to the file, or given to
+ *   @on_frame when there is no file (captured bytes).
  * @filtered: records the filter rejected.
  * @after_count: records read after --count frames were written.
  * @actions: frames per XDP action at the exit or own hook.

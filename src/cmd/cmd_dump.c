@@ -25,8 +25,18 @@
 
 enum { O_WRITE, O_FORMAT, O_SNAPLEN, O_COUNT, O_FILTER, O_HOOK, O_ACTION, O_RING };
 
+struct dump_args {
+	struct xl_dump_opts o;
+	uint64_t interval_ns, duration_ns;
+	bool quiet;
+	const char *netns;
+	int format; /* -1: by the file name, 0 pcap, 1 pcapng */
+	bool hex;   /* -x: every frame written also on stdout, in hex */
+};
+
 static const struct xl_opt dump_opts[] = {
-	{ "write", 'w', "FILE", "capture file to write, '-' for standard output (required)", O_WRITE },
+	{ "write", 'w', "FILE", "capture file to write, '-' for standard output (required without -x)", O_WRITE },
+	{ "hex", 'x', NULL, "print every frame written on standard output: a line of its facts, then its bytes in hex and ASCII, 16 a line (as xdpdump -x)", XL_FLAG(struct dump_args, hex) },
 	{ "format", 'F', "FORMAT", "pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)", O_FORMAT },
 	{ "snaplen", 's', "BYTES", "bytes kept per frame, 1..16384 (default 16384)", O_SNAPLEN },
 	{ "count", 'c', "N", "stop after writing N frames, 0 = no limit (default 0)", O_COUNT },
@@ -47,13 +57,6 @@ static const struct xl_cmd_spec dump_spec = {
 	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]),
 };
 
-struct dump_args {
-	struct xl_dump_opts o;
-	uint64_t interval_ns, duration_ns;
-	bool quiet;
-	const char *netns;
-	int format; /* -1: by the file name, 0 pcap, 1 pcapng */
-};
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
@@ -108,6 +111,41 @@ static int on_opt(int id, const char *arg, void *ctx)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/*
+ * -x: one frame on stdout, "SEC.NSEC: LEN bytes, captured CAPLEN, ifindex
+ * I, rx queue Q, @HOOK[ ACTION]", then its bytes 16 a line: offset, hex,
+ * and the printable ASCII ('.' for the rest: a frame's bytes never reach
+ * the terminal raw). The layout of tcpdump -X and xdpdump -x.
+ */
+static void print_frame(void *ctx, const struct xl_dump_hdr *h, const uint8_t *f, uint32_t caplen,
+			uint64_t realtime_ns)
+{
+	static const char *const hooks[XL_DUMP_HOOKS] = { "own", "entry", "exit" };
+	FILE *o = ctx;
+	char line[96];
+	uint32_t off, k;
+	int n;
+
+	fprintf(o, "%llu.%09llu: %u bytes, captured %u, ifindex %u, rx queue %u, @%s",
+		(unsigned long long)(realtime_ns / 1000000000ull),
+		(unsigned long long)(realtime_ns % 1000000000ull), h->len, caplen, h->ifindex,
+		h->rxq, h->hook < XL_DUMP_HOOKS ? hooks[h->hook] : "?");
+	if (h->action != 0xffff)
+		fprintf(o, " %s", xl_xdp_action_name(h->action));
+	fputc('\n', o);
+	for (off = 0; off < caplen; off += 16) {
+		n = snprintf(line, sizeof(line), "  0x%04x: ", off);
+		for (k = 0; k < 16; k++)
+			n += off + k < caplen ? snprintf(line + n, sizeof(line) - n, " %02x", f[off + k]) :
+						snprintf(line + n, sizeof(line) - n, "   ");
+		n += snprintf(line + n, sizeof(line) - n, "  ");
+		for (k = 0; k < 16 && off + k < caplen; k++)
+			line[n++] = f[off + k] >= 0x20 && f[off + k] < 0x7f ? (char)f[off + k] : '.';
+		line[n] = 0;
+		fprintf(o, "%s\n", line);
+	}
 }
 
 static const char *hook_name(enum xl_dump_where w)
@@ -265,11 +303,19 @@ int cmd_dump(int argc, char **argv)
 	idx = xl_cmd_parse_iface(&dump_spec, argc, argv, on_opt, &a, &a.o.ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
-	if (!a.o.path) {
-		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output)");
+	if (!a.o.path && !a.hex) {
+		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output) or -x (the frames in hex on standard output)");
 		return XL_EXIT_USAGE;
 	}
-	if (a.format < 0) {
+	if (a.hex && a.o.path && !strcmp(a.o.path, "-")) {
+		xl_usage_error(&dump_spec, "-x and -w - both write to standard output: give -w a file, or leave it out");
+		return XL_EXIT_USAGE;
+	}
+	if (a.hex) {
+		a.o.on_frame = print_frame;
+		a.o.frame_ctx = stdout;
+	}
+	if (a.format < 0 && a.o.path) {
 		size_t n = strlen(a.o.path);
 
 		a.format = n >= 7 && !strcmp(a.o.path + n - 7, ".pcapng");
@@ -295,7 +341,7 @@ int cmd_dump(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	/* With -w - the frames own stdout: every line goes to stderr. */
-	out = strcmp(a.o.path, "-") ? stdout : stderr;
+	out = !a.o.path || strcmp(a.o.path, "-") ? stdout : stderr;
 	d = xl_dump__create(&a.o);
 	if (!d)
 		return errno == EINVAL ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;

@@ -107,6 +107,7 @@ TESTS=(
 	"dump-sigkill|SIGKILL of dump: nothing attached"
 	"dump-sigkill-temp|SIGKILL of dump -w FILE mid-write: 'xdplab cleanup' removes the temporary .FILE.PID.XXXXXX through the run's record, the earlier FILE intact"
 	"dump-hook-entry-exit|dump --hook both on a running drop: exact counts, or the kernel's refusal in one line"
+	"dump-hex|dump -x: every frame written on stdout in hex and ASCII, byte-exact the pcap beside it (snaplen 100); -x alone writes no file, the same books"
 	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
 	"dump-pcapng|dump -w FILE.pcapng (our writer) and -w FILE.pcap of the same traffic: tcpdump (libpcap) reads the pcapng with every record byte-exact the pcap's, lengths kept; -F pcapng to a stream"
 	"dump-stdout|dump -w - through a pipe: 3000 records in the stream, the totals on stderr"

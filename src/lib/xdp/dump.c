@@ -39,6 +39,8 @@ struct xl_dump {
 	int ncpus;
 	uint64_t count;
 	int64_t realtime_off_ns; /* CLOCK_REALTIME - the kernel's CLOCK_MONOTONIC */
+	void (*on_frame)(void *, const struct xl_dump_hdr *, const uint8_t *, uint32_t, uint64_t);
+	void *frame_ctx;
 	int write_err;
 	/* The user-space half of the books (struct xl_dump_counts). */
 	uint64_t records, written, written_bytes, filtered, after_count;
@@ -75,9 +77,12 @@ static int on_record(void *ctx, void *data, size_t size)
 			.comment = h->hook < XL_DUMP_HOOKS ? hook[h->hook] : NULL,
 		};
 
-		xl_pcap_writer__write_meta(d->w, h->ts_ns + d->realtime_off_ns, frame, caplen,
-					   h->len, &meta);
+		if (d->w)
+			xl_pcap_writer__write_meta(d->w, h->ts_ns + d->realtime_off_ns, frame,
+						   caplen, h->len, &meta);
 	}
+	if (d->on_frame)
+		d->on_frame(d->frame_ctx, h, frame, caplen, h->ts_ns + d->realtime_off_ns);
 	d->written++;
 	d->written_bytes += caplen;
 	return 0;
@@ -252,9 +257,17 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 		err = -errno;
 		goto out_destroy;
 	}
-	d->w = o->pcapng ? xl_pcap_writer__open_ng(o->path, o->snaplen, true, 1 << 20, o->ifname) :
-			   xl_pcap_writer__open(o->path, o->snaplen, true, 1 << 20);
-	if (!d->w) {
+	d->on_frame = o->on_frame;
+	d->frame_ctx = o->frame_ctx;
+	if (!o->path && !o->on_frame) {
+		err = -EINVAL;
+		goto out_destroy;
+	}
+	if (o->path)
+		d->w = o->pcapng ? xl_pcap_writer__open_ng(o->path, o->snaplen, true, 1 << 20,
+							   o->ifname) :
+				   xl_pcap_writer__open(o->path, o->snaplen, true, 1 << 20);
+	if (o->path && !d->w) {
 		err = -errno;
 		goto out_destroy;
 	}
