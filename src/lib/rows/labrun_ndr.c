@@ -240,7 +240,7 @@ static int ndr_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, uint6
 		if (err == -EINTR)
 			return err;
 		if (err) {
-			/* Every point would fail alike (the stamp needs the live engine). */
+			/* Every point would fail alike (the same generator and receiver). */
 			snprintf(row->lat_note, sizeof(row->lat_note), "not measured: %s",
 				 row->lat[i].note);
 			return 0;
