@@ -35,11 +35,16 @@
  * @splits/@split_flags: the same over the balanced splits (0/0 below
  * XL_CALIB_SPLIT_MIN runs); @split_too_few: the splits' sides were too few
  * runs to reach alpha (no split can flag: the rate says nothing).
+ * @cpairs/@cpair_flags/@csplits/@csplit_flags: the same comparisons tested
+ * on the figure corrected by the host-speed control (enum xl_cmp_figure),
+ * counted where every run of the pair or split had the control (0/0 when
+ * the runs have none: files from before the control, AF_XDP rows...).
  */
 struct xl_calib_row {
 	char name[48], op[24], mode[16], wiring[16], engine[16];
 	unsigned int size;
 	int pairs, pair_flags, splits, split_flags;
+	int cpairs, cpair_flags, csplits, csplit_flags;
 	bool pair_too_few, split_too_few;
 };
 
@@ -90,6 +95,16 @@ bool xl_calib_matches(const struct xl_calib *c, const struct xl_cmp_file *f, cha
 
 /** xl_calib_find() - @c's row of @r's exact identity, NULL when it has none. */
 const struct xl_calib_row *xl_calib_find(const struct xl_calib *c, const struct xl_cmp_rowdata *r);
+
+/**
+ * xl_calib_prefers_corrected() - whether @r's A/A calibration flagged less
+ * often on the corrected figure than on the raw one: for several runs a
+ * side (@runs) its balanced splits when it has both kinds, else (and for
+ * one run a side) its pairs; strictly fewer flags in proportion, over the
+ * same comparisons, and not "too few" (a rate that cannot flag says
+ * nothing). compare's --figure auto uses it per row (issue 19 item 2).
+ */
+bool xl_calib_prefers_corrected(const struct xl_calib_row *r, bool runs);
 
 /** xl_calib_free() - free @c's rows. */
 void xl_calib_free(struct xl_calib *c);

@@ -85,7 +85,9 @@ double xl_delta_ns_per_pkt(double base_pps, double new_pps);
  * @verdict: the file's verdict ("valid",
  * "generator-bound", "ceiling", "n/a"); @note its note.
  * @nreps values per repetition: @pps (frames/s), @cpu_ns (DUT CPU ns per
- * packet, 0 when not measured). @mpps: median/min/max of @pps in Mpps.
+ * packet, 0 when not measured), @ctl_ns (the host-speed control measured
+ * just before the repetition, ns per run: "host_ctl_ns", docs/results.md;
+ * 0 when not measured). @mpps: median/min/max of @pps in Mpps.
  */
 struct xl_cmp_rowdata {
 	char name[48], op[24], mode[16], wiring[16], engine[16], verdict[24];
@@ -93,7 +95,7 @@ struct xl_cmp_rowdata {
 	char note[160];
 	unsigned int size;
 	int nreps;
-	double pps[XL_MAX_REPS], cpu_ns[XL_MAX_REPS];
+	double pps[XL_MAX_REPS], cpu_ns[XL_MAX_REPS], ctl_ns[XL_MAX_REPS];
 	struct xl_summary mpps;
 };
 
@@ -202,16 +204,47 @@ enum xl_cmp_verdict {
 #define XL_CMP_ALPHA_DEFAULT_TEXT XL_CMP_STR(XL_CMP_ALPHA_DEFAULT)
 
 /**
+ * enum xl_cmp_figure - which figure a row is tested on (compare --figure).
+ * The raw figure is the repetitions' ns/packet (or DUT CPU ns/packet); the
+ * corrected one is each repetition's figure relative to its host-speed
+ * control (@ctl_ns of struct xl_cmp_rowdata), scaled to one reference for
+ * the comparison: the median of every control of the row on both sides,
+ * so the estimate stays in ns/packet "as if the host had run at that
+ * speed around every window". Which flags less on a host is measured by
+ * its A/A calibration (xdplab/calib.h), not assumed (issue 19 item 2).
+ */
+enum xl_cmp_figure {
+	XL_CMP_FIG_AUTO,      /**< raw, but corrected for the rows whose A/A calibration (@calib) flagged fewer on it */
+	XL_CMP_FIG_RAW,       /**< raw everywhere */
+	XL_CMP_FIG_CORRECTED, /**< corrected wherever every repetition of the row has the control */
+};
+
+struct xl_calib;
+
+/**
  * struct xl_cmp_opts - @alpha: significance level, 0 < alpha < 1 (0.05);
  * @threshold_ns: a change must exceed this many ns/packet (of the deciding
  * metric) to be a regression or improvement (0: any significant change).
  * @no_interval: xl_cmp_runs() leaves out the permutation test's interval
  * (p only: the A/A calibration's many splits; xdplab/compare_runs.h).
+ * @figure: which figure rows are tested on (XL_CMP_FIG_AUTO, the zero
+ * value, is raw without @calib). @calib: an A/A calibration of the same
+ * host and set-up (the caller checks with xl_calib_matches(); NULL none),
+ * borrowed; with XL_CMP_FIG_AUTO it picks the corrected figure per row
+ * (xl_calib_prefers_corrected()).
  */
 struct xl_cmp_opts {
 	double alpha, threshold_ns;
 	bool no_interval;
+	enum xl_cmp_figure figure;
+	const struct xl_calib *calib;
 };
+
+/**
+ * xl_cmp_figure_name() - "auto", "raw", "corrected" (compare --figure's
+ * words); "" for a value out of range.
+ */
+const char *xl_cmp_figure_name(enum xl_cmp_figure f);
 
 /**
  * struct xl_cmp_row - one compared row.
@@ -234,14 +267,17 @@ struct xl_cmp_opts {
  *   new repetitions" / "rate rose from 0 pps (0 in 3 of 3 base
  *   repetitions)"; zeros on both sides leave the test to decide and
  *   @reason says how many.
+ * @corrected: the figures above (deltas, medians, test) are the corrected
+ *   ones (enum xl_cmp_figure), at the reference @ctl_ref_ns (ns per run of
+ *   the control); false: raw, @ctl_ref_ns 0.
  */
 struct xl_cmp_row {
 	const struct xl_cmp_rowdata *base, *new;
 	enum xl_cmp_status status;
 	char reason[160];
 	double delta_mpps, delta_pct, delta_ns;
-	double base_cpu, new_cpu, delta_cpu_ns, delta;
-	bool on_cpu, too_few;
+	double base_cpu, new_cpu, delta_cpu_ns, delta, ctl_ref_ns;
+	bool on_cpu, too_few, corrected;
 	struct xl_utest test;
 	enum xl_cmp_verdict verdict;
 };

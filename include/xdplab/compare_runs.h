@@ -45,6 +45,9 @@
  * @verdict: XL_CMP_TOO_FEW when @too_few, else xl_cmp_decide() on @test's
  *   p and estimate; a rate that fell to or rose from 0 pps decides as in
  *   xl_cmp_row_compare().
+ * @corrected/@ctl_ref_ns: as struct xl_cmp_row's: every figure above is
+ *   relative to the host-speed control, scaled to the median of the row's
+ *   controls in every run of both sides.
  */
 struct xl_cmp_mrow {
 	const struct xl_cmp_rowdata *id;
@@ -54,7 +57,8 @@ struct xl_cmp_mrow {
 	bool on_cpu, tested, too_few;
 	double bsum[XL_CMP_MAX_RUNS], nsum[XL_CMP_MAX_RUNS];
 	double base_mpps, new_mpps, base_ns, new_ns;
-	double sd_between, sd_within, mdd;
+	double sd_between, sd_within, mdd, ctl_ref_ns;
+	bool corrected;
 	struct xl_perm_result test;
 	enum xl_cmp_verdict verdict;
 };

@@ -22,7 +22,7 @@
 #include "xdplab/report.h"
 #include "xdplab/store.h"
 
-enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_CALIB };
+enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_CALIB, O_FIGURE };
 
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
@@ -33,6 +33,7 @@ static const struct xl_opt compare_opts[] = {
 	{ "base-label", 0, "LABEL", "with --db: BASE is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[0]) },
 	{ "new-label", 0, "LABEL", "with --db: NEW is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[1]) },
 	{ "calibration", 'c', "FILE", "an A/A calibration (lab run --aa's calibration.json; default: one in a directory of runs given): show each row's false-alarm rate measured on this host, when it is from the same host and set-up", O_CALIB },
+	{ "figure", 0, "FIG", "the figure rows are tested on: raw (the repetitions' ns/packet), corrected (relative to the host-speed control measured before each repetition, docs/compare.md) or auto (default: raw, corrected for the rows whose A/A calibration flagged fewer on it)", O_FIGURE },
 };
 
 static const struct xl_cmd_spec compare_spec = {
@@ -67,6 +68,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case O_CALIB:
 		a->calib_path = arg;
 		return 0;
+	case O_FIGURE: {
+		static const char *const figs[] = { "auto", "raw", "corrected", NULL };
+
+		i = xl_parse_choice(&compare_spec, "--figure", arg, figs);
+		if (i < 0)
+			return i;
+		a->o.figure = i == 1 ? XL_CMP_FIG_RAW : i == 2 ? XL_CMP_FIG_CORRECTED : XL_CMP_FIG_AUTO;
+		return 0;
+	}
 	}
 	return -EINVAL;
 }
@@ -366,6 +376,7 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 								      json_null());
 	json_object_set_new(doc, "alpha", json_real(a->o.alpha));
 	json_object_set_new(doc, "threshold_ns", json_real(a->o.threshold_ns));
+	json_object_set_new(doc, "figure", json_string(xl_cmp_figure_name(a->o.figure)));
 	if ((fa = xl_cmp_calib_head_json(a)))
 		json_object_set_new(doc, "calibration", fa);
 	for (i = 0; i < res->nrows; i++) {
@@ -387,6 +398,9 @@ static void print_json(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 					    json_real(r->delta_cpu_ns) : json_null());
 			json_object_set_new(o, "metric", json_string(r->on_cpu ? "cpu_ns_per_pkt" :
 									       "ns_per_pkt"));
+			json_object_set_new(o, "figure", json_string(r->corrected ? "corrected" : "raw"));
+			json_object_set_new(o, "ctl_ref_ns", r->corrected ? json_real(r->ctl_ref_ns) :
+									   json_null());
 			/* The test over one run a side's repetitions (docs/compare.md). */
 			json_object_set_new(o, "method", json_string("mann-whitney-reps"));
 			json_object_set_new(o, "u", json_real(r->test.u));
@@ -570,15 +584,21 @@ static int compare_two(const struct xl_cmp_file *f, const struct compare_args *a
 		xl_cmp_print_junit(&f[0], &f[1], &res, &lr, a);
 	} else {
 		print_table(&f[0], &f[1], &res, a);
-		if (a->have_calib) {
+		{
 			const struct xl_cmp_rowdata **ids = calloc(res.nrows + 1, sizeof(*ids));
+			bool *corr = calloc(res.nrows + 1, sizeof(*corr));
 			int i;
 
-			for (i = 0; ids && i < res.nrows; i++)
+			for (i = 0; ids && corr && i < res.nrows; i++) {
 				ids[i] = res.rows[i].status == XL_CMP_PAIRED ? res.rows[i].base : NULL;
-			if (ids)
+				corr[i] = res.rows[i].corrected;
+			}
+			if (ids && corr) {
+				xl_cmp_print_figure(a, ids, corr, res.nrows, false);
 				xl_cmp_print_calib(a, ids, res.nrows, false);
+			}
 			free(ids);
+			free(corr);
 		}
 		if (lr.npairs)
 			xl_cmp_print_lat_table(&lr, a);
@@ -718,6 +738,8 @@ int cmd_compare(int argc, char **argv)
 		}
 		a.have_calib = true;
 		a.calib_ok = xl_calib_matches(&a.calib, &r.f[0], a.calib_why, sizeof(a.calib_why));
+		/* Its per-row choice of figure, only when it is this host's. */
+		a.o.calib = a.calib_ok ? &a.calib : NULL;
 	}
 	/* One run a side, however named: the two files' comparison. */
 	if (r.nbase == 1 && r.n == 2)

@@ -153,14 +153,20 @@ static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
 			       TXT(md, m->id->wiring[0] ? m->id->wiring : "-"), runs, bm, nm, bn, nns,
 			       d, ci, sb, sw, mdd, p, TXT(md, v));
 	}
-	if (a->have_calib) {
+	{
 		const struct xl_cmp_rowdata **ids = calloc(res->nrows + 1, sizeof(*ids));
+		bool *corr = calloc(res->nrows + 1, sizeof(*corr));
 
-		for (i = 0; ids && i < res->nrows; i++)
+		for (i = 0; ids && corr && i < res->nrows; i++) {
 			ids[i] = res->rows[i].status == XL_CMP_PAIRED ? res->rows[i].id : NULL;
-		if (ids)
+			corr[i] = res->rows[i].corrected;
+		}
+		if (ids && corr) {
+			xl_cmp_print_figure(a, ids, corr, res->nrows, true);
 			xl_cmp_print_calib(a, ids, res->nrows, true);
+		}
 		free(ids);
+		free(corr);
 	}
 	if (res->too_few)
 		printf("\nnote: %d vs %d runs can never reach p < %g (the smallest two-sided p of the permutation test is %.3f): 'too few runs' there means 'cannot tell', not 'no change'; %s\n",
@@ -225,6 +231,7 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 								      json_null());
 	json_object_set_new(doc, "alpha", json_real(a->o.alpha));
 	json_object_set_new(doc, "threshold_ns", json_real(a->o.threshold_ns));
+	json_object_set_new(doc, "figure", json_string(xl_cmp_figure_name(a->o.figure)));
 	if ((fa = xl_cmp_calib_head_json(a)))
 		json_object_set_new(doc, "calibration", fa);
 	json_object_set_new(doc, "method", json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:f,s:o,s:s}",
@@ -267,6 +274,9 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 			json_object_set_new(o, "relabelings", json_integer((json_int_t)m->test.relabelings));
 			json_object_set_new(o, "too_few", json_boolean(m->too_few));
 			json_object_set_new(o, "verdict", json_string(mverdict_json(m)));
+			json_object_set_new(o, "figure", json_string(m->corrected ? "corrected" : "raw"));
+			json_object_set_new(o, "ctl_ref_ns", m->corrected ? json_real(m->ctl_ref_ns) :
+									   json_null());
 			if ((fa = xl_cmp_calib_json(a, m->id, true)))
 				json_object_set_new(o, "false_alarm", fa);
 		}
@@ -340,6 +350,55 @@ void xl_cmp_print_calib(const struct compare_args *a, const struct xl_cmp_rowdat
 		printf("\nnote: the A/A calibration %s has no %s rate for these rows\n",
 		       TXT(md, a->calib_path), multi ? "several-runs (it has fewer than 6 runs)" :
 						      "one-run-a-side");
+}
+
+/* " (A/A: 1 of 28 pairs flagged on it, 5 of 28 raw)" for @id, "" without. */
+static void figure_why(const struct compare_args *a, const struct xl_cmp_rowdata *id, bool multi,
+		       char *buf, size_t len)
+{
+	const struct xl_calib_row *c = a->o.calib ? xl_calib_find(a->o.calib, id) : NULL;
+	bool sp = multi && c && c->splits && c->csplits;
+
+	buf[0] = '\0';
+	if (c && (sp ? c->csplits : c->cpairs))
+		snprintf(buf, len, " (A/A: %d of %d %s flagged on it, %d of %d raw)",
+			 sp ? c->csplit_flags : c->cpair_flags, sp ? c->csplits : c->cpairs,
+			 sp ? "splits" : "pairs", sp ? c->split_flags : c->pair_flags,
+			 sp ? c->splits : c->pairs);
+}
+
+void xl_cmp_print_figure(const struct compare_args *a, const struct xl_cmp_rowdata *const *ids,
+			 const bool *corrected, int n, bool multi)
+{
+	bool md = a->markdown;
+	char why[128];
+	int i, ncorr = 0, ncmp = 0;
+
+	for (i = 0; i < n; i++) {
+		ncmp += ids[i] != NULL;
+		ncorr += ids[i] && corrected[i];
+	}
+	/* Raw by default with nothing to choose from, or as asked: nothing to say. */
+	if (!ncmp || a->o.figure == XL_CMP_FIG_RAW ||
+	    (a->o.figure == XL_CMP_FIG_AUTO && !a->o.calib && !ncorr))
+		return;
+	if (!ncorr) {
+		printf("\nfigure: raw for every row: %s\n", a->o.figure == XL_CMP_FIG_CORRECTED ?
+		       "no compared row has the host-speed control on every repetition of its runs (runs from before it, AF_XDP and watch-cost rows)" :
+		       "the A/A calibration flagged no row less often on the figure corrected by the host-speed control");
+		return;
+	}
+	printf("\nfigure: %d of %d compared rows tested on the figure corrected by the host-speed control (each repetition's ns/packet times the median control of the row over its own, docs/compare.md)%s; the rest raw:\n",
+	       ncorr, ncmp, a->o.figure == XL_CMP_FIG_CORRECTED ? " as asked (--figure corrected)" :
+	       ", where this host's A/A calibration flagged fewer on it");
+	for (i = 0; i < n; i++) {
+		if (!ids[i] || !corrected[i])
+			continue;
+		figure_why(a, ids[i], multi, why, sizeof(why));
+		printf("%s%s %u %s %s: corrected%s\n", md ? "- " : "  ", TXT(md, ids[i]->name),
+		       ids[i]->size, TXT(md, ids[i]->mode),
+		       TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"), why);
+	}
 }
 
 json_t *xl_cmp_calib_json(const struct compare_args *a, const struct xl_cmp_rowdata *id,

@@ -113,4 +113,14 @@ struct json_t *xl_cmp_calib_json(const struct compare_args *a, const struct xl_c
 /** xl_cmp_calib_head_json() - the "calibration" member: {path, runs, alpha, matches, why}, or NULL. */
 struct json_t *xl_cmp_calib_head_json(const struct compare_args *a);
 
+/*
+ * xl_cmp_print_figure() - after the table, which figure the @n rows @ids
+ * (NULL: not compared) were tested on (@corrected[i]: the corrected one)
+ * and why (--figure, or the A/A calibration's counts of each: several runs
+ * a side when @multi). Nothing when every row is raw by default without a
+ * calibration, or with --figure raw.
+ */
+void xl_cmp_print_figure(const struct compare_args *a, const struct xl_cmp_rowdata *const *ids,
+			 const bool *corrected, int n, bool multi);
+
 #endif /* XDPLAB_CMD_COMPARE_CLI_H */

@@ -327,6 +327,49 @@ static void test_row_compare_edges(void **state)
 }
 
 /*
+ * The corrected figure (issue 19 item 2): base at 10 ns/packet measured
+ * with the host-speed control at 500 ns per run, new at 20 ns/packet with
+ * the control at 1000 (the host ran at half speed): raw a regression of
+ * +10 ns; corrected to the median control 750 both are 15 ns, no change.
+ * Without a control on every repetition the row stays raw.
+ */
+static void test_row_compare_corrected(void **state)
+{
+	struct xl_cmp_rowdata b = rate_row(4, 1e8, ""), n = rate_row(4, 5e7, ""), bc;
+	struct xl_cmp_row r = { .base = &b, .new = &n };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		b.ctl_ns[i] = 500;
+		n.ctl_ns[i] = 1000;
+	}
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05 });
+	assert_false(r.corrected);
+	assert_dbl_equal(r.delta, 10.0);
+	assert_int_equal(r.verdict, XL_CMP_REGRESSION);
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_CORRECTED });
+	assert_true(r.corrected);
+	assert_dbl_equal(r.ctl_ref_ns, 750.0);
+	assert_dbl_equal(r.delta, 0.0);
+	assert_dbl_equal(r.test.p, 1.0);
+	assert_int_equal(r.verdict, XL_CMP_SAME);
+	/* The rows themselves are untouched: the table shows what was measured. */
+	assert_dbl_equal(r.base->pps[0], 1e8);
+	xl_cmp_correct(&b, 750, &bc);
+	assert_dbl_equal(bc.pps[0], 1e8 / 1.5);
+	assert_true(fabs(bc.mpps.median - 100.0 / 1.5) < 1e-9);
+	n.ctl_ns[3] = 0;
+	xl_cmp_row_compare(&r, &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_CORRECTED });
+	assert_false(r.corrected);
+	assert_dbl_equal(r.ctl_ref_ns, 0.0);
+	assert_int_equal(r.verdict, XL_CMP_REGRESSION);
+	assert_string_equal(xl_cmp_figure_name(XL_CMP_FIG_AUTO), "auto");
+	assert_string_equal(xl_cmp_figure_name(XL_CMP_FIG_CORRECTED), "corrected");
+	assert_string_equal(xl_cmp_figure_name((enum xl_cmp_figure)7), "");
+}
+
+/*
  * A rate that fell to 0 pps was 0 ns/packet and a delta of 0: "~" (or,
  * with enough repetitions, an "improvement" the threshold hid). It is a
  * regression whatever the sizes; rising from 0 an improvement.
@@ -477,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_find_dup),
 		cmocka_unit_test(test_row_compare_edges),
 		cmocka_unit_test(test_row_compare_zero_rate),
+		cmocka_unit_test(test_row_compare_corrected),
 		cmocka_unit_test(test_lat_compare_edges),
 		cmocka_unit_test(test_lat_rose_append),
 	};

@@ -450,6 +450,99 @@ static void test_calib(void **state)
 	xl_calib_free(&c);
 }
 
+/*
+ * The corrected figure (issue 19 item 2): the same drifting runs as
+ * test_calib (run i at 100 + 3i ns/packet), but each repetition's
+ * host-speed control drifted with it (600 * (100 + 3i) / 100 ns per run):
+ * relative to it every run is alike. The calibration counts no false alarm
+ * on the corrected figure (0 of 28 pairs, 0 of 35 splits) against 28 and 1
+ * raw, so it prefers it; compare's auto figure then uses it for the split
+ * that raw flags, and a row without controls stays raw.
+ */
+static void test_calib_corrected(void **state)
+{
+	struct xl_cmp_rowdata rows[8];
+	struct xl_cmp_file f[8];
+	struct xl_cmp_mresult res;
+	struct xl_calib c;
+	char path[8][16];
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		double ns = 100 + 3 * i;
+		double pps[5] = { 1e9 / ns, 1e9 / (ns + 0.2), 1e9 / (ns - 0.2), 1e9 / (ns + 0.1),
+				  1e9 / (ns - 0.1) };
+		double cpu[5] = { 1, 1, 1, 1, 1 };
+
+		mkrow(&rows[i], "drop/no-touch", "valid", pps, cpu, 5);
+		for (j = 0; j < 5; j++)
+			rows[i].ctl_ns[j] = 600 * ns / 100;
+		snprintf(path[i], sizeof(path[i]), "r%d.json", i);
+		mkfile(&f[i], path[i], &rows[i], 1);
+		f[i].reps = 5;
+	}
+	assert_int_equal(xl_calib_compute(f, 8, 0.05, &c), 0);
+	assert_int_equal(c.rows[0].pairs, 28);
+	assert_int_equal(c.rows[0].pair_flags, 28);
+	assert_int_equal(c.rows[0].cpairs, 28);
+	assert_int_equal(c.rows[0].cpair_flags, 0);
+	assert_int_equal(c.rows[0].splits, 35);
+	assert_int_equal(c.rows[0].split_flags, 1);
+	assert_int_equal(c.rows[0].csplits, 35);
+	assert_int_equal(c.rows[0].csplit_flags, 0);
+	assert_true(xl_calib_prefers_corrected(&c.rows[0], true));
+	assert_true(xl_calib_prefers_corrected(&c.rows[0], false));
+	/* Saved and read back with its corrected counts. */
+	{
+		char dir[4096], file[4200], err[256];
+		struct xl_calib back;
+
+		snprintf(dir, sizeof(dir), "%s/xdplab-test-calibc-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		assert_non_null(mkdtemp(dir));
+		snprintf(file, sizeof(file), "%s/calibration.json", dir);
+		assert_int_equal(xl_calib_save(&c, file), 0);
+		assert_int_equal(xl_calib_load(file, &back, err, sizeof(err)), 0);
+		assert_memory_equal(&back.rows[0], &c.rows[0], sizeof(back.rows[0]));
+		xl_calib_free(&back);
+		assert_int_equal(unlink(file), 0);
+		assert_int_equal(rmdir(dir), 0);
+	}
+	/* Runs 0-3 against 4-7: raw flags it (p = 2/70, +12 ns), auto with the calibration does not. */
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05 }, &res), 0);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_REGRESSION);
+	assert_false(res.rows[0].corrected);
+	assert_near(res.rows[0].test.estimate, 12, 1e-6);
+	xl_cmp_mresult_free(&res);
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05, .calib = &c }, &res), 0);
+	assert_true(res.rows[0].corrected);
+	/* The reference: the median control, between runs 3 and 4 (654 and 672 ns per run). */
+	assert_near(res.rows[0].ctl_ref_ns, (654.0 + 672.0) / 2, 1e-9);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_SAME);
+	assert_near(res.rows[0].test.estimate, 0, 1e-6);
+	xl_cmp_mresult_free(&res);
+	/* --figure raw wins over the calibration; a run without controls keeps a row raw. */
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05, .calib = &c, .figure = XL_CMP_FIG_RAW }, &res), 0);
+	assert_false(res.rows[0].corrected);
+	xl_cmp_mresult_free(&res);
+	rows[6].ctl_ns[2] = 0;
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_CORRECTED }, &res), 0);
+	assert_false(res.rows[0].corrected);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_REGRESSION);
+	xl_cmp_mresult_free(&res);
+	/* Without a calibration that prefers it, auto is raw. */
+	c.rows[0].csplit_flags = 1;
+	assert_false(xl_calib_prefers_corrected(&c.rows[0], true));
+	assert_true(xl_calib_prefers_corrected(&c.rows[0], false));
+	c.rows[0].pair_too_few = true;
+	assert_false(xl_calib_prefers_corrected(&c.rows[0], false));
+	c.rows[0].cpairs = 0;
+	c.rows[0].pair_too_few = false;
+	assert_false(xl_calib_prefers_corrected(&c.rows[0], false));
+	xl_calib_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_runs_regression),
 		cmocka_unit_test(test_runs_check),
 		cmocka_unit_test(test_calib),
+		cmocka_unit_test(test_calib_corrected),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

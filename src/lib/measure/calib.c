@@ -58,10 +58,15 @@ static bool flagged(enum xl_cmp_verdict v)
 	return v == XL_CMP_REGRESSION || v == XL_CMP_IMPROVEMENT;
 }
 
-/* Every pair of runs, one run a side. */
+/*
+ * Every pair of runs, one run a side, on the raw figure (@o->figure
+ * XL_CMP_FIG_RAW) or the corrected one (XL_CMP_FIG_CORRECTED: counted where
+ * the comparison could use it).
+ */
 static int pairs(const struct xl_cmp_file *files, int n, const struct xl_cmp_opts *o,
 		 struct xl_calib *c)
 {
+	bool corr = o->figure == XL_CMP_FIG_CORRECTED;
 	struct xl_cmp_result res;
 	int i, j, k;
 
@@ -73,9 +78,14 @@ static int pairs(const struct xl_cmp_file *files, int n, const struct xl_cmp_opt
 				const struct xl_cmp_row *r = &res.rows[k];
 				struct xl_calib_row *cr;
 
-				if (r->status != XL_CMP_PAIRED)
+				if (r->status != XL_CMP_PAIRED || (corr && !r->corrected))
 					continue;
 				cr = row_for(c, r->base);
+				if (corr) {
+					cr->cpairs++;
+					cr->cpair_flags += flagged(r->verdict);
+					continue;
+				}
 				cr->pairs++;
 				cr->pair_flags += flagged(r->verdict);
 				cr->pair_too_few |= r->too_few;
@@ -104,9 +114,15 @@ static int one_split(const struct xl_cmp_file *files, int n, uint64_t mask,
 		const struct xl_cmp_mrow *m = &res.rows[k];
 		struct xl_calib_row *cr;
 
-		if (m->status != XL_CMP_PAIRED)
+		if (m->status != XL_CMP_PAIRED ||
+		    (o->figure == XL_CMP_FIG_CORRECTED && !m->corrected))
 			continue;
 		cr = row_for(c, m->id);
+		if (o->figure == XL_CMP_FIG_CORRECTED) {
+			cr->csplits++;
+			cr->csplit_flags += flagged(m->verdict);
+			continue;
+		}
 		cr->splits++;
 		cr->split_flags += flagged(m->verdict);
 		cr->split_too_few |= m->too_few;
@@ -162,7 +178,9 @@ static int splits(const struct xl_cmp_file *files, int n, const struct xl_cmp_op
 
 int xl_calib_compute(const struct xl_cmp_file *files, int n, double alpha, struct xl_calib *out)
 {
-	struct xl_cmp_opts o = { .alpha = alpha, .no_interval = true };
+	struct xl_cmp_opts o = { .alpha = alpha, .no_interval = true, .figure = XL_CMP_FIG_RAW },
+			   oc = { .alpha = alpha, .no_interval = true,
+				  .figure = XL_CMP_FIG_CORRECTED };
 	int i, rows = 0, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -185,8 +203,12 @@ int xl_calib_compute(const struct xl_cmp_file *files, int n, double alpha, struc
 	out->alpha = alpha;
 	out->nruns = n;
 	ret = pairs(files, n, &o, out);
+	if (!ret)
+		ret = pairs(files, n, &oc, out);
 	if (!ret && n >= XL_CALIB_SPLIT_MIN)
 		ret = splits(files, n, &o, out);
+	if (!ret && n >= XL_CALIB_SPLIT_MIN)
+		ret = splits(files, n, &oc, out);
 	if (ret)
 		xl_calib_free(out);
 	return ret;
@@ -201,11 +223,12 @@ int xl_calib_save(const struct xl_calib *c, const char *path)
 	for (i = 0; i < c->nrows; i++) {
 		const struct xl_calib_row *r = &c->rows[i];
 
-		json_array_append_new(rows, json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:i,s:i,s:b,s:i,s:i,s:b}",
+		json_array_append_new(rows, json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:i,s:i,s:b,s:i,s:i,s:b,s:{s:i,s:i,s:i,s:i}}",
 			"name", r->name, "packet_operation", r->op, "size", r->size, "mode", r->mode,
 			"wiring", r->wiring, "gen_engine", r->engine, "pairs", r->pairs,
 			"pair_flags", r->pair_flags, "pair_too_few", r->pair_too_few, "splits", r->splits, "split_flags",
-			r->split_flags, "split_too_few", r->split_too_few));
+			r->split_flags, "split_too_few", r->split_too_few, "corrected", "pairs", r->cpairs,
+			"pair_flags", r->cpair_flags, "splits", r->csplits, "split_flags", r->csplit_flags));
 	}
 	doc = json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:i},s:{s:i,s:f,s:f,s:s},s:f,s:i,s:i,s:i,s:o}",
 			"schema", XL_CALIB_SCHEMA, "date", c->date, "machine", "host", c->host,
@@ -307,7 +330,13 @@ int xl_calib_load(const char *path, struct xl_calib *c, char *err, size_t errlen
 		cr->split_flags = get_int(r, "split_flags");
 		cr->pair_too_few = json_is_true(json_object_get(r, "pair_too_few"));
 		cr->split_too_few = json_is_true(json_object_get(r, "split_too_few"));
-		if (cr->pair_flags > cr->pairs || cr->split_flags > cr->splits)
+		/* Absent in calibrations from before the control: 0 of 0, raw. */
+		cr->cpairs = get_int(json_object_get(r, "corrected"), "pairs");
+		cr->cpair_flags = get_int(json_object_get(r, "corrected"), "pair_flags");
+		cr->csplits = get_int(json_object_get(r, "corrected"), "splits");
+		cr->csplit_flags = get_int(json_object_get(r, "corrected"), "split_flags");
+		if (cr->pair_flags > cr->pairs || cr->split_flags > cr->splits ||
+		    cr->cpair_flags > cr->cpairs || cr->csplit_flags > cr->csplits)
 			continue; /* not a rate */
 		c->nrows++;
 	}
@@ -335,6 +364,19 @@ bool xl_calib_matches(const struct xl_calib *c, const struct xl_cmp_file *f, cha
 	else
 		return true;
 	return false;
+}
+
+/* Whether @cf of @cn flags fewer in proportion than @rf of @rn (both counted). */
+static bool fewer(int cf, int cn, int rf, int rn)
+{
+	return cn > 0 && rn > 0 && (long long)cf * rn < (long long)rf * cn;
+}
+
+bool xl_calib_prefers_corrected(const struct xl_calib_row *r, bool runs)
+{
+	if (runs && r->splits && r->csplits)
+		return !r->split_too_few && fewer(r->csplit_flags, r->csplits, r->split_flags, r->splits);
+	return !r->pair_too_few && fewer(r->cpair_flags, r->cpairs, r->pair_flags, r->pairs);
 }
 
 void xl_calib_free(struct xl_calib *c)

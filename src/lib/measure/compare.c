@@ -120,6 +120,7 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 			continue;
 		r->pps[r->nreps] = get_num(rep, "pps", 0);
 		r->cpu_ns[r->nreps] = get_num(rep, "cpu_ns_per_pkt", 0);
+		r->ctl_ns[r->nreps] = get_num(rep, "host_ctl_ns", 0);
 		r->nreps++;
 	}
 	for (i = 0; i < (size_t)r->nreps; i++)
@@ -349,6 +350,7 @@ static double median_of(const double *v, int n)
 void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 {
 	const struct xl_cmp_rowdata *b = r->base, *n = r->new;
+	struct xl_cmp_rowdata bc, nc;
 	double bv[XL_MAX_REPS], nv[XL_MAX_REPS];
 	const double *bs, *ns;
 	int i, zb, zn;
@@ -360,6 +362,18 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 		return;
 	}
 	r->status = XL_CMP_PAIRED;
+	r->corrected = xl_cmp_wants_corrected(o, b, false) && xl_cmp_has_ctl(b) && xl_cmp_has_ctl(n);
+	r->ctl_ref_ns = 0;
+	if (r->corrected) {
+		const struct xl_cmp_rowdata *both[2] = { b, n };
+
+		/* The same figures, each repetition moved to one host speed. */
+		r->ctl_ref_ns = xl_cmp_ctl_ref(both, 2);
+		xl_cmp_correct(b, r->ctl_ref_ns, &bc);
+		xl_cmp_correct(n, r->ctl_ref_ns, &nc);
+		b = &bc;
+		n = &nc;
+	}
 	r->delta_mpps = n->mpps.median - b->mpps.median;
 	r->delta_pct = b->mpps.median > 0 ? 100 * r->delta_mpps / b->mpps.median : 0;
 	r->delta_ns = xl_delta_ns_per_pkt(b->mpps.median * 1e6, n->mpps.median * 1e6);

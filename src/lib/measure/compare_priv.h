@@ -112,4 +112,35 @@ bool xl_cmp_all_positive(const double *v, int n);
 int xl_cmp_row_order(const struct xl_cmp_file *a, int i, const struct xl_cmp_file *b, int j,
 		     bool exact);
 
+/* ---- the corrected figure (compare_fig.c) ---- */
+
+/** xl_cmp_has_ctl() - every repetition of @r (at least one) has a host-speed control. */
+bool xl_cmp_has_ctl(const struct xl_cmp_rowdata *r);
+
+/**
+ * xl_cmp_wants_corrected() - whether @o asks for the corrected figure for
+ * the row of @id's identity: XL_CMP_FIG_CORRECTED always, XL_CMP_FIG_AUTO
+ * when @o->calib has the row and prefers it (xl_calib_prefers_corrected();
+ * @runs: several runs a side). The caller still needs every repetition's
+ * control (xl_cmp_has_ctl()) to use it.
+ */
+bool xl_cmp_wants_corrected(const struct xl_cmp_opts *o, const struct xl_cmp_rowdata *id,
+			    bool runs);
+
+/**
+ * xl_cmp_ctl_ref() - the reference control of a comparison: the median of
+ * every repetition's @ctl_ns over the @n rows @rows (ns per run; 0 when
+ * none has one).
+ */
+double xl_cmp_ctl_ref(const struct xl_cmp_rowdata *const *rows, int n);
+
+/**
+ * xl_cmp_correct() - @r with each repetition's figures moved to the
+ * reference control @ref_ns: ns/packet and DUT CPU ns/packet times @ref_ns
+ * over the repetition's control (so pps times control over @ref_ns), and
+ * @mpps summarized again, into @out. A repetition without a control keeps
+ * its figures (callers check xl_cmp_has_ctl() first).
+ */
+void xl_cmp_correct(const struct xl_cmp_rowdata *r, double ref_ns, struct xl_cmp_rowdata *out);
+
 #endif /* XDPLAB_COMPARE_PRIV_H */

@@ -240,7 +240,8 @@ struct xl_summary xl_cmp_run_summary(const double *pps, const double *cpu_ns, in
 static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struct entry *e, int n,
 			 const struct xl_cmp_opts *o, struct xl_cmp_mrow *m)
 {
-	const struct xl_cmp_rowdata *d, *bnote = NULL, *nnote = NULL;
+	const struct xl_cmp_rowdata *d, *bnote = NULL, *nnote = NULL, *rows[2 * XL_CMP_MAX_RUNS];
+	struct xl_cmp_rowdata cv[2 * XL_CMP_MAX_RUNS];
 	double reps[2 * XL_CMP_MAX_RUNS * XL_MAX_REPS], v[XL_MAX_REPS], bm[XL_CMP_MAX_RUNS],
 		nm[XL_CMP_MAX_RUNS];
 	size_t off[2 * XL_CMP_MAX_RUNS + 1];
@@ -249,8 +250,23 @@ static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struc
 	bool gb = false, cpu_all = true;
 
 	m->id = row_of(files, e[0]);
+	for (k = 0; k < n; k++)
+		rows[k] = row_of(files, e[k]);
+	/*
+	 * The corrected figure where asked for and every measured run has the
+	 * control on every repetition: each run's rows moved to one host
+	 * speed, the median control of the row over both sides.
+	 */
+	m->corrected = xl_cmp_wants_corrected(o, m->id, true);
+	for (k = 0; k < n && m->corrected; k++)
+		m->corrected = !rows[k]->nreps || xl_cmp_has_ctl(rows[k]);
+	m->ctl_ref_ns = m->corrected ? xl_cmp_ctl_ref(rows, n) : 0;
+	for (k = 0; k < n && m->corrected; k++) {
+		xl_cmp_correct(rows[k], m->ctl_ref_ns, &cv[k]);
+		rows[k] = &cv[k];
+	}
 	for (k = 0; k < n; k++) {
-		d = row_of(files, e[k]);
+		d = rows[k];
 		if (e[k].f < nbase) {
 			in_b++;
 			bnote = bnote ? bnote : d;
@@ -281,7 +297,7 @@ static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struc
 	for (k = 0; k < n; k++) {
 		bool base;
 
-		d = row_of(files, e[k]);
+		d = rows[k];
 		if (!d->nreps)
 			continue;
 		base = e[k].f < nbase;
