@@ -411,6 +411,16 @@ int cmd_store(int argc, char **argv);   /* store list|show|export|import */
 int cmd_history(int argc, char **argv); /* history [--row R] */
 int cmd_ndr(int argc, char **argv);     /* ndr: zero-loss throughput */
 
+/**
+ * xl_cmd_run_xdplab() - run @v (NULL-ended; "/proc/self/exe" first: this
+ * xdplab) as a child process of its own and wait for it, its stdout and
+ * stderr on our stderr; a stop request (Ctrl-C) is passed on as SIGINT and
+ * the child given 30 s to tear its lab down. lab run --aa's runs and
+ * bisect-step's. Return: its exit status, 128 + the signal that ended it,
+ * or -errno when it cannot be started.
+ */
+int xl_cmd_run_xdplab(char **v);
+
 struct xl_store;
 
 /**

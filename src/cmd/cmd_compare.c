@@ -81,48 +81,41 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return -EINVAL;
 }
 
-/*
- * Side @i (0 base, 1 new) from the store: every run of its label, by date
- * then id, into @f[*@n...] (several runs a side; the newest XL_CMP_MAX_RUNS
- * when there are more, said on stderr), each named "store run N (label
- * L)". Return: 0 or the exit status (one line printed).
- */
-static int load_stored(struct xl_store *s, const struct compare_args *a, int i,
-		       struct xl_cmp_file *f, int *nf)
+int xl_cmp_load_label(const struct xl_cmd_spec *spec, struct xl_store *s, const char *label,
+		      const char *opt, struct xl_cmp_file *f, int *nf)
 {
-	static const char *const side[] = { "--base-label", "--new-label" };
 	struct xl_store_run *runs;
 	char err[1024], name[320];
 	int n, k, ret = 0;
 
-	if (xl_store_list(s, a->label[i], &runs, &n, err, sizeof(err))) {
-		xl_usage_error(&compare_spec, "%s", err);
+	if (xl_store_list(s, label, &runs, &n, err, sizeof(err))) {
+		xl_usage_error(spec, "%s", err);
 		return XL_EXIT_RUNTIME;
 	}
 	if (!n) {
-		xl_usage_error(&compare_spec, "%s '%s': no stored run has this label in %s (store list shows them)",
-			       side[i], a->label[i], xl_store_name(s));
+		xl_usage_error(spec, "%s '%s': no stored run has this label in %s (store list shows them)",
+			       opt, label, xl_store_name(s));
 		free(runs);
 		return XL_EXIT_USAGE;
 	}
 	if (n > XL_CMP_MAX_RUNS)
-		fprintf(stderr, "xdplab compare: label %s has %d stored runs: the newest %d are compared (at most %d a side)\n",
-			XL_ESC(a->label[i]), n, XL_CMP_MAX_RUNS, XL_CMP_MAX_RUNS);
+		fprintf(stderr, "xdplab %s: label %s has %d stored runs: the newest %d are compared (at most %d a side)\n",
+			spec->name, XL_ESC(label), n, XL_CMP_MAX_RUNS, XL_CMP_MAX_RUNS);
 	for (k = n > XL_CMP_MAX_RUNS ? n - XL_CMP_MAX_RUNS : 0; k < n && !ret; k++) {
 		json_t *doc = NULL;
 		size_t len;
 		char *text;
 
 		if (xl_store_doc(s, runs[k].id, &text, &len, NULL, err, sizeof(err))) {
-			xl_usage_error(&compare_spec, "%s", err);
+			xl_usage_error(spec, "%s", err);
 			ret = XL_EXIT_RUNTIME;
 			break;
 		}
-		snprintf(name, sizeof(name), "store run %lld (label %s)", runs[k].id, a->label[i]);
+		snprintf(name, sizeof(name), "store run %lld (label %s)", runs[k].id, label);
 		doc = json_loadb(text, len, 0, NULL);
 		ret = doc ? xl_cmp_from_doc(name, doc, &f[*nf], err, sizeof(err)) : -EINVAL;
 		if (ret) {
-			xl_usage_error(&compare_spec, "%s", doc ? err : "stored document is not JSON");
+			xl_usage_error(spec, "%s", doc ? err : "stored document is not JSON");
 			ret = XL_EXIT_USAGE;
 		} else {
 			(*nf)++;
@@ -705,7 +698,8 @@ int cmd_compare(int argc, char **argv)
 		if (!st)
 			goto out;
 		for (i = 0; i < 2 && !ret; i++) {
-			ret = load_stored(st, &a, i, r.f, &r.n);
+			ret = xl_cmp_load_label(&compare_spec, st, a.label[i],
+						i ? "--new-label" : "--base-label", r.f, &r.n);
 			if (!i)
 				r.nbase = r.n;
 		}

@@ -5,7 +5,8 @@
  * a row that could not be judged skipped, the rest passed. Two files,
  * several runs a side and compare --db alike. Every text from a results
  * file (paths, row names, reasons) goes through the one XML escaper
- * (core/escape.c).
+ * (core/escape.c). A row's outcome in one line (struct xl_cmp_case) is
+ * bisect-step's too.
  *
  * The shape is the one Jenkins, GitLab and GitHub's test-report actions
  * read (testsuites > testsuite > properties, testcase > failure | skipped,
@@ -21,22 +22,6 @@
 #include "compare_cli.h"
 #include "xdplab/escape.h"
 #include "xdplab/log.h"
-
-/* What a testcase says. */
-enum jcase_kind { JC_PASS, JC_FAIL, JC_SKIP };
-
-/*
- * One testcase. @name: the row's identity as the text table shows it
- * (name, size, mode, wiring; raw, escaped when written); @cls: its
- * classname; @msg: the failure's or skip's message, or a passed row's
- * verdict and figures (its system-out).
- */
-struct jcase {
-	char name[160];
-	const char *cls;
-	enum jcase_kind kind;
-	char msg[512];
-};
 
 /* The rows' classnames: throughput rows and latency rows. */
 #define CLS_ROWS "xdplab.compare"
@@ -62,13 +47,13 @@ static void put_prop(const char *name, const char *value)
  * @props (@nprops name/value pairs) before them.
  */
 static void put_report(const char *title, const char *const (*props)[2], int nprops,
-		       const struct jcase *c, int n)
+		       const struct xl_cmp_case *c, int n)
 {
 	int i, fails = 0, skips = 0;
 
 	for (i = 0; i < n; i++) {
-		fails += c[i].kind == JC_FAIL;
-		skips += c[i].kind == JC_SKIP;
+		fails += c[i].kind == XL_CASE_FAIL;
+		skips += c[i].kind == XL_CASE_SKIP;
 	}
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	printf("<testsuites name=\"xdplab compare\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
@@ -84,18 +69,18 @@ static void put_report(const char *title, const char *const (*props)[2], int npr
 		printf("    <testcase");
 		put_attr("classname", c[i].cls);
 		put_attr("name", c[i].name);
-		if (c[i].kind == JC_PASS && !c[i].msg[0]) {
+		if (c[i].kind == XL_CASE_PASS && !c[i].msg[0]) {
 			printf("/>\n");
 			continue;
 		}
 		printf(">\n");
-		if (c[i].kind == JC_FAIL) {
+		if (c[i].kind == XL_CASE_FAIL) {
 			printf("      <failure type=\"regression\"");
 			put_attr("message", c[i].msg);
 			printf(">");
 			xl_xml_escape(stdout, c[i].msg);
 			printf("</failure>\n");
-		} else if (c[i].kind == JC_SKIP) {
+		} else if (c[i].kind == XL_CASE_SKIP) {
 			printf("      <skipped");
 			put_attr("message", c[i].msg);
 			printf("/>\n");
@@ -109,7 +94,7 @@ static void put_report(const char *title, const char *const (*props)[2], int npr
 	printf("  </testsuite>\n</testsuites>\n");
 }
 
-static void row_name(struct jcase *c, const struct xl_cmp_rowdata *d)
+static void row_name(struct xl_cmp_case *c, const struct xl_cmp_rowdata *d)
 {
 	snprintf(c->name, sizeof(c->name), "%s %u %s %s", d->name, d->size, d->mode,
 		 d->wiring[0] ? d->wiring : "-");
@@ -117,9 +102,9 @@ static void row_name(struct jcase *c, const struct xl_cmp_rowdata *d)
 }
 
 /* A row not judged (not comparable, not measured, on one side only): skipped. */
-static void skip_status(struct jcase *c, enum xl_cmp_status s, const char *reason)
+static void skip_status(struct xl_cmp_case *c, enum xl_cmp_status s, const char *reason)
 {
-	c->kind = JC_SKIP;
+	c->kind = XL_CASE_SKIP;
 	if (s == XL_CMP_NOT_MEASURED)
 		snprintf(c->msg, sizeof(c->msg), "%s", reason);
 	else
@@ -129,14 +114,14 @@ static void skip_status(struct jcase *c, enum xl_cmp_status s, const char *reaso
 }
 
 /* The verdict's kind: a regression fails, too few skips, the rest pass. */
-static enum jcase_kind verdict_kind(enum xl_cmp_verdict v)
+static enum xl_cmp_case_kind verdict_kind(enum xl_cmp_verdict v)
 {
-	return v == XL_CMP_REGRESSION ? JC_FAIL : v == XL_CMP_TOO_FEW ? JC_SKIP : JC_PASS;
+	return v == XL_CMP_REGRESSION ? XL_CASE_FAIL : v == XL_CMP_TOO_FEW ? XL_CASE_SKIP : XL_CASE_PASS;
 }
 
 /* ---- two files ---- */
 
-static void two_case(struct jcase *c, const struct xl_cmp_row *r, const struct compare_args *a)
+void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, const struct compare_args *a)
 {
 	const struct xl_cmp_rowdata *d = r->base ? r->base : r->new;
 
@@ -159,7 +144,7 @@ static void two_case(struct jcase *c, const struct xl_cmp_row *r, const struct c
 		 r->test.n1, r->reason[0] ? ": " : "", r->reason);
 }
 
-static void lat_case(struct jcase *c, const struct xl_cmp_latpair *p)
+static void lat_case(struct xl_cmp_case *c, const struct xl_cmp_latpair *p)
 {
 	const struct xl_cmp_latrow *d = p->base ? p->base : p->new;
 	size_t n;
@@ -184,7 +169,7 @@ void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 			const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
 			const struct compare_args *a)
 {
-	struct jcase *c = calloc(res->nrows + lr->npairs + 1, sizeof(*c));
+	struct xl_cmp_case *c = calloc(res->nrows + lr->npairs + 1, sizeof(*c));
 	char title[600], alpha[32], thr[32];
 	const char *const props[][2] = {
 		{ "base", b->path }, { "base_commit", b->git }, { "base_date", b->date },
@@ -201,7 +186,7 @@ void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	snprintf(thr, sizeof(thr), "%g", a->o.threshold_ns);
 	snprintf(title, sizeof(title), "%s vs %s", b->path, n->path);
 	for (i = 0; i < res->nrows; i++)
-		two_case(&c[i], &res->rows[i], a);
+		xl_cmp_case_two(&c[i], &res->rows[i], a);
 	for (i = 0; i < lr->npairs; i++)
 		lat_case(&c[res->nrows + i], &lr->pairs[i]);
 	put_report(title, props, sizeof(props) / sizeof(props[0]), c, res->nrows + lr->npairs);
@@ -210,7 +195,7 @@ void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 
 /* ---- several runs a side ---- */
 
-static void runs_case(struct jcase *c, const struct xl_cmp_mrow *m, const struct compare_args *a)
+void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m, const struct compare_args *a)
 {
 	char ci[64] = "";
 
@@ -242,7 +227,7 @@ static void runs_case(struct jcase *c, const struct xl_cmp_mrow *m, const struct
 void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nnew,
 			     const struct xl_cmp_mresult *res, const struct compare_args *a)
 {
-	struct jcase *c = calloc(res->nrows + 1, sizeof(*c));
+	struct xl_cmp_case *c = calloc(res->nrows + 1, sizeof(*c));
 	char title[64], alpha[32], thr[32], nb[16], nn[16];
 	const char *const props[][2] = {
 		{ "base_runs", nb }, { "new_runs", nn }, { "method", "permutation-runs" },
@@ -269,7 +254,7 @@ void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nne
 		all[np + i][1] = files[i].path;
 	}
 	for (i = 0; i < res->nrows; i++)
-		runs_case(&c[i], &res->rows[i], a);
+		xl_cmp_case_runs(&c[i], &res->rows[i], a);
 	put_report(title, (const char *const(*)[2])all, np + nbase + nnew, c, res->nrows);
 	free(all);
 	free(c);

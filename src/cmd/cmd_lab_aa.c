@@ -50,8 +50,7 @@ static char **child_argv(int argc, char **argv, const char *path)
 	return v;
 }
 
-/* One run: spawn it, wait for it (passing on a stop). Return: its exit status, -errno. */
-static int one_run(char **v)
+int xl_cmd_run_xdplab(char **v)
 {
 	struct xl_child_opts o = { .err_fd = STDERR_FILENO, .out_to_err = true };
 	struct xl_child c;
@@ -136,7 +135,7 @@ int xl_cmd_lab_aa(int argc, char **argv, const struct run_args *a)
 		}
 		fprintf(stderr, "xdplab: lab run --aa %d: run %d of %d, a lab run of its own -> %s\n",
 			a->aa, i + 1, a->aa, XL_ESC(path));
-		rc = one_run(v);
+		rc = xl_cmd_run_xdplab(v);
 		free(v);
 		if (rc < 0) {
 			xl_err("--aa: cannot start run %d: %s", i + 1, strerror(-rc));

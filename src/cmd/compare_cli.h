@@ -52,6 +52,34 @@ void xl_cmp_print_env(const struct xl_cmp_file *b, const struct xl_cmp_file *n, 
 void xl_cmp_print_runs(const struct xl_cmp_file *files, int nbase, int nnew,
 		       const struct xl_cmp_mresult *res, const struct compare_args *a);
 
+/** What a row's comparison says to a CI reader (a testcase) or a bisect step. */
+enum xl_cmp_case_kind { XL_CASE_PASS, XL_CASE_FAIL, XL_CASE_SKIP };
+
+/**
+ * struct xl_cmp_case - one row's outcome in one line (cmd_compare_junit.c).
+ * @name: the row's identity as the text table shows it ("drop/no-touch 64
+ *   native threaded"; raw results-file text: escape it where it goes).
+ * @cls: "xdplab.compare" or "xdplab.compare.latency". @kind: a regression
+ *   XL_CASE_FAIL; too few repetitions or runs, not comparable, not
+ *   measured, on one side only XL_CASE_SKIP; else XL_CASE_PASS.
+ * @msg: the verdict with the change, the figures, p and the sizes, or
+ *   why the row was not judged.
+ */
+struct xl_cmp_case {
+	char name[160];
+	const char *cls;
+	enum xl_cmp_case_kind kind;
+	char msg[512];
+};
+
+/** xl_cmp_case_two() - @c of the two files' row @r (compared under @a->o). */
+void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r,
+		     const struct compare_args *a);
+
+/** xl_cmp_case_runs() - @c of several runs a side's row @m. */
+void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m,
+		      const struct compare_args *a);
+
 /**
  * xl_cmp_print_junit() - two files compared (@res, and the latency rows'
  * @lr) as a JUnit XML report on stdout (compare --format junit,
@@ -77,6 +105,20 @@ void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nne
  */
 void xl_cmp_md_headline(const struct xl_cmp_rowdata *const *reg, int nreg, int improvements,
 			int same, int too_few, const char *few, int not_compared);
+
+struct xl_store;
+
+/**
+ * xl_cmp_load_label() - the stored runs of @label (store @s) as one side of
+ * a comparison: every run, by date then id, into @f[*@nf...] (the newest
+ * XL_CMP_MAX_RUNS when there are more, said on stderr), each named "store
+ * run N (label L)"; *@nf counts them. @opt names the option in messages
+ * ("--base-label"); @spec the command. compare --db and bisect-step.
+ * Return: 0, XL_EXIT_USAGE (no run has @label, or a stored document is not
+ * a results file) or XL_EXIT_RUNTIME (the store failed); one line printed.
+ */
+int xl_cmp_load_label(const struct xl_cmd_spec *spec, struct xl_store *s, const char *label,
+		      const char *opt, struct xl_cmp_file *f, int *nf);
 
 /** xl_cmp_too_few_text() - "3 too few reps, " for the summaries; "" when @n is 0 (a static buffer). */
 const char *xl_cmp_too_few_text(int n);
