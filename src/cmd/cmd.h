@@ -410,6 +410,7 @@ int cmd_ab(int argc, char **argv);      /* ab IFACE --a A --b B */
 int cmd_store(int argc, char **argv);   /* store list|show|export|import */
 int cmd_history(int argc, char **argv); /* history [--row R] */
 int cmd_ndr(int argc, char **argv);     /* ndr: zero-loss throughput */
+int cmd_bisect_step(int argc, char **argv); /* bisect-step --base-label L -- LAB RUN OPTIONS */
 
 /**
  * xl_cmd_run_xdplab() - run @v (NULL-ended; "/proc/self/exe" first: this

@@ -25,6 +25,7 @@ const struct xl_command xl_commands[] = {
 	{ "compare", cmd_compare, "compare two results files: deltas, Mann-Whitney U, verdicts" },
 	{ "store", cmd_store, "the results store: list, show, export, import runs (SQLite or PostgreSQL)" },
 	{ "history", cmd_history, "a row's stored runs over time and where it changed (E-divisive means)" },
+	{ "bisect-step", cmd_bisect_step, "a step of git bisect run: lab run of this commit against a stored baseline; 0 good, 1 bad, 125 skip" },
 	{ "report", cmd_report, "one self-contained HTML page of a run (charts, table, flame graphs)" },
 	{ "run", cmd_run, "attach your own XDP program (--prog FILE.o): rx/s, rate per action, CPU ns/packet" },
 	{ "ab", cmd_ab, "two XDP programs on one interface, interleaved: rate, CPU ns/packet, verdict" },
