@@ -409,10 +409,10 @@ static void test_calib(void **state)
 	assert_false(c.rows[0].split_too_few);
 	/* Saved and read back, it is the same; and it applies to its own runs. */
 	{
-		char dir[] = "/tmp/xdplab-test-calib-XXXXXX", file[64], err[256], why[128];
+		char dir[256], file[300], err[512], why[128];
 		struct xl_calib back;
 
-		assert_non_null(mkdtemp(dir));
+		assert_int_equal(tmp_dir_make(dir, sizeof(dir), "calib"), 0);
 		snprintf(file, sizeof(file), "%s/calibration.json", dir);
 		snprintf(c.host, sizeof(c.host), "vm");
 		assert_int_equal(xl_calib_save(&c, file), 0);
@@ -433,7 +433,7 @@ static void test_calib(void **state)
 		xl_calib_free(&back);
 		assert_int_equal(unlink(file), 0);
 		assert_int_equal(xl_calib_load(file, &back, err, sizeof(err)), -ENOENT);
-		assert_int_equal(rmdir(dir), 0);
+		assert_int_equal(tmp_dir_remove(dir), 0);
 	}
 	xl_calib_free(&c);
 	/* 5 runs: pairs only; 3 repetitions: too few to flag. */

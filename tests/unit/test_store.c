@@ -28,12 +28,11 @@
 
 #include "test_util.h"
 
-static char dir[64], db[128];
+static char dir[256], db[300];
 
 static int setup(void **state)
 {
-	snprintf(dir, sizeof(dir), "/tmp/xdplab-test-store-XXXXXX");
-	if (!mkdtemp(dir))
+	if (tmp_dir_make(dir, sizeof(dir), "store"))
 		return -1;
 	snprintf(db, sizeof(db), "%s/r.db", dir);
 	return 0;
@@ -41,14 +40,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char p[160];
-
-	snprintf(p, sizeof(p), "%s/r.db", dir);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s/r.db-journal", dir);
-	unlink(p);
-	rmdir(dir);
-	return 0;
+	return tmp_dir_remove(dir);
 }
 
 /* A results document: one row, reps pps values @a and @b, CPU 50 and 60; @tag makes it unique. */

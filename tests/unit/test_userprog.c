@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,19 @@
 #include "xdplab/userprog.h"
 
 #include "test_util.h"
+
+/* The tests' own directory under $TMPDIR (tmp_dir_make()). */
+static char dir[256];
+
+static int setup_dir(void **state)
+{
+	return tmp_dir_make(dir, sizeof(dir), "userprog");
+}
+
+static int teardown_dir(void **state)
+{
+	return tmp_dir_remove(dir);
+}
 
 /* ---- map file tokens ---- */
 
@@ -150,13 +164,14 @@ static int frame(bool v6, uint8_t *buf)
  */
 static int fill(uint32_t type, const char *body, size_t len, const char *path, char **err)
 {
-	char tmpl[] = "/tmp/xl-test-mapfile.XXXXXX";
+	char tmpl[300];
 	struct capture ce;
 	char *e, *at;
 	int fd = -1, r;
 
 	if (body) {
-		fd = mkstemp(tmpl);
+		snprintf(tmpl, sizeof(tmpl), "%s/map", dir);
+		fd = open(tmpl, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		assert_true(fd >= 0);
 		assert_int_equal(write(fd, body, len), (ssize_t)len);
 		close(fd);
@@ -233,16 +248,17 @@ static void test_mapfile_array_index(void **state)
 /* Not a regular file: one line naming it, before any read (no hang). */
 static void test_mapfile_not_regular(void **state)
 {
-	char dir[] = "/tmp/xl-test-mapdir.XXXXXX", fifo[64], want[512], *e;
+	char mdir[300], fifo[320], want[768], *e;
 	int r;
 
-	assert_non_null(mkdtemp(dir));
-	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, dir, &e);
-	snprintf(want, sizeof(want), "xdplab: --map m=%s: not a regular file (a directory; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)\n", dir);
+	snprintf(mdir, sizeof(mdir), "%s/mapdir", dir);
+	assert_int_equal(mkdir(mdir, 0700), 0);
+	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, mdir, &e);
+	snprintf(want, sizeof(want), "xdplab: --map m=%s: not a regular file (a directory; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)\n", mdir);
 	assert_string_equal(e, want);
 	assert_int_equal(r, -EINVAL);
 	free(e);
-	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", mdir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, fifo, &e); /* no writer: open must not wait */
 	snprintf(want, sizeof(want), "xdplab: --map m=%s: not a regular file (a pipe; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)\n", fifo);
@@ -250,7 +266,7 @@ static void test_mapfile_not_regular(void **state)
 	assert_int_equal(r, -EINVAL);
 	free(e);
 	unlink(fifo);
-	rmdir(dir);
+	rmdir(mdir);
 	r = fill(BPF_MAP_TYPE_HASH, NULL, 0, "/dev/zero", &e);
 	assert_string_equal(e, "xdplab: --map m=/dev/zero: not a regular file (a character device; accepted: a text file of KEY VALUE lines, or /dev/null for an empty map)\n");
 	assert_int_equal(r, -EINVAL);
@@ -268,9 +284,11 @@ static void test_mapfile_not_regular(void **state)
 /* Larger than XL_MAP_FILE_MAX (a sparse file): refused before reading. */
 static void test_mapfile_too_large(void **state)
 {
-	char tmpl[] = "/tmp/xl-test-mapbig.XXXXXX", want[256], *e;
-	int fd = mkstemp(tmpl), r;
+	char tmpl[300], want[512], *e;
+	int fd, r;
 
+	snprintf(tmpl, sizeof(tmpl), "%s/big", dir);
+	fd = open(tmpl, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, XL_MAP_FILE_MAX + 1), 0);
 	close(fd);
@@ -387,5 +405,5 @@ int main(void)
 		cmocka_unit_test(test_mapfile_too_large),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
