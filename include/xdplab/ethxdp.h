@@ -44,7 +44,7 @@ int xl_eth_xdp_read(const struct xl_eth_xdp *e, struct xl_bench_rec *total);
 int xl_eth_xdp_probe(struct xl_eth_xdp *e);
 
 /**
- * xl_eth_xdp_meter_read() - xl_eth_xdp_read() as struct xl_meter.read
+ * xl_eth_xdp_meter_read() - xl_eth_xdp_read() as struct xl_counter_src.read
  * (@ctx: the struct xl_eth_xdp): no per-CPU split, @per_cpu (when not NULL,
  * xl_bench_detail_ncpus() records) all zero, so the meter judges the CPU
  * with the most softirq time.

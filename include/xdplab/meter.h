@@ -17,12 +17,37 @@
 #include "xdplab/sysstat.h"
 #include "xdplab/window.h"
 
+/**
+ * struct xl_counter_src - a source of the DUT's packet counters, the one
+ * interface through which a meter reads them: our benchmark's per-CPU map
+ * (xl_counter_src_bench()), redirect's, the nftables rule's counter, a
+ * driver's per-action XDP counters, a user program's count.
+ * @name: what is read, for messages ("bench", "redirect-cpu"...).
+ * @read: the totals into *@total and, when @per_cpu is not NULL, each
+ *        CPU's record (at most XL_MAX_CPUS; a source without a per-CPU
+ *        split leaves them zero). The record is struct xl_bench_rec, the
+ *        BPF <-> user-space layout of xdplab/abi/bench.h, whatever the
+ *        source. Return: 0 or -errno.
+ * @ctx: the source's own object, passed to @read; not owned.
+ */
+struct xl_counter_src {
+	const char *name;
+	int (*read)(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+	void *ctx;
+};
+
+/** xl_counter_src_bench() - @b's per-CPU counters (xl_bench__read()) as a source; @b not owned. */
+struct xl_counter_src xl_counter_src_bench(struct xl_bench *b);
+
 /* Most tasks besides the generator's threads in a chain's CPU time. */
 #define XL_METER_CHAIN_PIDS 4
 
 /**
  * struct xl_meter - what to sample. Not owned: the caller keeps these alive.
- * @bench: the benchmark's counters (required unless @read is set).
+ * @src: the DUT's packet counters (required). Beside them the meter reads
+ *        the host's own counters, each a source of its own in meter.c's
+ *        table (ethtool, /proc/stat, the softirq tracepoints, the NAPI
+ *        kthread, the generator, the chain's tasks), as the fields below ask.
  * @gen: the generator, or NULL (its sent count is then not reported).
  * @napi_cpu: the CPU whose busy share decides validity; -1: the CPU that
  *            processed most packets in the window (from the per-CPU counters),
@@ -48,9 +73,6 @@
  *            time (the generator ceiling judges the generator's CPU), and
  *            they cost every softirq of the machine. false: softirq wiring
  *            (no @napi_pid) reads them.
- * @read/@read_ctx: optional reader used instead of xl_bench__read(@bench)
- *            (e.g. xl_redirect__read_bench()); same contract: totals and,
- *            when @per_cpu is not NULL, each CPU's record. NULL: use @bench.
  * @sirq_held: the meter's own: true while it holds a reference on the
  *            softirq tracepoints (taken by its first sample that reads
  *            them or by xl_meter_prepare(), dropped by xl_meter_done());
@@ -63,9 +85,7 @@
  * machine, for as long as the process runs.
  */
 struct xl_meter {
-	struct xl_bench *bench;
-	int (*read)(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
-	void *read_ctx;
+	struct xl_counter_src src;
 	struct xl_gen *gen;
 	int napi_cpu;
 	int napi_pid;
@@ -229,7 +249,7 @@ void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu);
  * xl_meter_sample() - take a sample now. In softirq wiring (no
  * @m->napi_pid, no @m->no_sirq) the first sample takes @m's reference on
  * the softirq tracepoints, before any read (loading takes milliseconds);
- * keep it until xl_meter_done(). Return: 0 or -errno (counters unreadable).
+ * keep it until xl_meter_done(). Return: 0 or -errno (@m->src unreadable; -EINVAL: no @m->src.read).
  */
 int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s);
 

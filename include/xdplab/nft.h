@@ -47,7 +47,7 @@ int xl_nft_drop__counter(struct xl_nft_drop *n, uint64_t *packets, uint64_t *byt
 int xl_nft_counter_parse(const char *json, uint64_t *packets, uint64_t *bytes);
 
 /**
- * xl_nft_drop__read() - reader for struct xl_meter.read: the counter as
+ * xl_nft_drop__read() - reader for struct xl_counter_src.read: the counter as
  * @total->rx_packets/rx_bytes and actions[XDP_DROP]; nftables keeps no
  * per-CPU split, so @per_cpu (when not NULL, xl_bench_detail_ncpus() records) is
  * zeroed. @ctx is the struct xl_nft_drop. Return: as xl_nft_drop__counter().

@@ -164,7 +164,7 @@ int xl_redirect__last(struct xl_redirect *r, struct xl_redirect_stats *st,
 		      struct xl_steer_target *t);
 
 /**
- * xl_redirect__read_bench() - a reader for struct xl_meter: the ingress
+ * xl_redirect__read_bench() - a counter source's read (struct xl_counter_src): the ingress
  * counters as an xl_bench_rec, with the frames the kernel failed to forward
  * (@kernel_drops, OUT xmit errors, cpumap enqueue drops) added to
  * total->errors. @ctx: the struct xl_redirect. Return: 0 or -errno.
@@ -173,7 +173,7 @@ int xl_redirect__read_bench(void *ctx, struct xl_bench_rec *total,
 			    struct xl_bench_rec *per_cpu);
 
 /**
- * xl_redirect__read_cpu() - a reader for struct xl_meter: the cpumap-entry
+ * xl_redirect__read_cpu() - a counter source's read (struct xl_counter_src): the cpumap-entry
  * program's processed frames as rx_packets (per CPU: the target CPU), for
  * rows measured where the frames arrive. @ctx: the struct xl_redirect.
  */

@@ -181,12 +181,12 @@ struct xl_count *xl_count__create(const struct xl_userprog *u);
  * xl_bench_detail_ncpus() CPUs' records into it (at most XL_MAX_CPUS).
  * rx_packets counts calls, actions[] their return codes, errors returns
  * outside 0..4; rx_bytes is 0. Same contract as xl_bench__read(), so it
- * serves as struct xl_meter.read (pass the counter as read_ctx through
+ * serves as struct xl_counter_src.read (the counter as its ctx, through
  * xl_count_meter_read()). Return: 0 or -errno.
  */
 int xl_count__read(struct xl_count *c, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
 
-/** xl_count_meter_read() - xl_count__read() with a void * for struct xl_meter.read. */
+/** xl_count_meter_read() - xl_count__read() with a void * for struct xl_counter_src.read. */
 int xl_count_meter_read(void *c, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
 
 /** xl_count__destroy() - detach and free. NULL is fine. */

@@ -431,8 +431,7 @@ int cmd_ab(int argc, char **argv)
 		xl_cmd_row_init(&rows[k], "ab", NULL, "xdp", "ab", NULL, xl_xdp_mode_name(a.mode),
 				NULL);
 	}
-	m.read = xl_eth_xdp_meter_read;
-	m.read_ctx = &eth;
+	m.src = (struct xl_counter_src){ "ethtool-xdp", xl_eth_xdp_meter_read, &eth };
 	m.eth_sock = eth.sock;
 	m.ifname = ifname;
 	m.queues = eth.queues;

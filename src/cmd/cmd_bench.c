@@ -190,7 +190,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (a.o.extra)
 		xl_cmd_print_extra(&cal);
-	m.bench = b;
+	m.src = xl_counter_src_bench(b);
 	m.ifname = ifname;
 	m.queues = xl_cmd_dut_queues(xl_bench__ifindex(b));
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -435,8 +435,7 @@ int cmd_redirect(int argc, char **argv)
 	rr.o = &a.o;
 	rr.nt = nt = xl_redirect__steer_count(r);
 	rr.prog_id = xl_cmd_attached_prog_id(xl_redirect__ifindex(r), a.o.mode);
-	m.read = xl_redirect__read_bench;
-	m.read_ctx = r;
+	m.src = (struct xl_counter_src){ "redirect", xl_redirect__read_bench, r };
 	m.ifname = a.o.in;
 	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m.napi_pid = xl_napi_kthread_pid(a.o.in);

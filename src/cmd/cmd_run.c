@@ -212,11 +212,9 @@ int cmd_run(int argc, char **argv)
 	if (link_fd < 0)
 		goto out;
 	if (a.count == COUNT_ETHTOOL) {
-		m.read = xl_eth_xdp_meter_read;
-		m.read_ctx = &eth;
+		m.src = (struct xl_counter_src){ "ethtool-xdp", xl_eth_xdp_meter_read, &eth };
 	} else {
-		m.read = xl_count_meter_read;
-		m.read_ctx = cnt;
+		m.src = (struct xl_counter_src){ "prog-count", xl_count_meter_read, cnt };
 	}
 	m.ifname = ifname;
 	m.queues = eth.queues;

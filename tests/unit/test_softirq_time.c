@@ -236,7 +236,7 @@ static int fake_bench(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec
 }
 
 /* A softirq-wiring meter (no NAPI kthread, not the generator ceiling). */
-#define SOFTIRQ_METER { .napi_cpu = 0, .eth_sock = -1, .read = fake_bench }
+#define SOFTIRQ_METER { .napi_cpu = 0, .eth_sock = -1, .src = { "fake", fake_bench, NULL } }
 
 static int fake_setup(void **state)
 {

@@ -6,6 +6,7 @@
  * known inputs: failed reads, counters that wrap, zero-length windows, a
  * CPU read that failed inside a sum, a busy share above 1.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -178,6 +179,72 @@ static void test_meter_window_add(void **state)
 	assert_dbl_equal(sum.gen_pps, 3000000.0);
 }
 
+/*
+ * Every field that adds, by its rule: counts always; the CPU group
+ * (softirq runs, the CPU deltas and their packets) from window 1 only,
+ * whose CPU read worked; the chain and the steal time where read; the
+ * ethtool count ok only if every window's was.
+ */
+static void test_meter_window_add_fields(void **state)
+{
+	struct xl_meter_window w1, w2, sum;
+
+	(void)state;
+	memset(&w1, 0, sizeof(w1));
+	memset(&w2, 0, sizeof(w2));
+	w1.rx = (struct xl_delta){ .n = 100, .ns = 1000, .ok = true };
+	w2.rx = (struct xl_delta){ .n = 300, .ns = 3000, .ok = true };
+	w1.bytes = 6400, w2.bytes = 19200;
+	w1.errors = 1, w2.errors = 2;
+	w1.actions[1] = 100, w2.actions[1] = 290, w2.actions[3] = 10;
+	w1.load_sum = 5, w1.load_n = 2, w2.load_sum = 9, w2.load_n = 2;
+	w1.cpu_ns = (struct xl_delta){ .n = 5000, .ns = 1000, .ok = true };
+	w1.cpu_busy_ns = w1.cpu_span_ns = (struct xl_delta){ .n = 1000, .ns = 1000, .ok = true };
+	w1.sirq_runs = 7, w2.sirq_runs = 11; /* w2's CPU read failed: its runs do not count */
+	w1.cpu_source = XL_CPU_SRC_TRACEPOINT;
+	w2.chain_ns = (struct xl_delta){ .n = 9000, .ns = 3000, .ok = true };
+	w1.steal_ns = (struct xl_delta){ .n = 10, .ns = 1000, .ok = true };
+	w1.steal_span_ns = (struct xl_delta){ .n = 1000, .ns = 1000, .ok = true };
+	w1.eth = (struct xl_delta){ .n = 100, .ns = 1000, .ok = true };
+	w1.gen_sent = w2.gen_sent = w1.gen_refused = w2.gen_refused = w1.rx;
+	w1.packets = 100, w2.packets = 300, w1.napi_cpu = 1, w2.napi_cpu = 0;
+	xl_meter_window_zero(&sum);
+	assert_true(sum.rx.ok && sum.eth.ok && sum.gen_sent.ok && sum.gen_refused.ok);
+	assert_false(sum.cpu_ns.ok || sum.chain_ns.ok || sum.steal_ns.ok);
+	xl_meter_window_add(&sum, &w1);
+	xl_meter_window_add(&sum, &w2);
+	assert_int_equal(sum.packets, 400);
+	assert_int_equal(sum.bytes, 25600);
+	assert_int_equal(sum.errors, 3);
+	assert_int_equal(sum.actions[1], 390);
+	assert_int_equal(sum.actions[3], 10);
+	assert_int_equal(sum.load_sum, 14);
+	assert_int_equal(sum.load_n, 4);
+	assert_dbl_equal(sum.load, 3.5);
+	assert_int_equal(sum.sirq_runs, 7);
+	assert_int_equal(sum.cpu_rx.n, 100);
+	assert_dbl_equal(sum.cpu_ns_per_pkt, 50.0);
+	assert_string_equal(sum.cpu_source, XL_CPU_SRC_TRACEPOINT);
+	assert_int_equal(sum.chain_rx.n, 300);
+	assert_dbl_equal(sum.chain_ns_per_pkt, 30.0);
+	assert_int_equal(sum.steal_ns.n, 10);
+	assert_dbl_equal(sum.steal_share, 0.01);
+	assert_false(sum.eth.ok); /* window 2 had no ethtool read */
+	assert_false(sum.eth_ok);
+	assert_int_equal(sum.gen_sent.n, 200);
+	assert_int_equal(sum.napi_cpu, 0);
+}
+
+/* A meter without a counter source samples nothing. */
+static void test_meter_no_source(void **state)
+{
+	static struct xl_meter_sample s;
+	struct xl_meter m = { .napi_cpu = 0, .eth_sock = -1, .no_sirq = true };
+
+	(void)state;
+	assert_int_equal(xl_meter_sample(&m, &s), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +256,8 @@ int main(void)
 		cmocka_unit_test(test_share_unclamped),
 		cmocka_unit_test(test_meter_window),
 		cmocka_unit_test(test_meter_window_add),
+		cmocka_unit_test(test_meter_window_add_fields),
+		cmocka_unit_test(test_meter_no_source),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

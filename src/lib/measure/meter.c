@@ -11,28 +11,18 @@
  * bottleneck. The CPU cost per packet (CPU time / packets) stays fair in
  * both cases, so every window reports it too.
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/report.h"
 #include "xdplab/softirq_time.h"
 #include "xdplab/stats.h"
 #include "xdplab/time.h"
-
-/* Sum rx_queue_N_xdp_packets over the DUT's queues (veth's own counter). */
-static struct xl_read read_eth(const struct xl_meter *m)
-{
-	int n = m->queues < 1 ? 1 : m->queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES : m->queues;
-	uint64_t sum = 0;
-	bool ok;
-
-	if (m->eth_sock < 0)
-		return (struct xl_read){ 0 };
-	ok = !xl_ethtool_queue_sum(m->eth_sock, m->ifname, "rx", "xdp_packets", n, &sum, NULL);
-	return xl_read_now(sum, ok);
-}
 
 void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu)
 {
@@ -69,62 +59,138 @@ void xl_meter_done(struct xl_meter *m)
 	m->sirq_held = false;
 }
 
+static int bench_src_read(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
+{
+	return xl_bench__read(ctx, total, per_cpu);
+}
+
+struct xl_counter_src xl_counter_src_bench(struct xl_bench *b)
+{
+	return (struct xl_counter_src){ .name = "bench", .read = bench_src_read, .ctx = b };
+}
+
+/*
+ * The host's counters a sample reads beside the DUT's (@m->src, read
+ * first): each fills its own fields of the sample, or
+ * marks them not read when the meter does not ask for it. Read in the
+ * table's order, so that each sits where its window wants it.
+ */
+struct host_src {
+	const char *name;
+	void (*read)(struct xl_meter *m, struct xl_meter_sample *s, int ncpus);
+};
+
+/* rx_queue_N_xdp_packets summed over the DUT's queues (veth's own count). */
+static void read_eth(struct xl_meter *m, struct xl_meter_sample *s, int ncpus)
+{
+	int n = m->queues < 1 ? 1 : m->queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES : m->queues;
+	uint64_t sum = 0;
+	bool ok;
+
+	if (m->eth_sock < 0) {
+		s->eth = (struct xl_read){ 0 };
+		return;
+	}
+	ok = !xl_ethtool_queue_sum(m->eth_sock, m->ifname, "rx", "xdp_packets", n, &sum, NULL);
+	s->eth = xl_read_now(sum, ok);
+}
+
+/* Every CPU's /proc/stat line in one read (a failed read: none ok). */
+static void read_procstat(struct xl_meter *m, struct xl_meter_sample *s, int ncpus)
+{
+	xl_cpu_times_read_load(s->cpu, s->cpu_ok, ncpus, &s->procs_running);
+	s->cpu_t_ns = xl_now_ns();
+}
+
+/* Softirq wiring: the DUT's exact NET_RX time, one map read (held by xl_meter_sample()). */
+static void read_sirq(struct xl_meter *m, struct xl_meter_sample *s, int ncpus)
+{
+	s->sirq_ok = !m->napi_pid && !m->no_sirq && m->sirq_held &&
+		     !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns, &s->sirq_gen);
+	if (!s->sirq_ok)
+		s->sirq_gen = 0;
+}
+
+/* Threaded NAPI: its kthread's run time. */
+static void read_napi(struct xl_meter *m, struct xl_meter_sample *s, int ncpus)
+{
+	uint64_t ns = m->napi_pid ? xl_task_runtime_ns(m->napi_pid) : 0;
+
+	s->napi_runtime = m->napi_pid ? xl_read_now(ns, ns != 0) : (struct xl_read){ 0 };
+}
+
+/* The generator's frames handed to its device and refused by it. */
+static void read_gen(struct xl_meter *m, struct xl_meter_sample *s, int ncpus)
+{
+	struct xl_gen_stats gs;
+
+	s->gen_sent = s->gen_refused = (struct xl_read){ 0 };
+	if (!m->gen)
+		return;
+	xl_gen__read(m->gen, &gs);
+	s->gen_sent = xl_read_now(gs.sent, true);
+	s->gen_refused = s->gen_sent;
+	s->gen_refused.v = gs.xmit_errors;
+}
+
+/* The run time of every task that runs the chain's work: the generator's threads and @m->chain_pids. */
+static void read_chain(struct xl_meter *m, struct xl_meter_sample *s, int ncpus)
+{
+	uint64_t chain;
+	bool ok;
+	int i;
+
+	s->chain_runtime = (struct xl_read){ 0 };
+	if (!m->gen)
+		return;
+	ok = !xl_gen__runtime(m->gen, &chain);
+	for (i = 0; i < XL_METER_CHAIN_PIDS; i++) {
+		uint64_t ns = m->chain_pids[i] ? xl_task_runtime_ns(m->chain_pids[i]) : 0;
+
+		ok = ok && (!m->chain_pids[i] || ns);
+		chain += ns;
+	}
+	s->chain_runtime = xl_read_now(chain, ok);
+}
+
+static const struct host_src host_srcs[] = {
+	/*
+	 * The kernel's count right after ours: with traffic flowing through
+	 * the reads (a generator that is not ours), anything read in between
+	 * (every CPU's /proc/stat line) would count as a disagreement.
+	 */
+	{ "ethtool", read_eth },
+	{ "proc-stat", read_procstat },
+	{ "softirq-tracepoint", read_sirq },
+	{ "napi-kthread", read_napi },
+	{ "generator", read_gen },
+	{ "chain", read_chain },
+};
+
 int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s)
 {
-	int i, err, ncpus = xl_bench_detail_ncpus();
+	int ncpus = xl_bench_detail_ncpus(), err;
+	size_t i;
+
+	if (!m->src.read)
+		return -EINVAL;
 	/*
 	 * Softirq wiring: the tracepoints that give the DUT's exact NET_RX
 	 * time are loaded by the first sample that needs them, before any
 	 * read of it: loading takes milliseconds, which inside the sample
 	 * would stretch the packets' window and not the softirq time's.
 	 */
-	bool sirq = !m->napi_pid && !m->no_sirq && hold_sirq(m);
-
-	err = m->read ? m->read(m->read_ctx, &s->total, s->per_cpu) :
-			xl_bench__read(m->bench, &s->total, s->per_cpu);
+	if (!m->napi_pid && !m->no_sirq)
+		hold_sirq(m);
+	err = m->src.read(m->src.ctx, &s->total, s->per_cpu);
 	s->t_ns = xl_now_ns();
-	if (err)
+	if (err) {
+		xl_dbg("meter: reading %s failed: %s", m->src.name ? m->src.name : "counters",
+		       strerror(-err));
 		return err;
-	/*
-	 * The kernel's count right after ours: with traffic flowing through
-	 * the reads (a generator that is not ours), anything read in between
-	 * (every CPU's /proc/stat line) would count as a disagreement.
-	 */
-	s->eth = read_eth(m);
-	/* Every CPU's /proc/stat line in one read (a failed read: none ok). */
-	xl_cpu_times_read_load(s->cpu, s->cpu_ok, ncpus, &s->procs_running);
-	s->cpu_t_ns = xl_now_ns();
-	/* Softirq wiring: the DUT's exact NET_RX time, one map read. */
-	s->sirq_ok = sirq && !xl_sirq_read(s->sirq_ns, s->sirq_runs, ncpus, &s->sirq_t_ns,
-					   &s->sirq_gen);
-	if (!s->sirq_ok)
-		s->sirq_gen = 0;
-	if (m->napi_pid) {
-		uint64_t ns = xl_task_runtime_ns(m->napi_pid);
-
-		s->napi_runtime = xl_read_now(ns, ns != 0);
-	} else {
-		s->napi_runtime = (struct xl_read){ 0 };
 	}
-	s->gen_sent = s->gen_refused = s->chain_runtime = (struct xl_read){ 0 };
-	if (m->gen) {
-		struct xl_gen_stats gs;
-		uint64_t chain;
-		bool ok;
-
-		xl_gen__read(m->gen, &gs);
-		s->gen_sent = xl_read_now(gs.sent, true);
-		s->gen_refused = s->gen_sent;
-		s->gen_refused.v = gs.xmit_errors;
-		ok = !xl_gen__runtime(m->gen, &chain);
-		for (i = 0; i < XL_METER_CHAIN_PIDS; i++) {
-			uint64_t ns = m->chain_pids[i] ? xl_task_runtime_ns(m->chain_pids[i]) : 0;
-
-			ok = ok && (!m->chain_pids[i] || ns);
-			chain += ns;
-		}
-		s->chain_runtime = xl_read_now(chain, ok);
-	}
+	for (i = 0; i < sizeof(host_srcs) / sizeof(host_srcs[0]); i++)
+		host_srcs[i].read(m, s, ncpus);
 	return 0;
 }
 
@@ -302,10 +368,68 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 	window_figures(w);
 }
 
+/*
+ * How a window's figures add into a sum (xl_meter_window_add()), one entry
+ * per field of struct xl_meter_window that adds:
+ * SUM_ALL: always (a delta is ok only if every window's was);
+ * SUM_OK: a delta only from the windows where it was read;
+ * SUM_CPU / SUM_CHAIN: only from the windows whose CPU figure (cpu_ns and
+ *   cpu_span_ns read) / chain figure was read, so that the per-packet cost
+ *   divides by the packets of those windows only.
+ */
+enum sum_rule { SUM_ALL, SUM_OK, SUM_CPU, SUM_CHAIN };
+
+/* A delta: @dst of the sum gets @src of the window. */
+static const struct {
+	size_t dst, src;
+	enum sum_rule rule;
+} delta_sums[] = {
+#define D(dst, src, rule) \
+	{ offsetof(struct xl_meter_window, dst), offsetof(struct xl_meter_window, src), rule }
+	D(rx, rx, SUM_ALL),
+	D(gen_sent, gen_sent, SUM_ALL),
+	D(gen_refused, gen_refused, SUM_ALL),
+	D(eth, eth, SUM_ALL),
+	D(cpu_ns, cpu_ns, SUM_CPU),
+	D(cpu_busy_ns, cpu_busy_ns, SUM_CPU),
+	D(cpu_span_ns, cpu_span_ns, SUM_CPU),
+	D(cpu_rx, rx, SUM_CPU),
+	D(chain_ns, chain_ns, SUM_CHAIN),
+	D(chain_rx, rx, SUM_CHAIN),
+	D(steal_ns, steal_ns, SUM_OK),
+	D(steal_span_ns, steal_span_ns, SUM_OK),
+#undef D
+};
+
+/* A count (@n uint64_t from @off) that adds. */
+static const struct {
+	size_t off;
+	int n;
+	enum sum_rule rule;
+} count_sums[] = {
+#define C(f, n, rule) { offsetof(struct xl_meter_window, f), n, rule }
+	C(bytes, 1, SUM_ALL),
+	C(errors, 1, SUM_ALL),
+	C(actions, XL_XDP_ACTIONS, SUM_ALL),
+	C(load_sum, 1, SUM_ALL),
+	C(load_n, 1, SUM_ALL),
+	C(sirq_runs, 1, SUM_CPU),
+#undef C
+};
+
+#define NSUMS(t) (sizeof(t) / sizeof((t)[0]))
+#define FIELD(type, w, off) ((type *)((char *)(w) + (off)))
+#define CFIELD(type, w, off) ((const type *)((const char *)(w) + (off)))
+
 void xl_meter_window_zero(struct xl_meter_window *sum)
 {
+	size_t i;
+
 	memset(sum, 0, sizeof(*sum));
-	sum->rx.ok = sum->gen_sent.ok = sum->gen_refused.ok = sum->eth.ok = true;
+	/* A sum of none is ok for the deltas every window must have read. */
+	for (i = 0; i < NSUMS(delta_sums); i++)
+		if (delta_sums[i].rule == SUM_ALL)
+			FIELD(struct xl_delta, sum, delta_sums[i].dst)->ok = true;
 	sum->napi_cpu = -1;
 }
 
@@ -321,43 +445,35 @@ static void add_if_ok(struct xl_delta *sum, const struct xl_delta *d)
 
 void xl_meter_window_add(struct xl_meter_window *sum, const struct xl_meter_window *w)
 {
-	int i;
+	bool cpu = w->cpu_ns.ok && w->cpu_span_ns.ok;
+	bool takes[] = { [SUM_ALL] = true, [SUM_OK] = true, [SUM_CPU] = cpu,
+			 [SUM_CHAIN] = w->chain_ns.ok };
+	size_t i;
+	int k;
 
-	xl_delta_add(&sum->rx, &w->rx);
-	sum->bytes += w->bytes;
-	sum->errors += w->errors;
-	for (i = 0; i < XL_XDP_ACTIONS; i++)
-		sum->actions[i] += w->actions[i];
 	if (w->packets)
 		sum->napi_cpu = w->napi_cpu; /* the CPU judged where frames were */
-	/*
-	 * The CPU and chain figures divide by the packets of the windows in
-	 * which they were read; a window whose CPU read failed adds neither.
-	 * Those packets are then not in @sum->rx for the per-packet figure:
-	 * the cost is over the same frames as the time.
-	 */
-	if (w->cpu_ns.ok && w->cpu_span_ns.ok) {
+	if (cpu) {
 		if (!sum->cpu_source || !w->cpu_source)
 			sum->cpu_source = sum->cpu_source ? sum->cpu_source : w->cpu_source;
 		else if (strcmp(sum->cpu_source, w->cpu_source))
 			sum->cpu_source = XL_CPU_SRC_MIXED;
-		sum->sirq_runs += w->sirq_runs;
-		add_if_ok(&sum->cpu_ns, &w->cpu_ns);
-		add_if_ok(&sum->cpu_busy_ns, &w->cpu_busy_ns);
-		add_if_ok(&sum->cpu_span_ns, &w->cpu_span_ns);
-		add_if_ok(&sum->cpu_rx, &w->rx);
 	}
-	if (w->chain_ns.ok) {
-		add_if_ok(&sum->chain_ns, &w->chain_ns);
-		add_if_ok(&sum->chain_rx, &w->rx);
+	for (i = 0; i < NSUMS(delta_sums); i++) {
+		struct xl_delta *d = FIELD(struct xl_delta, sum, delta_sums[i].dst);
+		const struct xl_delta *e = CFIELD(struct xl_delta, w, delta_sums[i].src);
+
+		if (!takes[delta_sums[i].rule])
+			continue;
+		if (delta_sums[i].rule == SUM_ALL)
+			xl_delta_add(d, e);
+		else
+			add_if_ok(d, e);
 	}
-	xl_delta_add(&sum->gen_sent, &w->gen_sent);
-	xl_delta_add(&sum->gen_refused, &w->gen_refused);
-	xl_delta_add(&sum->eth, &w->eth);
-	add_if_ok(&sum->steal_ns, &w->steal_ns);
-	add_if_ok(&sum->steal_span_ns, &w->steal_span_ns);
-	sum->load_sum += w->load_sum;
-	sum->load_n += w->load_n;
+	for (i = 0; i < NSUMS(count_sums); i++)
+		for (k = 0; takes[count_sums[i].rule] && k < count_sums[i].n; k++)
+			FIELD(uint64_t, sum, count_sums[i].off)[k] +=
+				CFIELD(uint64_t, w, count_sums[i].off)[k];
 	window_figures(sum);
 }
 

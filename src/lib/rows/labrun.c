@@ -285,6 +285,13 @@ struct xdp_run {
 	void *window_ctx;
 };
 
+/* The name of each kind's counter source (struct xl_counter_src.name). */
+static const char *const dut_src_names[] = {
+	[XL_LABRUN_DUT_BENCH] = "bench",
+	[XL_LABRUN_DUT_NFT] = "nft",
+	[XL_LABRUN_DUT_CUSTOM] = "prog",
+};
+
 /* Both edges of the count check and of the window (large: not on the stack). */
 static struct xl_meter_sample z0, a, b, z1;
 
@@ -300,7 +307,7 @@ static int xdp_setup(void *ctx, const struct xl_plan_step *st)
 	if (x->window)
 		x->window(x->window_ctx, st->arm, st->rep);
 	x->own_err = true;
-	m->read = dut->read;
+	m->src = (struct xl_counter_src){ dut_src_names[dut->kind], dut->read, NULL };
 	/*
 	 * --extra-ns: the first repetition calibrates, the others set its
 	 * iterations (a row is one cost, not one per repetition); both before
@@ -335,7 +342,7 @@ static int xdp_setup(void *ctx, const struct xl_plan_step *st)
 	x->measuring = true;
 	if (x->gen)
 		row->engine = xl_gen_engine_name(xl_gen__engine(x->gen));
-	m->read_ctx = x->h;
+	m->src.ctx = x->h;
 	m->gen = x->gen;
 	m->napi_pid = xl_lab__napi_pid(x->lab);
 	if (m->napi_pid < 0) {
@@ -532,8 +539,7 @@ static int measure_arms(struct xl_lab *lab, const struct xl_labrun_opts *o,
 {
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1,
 					      .queues = lab->queues,
-					      .ifname = lab->ifname[XL_LAB_DUT],
-					      .read = duts[0]->read, .no_sirq = ceiling };
+					      .ifname = lab->ifname[XL_LAB_DUT], .no_sirq = ceiling };
 	const struct xl_bench_opts *bo =
 		duts[0]->kind == XL_LABRUN_DUT_BENCH ? duts[0]->arg : NULL;
 	struct xl_row_result *row = rows[0];

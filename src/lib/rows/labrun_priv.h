@@ -25,7 +25,8 @@ enum xl_labrun_dut_kind {
  *     the row (its options in @arg).
  * @create: called with the thread in the DUT's netns, once per repetition:
  *     load and attach; Return: a handle, or NULL with errno.
- * @read: its counters, as struct xl_meter.read (@h the handle).
+ * @read: its counters, as struct xl_counter_src.read (@h the handle; the
+ *     source is named after @kind, labrun.c).
  * @destroy: detach and free the handle.
  * @arg: passed to @create.
  */

@@ -325,12 +325,11 @@ static int redir_setup(void *ctx, const struct xl_plan_step *st)
 	x->engine = xl_gen_engine_name(xl_gen__engine(x->gen));
 	m->gen = x->gen;
 	if (x->kind == XL_REDIR_DEVMAP) {
-		m->bench = x->sink;
+		m->src = xl_counter_src_bench(x->sink);
 		m->ifname = lab->out_ifname[0][XL_LAB_GEN];
 		m->eth_sock = xl_lab__socket(lab, XL_LAB_GEN, AF_INET, SOCK_DGRAM);
 	} else {
-		m->read = xl_redirect__read_cpu;
-		m->read_ctx = x->r;
+		m->src = (struct xl_counter_src){ "redirect-cpu", xl_redirect__read_cpu, x->r };
 	}
 	/*
 	 * In softirq wiring the meter loads the softirq tracepoints

@@ -193,7 +193,7 @@ int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		snprintf(res->note, sizeof(res->note), "generator failed: %s", strerror(-err));
 		goto out_bench;
 	}
-	m.bench = bench;
+	m.src = xl_counter_src_bench(bench);
 	m.gen = gen;
 	m.napi_cpu = lab->wiring == XL_WIRING_THREADED ? lab->napi_cpu : o->gen_cpu;
 	m.eth_sock = xl_lab__socket(lab, XL_LAB_DUT, AF_INET, SOCK_DGRAM);
