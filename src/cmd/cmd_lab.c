@@ -20,6 +20,7 @@
 #include "lab_cli.h"
 #include "lab_dut.h"
 #include "profile_cli.h"
+#include "xdplab/gen.h"
 #include "xdplab/compare.h"
 #include "xdplab/bench.h"
 #include "xdplab/genremote.h"
@@ -47,6 +48,9 @@
 static int lab_open(struct run_args *a, struct xl_lab *lab, char *header, size_t len)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	/* The engine the rows' generators will get (gen falls back the same way). */
+	const char *engine = xl_gen_live_check(NULL) ? "AF_PACKET (live frames refused here)" :
+						      "live frames";
 
 	if (xl_lab__create(lab, &a->lab_opts))
 		return -1;
@@ -55,13 +59,13 @@ static int lab_open(struct run_args *a, struct xl_lab *lab, char *header, size_t
 		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
 	}
 	snprintf(header, len,
-		 "xdplab lab run: lab %s, %ld CPUs; wiring %s (%s), generator: live frames, 1 thread on CPU%d;\n"
+		 "xdplab lab run: lab %s, %ld CPUs; wiring %s (%s), generator: %s, 1 thread on CPU%d;\n"
 		 "%d reps x %.2g s after %.2g s warm-up, medians; 'valid' needs the judged CPU >= %.0f%% busy; "
 		 "check = our count vs the veth's rx_queue_0_xdp_packets",
 		 lab->tag, ncpu, xl_wiring_name(lab->wiring),
 		 lab->wiring == XL_WIRING_THREADED ? "DUT NAPI kthread pinned away from the generator" :
 						    "DUT NAPI in softirq on the generator's CPU",
-		 a->o.gen_cpu, a->o.reps, a->o.seconds_ns / 1e9, a->o.warmup_ns / 1e9,
+		 engine, a->o.gen_cpu, a->o.reps, a->o.seconds_ns / 1e9, a->o.warmup_ns / 1e9,
 		 XL_SATURATED_SHARE * 100);
 	if (a->with_monitor)
 		snprintf(header + strlen(header), len - strlen(header),
