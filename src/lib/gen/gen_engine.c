@@ -46,20 +46,26 @@ static uint32_t page_head_size(void)
 	return size;
 }
 
-/* The linear room of a frame in BPF_PROG_RUN without live frames (bytes), or 0. */
-static uint32_t linear_room(void)
+/* An XDP program "r0 = XDP_DROP; exit" named @name: its fd, or -1 with errno. */
+static int load_drop(const char *name)
 {
-	/* r0 = XDP_DROP; exit */
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_DROP },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+
+	return bpf_prog_load(BPF_PROG_TYPE_XDP, name, "GPL", insns, 2, NULL);
+}
+
+/* The linear room of a frame in BPF_PROG_RUN without live frames (bytes), or 0. */
+static uint32_t linear_room(void)
+{
 	static uint8_t frame[4096];
 	struct xdp_md ctx = { .data_end = sizeof(frame) };
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame, .data_size_in = sizeof(frame),
 		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .ctx_out = &ctx,
 		    .ctx_size_out = sizeof(ctx), .repeat = 1);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xl_room", "GPL", insns, 2, NULL);
+	int fd = load_drop("xl_room");
 	uint32_t room = 0;
 
 	if (fd < 0)
@@ -89,17 +95,12 @@ uint32_t xl_gen_live_frame_max(void)
 
 int xl_gen_live_check(int *plain_err)
 {
-	/* r0 = XDP_DROP; exit: a live run sends nothing anywhere. */
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_DROP },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	uint8_t frame[64] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, [12] = 0x08 };
 	LIBBPF_OPTS(bpf_test_run_opts, plain, .data_in = frame, .data_size_in = sizeof(frame),
 		    .repeat = 1);
 	LIBBPF_OPTS(bpf_test_run_opts, live, .data_in = frame, .data_size_in = sizeof(frame),
 		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xl_live_chk", "GPL", insns, 2, NULL);
+	int fd = load_drop("xl_live_chk"); /* a live run of it sends nothing anywhere */
 	int err;
 
 	if (plain_err)
