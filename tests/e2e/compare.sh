@@ -777,7 +777,13 @@ t_softirq_cpu_source() {
 	j0=$j
 	jq '.rows |= [.[1]]' "$j0" >"$TMP/sq1.json" && j=$TMP/sq1.json
 	expect_eq "cpu_source (softirq)" "$(jq -r '.rows[0].cpu_source' "$j")" softirq-tracepoint || return 1
-	jq -e '[.rows[0].reps[] | .softirq_runs > 0 and .softirq_runs <= .packets] | length == 2 and all' "$j" >/dev/null ||
+	# Live frames arrive in bulks: fewer NET_RX runs than frames. AF_PACKET's
+	# (ENGINE=packet: the host refuses live frames) each run the NAPI as
+	# their send returns: one run per frame, plus the runs of other traffic
+	# on that CPU (up to 1% here: 398,210 runs for 398,092 frames).
+	local slack=0
+	[ "$ENGINE" == packet ] && slack=0.01
+	jq -e --argjson s "$slack" '[.rows[0].reps[] | .softirq_runs > 0 and .softirq_runs <= .packets * (1 + $s)] | length == 2 and all' "$j" >/dev/null ||
 		fail "softirq_runs: $(jq -c '[.rows[0].reps[] | {packets, softirq_runs}]' "$j")" || return 1
 	jq -e '[.rows[0].reps[] | (.cpu_ns_per_pkt * .packets) as $cpu | $cpu > 0 and $cpu <= .ns * 1.01] |
 		length == 2 and all' "$j" >/dev/null ||
