@@ -27,6 +27,7 @@ enum xl_watch {
 	XL_WATCH_ALL = 2,    /**< `xdplab monitor --all` (success path too) */
 	XL_WATCH_PERF = 3,   /**< `perf record` on xdp:xdp_redirect, a filter matching nothing */
 	XL_WATCH_FLOOR = 4,  /**< an empty program on xdp_devmap_xmit (struct xl_monitor_opts.floor) */
+	XL_WATCH_LAZY = 5,   /**< `xdplab monitor --lazy`: loaded, attached once a driver error counter moves */
 };
 
 /** The perf listener's event and filter (no interface has ifindex 0). */
@@ -73,13 +74,21 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * them the kernel's links are counted (xl_mon_link_census()) and its note
  * says in how many slices the floor program was the set's only attached
  * program; xl_watch_floor() goes into rows[1].watch.
+ * The last row ("redirect+mon-lazy", rows[6 + with_perf + with_floor]) is
+ * a fourth level of the first set: the errors-only monitor loaded but
+ * attached only once one of the lab's veths' error counters (errgate.h,
+ * read before and after each of its slices, outside the window) has
+ * moved, as `monitor --lazy`; in each of its slices before that the
+ * kernel's links of its programs are counted; its note says whether a
+ * counter moved, in how many slices none of its programs was attached,
+ * and its cost against rows[0] with the 95% CI, per redirect hop.
  * Return: as xl_labrun_redirect(); the cause is in the note of the row
  * that failed; on -EINTR each row cut short says so in its note.
  */
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
 			 struct xl_row_result *rows);
 
-/** xl_labrun_watch_rows() - how many rows xl_labrun_watch_cost() fills: 6, +1 with @o->with_perf, +1 with @o->with_floor. */
+/** xl_labrun_watch_rows() - how many rows xl_labrun_watch_cost() fills: 7, +1 with @o->with_perf, +1 with @o->with_floor. */
 int xl_labrun_watch_rows(const struct xl_labrun_opts *o);
 
 #endif /* XDPLAB_LABRUN_REDIRECT_H */

@@ -592,7 +592,10 @@ mc = [r for r in d["rows"] if "monitor_cost" in r]
 out.append("cost:" + ",".join(r["name"] for r in mc))
 print(" ".join(out))
 PY
-)" "redirect:threaded:-:True redirect+no-mon:softirq:-:True redirect+mon-err:softirq:-:True redirect+mon-all:softirq:$all:True redirect/b1+no-mon:softirq:-:True redirect/b1+mon-err:softirq:-:True redirect/b1+mon-all:softirq:$all1:True cost:redirect+mon-err" || return 1
+)" "redirect:threaded:-:True redirect+no-mon:softirq:-:True redirect+mon-err:softirq:-:True redirect+mon-all:softirq:$all:True redirect/b1+no-mon:softirq:-:True redirect/b1+mon-err:softirq:-:True redirect/b1+mon-all:softirq:$all1:True redirect+mon-lazy:softirq:-:True cost:redirect+mon-err" || return 1
+	# the lazy level: no counter moved, none of its programs attached in any of its slices counted (9 x 6)
+	grep -Eq "^redirect\+mon-lazy .*lazy: no error counter of the 4 veths moved, no link of its programs in ([0-9]+) of \\1 slices; [-+][0-9.]+ CPU ns/packet vs redirect\+no-mon, [-+][0-9.]+ per redirect hop \(95% CI [-0-9.]+\.\.[-0-9.]+\)$" "$TMP/w.out" ||
+		{ echo "no lazy row with its census and cost: $(grep mon-lazy "$TMP/w.out")"; return 1; }
 	grep -q "^redirect+mon-err .* (bulks of [0-9.]* frames) = .* per redirect hop (95% CI .*); at full bulks of 16: [-0-9.]* per hop (95% CI .*)$" "$TMP/w.out" ||
 		{ echo "no estimate in the table: $(grep mon-err "$TMP/w.out")"; return 1; }
 	# per hop: at this run's bulks (hops / events per packet) and at full bulks (per event / 16)

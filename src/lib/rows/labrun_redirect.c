@@ -27,6 +27,7 @@
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 #include "labrun_priv.h"
+#include "watch_lazy.h"
 
 /* The XDP_DROP sink at the far end of the first out pair: where frames arrive. */
 static struct xl_bench *sink_create(struct xl_lab *lab)
@@ -238,14 +239,15 @@ struct redir_run {
 	uint32_t size;
 	struct xl_row_result **rows;
 	struct watch_census *wc;
+	struct xl_watch_lazy *lazy;
 	struct xl_meter *m;
-	struct xl_monitor *mon[4];
+	struct xl_monitor *mon[5];
 	struct xl_perf_listener *perf;
 	struct xl_bench *sink;
 	struct xl_redirect *r;
 	struct xl_gen *gen;
 	struct watch_ids wids;
-	struct watch_acc acc[4];
+	struct watch_acc acc[5];
 	const char *engine;
 	int64_t ev0;
 	bool profiled, steer_ok;
@@ -316,6 +318,16 @@ static int redir_setup(void *ctx, const struct xl_plan_step *st)
 	for (k = 0; x->wc && k < x->nlevels; k++)
 		if (x->levels[k] == XL_WATCH_FLOOR)
 			watch_ids_read(x->mon, x->nlevels, x->mon[k], &x->wids);
+	for (k = 0; x->lazy && k < x->nlevels; k++) {
+		if (x->levels[k] != XL_WATCH_LAZY)
+			continue;
+		err = xl_watch_lazy_open(x->lazy, lab, x->mon[k]);
+		if (err) {
+			snprintf(note_row(x, st, k)->note, sizeof(row->note),
+				 "lazy monitor: no socket for the counters: %s", strerror(-err));
+			return err;
+		}
+	}
 	x->gen = xl_labrun_gen(lab, x->o, x->size);
 	if (!x->gen) {
 		err = -errno;
@@ -369,7 +381,10 @@ static int redir_open(void *ctx, const struct xl_plan_step *st)
 		}
 		xl_meter_set_chain(m, o->gen_cpu, x->rows[0]->napi_cpu);
 	}
-	if (x->mon[k] || x->levels[k] == XL_WATCH_PERF) {
+	/* The lazy level's monitor: only once its counters moved. */
+	if (x->levels[k] == XL_WATCH_LAZY && !x->lazy->tripped) {
+		xl_watch_lazy_begin(x->lazy);
+	} else if (x->mon[k] || x->levels[k] == XL_WATCH_PERF) {
 		err = x->mon[k] ? xl_monitor__attach(x->mon[k]) : xl_perf_listener__enable(x->perf);
 		if (err) {
 			snprintf(rk->note, sizeof(rk->note), "%s failed: %s",
@@ -427,6 +442,8 @@ static int redir_close(void *ctx, const struct xl_plan_step *st)
 		ev1 = xmit_events(x->mon[k]);
 	if (!stopped)
 		err = xl_meter_sample(x->m, &redir_b);
+	if (x->levels[k] == XL_WATCH_LAZY)
+		xl_watch_lazy_end(x->lazy); /* after the sample: outside the window */
 	if (x->profiled)
 		xl_labrun_prof_end(o, x->rows[0]);
 	if (x->mon[k]) {
@@ -507,6 +524,8 @@ static int redir_teardown(void *ctx, const struct xl_plan_step *st, int err)
 	xl_redirect__destroy(x->r);
 	xl_bench__destroy(x->sink);
 	memset(x->mon, 0, sizeof(x->mon));
+	if (x->lazy)
+		xl_watch_lazy_close(x->lazy);
 	x->perf = NULL;
 	x->r = NULL;
 	x->sink = NULL;
@@ -529,13 +548,13 @@ static const struct xl_plan_ops redir_ops = { .setup = redir_setup, .teardown = 
 static int run_set(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_redir_kind kind,
 		   const enum xl_watch *levels, int nlevels, uint32_t size, int cpu,
 		   struct xl_row_result **rows, int nslices, bool per_rep,
-		   struct watch_census *wc, bool *failed_profiled)
+		   struct watch_census *wc, struct xl_watch_lazy *lazy, bool *failed_profiled)
 {
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = rows[0]->napi_cpu, .eth_sock = -1,
 					      .queues = 1 };
 	struct redir_run x = { .lab = lab, .o = o, .kind = kind, .levels = levels,
 			       .nlevels = nlevels, .cpu = cpu, .size = size, .rows = rows,
-			       .wc = wc, .m = &m, .wids = { .n = -ENOENT } };
+			       .wc = wc, .lazy = lazy, .m = &m, .wids = { .n = -ENOENT } };
 	struct xl_plan p = { .reps = o->reps, .arms = nlevels, .slices = nslices,
 			     .profile = per_rep && o->profiler,
 			     .scope = per_rep ? XL_PLAN_PER_REP : XL_PLAN_ONCE,
@@ -553,7 +572,8 @@ static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		     enum xl_redir_kind kind, enum xl_watch watch, uint32_t size,
 		     struct xl_row_result *row)
 {
-	static const char *const suffix[] = { "", "+mon-err", "+mon-all", "+perf", "+mon-floor" };
+	static const char *const suffix[] = { "", "+mon-err", "+mon-all", "+perf", "+mon-floor",
+					      "+mon-lazy" };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int cpu;
 
@@ -561,7 +581,7 @@ static int row_setup(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	row->action = xl_xdp_action_name(XDP_REDIRECT);
 	row->op = xl_pkt_op_name(XL_OP_NO_TOUCH);
 	snprintf(row->name, sizeof(row->name), "%s%s",
-		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 5]);
+		 kind == XL_REDIR_CPUMAP ? "redirect-cpu" : "redirect", suffix[watch % 6]);
 	/* cpumap target: a CPU other than the generator's and the NAPI's if
 	 * there is one, else the generator's (2 CPUs: someone must share). */
 	cpu = o->gen_cpu;
@@ -584,7 +604,8 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		snprintf(row->note, sizeof(row->note), "the lab has no out pair");
 		return -ENODEV;
 	}
-	err = run_set(lab, o, kind, &watch, 1, size, cpu, &row, 1, true, NULL, &failed_profiled);
+	err = run_set(lab, o, kind, &watch, 1, size, cpu, &row, 1, true, NULL, NULL,
+		      &failed_profiled);
 	if (err && !failed_profiled)
 		return err;
 	xl_row_finish(row);
@@ -623,34 +644,45 @@ static void perf_note(const struct xl_row_result *without, struct xl_row_result 
 }
 
 /*
- * Measure rows[0..2] (none, errors, all) and @extra_row at level @extra
- * (the perf listener or the floor; NULL: no fourth level): one traffic
- * set-up, then each repetition interleaves the levels in slices
- * (one_set()); @wc as there.
+ * Measure rows[0..2] (none, errors, all), @lazy_row at the lazy level
+ * (NULL: none) and @extra_row at level @extra (the perf listener or the
+ * floor; NULL: none): one traffic set-up, then each repetition interleaves
+ * the levels in slices (one_set()); @wc as there.
  */
 static int watch_set(struct xl_lab *lab, const struct xl_labrun_opts *lo, uint32_t size,
-		     struct xl_row_result *rows, struct xl_row_result *extra_row,
-		     enum xl_watch extra, struct watch_census *wc)
+		     struct xl_row_result *rows, struct xl_row_result *lazy_row,
+		     struct xl_row_result *extra_row, enum xl_watch extra, struct watch_census *wc)
 {
-	const enum xl_watch levels[4] = { XL_WATCH_NONE, XL_WATCH_ERRORS, XL_WATCH_ALL, extra };
-	struct xl_row_result *rp[4] = { &rows[0], &rows[1], &rows[2], extra_row };
+	enum xl_watch levels[5] = { XL_WATCH_NONE, XL_WATCH_ERRORS, XL_WATCH_ALL };
+	struct xl_row_result *rp[5] = { &rows[0], &rows[1], &rows[2] };
 	struct xl_labrun_opts wo = *lo, *o = &wo;
-	int w, err, nslices, nlevels = extra_row ? 4 : 3;
+	int w, err, nslices, nlevels = 3;
+	struct xl_watch_lazy lazy = { .nids = -ENOENT };
 	bool failed_profiled;
 
+	if (lazy_row) {
+		levels[nlevels] = XL_WATCH_LAZY;
+		rp[nlevels++] = lazy_row;
+	}
+	if (extra_row) {
+		levels[nlevels] = extra;
+		rp[nlevels++] = extra_row;
+	}
 	if (wo.reps < WATCH_MIN_REPS)
 		wo.reps = WATCH_MIN_REPS;
 	if (wo.seconds_ns > WATCH_MAX_WINDOW_NS)
 		wo.seconds_ns = WATCH_MAX_WINDOW_NS;
 	nslices = wo.seconds_ns / XL_WATCH_SLICE_NS > 1 ? wo.seconds_ns / XL_WATCH_SLICE_NS : 1;
 	err = run_set(lab, o, XL_REDIR_DEVMAP, levels, nlevels, size, 0, rp, nslices, false, wc,
-		      &failed_profiled);
+		      lazy_row ? &lazy : NULL, &failed_profiled);
 	if (err)
 		return err;
 	for (w = 0; w < nlevels; w++)
 		xl_row_finish(rp[w]);
 	xl_watch_note(&rows[0], &rows[1]);
 	xl_watch_note(&rows[0], &rows[2]);
+	if (lazy_row)
+		xl_watch_lazy_note(&lazy, &rows[0], lazy_row, XL_LAB_REDIRECT_HOPS);
 	if (extra == XL_WATCH_PERF && extra_row)
 		perf_note(&rows[0], extra_row);
 	return 0;
@@ -692,6 +724,7 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 {
 	struct xl_labrun_opts cal = *o;
 	struct xl_row_result *floor_row = o->with_floor ? &rows[6 + o->with_perf] : NULL;
+	struct xl_row_result *lazy_row = &rows[6 + o->with_perf + o->with_floor];
 	struct watch_census wc = { 0 };
 	struct xl_watch_est est;
 	int w, err;
@@ -711,15 +744,17 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 		snprintf(floor_row->name, sizeof(floor_row->name), "redirect/b%d+mon-floor",
 			 WATCH_CAL_BATCH);
 	}
+	row_setup(lab, o, XL_REDIR_DEVMAP, XL_WATCH_LAZY, size, lazy_row);
 	if (lab->nout < 1) {
 		snprintf(rows[0].note, sizeof(rows[0].note), "the lab has no out pair");
 		return -ENODEV;
 	}
-	err = watch_set(lab, o, size, rows, o->with_perf ? &rows[6] : NULL, XL_WATCH_PERF, NULL);
+	err = watch_set(lab, o, size, rows, lazy_row, o->with_perf ? &rows[6] : NULL, XL_WATCH_PERF,
+			NULL);
 	if (err)
 		return err;
 	cal.gen_batch = WATCH_CAL_BATCH;
-	err = watch_set(lab, &cal, size, rows + 3, floor_row, XL_WATCH_FLOOR, &wc);
+	err = watch_set(lab, &cal, size, rows + 3, NULL, floor_row, XL_WATCH_FLOOR, &wc);
 	if (err)
 		return err;
 	if (xl_watch_estimate(rows, &est)) {
@@ -749,7 +784,7 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 
 int xl_labrun_watch_rows(const struct xl_labrun_opts *o)
 {
-	return 6 + o->with_perf + o->with_floor;
+	return 7 + o->with_perf + o->with_floor;
 }
 
 int xl_labrun_watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32_t size,
