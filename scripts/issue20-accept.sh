@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Issue 20's acceptance measurements that xdplab can make by itself, one
+# command (root; a quiet machine: other load moves every figure, and a
+# figure from a loaded machine must say so):
+#   watch  the errors-only monitor with no errors, behind the drivers'
+#          error counters (monitor --lazy, the lab's redirect+mon-lazy
+#          row): 0.0 CPU ns per forwarding hop, its 95% CI holding 0, and
+#          none of its programs attached in any slice (`lab run --rows
+#          redirect --with-monitor --sizes 64 --reps REPS`).
+#   down   a real error, the OUT device down, counted exactly in the
+#          interval it happened, then the tracepoints attached (the e2e
+#          test monitor_lazy_down, which checks exactly that).
+# Knobs (environment): REPS (the watch rows' repetitions, default 32; at
+# least 9 are taken), WINDOW (seconds per level and repetition, default
+# lab run's, at most 0.3 for these rows), ONLY (watch or down), XDPLAB
+# (the binary, default build/xdplab), OUT (default
+# bench/issue20-DATE-COMMIT).
+# Writes OUT/watch.{txt,json}, OUT/down.txt and OUT/summary.txt, whose
+# lines end "PASS" or "FAIL" with the figures, the first line the
+# machine's load. Exit 0 when every check run passed, 1 when one failed,
+# 2 on bad knobs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+X=${XDPLAB:-./build/xdplab}
+reps=${REPS:-32}
+only=${ONLY:-}
+case "$reps" in ''|*[!0-9]*) echo "issue20-accept: REPS='$reps' is not a whole number (accepted: 1..1000)" >&2; exit 2 ;; esac
+[ "$reps" -ge 1 ] && [ "$reps" -le 1000 ] || { echo "issue20-accept: REPS=$reps is out of range (accepted: 1..1000)" >&2; exit 2; }
+case "$only" in ''|watch|down) ;; *) echo "issue20-accept: ONLY='$only' is not accepted (accepted: watch, down)" >&2; exit 2 ;; esac
+[ "$(id -u)" -eq 0 ] || { echo "issue20-accept: needs root (lab run makes namespaces and attaches XDP)" >&2; exit 2; }
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+out=${OUT:-bench/issue20-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
+mkdir -p "$out"
+summary=$out/summary.txt
+: >"$summary"
+say() { echo "$*" | tee -a "$summary"; }
+failed=0
+
+say "issue20-accept: commit $commit, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%Y-%m-%dT%H:%M:%SZ) (a loaded machine's figures are not the acceptance's)"
+if [ -z "$only" ] || [ "$only" = watch ]; then
+	win=()
+	[ -n "${WINDOW:-}" ] && win=(--seconds "$WINDOW")
+	echo "issue20-accept: $(date -u +%H:%M:%S) $X lab run --rows redirect --with-monitor --sizes 64 --reps $reps ${win[*]}" >&2
+	"$X" lab run --rows redirect --with-monitor --sizes 64 --reps "$reps" "${win[@]}" \
+		--json "$out/watch.json" >"$out/watch.txt" 2>&1 ||
+		{ say "watch: lab run failed (exit $?): $(tail -1 "$out/watch.txt") FAIL"; failed=1; }
+	if [ -s "$out/watch.json" ]; then
+		line=$(python3 - "$out/watch.json" <<'PY'
+import json, re, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+r = rows.get("redirect+mon-lazy")
+if not r:
+    print("watch: no redirect+mon-lazy row FAIL")
+    sys.exit()
+note = r.get("note", "")
+m = re.search(r"no link of its programs in (\d+) of (\d+) slices.*?([-+][0-9.]+) per redirect hop \(95% CI ([-0-9.]+)\.\.([-0-9.]+)\)", note)
+if "moved by" in note or not m:
+    print("watch: %s FAIL" % (note or "no note"))
+    sys.exit()
+clean, slices, hop, lo, hi = int(m[1]), int(m[2]), float(m[3]), float(m[4]), float(m[5])
+ok = clean == slices and slices > 0 and abs(hop) < 0.05 and lo <= 0 <= hi
+print("watch: errors-only monitor behind the counters, no errors: %+.2f CPU ns per hop (95%% CI %.2f..%.2f), no link in %d of %d slices; goal 0.0 with the CI holding 0 %s"
+      % (hop, lo, hi, clean, slices, "PASS" if ok else "FAIL"))
+PY
+)
+		say "$line"
+		case "$line" in *PASS) ;; *) failed=1 ;; esac
+	fi
+fi
+if [ -z "$only" ] || [ "$only" = down ]; then
+	echo "issue20-accept: $(date -u +%H:%M:%S) tests/e2e/redirect.sh -t monitor_lazy_down" >&2
+	if XDPLAB=$X tests/e2e/redirect.sh -t monitor_lazy_down >"$out/down.txt" 2>&1; then
+		say "down: OUT down, the refused frames counted exactly in their interval, then attached PASS"
+	else
+		say "down: $(grep -m1 -A1 '^FAIL' "$out/down.txt" | tail -1 | sed 's/^ *//') FAIL"
+		failed=1
+	fi
+fi
+exit $failed
