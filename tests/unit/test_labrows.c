@@ -75,9 +75,9 @@ static void test_nrows(void **state)
 	struct xl_labrun_opts o = { 0 };
 
 	assert_int_equal(xl_labrow_nrows(xl_labrow(7), &o, false), 1);
-	assert_int_equal(xl_labrow_nrows(xl_labrow(7), &o, true), 7);
+	assert_int_equal(xl_labrow_nrows(xl_labrow(7), &o, true), 8);
 	o.with_perf = o.with_floor = true;
-	assert_int_equal(xl_labrow_nrows(xl_labrow(7), &o, true), 9);
+	assert_int_equal(xl_labrow_nrows(xl_labrow(7), &o, true), 10);
 	assert_int_equal(xl_labrow_nrows(xl_labrow(8), &o, true), 1);
 	assert_int_equal(xl_labrow_nrows(xl_labrow(1), &o, true), 1);
 }
