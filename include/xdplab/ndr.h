@@ -119,6 +119,17 @@ struct xl_ndr_result {
 int xl_ndr_opts_check(const struct xl_ndr_opts *o, char *msg, size_t len);
 
 /**
+ * xl_ndr_trial_judge() - the verdict of a measured trial: from @t's
+ * @rate_pps, @sent, @received and @ns, fill its @sent_pps, @loss,
+ * @short_of_rate (a paced trial whose generator sent less than
+ * XL_NDR_GEN_REACH of @rate_pps; never an unpaced one) and @pass_ndr/
+ * @pass_pdr (@loss within @o->ndr_loss/@o->pdr_loss). The one judgement
+ * of the search's trials and of any later fixed-rate run at a found rate.
+ * @ns 0 gives @sent_pps 0; more counted than sent is a loss of 0.
+ */
+void xl_ndr_trial_judge(const struct xl_ndr_opts *o, struct xl_ndr_trial *t);
+
+/**
  * xl_ndr_search() - the binary search: the first trial at @o->max_pps
  * (unpaced when 0); when it passes the NDR the search ends there, limited
  * by the generator when the generator set that rate. Otherwise trials at

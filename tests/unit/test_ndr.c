@@ -292,6 +292,53 @@ static void test_ndr_errors(void **state)
 	assert_int_equal(r.ntrials, 2);
 }
 
+/*
+ * The verdict of one trial: sent rate, loss share, short of its rate
+ * (paced only, below 98% of it), and each target's pass, at the edges.
+ */
+static void test_ndr_trial_judge(void **state)
+{
+	struct xl_ndr_opts o = { .ndr_loss = 0, .pdr_loss = 0.001, .resolution = 0.01 };
+	struct xl_ndr_trial t;
+
+	(void)state;
+	/* 100000 asked, 98000 sent in 1 s (exactly 98%: reached), 97902 counted (0.1%). */
+	t = (struct xl_ndr_trial){ .rate_pps = 100000, .sent = 98000, .received = 97902,
+				   .ns = 1000000000ull };
+	xl_ndr_trial_judge(&o, &t);
+	assert_true(t.sent_pps == 98000.0);
+	assert_true(t.loss == 98.0 / 98000);
+	assert_false(t.short_of_rate);
+	assert_false(t.pass_ndr);
+	assert_true(t.pass_pdr);
+	/* One frame more lost: above the PDR's 0.1% too. */
+	t.received = 97901;
+	xl_ndr_trial_judge(&o, &t);
+	assert_false(t.pass_ndr);
+	assert_false(t.pass_pdr);
+	/* 97999 sent in 1 s: short of 98%; every frame counted passes both. */
+	t = (struct xl_ndr_trial){ .rate_pps = 100000, .sent = 97999, .received = 97999,
+				   .ns = 1000000000ull };
+	xl_ndr_trial_judge(&o, &t);
+	assert_true(t.short_of_rate);
+	assert_true(t.loss == 0);
+	assert_true(t.pass_ndr);
+	assert_true(t.pass_pdr);
+	/* Unpaced: never short; 500 ms; more counted than sent is no loss. */
+	t = (struct xl_ndr_trial){ .rate_pps = 0, .sent = 1000, .received = 1003, .ns = 500000000ull };
+	xl_ndr_trial_judge(&o, &t);
+	assert_true(t.sent_pps == 2000.0);
+	assert_false(t.short_of_rate);
+	assert_true(t.loss == 0);
+	assert_true(t.pass_ndr);
+	/* Nothing sent, no time: rate 0, loss 0, short of a paced rate. */
+	t = (struct xl_ndr_trial){ .rate_pps = 10 };
+	xl_ndr_trial_judge(&o, &t);
+	assert_true(t.sent_pps == 0);
+	assert_true(t.loss == 0);
+	assert_true(t.short_of_rate);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_ndr_gen_below_min),
 		cmocka_unit_test(test_ndr_opts_range),
 		cmocka_unit_test(test_ndr_errors),
+		cmocka_unit_test(test_ndr_trial_judge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,15 @@ int xl_ndr_opts_check(const struct xl_ndr_opts *o, char *msg, size_t len)
 	return 0;
 }
 
+void xl_ndr_trial_judge(const struct xl_ndr_opts *o, struct xl_ndr_trial *t)
+{
+	t->sent_pps = t->ns ? t->sent * 1e9 / t->ns : 0;
+	t->loss = t->sent > t->received ? (double)(t->sent - t->received) / t->sent : 0;
+	t->short_of_rate = t->rate_pps && t->sent_pps < t->rate_pps * XL_NDR_GEN_REACH;
+	t->pass_ndr = t->loss <= o->ndr_loss;
+	t->pass_pdr = t->loss <= o->pdr_loss;
+}
+
 /* Run one trial at @rate and fill the search's fields of it. */
 static int run_trial(const struct xl_ndr_opts *o, struct xl_ndr_result *r, uint64_t rate,
 		     struct xl_ndr_trial **out)
@@ -68,11 +77,7 @@ static int run_trial(const struct xl_ndr_opts *o, struct xl_ndr_result *r, uint6
 	if (err)
 		return err;
 	r->ntrials++;
-	t->sent_pps = t->ns ? t->sent * 1e9 / t->ns : 0;
-	t->loss = t->sent > t->received ? (double)(t->sent - t->received) / t->sent : 0;
-	t->short_of_rate = rate && t->sent_pps < rate * XL_NDR_GEN_REACH;
-	t->pass_ndr = t->loss <= o->ndr_loss;
-	t->pass_pdr = t->loss <= o->pdr_loss;
+	xl_ndr_trial_judge(o, t);
 	xl_dbg("ndr trial %d: asked %llu pps, sent %llu (%.0f pps%s), received %llu, loss %.6f%%",
 	       r->ntrials, (unsigned long long)rate, (unsigned long long)t->sent, t->sent_pps,
 	       t->short_of_rate ? ", short" : "", (unsigned long long)t->received, t->loss * 100);

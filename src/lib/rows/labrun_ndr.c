@@ -266,11 +266,7 @@ static int ndr_verify(struct ndr_run *x, const struct xl_ndr_row_opts *no)
 		t->rate_pps = rates[i];
 		if (err)
 			return err;
-		t->sent_pps = t->sent * 1e9 / t->ns;
-		t->loss = t->sent > t->received ? (double)(t->sent - t->received) / t->sent : 0;
-		t->short_of_rate = t->sent_pps < rates[i] * XL_NDR_GEN_REACH;
-		t->pass_ndr = t->loss <= no->search.ndr_loss;
-		t->pass_pdr = t->loss <= no->search.pdr_loss;
+		xl_ndr_trial_judge(&no->search, t);
 		row->nverify = i + 1;
 	}
 	return 0;
