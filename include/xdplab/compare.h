@@ -320,6 +320,30 @@ int xl_cmp_run(const struct xl_cmp_file *base, const struct xl_cmp_file *new,
 void xl_cmp_result_free(struct xl_cmp_result *r);
 
 /**
+ * struct xl_cmp_geomean - benchstat's geomean row: the geometric means of
+ * the compared rows' medians, a summary of a whole comparison (the
+ * geometric mean of the ratios new/base is the ratio of the means, so
+ * every row weighs the same whatever its rate).
+ * @n: rows in it: XL_CMP_PAIRED rows whose median rates are > 0 on both
+ *   sides. @base_mpps/@new_mpps: their medians' geometric means (Mpps).
+ * @delta_pct: 100 * (@new_mpps / @base_mpps - 1).
+ * @base_cpu/@new_cpu: the geometric means of their DUT CPU ns/packet when
+ *   each of the @n rows has it on both sides, else 0.
+ */
+struct xl_cmp_geomean {
+	int n;
+	double base_mpps, new_mpps, delta_pct;
+	double base_cpu, new_cpu;
+};
+
+/**
+ * xl_cmp_geomean() - @res's geomean row into @g (compare.c's rows; as
+ * golang.org/x/perf's benchstat prints under a table of more than one row).
+ * Return: 0, or -ENODATA when no row qualifies (@g->n is 0).
+ */
+int xl_cmp_geomean(const struct xl_cmp_result *res, struct xl_cmp_geomean *g);
+
+/**
  * xl_cmp_verdict_name() - "regression", "improvement", "~",
  * "too-few-reps", "" (none): compare --json's "verdict".
  */

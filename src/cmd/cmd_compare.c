@@ -27,7 +27,7 @@ enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_CALIB, O_FIGURE };
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
 	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
-	{ "format", 'f', "FMT", "text (default), markdown (a table for a mail or a pull request) or junit (JUnit XML for a CI job: a testcase per row, a regression a failure; docs/ci.md)", O_FORMAT },
+	{ "format", 'f', "FMT", "text (default), markdown (a table for a mail or a pull request), junit (JUnit XML for a CI job: a testcase per row, a regression a failure; docs/ci.md) or csv (a line per row and the geomean, as benchstat -format csv; one run a side)", O_FORMAT },
 	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1; /2 for several runs a side) instead", O_JSON },
 	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", XL_STR(struct compare_args, db) },
 	{ "base-label", 0, "LABEL", "with --db: BASE is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[0]) },
@@ -44,7 +44,7 @@ static const struct xl_cmd_spec compare_spec = {
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const formats[] = { "text", "markdown", "junit", NULL };
+	static const char *const formats[] = { "text", "markdown", "junit", "csv", NULL };
 	struct compare_args *a = ctx;
 	int i;
 
@@ -60,6 +60,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return i;
 		a->markdown = i == 1;
 		a->junit = i == 2;
+		a->csv = i == 3;
 		a->format_given = true;
 		return 0;
 	case O_JSON:
@@ -221,6 +222,36 @@ static void md_headline_two(const struct xl_cmp_result *res)
 	free(reg);
 }
 
+/*
+ * benchstat's geomean row under a table of more than one compared row: the
+ * geometric means of the median rates (and of the DUT CPU ns/packet when
+ * every one of those rows has it), their delta; no test, no verdict.
+ */
+static void print_geomean(const struct xl_cmp_result *res, bool md, int w)
+{
+	char bs[48], ns[48], delta[40], dns[16], bc[16] = "-", nc[16] = "-", dc[16] = "-", v[48];
+	struct xl_cmp_geomean g;
+
+	if (xl_cmp_geomean(res, &g) || g.n < 2)
+		return;
+	snprintf(bs, sizeof(bs), "%.3f", g.base_mpps);
+	snprintf(ns, sizeof(ns), "%.3f", g.new_mpps);
+	snprintf(delta, sizeof(delta), "%+.3f (%+.1f%%)", g.new_mpps - g.base_mpps, g.delta_pct);
+	snprintf(dns, sizeof(dns), "%+.2f", 1e3 / g.new_mpps - 1e3 / g.base_mpps);
+	if (g.base_cpu > 0) {
+		snprintf(bc, sizeof(bc), "%.1f", g.base_cpu);
+		snprintf(nc, sizeof(nc), "%.1f", g.new_cpu);
+		snprintf(dc, sizeof(dc), "%+.2f", g.new_cpu - g.base_cpu);
+	}
+	snprintf(v, sizeof(v), "geometric mean of %d rows", g.n);
+	if (md)
+		printf("| geomean | | | | %s | %s | %s | %s | %s | %s | %s | | | %s |\n", bs, ns, delta,
+		       dns, bc, nc, dc, v);
+	else
+		printf("%-*s %5s %-7s %-9s %22s %22s %16s %8s %8s %8s %8s %5s %6s  %s\n", w,
+		       "geomean", "", "", "", bs, ns, delta, dns, bc, nc, dc, "", "", v);
+}
+
 static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 			const struct xl_cmp_result *res, const struct compare_args *a)
 {
@@ -293,6 +324,7 @@ static void print_table(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 			       TXT(md, d->wiring[0] ? d->wiring : "-"), bs, ns, delta, dns, bc, nc,
 			       dc, p, pv, TXT(md, v));
 	}
+	print_geomean(res, md, w);
 }
 
 const char *xl_cmp_too_few_text(int n)
@@ -575,6 +607,8 @@ static int compare_two(const struct xl_cmp_file *f, const struct compare_args *a
 		print_json(&f[0], &f[1], &res, &lr, a);
 	} else if (a->junit) {
 		xl_cmp_print_junit(&f[0], &f[1], &res, &lr, a);
+	} else if (a->csv) {
+		xl_cmp_print_csv(&res);
 	} else {
 		print_table(&f[0], &f[1], &res, a);
 		{
@@ -629,6 +663,10 @@ static int compare_runs(const struct runs *r, const struct compare_args *a)
 	if (xl_cmp_runs(r->f, r->nbase, r->n - r->nbase, &a->o, &res)) {
 		xl_err("compare: out of memory");
 		return XL_EXIT_RUNTIME;
+	}
+	if (a->csv) {
+		xl_cmp_mresult_free(&res);
+		return xl_usage_error(&compare_spec, "--format csv is for one run a side (several runs a side: text, markdown, junit or --json)"), XL_EXIT_USAGE;
 	}
 	if (a->junit)
 		xl_cmp_print_junit_runs(r->f, r->nbase, r->n - r->nbase, &res, a);

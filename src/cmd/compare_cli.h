@@ -22,7 +22,7 @@
  */
 struct compare_args {
 	struct xl_cmp_opts o;
-	bool markdown, json, junit, format_given; /* --format markdown or junit, --json */
+	bool markdown, json, junit, csv, format_given; /* --format markdown, junit or csv, --json */
 	const char *db, *label[2]; /* --db, --base-label, --new-label (docs/store.md) */
 	const char *calib_path;
 	struct xl_calib calib;
@@ -91,6 +91,17 @@ void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m,
 void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 			const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
 			const struct compare_args *a);
+
+/**
+ * xl_cmp_print_csv() - two files compared (@res) as CSV on stdout (compare
+ * --format csv, src/cmd/cmd_compare_csv.c; benchstat's -format csv): a
+ * header line, a line per row, then the geomean row (xl_cmp_geomean())
+ * when more than one row is in it. Text from the files is made terminal-
+ * safe (XL_ESC), quoted as RFC 4180 says when it holds a comma, a quote or
+ * a blank at an end, and a leading =, +, - or @ gets a ' before it (a
+ * spreadsheet would run it as a formula).
+ */
+void xl_cmp_print_csv(const struct xl_cmp_result *res);
 
 /** xl_cmp_print_junit_runs() - xl_cmp_print_junit() of several runs a side. */
 void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nnew,

@@ -24,7 +24,8 @@ TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_
        compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
        sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name
        compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs lab_aa_bad lab_aa
-       compare_junit compare_junit_runs compare_junit_untrusted compare_markdown_pr compare_figure)
+       compare_junit compare_junit_runs compare_junit_untrusted compare_markdown_pr compare_figure
+       compare_geomean_csv)
 
 fail() { echo "$*"; return 1; }
 expect_eq() { [ "$2" == "$3" ] || fail "$1: got '$2', want '$3'"; }
@@ -93,7 +94,7 @@ t_compare_bad_inputs() {
 	bad --alpha 0x1p-4 "$A" "$A" -- "xdplab compare: --alpha: '0x1p-4' is not a number (accepted: 0.0001..0.5)" || return 1
 	bad --alpha -0 "$A" "$A" -- "xdplab compare: --alpha: '-0' is out of range (accepted: 0.0001..0.5)" || return 1
 	bad --alpha ' 0.1' "$A" "$A" -- "xdplab compare: --alpha: ' 0.1' is not a number (accepted: 0.0001..0.5)" || return 1
-	bad --format html "$A" "$A" -- "xdplab compare: --format: 'html' is not accepted (accepted: text, markdown, junit)" || return 1
+	bad --format html "$A" "$A" -- "xdplab compare: --format: 'html' is not accepted (accepted: text, markdown, junit, csv)" || return 1
 	bad --json --format text "$A" "$A" -- "xdplab compare: --json and --format exclude each other (choose one output)" || return 1
 }
 
@@ -148,6 +149,46 @@ t_compare_formats() {
 	grep -Eq '^\*\*xdplab compare: base .*\*\*$' "$TMP/out.md" || fail "title not bold: $(head -2 "$TMP/out.md")" || return 1
 	grep -Eq '^\| drop/no-touch \| 64 \| native \| threaded \| .* \| \+11\.11 \| .* \| 5/5 \| 0\.008 \| regression \|$' "$TMP/out.md" ||
 		fail "no markdown drop row: $(cat "$TMP/out.md")"
+}
+
+# benchstat's geomean row and -format csv: two_runs' medians are 10, 1, 3
+# Mpps against 9, 1.13, 2.5 (CPU 50, 900, 300 ns against 55, 800, 300): the
+# geometric means 30^(1/3) = 3.107 and 25.425^(1/3) = 2.940 Mpps, -5.4%;
+# CPU 238.110 and 236.333 ns (awk gives the same). One row alone has no geomean; CSV quotes a name
+# with a comma and puts a ' before a leading '='; several runs a side are
+# refused in CSV.
+t_compare_geomean_csv() {
+	local want
+	two_runs
+	"$X" compare "$TMP/base.json" "$TMP/new.json" >"$TMP/out" 2>&1
+	expect_eq "exit status" "$?" 1 || return 1
+	expect_eq "geomean line" "$(grep '^geomean ' "$TMP/out" | tr -s ' ')" \
+		"geomean 3.107 2.940 -0.167 (-5.4%) +18.25 238.1 236.3 -1.78 geometric mean of 3 rows" || return 1
+	expect_eq "geomean right after the last row" "$(grep -A1 '^tx ' "$TMP/out" | tail -1 | cut -c1-8)" "geomean " || return 1
+	"$X" compare --format markdown "$TMP/base.json" "$TMP/new.json" >"$TMP/out.md" 2>&1
+	expect_eq "markdown geomean row" "$(grep '^| geomean ' "$TMP/out.md")" \
+		"| geomean | | | | 3.107 | 2.940 | -0.167 (-5.4%) | +18.25 | 238.1 | 236.3 | -1.78 | | | geometric mean of 3 rows |" || return 1
+	"$X" compare --format csv "$TMP/base.json" "$TMP/new.json" >"$TMP/out.csv" 2>"$TMP/err"
+	expect_eq "csv: exit status" "$?" 1 || return 1
+	expect_eq "csv: stderr" "$(cat "$TMP/err")" "" || return 1
+	want="benchmark,size,mode,wiring,base_mpps,base_min_mpps,base_max_mpps,new_mpps,new_min_mpps,new_max_mpps,delta_mpps,delta_pct,delta_ns_per_packet,base_cpu_ns_per_packet,new_cpu_ns_per_packet,delta_cpu_ns_per_packet,base_reps,new_reps,p,verdict
+drop/no-touch,64,native,threaded,10.000000,9.900000,10.100000,9.000000,8.900000,9.100000,-1.000000,-10.000,+11.111,50.000,55.000,+5.000,5,5,0.0079,regression
+pass,64,native,threaded,1.000000,1.000000,1.000000,1.130000,1.100000,1.200000,+0.130000,+13.000,-115.044,900.000,800.000,-100.000,5,5,0.0079,improvement
+tx,64,native,threaded,3.000000,3.000000,3.000000,2.500000,2.400000,2.600000,-0.500000,-16.667,+66.667,300.000,300.000,+0.000,5,5,1.0000,~
+geomean,,,,3.107233,,,2.940494,,,-0.166738,-5.366,+18.249,238.110,236.333,-1.777,,,,geometric mean of 3 rows"
+	expect_eq "csv" "$(cat "$TMP/out.csv")" "$want" || return 1
+	doc "$TMP/one-a.json" xdplab.lab-results/1 3 "=cmd,x 64 threaded valid 1e6,1e6,1e6 1,1,1"
+	doc "$TMP/one-b.json" xdplab.lab-results/1 3 "=cmd,x 64 threaded valid 1e6,1e6,1e6 1,1,1"
+	"$X" compare "$TMP/one-a.json" "$TMP/one-b.json" >"$TMP/out" 2>&1
+	expect_eq "one row: no geomean" "$(grep -c "^geomean" "$TMP/out")" 0 || return 1
+	"$X" compare -f csv "$TMP/one-a.json" "$TMP/one-b.json" >"$TMP/out.csv" 2>&1
+	expect_eq "one row: csv" "$(tail -n +2 "$TMP/out.csv")" \
+		"\"'=cmd,x\",64,native,threaded,1.000000,1.000000,1.000000,1.000000,1.000000,1.000000,+0.000000,+0.000,+0.000,1.000,1.000,+0.000,3,3,1.0000,too few reps" || return 1
+	cp "$TMP/one-a.json" "$TMP/one-c.json"
+	"$X" compare -f csv "$TMP/one-a.json" "$TMP/one-c.json" -- "$TMP/one-b.json" >"$TMP/out" 2>"$TMP/err"
+	expect_eq "csv, several runs a side: exit status" "$?" 2 || return 1
+	expect_eq "csv, several runs a side: stderr" "$(cat "$TMP/err")" \
+		"xdplab compare: --format csv is for one run a side (several runs a side: text, markdown, junit or --json)"
 }
 
 # A rate that fell to 0 pps read as 0 ns/packet and a delta of 0: '~',

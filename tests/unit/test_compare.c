@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1013,6 +1014,56 @@ static void test_lat_compare_json(void **state)
 	json_decref(doc);
 }
 
+/*
+ * The geomean row: rows paired and compared with rates on both sides only
+ * (a row in one file, one not measured and one at 0 pps left out); CPU
+ * means only when every row in has CPU on both sides.
+ */
+static void test_geomean(void **state)
+{
+	struct xl_cmp_rowdata d[10] = { 0 };
+	struct xl_cmp_row rows[5] = { 0 };
+	struct xl_cmp_result res = { .rows = rows, .nrows = 5 };
+	struct xl_cmp_geomean g;
+	const double bm[5] = { 2, 8, 5, 7, 3 }, nm[5] = { 4, 4, 5, 0, 3 };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		d[2 * i].mpps.median = bm[i];
+		d[2 * i + 1].mpps.median = nm[i];
+		rows[i] = (struct xl_cmp_row){ .base = &d[2 * i], .new = &d[2 * i + 1],
+					       .status = XL_CMP_PAIRED, .base_cpu = 10 * (i + 1),
+					       .new_cpu = 40 * (i + 1) };
+	}
+	rows[2].status = XL_CMP_NOT_MEASURED;
+	rows[4].new = NULL;
+	rows[4].status = XL_CMP_BASE_ONLY;
+	assert_int_equal(xl_cmp_geomean(&res, &g), 0);
+	/* Rows 0 and 1: sqrt(2 * 8) = 4 against sqrt(4 * 4) = 4; CPU sqrt(10 * 20), sqrt(40 * 80). */
+	assert_int_equal(g.n, 2);
+	assert_float_equal(g.base_mpps, 4, 1e-12);
+	assert_float_equal(g.new_mpps, 4, 1e-12);
+	assert_float_equal(g.delta_pct, 0, 1e-12);
+	assert_float_equal(g.base_cpu, sqrt(200), 1e-9);
+	assert_float_equal(g.new_cpu, sqrt(3200), 1e-9);
+	/* A row in without CPU: no CPU means. */
+	rows[1].new_cpu = 0;
+	assert_int_equal(xl_cmp_geomean(&res, &g), 0);
+	assert_float_equal(g.base_cpu, 0, 0);
+	assert_float_equal(g.new_cpu, 0, 0);
+	/* 1 against 2 and 8 against 32: new/base = 4 in each, +300%. */
+	d[1].mpps.median = 4;
+	d[0].mpps.median = 1;
+	d[2].mpps.median = 8;
+	d[3].mpps.median = 32;
+	assert_int_equal(xl_cmp_geomean(&res, &g), 0);
+	assert_float_equal(g.delta_pct, 300, 1e-9);
+	/* Nothing in it. */
+	rows[0].status = rows[1].status = XL_CMP_NOT_COMPARABLE;
+	assert_int_equal(xl_cmp_geomean(&res, &g), -ENODATA);
+	assert_int_equal(g.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1040,6 +1091,7 @@ int main(void)
 		cmocka_unit_test(test_lat_pairing),
 		cmocka_unit_test(test_lat_compare_text),
 		cmocka_unit_test(test_lat_compare_json),
+		cmocka_unit_test(test_geomean),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
