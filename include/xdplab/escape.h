@@ -9,6 +9,7 @@
 #ifndef XDPLAB_ESCAPE_H
 #define XDPLAB_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,6 +33,16 @@ void xl_xml_escape(FILE *out, const char *s);
  * whole in @max is left out.
  */
 void xl_xml_escape_n(FILE *out, const char *s, size_t max);
+
+/**
+ * xl_prom_escape() - @s (NULL: nothing) on @f as the Prometheus text
+ * exposition format's label value (the text between the quotes) or, with
+ * @help, its HELP text: \ as \\, newline as \n, " as \" (in a label value
+ * only, as the format asks); other control characters below 0x20 left out;
+ * what is not valid UTF-8, and the C1 controls, as U+FFFD, one per byte
+ * (the format is UTF-8). For --prometheus FILE (xdplab/prom.h).
+ */
+void xl_prom_escape(FILE *f, const char *s, bool help);
 
 /** xl_term_esc() flags. */
 enum xl_esc_flags {

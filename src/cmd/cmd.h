@@ -226,6 +226,12 @@ struct xl_cmd_loop {
 	struct xl_cmd_records *rec;
 	const char *extra_json;
 	/*
+	 * Optional: --prometheus FILE: @prom replaced after every interval
+	 * with the counters since the start and the interval's rates
+	 * (prom_cli.h), labelled with the command @cmd and @ifname.
+	 */
+	const char *prom, *cmd;
+	/*
 	 * Optional: the sampler's @poll_ns (0: its 100 ms) and a @wait for the
 	 * time between samples instead of xl_sleep_ns()'s 50 ms naps, called
 	 * with @ctx (struct xl_sampler.wait). A command whose liveness check

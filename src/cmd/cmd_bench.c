@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "prom_cli.h"
 #include "run_opts.h"
 #include "profile_cli.h"
 #include "xdplab/bench.h"
@@ -27,7 +28,7 @@ struct bench_args {
 	struct xl_bench_opts o;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet;
-	const char *netns, *json;
+	const char *netns, *json, *prom;
 	int reps;
 	struct xl_cmd_prof prof;
 	uint64_t extra_ns;
@@ -55,6 +56,7 @@ static const struct xl_opt bench_opts[] = {
 	XL_RUN(PROFILE_DIR, A, prof.dir),
 	XL_RUN(REPS, A, reps),
 	XL_RUN(JSON, A, json),
+	XL_RUN(PROMETHEUS, A, prom),
 };
 #undef A
 
@@ -174,7 +176,8 @@ int cmd_bench(int argc, char **argv)
 		ret = XL_EXIT_USAGE;
 		goto out_prof;
 	}
-	if (a.json && !xl_cmd_out_open(a.json)) { /* a bad path fails before the run */
+	if ((a.json && !xl_cmd_out_open(a.json)) || (a.prom && xl_cmd_prom_check(a.prom))) {
+		/* a bad path fails before the run */
 		ret = XL_EXIT_RUNTIME;
 		goto out_prof;
 	}
@@ -215,7 +218,7 @@ int cmd_bench(int argc, char **argv)
 			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
 			.print = bench_print, .poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
 			.ctx = &br, .start_line = start,
-			.row = &row, .rec = a.json ? &rec : NULL };
+			.row = &row, .rec = a.json ? &rec : NULL, .prom = a.prom, .cmd = argv[0] };
 	ret = xl_cmd_report_loop(&loop, &w);
 	if (profiling)
 		xl_cmd_prof_run_stop(&a.prof, w.ns ? w.napi_cpu : -1, &pr);

@@ -13,6 +13,8 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "prom_cli.h"
+#include "run_opts.h"
 #include "xdplab/errgate.h"
 #include "xdplab/log.h"
 #include "xdplab/monitor.h"
@@ -20,6 +22,17 @@
 #include "xdplab/report.h"
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
+
+struct mon_args {
+	struct xl_monitor_opts o;
+	uint64_t interval_ns, duration_ns;
+	bool quiet;
+	const char *json, *prom; /* --json, --prometheus */
+	const char *dev[XL_MON_MAX_DEVS]; /* --dev as given */
+	int ndev;
+	bool lazy;
+	struct xl_errgate_dev gdev[XL_MON_MAX_DEVS]; /* --lazy: each --dev's socket (owned) */
+};
 
 enum { O_ALL, O_JSON, O_ATTACH, O_DEV, O_LAZY };
 
@@ -32,23 +45,13 @@ static const struct xl_opt mon_opts[] = {
 	{ "dev", 0, "[NETNS:]IFACE", "count only this device's events (repeatable, up to 8; NETNS: a name under /run/netns, else ours); needs tp_btf", O_DEV, .repeatable = true },
 	{ "lazy", 0, NULL, "attach no tracepoint until an error counter of a --dev device moves (ethtool -S: drops, xdp_tx_errors, xdp_xmit_errors); needs --dev, not with --all", O_LAZY },
 	XL_OPT_ENTRY_QUIET,
+	XL_RUN(PROMETHEUS, struct mon_args, prom),
 };
 
 static const struct xl_cmd_spec mon_spec = {
 	"monitor", "",
 	"Count the xdp tracepoints (all namespaces) by event, action, ifindex and errno; errors only unless --all.",
 	mon_opts, sizeof(mon_opts) / sizeof(mon_opts[0]),
-};
-
-struct mon_args {
-	struct xl_monitor_opts o;
-	uint64_t interval_ns, duration_ns;
-	bool quiet;
-	const char *json;
-	const char *dev[XL_MON_MAX_DEVS]; /* --dev as given */
-	int ndev;
-	bool lazy;
-	struct xl_errgate_dev gdev[XL_MON_MAX_DEVS]; /* --lazy: each --dev's socket (owned) */
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -271,6 +274,9 @@ static void mon_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 		gate_interval(r, from, to, t_ns / 1e9, partial, rec);
 	if (rec)
 		json_array_append_new(r->intervals, rec);
+	if (r->a->prom) /* the counts since the start, every key */
+		xl_cmd_prom_write(r->a->prom, xl_cmd_prom_mon_fill,
+				  &(struct xl_cmd_prom_mon){ &r->s[to], (r->t[to] - r->t[0]) / 1e9 });
 }
 
 /* The --json file: the lab's document with monitor's records (docs/results.md). */
@@ -465,8 +471,8 @@ int cmd_monitor(int argc, char **argv)
 			return XL_EXIT_USAGE;
 		}
 	a.o.ndevs = a.ndev;
-	if (a.json && !xl_cmd_out_open(a.json)) { /* a bad path fails before the run */
-		close_gate(&a);
+	if ((a.json && !xl_cmd_out_open(a.json)) || (a.prom && xl_cmd_prom_check(a.prom))) {
+		close_gate(&a); /* a bad path fails before the run */
 		return XL_EXIT_RUNTIME;
 	}
 	m = xl_monitor__create(&a.o);
@@ -503,6 +509,8 @@ int cmd_monitor(int argc, char **argv)
 	/* The first window starts from nothing: the counts since the programs loaded. */
 	r.s[0].n = 0;
 	r.t[0] = xl_now_ns();
+	if (a.prom) /* the families from the start, no key yet */
+		xl_cmd_prom_write(a.prom, xl_cmd_prom_mon_fill, &(struct xl_cmd_prom_mon){ &r.s[0], 0 });
 	r.intervals = a.json ? json_array() : NULL;
 	sm = (struct xl_sampler){ .interval_ns = a.interval_ns, .duration_ns = a.duration_ns,
 				  .stop = &xl_stop_requested, .have_first = true,

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "cmd.h"
+#include "prom_cli.h"
 #include "run_opts.h"
 #include "profile_cli.h"
 #include "xdplab/log.h"
@@ -32,7 +33,7 @@ struct redir_args {
 	struct xl_redirect_opts o;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, cpu_given;
-	const char *netns, *json;
+	const char *netns, *json, *prom;
 	int reps;
 	struct xl_cmd_prof prof;
 };
@@ -47,7 +48,8 @@ struct redir_args {
 	XL_RUN(EXTENDED, A, extended),                                                  \
 	XL_RUN(NETNS, A, netns),                                                        \
 	XL_RUN(REPS, A, reps),                                                          \
-	XL_RUN(JSON, A, json)
+	XL_RUN(JSON, A, json),                                                          \
+	XL_RUN(PROMETHEUS, A, prom)
 #define PROFILE_OPTS XL_RUN(PROFILE, A, prof.on), XL_RUN(PROFILE_DIR, A, prof.dir)
 
 static const char *const egress_acts[] = { "forward", "drop", NULL };
@@ -423,8 +425,8 @@ int cmd_redirect(int argc, char **argv)
 	if (xl_redirect_check(&a.o))
 		goto out_prof;
 	ret = XL_EXIT_RUNTIME;
-	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
-		goto out_prof;
+	if ((a.json && !xl_cmd_out_open(a.json)) || (a.prom && xl_cmd_prom_check(a.prom)))
+		goto out_prof; /* a bad path fails before the run */
 	r = xl_redirect__create(&a.o);
 	if (!r) {
 		ret = errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
@@ -475,7 +477,7 @@ int cmd_redirect(int argc, char **argv)
 			.sampled = redir_sampled, .print = redir_print,
 			.poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
 			.ctx = &rr, .start_line = start,
-			.row = &row, .rec = a.json ? &rec : NULL };
+			.row = &row, .rec = a.json ? &rec : NULL, .prom = a.prom, .cmd = argv[0] };
 	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
 	ret = xl_cmd_report_loop(&loop, &w);
 	if (profiling)

@@ -33,6 +33,8 @@ const struct xl_opt xl_run_opt_table[XL_RUN_N] = {
 			  .type = XL_OT_UINT, .min = 1, .max = XL_MAX_REPS },
 	[XL_RUN_JSON] = { "json", 'j', "FILE", "also write each interval and the summary as JSON (docs/results.md)",
 			  .type = XL_OT_STR },
+	[XL_RUN_PROMETHEUS] = { "prometheus", 0, "FILE", "write the counters to FILE each interval in Prometheus' text format, the file replaced whole (node_exporter's textfile collector: a *.prom file in its directory; docs/monitor.md)",
+				.type = XL_OT_STR },
 	[XL_RUN_PROFILE] = { "profile", 0, NULL, "also record the judged CPUs with perf: folded stacks, a flame graph, top symbols",
 			     .type = XL_OT_FLAG },
 	[XL_RUN_PROFILE_DIR] = { "profile-dir", 0, "DIR", "where --profile writes (default ./xdplab-profile; implies --profile)",

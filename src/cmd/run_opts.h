@@ -2,7 +2,7 @@
 /*
  * Internal to src/cmd: the options shared by the commands that run and
  * report (--interval, --duration, --extended, --netns, --quiet, --reps,
- * --json, --profile, --profile-dir) and by the XDP benchmarks
+ * --json, --prometheus, --profile, --profile-dir) and by the XDP benchmarks
  * (--packet-operation, --mode, --frags), each written once, in
  * xl_run_opt_table[]: name, letter, metavar, help, type and range. A
  * command's table takes an entry with XL_LIKE(xl_run_opt_table[XL_RUN_*],
@@ -26,6 +26,7 @@ enum xl_run_opt {
 	XL_RUN_FRAGS,       /**< bool */
 	XL_RUN_REPS,        /**< int, 1..XL_MAX_REPS */
 	XL_RUN_JSON,        /**< const char *: the results file */
+	XL_RUN_PROMETHEUS,  /**< const char *: the Prometheus textfile (prom_cli.h) */
 	XL_RUN_PROFILE,     /**< bool: struct xl_cmd_prof.on */
 	XL_RUN_PROFILE_DIR, /**< const char *: struct xl_cmd_prof.dir (implies --profile) */
 	XL_RUN_N,

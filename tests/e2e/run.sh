@@ -79,6 +79,7 @@ TESTS=(
 	"gen-peer-gro-unnamed-ns|gen into a veth whose peer has GRO on in a namespace not under /run/netns: no warning, all delivered"
 	"dut-mtu9000|lab run --dut D at MTU 9000: the XDP rows load multi-buffer programs (said once) and count 9014-byte frames, counters agreeing; nothing left"
 	"drop-json-reps|drop --duration 1.5 --reps 2 --json: 2 repetitions, intervals that add up to the exact totals, a lab row's identity, the schema"
+	"prometheus-files|drop and monitor --prometheus FILE: promtool check metrics passes on every file written; drop's counters exact (20000 frames, all XDP_DROP), monitor's file on a quiet --dev byte for byte; the file replaced whole (no temporary left); a path that cannot be written: one line, exit 1, before the run"
 	"bad-reps-no-duration|drop --reps 2 without --duration: exit 2, one line"
 	"lab-setup-killed|a lab setup SIGKILLed half-way is swept by cleanup; finished manual labs stay; teardown of an unknown TAG names the labs there are (exit 2)"
 	"lab-setup-mark-link|a link planted at lab setup's mark /run/xdplab/setup-TAG (TAG known from the pid) is replaced, its target unchanged"

@@ -62,8 +62,8 @@ void xl_xml_escape(FILE *out, const char *s)
 	xl_xml_escape_n(out, s, SIZE_MAX);
 }
 
-/* U+FFFD REPLACEMENT CHARACTER, for what XML 1.0 cannot hold. */
-#define XML_REPLACEMENT "\xef\xbf\xbd"
+/* U+FFFD REPLACEMENT CHARACTER: for what XML 1.0 or a UTF-8 format cannot hold. */
+#define U_FFFD "\xef\xbf\xbd"
 
 void xl_xml_escape_n(FILE *out, const char *s, size_t max)
 {
@@ -93,11 +93,35 @@ void xl_xml_escape_n(FILE *out, const char *s, size_t max)
 			n = utf8_len(p);
 			if (!n || (p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
 				n = n ? n : 1;
-				fputs(XML_REPLACEMENT, out);
+				fputs(U_FFFD, out);
 			} else if (done + n <= max) {
 				fwrite(p, 1, n, out);
 			}
 		}
+	}
+}
+
+void xl_prom_escape(FILE *f, const char *s, bool help)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; p && *p; p += n) {
+		n = 1;
+		if (*p == '\\')
+			fputs("\\\\", f);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '"' && !help)
+			fputs("\\\"", f);
+		else if (*p < 0x20)
+			; /* no control character in a line of the format */
+		else if (*p < 0x80)
+			fputc(*p, f);
+		else if ((n = utf8_len(p)))
+			fwrite(p, 1, n, f);
+		else
+			n = 1, fputs(U_FFFD, f); /* U+FFFD: the format is UTF-8 */
 	}
 }
 
