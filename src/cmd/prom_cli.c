@@ -51,36 +51,38 @@ int xl_cmd_prom_write(const char *path, void (*fill)(FILE *f, const void *ctx), 
 void xl_cmd_prom_bench_fill(FILE *f, const void *ctx)
 {
 	const struct xl_cmd_prom_bench *b = ctx;
+	const struct xl_meter_window *t = b->total, *w = b->last;
+	/* The families but the actions', in order: name, type, help, value. */
+	const struct {
+		const char *name, *type, *help;
+		double v;
+	} fam[] = {
+		{ "xdplab_packets_total", "counter", "Frames the XDP program counted since the start.", t->packets },
+		{ "xdplab_bytes_total", "counter", "Bytes of the frames the XDP program counted since the start (no FCS).", t->bytes },
+		{ "xdplab_errors_total", "counter", "Frames the XDP program counted as errors since the start.", t->errors },
+		{ NULL }, /* xdplab_xdp_actions_total */
+		{ "xdplab_measured_seconds_total", "counter", "Seconds of the windows the counters cover.", t->ns / 1e9 },
+		{ "xdplab_packets_per_second", "gauge", "Frames per second the XDP program counted in the last interval.", w->pps },
+		{ "xdplab_dut_cpu_busy_ratio", "gauge", "Busy share of the judged DUT CPU in the last interval (0..1).", w->cpu_busy },
+		{ "xdplab_dut_cpu_seconds_per_packet", "gauge", "DUT CPU time per frame in the last interval, seconds (0: not measured).", w->cpu_ns_per_pkt / 1e9 },
+	};
 	struct xl_prom_label l[3] = { { "command", b->cmd }, { "iface", b->iface }, { "action", "" } };
+	size_t k;
 	int i;
 
-	xl_prom_family(f, "xdplab_packets_total", "counter",
-		       "Frames the XDP program counted since the start.");
-	xl_prom_sample_u64(f, "xdplab_packets_total", l, 2, b->total->packets);
-	xl_prom_family(f, "xdplab_bytes_total", "counter",
-		       "Bytes of the frames the XDP program counted since the start (no FCS).");
-	xl_prom_sample_u64(f, "xdplab_bytes_total", l, 2, b->total->bytes);
-	xl_prom_family(f, "xdplab_errors_total", "counter",
-		       "Frames the XDP program counted as errors since the start.");
-	xl_prom_sample_u64(f, "xdplab_errors_total", l, 2, b->total->errors);
-	xl_prom_family(f, "xdplab_xdp_actions_total", "counter",
-		       "Frames by the XDP action the program returned, since the start.");
-	for (i = 0; i < XL_XDP_ACTIONS; i++) {
-		l[2].value = xl_xdp_action_name(i);
-		xl_prom_sample_u64(f, "xdplab_xdp_actions_total", l, 3, b->total->actions[i]);
+	for (k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
+		if (fam[k].name) {
+			xl_prom_family(f, fam[k].name, fam[k].type, fam[k].help);
+			xl_prom_sample(f, fam[k].name, l, 2, fam[k].v); /* counts below 2^53: exact */
+			continue;
+		}
+		xl_prom_family(f, "xdplab_xdp_actions_total", "counter",
+			       "Frames by the XDP action the program returned, since the start.");
+		for (i = 0; i < XL_XDP_ACTIONS; i++) {
+			l[2].value = xl_xdp_action_name(i);
+			xl_prom_sample_u64(f, "xdplab_xdp_actions_total", l, 3, t->actions[i]);
+		}
 	}
-	xl_prom_family(f, "xdplab_measured_seconds_total", "counter",
-		       "Seconds of the windows the counters cover.");
-	xl_prom_sample(f, "xdplab_measured_seconds_total", l, 2, b->total->ns / 1e9);
-	xl_prom_family(f, "xdplab_packets_per_second", "gauge",
-		       "Frames per second the XDP program counted in the last interval.");
-	xl_prom_sample(f, "xdplab_packets_per_second", l, 2, b->last->pps);
-	xl_prom_family(f, "xdplab_dut_cpu_busy_ratio", "gauge",
-		       "Busy share of the judged DUT CPU in the last interval (0..1).");
-	xl_prom_sample(f, "xdplab_dut_cpu_busy_ratio", l, 2, b->last->cpu_busy);
-	xl_prom_family(f, "xdplab_dut_cpu_seconds_per_packet", "gauge",
-		       "DUT CPU time per frame in the last interval, seconds (0: not measured).");
-	xl_prom_sample(f, "xdplab_dut_cpu_seconds_per_packet", l, 2, b->last->cpu_ns_per_pkt / 1e9);
 }
 
 void xl_cmd_prom_mon_fill(FILE *f, const void *ctx)
