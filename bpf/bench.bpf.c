@@ -154,6 +154,58 @@ int xdp_bench_action(struct xdp_md *ctx)
 }
 
 /*
+ * Where the device's driver counts every frame run through XDP (veth:
+ * rx_queue_N_xdp_packets, _xdp_bytes and per action, read by
+ * xl_eth_xdp_read()), the benchmark counts nothing on the way through
+ * (struct xl_bench_opts.driver_counts). No-touch is then a program that
+ * only returns its action, one per action so that not even the action is
+ * read from rodata: the bare program whose cost is the floor. The other
+ * operations apply the operation and look their CPU's record up only when
+ * it fails, to count the error.
+ */
+SEC("xdp")
+int xdp_bare_drop(struct xdp_md *ctx)
+{
+	return XDP_DROP;
+}
+
+SEC("xdp")
+int xdp_bare_pass(struct xdp_md *ctx)
+{
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_bare_tx(struct xdp_md *ctx)
+{
+	return XDP_TX;
+}
+
+SEC("xdp")
+int xdp_bench_op_only(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	__u32 l = lean;
+	int bad = 0;
+
+	/* l is a verifier-known constant: one of these branches stays. */
+	if (l == 1 + XL_OP_READ_DATA)
+		bad = xl_pkt_op_apply(data, data_end, XL_OP_READ_DATA);
+	else if (l == 1 + XL_OP_PARSE_IP)
+		bad = xl_pkt_op_apply(data, data_end, XL_OP_PARSE_IP);
+	else if (l == 1 + XL_OP_SWAP_MACS)
+		bad = xl_pkt_op_apply(data, data_end, XL_OP_SWAP_MACS);
+	if (bad) {
+		struct xl_bench_rec *rec = xl_bench_rec_this_cpu();
+
+		if (rec)
+			rec->errors++;
+	}
+	return action;
+}
+
+/*
  * The lab's tc-drop row: the same counting and packet operation one hook up,
  * at the clsact ingress hook (an skb, after GRO), then TC_ACT_SHOT. Read as
  * XDP_DROPs (xl_bench__read()) so that readers need not tell the two apart.

@@ -47,6 +47,15 @@
  *      create fails with that errno and @extra_cal->err says so. NULL: not
  *      calibrated; @extra_iters iterations are set before the attach
  *      (those of an earlier calibration; 0: none).
+ * @driver_counts: where the device's driver keeps per-queue XDP counters
+ *      (veth: rx_queue_N_xdp_*, read through ethtool with a socket of the
+ *      current netns) and no option above is on, in native mode, for
+ *      XDP_DROP, XDP_PASS or XDP_TX: count with them and load a program
+ *      that counts nothing per frame (no-touch: one that only returns its
+ *      action; the other operations count only their failures, in
+ *      errors). No per-CPU split then (xl_bench__read()'s @per_cpu hold
+ *      errors only). Elsewhere the program counts, as without it;
+ *      xl_bench__counter() says which.
  */
 struct xl_bench_opts {
 	int action;
@@ -61,9 +70,23 @@ struct xl_bench_opts {
 	struct xl_extra_cal *extra_cal;
 	double extra_ns;
 	uint32_t extra_iters;
+	bool driver_counts;
 };
 
+/** What a benchmark's counts come from (xl_bench__counter()). */
+#define XL_COUNTER_DRIVER "driver:rx_queue_N_xdp_packets"
+#define XL_COUNTER_PROGRAM "program:bench_stats"
+
+/**
+ * xl_bench__counter() - where @b's frames, bytes and actions are counted:
+ * XL_COUNTER_DRIVER (struct xl_bench_opts.driver_counts took effect: the
+ * device's per-queue XDP counters, veth's rx_queue_N_xdp_packets, _bytes
+ * and per action, since the attach) or XL_COUNTER_PROGRAM (our program's
+ * per-CPU map). A static string.
+ */
 struct xl_bench;
+
+const char *xl_bench__counter(const struct xl_bench *b);
 
 /**
  * xl_bench__read_rxq() - frames per RX queue since create, summed over the

@@ -5,9 +5,13 @@
  * (SIOCETHTOOL), so a user's program's actions are counted without any code
  * of ours near it. Drivers whose names are known: veth
  * (rx_queue_N_xdp_packets, _xdp_bytes, _xdp_drops, _xdp_tx,
- * _xdp_redirect). veth counts XDP_ABORTED and invalid actions inside
- * xdp_drops, so XL_XDP_ABORTED stays 0 and XDP_PASS is packets less the
- * others.
+ * _xdp_redirect, _xdp_tx_errors). veth counts XDP_ABORTED and invalid
+ * actions inside xdp_drops, so XL_XDP_ABORTED stays 0 and XDP_PASS is
+ * packets less the others; an XDP_TX frame its ring refused
+ * (_xdp_tx_errors: the peer has no NAPI, or its ring is full) is an
+ * XDP_TX verdict and an error. Bytes are what veth counts: a frame that
+ * came through the stack (a sender's skb) without its 14-byte Ethernet
+ * header, one redirected to it whole.
  */
 #ifndef XDPLAB_ETHXDP_H
 #define XDPLAB_ETHXDP_H

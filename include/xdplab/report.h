@@ -166,6 +166,9 @@ struct xl_row_extra {
  * @wiring: "threaded"/"softirq"; @napi_cpu/@gen_cpu: CPUs used (-1 none).
  * @engine: generator engine. @judged: what the validity rule looked at
  * ("dut-cpu" or "gen-cpu").
+ * @counter: what counted the DUT's frames, XL_COUNTER_DRIVER or
+ * XL_COUNTER_PROGRAM (xdplab/bench.h); NULL: not said (rows whose DUT is no
+ * benchmark of ours). A driver-counted row's check column reads "drv".
  * @note: why the row has no figure ("" when it has one), or what the
  * verdict adds (the monitor's cost).
  * @extra: the --extra-ns busy loop, when the row ran with one.
@@ -199,7 +202,7 @@ struct xl_row_extra {
  */
 struct xl_row_result {
 	char name[32];
-	const char *kind, *action, *op, *mode, *wiring, *engine, *judged;
+	const char *kind, *action, *op, *mode, *wiring, *engine, *judged, *counter;
 	uint32_t size;
 	int napi_cpu, gen_cpu;
 	char note[320]; /* the errors-only monitor's estimate needs ~300 */

@@ -36,6 +36,7 @@ struct bench_args {
 
 #define A struct bench_args
 static const char *const load_modes[] = { "dpa", "load-bytes", NULL };
+static const char *const bench_counters[] = { "program", "driver", NULL };
 
 static const struct xl_opt bench_opts[] = {
 	XL_RUN(PACKET_OP, A, o.op),
@@ -43,6 +44,8 @@ static const struct xl_opt bench_opts[] = {
 	  XL_UINT(A, extra_ns, 0, XL_EXTRA_NS_MAX), XL_SEEN(A, o.extra) },
 	{ "load-mode", 'l', "MODE", "how read-data and swap-macs reach the frame: dpa (direct packet access, default) or load-bytes (bpf_xdp_load_bytes/bpf_xdp_store_bytes)",
 	  XL_ENUM(A, o.load_bytes, load_modes, NULL) },
+	{ "counter", 0, "WHERE", "what counts the frames: program (default: our per-CPU map) or driver (the device's per-queue XDP counters, veth's: the program then counts nothing, no-touch only returns its action; native mode, no other option)",
+	  XL_ENUM(A, o.driver_counts, bench_counters, NULL) },
 	{ "rxq-stats", 0, NULL, "also count frames per RX queue: rx/s per queue each interval, packets and share at the end",
 	  XL_FLAG(A, o.rxq_stats) },
 	XL_RUN(MODE, A, o.mode),
@@ -152,7 +155,7 @@ int cmd_bench(int argc, char **argv)
 	char summary[128];
 	unsigned int prog_id;
 	static struct xl_profile pr;
-	bool profiling;
+	bool profiling, driver;
 	int idx, i, action, ret = XL_EXIT_OK;
 
 	action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
@@ -200,13 +203,19 @@ int cmd_bench(int argc, char **argv)
 	m.napi_pid = xl_napi_kthread_pid(ifname);
 	xl_cmd_keep_off_napi(m.napi_pid, ifname, NULL);
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
-	snprintf(start, sizeof(start), "xdplab: %s on %s (%s mode%s), packet operation %s%s; Ctrl-C to stop",
+	driver = !strcmp(xl_bench__counter(b), XL_COUNTER_DRIVER);
+	if (a.o.driver_counts && !driver)
+		xl_warn("--counter driver: %s keeps no per-queue XDP counters in this mode, or another option needs the counting program: the program counts",
+			XL_ESC(ifname));
+	snprintf(start, sizeof(start), "xdplab: %s on %s (%s mode%s), packet operation %s%s%s; Ctrl-C to stop",
 		 xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),
 		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op),
-		a.o.load_bytes ? " by bpf_xdp_load_bytes" : "");
+		a.o.load_bytes ? " by bpf_xdp_load_bytes" : "",
+		driver ? ", counted by the driver (rx_queue_N_xdp_*)" : "");
 	xl_cmd_row_init(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
 			xl_xdp_action_name(a.o.action), xl_pkt_op_name(a.o.op),
 			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
+	row.counter = xl_bench__counter(b);
 	if (a.o.extra) /* the --json row says what the loop was set to */
 		row.extra = (struct xl_row_extra){ .on = true, .target_ns = cal.target_ns,
 						   .ns_per_iter = cal.ns_per_iter, .set_ns = cal.set_ns,

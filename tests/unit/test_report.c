@@ -866,6 +866,64 @@ static void test_table_mismatch_flag(void **state)
 }
 
 /*
+ * The row's counter: a driver-counted row's check column reads "drv" (its
+ * count is the kernel's own), the JSON says which counter; a row counted
+ * by the program keeps its percentage and says so in the JSON.
+ */
+/* The "counter" of the one row of @r's JSON document, or NULL without the key. */
+static char *json_counter(const struct xl_row_result *r)
+{
+	json_t *doc, *v;
+	char *c;
+
+	assert_int_equal(xl_report_json(tmp_path, &meta, r, 1), 0);
+	doc = load(tmp_path);
+	v = json_object_get(json_array_get(get(doc, "rows"), 0), "counter");
+	c = v ? strdup(json_string_value(v)) : NULL;
+	json_decref(doc);
+	return c;
+}
+
+static void test_counter(void **state)
+{
+	struct xl_row_result r;
+	char line[256];
+	char *out;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "drop/no-touch");
+	r.kind = "xdp";
+	r.mode = "native";
+	r.wiring = "threaded";
+	r.size = 64;
+	r.nreps = 1;
+	r.reps[0] = (struct xl_rep_result){ .ns = 1000000000ULL, .packets = 4000000,
+					    .pps = 4e6, .gen_pps = 4e6, .cpu_busy = 1.0,
+					    .cpu_ns_per_pkt = 250, .eth_ok = true,
+					    .eth_packets = 4000000 };
+	r.counter = XL_COUNTER_DRIVER;
+	xl_row_finish(&r);
+	out = table(&r, 1, NULL);
+	nth_line(out, 1, line, sizeof(line));
+	assert_non_null(strstr(line, "     drv  valid"));
+	free(out);
+	out = json_counter(&r);
+	assert_string_equal(out, "driver:rx_queue_N_xdp_packets");
+	free(out);
+	r.counter = XL_COUNTER_PROGRAM;
+	out = table(&r, 1, NULL);
+	nth_line(out, 1, line, sizeof(line));
+	assert_non_null(strstr(line, "    0.0%  valid"));
+	free(out);
+	out = json_counter(&r);
+	assert_string_equal(out, "program:bench_stats");
+	free(out);
+	r.counter = NULL; /* not said: no key */
+	assert_null(json_counter(&r));
+}
+
+/*
  * A name longer than 19 characters (the lab's redirect/b1+mon-floor, 21)
  * widens the name column of every line, so the other columns stay in line
  * (with %-19s that row's columns shifted 2 characters right).
@@ -911,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_table_lines),
 		cmocka_unit_test(test_table_verdict_words),
 		cmocka_unit_test(test_table_mismatch_flag),
+		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_table_long_name),
 	};
 

@@ -180,6 +180,8 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 		/* "-": no kernel count to check against (a driver without veth's counters). */
 		if (!strcmp(r->kind, "gen") || j == r->nreps)
 			snprintf(check, sizeof(check), "-");
+		else if (r->counter && !strncmp(r->counter, "driver:", 7))
+			snprintf(check, sizeof(check), "drv"); /* the count is the kernel's own */
 		else
 			snprintf(check, sizeof(check), "%s%.1f%%", r->mismatch ? "!" : "",
 				 r->disagreement * 100);
@@ -332,6 +334,8 @@ static json_t *row_json(const struct xl_row_result *r, double ref)
 	json_object_set_new(o, "gen_cpu", json_integer(r->gen_cpu));
 	json_object_set_new(o, "gen_engine", json_string(r->engine ? r->engine : ""));
 	json_object_set_new(o, "judged_cpu", json_string(r->judged ? r->judged : ""));
+	if (r->counter)
+		json_object_set_new(o, "counter", json_string(r->counter));
 	json_object_set_new(o, "verdict", json_string(xl_row_verdict(r)));
 	json_object_set_new(o, "note", json_string(r->note));
 	if (r->nreps) {

@@ -11,10 +11,10 @@
 #include "xdplab/sysstat.h"
 
 static const char *const suffix[] = { "xdp_packets", "xdp_bytes", "xdp_drops", "xdp_tx",
-				      "xdp_redirect" };
+				      "xdp_redirect", "xdp_tx_errors" };
 #define NSUF (sizeof(suffix) / sizeof(suffix[0]))
 
-/* The five counters' names of queues 0..@n-1, queue by queue. */
+/* The six counters' names of queues 0..@n-1, queue by queue. */
 static void queue_names(char buf[][48], const char *names[], int n)
 {
 	size_t i;
@@ -49,7 +49,9 @@ int xl_eth_xdp_read(const struct xl_eth_xdp *e, struct xl_bench_rec *total)
 		total->rx_packets += qv[0];
 		total->rx_bytes += qv[1];
 		total->actions[XDP_DROP] += qv[2];
-		total->actions[XDP_TX] += qv[3];
+		/* XDP_TX frames the ring refused: the program's verdict, an error */
+		total->actions[XDP_TX] += qv[3] + qv[5];
+		total->errors += qv[5];
 		total->actions[XDP_REDIRECT] += qv[4];
 	}
 	total->actions[XDP_PASS] = total->rx_packets - total->actions[XDP_DROP] -
@@ -73,7 +75,7 @@ int xl_eth_xdp_probe(struct xl_eth_xdp *e)
 					    e->queues, got;
 	size_t i;
 
-	/* One read of every queue asked for; the queues that have all five count. */
+	/* One read of every queue asked for; the queues that have all six count. */
 	queue_names(buf, names, want);
 	got = xl_ethtool_stats(e->sock, e->ifname, names, v, want * NSUF);
 	if (got < 0)

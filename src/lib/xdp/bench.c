@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/socket.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -24,6 +25,8 @@
 #include "bench.skel.h"
 #include "xdplab/child.h"
 #include "xdplab/bench.h"
+#include "xdplab/ethxdp.h"
+#include "xdplab/sysstat.h"
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
 #include "xdplab/pkt.h"
@@ -48,6 +51,10 @@ struct xl_bench {
 	char tc_mark[PATH_MAX]; /* tc_mark.h: the qdisc we made, "" when none */
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts tc_opts;
+	struct bpf_program *prog; /* the XDP program loaded and attached */
+	/* driver counting: the device's counters (eth.sock -1: the program's map) at attach */
+	struct xl_eth_xdp eth;
+	struct xl_bench_rec eth0;
 };
 
 static const char *const op_names[XL_OP__COUNT] = {
@@ -239,6 +246,46 @@ static void tc_detach(struct xl_bench *b)
 		close(b->tc_ns_fd);
 }
 
+/*
+ * struct xl_bench_opts.driver_counts: the program that counts nothing
+ * (bench.bpf.c "Where the device's driver counts"), when the device keeps
+ * per-queue XDP counters and no option needs the full program; @b->eth
+ * then has a socket (in the current netns, the device's) and its queues.
+ * Return: the program, or NULL (count with the program's map).
+ */
+static struct bpf_program *driver_prog(struct xl_bench *b, const struct xl_bench_opts *o)
+{
+	struct bpf_program *p;
+
+	if (!o->driver_counts || o->tc || o->frags || o->extra || o->load_bytes || o->rxq_stats ||
+	    o->mode != XL_MODE_NATIVE)
+		return NULL;
+	if (o->op != XL_OP_NO_TOUCH)
+		p = b->skel->progs.xdp_bench_op_only;
+	else
+		p = o->action == XDP_DROP ? b->skel->progs.xdp_bare_drop :
+		    o->action == XDP_PASS ? b->skel->progs.xdp_bare_pass :
+		    o->action == XDP_TX	  ? b->skel->progs.xdp_bare_tx :
+					    NULL;
+	if (!p || o->action < XDP_DROP || o->action > XDP_TX)
+		return NULL;
+	b->eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	snprintf(b->eth.ifname, sizeof(b->eth.ifname), "%s", o->ifname);
+	b->eth.queues = XL_ETHTOOL_MAX_QUEUES;
+	if (b->eth.sock >= 0 && !xl_eth_xdp_probe(&b->eth))
+		return p;
+	if (b->eth.sock >= 0)
+		close(b->eth.sock);
+	b->eth.sock = -1;
+	xl_info("%s: no per-queue XDP counters in its driver: the program counts", o->ifname);
+	return NULL;
+}
+
+const char *xl_bench__counter(const struct xl_bench *b)
+{
+	return b->eth.sock >= 0 ? XL_COUNTER_DRIVER : XL_COUNTER_PROGRAM;
+}
+
 struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 {
 	struct xl_bench *b;
@@ -259,6 +306,7 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 		return NULL;
 	b->link_fd = -1;
 	b->tc_ns_fd = -1;
+	b->eth.sock = -1;
 	b->ncpus = xl_bench_ncpus();
 	b->recs = calloc(b->ncpus, sizeof(*b->recs));
 	if (!b->recs) {
@@ -293,9 +341,17 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 	if (!opts->frags && !opts->extra && !opts->load_bytes && !b->rxq)
 		b->skel->rodata->lean = 1 + opts->op;
 	b->action = opts->action;
+	b->prog = driver_prog(b, opts);
+	if (!b->prog)
+		b->prog = b->skel->progs.xdp_bench_action;
 	if (opts->frags)
-		xl_xdp_prog_set_frags(b->skel->progs.xdp_bench_action);
-	bpf_program__set_autoload(b->skel->progs.xdp_bench_action, !opts->tc);
+		xl_xdp_prog_set_frags(b->prog);
+	bpf_program__set_autoload(b->skel->progs.xdp_bench_action, false);
+	bpf_program__set_autoload(b->skel->progs.xdp_bare_drop, false);
+	bpf_program__set_autoload(b->skel->progs.xdp_bare_pass, false);
+	bpf_program__set_autoload(b->skel->progs.xdp_bare_tx, false);
+	bpf_program__set_autoload(b->skel->progs.xdp_bench_op_only, false);
+	bpf_program__set_autoload(b->prog, !opts->tc);
 	bpf_program__set_autoload(b->skel->progs.tc_bench_drop, opts->tc);
 	err = bench__load(b->skel);
 	if (err) {
@@ -324,7 +380,10 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 		b->tc = true;
 		return b;
 	}
-	err = xl_xdp_attach_frags(bpf_program__fd(b->skel->progs.xdp_bench_action),
+	err = b->eth.sock >= 0 ? xl_eth_xdp_read(&b->eth, &b->eth0) : 0;
+	if (err < 0)
+		goto out_destroy_skel;
+	err = xl_xdp_attach_frags(bpf_program__fd(b->prog),
 				  b->ifindex, opts->ifname, opts->mode, opts->frags);
 	if (err < 0)
 		goto out_destroy_skel;
@@ -333,6 +392,8 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 out_destroy_skel:
 	bench__destroy(b->skel);
 out_free:
+	if (b->eth.sock >= 0)
+		close(b->eth.sock);
 	free(b->recs);
 	free(b);
 	errno = -err;
@@ -357,6 +418,32 @@ int xl_bench__read_rxq(struct xl_bench *b, uint64_t *pkts, int n)
 	return 0;
 }
 
+/*
+ * Driver counting: frames, bytes and actions since the attach from the
+ * device's counters (the program counted only errors, in @total already);
+ * no per-CPU split (@per_cpu zero but for each CPU's errors).
+ */
+static int read_driver(struct xl_bench *b, struct xl_bench_rec *total,
+		       struct xl_bench_rec *per_cpu)
+{
+	struct xl_bench_rec now;
+	int i, err = xl_eth_xdp_read(&b->eth, &now);
+
+	if (err)
+		return err;
+	total->rx_packets = now.rx_packets - b->eth0.rx_packets;
+	total->rx_bytes = now.rx_bytes - b->eth0.rx_bytes;
+	total->errors += now.errors - b->eth0.errors; /* XDP_TX refused by the ring */
+	for (i = 0; i < XL_XDP_ACTIONS; i++)
+		total->actions[i] = now.actions[i] - b->eth0.actions[i];
+	if (per_cpu) {
+		memset(per_cpu, 0, xl_bench_detail_ncpus() * sizeof(*per_cpu));
+		for (i = 0; i < xl_bench_detail_ncpus() && i < b->ncpus; i++)
+			per_cpu[i].errors = b->recs[i].errors;
+	}
+	return 0;
+}
+
 int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
 		   struct xl_bench_rec *per_cpu)
 {
@@ -375,6 +462,8 @@ int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
 	for (c = 0; c < b->ncpus; c++)
 		b->recs[c].actions[b->action] = b->recs[c].rx_packets;
 	xl_bench_rec_sum(b->recs, b->ncpus, total);
+	if (b->eth.sock >= 0)
+		return read_driver(b, total, per_cpu);
 	if (per_cpu)
 		memcpy(per_cpu, b->recs, xl_bench_detail_ncpus() * sizeof(b->recs[0]));
 	return 0;
@@ -408,7 +497,7 @@ static int test_run(struct xl_bench *b, const void *frame, size_t len, uint32_t 
 	int err;
 
 	b->skel->bss->extra_iters = iters;
-	err = xl_prog_run_frame(bpf_program__fd(b->skel->progs.xdp_bench_action), frame,
+	err = xl_prog_run_frame(bpf_program__fd(b->prog), frame,
 				(uint32_t)len, repeat, NULL, 0, &r);
 	if (err)
 		return err;
@@ -491,7 +580,7 @@ out_zero:
 
 int xl_bench__prog_fd(const struct xl_bench *b)
 {
-	return bpf_program__fd(b->skel->progs.xdp_bench_action);
+	return bpf_program__fd(b->prog);
 }
 
 void xl_bench__detach(struct xl_bench *b)
@@ -508,7 +597,12 @@ int xl_bench__attach(struct xl_bench *b)
 		return -EOPNOTSUPP;
 	if (b->link_fd >= 0)
 		return -EBUSY;
-	fd = xl_xdp_attach_frags(bpf_program__fd(b->skel->progs.xdp_bench_action), b->ifindex,
+	if (b->eth.sock >= 0) {
+		fd = xl_eth_xdp_read(&b->eth, &b->eth0);
+		if (fd)
+			return fd;
+	}
+	fd = xl_xdp_attach_frags(bpf_program__fd(b->prog), b->ifindex,
 				 b->ifname, b->mode, b->frags);
 	if (fd < 0)
 		return fd;
@@ -534,6 +628,8 @@ void xl_bench__destroy(struct xl_bench *b)
 	if (b->tc)
 		tc_detach(b);
 	bench__destroy(b->skel);
+	if (b->eth.sock >= 0)
+		close(b->eth.sock);
 	free(b->recs);
 	free(b);
 }
