@@ -61,6 +61,10 @@ struct xl_labrun_source {
  *           (xl_labrun_watch_cost()).
  * @with_floor: the watch-cost rows' batch-1 set adds the floor level, an
  *           empty program on xdp_devmap_xmit (xl_labrun_watch_cost()).
+ * @program_counts: the XDP rows' program counts every frame even where the
+ *           driver keeps per-queue XDP counters (`lab run --counter
+ *           program`); false (the default): there the driver counts and the
+ *           program does not (struct xl_bench_opts.driver_counts).
  * @extra/@extra_ns: the XDP_DROP rows run with the --extra-ns busy loop
  *           set to @extra_ns CPU ns per packet (calibrated on the row's
  *           first repetition; struct xl_row_result.extra).
@@ -84,6 +88,7 @@ struct xl_labrun_opts {
 	struct xl_profiler *profiler;
 	bool with_perf;
 	bool with_floor;
+	bool program_counts;
 	bool extra;
 	double extra_ns;
 	const struct xl_labrun_source *src;
