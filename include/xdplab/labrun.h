@@ -55,7 +55,7 @@ struct xl_labrun_source {
  * @gen_batch: the generator's live-frames batch (struct xl_gen_opts.batch;
  *           0: the default 64).
  * @profiler: `lab run --profile`: each row runs one extra repetition whose
- *           window perf records (row->profile); its figures are not kept,
+ *           window perf records (the row's profile part); its figures are not kept,
  *           since perf's own load changes them. NULL: none.
  * @with_perf: the watch-cost rows add a perf listener level
  *           (xl_labrun_watch_cost()).

@@ -61,7 +61,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * ("redirect/b1+no-mon", "redirect/b1+mon-err", "redirect/b1+mon-all")
  * are measured the same way with a generator batch of 1 frame, where each
  * frame is a devmap bulk of its own; xl_watch_estimate() then goes into
- * rows[1].watch, and the notes of rows[1] and rows[4] carry it.
+ * rows[1]'s xl_row_part_watch part, and the notes of rows[1] and rows[4] carry it.
  * With @o->with_perf, rows[6] ("redirect+perf") is a fourth level in the
  * first set: a perf listener (xl_perf_listener__create() with
  * XL_WATCH_PERF_EVENT and XL_WATCH_PERF_FILTER), started once for the set
@@ -73,7 +73,7 @@ int xl_labrun_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * floor monitor (XL_WATCH_FLOOR), attached for its slices only; in each of
  * them the kernel's links are counted (xl_mon_link_census()) and its note
  * says in how many slices the floor program was the set's only attached
- * program; xl_watch_floor() goes into rows[1].watch.
+ * program; xl_watch_floor() goes into rows[1]'s xl_row_part_watch part.
  * The last row ("redirect+mon-lazy", rows[6 + with_perf + with_floor]) is
  * a fourth level of the first set: the errors-only monitor loaded but
  * attached only once one of the lab's veths' error counters (errgate.h,

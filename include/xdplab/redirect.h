@@ -239,7 +239,7 @@ struct xl_row_steer {
  * xl_steer_row_add() - add the steering counts between two reads (@t0 and
  * @miss0 at the start, NULL: since create; @t and @miss at the end, @nt
  * targets each, as xl_redirect__read_steer() gives them) to @rs, a row's
- * record (struct xl_row_result.steer, xdplab/report.h), and mark it on
+ * record (its xl_row_part_steer part, xdplab/report.h), and mark it on
  * with @policy. Counts that went backwards (a read that failed half way)
  * add 0.
  */

@@ -158,6 +158,37 @@ struct xl_row_extra {
 	uint32_t iters;
 };
 
+struct json_t;
+
+/**
+ * struct xl_row_part_ops - a kind of record that one row family adds to a
+ * row beyond the common figures (src/lib/measure/rowparts.c): the profile
+ * of `--profile` (xl_row_part_profile, struct xl_profile), redirect-cpu's
+ * steering (xl_row_part_steer, struct xl_row_steer of xdplab/redirect.h),
+ * the monitor's cost on the "redirect+mon-err" row (xl_row_part_watch,
+ * struct xl_watch_est).
+ * @key: the row's JSON member it is written as (docs/results.md).
+ * @size: its record's size, bytes (made zeroed on first use).
+ * @json: its JSON value (a new jansson reference), or NULL: nothing to
+ *        write (the record says it is not set: steering off, no estimate).
+ */
+struct xl_row_part_ops {
+	const char *key;
+	size_t size;
+	struct json_t *(*json)(const void *data);
+};
+
+extern const struct xl_row_part_ops xl_row_part_profile, xl_row_part_steer, xl_row_part_watch;
+
+/** Most parts one row carries. */
+#define XL_ROW_PARTS 4
+
+/** struct xl_row_part - one part of a row: its kind and its record (malloc'ed, the row's). */
+struct xl_row_part {
+	const struct xl_row_part_ops *ops;
+	void *data;
+};
+
 /**
  * struct xl_row_result - one row of the lab table.
  * @name: "drop/no-touch", "pass", "tx", "gen-ceiling"...
@@ -172,13 +203,12 @@ struct xl_row_extra {
  * @note: why the row has no figure ("" when it has one), or what the
  * verdict adds (the monitor's cost).
  * @extra: the --extra-ns busy loop, when the row ran with one.
- * @steer: redirect-cpu's per-target steering (JSON "steering"), when on.
- * @watch: on the "redirect+mon-err" row of `lab run --with-monitor`: the
- * cost estimate (JSON "monitor_cost"); zero elsewhere.
+ * @parts: what the row's family adds (struct xl_row_part_ops: a profile,
+ * steering, the monitor's cost), each written as its own JSON member;
+ * owned by the row, freed by xl_row_free_parts(). A profile is that of
+ * one extra repetition after the measured ones (not among @reps) in a lab
+ * run, of the run itself in a single command.
  * @reps/@nreps: repetitions.
- * @profile: with `lab run --profile`, the profile of one extra repetition
- * after the measured ones (not among @reps); malloc'ed, the row owns it
- * (xl_row_free_profile()); NULL without.
  * Derived by xl_row_finish(): @mpps (median/min/max in Mpps), @ns_per_pkt
  * (1e3 / median Mpps), @cpu_busy, @cpu_ns_per_pkt, @gen_mpps (medians),
  * @disagreement (largest), @cpu_source (the repetitions' struct
@@ -212,10 +242,8 @@ struct xl_row_result {
 	double ns_per_pkt, cpu_busy, cpu_ns_per_pkt, gen_mpps, disagreement;
 	uint64_t xmit_errors;
 	double ring_drop_share;
-	struct xl_watch_est watch;
-	struct xl_profile *profile;
+	struct xl_row_part parts[XL_ROW_PARTS];
 	struct xl_row_extra extra;
-	struct xl_row_steer steer;
 	const char *cpu_source;
 	bool valid, mismatch;
 	struct xl_summary ctl;
@@ -231,8 +259,20 @@ struct xl_row_result {
  */
 double xl_rows_ctl_ref(const struct xl_row_result *rows, int n);
 
-/** xl_row_free_profile() - free @r->profile and set it NULL. */
-void xl_row_free_profile(struct xl_row_result *r);
+/**
+ * xl_row_part() - @r's record of kind @ops, or NULL when it has none.
+ */
+void *xl_row_part(const struct xl_row_result *r, const struct xl_row_part_ops *ops);
+
+/**
+ * xl_row_part_get() - @r's record of kind @ops, made (zeroed, @ops->size
+ * bytes, owned by @r) when it has none yet. Return: the record, or NULL
+ * with errno (ENOMEM; ENOSPC: XL_ROW_PARTS kinds already).
+ */
+void *xl_row_part_get(struct xl_row_result *r, const struct xl_row_part_ops *ops);
+
+/** xl_row_free_parts() - free every part of @r (a row without any: nothing). */
+void xl_row_free_parts(struct xl_row_result *r);
 
 /** xl_row_finish() - compute the derived fields of @r from its reps. */
 void xl_row_finish(struct xl_row_result *r);

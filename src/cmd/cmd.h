@@ -364,9 +364,10 @@ int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cm
  * xl_cmd_profiled_finish() - the end of a profiled single-row run (bench,
  * redirect): when a profile was taken (@pr->folded set; 0 samples too, an
  * incomplete one too) its top XL_PROF_TOP
- * lines per CPU go to stdout and @row->profile points at @pr for --json
- * (@pr stays the caller's: the row does not free it); then
- * xl_cmd_json_finish(@path, @command, @l, @row, @ret).
+ * lines per CPU go to stdout and @row gets a copy of @pr as its profile
+ * part for --json (@pr stays the caller's); then
+ * xl_cmd_json_finish(@path, @command, @l, @row, @ret), and @row's parts
+ * (its steering too) are freed.
  * Return: as xl_cmd_json_finish().
  */
 int xl_cmd_profiled_finish(const char *path, const char *command, const struct xl_cmd_loop *l,

@@ -322,16 +322,17 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 	ref = print_ctl(rows, n);
 	xl_cmd_lab_lat_print(stdout, lat, nlat, a->o.reps);
 	for (i = 0; i < n; i++) {
-		if (!rows[i].profile)
+		const struct xl_profile *pr = xl_row_part(&rows[i], &xl_row_part_profile);
+
+		if (!pr)
 			continue;
 		printf("%s %uB, an extra repetition recorded by perf (not among the figures above):\n",
 		       XL_ESC(rows[i].name), rows[i].size);
-		if (rows[i].profile->have_window && rows[i].nreps && rows[i].mpps.median > 0)
+		if (pr->have_window && rows[i].nreps && rows[i].mpps.median > 0)
 			printf("  with perf recording: %.2f Mpps (%+.1f%% of the median), CPU ns/packet %.1f (median %.1f)\n",
-			       rows[i].profile->pps / 1e6,
-			       (rows[i].profile->pps / 1e6 / rows[i].mpps.median - 1) * 100,
-			       rows[i].profile->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
-		xl_cmd_prof_print(stdout, rows[i].profile, "  ", 5);
+			       pr->pps / 1e6, (pr->pps / 1e6 / rows[i].mpps.median - 1) * 100,
+			       pr->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
+		xl_cmd_prof_print(stdout, pr, "  ", 5);
 	}
 	snprintf(lab_tag, sizeof(lab_tag), "%s%s", a->d.dut ? "dut:" : "",
 		 a->d.dut ? lab->ifname[XL_LAB_DUT] : lab->tag);
@@ -482,7 +483,7 @@ static int lab_run(int argc, char **argv)
 	xl_hostrec__done(&a.host);
 	a.o.companion = NULL;
 	for (i = 0; i < n; i++)
-		xl_row_free_profile(&rows[i]);
+		xl_row_free_parts(&rows[i]);
 	return ret;
 }
 

@@ -485,8 +485,10 @@ int cmd_redirect(int argc, char **argv)
 	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0 &&
 	    (!nt || xl_redirect__read_steer(r, targets, &miss, &stress) == 0)) {
 		print_totals(&a.o, &w, &st, cpu_recs, targets, nt, &miss, stress);
-		if (nt)
-			xl_steer_row_add(&row.steer, a.o.steer, NULL, NULL, targets, &miss, nt);
+		struct xl_row_steer *rs = nt ? xl_row_part_get(&row, &xl_row_part_steer) : NULL;
+
+		if (rs)
+			xl_steer_row_add(rs, a.o.steer, NULL, NULL, targets, &miss, nt);
 		xl_cmd_print_check(&w, 1);
 		xl_cmd_print_verdict(&row);
 	}

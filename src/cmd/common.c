@@ -425,11 +425,17 @@ int xl_cmd_json_finish(const char *path, const char *command, const struct xl_cm
 int xl_cmd_profiled_finish(const char *path, const char *command, const struct xl_cmd_loop *l,
 			   struct xl_row_result *row, struct xl_profile *pr, int ret)
 {
+	struct xl_profile *p = NULL;
+
 	if (pr->folded[0]) {
 		xl_cmd_prof_print(stdout, pr, "", XL_PROF_TOP);
-		row->profile = pr;
+		p = xl_row_part_get(row, &xl_row_part_profile);
+		if (p)
+			*p = *pr;
 	}
-	return xl_cmd_json_finish(path, command, l, row, ret);
+	ret = xl_cmd_json_finish(path, command, l, row, ret);
+	xl_row_free_parts(row);
+	return ret;
 }
 
 const char *xl_cmd_git_commit(void)

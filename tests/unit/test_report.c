@@ -408,9 +408,12 @@ static void test_json_monitor_cost(void **state)
 {
 	struct xl_row_result rows[N_ROWS];
 	json_t *doc, *row, *mc, *reps;
+	struct xl_watch_est *w;
 
 	make_rows(rows);
-	rows[ROW_VALID].watch = (struct xl_watch_est){
+	w = xl_row_part_get(&rows[ROW_VALID], &xl_row_part_watch);
+	assert_non_null(w);
+	*w = (struct xl_watch_est){
 		.cost_ns = 1.5, .cpu_cost_ns = 2.5, .events_per_pkt = 0.125,
 		.b1_cpu_cost_ns = 64, .b1_events_per_pkt = 2, .per_event_ns = 32,
 		.estimate_ns = 4, .valid = true, .per_event_lo = 16, .per_event_hi = 48,
@@ -446,14 +449,14 @@ static void test_json_monitor_cost(void **state)
 	json_decref(doc);
 
 	/* with the per-hop figures (xl_watch_per_hop()): six more keys */
-	rows[ROW_VALID].watch.hops = 2;
-	rows[ROW_VALID].watch.bulk_frames = 4;
-	rows[ROW_VALID].watch.hop_ns = 8;
-	rows[ROW_VALID].watch.hop_lo = 4;
-	rows[ROW_VALID].watch.hop_hi = 12;
-	rows[ROW_VALID].watch.full_hop_ns = 2;
-	rows[ROW_VALID].watch.full_hop_lo = 1;
-	rows[ROW_VALID].watch.full_hop_hi = 3;
+	w->hops = 2;
+	w->bulk_frames = 4;
+	w->hop_ns = 8;
+	w->hop_lo = 4;
+	w->hop_hi = 12;
+	w->full_hop_ns = 2;
+	w->full_hop_lo = 1;
+	w->full_hop_hi = 3;
 	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
 	doc = load(tmp_path);
 	mc = get(json_array_get(get(doc, "rows"), ROW_VALID), "monitor_cost");
@@ -469,19 +472,19 @@ static void test_json_monitor_cost(void **state)
 	json_decref(doc);
 
 	/* with the floor (xl_watch_floor()): eight more keys; no interval: nulls */
-	rows[ROW_VALID].watch.floor_valid = true;
-	rows[ROW_VALID].watch.floor_ns = 20;
-	rows[ROW_VALID].watch.own_ns = 12;
-	rows[ROW_VALID].watch.floor_hop_ns = 1.25;
-	rows[ROW_VALID].watch.own_hop_ns = 0.75;
-	rows[ROW_VALID].watch.floor_lo = 10;
-	rows[ROW_VALID].watch.floor_hi = 30;
-	rows[ROW_VALID].watch.own_lo = -4;
-	rows[ROW_VALID].watch.own_hi = 28;
-	rows[ROW_VALID].watch.floor_hop_lo = 0.625;
-	rows[ROW_VALID].watch.floor_hop_hi = 1.875;
-	rows[ROW_VALID].watch.own_hop_lo = -0.25;
-	rows[ROW_VALID].watch.own_hop_hi = 1.75;
+	w->floor_valid = true;
+	w->floor_ns = 20;
+	w->own_ns = 12;
+	w->floor_hop_ns = 1.25;
+	w->own_hop_ns = 0.75;
+	w->floor_lo = 10;
+	w->floor_hi = 30;
+	w->own_lo = -4;
+	w->own_hi = 28;
+	w->floor_hop_lo = 0.625;
+	w->floor_hop_hi = 1.875;
+	w->own_hop_lo = -0.25;
+	w->own_hop_hi = 1.75;
 	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
 	doc = load(tmp_path);
 	mc = get(json_array_get(get(doc, "rows"), ROW_VALID), "monitor_cost");
@@ -493,7 +496,7 @@ static void test_json_monitor_cost(void **state)
 	assert_true(json_is_null(get(mc, "floor_ns_per_event_ci")));
 	assert_true(json_is_null(get(mc, "own_full_bulk_ns_per_hop_ci")));
 	json_decref(doc);
-	rows[ROW_VALID].watch.floor_ci = true;
+	w->floor_ci = true;
 	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
 	doc = load(tmp_path);
 	mc = get(json_array_get(get(doc, "rows"), ROW_VALID), "monitor_cost");
@@ -506,6 +509,54 @@ static void test_json_monitor_cost(void **state)
 	assert_dbl_equal(json_real_value(json_array_get(get(mc, "own_full_bulk_ns_per_hop_ci"), 0)), -0.25);
 	assert_dbl_equal(json_real_value(json_array_get(get(mc, "own_full_bulk_ns_per_hop_ci"), 1)), 1.75);
 	json_decref(doc);
+	xl_row_free_parts(&rows[ROW_VALID]);
+}
+
+/*
+ * A row's parts (xl_row_part_get()): one record per kind, made on first
+ * use and the same after; each written under its own key only when set
+ * (steering off and no estimate: no member); freed with the row.
+ */
+static void test_row_parts(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	struct xl_row_steer *rs;
+	struct xl_profile *pr;
+	json_t *doc, *row;
+
+	make_rows(rows);
+	assert_null(xl_row_part(&rows[ROW_VALID], &xl_row_part_steer));
+	rs = xl_row_part_get(&rows[ROW_VALID], &xl_row_part_steer);
+	assert_non_null(rs);
+	assert_ptr_equal(xl_row_part_get(&rows[ROW_VALID], &xl_row_part_steer), rs);
+	assert_non_null(xl_row_part_get(&rows[ROW_VALID], &xl_row_part_watch));
+	pr = xl_row_part_get(&rows[ROW_VALID], &xl_row_part_profile);
+	assert_non_null(pr);
+	assert_ptr_equal(xl_row_part(&rows[ROW_VALID], &xl_row_part_profile), pr);
+	assert_null(xl_row_part(&rows[ROW_MISMATCH], &xl_row_part_profile));
+	/* steering off, no estimate: only the profile is written */
+	strcpy(pr->event, "cycles");
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	row = json_array_get(get(doc, "rows"), ROW_VALID);
+	assert_null(json_object_get(row, "steering"));
+	assert_null(json_object_get(row, "monitor_cost"));
+	assert_string_equal(json_string_value(get(get(row, "profile"), "event")), "cycles");
+	assert_null(json_object_get(json_array_get(get(doc, "rows"), ROW_MISMATCH), "profile"));
+	json_decref(doc);
+	rs->on = true;
+	rs->policy = "l4-hash";
+	rs->ntargets = 1;
+	rs->targets[0].cpu = 1;
+	rs->targets[0].steered = 7;
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	row = json_array_get(get(doc, "rows"), ROW_VALID);
+	assert_string_equal(json_string_value(get(get(row, "steering"), "policy")), "l4-hash");
+	assert_int_equal(get_int(get(row, "steering"), "steered"), 7);
+	json_decref(doc);
+	xl_row_free_parts(&rows[ROW_VALID]);
+	assert_null(xl_row_part(&rows[ROW_VALID], &xl_row_part_steer));
 }
 
 static void test_json_other_rows(void **state)
@@ -965,6 +1016,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_no_rows_and_defaults, setup_tmp,
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_json_monitor_cost, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_row_parts, setup_tmp, teardown_tmp),
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_table_lines),
 		cmocka_unit_test(test_table_verdict_words),

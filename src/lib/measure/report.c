@@ -203,44 +203,6 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 	}
 }
 
-/* A 95% confidence interval as [lo, hi], or null when there is none. */
-static json_t *ci(bool have, double lo, double hi)
-{
-	return have ? json_pack("[f,f]", lo, hi) : json_null();
-}
-
-void xl_row_free_profile(struct xl_row_result *r)
-{
-	free(r->profile);
-	r->profile = NULL;
-}
-
-/* The "profile" of a row (docs/results.md): files, CPUs, top symbols. */
-static json_t *profile_json(const struct xl_profile *p)
-{
-	json_t *cpus = json_array(), *top = json_array();
-	char label[32];
-	int i;
-
-	for (i = 0; i < p->ncpus; i++)
-		json_array_append_new(cpus, json_pack("{s:i,s:s,s:s}", "cpu", p->cpus[i].cpu, "role",
-						      p->cpus[i].role, "label",
-						      xl_prof_cpu_label(&p->cpus[i], label, sizeof(label))));
-	for (i = 0; i < p->ntop; i++)
-		json_array_append_new(top, json_pack("{s:s,s:f,s:I,s:s,s:s,s:s}", "cpu", p->top[i].label,
-						     "share", p->top[i].share, "samples",
-						     (json_int_t)p->top[i].samples, "comm", p->top[i].comm,
-						     "dso", p->top[i].dso, "symbol", p->top[i].sym));
-	return json_pack("{s:b,s:b,s:o,s:I,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "extra_repetition", p->extra,
-			 "complete", !p->incomplete[0], "incomplete_reason",
-			 p->incomplete[0] ? json_string(p->incomplete) : json_null(),
-			 "lines_not_parsed", (json_int_t)p->unparsed, "event", p->event,
-			 "folded", p->folded,
-			 "svg", p->svg, "samples", (json_int_t)p->samples, "cpus", cpus, "top", top,
-			 "window", p->have_window ? json_pack("{s:f,s:f}", "pps", p->pps, "cpu_ns_per_pkt",
-							      p->cpu_ns_per_pkt) : json_null());
-}
-
 /* @v as a JSON number when @known, else null. */
 static json_t *num_or_null(bool known, double v)
 {
@@ -294,28 +256,6 @@ static json_t *rep_json(const struct xl_rep_result *p)
 	json_object_set_new(o, "load", num_or_null(p->load_ok, p->load));
 	json_object_set_new(o, "pmu", pmu_json(&p->pmu));
 	return o;
-}
-
-/* The "steering" object: per target CPU its counts and share of the steered total. */
-static json_t *steer_json(const struct xl_row_steer *s)
-{
-	json_t *targets = json_array();
-	uint64_t all = 0;
-	int i;
-
-	for (i = 0; i < s->ntargets; i++)
-		all += s->targets[i].steered;
-	for (i = 0; i < s->ntargets; i++)
-		json_array_append_new(targets, json_pack("{s:i,s:I,s:I,s:I,s:f}",
-			"cpu", s->targets[i].cpu, "steered", (json_int_t)s->targets[i].steered,
-			"processed", (json_int_t)s->targets[i].processed,
-			"enqueue_drops", (json_int_t)s->targets[i].enqueue_drops,
-			"share", all ? (double)s->targets[i].steered / all : 0.0));
-	return json_pack("{s:s,s:I,s:o,s:{s:I,s:I,s:I},s:I,s:I}", "policy",
-			 s->policy ? s->policy : "", "steered", (json_int_t)all, "targets", targets,
-			 "unparsed", "not_ip", (json_int_t)s->not_ip, "malformed",
-			 (json_int_t)s->malformed, "no_ports", (json_int_t)s->no_ports, "filtered",
-			 (json_int_t)s->filtered, "redirect_errors", (json_int_t)s->redirect_errors);
 }
 
 static json_t *row_json(const struct xl_row_result *r, double ref)
@@ -372,55 +312,16 @@ static json_t *row_json(const struct xl_row_result *r, double ref)
 					r->rel_cpu_ns_per_pkt * ref));
 	json_object_set_new(o, "steal_high_reps", json_integer(r->nsteal_high));
 	json_object_set_new(o, "pmu", pmu_json(&r->pmu));
-	if (r->profile)
-		json_object_set_new(o, "profile", profile_json(r->profile));
 	if (r->extra.on)
 		json_object_set_new(o, "extra_ns", json_pack("{s:f,s:i,s:f,s:f,s:f}",
 			"target", r->extra.target_ns, "iters", (int)r->extra.iters,
 			"ns_per_iter", r->extra.ns_per_iter, "set", r->extra.set_ns,
 			"check", r->extra.check_ns));
-	if (r->steer.on)
-		json_object_set_new(o, "steering", steer_json(&r->steer));
-	if (r->watch.valid)
-		json_object_set_new(o, "monitor_cost", json_pack("{s:f,s:f,s:o,s:f,s:f,s:f,s:f,s:o,s:f,s:o}",
-			"ns_per_pkt", r->watch.cost_ns, "cpu_ns_per_pkt", r->watch.cpu_cost_ns,
-			"cpu_ns_per_pkt_ci", ci(r->watch.cpu_cost_ci, r->watch.cpu_cost_lo,
-						r->watch.cpu_cost_hi),
-			"events_per_pkt", r->watch.events_per_pkt,
-			"bulk1_cpu_ns_per_pkt", r->watch.b1_cpu_cost_ns,
-			"bulk1_events_per_pkt", r->watch.b1_events_per_pkt,
-			"ns_per_event", r->watch.per_event_ns,
-			"ns_per_event_ci", ci(r->watch.estimate_ci, r->watch.per_event_lo,
-					      r->watch.per_event_hi),
-			"estimate_ns_per_pkt", r->watch.estimate_ns,
-			"estimate_ns_per_pkt_ci", ci(r->watch.estimate_ci, r->watch.estimate_lo,
-						     r->watch.estimate_hi)));
-	if (r->watch.valid && r->watch.hops > 0) {
-		json_t *mc = json_object_get(o, "monitor_cost");
+	for (i = 0; i < XL_ROW_PARTS && r->parts[i].ops; i++) {
+		json_t *v = r->parts[i].ops->json(r->parts[i].data);
 
-		json_object_set_new(mc, "hops", json_integer(r->watch.hops));
-		json_object_set_new(mc, "bulk_frames", json_real(r->watch.bulk_frames));
-		json_object_set_new(mc, "estimate_ns_per_hop", json_real(r->watch.hop_ns));
-		json_object_set_new(mc, "estimate_ns_per_hop_ci",
-				    ci(r->watch.estimate_ci, r->watch.hop_lo, r->watch.hop_hi));
-		json_object_set_new(mc, "full_bulk_ns_per_hop", json_real(r->watch.full_hop_ns));
-		json_object_set_new(mc, "full_bulk_ns_per_hop_ci",
-				    ci(r->watch.estimate_ci, r->watch.full_hop_lo, r->watch.full_hop_hi));
-	}
-	if (r->watch.valid && r->watch.floor_valid) {
-		/* lab run --with-monitor-floor: the floor and the monitor's own part */
-		const struct xl_watch_est *w = &r->watch;
-
-		json_object_update_new(json_object_get(o, "monitor_cost"), json_pack(
-			"{s:f,s:o,s:f,s:o,s:f,s:o,s:f,s:o}",
-			"floor_ns_per_event", w->floor_ns,
-			"floor_ns_per_event_ci", ci(w->floor_ci, w->floor_lo, w->floor_hi),
-			"own_ns_per_event", w->own_ns,
-			"own_ns_per_event_ci", ci(w->floor_ci, w->own_lo, w->own_hi),
-			"floor_full_bulk_ns_per_hop", w->floor_hop_ns,
-			"floor_full_bulk_ns_per_hop_ci", ci(w->floor_ci, w->floor_hop_lo, w->floor_hop_hi),
-			"own_full_bulk_ns_per_hop", w->own_hop_ns,
-			"own_full_bulk_ns_per_hop_ci", ci(w->floor_ci, w->own_hop_lo, w->own_hop_hi)));
+		if (v)
+			json_object_set_new(o, r->parts[i].ops->key, v);
 	}
 	return o;
 }

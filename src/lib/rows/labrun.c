@@ -167,15 +167,28 @@ bool xl_labrun_prof_begin(const struct xl_labrun_opts *o, const struct xl_row_re
 
 void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *row)
 {
-	struct xl_profile *p = malloc(sizeof(*p));
+	struct xl_profile *p = malloc(sizeof(*p)), *rp;
 
 	if (!p || xl_profiler__stop(o->profiler, p)) {
 		free(p);
 		return;
 	}
 	p->extra = true;
-	free(row->profile);
-	row->profile = p;
+	rp = xl_row_part_get(row, &xl_row_part_profile);
+	if (rp)
+		*rp = *p;
+	free(p);
+}
+
+void xl_labrun_prof_window(struct xl_row_result *row, double pps, double cpu_ns_per_pkt)
+{
+	struct xl_profile *p = xl_row_part(row, &xl_row_part_profile);
+
+	if (!p)
+		return;
+	p->have_window = true;
+	p->pps = pps;
+	p->cpu_ns_per_pkt = cpu_ns_per_pkt;
 }
 
 static int bench_read(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
@@ -426,12 +439,10 @@ static void xdp_record(struct xdp_run *x, const struct xl_plan_step *st)
 
 	if (st->profiled) {
 		/* The profiled one: its figures only to show perf's cost. */
-		if (row->profile && !x->ceiling) {
+		if (xl_row_part(row, &xl_row_part_profile) && !x->ceiling) {
 			xl_meter_window(x->m, &a, &b, &w);
 			xl_meter_window_rep(&w, r);
-			row->profile->have_window = true;
-			row->profile->pps = r->pps;
-			row->profile->cpu_ns_per_pkt = r->cpu_ns_per_pkt;
+			xl_labrun_prof_window(row, r->pps, r->cpu_ns_per_pkt);
 		}
 		return;
 	}

@@ -76,9 +76,16 @@ bool xl_labrun_prof_begin(const struct xl_labrun_opts *o, const struct xl_row_re
 
 /**
  * xl_labrun_prof_end() - stop the recording begun for @row and attach its
- * profile to it (row->profile; nothing on failure, which is logged).
+ * profile to it (its xl_row_part_profile part; nothing on failure, which
+ * is logged).
  */
 void xl_labrun_prof_end(const struct xl_labrun_opts *o, struct xl_row_result *row);
+
+/**
+ * xl_labrun_prof_window() - the profiled repetition's figures (@pps,
+ * @cpu_ns_per_pkt: what recording cost) into @row's profile, when it has one.
+ */
+void xl_labrun_prof_window(struct xl_row_result *row, double pps, double cpu_ns_per_pkt);
 
 /**
  * xl_labrun_row_base() - zero @row and fill what every XDP row of the lab

@@ -469,9 +469,13 @@ static int redir_close(void *ctx, const struct xl_plan_step *st)
 	xl_meter_window(x->m, &redir_a, &redir_b, &w);
 	acc_add(&x->acc[k], &w, x->ev0 >= 0 && ev1 >= x->ev0 ? ev1 - x->ev0 : -1);
 	/* The steering of the measured slices only (the JSON's "steering"). */
-	if (x->steer_ok && !st->profiled && !xl_redirect__read_steer(x->r, st1, &miss1, NULL))
-		xl_steer_row_add(&x->rows[k]->steer, x->nst > 1 ? XL_STEER_L4_HASH : XL_STEER_NO_TOUCH,
-				 redir_st0, &x->miss0, st1, &miss1, x->nst);
+	if (x->steer_ok && !st->profiled && !xl_redirect__read_steer(x->r, st1, &miss1, NULL)) {
+		struct xl_row_steer *rs = xl_row_part_get(x->rows[k], &xl_row_part_steer);
+
+		if (rs)
+			xl_steer_row_add(rs, x->nst > 1 ? XL_STEER_L4_HASH : XL_STEER_NO_TOUCH,
+					 redir_st0, &x->miss0, st1, &miss1, x->nst);
+	}
 	return 0;
 }
 
@@ -484,11 +488,7 @@ static int redir_rep_done(void *ctx, const struct xl_plan_step *st)
 		struct xl_row_result *row = x->rows[0];
 		struct xl_rep_result r = acc_rep(&x->acc[0]);
 
-		if (row->profile) {
-			row->profile->have_window = true;
-			row->profile->pps = r.pps;
-			row->profile->cpu_ns_per_pkt = r.cpu_ns_per_pkt;
-		}
+		xl_labrun_prof_window(row, r.pps, r.cpu_ns_per_pkt);
 		return 0;
 	}
 	for (k = 0; k < x->nlevels; k++) {
@@ -726,7 +726,7 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 	struct xl_row_result *floor_row = o->with_floor ? &rows[6 + o->with_perf] : NULL;
 	struct xl_row_result *lazy_row = &rows[6 + o->with_perf + o->with_floor];
 	struct watch_census wc = { 0 };
-	struct xl_watch_est est;
+	struct xl_watch_est est, *w1;
 	int w, err;
 
 	for (w = XL_WATCH_NONE; w <= XL_WATCH_ALL; w++) {
@@ -767,7 +767,9 @@ static int watch_cost(struct xl_lab *lab, const struct xl_labrun_opts *o, uint32
 		xl_watch_floor(&rows[3], &rows[4], floor_row, &est);
 		floor_note(floor_row, &est, &wc);
 	}
-	rows[1].watch = est;
+	w1 = xl_row_part_get(&rows[1], &xl_row_part_watch);
+	if (w1)
+		*w1 = est;
 	if (est.estimate_ci) {
 		snprintf(rows[4].note, sizeof(rows[4].note),
 			 "monitor %+.1f CPU ns/packet at %.2f devmap_xmit events/packet: %.1f ns per event (95%% CI %.1f..%.1f)",

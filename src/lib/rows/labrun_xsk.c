@@ -313,11 +313,7 @@ static int xsk_rep_done(void *ctx, const struct xl_plan_step *st)
 	struct xl_row_result *row = x->row;
 
 	if (st->profiled) {
-		if (row->profile) {
-			row->profile->have_window = true;
-			row->profile->pps = x->rep.pps;
-			row->profile->cpu_ns_per_pkt = x->rep.cpu_ns_per_pkt;
-		}
+		xl_labrun_prof_window(row, x->rep.pps, x->rep.cpu_ns_per_pkt);
 		return 0;
 	}
 	row->reps[st->rep] = x->rep;
