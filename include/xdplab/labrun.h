@@ -62,7 +62,7 @@ struct xl_labrun_source {
  * @with_floor: the watch-cost rows' batch-1 set adds the floor level, an
  *           empty program on xdp_devmap_xmit (xl_labrun_watch_cost()).
  * @program_counts: the XDP rows' program counts every frame even where the
- *           driver keeps per-queue XDP counters (`lab run --counter
+ *           driver keeps per-queue XDP counters (`lab run --count
  *           program`); false (the default): there the driver counts and the
  *           program does not (struct xl_bench_opts.driver_counts).
  * @extra/@extra_ns: the XDP_DROP rows run with the --extra-ns busy loop

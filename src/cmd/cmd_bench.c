@@ -36,7 +36,7 @@ struct bench_args {
 
 #define A struct bench_args
 static const char *const load_modes[] = { "dpa", "load-bytes", NULL };
-static const char *const bench_counters[] = { "program", "driver", NULL };
+static const char *const bench_counters[] = { "program", "ethtool", NULL };
 
 static const struct xl_opt bench_opts[] = {
 	XL_RUN(PACKET_OP, A, o.op),
@@ -44,7 +44,7 @@ static const struct xl_opt bench_opts[] = {
 	  XL_UINT(A, extra_ns, 0, XL_EXTRA_NS_MAX), XL_SEEN(A, o.extra) },
 	{ "load-mode", 'l', "MODE", "how read-data and swap-macs reach the frame: dpa (direct packet access, default) or load-bytes (bpf_xdp_load_bytes/bpf_xdp_store_bytes)",
 	  XL_ENUM(A, o.load_bytes, load_modes, NULL) },
-	{ "counter", 0, "WHERE", "what counts the frames: program (default: our per-CPU map) or driver (the device's per-queue XDP counters, veth's: the program then counts nothing, no-touch only returns its action; native mode, no other option)",
+	{ "count", 0, "METHOD", "how the frames are counted: program (default: our per-CPU map) or ethtool (the driver's per-queue XDP counters, veth's, as run's --count: the program then counts nothing, no-touch only returns its action; native mode, no other option)",
 	  XL_ENUM(A, o.driver_counts, bench_counters, NULL) },
 	{ "rxq-stats", 0, NULL, "also count frames per RX queue: rx/s per queue each interval, packets and share at the end",
 	  XL_FLAG(A, o.rxq_stats) },
@@ -205,7 +205,7 @@ int cmd_bench(int argc, char **argv)
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
 	driver = !strcmp(xl_bench__counter(b), XL_COUNTER_DRIVER);
 	if (a.o.driver_counts && !driver)
-		xl_warn("--counter driver: %s keeps no per-queue XDP counters in this mode, or another option needs the counting program: the program counts",
+		xl_warn("--count ethtool: %s keeps no per-queue XDP counters in this mode, or another option needs the counting program: the program counts",
 			XL_ESC(ifname));
 	snprintf(start, sizeof(start), "xdplab: %s on %s (%s mode%s), packet operation %s%s%s; Ctrl-C to stop",
 		 xl_xdp_action_name(a.o.action), ifname, xl_xdp_mode_name(a.o.mode),

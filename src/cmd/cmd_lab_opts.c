@@ -25,7 +25,7 @@ enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R
        R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_AA, R_PROFILE = XL_OPT_PROFILE,
        R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_AB };
 
-static const char *const lab_counters[] = { "driver", "program", NULL };
+static const char *const lab_counters[] = { "ethtool", "program", NULL };
 
 static const struct xl_opt run_opts[] = {
 	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
@@ -36,7 +36,7 @@ static const struct xl_opt run_opts[] = {
 	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
 	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)", R_WITH_PERF },
 	{ "with-monitor-floor", 0, NULL, "--with-monitor and a fourth level in its batch-1 set: an empty program on xdp_devmap_xmit, the kernel's dispatch without our program (row redirect/b1+mon-floor: the floor per event and the monitor's own part above it, with 95% CIs; about 3 s more)", R_WITH_FLOOR },
-	{ "counter", 0, "WHERE", "what counts the drop, pass and tx rows' frames: driver (default: the device's per-queue XDP counters where it has them, veth's; the program then counts nothing, no-touch only returns its action) or program (our per-CPU map, as before; elsewhere always)",
+	{ "count", 0, "METHOD", "how the drop, pass and tx rows' frames are counted: ethtool (default: the driver's per-queue XDP counters where it has them, veth's; the program then counts nothing, no-touch only returns its action) or program (our per-CPU map, as before; elsewhere always)",
 	  XL_ENUM(struct run_args, o.program_counts, lab_counters, NULL) },
 	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
 	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },

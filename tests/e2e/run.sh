@@ -36,7 +36,7 @@ TESTS=(
 	"drop-off-napi-cpu|threaded NAPI pinned to the last CPU: drop's process runs only on the other CPUs and -v says so; its counts stay exact"
 	"drop-wakeups|drop's process sleeps between its 1 s samples: at most 8 voluntary context switches in 3 s (it napped 20 times a second before)"
 	"bench-actions-exact|pass read-data 1000 B, tx swap-macs 200 B, drop parse-ip 64 B (the lean program), drop --rxq-stats: exact packets, bytes, and the actions xl_bench__read() derives (the action's count, 0 in every other)"
-	"bench-driver-counts|drop/pass --counter driver: the program that counts nothing is attached (no-touch: xdp_bare_*), veth's counters since the attach give exact packets, bytes and actions, the JSON row's counter says so"
+	"bench-driver-counts|drop/pass --count ethtool: the program that counts nothing is attached (no-touch: xdp_bare_*), veth's counters since the attach give exact packets, bytes and actions, the JSON row's counter says so"
 	"csum-pass-ipv4-16flows|16 flows into XDP_PASS: the DUT's IPv4/UDP stack takes all 100000, no checksum error"
 	"csum-pass-ipv6-16flows|the same with IPv6"
 	"pcap-replay|several corpus captures: drop counts exactly the frames and bytes gen sent"
