@@ -109,6 +109,13 @@ int xl_cmd_parse_iface(const struct xl_cmd_spec *spec, int argc, char **argv,
 		       xl_opt_handler handler, void *ctx, const char **ifname);
 
 /**
+ * xl_cmd_find_dash() - the index of the first bare "--" in @argv[1..@argc),
+ * or -1: where a command's own options end (getopt would move it) and its
+ * second list begins (compare's NEW runs, bisect-step's lab run options).
+ */
+int xl_cmd_find_dash(int argc, char **argv);
+
+/**
  * xl_cmd_check_reps() - --reps N above 1 needs --duration (each repetition
  * is one window of it). Return: 0, or -EINVAL (one line printed).
  */

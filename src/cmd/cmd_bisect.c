@@ -250,17 +250,6 @@ static int check_design(const struct bisect_args *a, int nb)
 	return BISECT_ABORT;
 }
 
-/* The first bare "--": where our options end and lab run's begin. */
-static int find_dash(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--"))
-			return i;
-	return -1;
-}
-
 int cmd_bisect_step(int argc, char **argv)
 {
 	struct bisect_args a;
@@ -268,7 +257,7 @@ int cmd_bisect_step(int argc, char **argv)
 	char dir[4096], path[4200];
 	int dash, idx, nb = 0, nf, i, ret = BISECT_ABORT;
 
-	dash = find_dash(argc, argv);
+	dash = xl_cmd_find_dash(argc, argv);
 	idx = xl_opts_parse(&bisect_spec, dash < 0 ? argc : dash, argv, NULL, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;

@@ -571,17 +571,6 @@ static int load_side(struct runs *r, char **args, int n)
 	return 0;
 }
 
-/* The first bare "--": where the BASE runs end. */
-static int find_dash(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--"))
-			return i;
-	return -1;
-}
-
 /* Two files: the test over the repetitions, as always. */
 static int compare_two(const struct xl_cmp_file *f, const struct compare_args *a)
 {
@@ -684,7 +673,7 @@ int cmd_compare(int argc, char **argv)
 	int idx, dash, nb, nn, ret;
 
 	/* getopt would drop "--" from its place: options end there. */
-	dash = find_dash(argc, argv);
+	dash = xl_cmd_find_dash(argc, argv);
 	idx = xl_opts_parse(&compare_spec, dash < 0 ? argc : dash, argv, on_opt, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;

@@ -192,6 +192,16 @@ int xl_cmd_parse_iface(const struct xl_cmd_spec *spec, int argc, char **argv,
 	return 0;
 }
 
+int xl_cmd_find_dash(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return i;
+	return -1;
+}
+
 int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duration_ns)
 {
 	if (reps > 1 && !duration_ns) {
