@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""Validate an 'xdplab lab run --json' file against docs/results.schema.json.
+"""Validate an xdplab results file against docs/results.schema.json: lab run's
+(xdplab.lab-results/1), a single command's (xdplab.run-results/1), monitor's
+(xdplab.monitor-results/1) or ndr's (xdplab.ndr-results/1) --json FILE.
 
 Usage: scripts/validate-results.py RESULTS.json
 Exit status: 0 valid, 1 invalid or not JSON (the first error is printed),
@@ -36,7 +38,8 @@ def main():
         path = "/".join(str(p) for p in e.absolute_path)
         print(f"{sys.argv[1]}: invalid at /{path}: {e.message}", file=sys.stderr)
         return 1
-    print(f"{sys.argv[1]}: valid ({len(doc['rows'])} rows)")
+    extra = f", {len(doc['ndr'])} ndr rows" if "ndr" in doc else ""
+    print(f"{sys.argv[1]}: valid ({len(doc['rows'])} rows{extra})")
     return 0
 
 

@@ -109,6 +109,21 @@ void xl_lat_row_notes(struct xl_lat_row *row, int app_cpu);
 /** xl_lat_row_finish() - @row->med from its repetitions (pure). */
 void xl_lat_row_finish(struct xl_lat_row *row);
 
+struct json_t;
+
+/**
+ * xl_lat_row_json() - one latency row as a JSON object (an element of
+ * xl_lat_rows_json()'s "latency": docs/results.md). Return: a new
+ * reference (json_decref() it), NULL on ENOMEM.
+ */
+struct json_t *xl_lat_row_json(const struct xl_lat_row *row);
+
+/**
+ * xl_lat_clock_json() - set @doc's "latency_clock" and "latency_resolution"
+ * (what every latency figure was measured with: docs/results.md).
+ */
+void xl_lat_clock_json(struct json_t *doc);
+
 /**
  * xl_lat_rows_json() - `{"latency": [...]}`, the rows as JSON text for
  * struct xl_report_meta.extra_json (docs/results.md: each row's figures,

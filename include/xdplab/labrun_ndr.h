@@ -96,4 +96,17 @@ int xl_labrun_ndr(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		  const struct xl_ndr_row_opts *no, const struct xl_labrow *r, uint32_t size,
 		  struct xl_ndr_row *row);
 
+/**
+ * xl_ndr_rows_json() - `{"ndr_config": {...}, "ndr": [...],
+ * "latency_clock": ..., "latency_resolution": ...}`: @no (the targets,
+ * trial length, bounds, resolution) and each of @rows (@n) with every
+ * trial, the fixed-rate runs, NDR, PDR, bounds, resolution, engine, the
+ * limited-by-the-generator flags and the latency points, as JSON text for
+ * struct xl_report_meta.extra_json (docs/results.md "ndr's file");
+ * with @command (not NULL) also `"command": @command`.
+ * Return: the text (free() it) or NULL (ENOMEM).
+ */
+char *xl_ndr_rows_json(const struct xl_ndr_row *rows, int n, const struct xl_ndr_row_opts *no,
+		       const char *command);
+
 #endif /* XDPLAB_LABRUN_NDR_H */

@@ -25,6 +25,8 @@
 #define XL_RUN_RESULTS_SCHEMA "xdplab.run-results/1"
 /** The schema of monitor's --json file: event counts, no benchmark row. */
 #define XL_MONITOR_RESULTS_SCHEMA "xdplab.monitor-results/1"
+/** The schema of ndr's --json file: the zero-loss searches, no benchmark row. */
+#define XL_NDR_RESULTS_SCHEMA "xdplab.ndr-results/1"
 
 /**
  * struct xl_rep_result - one repetition of one row.

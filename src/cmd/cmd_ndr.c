@@ -19,6 +19,7 @@
 #include "xdplab/labrows.h"
 #include "xdplab/log.h"
 #include "xdplab/pkt.h"
+#include "xdplab/report.h"
 
 #define NDR_MAX_ROWS 16
 
@@ -27,6 +28,7 @@ struct ndr_args {
 	struct xl_ndr_row_opts no;
 	bool rows[XL_LABROWS_MAX];
 	bool rows_set, no_latency;
+	const char *json;
 	uint32_t size;
 	int wiring;
 	double loss_pct, pdr_pct, res_pct;
@@ -50,6 +52,7 @@ static const struct xl_opt ndr_opts[] = {
 	{ "wiring", 0, "WIRING", "NAPI placement of the drop rows: {choices} (default threaded with 2+ CPUs; xsk rows run softirq)", XL_ENUM(struct ndr_args, wiring, wirings, NULL) },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", XL_UINT(struct ndr_args, o.gen_cpu, 0, XL_OPT_MAX_CPU) },
 	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", XL_UINT(struct ndr_args, o.napi_cpu, 0, XL_OPT_MAX_CPU) },
+	{ "json", 'j', "FILE", "also write every row's trials, NDR, PDR, bounds, resolution, fixed-rate runs and latency points as JSON (schema xdplab.ndr-results/1, docs/results.md)", XL_STR(struct ndr_args, json) },
 };
 
 static const struct ndr_args ndr_defaults = {
@@ -221,6 +224,31 @@ int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, double loss_pct, doub
 	return 0;
 }
 
+/*
+ * --json FILE: the lab's document (schema XL_NDR_RESULTS_SCHEMA, no
+ * benchmark row) with the searches. Return: 0 or -errno (logged).
+ */
+static int write_json(const struct ndr_args *a, const struct xl_lab *lab,
+		      const struct xl_ndr_row *rows, int n)
+{
+	char *text = xl_ndr_rows_json(rows, n, &a->no, "ndr");
+	int err;
+
+	if (!text) {
+		xl_err("cannot write %s: %s", XL_ESC(a->json), strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	err = xl_cmd_report_json(a->json, &(struct xl_report_meta){
+			.reps = 1, .seconds = a->no.trial_ns / 1e9, .git = xl_cmd_git_commit(),
+			.lab_tag = lab->tag, .wiring = xl_wiring_name(lab->wiring),
+			.schema = XL_NDR_RESULTS_SCHEMA, .extra_json = text },
+			NULL, 0);
+	free(text);
+	if (!err)
+		fprintf(stderr, "xdplab: results written to %s\n", XL_ESC(a->json));
+	return err;
+}
+
 int cmd_ndr(int argc, char **argv)
 {
 	static struct xl_ndr_row rows[NDR_MAX_ROWS];
@@ -254,6 +282,8 @@ int cmd_ndr(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	a.no.latency = !a.no_latency;
+	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the search */
+		return XL_EXIT_RUNTIME;
 	if (xl_lab__create(&lab, &(struct xl_lab_opts){ .queues = 1 }))
 		return XL_EXIT_RUNTIME;
 	if (xl_lab__wire(&lab, a.wiring, a.o.napi_cpu)) {
@@ -279,6 +309,8 @@ int cmd_ndr(int argc, char **argv)
 		ret = XL_EXIT_RUNTIME;
 	}
 	xl_cmd_ndr_print(stdout, rows, n, &a.no);
+	if (a.json && write_json(&a, &lab, rows, n))
+		ret = XL_EXIT_RUNTIME;
 	xl_lab__destroy(&lab);
 	return ret;
 }

@@ -467,7 +467,7 @@ static json_t *rep_json(const struct xl_lat_rep *r)
 			 "negative", (json_int_t)r->negative, "unset", (json_int_t)r->unset);
 }
 
-static json_t *row_json(const struct xl_lat_row *row)
+json_t *xl_lat_row_json(const struct xl_lat_row *row)
 {
 	json_t *o, *reps = json_array(), *b = json_array();
 	uint64_t lo, hi;
@@ -494,6 +494,14 @@ static json_t *row_json(const struct xl_lat_row *row)
 	return o;
 }
 
+void xl_lat_clock_json(json_t *doc)
+{
+	json_object_set_new(doc, "latency_clock",
+			    json_string("CLOCK_MONOTONIC (bpf_ktime_get_ns) at both ends, one host"));
+	json_object_set_new(doc, "latency_resolution",
+			    json_string("3 significant bits: each power of two in 8 buckets, a bucket at most 12.5% of its lower bound wide, 0-7 ns exact; percentiles are a bucket's upper bound capped at the exact max"));
+}
+
 char *xl_lat_rows_json(const struct xl_lat_row *rows, int n)
 {
 	json_t *doc = json_object(), *arr = json_array();
@@ -507,12 +515,9 @@ char *xl_lat_rows_json(const struct xl_lat_row *rows, int n)
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
-		json_array_append_new(arr, row_json(&rows[i]));
+		json_array_append_new(arr, xl_lat_row_json(&rows[i]));
 	json_object_set_new(doc, "latency", arr);
-	json_object_set_new(doc, "latency_clock",
-			    json_string("CLOCK_MONOTONIC (bpf_ktime_get_ns) at both ends, one host"));
-	json_object_set_new(doc, "latency_resolution",
-			    json_string("3 significant bits: each power of two in 8 buckets, a bucket at most 12.5% of its lower bound wide, 0-7 ns exact; percentiles are a bucket's upper bound capped at the exact max"));
+	xl_lat_clock_json(doc);
 	s = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
 	if (!s)

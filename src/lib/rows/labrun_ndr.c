@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
+#include <jansson.h>
+
 #include "xdplab/bench.h"
 #include "xdplab/gen.h"
 #include "xdplab/labrun_ndr.h"
@@ -352,4 +354,85 @@ int xl_labrun_ndr(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		}
 	}
 	return err;
+}
+
+/* ---- JSON (docs/results.md "ndr's file") ---- */
+
+/* A rate, or null when 0 stands for none. */
+static json_t *pps_or_null(uint64_t v)
+{
+	return v ? json_integer((json_int_t)v) : json_null();
+}
+
+/* One trial or fixed-rate run: what was asked, measured and judged. */
+static json_t *trial_json(const struct xl_ndr_trial *t)
+{
+	return json_pack("{s:I,s:I,s:I,s:I,s:f,s:f,s:b,s:b,s:b}", "rate_pps",
+			 (json_int_t)t->rate_pps, "sent", (json_int_t)t->sent, "received",
+			 (json_int_t)t->received, "ns", (json_int_t)t->ns, "sent_pps", t->sent_pps,
+			 "loss", t->loss, "short_of_rate", t->short_of_rate, "pass_ndr",
+			 t->pass_ndr, "pass_pdr", t->pass_pdr);
+}
+
+static json_t *row_json(const struct xl_ndr_row *r)
+{
+	static const int pct[XL_NDR_NLAT] = XL_NDR_LAT_POINTS;
+	static const char *const verify_at[2] = { "ndr", "ndr+5%" };
+	const struct xl_ndr_result *s = &r->res;
+	json_t *trials = json_array(), *verify = json_array(), *lat = json_array(), *v;
+	int i;
+
+	for (i = 0; i < s->ntrials; i++)
+		json_array_append_new(trials, trial_json(&s->trials[i]));
+	for (i = 0; i < r->nverify; i++) {
+		v = trial_json(&r->verify[i]);
+		json_object_set_new(v, "at", json_string(verify_at[i]));
+		json_array_append_new(verify, v);
+	}
+	for (i = 0; i < r->nlat; i++)
+		json_array_append_new(lat, json_pack("{s:i,s:I,s:o}", "pct", pct[i], "rate_pps",
+						     (json_int_t)r->lat_pps[i], "row",
+						     xl_lat_row_json(&r->lat[i])));
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:f,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:b,s:b,s:b,s:b,s:o,s:o,s:o,s:s}",
+			 "name", r->name, "size", (int)r->size, "engine",
+			 r->engine ? r->engine : "", "wiring", r->wiring ? r->wiring : "", "note",
+			 r->note, "trial_s", r->trial_s, "lo_pps", (json_int_t)s->lo_pps, "hi_pps",
+			 (json_int_t)s->hi_pps, "resolution_pps", (json_int_t)s->resolution_pps,
+			 "ndr_pps", pps_or_null(s->ndr_pps), "ndr_fail_pps",
+			 pps_or_null(s->ndr_fail_pps), "pdr_pps", pps_or_null(s->pdr_pps),
+			 "pdr_fail_pps", pps_or_null(s->pdr_fail_pps), "gen_limited",
+			 s->gen_limited, "pdr_gen_limited", s->pdr_gen_limited, "converged",
+			 s->converged, "below_min", s->below_min, "trials", trials, "verify",
+			 verify, "latency", lat, "latency_note", r->lat_note);
+}
+
+char *xl_ndr_rows_json(const struct xl_ndr_row *rows, int n, const struct xl_ndr_row_opts *no,
+		       const char *command)
+{
+	static const int pct[XL_NDR_NLAT] = XL_NDR_LAT_POINTS;
+	json_t *doc = json_object(), *arr = json_array(), *pts = json_array(), *cfg;
+	char *text;
+	int i;
+
+	for (i = 0; i < XL_NDR_NLAT; i++)
+		json_array_append_new(pts, json_integer(pct[i]));
+	cfg = json_pack("{s:f,s:f,s:f,s:f,s:I,s:I,s:f,s:f,s:i,s:b,s:o}", "trial_s",
+			no->trial_ns / 1e9, "ndr_loss", no->search.ndr_loss, "pdr_loss",
+			no->search.pdr_loss, "resolution", no->search.resolution, "min_pps",
+			(json_int_t)no->search.min_pps, "max_pps", (json_int_t)no->search.max_pps,
+			"verify_s", no->verify_ns / 1e9, "gen_reach", XL_NDR_GEN_REACH,
+			"verify_above_pct", XL_NDR_VERIFY_ABOVE_PCT, "latency", no->latency,
+			"latency_points_pct", pts);
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, row_json(&rows[i]));
+	if (command)
+		json_object_set_new(doc, "command", json_string(command));
+	json_object_set_new(doc, "ndr_config", cfg);
+	json_object_set_new(doc, "ndr", arr);
+	xl_lat_clock_json(doc);
+	text = json_dumps(doc, JSON_COMPACT);
+	json_decref(doc);
+	if (!text)
+		errno = ENOMEM;
+	return text;
 }
