@@ -5,7 +5,7 @@
  * and the subcommand dispatch; `lab run`'s options and checks are in
  * cmd_lab_opts.c, `lab setup` and `lab teardown` in cmd_lab_setup.c, the
  * --ab rows in cmd_lab_ab.c, --dut's rows in cmd_lab_dut.c, --latency's in
- * cmd_lab_lat.c.
+ * cmd_lab_lat.c, --ndr's searches are `xdplab ndr`'s (cmd_ndr.c).
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -16,9 +16,12 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
+#include <jansson.h>
+
 #include "cmd.h"
 #include "lab_cli.h"
 #include "lab_dut.h"
+#include "ndr_cli.h"
 #include "profile_cli.h"
 #include "xdplab/gen.h"
 #include "xdplab/compare.h"
@@ -303,15 +306,41 @@ static const char *lab_irqs(const struct run_args *a, const struct xl_lab *lab, 
 }
 
 /*
+ * @b's members added to @a's (each a JSON object's text; @a NULL: none),
+ * @b freed. Return: the text (free() it), or NULL (@b NULL, or ENOMEM).
+ */
+static char *json_join(const char *a, char *b)
+{
+	json_t *x, *y;
+	char *text;
+
+	if (!a || !b)
+		return b;
+	x = json_loads(a, 0, NULL);
+	y = json_loads(b, 0, NULL);
+	free(b);
+	if (json_object_update(x, y)) {
+		json_decref(x);
+		json_decref(y);
+		return NULL;
+	}
+	text = json_dumps(x, JSON_COMPACT);
+	json_decref(x);
+	json_decref(y);
+	return text;
+}
+
+/*
  * The table, the latency rows, the profiles and --json: what a run (or an
  * interrupted one) prints. Sets *@ret when the JSON cannot be written.
  */
 static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result *rows, int n,
 		   const char *header, struct xl_sens_result *sens, int nsens,
-		   const struct xl_lat_row *lat, int nlat, int *ret)
+		   const struct xl_lat_row *lat, int nlat, const struct xl_ndr_row *ndr, int nndr,
+		   int *ret)
 {
 	struct xl_report_meta meta;
-	char lab_tag[48], *lat_json = NULL, irqs[256];
+	char lab_tag[48], *lat_json = NULL, *ndr_json = NULL, irqs[256];
 	double ref;
 	int i;
 
@@ -321,6 +350,10 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 	xl_report_table(stdout, rows, n, header);
 	ref = print_ctl(rows, n);
 	xl_cmd_lab_lat_print(stdout, lat, nlat, a->o.reps);
+	if (a->ndr) {
+		printf("\n");
+		xl_cmd_ndr_print(stdout, ndr, nndr, &a->no);
+	}
 	for (i = 0; i < n; i++) {
 		const struct xl_profile *pr = xl_row_part(&rows[i], &xl_row_part_profile);
 
@@ -349,14 +382,18 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 		meta.lab_irqs = lab_irqs(a, lab, irqs, sizeof(irqs), &meta.lab_irqs_note);
 		if (a->latency)
 			meta.extra_json = lat_json = xl_lat_rows_json(lat, nlat);
-		if (a->latency && !lat_json)
+		if (a->ndr)
+			meta.extra_json = ndr_json = json_join(lat_json, xl_ndr_rows_json(
+						ndr, nndr, &a->no, NULL));
+		if ((a->latency && !lat_json) || (a->ndr && !ndr_json)) {
 			xl_err("cannot write %s: %s", a->json ? a->json : "the results", strerror(ENOMEM));
-		else
-			results(a, &meta, rows, n, ret);
-		if (a->latency && !lat_json)
 			*ret = XL_EXIT_RUNTIME;
+		} else {
+			results(a, &meta, rows, n, ret);
+		}
 	}
 	free(lat_json);
+	free(ndr_json);
 }
 
 /*
@@ -383,8 +420,9 @@ static void host_open(struct run_args *a)
  * The steps lab run will print a progress line for (or skip): each row
  * asked at each size (the redirect row with its watch-cost rows is one),
  * --ab's two sides at each repetition, --prog's row, --sensitivity's
- * searches and --latency's rows, in the order measure_size(),
- * measure_sens() and xl_cmd_lab_lat() run them.
+ * searches, --latency's rows and --ndr's searches, in the order
+ * measure_size(), measure_sens(), xl_cmd_lab_lat() and xl_cmd_ndr_rows()
+ * run them.
  */
 static int lab_steps(const struct run_args *a)
 {
@@ -397,7 +435,8 @@ static int lab_steps(const struct run_args *a)
 			drops += !!(r->flags & XL_LABROW_DROP);
 		}
 	return a->nsizes * (rows + (a->ab[0] ? 2 * a->o.reps : 0) + (a->uo.path ? 1 : 0) +
-			    (a->sensitivity ? drops : 0) + (a->latency ? 2 * XL_LAT_NPATHS : 0));
+			    (a->sensitivity ? drops : 0) + (a->latency ? 2 * XL_LAT_NPATHS : 0) +
+			    (a->ndr ? xl_cmd_ndr_nrows(a->rows) : 0));
 }
 
 static int lab_run(int argc, char **argv)
@@ -405,14 +444,15 @@ static int lab_run(int argc, char **argv)
 	static struct xl_row_result rows[MAX_ROWS];
 	static struct xl_sens_result sens[MAX_SIZES * 4];
 	static struct xl_lat_row lat[MAX_SIZES * 2 * XL_LAT_NPATHS];
+	static struct xl_ndr_row ndr[MAX_SIZES * XL_LABROWS_MAX];
 	static struct run_args a;
 	struct xl_labrun_source src;
 	struct xl_gen_remote *remote = NULL;
 	struct xl_cmd_progress progress;
 	struct xl_lab lab;
 	char header[3072];
-	bool lat_failed = false;
-	int i, s, n = 0, nsens = 0, nlat = 0, err = 0, ret;
+	bool lat_failed = false, ndr_failed = false;
+	int i, s, n = 0, nsens = 0, nlat = 0, nndr = 0, err = 0, ret;
 
 	ret = xl_cmd_lab_run_args(argc, argv, &a);
 	if (ret != XL_CMD_LAB_GO)
@@ -459,6 +499,13 @@ static int lab_run(int argc, char **argv)
 		if (lat_failed)
 			ret = XL_EXIT_RUNTIME;
 	}
+	/* --ndr: after them, the zero-loss searches (their own table). */
+	if (a.ndr && err != -EINTR) {
+		err = xl_cmd_ndr_rows(&lab, &a.o, &a.no, a.rows, a.sizes, a.nsizes, a.progress,
+				      false, ndr, sizeof(ndr) / sizeof(ndr[0]), &nndr, &ndr_failed);
+		if (ndr_failed)
+			ret = XL_EXIT_RUNTIME;
+	}
 	/*
 	 * Each row's meter holds the softirq tracepoints while it measures
 	 * and lets go when done (struct xl_meter, XL_METER_SCOPED): none may
@@ -475,7 +522,7 @@ static int lab_run(int argc, char **argv)
 		xl_store_close(a.db_store);
 		a.db_store = NULL;
 	}
-	report(&a, &lab, rows, n, header, sens, nsens, lat, nlat, &ret);
+	report(&a, &lab, rows, n, header, sens, nsens, lat, nlat, ndr, nndr, &ret);
 	xl_store_close(a.db_store);
 	xl_lab__destroy(&lab);
 	xl_gen_remote__free(remote);

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "lab_cli.h"
 #include "lab_dut.h"
+#include "ndr_cli.h"
 #include "profile_cli.h"
 #include "xdplab/compare_runs.h"
 #include "xdplab/labrun_redirect.h"
@@ -23,7 +24,7 @@
 enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
        R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_WITH_FLOOR, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
        R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_AA, R_PROFILE = XL_OPT_PROFILE,
-       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_AB };
+       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_AB, R_NDR_LOSS, R_NDR_PDR, R_NDR_RES };
 
 static const char *const lab_counters[] = { "ethtool", "program", NULL };
 
@@ -41,6 +42,10 @@ static const struct xl_opt run_opts[] = {
 	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
 	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },
 	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.3 s) per size: 32 s at the defaults)", R_LATENCY },
+	{ "ndr", 0, NULL, "after the rows: the zero-loss throughput search of 'xdplab ndr' on each drop and xsk-rxdrop row asked, at each size, trials of --seconds, then its latency points (docs/ndr.md; about 8 trials and 4 latency points a row)", XL_FLAG(struct run_args, ndr) },
+	{ "loss", 0, "PCT", "with --ndr: the loss the NDR allows, a percentage, 0..50 (default 0)", R_NDR_LOSS, .alias = "max-loss" },
+	{ "pdr", 0, "PCT", "with --ndr: the loss the PDR allows, a percentage, --loss..50 (default 0.1%)", R_NDR_PDR },
+	{ "resolution", 0, "PCT", "with --ndr: the search's resolution, a percentage of the upper bound, above 0..50 (default 1%)", R_NDR_RES },
 	{ "latency-delay", 0, "NS", "with --latency: the receiver spins NS ns per frame before reading the clock, 0..100000000 (a known added delay; default 0)", R_LAT_DELAY },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
 	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default; drv is the same) or skb", R_MODE, .alias = "xdp-mode" },
@@ -195,6 +200,15 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_LATENCY:
 		a->latency = true;
 		return 0;
+	case R_NDR_LOSS:
+		a->ndr_pct_set = true;
+		return xl_cmd_ndr_pct_opt(&run_spec, "--loss", arg, &a->loss_pct);
+	case R_NDR_PDR:
+		a->ndr_pct_set = true;
+		return xl_cmd_ndr_pct_opt(&run_spec, "--pdr", arg, &a->pdr_pct);
+	case R_NDR_RES:
+		a->ndr_pct_set = true;
+		return xl_cmd_ndr_pct_opt(&run_spec, "--resolution", arg, &a->res_pct);
 	case R_LAT_DELAY:
 		return xl_parse_u64(&run_spec, "--latency-delay", arg, 0, 100000000, &a->lat_delay_ns);
 	case R_DUT:
@@ -241,7 +255,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 		       .gen_cpu = 0, .napi_cpu = (int)ncpu - 1, .stop = &xl_stop_requested },
 		.sizes = { 64, 1500 }, .nsizes = 2, .wiring = ncpu > 1 ? XL_WIRING_THREADED :
 									 XL_WIRING_SOFTIRQ,
-		.lab_opts = { .queues = 1 },
+		.lab_opts = { .queues = 1 }, .pdr_pct = 0.1, .res_pct = 1,
 	};
 	a->uo.fills = a->maps; /* --map's arguments (xl_cmd_userprog_opt()) */
 	for (i = 0; (r = xl_labrow(i)); i++)
@@ -314,6 +328,24 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 				return XL_EXIT_USAGE;
 			}
 		a->lab_opts.out_pairs = 1; /* rt-redirect's way back to the generator side */
+	}
+	if (a->ndr_pct_set && !a->ndr) {
+		xl_usage_error(&run_spec, "--loss, --pdr and --resolution go with --ndr");
+		return XL_EXIT_USAGE;
+	}
+	if (a->ndr) {
+		if (a->d.dut) {
+			xl_usage_error(&run_spec, "--ndr searches on the veth lab (its generator paces each trial): not with --dut");
+			return XL_EXIT_USAGE;
+		}
+		if (!xl_cmd_ndr_nrows(a->rows)) {
+			xl_usage_error(&run_spec, "--ndr searches the drop rows and xsk-rxdrop: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, xsk-rxdrop/skb, xsk-rxdrop/drv, xsk-rxdrop/zc)");
+			return XL_EXIT_USAGE;
+		}
+		if (xl_cmd_ndr_search_opts(&run_spec, a->loss_pct, a->pdr_pct, a->res_pct, &a->no))
+			return XL_EXIT_USAGE;
+		a->no.trial_ns = a->o.seconds_ns;
+		a->no.latency = true;
 	}
 	a->o.extra = a->extra;
 	a->o.extra_ns = a->extra_ns;

@@ -82,6 +82,19 @@ int xl_cmd_parse_pct(const struct xl_cmd_spec *spec, const char *opt, const char
 	return xl_parse_real(spec, opt, arg, min, max, out);
 }
 
+int xl_cmd_ndr_pct_opt(const struct xl_cmd_spec *spec, const char *opt, const char *arg,
+		       double *out)
+{
+	if (strcmp(opt, "--resolution"))
+		return xl_cmd_parse_pct(spec, opt, arg, 0, XL_NDR_LOSS_MAX * 100, out);
+	if (xl_cmd_parse_pct(spec, opt, arg, 0, 50, out))
+		return -EINVAL;
+	if (*out <= 0)
+		return xl_usage_error(spec, "--resolution: '%s' is out of range (accepted: above 0..50)",
+				      XL_ESC(arg));
+	return 0;
+}
+
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct ndr_args *a = ctx;
@@ -91,18 +104,11 @@ static int on_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case O_LOSS:
-		return xl_cmd_parse_pct(&ndr_spec, "--loss", arg, 0, XL_NDR_LOSS_MAX * 100,
-					&a->loss_pct);
+		return xl_cmd_ndr_pct_opt(&ndr_spec, "--loss", arg, &a->loss_pct);
 	case O_PDR:
-		return xl_cmd_parse_pct(&ndr_spec, "--pdr", arg, 0, XL_NDR_LOSS_MAX * 100,
-					&a->pdr_pct);
+		return xl_cmd_ndr_pct_opt(&ndr_spec, "--pdr", arg, &a->pdr_pct);
 	case O_RESOLUTION:
-		if (xl_cmd_parse_pct(&ndr_spec, "--resolution", arg, 0, 50, &a->res_pct))
-			return -EINVAL;
-		if (a->res_pct <= 0)
-			return xl_usage_error(&ndr_spec, "--resolution: '%s' is out of range (accepted: above 0..50)",
-					      XL_ESC(arg));
-		return 0;
+		return xl_cmd_ndr_pct_opt(&ndr_spec, "--resolution", arg, &a->res_pct);
 	case O_ROWS:
 		snprintf(buf, sizeof(buf), "%s", arg);
 		memset(a->rows, 0, sizeof(a->rows));
@@ -214,6 +220,11 @@ int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, double loss_pct, doub
 {
 	char msg[160];
 
+	if (pdr_pct < loss_pct) {
+		xl_usage_error(spec, "--pdr %g%% is below --loss %g%% (accepted: --loss..50)", pdr_pct,
+			       loss_pct);
+		return -EINVAL;
+	}
 	no->search.ndr_loss = loss_pct / 100;
 	no->search.pdr_loss = pdr_pct / 100;
 	no->search.resolution = res_pct / 100;
@@ -249,6 +260,49 @@ static int write_json(const struct ndr_args *a, const struct xl_lab *lab,
 	return err;
 }
 
+int xl_cmd_ndr_nrows(const bool *rows)
+{
+	const struct xl_labrow *r;
+	int i, n = 0;
+
+	for (i = 0; (r = xl_labrow(i)); i++)
+		n += rows[i] && xl_labrun_ndr_applies(r);
+	return n;
+}
+
+int xl_cmd_ndr_rows(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		    const struct xl_ndr_row_opts *no, const bool *rows, const uint32_t *sizes,
+		    int nsizes, struct xl_cmd_progress *progress, bool unsupported_fails,
+		    struct xl_ndr_row *out, int max, int *n, bool *failed)
+{
+	const struct xl_labrow *r;
+	char what[96];
+	int s, i, err;
+
+	*n = 0;
+	for (s = 0; s < nsizes; s++)
+		for (i = 0; (r = xl_labrow(i)) && *n < max; i++) {
+			if (!rows[i] || !xl_labrun_ndr_applies(r))
+				continue;
+			if (progress) {
+				snprintf(what, sizeof(what), "zero-loss search of %s at %u bytes",
+					 r->name, sizes[s]);
+				xl_cmd_progress_step(progress, what);
+			}
+			err = xl_labrun_ndr(lab, o, no, r, sizes[s], &out[*n]);
+			(*n)++;
+			if (err == -EINTR)
+				return err;
+			if (!err || (err == -EOPNOTSUPP && !unsupported_fails))
+				continue;
+			/* Zero-copy's refusal is already one line from the bind, naming the driver. */
+			if (err != -EOPNOTSUPP)
+				xl_err("%s %uB: %s", r->name, sizes[s], out[*n - 1].note);
+			*failed = true;
+		}
+	return 0;
+}
+
 int cmd_ndr(int argc, char **argv)
 {
 	static struct xl_ndr_row rows[NDR_MAX_ROWS];
@@ -256,7 +310,8 @@ int cmd_ndr(int argc, char **argv)
 	struct ndr_args a;
 	const struct xl_labrow *r;
 	struct xl_lab lab;
-	int idx, i, n = 0, err = 0, ret = XL_EXIT_OK;
+	bool failed = false;
+	int idx, i, n = 0, err, ret = XL_EXIT_OK;
 
 	idx = xl_cmd_parse_none(&ndr_spec, argc, argv, on_opt, &a);
 	if (idx)
@@ -269,11 +324,6 @@ int cmd_ndr(int argc, char **argv)
 	if (!a.rows_set)
 		for (i = 0; (r = xl_labrow(i)); i++)
 			a.rows[i] = !strcmp(r->name, "drop/no-touch");
-	if (a.pdr_pct < a.loss_pct) {
-		xl_usage_error(&ndr_spec, "--pdr %g%% is below --loss %g%% (accepted: --loss..50)",
-			       a.pdr_pct, a.loss_pct);
-		return XL_EXIT_USAGE;
-	}
 	if (xl_cmd_ndr_search_opts(&ndr_spec, a.loss_pct, a.pdr_pct, a.res_pct, &a.no))
 		return XL_EXIT_USAGE;
 	if (a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
@@ -292,18 +342,10 @@ int cmd_ndr(int argc, char **argv)
 	}
 	fprintf(stderr, "xdplab ndr: lab %s, %ld CPUs; wiring %s; generator: 1 thread on CPU%d (live frames, AF_PACKET when refused)\n",
 		lab.tag, ncpu, xl_wiring_name(lab.wiring), a.o.gen_cpu);
-	for (i = 0; (r = xl_labrow(i)) && n < NDR_MAX_ROWS && err != -EINTR; i++) {
-		if (!a.rows[i])
-			continue;
-		err = xl_labrun_ndr(&lab, &a.o, &a.no, r, a.size, &rows[n]);
-		if (err && err != -EINTR) {
-			/* Zero-copy's refusal is already one line from the bind, naming the driver. */
-			if (err != -EOPNOTSUPP)
-				xl_err("%s %uB: %s", r->name, a.size, rows[n].note);
-			ret = XL_EXIT_RUNTIME;
-		}
-		n++;
-	}
+	err = xl_cmd_ndr_rows(&lab, &a.o, &a.no, a.rows, &a.size, 1, NULL, true, rows,
+			      NDR_MAX_ROWS, &n, &failed);
+	if (failed)
+		ret = XL_EXIT_RUNTIME;
 	if (err == -EINTR) {
 		xl_err("interrupted; partial results follow");
 		ret = XL_EXIT_RUNTIME;

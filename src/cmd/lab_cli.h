@@ -3,7 +3,8 @@
  * lab_cli.h - between src/cmd/cmd_lab.c (`lab` and its dispatch, `lab run`),
  * src/cmd/cmd_lab_opts.c (`lab run`'s options and checks),
  * src/cmd/cmd_lab_setup.c (`lab setup`, `lab teardown`) and
- * src/cmd/cmd_lab_ab.c (`lab run --ab`'s rows). CLI only.
+ * src/cmd/cmd_lab_ab.c (`lab run --ab`'s rows); `lab run --ndr` is
+ * `xdplab ndr`'s search (ndr_cli.h). CLI only.
  */
 #ifndef XDPLAB_CMD_LAB_CLI_H
 #define XDPLAB_CMD_LAB_CLI_H
@@ -20,6 +21,7 @@
 #include "xdplab/labrun.h"
 #include "xdplab/labrows.h"
 #include "xdplab/labrun_lat.h"
+#include "xdplab/labrun_ndr.h"
 #include "xdplab/report.h"
 #include "xdplab/userprog.h"
 
@@ -60,6 +62,14 @@ struct run_args {
 	char pmu_reason[160];
 	/* What each repetition records of the host: the plans' companion (xdplab/hostrec.h). */
 	struct xl_hostrec host;
+	/*
+	 * --ndr: after the rows, `xdplab ndr`'s search of each row asked that
+	 * has one, trials of --seconds (ndr_cli.h); --loss, --pdr, --resolution
+	 * in percent (@ndr_pct_set: one of them was given).
+	 */
+	bool ndr, ndr_pct_set;
+	double loss_pct, pdr_pct, res_pct;
+	struct xl_ndr_row_opts no;
 };
 
 /** xl_cmd_lab_run_spec() - `lab run`'s option table and name, for its messages. */

@@ -132,6 +132,7 @@ TESTS=(
 	"latency-loss-threaded|threaded NAPI under a flood: received + xmit errors = sent, and the gaps in the sequence numbers account for the xmit errors exactly"
 	"ndr-bad-inputs|ndr usage errors (a loss target out of range, PDR below NDR, resolution 0, a row with no search, bounds the wrong way): exit 2, one line; the generator too slow for --min and AF_XDP zero-copy on veth: exit 1, one line naming it; the lab gone"
 	"ndr-rows|ndr on drop/no-touch and xsk-rxdrop/drv, 0.3 s trials: each pass counted every frame sent, the NDR is the highest rate that passed, its interval within the resolution or limited by the generator; the fixed-rate run at the NDR loses nothing; latency points or why not; under a minute a row; the lab gone; --json valid (schema xdplab.ndr-results/1) and field by field the table's"
+	"lab-run-ndr|lab run --ndr: usage errors (--loss without --ndr, no row with a search, --dut, --pdr below --loss) one line, exit 2; drop/no-touch 64 B with --ndr: the lab row, then ndr's table by its rules and its latency points; --json valid with the ndr row field by field the table's; the lab gone"
 	"shape-tcp-syn-ipv4|gen --l4 tcp-syn, 16 flows into XDP_PASS: the DUT's TCP takes all 20000 (one RST each), no checksum error"
 	"shape-tcp-established-ipv6|gen --l4 tcp-established --ipv6 1500 B: the same"
 	"shape-tcp-ext-ipv6|gen --ipv6 --l4 tcp-syn --ipv6-ext dst,rt,frag: the DUT's TCP takes all 20000 (one RST each), no checksum error"
