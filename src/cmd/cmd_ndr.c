@@ -77,7 +77,7 @@ int xl_cmd_parse_pct(const struct xl_cmd_spec *spec, const char *opt, const char
 	if (n && n < sizeof(buf) && arg[n - 1] == '%') {
 		memcpy(buf, arg, n - 1);
 		buf[n - 1] = '\0';
-		arg = buf;
+		return xl_parse_real_as(spec, opt, buf, arg, min, max, out);
 	}
 	return xl_parse_real(spec, opt, arg, min, max, out);
 }

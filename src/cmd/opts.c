@@ -579,23 +579,29 @@ static bool decimal_ok(const char *s)
 	return !*s;
 }
 
-int xl_parse_real(const struct xl_cmd_spec *spec, const char *opt, const char *arg, double min,
-		  double max, double *out)
+int xl_parse_real_as(const struct xl_cmd_spec *spec, const char *opt, const char *arg,
+		     const char *shown, double min, double max, double *out)
 {
 	bool neg = arg && arg[0] == '-';
 	double v;
 
 	if (!arg || !decimal_ok(arg + neg))
 		return xl_usage_error(spec, "%s: '%s' is not a number (accepted: %.10g..%.10g)", opt,
-				      arg ? arg : "", min, max);
+				      shown ? shown : "", min, max);
 	errno = 0;
 	v = strtod(arg, NULL);
 	/* "-0" is no number of ours; a figure beyond a double is out of range. */
 	if (errno == ERANGE || (neg && v == 0) || v < min || v > max)
 		return xl_usage_error(spec, "%s: '%s' is out of range (accepted: %.10g..%.10g)", opt,
-				      arg, min, max);
+				      shown, min, max);
 	*out = v;
 	return 0;
+}
+
+int xl_parse_real(const struct xl_cmd_spec *spec, const char *opt, const char *arg, double min,
+		  double max, double *out)
+{
+	return xl_parse_real_as(spec, opt, arg, arg, min, max, out);
 }
 
 int xl_parse_seconds(const struct xl_cmd_spec *spec, const char *opt,

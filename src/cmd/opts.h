@@ -235,6 +235,14 @@ int xl_parse_real(const struct xl_cmd_spec *spec, const char *opt, const char *a
 		  double max, double *out);
 
 /**
+ * xl_parse_real_as() - xl_parse_real() of @arg, whose refusal shows
+ * @shown instead: the argument as the user wrote it when @arg is a part of
+ * it (a percentage's number without its '%').
+ */
+int xl_parse_real_as(const struct xl_cmd_spec *spec, const char *opt, const char *arg,
+		     const char *shown, double min, double max, double *out);
+
+/**
  * xl_parse_seconds() - parse a decimal number of seconds in [@min, @max]
  * (e.g. "0.5"). Return: 0 with *@out_ns in ns, or -EINVAL (message printed).
  */

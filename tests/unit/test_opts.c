@@ -23,6 +23,7 @@
 #include <getopt.h>
 #include <unistd.h>
 
+#include "ndr_cli.h"
 #include "opts.h"
 #include "test_util.h"
 
@@ -847,6 +848,48 @@ static int real(const char *arg, double min, double max, double *v, char **msg)
 	return r;
 }
 
+/*
+ * A percentage ("0.001%" or "0.001") for --loss in 0..50: the value, and a
+ * refusal that shows the argument as given, its '%' included.
+ */
+static void test_parse_pct(void **state)
+{
+	static const struct ndr_spec_case {
+		const char *arg, *msg;
+	} bad[] = {
+		{ "60%", "xdplab ndr: --loss: '60%' is out of range (accepted: 0..50)\n" },
+		{ "60", "xdplab ndr: --loss: '60' is out of range (accepted: 0..50)\n" },
+		{ "-1%", "xdplab ndr: --loss: '-1%' is out of range (accepted: 0..50)\n" },
+		{ "x%", "xdplab ndr: --loss: 'x%' is not a number (accepted: 0..50)\n" },
+		{ "%", "xdplab ndr: --loss: '%' is not a number (accepted: 0..50)\n" },
+		{ "1%%", "xdplab ndr: --loss: '1%%' is not a number (accepted: 0..50)\n" },
+	};
+	static const struct xl_cmd_spec ndr_spec = { .name = "ndr", .args = "" };
+	struct capture ce;
+	double v;
+	char *msg;
+	int i, r;
+
+	(void)state;
+	cap_start(&ce, STDERR_FILENO);
+	r = xl_cmd_parse_pct(&ndr_spec, "--loss", "0.001%", 0, 50, &v);
+	msg = cap_end(&ce);
+	assert_int_equal(r, 0);
+	assert_dbl_equal(v, 0.001);
+	assert_string_equal(msg, "");
+	free(msg);
+	for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		v = -42;
+		cap_start(&ce, STDERR_FILENO);
+		r = xl_cmd_parse_pct(&ndr_spec, "--loss", bad[i].arg, 0, 50, &v);
+		msg = cap_end(&ce);
+		assert_int_equal(r, -EINVAL);
+		assert_dbl_equal(v, -42);
+		assert_string_equal(msg, bad[i].msg);
+		free(msg);
+	}
+}
+
 static void test_real(void **state)
 {
 	static const struct {
@@ -998,6 +1041,7 @@ int main(void)
 		cmocka_unit_test(test_seconds_valid),
 		cmocka_unit_test(test_seconds_rejects),
 		cmocka_unit_test(test_real),
+		cmocka_unit_test(test_parse_pct),
 		cmocka_unit_test(test_seconds_messages),
 		cmocka_unit_test(test_choice),
 		cmocka_unit_test(test_choice_long_list),
