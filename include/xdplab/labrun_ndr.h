@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "xdplab/bench.h"
 #include "xdplab/labrows.h"
 #include "xdplab/labrun.h"
 #include "xdplab/labrun_lat.h"
@@ -57,6 +58,9 @@ struct xl_ndr_row_opts {
  *	(@nlat made; a failed one has its note); @lat_note: why there are
  *	none or fewer ("" when all were measured).
  * @verify/@nverify: the fixed-rate runs (rate, sent, received, loss).
+ * @extra/@cal: a drop row searched with the --extra-ns busy loop (struct
+ *	xl_labrun_opts.extra): its calibration, made once before the search
+ *	(the DUT is made once), so every trial runs the same cost.
  * @note: "" or why the row has no result.
  */
 struct xl_ndr_row {
@@ -72,6 +76,8 @@ struct xl_ndr_row {
 	char lat_note[160];
 	struct xl_ndr_trial verify[2];
 	int nverify;
+	bool extra;
+	struct xl_extra_cal cal;
 	char note[200];
 };
 
@@ -83,8 +89,10 @@ bool xl_labrun_ndr_applies(const struct xl_labrow *r);
 
 /**
  * xl_labrun_ndr() - search row @r (xl_labrun_ndr_applies()) at @size
- * bytes on @lab with @no; @o gives the CPUs, the generator's batch and the
- * stop flag (its reps and seconds are not used). xsk rows run in softirq
+ * bytes on @lab with @no; @o gives the CPUs, the generator's batch, the
+ * stop flag and, for the drop rows, the --extra-ns busy loop (@o->extra,
+ * @o->extra_ns; calibrated as lab run's rows are: @row->cal) (its reps
+ * and seconds are not used). xsk rows run in softirq
  * wiring, as `lab run`'s do; the lab's wiring is restored after.
  * Return: 0 (@row filled, its search's outcome in @row->res), -ERANGE
  * (the search cannot converge: the generator's fastest is below the lower
@@ -103,10 +111,11 @@ int xl_labrun_ndr(struct xl_lab *lab, const struct xl_labrun_opts *o,
  * trial, the fixed-rate runs, NDR, PDR, bounds, resolution, engine, the
  * limited-by-the-generator flags and the latency points, as JSON text for
  * struct xl_report_meta.extra_json (docs/results.md "ndr's file");
- * with @command (not NULL) also `"command": @command`.
- * Return: the text (free() it) or NULL (ENOMEM).
+ * @extra_ns >= 0: the drop rows ran with --extra-ns @extra_ns (ndr_config's
+ * "extra_ns"; -1: without); with @command (not NULL) also `"command":
+ * @command`. Return: the text (free() it) or NULL (ENOMEM).
  */
 char *xl_ndr_rows_json(const struct xl_ndr_row *rows, int n, const struct xl_ndr_row_opts *no,
-		       const char *command);
+		       double extra_ns, const char *command);
 
 #endif /* XDPLAB_LABRUN_NDR_H */

@@ -384,7 +384,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 			meta.extra_json = lat_json = xl_lat_rows_json(lat, nlat);
 		if (a->ndr)
 			meta.extra_json = ndr_json = json_join(lat_json, xl_ndr_rows_json(
-						ndr, nndr, &a->no, NULL));
+						ndr, nndr, &a->no, a->extra ? (double)a->extra_ns : -1, NULL));
 		if ((a->latency && !lat_json) || (a->ndr && !ndr_json)) {
 			xl_err("cannot write %s: %s", a->json ? a->json : "the results", strerror(ENOMEM));
 			*ret = XL_EXIT_RUNTIME;

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "ndr_cli.h"
+#include "xdplab/bench.h"
 #include "xdplab/escape.h"
 #include "xdplab/lab.h"
 #include "xdplab/labrows.h"
@@ -29,6 +30,7 @@ struct ndr_args {
 	bool rows[XL_LABROWS_MAX];
 	bool rows_set, no_latency;
 	const char *json;
+	uint64_t extra_ns;
 	uint32_t size;
 	int wiring;
 	double loss_pct, pdr_pct, res_pct;
@@ -48,6 +50,7 @@ static const struct xl_opt ndr_opts[] = {
 	{ "min", 0, "PPS", "the lower bound, frames/s, {range} (default 0)", XL_UINT(struct ndr_args, no.search.min_pps, 0, 1000000000) },
 	{ "max", 0, "PPS", "the upper bound and first trial, frames/s, {range} (default 0: the generator's fastest, unpaced)", XL_UINT(struct ndr_args, no.search.max_pps, 0, 1000000000) },
 	{ "verify", 0, "SECONDS", "after the search, a fixed-rate run of this length at the NDR and one 5% above it, {range} s (default 0: none)", XL_SECONDS(struct ndr_args, no.verify_ns, 0, 60) },
+	{ "extra-ns", 0, "NS", "the drop rows run with a busy loop of NS ns of CPU per packet, {range}, calibrated with BPF_PROG_RUN before the search (as lab run --extra-ns: a slower DUT, docs/compare.md)", XL_UINT(struct ndr_args, extra_ns, 0, XL_EXTRA_NS_MAX), XL_SEEN(struct ndr_args, o.extra) },
 	{ "no-latency", 0, NULL, "skip the stamped latency at 10, 50, 90 and 100% of the NDR", XL_FLAG(struct ndr_args, no_latency) },
 	{ "wiring", 0, "WIRING", "NAPI placement of the drop rows: {choices} (default threaded with 2+ CPUs; xsk rows run softirq)", XL_ENUM(struct ndr_args, wiring, wirings, NULL) },
 	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", XL_UINT(struct ndr_args, o.gen_cpu, 0, XL_OPT_MAX_CPU) },
@@ -186,6 +189,10 @@ void xl_cmd_ndr_print(FILE *out, const struct xl_ndr_row *rows, int n,
 				(unsigned long long)t->received, t->loss * 100,
 				t->pass_ndr ? "pass" : t->pass_pdr ? "pass PDR only" : "fail");
 		}
+		if (r->extra)
+			fprintf(out, "  %s %uB --extra-ns %.0f: %u busy-loop iterations x %.3f ns = %.1f ns per packet (BPF_PROG_RUN check: %+.0f ns), in every trial\n",
+				r->name, r->size, r->cal.target_ns, r->cal.iters, r->cal.ns_per_iter,
+				r->cal.set_ns, r->cal.check_ns);
 		for (k = 0; k < r->nverify; k++) {
 			const struct xl_ndr_trial *t = &r->verify[k];
 
@@ -242,7 +249,7 @@ int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, double loss_pct, doub
 static int write_json(const struct ndr_args *a, const struct xl_lab *lab,
 		      const struct xl_ndr_row *rows, int n)
 {
-	char *text = xl_ndr_rows_json(rows, n, &a->no, "ndr");
+	char *text = xl_ndr_rows_json(rows, n, &a->no, a->o.extra ? a->o.extra_ns : -1, "ndr");
 	int err;
 
 	if (!text) {
@@ -332,6 +339,15 @@ int cmd_ndr(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	a.no.latency = !a.no_latency;
+	a.o.extra_ns = (double)a.extra_ns;
+	if (a.o.extra) {
+		for (i = 0; (r = xl_labrow(i)) && !(a.rows[i] && (r->flags & XL_LABROW_DROP)); i++)
+			;
+		if (!r) {
+			xl_usage_error(&ndr_spec, "--extra-ns applies to the drop rows: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs)");
+			return XL_EXIT_USAGE;
+		}
+	}
 	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the search */
 		return XL_EXIT_RUNTIME;
 	if (xl_lab__create(&lab, &(struct xl_lab_opts){ .queues = 1 }))

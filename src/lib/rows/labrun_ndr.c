@@ -174,13 +174,24 @@ static int dut_create(struct ndr_run *x, const struct xl_labrow *r)
 	int err;
 
 	if (r->flags & XL_LABROW_DROP) {
+		/* --extra-ns: calibrated before the attach, as lab run's rows are. */
+		if (x->o->extra) {
+			bo.extra = true;
+			bo.extra_ns = x->o->extra_ns;
+			bo.extra_cal = &x->row->cal;
+		}
 		x->bench = xl_labrun_bench(lab, XL_LAB_DUT, &bo);
 		if (!x->bench) {
 			err = -errno;
-			snprintf(x->row->note, sizeof(x->row->note), "attach failed: %s",
-				 strerror(-err));
+			if (x->o->extra && x->row->cal.err)
+				snprintf(x->row->note, sizeof(x->row->note),
+					 "--extra-ns calibration failed: %s", strerror(-x->row->cal.err));
+			else
+				snprintf(x->row->note, sizeof(x->row->note), "attach failed: %s",
+					 strerror(-err));
 			return err;
 		}
+		x->row->extra = x->o->extra;
 		return 0;
 	}
 	xl_labrun_xsk_config(lab, XL_XSK_RXDROP, r->xsk_mode, r->zerocopy, x->size,
@@ -393,7 +404,7 @@ static json_t *row_json(const struct xl_ndr_row *r)
 		json_array_append_new(lat, json_pack("{s:i,s:I,s:o}", "pct", pct[i], "rate_pps",
 						     (json_int_t)r->lat_pps[i], "row",
 						     xl_lat_row_json(&r->lat[i])));
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:f,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:b,s:b,s:b,s:b,s:o,s:o,s:o,s:s}",
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:f,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:b,s:b,s:b,s:b,s:o,s:o,s:o,s:s,s:o}",
 			 "name", r->name, "size", (int)r->size, "engine",
 			 r->engine ? r->engine : "", "wiring", r->wiring ? r->wiring : "", "note",
 			 r->note, "trial_s", r->trial_s, "lo_pps", (json_int_t)s->lo_pps, "hi_pps",
@@ -403,11 +414,16 @@ static json_t *row_json(const struct xl_ndr_row *r)
 			 "pdr_fail_pps", pps_or_null(s->pdr_fail_pps), "gen_limited",
 			 s->gen_limited, "pdr_gen_limited", s->pdr_gen_limited, "converged",
 			 s->converged, "below_min", s->below_min, "trials", trials, "verify",
-			 verify, "latency", lat, "latency_note", r->lat_note);
+			 verify, "latency", lat, "latency_note", r->lat_note, "extra_ns",
+			 r->extra ? json_pack("{s:f,s:i,s:f,s:f,s:f}", "target", r->cal.target_ns,
+					      "iters", (int)r->cal.iters, "ns_per_iter",
+					      r->cal.ns_per_iter, "set", r->cal.set_ns, "check",
+					      r->cal.check_ns) :
+				    json_null());
 }
 
 char *xl_ndr_rows_json(const struct xl_ndr_row *rows, int n, const struct xl_ndr_row_opts *no,
-		       const char *command)
+		       double extra_ns, const char *command)
 {
 	static const int pct[XL_NDR_NLAT] = XL_NDR_LAT_POINTS;
 	json_t *doc = json_object(), *arr = json_array(), *pts = json_array(), *cfg;
@@ -423,6 +439,8 @@ char *xl_ndr_rows_json(const struct xl_ndr_row *rows, int n, const struct xl_ndr
 			"verify_s", no->verify_ns / 1e9, "gen_reach", XL_NDR_GEN_REACH,
 			"verify_above_pct", XL_NDR_VERIFY_ABOVE_PCT, "latency", no->latency,
 			"latency_points_pct", pts);
+	if (extra_ns >= 0)
+		json_object_set_new(cfg, "extra_ns", json_real(extra_ns));
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, row_json(&rows[i]));
 	if (command)
