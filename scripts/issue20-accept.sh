@@ -10,12 +10,22 @@
 #   down   a real error, the OUT device down, counted exactly in the
 #          interval it happened, then the tracepoints attached (the e2e
 #          test monitor_lazy_down, which checks exactly that).
+#   drop   drop no-touch counted by the driver within 1 DUT CPU ns/packet
+#          of the bare XDP_DROP floor measured in the same lab, by the
+#          median of PAIRS alternating repetitions (scripts/peers.sh run
+#          drop-floor, which also gives --count program's, before); where
+#          the peers are built (PEERS, scripts/peers.sh build), read-data,
+#          parse-ip and swap-macs each at or below xdp-bench's DUT CPU
+#          ns/packet in at least 4 of 5 pairs (peers.sh drop-* rows).
 # Knobs (environment): REPS (the watch rows' repetitions, default 32; at
 # least 9 are taken), WINDOW (seconds per level and repetition, default
-# lab run's, at most 0.3 for these rows), ONLY (watch or down), XDPLAB
+# lab run's, at most 0.3 for these rows), PAIRS and SECS (peers.sh's
+# repetitions, default 5, and window, default 5 s), PEERS (built peers,
+# peers.sh's default), ONLY (watch, down or drop), XDPLAB
 # (the binary, default build/xdplab), OUT (default
 # bench/issue20-DATE-COMMIT).
-# Writes OUT/watch.{txt,json}, OUT/down.txt and OUT/summary.txt, whose
+# Writes OUT/watch.{txt,json}, OUT/down.txt, OUT/drop-floor.txt,
+# OUT/drop-peers.txt (with the peers) and OUT/summary.txt, whose
 # lines end "PASS" or "FAIL" with the figures, the first line the
 # machine's load. Exit 0 when every check run passed, 1 when one failed,
 # 2 on bad knobs.
@@ -26,7 +36,7 @@ reps=${REPS:-32}
 only=${ONLY:-}
 case "$reps" in ''|*[!0-9]*) echo "issue20-accept: REPS='$reps' is not a whole number (accepted: 1..1000)" >&2; exit 2 ;; esac
 [ "$reps" -ge 1 ] && [ "$reps" -le 1000 ] || { echo "issue20-accept: REPS=$reps is out of range (accepted: 1..1000)" >&2; exit 2; }
-case "$only" in ''|watch|down) ;; *) echo "issue20-accept: ONLY='$only' is not accepted (accepted: watch, down)" >&2; exit 2 ;; esac
+case "$only" in ''|watch|down|drop) ;; *) echo "issue20-accept: ONLY='$only' is not accepted (accepted: watch, down, drop)" >&2; exit 2 ;; esac
 [ "$(id -u)" -eq 0 ] || { echo "issue20-accept: needs root (lab run makes namespaces and attaches XDP)" >&2; exit 2; }
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 out=${OUT:-bench/issue20-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
@@ -74,6 +84,40 @@ if [ -z "$only" ] || [ "$only" = down ]; then
 	else
 		say "down: $(grep -m1 -A1 '^FAIL' "$out/down.txt" | tail -1 | sed 's/^ *//') FAIL"
 		failed=1
+	fi
+fi
+if [ -z "$only" ] || [ "$only" = drop ]; then
+	export PAIRS=${PAIRS:-5} SECS=${SECS:-5} XDPLAB=$X
+	echo "issue20-accept: $(date -u +%H:%M:%S) scripts/peers.sh run drop-floor (PAIRS=$PAIRS SECS=$SECS)" >&2
+	if scripts/peers.sh run drop-floor >"$out/drop-floor.txt" 2>&1; then
+		line=$(grep -F -- '(--count ethtool): xdplab - bare = ' "$out/drop-floor.txt")
+		d=$(sed -E 's/.* = ([-0-9.e+]+) .*/\1/' <<<"$line")
+		if awk -v d="$d" 'BEGIN{exit !(d <= 1 && d >= -1)}'; then
+			say "drop: no-touch above the floor: $d DUT CPU ns/packet (goal within 1); $(grep -F -- '(--count program)' "$out/drop-floor.txt" | sed 's/.*: xdplab-program - bare = /before (--count program): /') PASS"
+		else
+			say "drop: no-touch above the floor: $d DUT CPU ns/packet (goal within 1) FAIL"
+			failed=1
+		fi
+	else
+		say "drop: peers.sh drop-floor failed: $(tail -1 "$out/drop-floor.txt") FAIL"
+		failed=1
+	fi
+	if [ -x "${PEERS:-/tmp/xdplab-peers}/xdp-tools/xdp-bench/xdp-bench" ]; then
+		scripts/peers.sh run drop-read-data drop-parse-ip drop-swap-macs >"$out/drop-peers.txt" 2>&1 || true
+		for op in read-data parse-ip swap-macs; do
+			# per repetition: xdplab's DUT ns/packet at or below xdp-bench's
+			n=$(awk -v r="drop-$op" '$1==r && $2=="rep" { sub(":", "", $4); v[$3, $4] = $(NF-3) + 0; reps[$3] = 1 }
+				END { for (k in reps) if (((k, "xdplab") in v) && ((k, "xdp-bench") in v)) { t++; w += v[k, "xdplab"] <= v[k, "xdp-bench"] } print w + 0, t + 0 }' "$out/drop-peers.txt")
+			read -r w t <<<"$n"
+			if [ "$t" -ge 5 ] && [ "$w" -ge 4 ]; then
+				say "drop: $op at or below xdp-bench's DUT CPU ns/packet in $w of $t pairs PASS"
+			else
+				say "drop: $op at or below xdp-bench's DUT CPU ns/packet in $w of $t pairs (goal 4 of 5) FAIL"
+				failed=1
+			fi
+		done
+	else
+		say "drop: read-data, parse-ip, swap-macs against xdp-bench: not measured (no peers: scripts/peers.sh build)"
 	fi
 fi
 exit $failed

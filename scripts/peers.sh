@@ -8,8 +8,11 @@
 #                                  (default /tmp/xdplab-peers); never in the tree
 #   scripts/peers.sh run ROW...    measure ROWs, peer and xdplab alternating
 #
-# Rows: drop-no-touch drop-read-data drop-parse-ip drop-swap-macs (DUT CPU
-# ns/packet and rate, threaded NAPI pinned to the last CPU), rxdrop (xdpsock's defaults against
+# Rows: drop-floor (no peer: xdplab drop no-touch counted by the driver and
+# by its program against the bare XDP_DROP program, differences in DUT CPU
+# ns/packet), drop-no-touch drop-read-data drop-parse-ip drop-swap-macs (DUT CPU
+# ns/packet and rate, threaded NAPI pinned to the last CPU; xdplab counted
+# by the driver, --count ethtool), rxdrop (xdpsock's defaults against
 # xdplab's), rxdrop-modes (xdplab spin / poll / busy-poll against xdpsock),
 # l2fwd (xdpsock -l against xdplab's l2fwd, frames counted back at the
 # generator end; l2fwd-rings adds xdplab pinned with the deep rings), txpush (xdpsock -t against xdplab txpush, the frames
@@ -173,13 +176,37 @@ summary() {
 	echo "$what: $b / $a = $(median <"$RES.r") (range $(range <"$RES.r")); medians $a $(awk -v n="$a" -v f="$f" '$1==n{print $f}' "$RES" | median), $b $(awk -v n="$b" -v f="$f" '$1==n{print $f}' "$RES" | median)"
 }
 
+# diff A B FIELD(3 pps | 4 ns) WHAT: the median of B - A per repetition, with range.
+diff_summary() {
+	local a=$1 b=$2 f=$3 what=$4
+	join <(awk -v n="$a" -v f="$f" '$1==n{print $2, $f}' "$RES" | sort) \
+	     <(awk -v n="$b" -v f="$f" '$1==n{print $2, $f}' "$RES" | sort) |
+		awk '{print $3 - $2}' >"$RES.d"
+	echo "$what: $b - $a = $(median <"$RES.d") (range $(range <"$RES.d")) over $(wc -l <"$RES.d") repetition(s)"
+}
+
+# drop-floor: no peer needed. xdplab drop no-touch counted by the driver
+# (--count ethtool: the bare program), counted by its program (--count
+# program, before issue 20) and the bare XDP_DROP program as your own
+# program (run --prog, the floor), alternating.
+row_drop_floor() {
+	lab_up threaded
+	run_variants drop-floor \
+		"bare|rx_queue_0_xdp_packets||$X run --prog $ROOT/build/bench.bpf.o --func xdp_bare_drop --count ethtool -q $DUT" \
+		"xdplab|rx_queue_0_xdp_packets||$X drop -p no-touch --count ethtool -q $DUT" \
+		"xdplab-program|rx_queue_0_xdp_packets||$X drop -p no-touch --count program -q $DUT"
+	diff_summary bare xdplab 4 "drop no-touch DUT CPU ns/packet above the bare XDP_DROP floor (--count ethtool)"
+	diff_summary bare xdplab-program 4 "drop no-touch DUT CPU ns/packet above the bare XDP_DROP floor (--count program)"
+	lab_down
+}
+
 row_drop() { # row_drop OP
 	local op=$1 xb=$PEERS/xdp-tools/xdp-bench/xdp-bench
 	need "$xb"
 	lab_up threaded
 	run_variants "drop-$op" \
 		"xdp-bench|rx_queue_0_xdp_packets||$xb drop -p $op -m native $DUT" \
-		"xdplab|rx_queue_0_xdp_packets||$X drop -p $op -q $DUT"
+		"xdplab|rx_queue_0_xdp_packets||$X drop -p $op --count ethtool -q $DUT"
 	summary xdp-bench xdplab 3 "drop $op rate (higher is better)"
 	summary xdp-bench xdplab 4 "drop $op DUT CPU ns/packet (lower is better)"
 	lab_down
@@ -311,7 +338,7 @@ case "${1:-}" in
 build) shift; build "$@" ;;
 run)
 	shift
-	ROWS="drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all"
+	ROWS="drop-floor drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all"
 	[ $# -gt 0 ] || { echo "peers.sh: run: name rows ($ROWS)" >&2; exit 2; }
 	for row in "$@"; do # a usage error before any lab is made
 		[[ " $ROWS " == *" $row "* ]] || { echo "peers.sh: unknown row '$row' (accepted: $ROWS)" >&2; exit 2; }
@@ -320,6 +347,7 @@ run)
 	echo "# $(date -u +%FT%TZ) $(uname -r), $NCPU CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $PAIRS x $SECS s"
 	for row in "$@"; do
 		case $row in
+		drop-floor) row_drop_floor ;;
 		drop-no-touch | drop-read-data | drop-parse-ip | drop-swap-macs) row_drop "${row#drop-}" ;;
 		rxdrop) row_rxdrop ;;
 		rxdrop-modes) row_rxdrop --spin --poll --busy-poll ;;
