@@ -76,7 +76,7 @@ static const struct xl_opt cpu_opts[] = {
 	  .alias = "remote-action", XL_ENUM(A, o.cpu_action, cpu_acts, NULL) },
 	{ "qsize", 'q', "FRAMES", "cpumap queue size, {range} (default 2048)",
 	  XL_UINT(A, o.qsize, 1, XL_CPUMAP_QSIZE_MAX),
-	  .hint = "; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q" },
+	  .hint = "accepted: {range}; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q" },
 	{ "stress-mode", 'x', NULL, "replace every cpumap entry every 10 ms while running (the kernel's entry tear-down under traffic)",
 	  XL_FLAG(A, o.stress) },
 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Option tables -> getopt_long, exact matching, duplicates, --help. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -53,12 +54,16 @@ struct xl_opt xl_opt_resolve(const struct xl_opt *o)
 	r.off = o->off;
 	r.size = o->size;
 	r.like = NULL;
-	if (o->short_name)
+	if (o->short_name || o->no_short)
 		r.short_name = o->short_name;
 	if (o->help)
 		r.help = o->help;
 	if (o->suffix)
 		r.suffix = o->suffix;
+	if (o->hint)
+		r.hint = o->hint;
+	if (o->check)
+		r.check = o->check;
 	if (o->has_seen) {
 		r.has_seen = true;
 		r.seen_off = o->seen_off;
@@ -98,10 +103,14 @@ static void put_int(void *f, size_t size, int64_t v)
 	}
 }
 
-/* XL_OT_UINT's upper bound: XL_OPT_MAX_CPU is the last online CPU. */
+/* XL_OT_UINT's upper bound: XL_OPT_MAX_CPU is the last online CPU, XL_OPT_NCPU their number. */
 static uint64_t uint_max(const struct xl_opt *o)
 {
-	return o->max == XL_OPT_MAX_CPU ? (uint64_t)sysconf(_SC_NPROCESSORS_ONLN) - 1 : o->max;
+	if (o->max == XL_OPT_MAX_CPU)
+		return (uint64_t)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	if (o->max == XL_OPT_NCPU)
+		return (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+	return o->max;
 }
 
 /* "{range}", "{choices}" or "{default}" of @o into @buf. */
@@ -285,6 +294,9 @@ static int check_field(const struct xl_cmd_spec *spec, const struct xl_opt *a)
 	case XL_OT_REAL:
 		ok = a->size == 8;
 		break;
+	case XL_OT_IPV4:
+		ok = a->size == sizeof(struct in_addr);
+		break;
 	case XL_OT_ENUM:
 		ok = a->choices && a->choices[0];
 		/* fall through */
@@ -377,7 +389,7 @@ int xl_opts_check(const struct xl_cmd_spec *spec)
 static int store(const struct xl_cmd_spec *spec, const struct xl_opt *o, const char *arg,
 		 void *ctx)
 {
-	char opt[80], *f = (char *)ctx + o->off;
+	char opt[80], msg[512], *f = (char *)ctx + o->off;
 	uint64_t v = 0;
 	double d;
 	int i, err = 0;
@@ -394,13 +406,23 @@ static int store(const struct xl_cmd_spec *spec, const struct xl_opt *o, const c
 		memcpy(f, &arg, sizeof(arg));
 		break;
 	case XL_OT_UINT:
-		if (o->hint && (!arg[0] || strspn(arg, "0123456789") != strlen(arg)))
-			return xl_usage_error(spec, "%s: '%s' is not a whole number (accepted: %llu..%llu%s)",
-					      opt, arg, (unsigned long long)o->min,
-					      (unsigned long long)uint_max(o), o->hint);
+		if (o->hint && (!arg[0] || strspn(arg, "0123456789") != strlen(arg))) {
+			struct xl_opt h = *o;
+
+			h.help = o->hint;
+			h.suffix = NULL;
+			return xl_usage_error(spec, "%s: '%s' is not a whole number (%s)", opt, arg,
+					      xl_opt_help_text(&h, NULL, msg, sizeof(msg)));
+		}
 		err = xl_parse_u64(spec, opt, arg, o->min, uint_max(o), &v);
+		if (!err && o->check && o->check(opt, v, msg, sizeof(msg)))
+			return xl_usage_error(spec, "%s", msg);
 		if (!err)
 			put_int(f, o->size, v);
+		break;
+	case XL_OT_IPV4:
+		if (inet_pton(AF_INET, arg, f) != 1)
+			return xl_usage_error(spec, "%s: '%s' is not an IPv4 address", opt, arg);
 		break;
 	case XL_OT_SECONDS:
 		err = xl_parse_seconds(spec, opt, arg, o->rmin, o->rmax, &v);

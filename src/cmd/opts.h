@@ -33,12 +33,15 @@
  *   (xsk's --copy: the copy mode XL_XSK_COPY).
  * @XL_OT_STR: a const char * field, set to the argument (argv's, not copied).
  * @XL_OT_UINT: an unsigned integer field of @size bytes, the value in
- *   [@min, @max] (xl_parse_u64() and its messages).
+ *   [@min, @max] (xl_parse_u64() and its messages); @max XL_OPT_MAX_CPU or
+ *   XL_OPT_NCPU: the last online CPU or their number.
  * @XL_OT_SECONDS: a uint64_t field in ns, the value in [@rmin, @rmax]
  *   seconds (xl_parse_seconds()).
  * @XL_OT_REAL: a double field in [@rmin, @rmax] (xl_parse_real()).
  * @XL_OT_ENUM: an integer field of @size bytes set to @values[i] (NULL:
  *   i) for the argument @choices[i] (xl_parse_choice() and its message).
+ * @XL_OT_IPV4: a struct in_addr field set from a dotted quad
+ *   ("--src-ip: 'x' is not an IPv4 address").
  */
 enum xl_opt_type {
 	XL_OT_CODE = 0,
@@ -49,10 +52,16 @@ enum xl_opt_type {
 	XL_OT_SECONDS,
 	XL_OT_REAL,
 	XL_OT_ENUM,
+	XL_OT_IPV4,
 };
 
-/** struct xl_opt @max of an XL_OT_UINT: the number of online CPUs - 1, read at parse time. */
-#define XL_OPT_MAX_CPU UINT64_MAX
+/*
+ * struct xl_opt @max of an XL_OT_UINT read at parse time: the number of
+ * online CPUs - 1 (a CPU number), or their number. Values no option takes
+ * as a bound (UINT64_MAX itself is one: dump --count).
+ */
+#define XL_OPT_MAX_CPU (UINT64_MAX - 1)
+#define XL_OPT_NCPU (UINT64_MAX - 2)
 
 /**
  * struct xl_opt - one option.
@@ -80,10 +89,17 @@ enum xl_opt_type {
  *   (@off, @size) from this entry, and this entry's @short_name, @help and
  *   @suffix, when set, replace or extend the shared ones.
  * @suffix: text appended to the help (redirect's " on IN").
- * @hint: XL_OT_UINT: text added after the range when the value is not a
- *   whole number, for a letter that a peer spells otherwise
- *   ("--qsize: 'x' is not a whole number (accepted: 1..16384; -q is --qsize,
- *   as in xdp-bench redirect-cpu; quiet is -Q)"); NULL: none.
+ * @no_short: an XL_LIKE() entry without the shared entry's letter (xsk's
+ *   --mode: -m is xdpsock's --no-need-wakeup there).
+ * @hint: XL_OT_UINT: the text in parentheses when the value is not a
+ *   whole number, "{range}" filled in as in @help, for a letter that a peer
+ *   spells otherwise ("--qsize: 'x' is not a whole number (accepted:
+ *   1..16384; -q is --qsize, as in xdp-bench redirect-cpu; quiet is -Q)");
+ *   NULL: "accepted: {range}".
+ * @check: XL_OT_UINT: a rule beyond the range (a ring size a power of
+ *   two), called with "--name" and the value in range: 0, or not 0 with
+ *   one line in @msg (@len bytes) that becomes the usage error; NULL: none.
+ *   The library's own check, so the rule is written once.
  */
 struct xl_opt {
 	const char *name;
@@ -103,7 +119,9 @@ struct xl_opt {
 	size_t seen_off;
 	const struct xl_opt *like;
 	const char *suffix;
+	bool no_short;
 	const char *hint;
+	int (*check)(const char *opt, uint64_t v, char *msg, size_t len);
 };
 
 /** XL_FIELD() - the @off and @size of member @f of the args struct type @T. */
@@ -116,6 +134,7 @@ struct xl_opt {
 #define XL_SECONDS(T, f, lo, hi) .type = XL_OT_SECONDS, XL_FIELD(T, f), .rmin = (lo), .rmax = (hi)
 #define XL_REAL(T, f, lo, hi) .type = XL_OT_REAL, XL_FIELD(T, f), .rmin = (lo), .rmax = (hi)
 #define XL_ENUM(T, f, words, vals) .type = XL_OT_ENUM, XL_FIELD(T, f), .choices = (words), .values = (vals)
+#define XL_IPV4(T, f) .type = XL_OT_IPV4, XL_FIELD(T, f)
 /** XL_SEEN() - also set the bool member @f of @T when the option is given. */
 #define XL_SEEN(T, f) .has_seen = true, .seen_off = offsetof(T, f)
 /** XL_LIKE() - entry @e of a shared table, into member @f of @T; overrides after. */

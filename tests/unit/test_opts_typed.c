@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -39,7 +40,20 @@ struct t_args {
 	double alpha;
 	int copy;
 	int code_calls;
+	uint32_t ring, queue;
+	uint64_t count;
+	struct in_addr ip;
+	bool ip_seen;
 };
+
+/* A rule beyond the range, as xl_xsk_check_ring_size(): a power of two. */
+static int t_pow2(const char *opt, uint64_t v, char *msg, size_t len)
+{
+	if (v && !(v & (v - 1)))
+		return 0;
+	snprintf(msg, len, "%s: %llu is not a power of two", opt, (unsigned long long)v);
+	return -EINVAL;
+}
 
 static const char *const t_modes[] = { "native", "skb", "drv", NULL };
 static const int t_mode_vals[] = { 0, 1, 0 }; /* drv is native */
@@ -64,6 +78,12 @@ static const struct xl_opt t_opts[] = {
 	{ "copy", 'c', NULL, "copy mode", XL_SET(struct t_args, copy, 3) },
 	XL_LIKE(t_shared_interval, struct t_args, interval_ns, .suffix = " here"),
 	{ "code", 0, "X", "handled by code", T_CODE },
+	{ "ring", 0, "N", "ring entries", XL_UINT(struct t_args, ring, 0, 65536), .check = t_pow2 },
+	{ "queue", 0, "Q", "queue", XL_UINT(struct t_args, queue, 0, 63), .hint = "-q is elsewhere" },
+	{ "qsize", 0, "N", "queue size", XL_UINT(struct t_args, queue, 1, 16),
+	  .hint = "accepted: {range}; see -Q" },
+	{ "ip", 0, "ADDR", "an address", XL_IPV4(struct t_args, ip), XL_SEEN(struct t_args, ip_seen) },
+	{ "count", 0, "N", "frames", XL_UINT(struct t_args, count, 0, UINT64_MAX) },
 };
 
 static const struct t_args t_defaults = { .batch = 64, .mode = 1, .interval_ns = 1000000000ull,
@@ -138,6 +158,14 @@ static void test_typed_values(void **state)
 	assert_int_equal(r.a.code_calls, 1);
 	t_free(&r);
 
+	t_parse(TARGV("--ring", "4096", "--ip", "198.18.0.2", "--queue", "7", "veth0"), &r);
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.a.ring, 4096);
+	assert_int_equal(r.a.queue, 7);
+	assert_int_equal(ntohl(r.a.ip.s_addr), 0xc6120002);
+	assert_true(r.a.ip_seen);
+	t_free(&r);
+
 	t_parse(TARGV("veth0"), &r);
 	assert_int_equal(r.ret, 1);
 	assert_memory_equal(&r.a, &t_defaults, sizeof(r.a));
@@ -178,6 +206,21 @@ static void test_typed_errors(void **state)
 		  "xdplab xsk rxdrop: --interval: '0.05' is out of range (accepted: 0.1..60 seconds)\n" },
 		{ { "rxdrop", "-i", "soon" },
 		  "xdplab xsk rxdrop: --interval: 'soon' is not a number of seconds (accepted: 0.1..60)\n" },
+		/* .check's line; .hint's text instead of the range, or with it */
+		{ { "rxdrop", "--ring", "1000" }, "xdplab xsk rxdrop: --ring: 1000 is not a power of two\n" },
+		{ { "rxdrop", "--ring", "65537" },
+		  "xdplab xsk rxdrop: --ring: '65537' is out of range (accepted: 0..65536)\n" },
+		{ { "rxdrop", "--queue", "lo" },
+		  "xdplab xsk rxdrop: --queue: 'lo' is not a whole number (-q is elsewhere)\n" },
+		{ { "rxdrop", "--queue", "64" },
+		  "xdplab xsk rxdrop: --queue: '64' is out of range (accepted: 0..63)\n" },
+		{ { "rxdrop", "--qsize", "-1" },
+		  "xdplab xsk rxdrop: --qsize: '-1' is not a whole number (accepted: 1..16; see -Q)\n" },
+		/* UINT64_MAX is a bound, not the CPU count read at parse time */
+		{ { "rxdrop", "--count", "-1" },
+		  "xdplab xsk rxdrop: --count: '-1' is not a whole number (accepted: 0..18446744073709551615)\n" },
+		{ { "rxdrop", "--ip", "198.18.0" },
+		  "xdplab xsk rxdrop: --ip: '198.18.0' is not an IPv4 address\n" },
 	};
 	struct t_result r;
 	size_t i;
@@ -197,6 +240,12 @@ static void test_typed_errors(void **state)
 	assert_int_equal(r.a.batch, 64);
 	assert_false(r.a.batch_seen);
 	t_free(&r);
+	t_parse(TARGV("--ring", "3"), &r);
+	assert_int_equal(r.a.ring, 0);
+	t_free(&r);
+	t_parse(TARGV("--ip", "x"), &r);
+	assert_false(r.a.ip_seen);
+	t_free(&r);
 }
 
 /* --help from the entries: the range, the choices and the defaults filled in. */
@@ -215,6 +264,11 @@ static void test_typed_help(void **state)
 		"  -c, --copy                   copy mode\n"
 		"  -i, --interval SECONDS       report period, 0.1..60 (default 1) here\n"
 		"      --code X                 handled by code\n"
+		"      --ring N                 ring entries\n"
+		"      --queue Q                queue\n"
+		"      --qsize N                queue size\n"
+		"      --ip ADDR                an address\n"
+		"      --count N                frames\n"
 		"  -v, --verbose                more diagnostics on stderr; twice for debug\n"
 		"  -h, --help                   show this help\n";
 	struct t_result r;
@@ -238,7 +292,7 @@ static void test_typed_bad_field(void **state)
 	};
 	static const struct xl_opt outside[] = {
 		{ "far", 0, "N", "x", .type = XL_OT_UINT, .off = sizeof(struct t_args), .size = 4,
-		  .max = 9 }, /* sizeof(struct t_args): 48 */
+		  .max = 9 }, /* sizeof(struct t_args): 72 */
 	};
 	const struct {
 		const struct xl_opt *o;
@@ -246,7 +300,7 @@ static void test_typed_bad_field(void **state)
 	} cases[] = {
 		{ wide_flag, "xdplab t: internal error: option --quiet: its field (offset 0, 4 bytes) does not fit its type\n" },
 		{ no_choices, "xdplab t: internal error: option --mode: its field (offset 8, 4 bytes) does not fit its type\n" },
-		{ outside, "xdplab t: internal error: option --far: its field (offset 48, 4 bytes) does not fit its type\n" },
+		{ outside, "xdplab t: internal error: option --far: its field (offset 72, 4 bytes) does not fit its type\n" },
 	};
 	struct capture ce;
 	size_t i;
@@ -283,6 +337,15 @@ static void test_typed_like(void **state)
 	assert_string_equal(xl_opt_help_text(&t_opts[0], NULL, buf, sizeof(buf)),
 			    "descriptors per batch, 1..2048 (default )");
 	assert_string_equal(xl_opt_help_text(&t_opts[0], NULL, buf, 12), "descriptors");
+	/* .no_short: the shared entry without its letter (xsk's --mode, -m taken) */
+	{
+		const struct xl_opt e = XL_LIKE(t_shared_interval, struct t_args, interval_ns,
+						.no_short = true);
+
+		o = xl_opt_resolve(&e);
+		assert_int_equal(o.short_name, 0);
+		assert_string_equal(o.name, "interval");
+	}
 }
 
 int main(void)
