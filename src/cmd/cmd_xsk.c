@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "pace_cli.h"
 #include "profile_cli.h"
 #include "xdplab/abi/gen.h"
@@ -29,297 +30,129 @@
 #include "xdplab/xsk.h"
 #include "xsk_cli.h"
 
-enum {
-	O_FRAME_SIZE, O_FRAMES, O_HEADROOM, O_UNALIGNED, O_HUGEPAGES, O_RX_SIZE, O_TX_SIZE,
-	O_FILL_SIZE, O_COMP_SIZE, O_BATCH, O_MODE, O_COPY, O_ZEROCOPY, O_NO_WAKEUP, O_POLL,
-	O_BUSY_POLL, O_BUSY_BUDGET, O_QUEUE, O_QUEUES, O_SHARED, O_FRAGS, O_AUDIT, O_CPU, O_POLICY, O_SCHPRI,
-	O_COUNT, O_BURSTS, O_RATE, O_SIZE, O_FLOWS,
-	O_SRC_IP, O_DST_IP, O_VERIFY, O_DUMP, O_STARVE, O_BIND_TIMEOUT,
-	O_NEED_WAKEUP, O_SPIN, O_COPY_MODE, O_SNAPLEN, O_FORMAT,
-};
+#define A struct xsk_args
+static const char *const copy_modes[] = { "auto", "copy", "zero-copy", NULL };
+static const int copy_vals[] = { XL_XSK_AUTO, XL_XSK_COPY, XL_XSK_ZEROCOPY };
+static const char *const policies[] = { "other", "fifo", "rr", "SCHED_OTHER", "SCHED_FIFO",
+					"SCHED_RR", NULL };
+static const int policy_vals[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR,
+				   SCHED_OTHER, SCHED_FIFO, SCHED_RR };
+static const char *const formats[] = { "pcap", "pcapng", NULL };
+static const int format_vals[] = { 1, 2 };
+/* A ring size: a power of two (xl_xsk_check_ring_size(), the kernel's rule). */
+#define XSK_RING(f) XL_UINT(A, c.f, 0, UINT32_MAX), .check = xl_xsk_check_ring_size
 
 static const struct xl_opt xsk_opts[] = {
-	{ "frame-size", 'f', "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)", O_FRAME_SIZE },
-	{ "frames", 0, "N", "UMEM frames per socket, 1..4194304 (default: what keeps the fill ring full: rxdrop 16384, l2fwd 20480, txpush 4096; with --cpu rxdrop 4096, l2fwd 8192)", O_FRAMES },
-	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", O_HEADROOM },
-	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", O_UNALIGNED },
-	{ "hugepages", 0, NULL, "back the UMEM with hugepages (normal pages with a notice if none)", O_HUGEPAGES },
-	{ "rx-size", 0, "N", "RX ring entries, power of two 1..65536 (default 8192; 2048 with --cpu)", O_RX_SIZE },
-	{ "tx-size", 0, "N", "TX ring entries, power of two (default 2048)", O_TX_SIZE },
-	{ "fill-size", 0, "N", "fill ring entries, power of two (default 8192; 2048 with --cpu)", O_FILL_SIZE },
-	{ "comp-size", 0, "N", "completion ring entries, power of two (default 2048)", O_COMP_SIZE },
-	{ "batch", 'b', "N", "descriptors per peek/reserve, 1..2048 (default 64)", O_BATCH, .alias = "batch-size" },
-	{ "mode", 0, "MODE", "XDP attach mode: native or drv (XDP_DRV, default), or skb (XDP_SKB)", O_MODE, .alias = "xdp-mode" },
-	{ "copy-mode", 'C', "MODE", "auto (default: zero-copy, else copy with a notice), copy or zero-copy", O_COPY_MODE },
-	{ "copy", 'c', NULL, "bind with XDP_COPY (default: try zero-copy, fall back with a notice)", O_COPY },
-	{ "zero-copy", 'z', NULL, "bind with XDP_ZEROCOPY; fail if the driver lacks it", O_ZEROCOPY },
-	{ "need-wakeup", 0, NULL, "XDP_USE_NEED_WAKEUP: kick only when the kernel asks (default)", O_NEED_WAKEUP },
-	{ "no-need-wakeup", 'm', NULL, "kick the kernel after every batch", O_NO_WAKEUP },
-	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode without --cpu)", O_POLL },
-	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU; default for rxdrop in drv mode with --cpu)", O_SPIN },
-	{ "busy-poll", 'B', NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: a syscall per loop busy-polls the queue's NAPI; veth has none, so there the loop just never sleeps (default for l2fwd, and rxdrop in skb mode)", O_BUSY_POLL },
-	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, 1..65536 (default 64)", O_BUSY_BUDGET },
-	{ "queue", 'q', "Q", "first queue (default 0)", O_QUEUE },
-	{ "queues", 0, "N", "sockets, one per queue and thread, 1..64 (default 1)", O_QUEUES },
-	{ "shared-umem", 0, NULL, "one UMEM for all sockets (XDP_SHARED_UMEM)", O_SHARED },
-	{ "frags", 0, NULL, "multi-buffer (XDP_USE_SG): frames longer than one chunk", O_FRAGS },
-	{ "audit", 'a', NULL, "track every frame and prove at exit that each is in exactly one place", O_AUDIT },
-	{ "cpu", 0, "CPU", "pin socket i's thread to CPU+i (default: not pinned)", O_CPU },
-	{ "policy", 0, "POLICY", "scheduling policy of the socket threads: other (default), fifo or rr (also SCHED_OTHER, SCHED_FIFO, SCHED_RR)", O_POLICY },
-	{ "schpri", 0, "PRIO", "priority with --policy fifo or rr, 1..99 (default 1)", O_SCHPRI },
-	XL_OPT_ENTRY_INTERVAL,
-	XL_OPT_ENTRY_DURATION,
-	{ "extended", 'e', NULL, "also print wakeups/s, batch fill levels, TX ring short", XL_OPT_EXTENDED },
-	XL_OPT_ENTRY_QUIET_AS('Q'),
-	XL_OPT_ENTRY_NETNS,
-	XL_OPT_ENTRY_PROFILE,
-	XL_OPT_ENTRY_PROFILE_DIR,
-	XL_OPT_ENTRY_REPS,
-	XL_OPT_ENTRY_JSON,
-	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)", O_COUNT },
-	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), 1..1000000 (default 1)", O_BURSTS },
-	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)", O_RATE },
-	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)", O_SIZE },
-	{ "flows", 0, "N", "txpush: UDP source ports to rotate, 1..65536 (default 1)", O_FLOWS },
-	{ "src-mac", 0, "MAC", "txpush: source MAC (default: the interface's)", XL_OPT_SRC_MAC },
-	{ "dst-mac", 0, "MAC", "txpush: destination MAC (default: the veth peer's, else broadcast)", XL_OPT_DST_MAC },
-	{ "src-ip", 0, "ADDR", "txpush: source IPv4 (default 198.18.0.2)", O_SRC_IP },
-	{ "dst-ip", 0, "ADDR", "txpush: destination IPv4 (default 198.18.0.1)", O_DST_IP },
-	{ "verify", 0, NULL, "rxdrop: check every frame's IPv4/UDP checksums (csum_bad)", O_VERIFY },
-	{ "dump", 0, "FILE", "rxdrop: write every received frame to a pcap or pcapng file", O_DUMP },
-	{ "format", 'F', "FORMAT", "rxdrop --dump: pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)", O_FORMAT },
-	{ "snaplen", 0, "BYTES", "rxdrop --dump: bytes kept of each frame, 14..65535 (default: all)", O_SNAPLEN },
-	{ "starve-fill", 0, NULL, "rxdrop: never fill the fill ring (shows rx_fill_ring_empty_descs)", O_STARVE },
-	{ "bind-timeout", 0, "SECONDS", "retry a busy queue (EBUSY) this long, 0..60 (default 3)", O_BIND_TIMEOUT },
+	/* Any number here: the rules (minimum, power of two, even, page size)
+	 * are checked after, each named in its message. */
+	{ "frame-size", 'f', "BYTES", "UMEM chunk: 2048 or 4096, any 2048..page size with --unaligned (default 4096)",
+	  XL_UINT(A, c.frame_size, 0, UINT32_MAX),
+	  .hint = "-f is --frame-size, as in xdpsock; the UDP flows of txpush are --flows" },
+	{ "frames", 0, "N", "UMEM frames per socket, {range} (default: what keeps the fill ring full: rxdrop 16384, l2fwd 20480, txpush 4096; with --cpu rxdrop 4096, l2fwd 8192)",
+	  XL_UINT(A, c.frames, 1, XL_XSK_MAX_FRAMES), XL_SEEN(A, frames_seen) },
+	{ "headroom", 0, "BYTES", "extra RX headroom per frame (default 0)", XL_UINT(A, c.headroom, 0, 65536) },
+	{ "unaligned", 0, NULL, "unaligned chunks (XDP_UMEM_UNALIGNED_CHUNK_FLAG)", XL_FLAG(A, c.unaligned) },
+	{ "hugepages", 0, NULL, "back the UMEM with hugepages (normal pages with a notice if none)", XL_FLAG(A, c.hugepages) },
+	{ "rx-size", 0, "N", "RX ring entries, power of two 1..65536 (default 8192; 2048 with --cpu)",
+	  XSK_RING(rx_size), XL_SEEN(A, rings_seen) },
+	{ "tx-size", 0, "N", "TX ring entries, power of two (default 2048)", XSK_RING(tx_size) },
+	{ "fill-size", 0, "N", "fill ring entries, power of two (default 8192; 2048 with --cpu)",
+	  XSK_RING(fill_size), XL_SEEN(A, rings_seen) },
+	{ "comp-size", 0, "N", "completion ring entries, power of two (default 2048)", XSK_RING(comp_size) },
+	{ "batch", 'b', "N", "descriptors per peek/reserve, {range} (default {default})", .alias = "batch-size",
+	  XL_UINT(A, c.batch, 1, XL_XSK_MAX_BATCH) },
+	XL_RUN(MODE, A, c.mode, .no_short = true, .help = "XDP attach mode: native or drv (XDP_DRV, default), or skb (XDP_SKB)"),
+	/* xdp-bench's spelling of --copy / --zero-copy / neither. */
+	{ "copy-mode", 'C', "MODE", "auto (default: zero-copy, else copy with a notice), copy or zero-copy",
+	  XL_ENUM(A, c.copy, copy_modes, copy_vals), XL_SEEN(A, copy_mode_seen) },
+	{ "copy", 'c', NULL, "bind with XDP_COPY (default: try zero-copy, fall back with a notice)",
+	  XL_SET(A, c.copy, XL_XSK_COPY), XL_SEEN(A, copy_seen) },
+	{ "zero-copy", 'z', NULL, "bind with XDP_ZEROCOPY; fail if the driver lacks it",
+	  XL_SET(A, c.copy, XL_XSK_ZEROCOPY), XL_SEEN(A, zc_seen) },
+	{ "need-wakeup", 0, NULL, "XDP_USE_NEED_WAKEUP: kick only when the kernel asks (default)",
+	  XL_FLAG(A, c.need_wakeup), XL_SEEN(A, wakeup_seen) },
+	{ "no-need-wakeup", 'm', NULL, "kick the kernel after every batch",
+	  XL_SET(A, c.need_wakeup, false), XL_SEEN(A, nowakeup_seen) },
+	{ "poll", 'p', NULL, "sleep in poll() when the RX ring is empty (default for rxdrop in drv mode without --cpu)",
+	  XL_FLAG(A, c.poll), XL_SEEN(A, poll_seen) },
+	{ "spin", 0, NULL, "busy-spin on the rings instead (takes a whole CPU; default for rxdrop in drv mode with --cpu)",
+	  XL_SET(A, c.poll, false), XL_SEEN(A, spin_seen) },
+	{ "busy-poll", 'B', NULL, "SO_PREFER_BUSY_POLL + SO_BUSY_POLL: a syscall per loop busy-polls the queue's NAPI; veth has none, so there the loop just never sleeps (default for l2fwd, and rxdrop in skb mode)",
+	  XL_FLAG(A, c.busy_poll), XL_SEEN(A, busy_seen) },
+	{ "busy-budget", 0, "N", "SO_BUSY_POLL_BUDGET in packets, {range} (default {default})",
+	  XL_UINT(A, c.busy_budget, 1, 65536) },
+	{ "queue", 'q', "Q", "first queue (default 0)", XL_UINT(A, c.queue, 0, XL_XSK_MAX_QUEUES - 1),
+	  .hint = "-q is --queue, as in xdpsock; quiet is -Q" },
+	{ "queues", 0, "N", "sockets, one per queue and thread, {range} (default 1)",
+	  XL_UINT(A, c.queues, 1, XL_XSK_MAX_QUEUES) },
+	{ "shared-umem", 0, NULL, "one UMEM for all sockets (XDP_SHARED_UMEM)", XL_FLAG(A, c.shared_umem) },
+	{ "frags", 0, NULL, "multi-buffer (XDP_USE_SG): frames longer than one chunk", XL_FLAG(A, c.frags) },
+	{ "audit", 'a', NULL, "track every frame and prove at exit that each is in exactly one place", XL_FLAG(A, c.audit) },
+	{ "cpu", 0, "CPU", "pin socket i's thread to CPU+i (default: not pinned)",
+	  XL_UINT(A, c.first_cpu, 0, XL_OPT_MAX_CPU) },
+	{ "policy", 0, "POLICY", "scheduling policy of the socket threads: other (default), fifo or rr (also SCHED_OTHER, SCHED_FIFO, SCHED_RR)",
+	  XL_ENUM(A, c.sched_policy, policies, policy_vals) },
+	{ "schpri", 0, "PRIO", "priority with --policy fifo or rr, {range} (default 1)", XL_UINT(A, c.sched_prio, 1, 99) },
+	XL_RUN(INTERVAL, A, interval_ns),
+	XL_RUN(DURATION, A, duration_ns),
+	XL_RUN(EXTENDED, A, extended, .help = "also print wakeups/s, batch fill levels, TX ring short"),
+	XL_RUN(QUIET, A, quiet, .short_name = 'Q'),
+	XL_RUN(NETNS, A, netns),
+	XL_RUN(PROFILE, A, prof.on),
+	XL_RUN(PROFILE_DIR, A, prof.dir),
+	XL_RUN(REPS, A, reps),
+	XL_RUN(JSON, A, json),
+	{ "count", 'n', "N", "txpush: frames to send over all sockets, 0 = no limit (default 0)",
+	  XL_UINT(A, c.count, 0, UINT64_MAX / 2) },
+	{ "bursts", 0, "R", "txpush: send --count, wait until all of it is completed, R times on the same sockets (total count x R), {range} (default 1)",
+	  XL_UINT(A, c.bursts, 1, XL_XSK_MAX_BURSTS) },
+	{ "rate", 'r', "PPS", "txpush: frames per second over all sockets, 0 = no limit (default 0)",
+	  XL_UINT(A, c.rate_pps, 0, 1000000000) },
+	{ "size", 's', "BYTES", "txpush: frame size without FCS, 60..MTU+14 (default 64)",
+	  XL_UINT(A, c.spec.size, XL_PKT_MIN_SIZE, XL_PKT_MAX_SIZE) },
+	{ "flows", 0, "N", "txpush: UDP source ports to rotate, {range} (default 1)",
+	  XL_UINT(A, c.flows, 1, XL_GEN_MAX_FLOWS) },
+	{ "src-mac", 0, "MAC", "txpush: source MAC (default: the interface's)", XL_STR(A, src_mac) },
+	{ "dst-mac", 0, "MAC", "txpush: destination MAC (default: the veth peer's, else broadcast)", XL_STR(A, dst_mac) },
+	{ "src-ip", 0, "ADDR", "txpush: source IPv4 (default 198.18.0.2)",
+	  XL_IPV4(A, c.spec.src_ip4), XL_SEEN(A, src_ip_set) },
+	{ "dst-ip", 0, "ADDR", "txpush: destination IPv4 (default 198.18.0.1)",
+	  XL_IPV4(A, c.spec.dst_ip4), XL_SEEN(A, dst_ip_set) },
+	{ "verify", 0, NULL, "rxdrop: check every frame's IPv4/UDP checksums (csum_bad)", XL_FLAG(A, c.verify) },
+	{ "dump", 0, "FILE", "rxdrop: write every received frame to a pcap or pcapng file", XL_STR(A, c.dump_path) },
+	{ "format", 'F', "FORMAT", "rxdrop --dump: pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)",
+	  XL_ENUM(A, dump_format, formats, format_vals) },
+	{ "snaplen", 0, "BYTES", "rxdrop --dump: bytes kept of each frame, {range} (default: all)",
+	  XL_UINT(A, c.dump_snaplen, 14, 65535) },
+	{ "starve-fill", 0, NULL, "rxdrop: never fill the fill ring (shows rx_fill_ring_empty_descs)", XL_FLAG(A, c.starve_fill) },
+	{ "bind-timeout", 0, "SECONDS", "retry a busy queue (EBUSY) this long, {range} (default 3)",
+	  XL_SECONDS(A, c.bind_timeout_ns, 0, 60) },
 };
-
-
-static int ring_opt(struct xsk_args *a, const char *opt, const char *arg, uint32_t *out)
-{
-	char msg[200];
-	uint64_t v;
-
-	if (xl_parse_u64(&a->spec, opt, arg, 0, UINT32_MAX, &v))
-		return -EINVAL;
-	if (xl_xsk_check_ring_size(opt, v, msg, sizeof(msg)))
-		return xl_usage_error(&a->spec, "%s", msg);
-	*out = v;
-	return 0;
-}
-
-static int u32_opt(struct xsk_args *a, const char *opt, const char *arg, uint64_t min,
-		   uint64_t max, uint32_t *out)
-{
-	uint64_t v;
-	int r = xl_parse_u64(&a->spec, opt, arg, min, max, &v);
-
-	if (!r)
-		*out = v;
-	return r;
-}
-
-static int ip_opt(struct xsk_args *a, const char *opt, const char *arg, struct in_addr *out)
-{
-	if (inet_pton(AF_INET, arg, out) != 1)
-		return xl_usage_error(&a->spec, "%s: '%s' is not an IPv4 address", opt, arg);
-	return 0;
-}
-
-static int on_opt(int id, const char *arg, void *ctx)
-{
-	static const char *const modes[] = { "drv", "skb", "native", NULL };
-	struct xsk_args *a = ctx;
-	struct xl_xsk_config *c = &a->c;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int r;
-
-	if (!xl_cmd_prof_opt(&a->prof, id, arg))
-		return 0;
-	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, &a->extended, &a->netns, .quiet = &a->quiet,
-				  .reps = &a->reps, .json = &a->json });
-	if (r <= 0)
-		return r;
-	if (!xl_cmd_mac_opt(id, arg, &a->src_mac, &a->dst_mac))
-		return 0;
-	switch (id) {
-	case O_FRAME_SIZE:
-		/* Any number here: the rules (minimum, power of two, even, page
-		 * size) are checked after, each named in its message. */
-		if (!arg[0] || strspn(arg, "0123456789") != strlen(arg))
-			return xl_usage_error(&a->spec, "--frame-size: '%s' is not a whole number (-f is --frame-size, as in xdpsock; the UDP flows of txpush are --flows)",
-					      arg);
-		return u32_opt(a, "--frame-size", arg, 0, UINT32_MAX, &c->frame_size);
-	case O_FRAMES:
-		a->frames_seen = true;
-		return u32_opt(a, "--frames", arg, 1, XL_XSK_MAX_FRAMES, &c->frames);
-	case O_HEADROOM:
-		return u32_opt(a, "--headroom", arg, 0, 65536, &c->headroom);
-	case O_UNALIGNED:
-		c->unaligned = true;
-		return 0;
-	case O_HUGEPAGES:
-		c->hugepages = true;
-		return 0;
-	case O_RX_SIZE:
-		a->rings_seen = true;
-		return ring_opt(a, "--rx-size", arg, &c->rx_size);
-	case O_TX_SIZE:
-		return ring_opt(a, "--tx-size", arg, &c->tx_size);
-	case O_FILL_SIZE:
-		a->rings_seen = true;
-		return ring_opt(a, "--fill-size", arg, &c->fill_size);
-	case O_COMP_SIZE:
-		return ring_opt(a, "--comp-size", arg, &c->comp_size);
-	case O_BATCH:
-		return u32_opt(a, "--batch", arg, 1, XL_XSK_MAX_BATCH, &c->batch);
-	case O_MODE:
-		r = xl_parse_choice(&a->spec, "--mode", arg, modes);
-		if (r < 0)
-			return r;
-		c->mode = r == 1 ? XL_MODE_SKB : XL_MODE_NATIVE;
-		return 0;
-	case O_COPY_MODE: {
-		/* xdp-bench's spelling of --copy / --zero-copy / neither. */
-		static const char *const cm[] = { "auto", "copy", "zero-copy", NULL };
-
-		r = xl_parse_choice(&a->spec, "--copy-mode", arg, cm);
-		if (r < 0)
-			return r;
-		if (a->copy_seen || a->zc_seen)
-			return xl_usage_error(&a->spec, "--copy-mode and --copy/--zero-copy conflict");
-		a->copy_mode_seen = true;
-		c->copy = r == 1 ? XL_XSK_COPY : r == 2 ? XL_XSK_ZEROCOPY : XL_XSK_AUTO;
-		return 0;
-	}
-	case O_COPY:
-		if (a->copy_mode_seen)
-			return xl_usage_error(&a->spec, "--copy-mode and --copy/--zero-copy conflict");
-		a->copy_seen = true;
-		c->copy = XL_XSK_COPY;
-		return 0;
-	case O_ZEROCOPY:
-		if (a->copy_mode_seen)
-			return xl_usage_error(&a->spec, "--copy-mode and --copy/--zero-copy conflict");
-		a->zc_seen = true;
-		c->copy = XL_XSK_ZEROCOPY;
-		return 0;
-	case O_NEED_WAKEUP:
-		a->wakeup_seen = true;
-		c->need_wakeup = true;
-		return 0;
-	case O_NO_WAKEUP:
-		a->nowakeup_seen = true;
-		c->need_wakeup = false;
-		return 0;
-	case O_POLL:
-		a->poll_seen = true;
-		c->poll = true;
-		return 0;
-	case O_SPIN:
-		a->spin_seen = true;
-		c->poll = false;
-		return 0;
-	case O_BUSY_POLL:
-		a->busy_seen = true;
-		c->busy_poll = true;
-		return 0;
-	case O_BUSY_BUDGET:
-		return u32_opt(a, "--busy-budget", arg, 1, 65536, &c->busy_budget);
-	case O_QUEUE:
-		if (!arg[0] || strspn(arg, "0123456789") != strlen(arg))
-			return xl_usage_error(&a->spec, "--queue: '%s' is not a whole number (-q is --queue, as in xdpsock; quiet is -Q)",
-					      arg);
-		return u32_opt(a, "--queue", arg, 0, XL_XSK_MAX_QUEUES - 1, &c->queue);
-	case O_QUEUES:
-		return u32_opt(a, "--queues", arg, 1, XL_XSK_MAX_QUEUES, &c->queues);
-	case O_SHARED:
-		c->shared_umem = true;
-		return 0;
-	case O_FRAGS:
-		c->frags = true;
-		return 0;
-	case O_AUDIT:
-		c->audit = true;
-		return 0;
-	case O_CPU:
-		return XL_PARSE_INTO(&a->spec, "--cpu", arg, 0, ncpu - 1, c->first_cpu);
-	case O_POLICY: {
-		static const char *const pol[] = { "other", "fifo", "rr", "SCHED_OTHER", "SCHED_FIFO",
-						   "SCHED_RR", NULL };
-		static const int val[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR };
-
-		r = xl_parse_choice(&a->spec, "--policy", arg, pol);
-		if (r < 0)
-			return r;
-		c->sched_policy = val[r % 3];
-		return 0;
-	}
-	case O_SCHPRI:
-		return XL_PARSE_INTO(&a->spec, "--schpri", arg, 1, 99, c->sched_prio);
-	case O_COUNT:
-		return xl_parse_u64(&a->spec, "--count", arg, 0, UINT64_MAX / 2, &c->count);
-	case O_BURSTS:
-		return u32_opt(a, "--bursts", arg, 1, XL_XSK_MAX_BURSTS, &c->bursts);
-	case O_RATE:
-		return xl_parse_u64(&a->spec, "--rate", arg, 0, 1000000000, &c->rate_pps);
-	case O_SIZE:
-		return u32_opt(a, "--size", arg, XL_PKT_MIN_SIZE, XL_PKT_MAX_SIZE, &c->spec.size);
-	case O_FLOWS:
-		return u32_opt(a, "--flows", arg, 1, XL_GEN_MAX_FLOWS, &c->flows);
-	case O_SRC_IP:
-		a->src_ip_set = true;
-		return ip_opt(a, "--src-ip", arg, &c->spec.src_ip4);
-	case O_DST_IP:
-		a->dst_ip_set = true;
-		return ip_opt(a, "--dst-ip", arg, &c->spec.dst_ip4);
-	case O_VERIFY:
-		c->verify = true;
-		return 0;
-	case O_DUMP:
-		c->dump_path = arg;
-		return 0;
-	case O_SNAPLEN:
-		return u32_opt(a, "--snaplen", arg, 14, 65535, &c->dump_snaplen);
-	case O_FORMAT: {
-		static const char *const formats[] = { "pcap", "pcapng", NULL };
-		int f = xl_parse_choice(&a->spec, "--format", arg, formats);
-
-		if (f < 0)
-			return f;
-		a->dump_format = f + 1;
-		return 0;
-	}
-		return 0;
-	case O_STARVE:
-		c->starve_fill = true;
-		return 0;
-	case O_BIND_TIMEOUT:
-		return xl_parse_seconds(&a->spec, "--bind-timeout", arg, 0, 60, &c->bind_timeout_ns);
-	}
-	return -EINVAL;
-}
+#undef XSK_RING
+#undef A
 
 /* Options that only make sense together, or for one application. */
 static int check_combinations(struct xsk_args *a)
 {
+	if (a->copy_mode_seen && (a->copy_seen || a->zc_seen))
+		return xl_usage_error(a->spec, "--copy-mode and --copy/--zero-copy conflict");
 	if (a->c.sched_prio && a->c.sched_policy == SCHED_OTHER)
-		return xl_usage_error(&a->spec, "--schpri needs --policy fifo or rr (SCHED_OTHER has no priority)");
+		return xl_usage_error(a->spec, "--schpri needs --policy fifo or rr (SCHED_OTHER has no priority)");
 	if (a->c.sched_policy != SCHED_OTHER && !a->c.sched_prio)
 		a->c.sched_prio = 1;
 	struct xl_xsk_config *c = &a->c;
 	bool tx = c->app == XL_XSK_TXPUSH, rxd = c->app == XL_XSK_RXDROP;
 
 	if (a->copy_seen && a->zc_seen)
-		return xl_usage_error(&a->spec, "--copy and --zero-copy conflict");
+		return xl_usage_error(a->spec, "--copy and --zero-copy conflict");
 	if (a->wakeup_seen && a->nowakeup_seen)
-		return xl_usage_error(&a->spec, "--need-wakeup and --no-need-wakeup conflict");
+		return xl_usage_error(a->spec, "--need-wakeup and --no-need-wakeup conflict");
 	if (a->poll_seen && a->spin_seen)
-		return xl_usage_error(&a->spec, "--poll and --spin conflict");
+		return xl_usage_error(a->spec, "--poll and --spin conflict");
 	if (c->busy_poll && a->poll_seen)
-		return xl_usage_error(&a->spec, "--busy-poll and --poll conflict (busy polling replaces poll())");
+		return xl_usage_error(a->spec, "--busy-poll and --poll conflict (busy polling replaces poll())");
 	if (c->busy_poll && a->spin_seen)
-		return xl_usage_error(&a->spec, "--busy-poll and --spin conflict");
+		return xl_usage_error(a->spec, "--busy-poll and --spin conflict");
 	/* Unless told, wait as docs/afxdp.md says (drv rxdrop pinned: spin, as xdpsock does). */
 	a->wait_chosen = a->poll_seen || a->spin_seen || a->busy_seen;
 	if (!a->wait_chosen)
@@ -330,11 +163,11 @@ static int check_combinations(struct xsk_args *a)
 		c->poll = true;
 	if (!tx && (c->count || c->bursts != 1 || c->rate_pps || a->src_mac || a->dst_mac ||
 		    a->src_ip_set || a->dst_ip_set || c->flows != 1 || c->spec.size != 64))
-		return xl_usage_error(&a->spec, "--count, --bursts, --rate, --size, --flows and the address options are for txpush");
+		return xl_usage_error(a->spec, "--count, --bursts, --rate, --size, --flows and the address options are for txpush");
 	if (c->dump_snaplen && !c->dump_path)
-		return xl_usage_error(&a->spec, "--snaplen is for --dump");
+		return xl_usage_error(a->spec, "--snaplen is for --dump");
 	if (a->dump_format && !c->dump_path)
-		return xl_usage_error(&a->spec, "--format is for --dump");
+		return xl_usage_error(a->spec, "--format is for --dump");
 	if (c->dump_path) {
 		/* As dump -w: the name's ending decides unless --format says. */
 		size_t len = strlen(c->dump_path);
@@ -343,13 +176,13 @@ static int check_combinations(struct xsk_args *a)
 				 len >= 7 && !strcmp(c->dump_path + len - 7, ".pcapng");
 	}
 	if (!rxd && (c->verify || c->dump_path || c->starve_fill))
-		return xl_usage_error(&a->spec, "--verify, --dump and --starve-fill are for rxdrop");
+		return xl_usage_error(a->spec, "--verify, --dump and --starve-fill are for rxdrop");
 	/* They look at one descriptor at a time: a multi-buffer frame has several. */
 	if (c->frags && (c->verify || c->dump_path))
-		return xl_usage_error(&a->spec, "--verify and --dump do not take --frags (they inspect one descriptor, a frame may have several)");
+		return xl_usage_error(a->spec, "--verify and --dump do not take --frags (they inspect one descriptor, a frame may have several)");
 	/* --rate vs --queues and --frags vs --batch/--tx-size: xl_xsk_config_check(). */
 	if (c->shared_umem && c->queues < 2)
-		return xl_usage_error(&a->spec, "--shared-umem needs --queues 2 or more");
+		return xl_usage_error(a->spec, "--shared-umem needs --queues 2 or more");
 	/* Unless told, RX and fill rings by placement (2048 pinned, 8192 not),
 	 * and enough frames to keep the fill ring full (not pinned: rxdrop
 	 * 16384, l2fwd 20480; pinned: 4096, 8192; xl_xsk_frames_needed()). */
@@ -373,7 +206,7 @@ static int txpush_spec(struct xsk_args *a)
 	if (!a->dst_ip_set)
 		inet_pton(AF_INET, "198.18.0.1", &s->dst_ip4);
 	/* The interface was checked before (xl_xsk_check_iface()). */
-	err = xl_cmd_pkt_macs(&a->spec, a->c.ifname, a->src_mac, a->dst_mac, s, NULL);
+	err = xl_cmd_pkt_macs(a->spec, a->c.ifname, a->src_mac, a->dst_mac, s, NULL);
 	return err == -ENODEV ? 0 : err;
 }
 
@@ -382,7 +215,8 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname);
 int cmd_xsk(int argc, char **argv)
 {
 	static const char *const apps[] = { "rxdrop", "txpush", "l2fwd", "selftest", NULL };
-	struct xsk_args a = { .interval_ns = 1000000000ull, .reps = 1 };
+	struct xsk_args a, defs = { .interval_ns = 1000000000ull, .reps = 1 };
+	struct xl_cmd_spec spec;
 	char summary[160], name[32];
 	int idx, r, st;
 
@@ -397,18 +231,20 @@ int cmd_xsk(int argc, char **argv)
 		return st;
 	if (r == 3) /* its own options and output */
 		return cmd_xsk_selftest(argc - 1, argv + 1);
-	xl_xsk_config_defaults(&a.c);
-	a.c.app = r;
+	/* The defaults are the library's (xl_xsk_config_defaults()), and the application's. */
+	xl_xsk_config_defaults(&defs.c);
+	defs.c.app = r;
 	snprintf(name, sizeof(name), "xsk %s", apps[r]);
 	snprintf(summary, sizeof(summary), "AF_XDP %s on IFACE: rx/s, tx/s and the kernel's XDP_STATISTICS every interval.",
 		 apps[r]);
-	a.spec = (struct xl_cmd_spec){ name, "IFACE", summary, xsk_opts,
-				       sizeof(xsk_opts) / sizeof(xsk_opts[0]) };
+	spec = (struct xl_cmd_spec){ name, "IFACE", summary, xsk_opts,
+				     sizeof(xsk_opts) / sizeof(xsk_opts[0]), &defs, sizeof(defs) };
 	/* argv[1] is the application: its options and IFACE follow. */
-	idx = xl_cmd_parse_iface(&a.spec, argc - 1, argv + 1, on_opt, &a, &a.c.ifname);
+	idx = xl_cmd_parse_iface(&spec, argc - 1, argv + 1, NULL, &a, &a.c.ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
-	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
+	a.spec = &spec;
+	if (xl_cmd_check_reps(a.spec, a.reps, a.duration_ns))
 		return XL_EXIT_USAGE;
 	if (check_combinations(&a))
 		return XL_EXIT_USAGE;
@@ -432,14 +268,14 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	int r, napi_pid;
 
 	if (a.netns) {
-		int rc = xl_cmd_enter_netns(&a.spec, a.netns);
+		int rc = xl_cmd_enter_netns(a.spec, a.netns);
 
 		if (rc)
 			return rc;
 	}
 	if (xl_xsk_config_check(&a.c, msg, sizeof(msg)) ||
 	    xl_xsk_check_iface(&a.c, msg, sizeof(msg))) {
-		xl_usage_error(&a.spec, "%s", msg);
+		xl_usage_error(a.spec, "%s", msg);
 		return XL_EXIT_USAGE;
 	}
 	if (a.c.app == XL_XSK_TXPUSH && txpush_spec(&a))
@@ -510,7 +346,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 		pace_json = xl_cmd_pace_json(&ps, a.c.rate_pps);
 	}
 	xl_xsk_app__destroy(app);
-	r = xl_cmd_json_finish(a.json, a.spec.name, &(struct xl_cmd_loop){
+	r = xl_cmd_json_finish(a.json, a.spec->name, &(struct xl_cmd_loop){
 			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
 			.rec = &rec, .extra_json = pace_json }, &row, r);
 	free(pace_json);

@@ -275,7 +275,7 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 		return XL_EXIT_RUNTIME;
 	}
 	/* The profile covers the run; a pinned first socket's CPU is the app's. */
-	profiling = xl_cmd_prof_run_start(&a->prof, a->spec.name, a->c.first_cpu);
+	profiling = xl_cmd_prof_run_start(&a->prof, a->spec->name, a->c.first_cpu);
 	sm = (struct xl_sampler){ .interval_ns = a->interval_ns, .duration_ns = a->duration_ns,
 				  .reps = a->reps, .stop = &xl_stop_requested, .have_first = true,
 				  .sample = xsk_sample, .alive = xsk_alive,

@@ -11,7 +11,7 @@
 #include "xdplab/xsk.h"
 
 struct xsk_args {
-	struct xl_cmd_spec spec;
+	const struct xl_cmd_spec *spec; /* set once parsed (the defaults are copied over the rest) */
 	struct xl_xsk_config c;
 	uint64_t interval_ns, duration_ns;
 	bool extended, quiet, copy_seen, zc_seen, copy_mode_seen, wakeup_seen, nowakeup_seen, poll_seen, spin_seen, busy_seen;
