@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "pace_cli.h"
 #include "xdplab/gen.h"
 #include "xdplab/abi/gen.h"
@@ -21,63 +22,88 @@
 #include "xdplab/stats.h"
 #include "xdplab/window.h"
 
-enum {
-	O_ENGINE, O_SIZE, O_FLOWS, O_RATE, O_COUNT,
-	O_SRC_IP, O_DST_IP, O_SRC_PORT, O_DST_PORT, O_IPV6,
-	O_THREADS, O_CPU, O_PCAP, O_NO_CHECK, O_BATCH, O_STAMP,
-	O_VLAN_ID, O_VLAN_PRIO, O_QINQ, O_L4, O_FILL, O_TTL, O_DYN_PORTS, O_SRC_ADDRS,
-	O_IPV6_EXT,
-};
-
-static const struct xl_opt gen_opts[] = {
-	{ "engine", 'e', "ENGINE", "live (BPF_PROG_RUN live frames, default) or packet (AF_PACKET)", O_ENGINE },
-	{ "size", 's', "BYTES", "frame size without FCS, 60..MTU+14 (default 64, or the smallest that holds the headers: IPv6 62, TCP and VLAN tags more)", O_SIZE, .alias = "pkt-size" },
-	{ "flows", 'f', "N", "L4 source ports to rotate through, 1..65536 (default 1)", O_FLOWS },
-	{ "dyn-ports", 0, "N", "destination ports to rotate through from --dst-port, 1..65536 (default 1; as xdp-trafficgen's)", O_DYN_PORTS },
-	{ "src-addrs", 0, "N", "source addresses to rotate through from --src-ip (its last 16 bits), 1..65536 (default 1)", O_SRC_ADDRS },
-	{ "rate", 'r', "PPS", "frames per second over all threads, 0 = as fast as possible (default 0)", O_RATE },
-	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", O_COUNT, .alias = "num-packets" },
-	XL_OPT_ENTRY_DURATION,
-	{ "src-mac", 0, "MAC", "source MAC (default: the interface's)", XL_OPT_SRC_MAC },
-	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, else broadcast)", XL_OPT_DST_MAC },
-	{ "src-ip", 0, "ADDR", "source IPv4/IPv6 address (default 198.18.0.1 / 2001:2::1)", O_SRC_IP },
-	{ "dst-ip", 0, "ADDR", "destination IPv4/IPv6 address (default 198.18.0.2 / 2001:2::2)", O_DST_IP },
-	{ "src-port", 0, "PORT", "first UDP source port, 1..65535 (default 1024)", O_SRC_PORT },
-	{ "dst-port", 0, "PORT", "UDP destination port, 1..65535 (default 9, discard)", O_DST_PORT },
-	{ "ipv6", '6', NULL, "send IPv6/UDP instead of IPv4/UDP", O_IPV6 },
-	{ "threads", 't', "N", "sending threads, 1..number of CPUs (default 1)", O_THREADS },
-	{ "cpu", 'c', "CPU", "pin thread i to CPU+i (default: not pinned)", O_CPU },
-	{ "batch", 0, "FRAMES", "live engine: frames per batch before the redirects are flushed, 1..256 (default 64; 1 = one devmap bulk per frame)", O_BATCH },
-	{ "vlan-id", 0, "VID", "add an 802.1Q tag with this VID, 0..4095; twice: two tags, outer first", O_VLAN_ID, true },
-	{ "vlan-prio", 0, "PCP", "priority (PCP) of the tags, 0..7, in the order of --vlan-id (once: every tag; default 0)", O_VLAN_PRIO, true },
-	{ "qinq", 0, NULL, "with two --vlan-id the outer tag is 802.1ad (TPID 0x88a8), the inner 802.1Q", O_QINQ },
-	{ "ipv6-ext", 0, "LIST", "IPv6 extension headers before L4, in this order: hbh, dst, rt, frag, comma separated (8 bytes each: PadN options, routing with 0 segments left, an atomic fragment; hbh first, each once, dst twice, at most 4)", O_IPV6_EXT },
-	{ "l4", 0, "SHAPE", "udp (default), tcp-syn (SYN flood) or tcp-established (ACK|PSH segments)", O_L4 },
-	{ "fill", 0, "BYTE", "payload byte, 0..255 (default: the pattern byte i = i & 0xff)", O_FILL },
-	{ "ttl", 0, "N", "IPv4 TTL / IPv6 hop limit, 1..255 (default 64)", O_TTL, .alias = "hop-limit" },
-	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (1 thread)", O_STAMP },
-	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration", O_PCAP },
-	XL_OPT_ENTRY_INTERVAL,
-	XL_OPT_ENTRY_NETNS,
-	{ "no-check", 0, NULL, "skip the pre-flight check of the veth peer", O_NO_CHECK },
-	XL_OPT_ENTRY_QUIET,
-	XL_OPT_ENTRY_JSON,
-};
-
-static const struct xl_cmd_spec gen_spec = {
-	"gen", "IFACE", "Send UDP frames (or a capture) out of IFACE as fast as possible or at --rate.",
-	gen_opts, sizeof(gen_opts) / sizeof(gen_opts[0]),
-};
+enum { O_SRC_IP, O_DST_IP, O_VLAN_ID, O_VLAN_PRIO, O_IPV6_EXT };
 
 struct gen_args {
 	struct xl_gen_opts o;
-	const char *src_mac, *dst_mac, *src_ip, *dst_ip, *netns, *json;
+	const char *src_mac, *dst_mac, *netns, *json;
 	const char *size_arg; /* checked once the interface's MTU is known */
 	int src_family, dst_family; /* AF_INET/AF_INET6 of --src-ip/--dst-ip, 0 unset */
 	bool is_veth;
 	uint64_t interval_ns;
 	bool no_check, quiet;
 	uint8_t prio[2], nprio; /* --vlan-prio values, applied once the tags are known */
+};
+
+#define A struct gen_args
+static const char *const engines[] = { "live", "packet", NULL };
+static const char *const shapes[] = { "udp", "tcp-syn", "tcp-established", NULL };
+
+static const struct xl_opt gen_opts[] = {
+	{ "engine", 'e', "ENGINE", "live (BPF_PROG_RUN live frames, default) or packet (AF_PACKET)",
+	  XL_ENUM(A, o.engine, engines, NULL), XL_SEEN(A, o.engine_forced) },
+	/* The accepted range depends on the MTU: resolve_defaults(). */
+	{ "size", 's', "BYTES", "frame size without FCS, 60..MTU+14 (default 64, or the smallest that holds the headers: IPv6 62, TCP and VLAN tags more)",
+	  .alias = "pkt-size", XL_STR(A, size_arg) },
+	{ "flows", 'f', "N", "L4 source ports to rotate through, {range} (default 1)",
+	  XL_UINT(A, o.flows, 1, XL_GEN_MAX_FLOWS) },
+	{ "dyn-ports", 0, "N", "destination ports to rotate through from --dst-port, {range} (default 1; as xdp-trafficgen's)",
+	  XL_UINT(A, o.dst_ports, 1, XL_GEN_MAX_FLOWS) },
+	{ "src-addrs", 0, "N", "source addresses to rotate through from --src-ip (its last 16 bits), {range} (default 1)",
+	  XL_UINT(A, o.src_addrs, 1, XL_GEN_MAX_FLOWS) },
+	{ "rate", 'r', "PPS", "frames per second over all threads, 0 = as fast as possible (default 0)",
+	  XL_UINT(A, o.rate_pps, 0, 1000000000) },
+	{ "count", 'n', "N", "total frames to send, 0 = no limit (default 0)", .alias = "num-packets",
+	  XL_UINT(A, o.count, 0, UINT64_MAX / 2) },
+	XL_RUN(DURATION, A, o.duration_ns),
+	{ "src-mac", 0, "MAC", "source MAC (default: the interface's)", XL_STR(A, src_mac) },
+	{ "dst-mac", 0, "MAC", "destination MAC (default: the veth peer's, else broadcast)", XL_STR(A, dst_mac) },
+	{ "src-ip", 0, "ADDR", "source IPv4/IPv6 address (default 198.18.0.1 / 2001:2::1)", O_SRC_IP },
+	{ "dst-ip", 0, "ADDR", "destination IPv4/IPv6 address (default 198.18.0.2 / 2001:2::2)", O_DST_IP },
+	{ "src-port", 0, "PORT", "first UDP source port, {range} (default {default})",
+	  XL_UINT(A, o.spec.src_port, 1, 65535) },
+	{ "dst-port", 0, "PORT", "UDP destination port, {range} (default {default}, discard)",
+	  XL_UINT(A, o.spec.dst_port, 1, 65535) },
+	{ "ipv6", '6', NULL, "send IPv6/UDP instead of IPv4/UDP", XL_FLAG(A, o.spec.ipv6) },
+	{ "threads", 't', "N", "sending threads, 1..number of CPUs (default 1)",
+	  XL_UINT(A, o.threads, 1, XL_OPT_NCPU) },
+	{ "cpu", 'c', "CPU", "pin thread i to CPU+i (default: not pinned)",
+	  XL_UINT(A, o.first_cpu, 0, XL_OPT_MAX_CPU) },
+	{ "batch", 0, "FRAMES", "live engine: frames per batch before the redirects are flushed, {range} (default 64; 1 = one devmap bulk per frame)",
+	  XL_UINT(A, o.batch, 1, XL_GEN_MAX_BATCH) },
+	{ "vlan-id", 0, "VID", "add an 802.1Q tag with this VID, 0..4095; twice: two tags, outer first", O_VLAN_ID, true },
+	{ "vlan-prio", 0, "PCP", "priority (PCP) of the tags, 0..7, in the order of --vlan-id (once: every tag; default 0)", O_VLAN_PRIO, true },
+	{ "qinq", 0, NULL, "with two --vlan-id the outer tag is 802.1ad (TPID 0x88a8), the inner 802.1Q",
+	  XL_FLAG(A, o.spec.qinq) },
+	{ "ipv6-ext", 0, "LIST", "IPv6 extension headers before L4, in this order: hbh, dst, rt, frag, comma separated (8 bytes each: PadN options, routing with 0 segments left, an atomic fragment; hbh first, each once, dst twice, at most 4)", O_IPV6_EXT },
+	{ "l4", 0, "SHAPE", "udp (default), tcp-syn (SYN flood) or tcp-established (ACK|PSH segments)",
+	  XL_ENUM(A, o.spec.l4, shapes, NULL) },
+	{ "fill", 0, "BYTE", "payload byte, {range} (default: the pattern byte i = i & 0xff)",
+	  XL_UINT(A, o.spec.fill, 0, 255), XL_SEEN(A, o.spec.fill_set) },
+	{ "ttl", 0, "N", "IPv4 TTL / IPv6 hop limit, {range} (default 64)", .alias = "hop-limit",
+	  XL_UINT(A, o.spec.ttl, 1, 255) },
+	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (1 thread)",
+	  XL_FLAG(A, o.stamp) },
+	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration",
+	  XL_STR(A, o.pcap_path) },
+	XL_RUN(INTERVAL, A, interval_ns),
+	XL_RUN(NETNS, A, netns),
+	{ "no-check", 0, NULL, "skip the pre-flight check of the veth peer", XL_FLAG(A, no_check) },
+	XL_RUN(QUIET, A, quiet),
+	XL_RUN(JSON, A, json),
+};
+#undef A
+
+/* Built at start (the addresses by inet_pton()): cmd_gen(). */
+static struct gen_args gen_defaults = {
+	.o = { .engine = XL_ENGINE_LIVE, .netns_fd = -1, .flows = 1, .threads = 1, .first_cpu = -1,
+	       .spec = { .size = 64, .src_port = 1024, .dst_port = 9 } },
+	.interval_ns = 1000000000ull
+};
+
+static const struct xl_cmd_spec gen_spec = {
+	"gen", "IFACE", "Send UDP frames (or a capture) out of IFACE as fast as possible or at --rate.",
+	gen_opts, sizeof(gen_opts) / sizeof(gen_opts[0]), &gen_defaults, sizeof(gen_defaults),
 };
 
 static int parse_ip(const char *opt, const char *arg, struct gen_args *a, bool src)
@@ -100,72 +126,18 @@ static int parse_ip(const char *opt, const char *arg, struct gen_args *a, bool s
 	return 0;
 }
 
+/* What the entries cannot say: either address family, and the lists. */
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const engines[] = { "live", "packet", NULL };
 	struct gen_args *a = ctx;
 	uint64_t v;
 	int r;
 
-	r = xl_cmd_run_opt(&gen_spec, id, arg, &(struct xl_run_opts){ .interval_ns = &a->interval_ns,
-				  .duration_ns = &a->o.duration_ns, .netns = &a->netns,
-				  .quiet = &a->quiet, .json = &a->json });
-	if (r <= 0)
-		return r;
-	if (!xl_cmd_mac_opt(id, arg, &a->src_mac, &a->dst_mac))
-		return 0;
 	switch (id) {
-	case O_ENGINE:
-		r = xl_parse_choice(&gen_spec, "--engine", arg, engines);
-		if (r < 0)
-			return r;
-		a->o.engine = r;
-		a->o.engine_forced = true;
-		return 0;
-	case O_SIZE:
-		/* The accepted range depends on the MTU: resolve_defaults(). */
-		a->size_arg = arg;
-		return 0;
-	case O_FLOWS:
-		return XL_PARSE_INTO(&gen_spec, "--flows", arg, 1, XL_GEN_MAX_FLOWS, a->o.flows);
-	case O_RATE:
-		return xl_parse_u64(&gen_spec, "--rate", arg, 0, 1000000000, &a->o.rate_pps);
-	case O_COUNT:
-		return xl_parse_u64(&gen_spec, "--count", arg, 0, UINT64_MAX / 2, &a->o.count);
 	case O_SRC_IP:
 		return parse_ip("--src-ip", arg, a, true);
 	case O_DST_IP:
 		return parse_ip("--dst-ip", arg, a, false);
-	case O_SRC_PORT:
-		return XL_PARSE_INTO(&gen_spec, "--src-port", arg, 1, 65535, a->o.spec.src_port);
-	case O_DST_PORT:
-		return XL_PARSE_INTO(&gen_spec, "--dst-port", arg, 1, 65535, a->o.spec.dst_port);
-	case O_IPV6:
-		a->o.spec.ipv6 = true;
-		return 0;
-	case O_THREADS:
-		return XL_PARSE_INTO(&gen_spec, "--threads", arg, 1,
-				     sysconf(_SC_NPROCESSORS_ONLN), a->o.threads);
-	case O_CPU:
-		return XL_PARSE_INTO(&gen_spec, "--cpu", arg, 0,
-				     sysconf(_SC_NPROCESSORS_ONLN) - 1, a->o.first_cpu);
-	case O_BATCH:
-		return XL_PARSE_INTO(&gen_spec, "--batch", arg, 1, XL_GEN_MAX_BATCH, a->o.batch);
-	case O_PCAP:
-		a->o.pcap_path = arg;
-		return 0;
-	case O_NO_CHECK:
-		a->no_check = true;
-		return 0;
-	case O_STAMP:
-		a->o.stamp = true;
-		return 0;
-	case O_DYN_PORTS:
-		return XL_PARSE_INTO(&gen_spec, "--dyn-ports", arg, 1,
-				     XL_GEN_MAX_FLOWS, a->o.dst_ports);
-	case O_SRC_ADDRS:
-		return XL_PARSE_INTO(&gen_spec, "--src-addrs", arg, 1,
-				     XL_GEN_MAX_FLOWS, a->o.src_addrs);
 	case O_VLAN_ID:
 		if (a->o.spec.nvlans == 2)
 			return xl_usage_error(&gen_spec, "--vlan-id: more than two tags (accepted: once or twice)");
@@ -178,18 +150,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		r = xl_parse_u64(&gen_spec, "--vlan-prio", arg, 0, 7, &v);
 		a->prio[a->nprio++] = v;
 		return r;
-	case O_QINQ:
-		a->o.spec.qinq = true;
-		return 0;
-	case O_L4: {
-		static const char *const shapes[] = { "udp", "tcp-syn", "tcp-established", NULL };
-
-		r = xl_parse_choice(&gen_spec, "--l4", arg, shapes);
-		if (r < 0)
-			return r;
-		a->o.spec.l4 = r;
-		return 0;
-	}
 	case O_IPV6_EXT:
 		r = xl_pkt_ext_parse(arg, a->o.spec.ip6_ext);
 		if (r < 0)
@@ -197,13 +157,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 					      arg, XL_PKT_MAX_EXT);
 		a->o.spec.n_ext = r;
 		return 0;
-	case O_FILL:
-		r = xl_parse_u64(&gen_spec, "--fill", arg, 0, 255, &v);
-		a->o.spec.fill = v;
-		a->o.spec.fill_set = true;
-		return r;
-	case O_TTL:
-		return XL_PARSE_INTO(&gen_spec, "--ttl", arg, 1, 255, a->o.spec.ttl);
 	}
 	return -EINVAL;
 }
@@ -491,10 +444,7 @@ static void print_summary(struct xl_gen *gen, const char *ifname, const struct g
 
 int cmd_gen(int argc, char **argv)
 {
-	struct gen_args a = { .o = { .engine = XL_ENGINE_LIVE, .netns_fd = -1, .flows = 1,
-			     .threads = 1, .first_cpu = -1,
-			     .spec = { .size = 64, .src_port = 1024, .dst_port = 9 } },
-			      .interval_ns = 1000000000ull };
+	struct gen_args a;
 	static struct xl_row_result row;
 	static struct gen_run g;
 	struct xl_cmd_records rec = { 0 };
@@ -505,10 +455,10 @@ int cmd_gen(int argc, char **argv)
 	char *pace_json = NULL;
 	int idx, err, ret = XL_EXIT_OK;
 
-	inet_pton(AF_INET, "198.18.0.1", &a.o.spec.src_ip4);
-	inet_pton(AF_INET, "198.18.0.2", &a.o.spec.dst_ip4);
-	inet_pton(AF_INET6, "2001:2::1", &a.o.spec.src_ip6);
-	inet_pton(AF_INET6, "2001:2::2", &a.o.spec.dst_ip6);
+	inet_pton(AF_INET, "198.18.0.1", &gen_defaults.o.spec.src_ip4);
+	inet_pton(AF_INET, "198.18.0.2", &gen_defaults.o.spec.dst_ip4);
+	inet_pton(AF_INET6, "2001:2::1", &gen_defaults.o.spec.src_ip6);
+	inet_pton(AF_INET6, "2001:2::2", &gen_defaults.o.spec.dst_ip6);
 	idx = xl_cmd_parse_iface(&gen_spec, argc, argv, on_opt, &a, &ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
