@@ -15,29 +15,11 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "xdplab/latency.h"
 #include "xdplab/log.h"
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
-
-enum { O_ACTION, O_BUSY_WAIT, O_JSON };
-
-static const struct xl_opt lat_opts[] = {
-	{ "action", 'a', "ACTION", "what the receiver returns: drop or pass (default drop)", O_ACTION },
-	{ "busy-wait", 0, "NS", "spin this long per frame before reading the clock, 0..100000000 (a known added delay; default 0)", O_BUSY_WAIT },
-	{ "json", 'j', NULL, "the totals as one JSON object (with the histogram's buckets) instead of text", O_JSON },
-	XL_OPT_ENTRY_MODE(""),
-	XL_OPT_ENTRY_INTERVAL,
-	XL_OPT_ENTRY_DURATION,
-	XL_OPT_ENTRY_NETNS,
-	XL_OPT_ENTRY_QUIET,
-};
-
-static const struct xl_cmd_spec lat_spec = {
-	"latency", "IFACE",
-	"Receive 'gen --stamp' frames on IFACE with an XDP program: latency percentiles (one-way on the DUT; a round trip on the generator's side when the DUT sends them back), loss, reordering, duplicates.",
-	lat_opts, sizeof(lat_opts) / sizeof(lat_opts[0]),
-};
 
 struct lat_args {
 	struct xl_latency_opts o;
@@ -46,31 +28,33 @@ struct lat_args {
 	const char *netns;
 };
 
-static int on_opt(int id, const char *arg, void *ctx)
-{
-	static const char *const actions[] = { "drop", "pass", NULL };
-	struct lat_args *a = ctx;
-	int r;
+#define A struct lat_args
+static const char *const actions[] = { "drop", "pass", NULL };
+static const int action_vals[] = { XDP_DROP, XDP_PASS };
 
-	r = xl_cmd_run_opt(&lat_spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				   &a->duration_ns, NULL, &a->netns, NULL, &a->o.mode, &a->quiet });
-	if (r <= 0)
-		return r;
-	switch (id) {
-	case O_ACTION:
-		r = xl_parse_choice(&lat_spec, "--action", arg, actions);
-		if (r < 0)
-			return r;
-		a->o.action = r ? XDP_PASS : XDP_DROP;
-		return 0;
-	case O_BUSY_WAIT:
-		return xl_parse_u64(&lat_spec, "--busy-wait", arg, 0, 100000000, &a->o.busy_wait_ns);
-	case O_JSON:
-		a->json = true;
-		return 0;
-	}
-	return -EINVAL;
-}
+static const struct xl_opt lat_opts[] = {
+	{ "action", 'a', "ACTION", "what the receiver returns: drop or pass (default drop)",
+	  XL_ENUM(A, o.action, actions, action_vals) },
+	{ "busy-wait", 0, "NS", "spin this long per frame before reading the clock, {range} (a known added delay; default 0)",
+	  XL_UINT(A, o.busy_wait_ns, 0, 100000000) },
+	{ "json", 'j', NULL, "the totals as one JSON object (with the histogram's buckets) instead of text",
+	  XL_FLAG(A, json) },
+	XL_RUN(MODE, A, o.mode),
+	XL_RUN(INTERVAL, A, interval_ns),
+	XL_RUN(DURATION, A, duration_ns),
+	XL_RUN(NETNS, A, netns),
+	XL_RUN(QUIET, A, quiet),
+};
+#undef A
+
+static const struct lat_args lat_defaults = { .interval_ns = 1000000000ull,
+					      .o = { .action = XDP_DROP } };
+
+static const struct xl_cmd_spec lat_spec = {
+	"latency", "IFACE",
+	"Receive 'gen --stamp' frames on IFACE with an XDP program: latency percentiles (one-way on the DUT; a round trip on the generator's side when the DUT sends them back), loss, reordering, duplicates.",
+	lat_opts, sizeof(lat_opts) / sizeof(lat_opts[0]), &lat_defaults, sizeof(lat_defaults),
+};
 
 static const double quantiles[] = { 0.5, 0.9, 0.99, 0.999 };
 static const char *const qnames[] = { "p50", "p90", "p99", "p99.9" };
@@ -212,13 +196,13 @@ static void lat_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 
 int cmd_latency(int argc, char **argv)
 {
-	struct lat_args a = { .interval_ns = 1000000000ull, .o = { .action = XDP_DROP } };
+	struct lat_args a;
 	static struct lat_run r;
 	struct xl_sampler sm;
 	struct xl_latency *l;
 	int idx, ret = XL_EXIT_OK;
 
-	idx = xl_cmd_parse_iface(&lat_spec, argc, argv, on_opt, &a, &a.o.ifname);
+	idx = xl_cmd_parse_iface(&lat_spec, argc, argv, NULL, &a, &a.o.ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (a.netns && (ret = xl_cmd_enter_netns(&lat_spec, a.netns)))

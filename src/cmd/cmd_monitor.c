@@ -23,6 +23,8 @@
 #include "xdplab/sampler.h"
 #include "xdplab/stats.h"
 
+enum { O_DEV };
+
 struct mon_args {
 	struct xl_monitor_opts o;
 	uint64_t interval_ns, duration_ns;
@@ -34,60 +36,45 @@ struct mon_args {
 	struct xl_errgate_dev gdev[XL_MON_MAX_DEVS]; /* --lazy: each --dev's socket (owned) */
 };
 
-enum { O_ALL, O_JSON, O_ATTACH, O_DEV, O_LAZY };
+#define A struct mon_args
+static const char *const attach_kinds[] = { "auto", "btf", "raw", NULL };
 
 static const struct xl_opt mon_opts[] = {
-	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk", O_ALL, .alias = "stats" },
-	XL_OPT_ENTRY_INTERVAL,
-	XL_OPT_ENTRY_DURATION,
-	{ "json", 'j', "FILE", "also write each interval and the totals as JSON (docs/results.md)", O_JSON },
-	{ "attach", 0, "KIND", "auto (default: tp_btf with kernel BTF, else raw_tp), btf or raw", O_ATTACH },
+	{ "all", 'a', NULL, "also count the success path (xdp_redirect) and every cpumap/devmap bulk",
+	  .alias = "stats", XL_FLAG(A, o.all) },
+	XL_RUN(INTERVAL, A, interval_ns),
+	XL_RUN(DURATION, A, duration_ns),
+	XL_RUN(JSON, A, json, .help = "also write each interval and the totals as JSON (docs/results.md)"),
+	{ "attach", 0, "KIND", "auto (default: tp_btf with kernel BTF, else raw_tp), btf or raw",
+	  XL_ENUM(A, o.attach, attach_kinds, NULL) },
 	{ "dev", 0, "[NETNS:]IFACE", "count only this device's events (repeatable, up to 8; NETNS: a name under /run/netns, else ours); needs tp_btf", O_DEV, .repeatable = true },
-	{ "lazy", 0, NULL, "attach no tracepoint until an error counter of a --dev device moves (ethtool -S: drops, xdp_tx_errors, xdp_xmit_errors); needs --dev, not with --all", O_LAZY },
-	XL_OPT_ENTRY_QUIET,
-	XL_RUN(PROMETHEUS, struct mon_args, prom),
+	{ "lazy", 0, NULL, "attach no tracepoint until an error counter of a --dev device moves (ethtool -S: drops, xdp_tx_errors, xdp_xmit_errors); needs --dev, not with --all",
+	  XL_FLAG(A, lazy) },
+	XL_RUN(QUIET, A, quiet),
+	XL_RUN(PROMETHEUS, A, prom),
 };
+#undef A
+
+static const struct mon_args mon_defaults = { .interval_ns = 1000000000ull };
 
 static const struct xl_cmd_spec mon_spec = {
 	"monitor", "",
 	"Count the xdp tracepoints (all namespaces) by event, action, ifindex and errno; errors only unless --all.",
-	mon_opts, sizeof(mon_opts) / sizeof(mon_opts[0]),
+	mon_opts, sizeof(mon_opts) / sizeof(mon_opts[0]), &mon_defaults, sizeof(mon_defaults),
 };
 
+/* --dev: a list, its devices looked up once parsed. */
 static int on_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const kinds[] = { "auto", "btf", "raw", NULL };
 	struct mon_args *a = ctx;
-	int r;
 
-	r = xl_cmd_run_opt(&mon_spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				  &a->duration_ns, .quiet = &a->quiet });
-	if (r <= 0)
-		return r;
-	switch (id) {
-	case O_ALL:
-		a->o.all = true;
-		return 0;
-	case O_JSON:
-		a->json = arg;
-		return 0;
-	case O_ATTACH:
-		r = xl_parse_choice(&mon_spec, "--attach", arg, kinds);
-		a->o.attach = r;
-		return r < 0 ? r : 0;
-	case O_LAZY:
-		a->lazy = true;
-		return 0;
-	case O_DEV:
-		if (a->ndev == XL_MON_MAX_DEVS) {
-			xl_usage_error(&mon_spec, "--dev: more than %d devices (accepted: 1..%d)",
-				       XL_MON_MAX_DEVS, XL_MON_MAX_DEVS);
-			return -EINVAL;
-		}
-		a->dev[a->ndev++] = arg;
-		return 0;
+	if (a->ndev == XL_MON_MAX_DEVS) {
+		xl_usage_error(&mon_spec, "--dev: more than %d devices (accepted: 1..%d)",
+			       XL_MON_MAX_DEVS, XL_MON_MAX_DEVS);
+		return -EINVAL;
 	}
-	return -EINVAL;
+	a->dev[a->ndev++] = arg;
+	return 0;
 }
 
 static json_t *row_json(const struct xl_mon_row *r, const struct xl_mon_val *d, uint64_t ns,
@@ -440,16 +427,17 @@ static int gate_start(struct mon_args *a, struct mon_run *r)
 int cmd_monitor(int argc, char **argv)
 {
 	static struct mon_run r;
-	struct mon_args a = { .interval_ns = 1000000000ull };
+	struct mon_args a;
 	struct xl_sampler sm;
 	const char *names[XL_EV__COUNT];
 	struct xl_monitor *m;
 	char ids[128];
 	int idx, i, n, ret = XL_EXIT_OK;
 
+	idx = xl_opts_parse(&mon_spec, argc, argv, on_opt, &a);
+	/* After the parse: it copies the default struct (zeros) over all of @a. */
 	for (i = 0; i < XL_MON_MAX_DEVS; i++)
 		a.gdev[i].sock = -1;
-	idx = xl_opts_parse(&mon_spec, argc, argv, on_opt, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
 	if (idx < 0)
