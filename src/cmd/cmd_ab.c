@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "xdplab/abtest.h"
 #include "xdplab/bench.h"
 #include "xdplab/ethxdp.h"
@@ -34,22 +35,6 @@
 #include "xdplab/sysstat.h"
 #include "xdplab/userprog.h"
 
-enum { O_A, O_B, O_SLICE, O_ABREPS };
-
-static const struct xl_opt ab_opts[] = {
-	{ "a", 0, "PROG", "program A: FILE.o, or a built-in drop|pass|tx:OP[:extra-ns=N] (e.g. drop:no-touch)", O_A },
-	{ "b", 0, "PROG", "program B, as --a", O_B },
-	{ "sec", 0, "NAME", "in each FILE.o, the XDP program in this ELF section", XL_OPT_SEC },
-	{ "func", 0, "NAME", "in each FILE.o, the XDP program with this function name", XL_OPT_FUNC },
-	{ "map", 0, "NAME=FILE", "fill map NAME of each FILE.o from FILE (repeatable)", XL_OPT_MAP, true },
-	{ "slice", 's', "SECONDS", "each program's measured slice per repetition, 0.05..10 (default 0.2)", O_SLICE },
-	{ "reps", 'r', "N", "repetitions, each an A and a B slice, 6..1024 (default 10)", O_ABREPS },
-	XL_OPT_ENTRY_MODE(""),
-	XL_OPT_ENTRY_NETNS,
-	XL_OPT_ENTRY_QUIET,
-	{ "json", 'j', "FILE", "also write the comparison as JSON to FILE, and each side as a run-results file (FILE.json: FILE.a.json, FILE.b.json) for xdplab compare", XL_OPT_JSON },
-};
-
 /* After a link is made: the driver's XDP set-up (veth: NAPI, ring), ns. */
 #define SETTLE_NS 20000000ull
 
@@ -57,7 +42,7 @@ static const struct xl_opt ab_opts[] = {
 enum ab_wiring { AB_WIRING_UNKNOWN, AB_WIRING_THREADED, AB_WIRING_SOFTIRQ };
 
 struct ab_args {
-	struct xl_cmd_spec spec;
+	const struct xl_cmd_spec *spec;
 	const char *spec_of[2];
 	struct xl_userprog_opts uo;
 	const char *maps[XL_USERPROG_MAX_FILLS];
@@ -68,31 +53,41 @@ struct ab_args {
 	enum ab_wiring wiring; /* the first slice's: every later one must match */
 };
 
-static int on_opt(int id, const char *arg, void *ctx)
+#define A struct ab_args
+static const struct xl_opt ab_opts[] = {
+	{ "a", 0, "PROG", "program A: FILE.o, or a built-in drop|pass|tx:OP[:extra-ns=N] (e.g. drop:no-touch)",
+	  XL_STR(A, spec_of[0]) },
+	{ "b", 0, "PROG", "program B, as --a", XL_STR(A, spec_of[1]) },
+	XL_RUN(SEC, A, uo.sec, .help = "in each FILE.o, the XDP program in this ELF section"),
+	XL_RUN(FUNC, A, uo.func, .help = "in each FILE.o, the XDP program with this function name"),
+	XL_RUN(MAP, A, maps, .help = "fill map NAME of each FILE.o from FILE (repeatable)"),
+	{ "slice", 's', "SECONDS", "each program's measured slice per repetition, {range} (default {default})",
+	  XL_SECONDS(A, slice_ns, 0.05, 10) },
+	{ "reps", 'r', "N", "repetitions, each an A and a B slice, {range} (default {default})",
+	  XL_UINT(A, reps, 6, XL_AB_MAX_ROUNDS) },
+	XL_RUN(MODE, A, mode),
+	XL_RUN(NETNS, A, netns),
+	XL_RUN(QUIET, A, quiet),
+	XL_RUN(JSON, A, json, .help = "also write the comparison as JSON to FILE, and each side as a run-results file (FILE.json: FILE.a.json, FILE.b.json) for xdplab compare"),
+};
+#undef A
+
+/* --map: a list (xl_cmd_userprog_opt()). */
+static int on_opt(const struct xl_cmd_spec *spec, int id, const char *arg, void *ctx)
 {
 	struct ab_args *a = ctx;
-	int r;
 
-	switch (id) {
-	case O_A:
-	case O_B:
-		a->spec_of[id == O_B] = arg;
-		return 0;
-	case O_SLICE:
-		return xl_parse_seconds(&a->spec, "--slice", arg, 0.05, 10, &a->slice_ns);
-	case O_ABREPS:
-		return xl_parse_u64(&a->spec, "--reps", arg, 6, XL_AB_MAX_ROUNDS, &a->reps);
-	case XL_OPT_JSON:
-		a->json = arg;
-		return 0;
-	}
-	r = xl_cmd_userprog_opt(&a->spec, id, arg, &a->uo, a->maps);
-	if (r <= 0)
-		return r;
-	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ NULL, NULL, NULL, &a->netns,
-				       NULL, &a->mode, &a->quiet, NULL, NULL, NULL });
-	return r <= 0 ? r : -EINVAL;
+	return xl_cmd_userprog_opt(spec, id, arg, &a->uo, a->maps) ? -EINVAL : 0;
 }
+
+static const struct xl_cmd_spec ab_spec;
+static const struct ab_args ab_defaults = { .spec = &ab_spec, .slice_ns = 200000000ull,
+					    .reps = 10 };
+static const struct xl_cmd_spec ab_spec = {
+	"ab", "IFACE",
+	"Compare two XDP programs on IFACE, interleaved in short slices: rate, CPU ns/packet, paired median difference, 95% CI, verdict.",
+	ab_opts, sizeof(ab_opts) / sizeof(ab_opts[0]), &ab_defaults, sizeof(ab_defaults), on_opt,
+};
 
 /* One side: a user object or a built-in benchmark, and its slices' figures. */
 struct ab_side {
@@ -159,7 +154,7 @@ static int side_load(struct ab_args *a, struct ab_side *s, const char *ifname)
 {
 	struct xl_bench_opts o = { .ifname = ifname, .mode = a->mode };
 	uint64_t extra_ns = 0;
-	int r = parse_builtin(&a->spec, s->spec, &o, &extra_ns);
+	int r = parse_builtin(a->spec, s->spec, &o, &extra_ns);
 
 	if (r < 0)
 		return XL_EXIT_USAGE;
@@ -375,7 +370,7 @@ static int write_side(const char *json, const char *suffix, struct ab_side *s, i
 int cmd_ab(int argc, char **argv)
 {
 	static struct xl_row_result rows[2];
-	struct ab_args a = { .slice_ns = 200000000ull, .reps = 10 };
+	struct ab_args a;
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_eth_xdp eth = { .sock = -1, .queues = 1 };
 	struct ab_side sides[2] = { { 0 } };
@@ -384,23 +379,20 @@ int cmd_ab(int argc, char **argv)
 	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, done = 0;
 	double *mem = NULL;
 
-	a.uo.fills = a.maps;
-	a.spec = (struct xl_cmd_spec){ "ab", "IFACE",
-				       "Compare two XDP programs on IFACE, interleaved in short slices: rate, CPU ns/packet, paired median difference, 95% CI, verdict.",
-				       ab_opts, sizeof(ab_opts) / sizeof(ab_opts[0]) };
-	idx = xl_cmd_parse_iface(&a.spec, argc, argv, on_opt, &a, &ifname);
+	idx = xl_cmd_parse_iface(&ab_spec, argc, argv, NULL, &a, &ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
+	a.uo.fills = a.maps;
 	if (!a.spec_of[0] || !a.spec_of[1]) {
-		xl_usage_error(&a.spec, "--a PROG and --b PROG are both required");
+		xl_usage_error(a.spec, "--a PROG and --b PROG are both required");
 		return XL_EXIT_USAGE;
 	}
-	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+	if (a.netns && (ret = xl_cmd_enter_netns(a.spec, a.netns)))
 		return ret;
 	ret = XL_EXIT_RUNTIME;
 	ifindex = if_nametoindex(ifname);
 	if (!ifindex) {
-		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
+		xl_usage_error(a.spec, "interface '%s': no such interface", ifname);
 		return XL_EXIT_USAGE;
 	}
 	if (a.json && open_outputs(a.json))

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "xdplab/abtest.h"
 #include "xdplab/bench.h"
 #include "xdplab/gen.h"
@@ -28,27 +29,13 @@
 #include "xdplab/stats.h"
 #include "xdplab/userprog.h"
 
-enum { O_PCAP, O_PACKETS, O_REPEAT, O_ROUNDS, O_A, O_B, O_JSON };
-
-static const struct xl_opt progrun_opts[] = {
-	{ "pcap", 'p', "FILE", "run over every frame of this Ethernet capture", O_PCAP },
-	{ "packets", 0, "SPEC", "a generated frame: v4|v6[,size=BYTES][,src=ADDR][,dst=ADDR][,sport=N][,dport=N] (repeatable; default: v4 and v6 at 64 bytes)",
-	  O_PACKETS, true },
-	{ "repeat", 'r', "N", "runs per frame in one BPF_PROG_RUN call, 1..10000000 (default 10000)", O_REPEAT },
-	{ "rounds", 0, "N", "calls per frame, interleaved over the frames (and A/B), 1..1024 (default 5; 9 with --a/--b)", O_ROUNDS },
-	{ "sec", 0, "NAME", "the XDP program in this ELF section", XL_OPT_SEC },
-	{ "func", 0, "NAME", "the XDP program with this function name", XL_OPT_FUNC },
-	{ "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)", XL_OPT_MAP, true },
-	{ "a", 0, "FILE.o", "program A of an A/B comparison (with --b, instead of FILE.o)", O_A },
-	{ "b", 0, "FILE.o", "program B of an A/B comparison", O_B },
-	{ "json", 'j', NULL, "print JSON instead of the tables", O_JSON },
-};
+enum { O_PACKETS };
 
 #define MAX_SPECS 64
 #define MAX_CLASSES 64
 
 struct progrun_args {
-	struct xl_cmd_spec spec;
+	const struct xl_cmd_spec *spec;
 	const char *pcap, *a, *b;
 	const char *packets[MAX_SPECS];
 	struct xl_userprog_opts uo; /* --sec, --func, --map (xl_cmd_userprog_opt()) */
@@ -58,38 +45,45 @@ struct progrun_args {
 	bool json;
 };
 
-static int on_opt(int id, const char *arg, void *ctx)
+#define A struct progrun_args
+static const struct xl_opt progrun_opts[] = {
+	{ "pcap", 'p', "FILE", "run over every frame of this Ethernet capture", XL_STR(A, pcap) },
+	{ "packets", 0, "SPEC", "a generated frame: v4|v6[,size=BYTES][,src=ADDR][,dst=ADDR][,sport=N][,dport=N] (repeatable; default: v4 and v6 at 64 bytes)",
+	  O_PACKETS, true },
+	{ "repeat", 'r', "N", "runs per frame in one BPF_PROG_RUN call, {range} (default {default})",
+	  XL_UINT(A, repeat, 1, 10000000) },
+	{ "rounds", 0, "N", "calls per frame, interleaved over the frames (and A/B), {range} (default 5; 9 with --a/--b)",
+	  XL_UINT(A, rounds, 1, XL_AB_MAX_ROUNDS) },
+	XL_RUN(SEC, A, uo.sec),
+	XL_RUN(FUNC, A, uo.func),
+	XL_RUN(MAP, A, maps),
+	{ "a", 0, "FILE.o", "program A of an A/B comparison (with --b, instead of FILE.o)", XL_STR(A, a) },
+	{ "b", 0, "FILE.o", "program B of an A/B comparison", XL_STR(A, b) },
+	{ "json", 'j', NULL, "print JSON instead of the tables", XL_FLAG(A, json) },
+};
+#undef A
+
+/* --packets and --map: lists. */
+static int on_opt(const struct xl_cmd_spec *spec, int id, const char *arg, void *ctx)
 {
 	struct progrun_args *a = ctx;
-	int r = xl_cmd_userprog_opt(&a->spec, id, arg, &a->uo, a->maps);
 
-	if (r <= 0)
-		return r;
-	switch (id) {
-	case O_PCAP:
-		a->pcap = arg;
-		return 0;
-	case O_PACKETS:
-		if (a->npackets == MAX_SPECS)
-			return xl_usage_error(&a->spec, "--packets: at most %d frames", MAX_SPECS);
-		a->packets[a->npackets++] = arg;
-		return 0;
-	case O_REPEAT:
-		return xl_parse_u64(&a->spec, "--repeat", arg, 1, 10000000, &a->repeat);
-	case O_ROUNDS:
-		return xl_parse_u64(&a->spec, "--rounds", arg, 1, XL_AB_MAX_ROUNDS, &a->rounds);
-	case O_A:
-		a->a = arg;
-		return 0;
-	case O_B:
-		a->b = arg;
-		return 0;
-	case O_JSON:
-		a->json = true;
-		return 0;
-	}
-	return -EINVAL;
+	if (id != O_PACKETS)
+		return xl_cmd_userprog_opt(spec, id, arg, &a->uo, a->maps) ? -EINVAL : 0;
+	if (a->npackets == MAX_SPECS)
+		return xl_usage_error(spec, "--packets: at most %d frames", MAX_SPECS);
+	a->packets[a->npackets++] = arg;
+	return 0;
 }
+
+static const struct xl_cmd_spec progrun_spec;
+static const struct progrun_args progrun_defaults = { .spec = &progrun_spec, .repeat = 10000 };
+static const struct xl_cmd_spec progrun_spec = {
+	"prog-run", "FILE.o",
+	"Run an XDP program over frames with BPF_PROG_RUN: ns per run, action, bytes out, per frame and per packet class.",
+	progrun_opts, sizeof(progrun_opts) / sizeof(progrun_opts[0]), &progrun_defaults,
+	sizeof(progrun_defaults), on_opt,
+};
 
 /* One --packets SPEC into a frame; 0 or -EINVAL (message printed). */
 static int build_spec(const struct xl_cmd_spec *spec, const char *s, uint8_t *buf, size_t cap)
@@ -163,7 +157,7 @@ static int get_frames(struct progrun_args *a, struct xl_pcap_frames *f)
 		if (err)
 			return err == -ENOMEM ? XL_EXIT_RUNTIME : XL_EXIT_USAGE;
 		if (!f->n) {
-			xl_usage_error(&a->spec, "--pcap %s: no frame of 14 bytes or more in it", a->pcap);
+			xl_usage_error(a->spec, "--pcap %s: no frame of 14 bytes or more in it", a->pcap);
 			return XL_EXIT_USAGE;
 		}
 		return XL_EXIT_OK;
@@ -175,7 +169,7 @@ static int get_frames(struct progrun_args *a, struct xl_pcap_frames *f)
 	if (!f->data || !f->off || !f->len)
 		return XL_EXIT_RUNTIME;
 	for (i = 0; i < n; i++) {
-		len = build_spec(&a->spec, specs[i], f->data + used, XL_PKT_MAX_SIZE);
+		len = build_spec(a->spec, specs[i], f->data + used, XL_PKT_MAX_SIZE);
 		if (len < 0)
 			return XL_EXIT_USAGE;
 		f->off[i] = used;
@@ -392,7 +386,7 @@ static bool sends(int action)
 
 int cmd_progrun(int argc, char **argv)
 {
-	struct progrun_args a = { .repeat = 10000 };
+	struct progrun_args a;
 	struct side sides[2] = { { .empty_fd = -1 }, { .empty_fd = -1 } };
 	static struct klass cls[MAX_CLASSES];
 	struct xl_pcap_frames f = { 0 };
@@ -406,30 +400,27 @@ int cmd_progrun(int argc, char **argv)
 	json_t *jo = NULL, *jframes = NULL, *jclasses = NULL;
 	size_t i;
 
-	a.uo.fills = a.maps;
-	a.spec = (struct xl_cmd_spec){ "prog-run", "FILE.o",
-				       "Run an XDP program over frames with BPF_PROG_RUN: ns per run, action, bytes out, per frame and per packet class.",
-				       progrun_opts, sizeof(progrun_opts) / sizeof(progrun_opts[0]) };
-	idx = xl_opts_parse(&a.spec, argc, argv, on_opt, &a);
+	idx = xl_opts_parse(&progrun_spec, argc, argv, NULL, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
 	if (idx < 0)
 		return XL_EXIT_USAGE;
+	a.uo.fills = a.maps;
 	if (!!a.a != !!a.b) {
-		xl_usage_error(&a.spec, "--a and --b go together (an A/B comparison)");
+		xl_usage_error(a.spec, "--a and --b go together (an A/B comparison)");
 		return XL_EXIT_USAGE;
 	}
 	if (a.a && idx < argc) {
-		xl_usage_error(&a.spec, "FILE.o '%s' with --a/--b: give either", argv[idx]);
+		xl_usage_error(a.spec, "FILE.o '%s' with --a/--b: give either", argv[idx]);
 		return XL_EXIT_USAGE;
 	}
 	if (!a.a && idx != argc - 1) {
-		xl_usage_error(&a.spec, idx >= argc ? "missing FILE.o (see --help)" :
+		xl_usage_error(a.spec, idx >= argc ? "missing FILE.o (see --help)" :
 						      "one FILE.o expected, got '%s' too", argv[argc - 1]);
 		return XL_EXIT_USAGE;
 	}
 	if (a.pcap && a.npackets) {
-		xl_usage_error(&a.spec, "--pcap and --packets: give either");
+		xl_usage_error(a.spec, "--pcap and --packets: give either");
 		return XL_EXIT_USAGE;
 	}
 	if (!a.rounds)

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "xdplab/bench.h"
 #include "xdplab/ethxdp.h"
 #include "xdplab/log.h"
@@ -28,30 +29,11 @@
 #include "xdplab/sysstat.h"
 #include "xdplab/userprog.h"
 
-enum { O_PROG, O_PIN, O_COUNT };
-
 /** How actions are counted (--count). */
 enum count_method { COUNT_AUTO, COUNT_ETHTOOL, COUNT_FEXIT, COUNT_BOTH };
 
-static const struct xl_opt run_opts[] = {
-	{ "prog", 0, "FILE.o", "the BPF object with your XDP program (required)", O_PROG },
-	{ "sec", 0, "NAME", "the XDP program in this ELF section", XL_OPT_SEC },
-	{ "func", 0, "NAME", "the XDP program with this function name", XL_OPT_FUNC },
-	{ "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)", XL_OPT_MAP, true },
-	{ "pin-maps", 0, "DIR", "pin the object's maps under DIR (bpffs) while it runs, for your own tools to fill", O_PIN },
-	{ "count", 'c', "METHOD", "how actions are counted: auto (ethtool where the driver has XDP counters, else fexit), ethtool, fexit or both (default auto)", O_COUNT },
-	XL_OPT_ENTRY_MODE(""),
-	XL_OPT_ENTRY_INTERVAL,
-	XL_OPT_ENTRY_DURATION,
-	{ "extended", 'e', NULL, "also print a row per CPU (with --count fexit or both)", XL_OPT_EXTENDED },
-	XL_OPT_ENTRY_NETNS,
-	XL_OPT_ENTRY_QUIET,
-	XL_OPT_ENTRY_REPS,
-	XL_OPT_ENTRY_JSON,
-};
-
 struct run_args {
-	struct xl_cmd_spec spec;
+	const struct xl_cmd_spec *spec;
 	struct xl_userprog_opts uo;
 	const char *maps[XL_USERPROG_MAX_FILLS];
 	enum xl_xdp_mode mode;
@@ -62,34 +44,46 @@ struct run_args {
 	int reps;
 };
 
-static int on_opt(int id, const char *arg, void *ctx)
-{
-	static const char *const methods[] = { "auto", "ethtool", "fexit", "both", NULL };
-	struct run_args *a = ctx;
-	int r;
+#define A struct run_args
+static const char *const methods[] = { "auto", "ethtool", "fexit", "both", NULL };
 
-	switch (id) {
-	case O_PROG:
-		a->uo.path = arg;
-		return 0;
-	case O_PIN:
-		a->uo.pin_dir = arg;
-		return 0;
-	case O_COUNT:
-		r = xl_parse_choice(&a->spec, "--count", arg, methods);
-		if (r < 0)
-			return r;
-		a->count = r;
-		return 0;
-	}
-	r = xl_cmd_userprog_opt(&a->spec, id, arg, &a->uo, a->maps);
-	if (r <= 0)
-		return r;
-	r = xl_cmd_run_opt(&a->spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				       &a->duration_ns, &a->extended, &a->netns, NULL, &a->mode,
-				       &a->quiet, NULL, &a->reps, &a->json });
-	return r <= 0 ? r : -EINVAL;
+static const struct xl_opt run_opts[] = {
+	{ "prog", 0, "FILE.o", "the BPF object with your XDP program (required)", XL_STR(A, uo.path) },
+	XL_RUN(SEC, A, uo.sec),
+	XL_RUN(FUNC, A, uo.func),
+	XL_RUN(MAP, A, maps),
+	{ "pin-maps", 0, "DIR", "pin the object's maps under DIR (bpffs) while it runs, for your own tools to fill",
+	  XL_STR(A, uo.pin_dir) },
+	{ "count", 'c', "METHOD", "how actions are counted: auto (ethtool where the driver has XDP counters, else fexit), ethtool, fexit or both (default auto)",
+	  XL_ENUM(A, count, methods, NULL) },
+	XL_RUN(MODE, A, mode),
+	XL_RUN(INTERVAL, A, interval_ns),
+	XL_RUN(DURATION, A, duration_ns),
+	XL_RUN(EXTENDED, A, extended, .help = "also print a row per CPU (with --count fexit or both)"),
+	XL_RUN(NETNS, A, netns),
+	XL_RUN(QUIET, A, quiet),
+	XL_RUN(REPS, A, reps),
+	XL_RUN(JSON, A, json),
+};
+#undef A
+
+/* --map: a list (xl_cmd_userprog_opt()). */
+static int on_opt(const struct xl_cmd_spec *spec, int id, const char *arg, void *ctx)
+{
+	struct run_args *a = ctx;
+
+	return xl_cmd_userprog_opt(spec, id, arg, &a->uo, a->maps) ? -EINVAL : 0;
 }
+
+static const struct xl_cmd_spec run_spec;
+static const struct run_args run_defaults = { .spec = &run_spec, .interval_ns = 1000000000ull,
+					      .reps = 1, .uo = { .can_pin = true } /* --pin-maps */ };
+static const struct xl_cmd_spec run_spec = {
+	"run", "IFACE",
+	"Attach your XDP program (--prog FILE.o) to IFACE and print rx/s, a rate per action, ns/packet, CPU ns/packet.",
+	run_opts, sizeof(run_opts) / sizeof(run_opts[0]), &run_defaults, sizeof(run_defaults),
+	on_opt,
+};
 
 /* What the report loop's callbacks need. */
 struct run_ctx {
@@ -147,7 +141,7 @@ int cmd_run(int argc, char **argv)
 	char start[1024]; /* the start line (struct xl_cmd_loop.start_line) */
 	static struct xl_row_result row;
 	struct xl_cmd_records rec = { 0 };
-	struct run_args a = { .interval_ns = 1000000000ull, .reps = 1 };
+	struct run_args a;
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_bench_rec eth0, eth1, fx0, fx1;
 	struct xl_eth_xdp eth = { .sock = -1, .queues = 1 };
@@ -159,25 +153,21 @@ int cmd_run(int argc, char **argv)
 	bool eth_ok;
 	int idx, ifindex, link_fd = -1, ret;
 
-	a.uo.fills = a.maps;
-	a.uo.can_pin = true; /* run has --pin-maps */
-	a.spec = (struct xl_cmd_spec){ "run", "IFACE",
-				       "Attach your XDP program (--prog FILE.o) to IFACE and print rx/s, a rate per action, ns/packet, CPU ns/packet.",
-				       run_opts, sizeof(run_opts) / sizeof(run_opts[0]) };
-	idx = xl_cmd_parse_iface(&a.spec, argc, argv, on_opt, &a, &ifname);
+	idx = xl_cmd_parse_iface(&run_spec, argc, argv, NULL, &a, &ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
+	a.uo.fills = a.maps;
 	if (!a.uo.path) {
-		xl_usage_error(&a.spec, "--prog FILE.o is required (the BPF object with your XDP program)");
+		xl_usage_error(a.spec, "--prog FILE.o is required (the BPF object with your XDP program)");
 		return XL_EXIT_USAGE;
 	}
-	if (xl_cmd_check_reps(&a.spec, a.reps, a.duration_ns))
+	if (xl_cmd_check_reps(a.spec, a.reps, a.duration_ns))
 		return XL_EXIT_USAGE;
-	if (a.netns && (ret = xl_cmd_enter_netns(&a.spec, a.netns)))
+	if (a.netns && (ret = xl_cmd_enter_netns(a.spec, a.netns)))
 		return ret;
 	ifindex = if_nametoindex(ifname);
 	if (!ifindex) {
-		xl_usage_error(&a.spec, "interface '%s': no such interface", ifname);
+		xl_usage_error(a.spec, "interface '%s': no such interface", ifname);
 		return XL_EXIT_USAGE;
 	}
 	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */

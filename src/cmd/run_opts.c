@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The shared options of the commands that run and report (run_opts.h). */
+#include "cmd.h"
 #include "run_opts.h"
 #include "xdplab/attach.h"
 #include "xdplab/pkt.h"
@@ -39,4 +40,10 @@ const struct xl_opt xl_run_opt_table[XL_RUN_N] = {
 			     .type = XL_OT_FLAG },
 	[XL_RUN_PROFILE_DIR] = { "profile-dir", 0, "DIR", "where --profile writes (default ./xdplab-profile; implies --profile)",
 				 .type = XL_OT_STR },
+	[XL_RUN_SEC] = { "sec", 0, "NAME", "the XDP program in this ELF section", .type = XL_OT_STR },
+	[XL_RUN_FUNC] = { "func", 0, "NAME", "the XDP program with this function name",
+			  .type = XL_OT_STR },
+	/* A list: the command's handler gives it to xl_cmd_userprog_opt(). */
+	[XL_RUN_MAP] = { "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)",
+			 XL_OPT_MAP, true },
 };

@@ -3,7 +3,8 @@
  * Internal to src/cmd: the options shared by the commands that run and
  * report (--interval, --duration, --extended, --netns, --quiet, --reps,
  * --json, --prometheus, --profile, --profile-dir) and by the XDP benchmarks
- * (--packet-operation, --mode, --frags), each written once, in
+ * (--packet-operation, --mode, --frags), and by the commands that load a
+ * user's BPF object (--sec, --func, --map), each written once, in
  * xl_run_opt_table[]: name, letter, metavar, help, type and range. A
  * command's table takes an entry with XL_LIKE(xl_run_opt_table[XL_RUN_*],
  * its args struct, its field), overriding the letter or help where a peer
@@ -29,6 +30,9 @@ enum xl_run_opt {
 	XL_RUN_PROMETHEUS,  /**< const char *: the Prometheus textfile (prom_cli.h) */
 	XL_RUN_PROFILE,     /**< bool: struct xl_cmd_prof.on */
 	XL_RUN_PROFILE_DIR, /**< const char *: struct xl_cmd_prof.dir (implies --profile) */
+	XL_RUN_SEC,         /**< const char *: struct xl_userprog_opts.sec */
+	XL_RUN_FUNC,        /**< const char *: struct xl_userprog_opts.func */
+	XL_RUN_MAP,         /**< code, id XL_OPT_MAP: xl_cmd_userprog_opt() (repeatable) */
 	XL_RUN_N,
 };
 
