@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "lab_cli.h"
 #include "lab_dut.h"
 #include "ndr_cli.h"
@@ -21,57 +22,80 @@
 #include "xdplab/pkt.h"
 #include "xdplab/userprog.h"
 
-enum { R_REPS, R_SECONDS, R_WARMUP, R_SIZES, R_ROWS, R_WIRING, R_JSON, R_MODE, R_GEN_CPU,
-       R_NAPI_CPU, R_WITH_MONITOR, R_WITH_PERF, R_WITH_FLOOR, R_EXTRA_NS, R_SENSITIVITY, R_DUT, R_GEN_HOST,
-       R_GEN_IFACE, R_GEN_XDPLAB, R_SSH_CONFIG, R_LATENCY, R_LAT_DELAY, R_AA, R_PROFILE = XL_OPT_PROFILE,
-       R_PROFILE_DIR = XL_OPT_PROFILE_DIR, R_PROG = 700, R_AB, R_NDR_LOSS, R_NDR_PDR, R_NDR_RES };
+enum { R_SIZES, R_ROWS, R_SSH_CONFIG, R_AB, R_NDR_LOSS, R_NDR_PDR, R_NDR_RES };
+
+#define A struct run_args
+static const char *const wirings[] = { "softirq", "threaded", NULL };
 
 static const char *const lab_counters[] = { "ethtool", "program", NULL };
 
 static const struct xl_opt run_opts[] = {
-	{ "reps", 'r', "N", "repetitions per row, 1..32 (default 3; medians are reported)", R_REPS },
-	{ "seconds", 's', "SECONDS", "measured window per repetition, 0.2..60 (default 1; make bench uses 3)", R_SECONDS },
-	{ "warmup", 'w', "SECONDS", "traffic before each window, 0..10 (default 0.25)", R_WARMUP },
+	XL_RUN(REPS, A, o.reps, .short_name = 'r', .help = "repetitions per row, {range} (default {default}; medians are reported)"),
+	{ "seconds", 's', "SECONDS", "measured window per repetition, {range} (default {default}; make bench uses 3)",
+	  XL_SECONDS(A, o.seconds_ns, 0.2, 60) },
+	{ "warmup", 'w', "SECONDS", "traffic before each window, {range} (default {default})",
+	  XL_SECONDS(A, o.warmup_ns, 0, 10) },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
 	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc; only when named: stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress))", R_ROWS },
-	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost", R_WITH_MONITOR },
-	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)", R_WITH_PERF },
-	{ "with-monitor-floor", 0, NULL, "--with-monitor and a fourth level in its batch-1 set: an empty program on xdp_devmap_xmit, the kernel's dispatch without our program (row redirect/b1+mon-floor: the floor per event and the monitor's own part above it, with 95% CIs; about 3 s more)", R_WITH_FLOOR },
+	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost",
+	  XL_FLAG(A, with_monitor) },
+	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)",
+	  XL_FLAG(A, o.with_perf) },
+	{ "with-monitor-floor", 0, NULL, "--with-monitor and a fourth level in its batch-1 set: an empty program on xdp_devmap_xmit, the kernel's dispatch without our program (row redirect/b1+mon-floor: the floor per event and the monitor's own part above it, with 95% CIs; about 3 s more)",
+	  XL_FLAG(A, o.with_floor), XL_SEEN(A, with_monitor) },
 	{ "count", 0, "METHOD", "how the drop, pass and tx rows' frames are counted: ethtool (default: the driver's per-queue XDP counters where it has them, veth's; the program then counts nothing, no-touch only returns its action) or program (our per-CPU map, as before; elsewhere always)",
-	  XL_ENUM(struct run_args, o.program_counts, lab_counters, NULL) },
-	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, 0..1000, calibrated with BPF_PROG_RUN (docs/compare.md)", R_EXTRA_NS },
-	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)", R_SENSITIVITY },
-	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.3 s) per size: 32 s at the defaults)", R_LATENCY },
-	{ "ndr", 0, NULL, "after the rows: the zero-loss throughput search of 'xdplab ndr' on each drop and xsk-rxdrop row asked, at each size, trials of --seconds, then its latency points (docs/ndr.md; about 8 trials and 4 latency points a row)", XL_FLAG(struct run_args, ndr) },
+	  XL_ENUM(A, o.program_counts, lab_counters, NULL) },
+	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, {range}, calibrated with BPF_PROG_RUN (docs/compare.md)",
+	  XL_UINT(A, extra_ns, 0, XL_EXTRA_NS_MAX), XL_SEEN(A, extra) },
+	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)",
+	  XL_FLAG(A, sensitivity) },
+	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.3 s) per size: 32 s at the defaults)",
+	  XL_FLAG(A, latency) },
+	{ "ndr", 0, NULL, "after the rows: the zero-loss throughput search of 'xdplab ndr' on each drop and xsk-rxdrop row asked, at each size, trials of --seconds, then its latency points (docs/ndr.md; about 8 trials and 4 latency points a row)", XL_FLAG(A, ndr) },
 	{ "loss", 0, "PCT", "with --ndr: the loss the NDR allows, a percentage, 0..50 (default 0)", R_NDR_LOSS, .alias = "max-loss" },
 	{ "pdr", 0, "PCT", "with --ndr: the loss the PDR allows, a percentage, --loss..50 (default 0.1%)", R_NDR_PDR },
 	{ "resolution", 0, "PCT", "with --ndr: the search's resolution, a percentage of the upper bound, above 0..50 (default 1%)", R_NDR_RES },
-	{ "latency-delay", 0, "NS", "with --latency: the receiver spins NS ns per frame before reading the clock, 0..100000000 (a known added delay; default 0)", R_LAT_DELAY },
-	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq", R_WIRING },
-	{ "mode", 'm', "MODE", "XDP attach mode for XDP rows: native (default; drv is the same) or skb", R_MODE, .alias = "xdp-mode" },
-	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)", R_GEN_CPU },
-	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)", R_NAPI_CPU },
-	{ "json", 'j', "FILE", "also write the results as JSON (docs/results.md)", R_JSON },
-	{ "store", 0, NULL, "also append the run to the results store (docs/store.md; an interrupted run is not stored)", XL_FLAG(struct run_args, store) },
-	{ "db", 0, "DB", "with --store: the store, an SQLite file or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", XL_STR(struct run_args, db) },
-	{ "label", 0, "LABEL", "with --store: the run's label, e.g. the kernel's 'git describe' (default none)", XL_STR(struct run_args, label) },
-	{ "aa", 0, "N", "A/A calibration: N separate runs of the same code, 2..32, each a full lab run in its own process, written to the directory --json DIR (run-1.json...) with calibration.json: each row's false-alarm rate, every pair compared one run a side and (N >= 6) the balanced splits compared as several runs a side (docs/compare.md)", R_AA },
-	{ "dut", 0, "IFACE", "measure the DUT rows on this real interface (this netns) instead of a veth lab; rows that need the lab say why they are skipped", R_DUT },
-	{ "gen-host", 0, "HOST", "with --dut: run the generator on HOST through ssh (your ssh config, BatchMode: keys, no passwords), started and stopped per repetition; without it, run any generator yourself: xdplab measures what arrives", R_GEN_HOST },
-	{ "gen-iface", 0, "IFACE", "with --gen-host: the generator's interface on HOST", R_GEN_IFACE },
-	{ "gen-xdplab", 0, "PATH", "with --gen-host: xdplab's path on HOST (default: xdplab on its PATH)", R_GEN_XDPLAB },
+	{ "latency-delay", 0, "NS", "with --latency: the receiver spins NS ns per frame before reading the clock, {range} (a known added delay; default 0)",
+	  XL_UINT(A, lat_delay_ns, 0, 100000000) },
+	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq",
+	  XL_ENUM(A, wiring, wirings, NULL), XL_SEEN(A, d.wiring_set) },
+	XL_RUN(MODE, A, mode, .help = "XDP attach mode for XDP rows: native (default; drv is the same) or skb"),
+	{ "gen-cpu", 0, "CPU", "CPU of the generator thread (default 0)",
+	  XL_UINT(A, o.gen_cpu, 0, XL_OPT_MAX_CPU), XL_SEEN(A, d.cpus_set) },
+	{ "napi-cpu", 0, "CPU", "CPU of the DUT's threaded NAPI (default: the last CPU)",
+	  XL_UINT(A, o.napi_cpu, 0, XL_OPT_MAX_CPU), XL_SEEN(A, d.cpus_set) },
+	/* A file, or --aa's directory: checked after the options. */
+	XL_RUN(JSON, A, json, .help = "also write the results as JSON (docs/results.md)"),
+	{ "store", 0, NULL, "also append the run to the results store (docs/store.md; an interrupted run is not stored)", XL_FLAG(A, store) },
+	{ "db", 0, "DB", "with --store: the store, an SQLite file or postgresql://... (default $XDG_DATA_HOME/xdplab/results.db)", XL_STR(A, db) },
+	{ "label", 0, "LABEL", "with --store: the run's label, e.g. the kernel's 'git describe' (default none)", XL_STR(A, label) },
+	{ "aa", 0, "N", "A/A calibration: N separate runs of the same code, {range}, each a full lab run in its own process, written to the directory --json DIR (run-1.json...) with calibration.json: each row's false-alarm rate, every pair compared one run a side and (N >= 6) the balanced splits compared as several runs a side (docs/compare.md)",
+	  XL_UINT(A, aa, 2, XL_CMP_MAX_RUNS) },
+	{ "dut", 0, "IFACE", "measure the DUT rows on this real interface (this netns) instead of a veth lab; rows that need the lab say why they are skipped",
+	  XL_STR(A, d.dut) },
+	{ "gen-host", 0, "HOST", "with --dut: run the generator on HOST through ssh (your ssh config, BatchMode: keys, no passwords), started and stopped per repetition; without it, run any generator yourself: xdplab measures what arrives",
+	  XL_STR(A, d.gen_host) },
+	{ "gen-iface", 0, "IFACE", "with --gen-host: the generator's interface on HOST", XL_STR(A, d.gen_iface) },
+	{ "gen-xdplab", 0, "PATH", "with --gen-host: xdplab's path on HOST (default: xdplab on its PATH)",
+	  XL_STR(A, d.gen_xdplab) },
 	{ "ssh-config", 0, "FILE", "with --gen-host: ssh -F FILE instead of ~/.ssh/config", R_SSH_CONFIG },
-	{ "prog", 0, "FILE.o", "also a row prog/FUNC of your XDP program at each size, after the rows (docs/own-program.md)", R_PROG },
-	{ "sec", 0, "NAME", "with --prog: the XDP program in this ELF section", XL_OPT_SEC },
-	{ "func", 0, "NAME", "with --prog: the XDP program with this function name", XL_OPT_FUNC },
-	{ "map", 0, "NAME=FILE", "with --prog or --ab: fill map NAME from FILE (repeatable)", XL_OPT_MAP, true },
+	{ "prog", 0, "FILE.o", "also a row prog/FUNC of your XDP program at each size, after the rows (docs/own-program.md)",
+	  XL_STR(A, uo.path) },
+	XL_RUN(SEC, A, uo.sec, .help = "with --prog: the XDP program in this ELF section"),
+	XL_RUN(FUNC, A, uo.func, .help = "with --prog: the XDP program with this function name"),
+	XL_RUN(MAP, A, maps, .help = "with --prog or --ab: fill map NAME from FILE (repeatable)"),
 	{ "ab", 0, "A.o,B.o", "also rows ab-a/FUNC and ab-b/FUNC at each size: two programs in alternating repetitions (A B, B A...), B's note the paired CPU ns/packet difference, CI, verdict", R_AB },
-	XL_OPT_ENTRY_PROFILE,
-	XL_OPT_ENTRY_PROFILE_DIR,
+	XL_RUN(PROFILE, A, prof.on),
+	XL_RUN(PROFILE_DIR, A, prof.dir),
 };
+#undef A
+
+/* Built by xl_cmd_lab_run_args(): the last CPU and the wiring are the host's. */
+static struct run_args run_defaults;
+
 static const struct xl_cmd_spec run_spec = {
 	"lab run", "", "Set up a lab, measure every row with repetitions, print the table, tear down.",
-	run_opts, sizeof(run_opts) / sizeof(run_opts[0]),
+	run_opts, sizeof(run_opts) / sizeof(run_opts[0]), &run_defaults, sizeof(run_defaults),
 };
 
 const struct xl_cmd_spec *xl_cmd_lab_run_spec(void)
@@ -127,31 +151,18 @@ static int parse_rows(struct run_args *a, const char *arg)
 	return 0;
 }
 
+/* The lists, --ab's pair, --ssh-config's file (read at once) and --map. */
 static int on_run_opt(int id, const char *arg, void *ctx)
 {
-	static const char *const wirings[] = { "softirq", "threaded", NULL };
-	static const char *const modes[] = { "native", "skb", "drv", NULL };
 	struct run_args *a = ctx;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int r;
+	char *comma;
 
 	switch (id) {
-	case R_REPS:
-		return XL_PARSE_INTO(&run_spec, "--reps", arg, 1, XL_MAX_REPS, a->o.reps);
-	case R_SECONDS:
-		return xl_parse_seconds(&run_spec, "--seconds", arg, 0.2, 60, &a->o.seconds_ns);
-	case R_WARMUP:
-		return xl_parse_seconds(&run_spec, "--warmup", arg, 0, 10, &a->o.warmup_ns);
 	case R_SIZES:
 		return parse_sizes(a, arg);
 	case R_ROWS:
 		return parse_rows(a, arg);
-	case R_PROG:
-		a->uo.path = arg;
-		return 0;
-	case R_AB: {
-		char *comma;
-
+	case R_AB:
 		snprintf(a->ab_buf, sizeof(a->ab_buf), "%s", arg);
 		comma = strchr(a->ab_buf, ',');
 		if (!comma || comma == a->ab_buf || !comma[1] || strchr(comma + 1, ','))
@@ -159,46 +170,6 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		*comma = '\0';
 		a->ab[0] = a->ab_buf;
 		a->ab[1] = comma + 1;
-		return 0;
-	}
-	case R_WIRING:
-		a->d.wiring_set = true;
-		a->wiring = xl_parse_choice(&run_spec, "--wiring", arg, wirings);
-		return a->wiring < 0 ? a->wiring : 0;
-	case R_MODE:
-		a->mode = xl_parse_choice(&run_spec, "--mode", arg, modes);
-		if (a->mode == 2)
-			a->mode = 0; /* drv: native */
-		return a->mode < 0 ? a->mode : 0;
-	case R_GEN_CPU:
-		a->d.cpus_set = true;
-		return XL_PARSE_INTO(&run_spec, "--gen-cpu", arg, 0, ncpu - 1, a->o.gen_cpu);
-	case R_NAPI_CPU:
-		a->d.cpus_set = true;
-		return XL_PARSE_INTO(&run_spec, "--napi-cpu", arg, 0, ncpu - 1, a->o.napi_cpu);
-	case R_JSON:
-		a->json = arg; /* a file, or --aa's directory: checked after the options */
-		return 0;
-	case R_AA:
-		return XL_PARSE_INTO(&run_spec, "--aa", arg, 2, XL_CMP_MAX_RUNS, a->aa);
-	case R_WITH_MONITOR:
-		a->with_monitor = true;
-		return 0;
-	case R_WITH_PERF:
-		a->o.with_perf = true;
-		return 0;
-	case R_WITH_FLOOR:
-		a->with_monitor = true;
-		a->o.with_floor = true;
-		return 0;
-	case R_EXTRA_NS:
-		a->extra = true;
-		return xl_parse_u64(&run_spec, "--extra-ns", arg, 0, XL_EXTRA_NS_MAX, &a->extra_ns);
-	case R_SENSITIVITY:
-		a->sensitivity = true;
-		return 0;
-	case R_LATENCY:
-		a->latency = true;
 		return 0;
 	case R_NDR_LOSS:
 		a->ndr_pct_set = true;
@@ -209,20 +180,6 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 	case R_NDR_RES:
 		a->ndr_pct_set = true;
 		return xl_cmd_ndr_pct_opt(&run_spec, "--resolution", arg, &a->res_pct);
-	case R_LAT_DELAY:
-		return xl_parse_u64(&run_spec, "--latency-delay", arg, 0, 100000000, &a->lat_delay_ns);
-	case R_DUT:
-		a->d.dut = arg;
-		return 0;
-	case R_GEN_HOST:
-		a->d.gen_host = arg;
-		return 0;
-	case R_GEN_IFACE:
-		a->d.gen_iface = arg;
-		return 0;
-	case R_GEN_XDPLAB:
-		a->d.gen_xdplab = arg;
-		return 0;
 	case R_SSH_CONFIG:
 		if (access(arg, R_OK))
 			return xl_usage_error(&run_spec, "--ssh-config: cannot read '%s': %s", arg,
@@ -230,12 +187,7 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->d.ssh_config = arg;
 		return 0;
 	}
-	r = xl_cmd_userprog_opt(&run_spec, id, arg, &a->uo, a->maps);
-	if (r <= 0)
-		return r;
-	if (!xl_cmd_prof_opt(&a->prof, id, arg))
-		return 0;
-	return -EINVAL;
+	return xl_cmd_userprog_opt(&run_spec, id, arg, &a->uo, a->maps) ? -EINVAL : 0;
 }
 
 /*
@@ -250,19 +202,19 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 	const struct xl_labrow *r;
 	int idx, i, k, s, n, drops = 0;
 
-	*a = (struct run_args){
+	run_defaults = (struct run_args){
 		.o = { .reps = 3, .seconds_ns = 1000000000ull, .warmup_ns = 250000000ull,
 		       .gen_cpu = 0, .napi_cpu = (int)ncpu - 1, .stop = &xl_stop_requested },
 		.sizes = { 64, 1500 }, .nsizes = 2, .wiring = ncpu > 1 ? XL_WIRING_THREADED :
 									 XL_WIRING_SOFTIRQ,
 		.lab_opts = { .queues = 1 }, .pdr_pct = 0.1, .res_pct = 1,
 	};
-	a->uo.fills = a->maps; /* --map's arguments (xl_cmd_userprog_opt()) */
 	for (i = 0; (r = xl_labrow(i)); i++)
-		a->rows[i] = !(r->flags & XL_LABROW_NAMED_ONLY);
+		run_defaults.rows[i] = !(r->flags & XL_LABROW_NAMED_ONLY);
 	idx = xl_cmd_parse_none(&run_spec, argc, argv, on_run_opt, a);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
+	a->uo.fills = a->maps; /* --map's arguments (xl_cmd_userprog_opt()) */
 	if (xl_lab_dut_usage(&run_spec, &a->d, a->with_monitor))
 		return XL_EXIT_USAGE;
 	if (a->aa && !a->json) {
