@@ -22,65 +22,38 @@
 #include "xdplab/report.h"
 #include "xdplab/store.h"
 
-enum { O_ALPHA, O_THRESHOLD, O_FORMAT, O_JSON, O_CALIB, O_FIGURE };
+#define A struct compare_args
+static const char *const formats[] = { "text", "markdown", "junit", "csv", NULL };
+static const char *const figures[] = { "auto", "raw", "corrected", NULL };
+static const int figure_vals[] = { XL_CMP_FIG_AUTO, XL_CMP_FIG_RAW, XL_CMP_FIG_CORRECTED };
 
 static const struct xl_opt compare_opts[] = {
-	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, 0.0001..0.5 (default " XL_CMP_ALPHA_DEFAULT_TEXT ")", O_ALPHA },
-	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), 0..1000000 (default 0)", O_THRESHOLD },
-	{ "format", 'f', "FMT", "text (default), markdown (a table for a mail or a pull request), junit (JUnit XML for a CI job: a testcase per row, a regression a failure; docs/ci.md) or csv (a line per row and the geomean, as benchstat -format csv; one run a side)", O_FORMAT },
-	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1; /2 for several runs a side) instead", O_JSON },
-	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", XL_STR(struct compare_args, db) },
-	{ "base-label", 0, "LABEL", "with --db: BASE is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[0]) },
-	{ "new-label", 0, "LABEL", "with --db: NEW is the stored runs of this label (several runs a side; the newest 32)", XL_STR(struct compare_args, label[1]) },
-	{ "calibration", 'c', "FILE", "an A/A calibration (lab run --aa's calibration.json; default: one in a directory of runs given): show each row's false-alarm rate measured on this host, when it is from the same host and set-up", O_CALIB },
-	{ "figure", 0, "FIG", "the figure rows are tested on: raw (the repetitions' ns/packet), corrected (relative to the host-speed control measured before each repetition, docs/compare.md) or auto (default: raw, corrected for the rows whose A/A calibration flagged fewer on it)", O_FIGURE },
+	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, {range} (default " XL_CMP_ALPHA_DEFAULT_TEXT ")",
+	  XL_REAL(A, o.alpha, 0.0001, 0.5) },
+	{ "threshold-ns", 't', "NS", "a significant change must also exceed this many ns/packet (latency rows: ns of p50/p99), {range} (default 0)",
+	  XL_REAL(A, o.threshold_ns, 0, 1e6) },
+	{ "format", 'f', "FMT", "text (default), markdown (a table for a mail or a pull request), junit (JUnit XML for a CI job: a testcase per row, a regression a failure; docs/ci.md) or csv (a line per row and the geomean, as benchstat -format csv; one run a side)",
+	  XL_ENUM(A, format, formats, NULL), XL_SEEN(A, format_given) },
+	{ "json", 'j', NULL, "print the comparison as JSON (schema xdplab.compare/1; /2 for several runs a side) instead",
+	  XL_FLAG(A, json) },
+	{ "db", 0, "DB", "compare stored runs (docs/store.md) instead of files: an SQLite file or postgresql://...; with --base-label and --new-label", XL_STR(A, db) },
+	{ "base-label", 0, "LABEL", "with --db: BASE is the stored runs of this label (several runs a side; the newest 32)", XL_STR(A, label[0]) },
+	{ "new-label", 0, "LABEL", "with --db: NEW is the stored runs of this label (several runs a side; the newest 32)", XL_STR(A, label[1]) },
+	{ "calibration", 'c', "FILE", "an A/A calibration (lab run --aa's calibration.json; default: one in a directory of runs given): show each row's false-alarm rate measured on this host, when it is from the same host and set-up",
+	  XL_STR(A, calib_path) },
+	{ "figure", 0, "FIG", "the figure rows are tested on: raw (the repetitions' ns/packet), corrected (relative to the host-speed control measured before each repetition, docs/compare.md) or auto (default: raw, corrected for the rows whose A/A calibration flagged fewer on it)",
+	  XL_ENUM(A, o.figure, figures, figure_vals) },
 };
+#undef A
+
+static const struct compare_args compare_defaults = { .o = { .alpha = XL_CMP_ALPHA_DEFAULT } };
 
 static const struct xl_cmd_spec compare_spec = {
 	"compare", "BASE.json NEW.json | BASE.json... -- NEW.json... | --db DB --base-label A --new-label B",
 	"Compare two results files row by row: deltas in Mpps, ns/packet and DUT CPU ns/packet, a Mann-Whitney U test over the repetitions, a verdict; latency rows (lab run --latency) by their p50 and p99 over the repetitions, and any loss, gap, reordering or duplicate that rose from 0. Exit 0: no regression, 1: a row regressed (a rate that fell to 0 pps too), 2: usage, bad input (a row twice in a file) or, with no regression, a row with too few repetitions to tell. Several runs a side (files or directories of them, BASE before --, NEW after): each run's median is one value, an exact permutation test over the run labels, a 95% interval, the spreads between and within runs, the smallest difference the runs can detect (docs/compare.md).",
-	compare_opts, sizeof(compare_opts) / sizeof(compare_opts[0]),
+	compare_opts, sizeof(compare_opts) / sizeof(compare_opts[0]), &compare_defaults,
+	sizeof(compare_defaults),
 };
-
-static int on_opt(int id, const char *arg, void *ctx)
-{
-	static const char *const formats[] = { "text", "markdown", "junit", "csv", NULL };
-	struct compare_args *a = ctx;
-	int i;
-
-	switch (id) {
-	case O_ALPHA:
-		return xl_parse_real(&compare_spec, "--alpha", arg, 0.0001, 0.5, &a->o.alpha);
-	case O_THRESHOLD:
-		return xl_parse_real(&compare_spec, "--threshold-ns", arg, 0, 1e6,
-				     &a->o.threshold_ns);
-	case O_FORMAT:
-		i = xl_parse_choice(&compare_spec, "--format", arg, formats);
-		if (i < 0)
-			return i;
-		a->markdown = i == 1;
-		a->junit = i == 2;
-		a->csv = i == 3;
-		a->format_given = true;
-		return 0;
-	case O_JSON:
-		a->json = true;
-		return 0;
-	case O_CALIB:
-		a->calib_path = arg;
-		return 0;
-	case O_FIGURE: {
-		static const char *const figs[] = { "auto", "raw", "corrected", NULL };
-
-		i = xl_parse_choice(&compare_spec, "--figure", arg, figs);
-		if (i < 0)
-			return i;
-		a->o.figure = i == 1 ? XL_CMP_FIG_RAW : i == 2 ? XL_CMP_FIG_CORRECTED : XL_CMP_FIG_AUTO;
-		return 0;
-	}
-	}
-	return -EINVAL;
-}
 
 int xl_cmp_load_label(const struct xl_cmd_spec *spec, struct xl_store *s, const char *label,
 		      const char *opt, struct xl_cmp_file *f, int *nf)
@@ -668,17 +641,20 @@ static int compare_runs(const struct runs *r, const struct compare_args *a)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { .o = { .alpha = XL_CMP_ALPHA_DEFAULT, .threshold_ns = 0 } };
+	struct compare_args a;
 	struct runs r = { 0 };
 	int idx, dash, nb, nn, ret;
 
 	/* getopt would drop "--" from its place: options end there. */
 	dash = xl_cmd_find_dash(argc, argv);
-	idx = xl_opts_parse(&compare_spec, dash < 0 ? argc : dash, argv, on_opt, &a);
+	idx = xl_opts_parse(&compare_spec, dash < 0 ? argc : dash, argv, NULL, &a);
 	if (idx == XL_OPTS_HELP)
 		return XL_EXIT_OK;
 	if (idx < 0)
 		return XL_EXIT_USAGE;
+	a.markdown = a.format == 1;
+	a.junit = a.format == 2;
+	a.csv = a.format == 3;
 	nb = (dash < 0 ? argc : dash) - idx;
 	nn = dash < 0 ? 0 : argc - dash - 1;
 	if (a.db && (nb || dash >= 0)) {

@@ -22,6 +22,7 @@
  */
 struct compare_args {
 	struct xl_cmp_opts o;
+	int format; /* --format: 0 text, 1 markdown, 2 junit, 3 csv (the flags below set from it) */
 	bool markdown, json, junit, csv, format_given; /* --format markdown, junit or csv, --json */
 	const char *db, *label[2]; /* --db, --base-label, --new-label (docs/store.md) */
 	const char *calib_path;
