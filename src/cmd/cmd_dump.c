@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "xdplab/dump.h"
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
@@ -23,8 +24,6 @@
 /** Exit status of a capture that completed but lost frames. */
 #define XL_EXIT_LOSSY 3
 
-enum { O_WRITE, O_FORMAT, O_SNAPLEN, O_COUNT, O_FILTER, O_HOOK, O_ACTION, O_RING };
-
 struct dump_args {
 	struct xl_dump_opts o;
 	uint64_t interval_ns, duration_ns;
@@ -32,84 +31,16 @@ struct dump_args {
 	const char *netns;
 	int format; /* -1: by the file name, 0 pcap, 1 pcapng */
 	bool hex;   /* -x: every frame written also on stdout, in hex */
+	uint32_t ring_mib; /* --ring-size: o.ring_bytes once parsed */
 };
 
-static const struct xl_opt dump_opts[] = {
-	{ "write", 'w', "FILE", "capture file to write, '-' for standard output (required without -x)", O_WRITE },
-	{ "hex", 'x', NULL, "print every frame written on standard output: a line of its facts, then its bytes in hex and ASCII, 16 a line (as xdpdump -x)", XL_FLAG(struct dump_args, hex) },
-	{ "format", 'F', "FORMAT", "pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)", O_FORMAT },
-	{ "snaplen", 's', "BYTES", "bytes kept per frame, 1..16384 (default 16384)", O_SNAPLEN },
-	{ "count", 'c', "N", "stop after writing N frames, 0 = no limit (default 0)", O_COUNT },
-	{ "filter", 'f', "EXPR", "tcpdump-syntax filter (pcap-filter(7)), run in user space on each captured frame", O_FILTER },
-	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (fentry/fexit of the attached program); default entry if a program is attached, else own", O_HOOK },
-	{ "action", 'a', "ACTION", "what our program returns at the own hook: pass or drop (default pass)", O_ACTION },
-	{ "ring-size", 0, "MIB", "ring buffer size in MiB, a power of two 1..1024 (default 8)", O_RING },
-	XL_OPT_ENTRY_MODE(" (own hook; entry/exit: which attached program)"),
-	XL_OPT_ENTRY_INTERVAL,
-	XL_OPT_ENTRY_DURATION,
-	XL_OPT_ENTRY_NETNS,
-	XL_OPT_ENTRY_QUIET,
-};
-
-static const struct xl_cmd_spec dump_spec = {
-	"dump", "IFACE",
-	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost.",
-	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]),
-};
-
-
-static int on_opt(int id, const char *arg, void *ctx)
+/* --ring-size: a power of two (the BPF ring buffer's rule). */
+static int pow2_mib(const char *opt, uint64_t v, char *msg, size_t len)
 {
-	static const char *const hooks[] = { "own", "entry", "exit", "both", NULL };
-	static const char *const actions[] = { "pass", "drop", NULL };
-	static const char *const formats[] = { "pcap", "pcapng", NULL };
-	struct dump_args *a = ctx;
-	uint64_t v;
-	int r;
-
-	r = xl_cmd_run_opt(&dump_spec, id, arg, &(struct xl_run_opts){ &a->interval_ns,
-				   &a->duration_ns, NULL, &a->netns, NULL, &a->o.mode, &a->quiet });
-	if (r <= 0)
-		return r;
-	switch (id) {
-	case O_WRITE:
-		a->o.path = arg;
+	if (!(v & (v - 1)))
 		return 0;
-	case O_FORMAT:
-		r = xl_parse_choice(&dump_spec, "--format", arg, formats);
-		if (r < 0)
-			return r;
-		a->format = r;
-		return 0;
-	case O_SNAPLEN:
-		return XL_PARSE_INTO(&dump_spec, "--snaplen", arg, 1,
-				     XL_DUMP_MAX_SNAPLEN, a->o.snaplen);
-	case O_COUNT:
-		return xl_parse_u64(&dump_spec, "--count", arg, 0, UINT64_MAX, &a->o.count);
-	case O_FILTER:
-		a->o.filter = arg;
-		return 0;
-	case O_HOOK:
-		r = xl_parse_choice(&dump_spec, "--hook", arg, hooks);
-		if (r < 0)
-			return r;
-		a->o.where = XL_DUMP_OWN + r;
-		return 0;
-	case O_ACTION:
-		r = xl_parse_choice(&dump_spec, "--action", arg, actions);
-		if (r < 0)
-			return r;
-		a->o.own_action = r ? XDP_DROP : XDP_PASS;
-		return 0;
-	case O_RING:
-		r = xl_parse_u64(&dump_spec, "--ring-size", arg, 1, 1024, &v);
-		if (r)
-			return r;
-		if (v & (v - 1))
-			return xl_usage_error(&dump_spec, "--ring-size: %s is not a power of two (accepted: 1, 2, 4 .. 1024)", arg);
-		a->o.ring_bytes = v << 20;
-		return 0;
-	}
+	snprintf(msg, len, "%s: %llu is not a power of two (accepted: 1, 2, 4 .. 1024)", opt,
+		 (unsigned long long)v);
 	return -EINVAL;
 }
 
@@ -147,6 +78,49 @@ static void print_frame(void *ctx, const struct xl_dump_hdr *h, const uint8_t *f
 		fprintf(o, "%s\n", line);
 	}
 }
+
+#define A struct dump_args
+static const char *const hook_words[] = { "own", "entry", "exit", "both", NULL };
+static const int hook_vals[] = { XL_DUMP_OWN, XL_DUMP_ENTRY, XL_DUMP_EXIT, XL_DUMP_BOTH };
+static const char *const actions[] = { "pass", "drop", NULL };
+static const int action_vals[] = { XDP_PASS, XDP_DROP };
+static const char *const formats[] = { "pcap", "pcapng", NULL };
+
+static const struct xl_opt dump_opts[] = {
+	{ "write", 'w', "FILE", "capture file to write, '-' for standard output (required without -x)", XL_STR(A, o.path) },
+	{ "hex", 'x', NULL, "print every frame written on standard output: a line of its facts, then its bytes in hex and ASCII, 16 a line (as xdpdump -x)", XL_FLAG(A, hex) },
+	{ "format", 'F', "FORMAT", "pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)",
+	  XL_ENUM(A, format, formats, NULL) },
+	{ "snaplen", 's', "BYTES", "bytes kept per frame, {range} (default {default})",
+	  XL_UINT(A, o.snaplen, 1, XL_DUMP_MAX_SNAPLEN) },
+	{ "count", 'c', "N", "stop after writing N frames, 0 = no limit (default 0)",
+	  XL_UINT(A, o.count, 0, UINT64_MAX) },
+	{ "filter", 'f', "EXPR", "tcpdump-syntax filter (pcap-filter(7)), run in user space on each captured frame",
+	  XL_STR(A, o.filter) },
+	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (fentry/fexit of the attached program); default entry if a program is attached, else own",
+	  XL_ENUM(A, o.where, hook_words, hook_vals) },
+	{ "action", 'a', "ACTION", "what our program returns at the own hook: pass or drop (default pass)",
+	  XL_ENUM(A, o.own_action, actions, action_vals) },
+	{ "ring-size", 0, "MIB", "ring buffer size in MiB, a power of two {range} (default {default})",
+	  XL_UINT(A, ring_mib, 1, 1024), .check = pow2_mib },
+	XL_RUN(MODE, A, o.mode, .suffix = " (own hook; entry/exit: which attached program)"),
+	XL_RUN(INTERVAL, A, interval_ns),
+	XL_RUN(DURATION, A, duration_ns),
+	XL_RUN(NETNS, A, netns),
+	XL_RUN(QUIET, A, quiet),
+};
+#undef A
+
+static const struct dump_args dump_defaults = {
+	.interval_ns = 1000000000ull, .format = -1, .ring_mib = 8,
+	.o = { .snaplen = XL_DUMP_MAX_SNAPLEN, .own_action = XDP_PASS },
+};
+
+static const struct xl_cmd_spec dump_spec = {
+	"dump", "IFACE",
+	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost.",
+	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]), &dump_defaults, sizeof(dump_defaults),
+};
 
 static const char *hook_name(enum xl_dump_where w)
 {
@@ -287,9 +261,7 @@ static void dump_interval(void *ctx, int from, int to, uint64_t t_ns, bool parti
 
 int cmd_dump(int argc, char **argv)
 {
-	struct dump_args a = { .interval_ns = 1000000000ull,
-			       .o = { .snaplen = XL_DUMP_MAX_SNAPLEN, .ring_bytes = 8u << 20,
-				      .own_action = XDP_PASS }, .format = -1 };
+	struct dump_args a;
 	static struct dump_run r;
 	struct xl_dump_counts cur;
 	struct xl_sampler sm;
@@ -300,9 +272,10 @@ int cmd_dump(int argc, char **argv)
 	unsigned int tid;
 	FILE *out;
 
-	idx = xl_cmd_parse_iface(&dump_spec, argc, argv, on_opt, &a, &a.o.ifname);
+	idx = xl_cmd_parse_iface(&dump_spec, argc, argv, NULL, &a, &a.o.ifname);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
+	a.o.ring_bytes = a.ring_mib << 20;
 	if (!a.o.path && !a.hex) {
 		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output) or -x (the frames in hex on standard output)");
 		return XL_EXIT_USAGE;
