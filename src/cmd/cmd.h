@@ -39,57 +39,6 @@ void xl_sig_install(void);
 /** Sleep @ns or until a stop is requested. Return: 1 if stopped. */
 #define xl_cmd_sleep_ns(ns) xl_sleep_ns((ns), &xl_stop_requested)
 
-/*
- * Options that every command which runs and reports shares, with ids above
- * any command's own (O_* enums start at 0) and one handler, so --interval,
- * --duration, --extended, --netns, and for the XDP benchmarks
- * --packet-operation and --mode, mean and check the same everywhere.
- */
-enum { XL_OPT_INTERVAL = 900, XL_OPT_DURATION, XL_OPT_EXTENDED, XL_OPT_NETNS,
-       XL_OPT_PACKET_OP, XL_OPT_MODE, XL_OPT_QUIET, XL_OPT_FRAGS, XL_OPT_REPS,
-       XL_OPT_JSON };
-#define XL_OPT_ENTRY_INTERVAL \
-	{ "interval", 'i', "SECONDS", "report period, 0.1..60 (default 1)", XL_OPT_INTERVAL }
-#define XL_OPT_ENTRY_DURATION \
-	{ "duration", 'd', "SECONDS", "stop after this long, 0 = no time limit (default 0)", XL_OPT_DURATION }
-#define XL_OPT_ENTRY_NETNS \
-	{ "netns", 0, "NAME", "run in network namespace /run/netns/NAME", XL_OPT_NETNS }
-/* -q, except where a peer gives -q to something else (xdp-bench's
- * redirect-cpu -q qsize, xdpsock's -q queue): there XL_OPT_ENTRY_QUIET_AS('Q'). */
-#define XL_OPT_ENTRY_QUIET_AS(letter) \
-	{ "quiet", letter, NULL, "no per-interval lines, only the totals", XL_OPT_QUIET }
-#define XL_OPT_ENTRY_QUIET XL_OPT_ENTRY_QUIET_AS('q')
-#define XL_OPT_ENTRY_PACKET_OP \
-	{ "packet-operation", 'p', "OP", "no-touch, read-data, parse-ip or swap-macs (default no-touch)", XL_OPT_PACKET_OP }
-#define XL_OPT_ENTRY_FRAGS \
-	{ "frags", 0, NULL, "load the program multi-buffer (xdp.frags): needed in native mode for an MTU above one buffer (veth: ~3.5 KB)", XL_OPT_FRAGS }
-#define XL_OPT_ENTRY_REPS \
-	{ "reps", 0, "N", "N windows of --duration back to back, 1..32 (default 1): the summary's repetitions", XL_OPT_REPS }
-#define XL_OPT_ENTRY_JSON \
-	{ "json", 'j', "FILE", "also write each interval and the summary as JSON (docs/results.md)", XL_OPT_JSON }
-/* @where: what the mode applies to, appended to the help text ("" or " on IN"). */
-#define XL_OPT_ENTRY_MODE(where) \
-	{ "mode", 'm', "MODE", "native or drv (XDP_DRV, default), or skb (XDP_SKB)" where, XL_OPT_MODE, .alias = "xdp-mode" }
-
-/**
- * struct xl_run_opts - where a command keeps the shared options; a NULL
- * member means the command has no such option.
- * @interval_ns/@duration_ns: ns. @extended: flag. @netns: namespace name.
- * @op: enum xl_pkt_op. @mode: enum xl_xdp_mode. @quiet, @frags: flags.
- * @reps: 1..XL_MAX_REPS. @json: file name.
- */
-struct xl_run_opts {
-	uint64_t *interval_ns, *duration_ns;
-	bool *extended;
-	const char **netns;
-	enum xl_pkt_op *op;
-	enum xl_xdp_mode *mode;
-	bool *quiet;
-	bool *frags;
-	int *reps;
-	const char **json;
-};
-
 /**
  * xl_cmd_parse_none() - xl_opts_parse() for a command that takes no
  * argument after its options (lab setup, lab run).
@@ -121,45 +70,21 @@ int xl_cmd_find_dash(int argc, char **argv);
  */
 int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duration_ns);
 
-/**
- * xl_cmd_run_opt() - handle one of the shared options for @spec's command.
- * Return: 0 handled, -EINVAL usage error (one line printed), 1 when @id is
- * not a shared option (the command handles it).
- */
-int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
-		   const struct xl_run_opts *r);
-
 /*
- * The options of the commands that load a user's BPF object (run, ab):
- * ids of their own, beside the shared ones; each command keeps its table
- * entries (their help words differ) and hands these ids to
- * xl_cmd_userprog_opt().
+ * --map NAME=FILE of the commands that load a user's BPF object (run, ab,
+ * prog-run, lab run): its id in run_opts' shared entry, the one code of
+ * that table (a list), handed to xl_cmd_userprog_opt().
  */
-enum { XL_OPT_SEC = 950, XL_OPT_FUNC, XL_OPT_MAP };
-
-/*
- * --src-mac and --dst-mac of the commands that build frames (gen, xsk
- * txpush): their ids, and one handler that keeps the strings for
- * xl_cmd_pkt_macs() (each command's table keeps its own help words).
- */
-enum { XL_OPT_SRC_MAC = 960, XL_OPT_DST_MAC };
-
-/**
- * xl_cmd_mac_opt() - store --src-mac's argument in *@src_mac or
- * --dst-mac's in *@dst_mac (checked later, by xl_cmd_pkt_macs()).
- * Return: 0 handled, 1 when @id is neither.
- */
-int xl_cmd_mac_opt(int id, const char *arg, const char **src_mac, const char **dst_mac);
+enum { XL_OPT_MAP = 950 };
 
 struct xl_userprog_opts;
 
 /**
- * xl_cmd_userprog_opt() - handle --sec NAME, --func NAME and --map
- * NAME=FILE (repeatable) into @uo: --map's argument is stored in
- * @maps[@uo->nfills++] (an array of XL_USERPROG_MAX_FILLS owned by the
- * caller, who points @uo->fills at it).
+ * xl_cmd_userprog_opt() - handle --map NAME=FILE (repeatable) into @uo:
+ * the argument is stored in @maps[@uo->nfills++] (an array of
+ * XL_USERPROG_MAX_FILLS owned by the caller, who points @uo->fills at it).
  * Return: 0 handled, -EINVAL (more than XL_USERPROG_MAX_FILLS maps; one
- * line printed), 1 when @id is none of these options.
+ * line printed), 1 when @id is not XL_OPT_MAP.
  */
 int xl_cmd_userprog_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 			struct xl_userprog_opts *uo, const char **maps);

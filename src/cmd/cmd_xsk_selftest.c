@@ -19,23 +19,12 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "xdplab/atomicfile.h"
 #include "xdplab/escape.h"
 #include "xdplab/xsk_selftest.h"
 
-enum { O_PEER, O_NETNS, O_PEER_NETNS, O_MODE, O_BUSY, O_CASE, O_LIST, O_QUEUE };
-
-static const struct xl_opt selftest_opts[] = {
-	{ "peer", 0, "IFACE", "the sending end: the other end of IFACE's link (required)", O_PEER },
-	{ "netns", 0, "NAME", "IFACE is in network namespace /run/netns/NAME (default: this one)", O_NETNS },
-	{ "peer-netns", 0, "NAME", "PEER is in network namespace /run/netns/NAME (default: this one)", O_PEER_NETNS },
-	{ "mode", 'm', "LIST", "modes to run, comma-separated: skb, drv, zc, skb_busy_poll, drv_busy_poll, zc_busy_poll (default: all six)", O_MODE },
-	{ "busy-poll", 'b', NULL, "only the busy-polling modes (skb_busy_poll for skb...), as xskxceiver's -b", O_BUSY },
-	{ "case", 't', "LIST", "cases to run, comma-separated names or numbers (default: all; --list numbers and names them)", O_CASE, .alias = "test" },
-	{ "list", 'l', NULL, "print the cases (number, name, what each checks), then exit", O_LIST },
-	{ "queue", 'q', "Q", "the queue of both sockets, 0..15 (default 0)", O_QUEUE },
-	{ "json", 'j', "FILE", "also write every case's verdict, frames and bytes as JSON (docs/afxdp.md)", XL_OPT_JSON },
-};
+enum { O_MODE, O_CASE };
 
 struct st_args {
 	struct xl_cmd_spec spec;
@@ -46,6 +35,21 @@ struct st_args {
 	uint64_t cases;  /* bit per case */
 	bool list, busy;
 };
+
+/* No default struct: @spec is in the args, the defaults set before the parse. */
+#define A struct st_args
+static const struct xl_opt selftest_opts[] = {
+	{ "peer", 0, "IFACE", "the sending end: the other end of IFACE's link (required)", XL_STR(A, c.peer) },
+	{ "netns", 0, "NAME", "IFACE is in network namespace /run/netns/NAME (default: this one)", XL_STR(A, netns) },
+	{ "peer-netns", 0, "NAME", "PEER is in network namespace /run/netns/NAME (default: this one)", XL_STR(A, peer_netns) },
+	{ "mode", 'm', "LIST", "modes to run, comma-separated: skb, drv, zc, skb_busy_poll, drv_busy_poll, zc_busy_poll (default: all six)", O_MODE },
+	{ "busy-poll", 'b', NULL, "only the busy-polling modes (skb_busy_poll for skb...), as xskxceiver's -b", XL_FLAG(A, busy) },
+	{ "case", 't', "LIST", "cases to run, comma-separated names or numbers (default: all; --list numbers and names them)", O_CASE, .alias = "test" },
+	{ "list", 'l', NULL, "print the cases (number, name, what each checks), then exit", XL_FLAG(A, list) },
+	{ "queue", 'q', "Q", "the queue of both sockets, {range} (default 0)", XL_UINT(A, c.queue, 0, 15) },
+	XL_RUN(JSON, A, json, .help = "also write every case's verdict, frames and bytes as JSON (docs/afxdp.md)"),
+};
+#undef A
 
 /* A comma-separated list of @names (@n of them) into bits of *@out. */
 static int parse_list(struct st_args *a, const char *opt, const char *arg, const char *(*name)(int),
@@ -83,41 +87,18 @@ static const char *mode_name(int i)
 	return xl_xskst_mode_name(i);
 }
 
+/* --mode and --case: lists of names. */
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct st_args *a = ctx;
 	uint64_t v;
 	int r;
 
-	switch (id) {
-	case O_PEER:
-		a->c.peer = arg;
-		return 0;
-	case O_NETNS:
-		a->netns = arg;
-		return 0;
-	case O_PEER_NETNS:
-		a->peer_netns = arg;
-		return 0;
-	case O_MODE:
-		r = parse_list(a, "--mode", arg, mode_name, XL_XSKST_NMODES, &v);
-		a->modes = v;
-		return r;
-	case O_CASE:
+	if (id == O_CASE)
 		return parse_list(a, "--case", arg, xl_xskst_case_name, xl_xskst_ncases(), &a->cases);
-	case O_LIST:
-		a->list = true;
-		return 0;
-	case O_BUSY:
-		a->busy = true;
-		return 0;
-	case O_QUEUE:
-		return XL_PARSE_INTO(&a->spec, "--queue", arg, 0, 15, a->c.queue);
-	case XL_OPT_JSON:
-		a->json = arg;
-		return 0;
-	}
-	return -EINVAL;
+	r = parse_list(a, "--mode", arg, mode_name, XL_XSKST_NMODES, &v);
+	a->modes = v;
+	return r;
 }
 
 /* NAME of --netns as the path ip netns makes; a name with a slash is refused. */

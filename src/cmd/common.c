@@ -54,116 +54,15 @@ int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
 	return XL_EXIT_OK;
 }
 
-int xl_cmd_mac_opt(int id, const char *arg, const char **src_mac, const char **dst_mac)
-{
-	switch (id) {
-	case XL_OPT_SRC_MAC:
-		*src_mac = arg;
-		return 0;
-	case XL_OPT_DST_MAC:
-		*dst_mac = arg;
-		return 0;
-	}
-	return 1;
-}
-
 int xl_cmd_userprog_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 			struct xl_userprog_opts *uo, const char **maps)
 {
-	switch (id) {
-	case XL_OPT_SEC:
-		uo->sec = arg;
-		return 0;
-	case XL_OPT_FUNC:
-		uo->func = arg;
-		return 0;
-	case XL_OPT_MAP:
-		if (uo->nfills == XL_USERPROG_MAX_FILLS)
-			return xl_usage_error(spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
-		maps[uo->nfills++] = arg;
-		return 0;
-	}
-	return 1;
-}
-
-int xl_cmd_run_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
-		   const struct xl_run_opts *r)
-{
-	switch (id) {
-	case XL_OPT_INTERVAL:
-		if (r->interval_ns)
-			return xl_parse_seconds(spec, "--interval", arg, 0.1, 60, r->interval_ns);
-		break;
-	case XL_OPT_DURATION:
-		if (r->duration_ns)
-			return xl_parse_seconds(spec, "--duration", arg, 0, 86400 * 365,
-						r->duration_ns);
-		break;
-	case XL_OPT_EXTENDED:
-		if (r->extended) {
-			*r->extended = true;
-			return 0;
-		}
-		break;
-	case XL_OPT_NETNS:
-		if (r->netns) {
-			*r->netns = arg;
-			return 0;
-		}
-		break;
-	case XL_OPT_QUIET:
-		if (r->quiet) {
-			*r->quiet = true;
-			return 0;
-		}
-		break;
-	case XL_OPT_FRAGS:
-		if (r->frags) {
-			*r->frags = true;
-			return 0;
-		}
-		break;
-	case XL_OPT_REPS:
-		if (r->reps) {
-			uint64_t v;
-			int e = xl_parse_u64(spec, "--reps", arg, 1, XL_MAX_REPS, &v);
-
-			if (!e)
-				*r->reps = (int)v;
-			return e;
-		}
-		break;
-	case XL_OPT_JSON:
-		if (r->json) {
-			*r->json = arg;
-			return 0;
-		}
-		break;
-	case XL_OPT_PACKET_OP:
-		if (r->op) {
-			static const char *const ops[] = { "no-touch", "read-data", "parse-ip",
-							   "swap-macs", NULL };
-			int c = xl_parse_choice(spec, "--packet-operation", arg, ops);
-
-			if (c < 0)
-				return c;
-			*r->op = c;
-			return 0;
-		}
-		break;
-	case XL_OPT_MODE:
-		if (r->mode) {
-			static const char *const modes[] = { "native", "skb", "drv", NULL };
-			int c = xl_parse_choice(spec, "--mode", arg, modes);
-
-			if (c < 0)
-				return c;
-			*r->mode = c == 2 ? XL_MODE_NATIVE : c; /* drv: native */
-			return 0;
-		}
-		break;
-	}
-	return 1;
+	if (id != XL_OPT_MAP)
+		return 1;
+	if (uo->nfills == XL_USERPROG_MAX_FILLS)
+		return xl_usage_error(spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+	maps[uo->nfills++] = arg;
+	return 0;
 }
 
 int xl_cmd_parse_none(const struct xl_cmd_spec *spec, int argc, char **argv,

@@ -6,20 +6,6 @@
 #include "profile_cli.h"
 #include "xdplab/log.h"
 
-int xl_cmd_prof_opt(struct xl_cmd_prof *cp, int id, const char *arg)
-{
-	switch (id) {
-	case XL_OPT_PROFILE:
-		cp->on = true;
-		return 0;
-	case XL_OPT_PROFILE_DIR:
-		cp->on = true;
-		cp->dir = arg;
-		return 0;
-	}
-	return 1;
-}
-
 void xl_cmd_prof_open(struct xl_cmd_prof *cp)
 {
 	char why[256];

@@ -14,13 +14,6 @@
 #include "opts.h"
 #include "xdplab/profile.h"
 
-/* 970: past cmd.h's shared ids (900..), --sec/--func/--map's (950) and the MACs' (960). */
-enum { XL_OPT_PROFILE = 970, XL_OPT_PROFILE_DIR };
-#define XL_OPT_ENTRY_PROFILE                                                                  \
-	{ "profile", 0, NULL, "also record the judged CPUs with perf: folded stacks, a flame graph, top symbols", XL_OPT_PROFILE }
-#define XL_OPT_ENTRY_PROFILE_DIR                                                              \
-	{ "profile-dir", 0, "DIR", "where --profile writes (default ./xdplab-profile; implies --profile)", XL_OPT_PROFILE_DIR }
-
 /**
  * struct xl_cmd_prof - a command's profiling state.
  * @on: --profile given. @dir: --profile-dir (NULL: the default).
@@ -35,9 +28,6 @@ struct xl_cmd_prof {
 
 /** Default directory of the profiles. */
 #define XL_PROFILE_DIR_DEFAULT "xdplab-profile"
-
-/** xl_cmd_prof_opt() - handle @id if it is a profile option. Return: 0 handled, 1 not ours. */
-int xl_cmd_prof_opt(struct xl_cmd_prof *cp, int id, const char *arg);
 
 /**
  * xl_cmd_prof_open() - when --profile was given, open the perf session
