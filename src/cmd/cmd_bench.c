@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "prom_cli.h"
 #include "run_opts.h"
+#include "dut_cli.h"
 #include "profile_cli.h"
 #include "xdplab/bench.h"
 #include "xdplab/log.h"
@@ -26,11 +27,7 @@
 
 struct bench_args {
 	struct xl_bench_opts o;
-	uint64_t interval_ns, duration_ns;
-	bool extended, quiet;
-	const char *netns, *json, *prom;
-	int reps;
-	struct xl_cmd_prof prof;
+	struct xl_cmd_dut d;
 	uint64_t extra_ns;
 };
 
@@ -50,32 +47,32 @@ static const struct xl_opt bench_opts[] = {
 	  XL_FLAG(A, o.rxq_stats) },
 	XL_RUN(MODE, A, o.mode),
 	XL_RUN(FRAGS, A, o.frags),
-	XL_RUN(INTERVAL, A, interval_ns),
-	XL_RUN(DURATION, A, duration_ns),
-	XL_RUN(EXTENDED, A, extended),
-	XL_RUN(NETNS, A, netns),
-	XL_RUN(QUIET, A, quiet),
-	XL_RUN(PROFILE, A, prof.on),
-	XL_RUN(PROFILE_DIR, A, prof.dir),
-	XL_RUN(REPS, A, reps),
-	XL_RUN(JSON, A, json),
-	XL_RUN(PROMETHEUS, A, prom),
+	XL_RUN(INTERVAL, A, d.interval_ns),
+	XL_RUN(DURATION, A, d.duration_ns),
+	XL_RUN(EXTENDED, A, d.extended),
+	XL_RUN(NETNS, A, d.netns),
+	XL_RUN(QUIET, A, d.quiet),
+	XL_RUN(PROFILE, A, d.prof.on),
+	XL_RUN(PROFILE_DIR, A, d.prof.dir),
+	XL_RUN(REPS, A, d.reps),
+	XL_RUN(JSON, A, d.json),
+	XL_RUN(PROMETHEUS, A, d.prom),
 };
 #undef A
 
 /* drop and pass: the packet is not touched unless asked. */
-static const struct bench_args bench_defaults = { .interval_ns = 1000000000ull, .reps = 1 };
+static const struct bench_args bench_defaults = { .d = { .interval_ns = 1000000000ull, .reps = 1 } };
 /*
  * tx swaps the MACs unless told otherwise, as xdp-bench tx does: on a NIC
  * the frames then go back to the sender.
  */
 static const struct bench_args tx_defaults = { .o.op = XL_OP_SWAP_MACS,
-					       .interval_ns = 1000000000ull, .reps = 1 };
+					       .d = { .interval_ns = 1000000000ull, .reps = 1 } };
 
 /* The combinations the table cannot say: one line and -EINVAL, else 0. */
 static int bench_check(const struct xl_cmd_spec *spec, const struct bench_args *a)
 {
-	if (xl_cmd_check_reps(spec, a->reps, a->duration_ns))
+	if (xl_cmd_check_reps(spec, a->d.reps, a->d.duration_ns))
 		return -EINVAL;
 	if (a->o.load_bytes && a->o.op == XL_OP_PARSE_IP)
 		return xl_usage_error(spec, "--load-mode load-bytes: accepted with --packet-operation no-touch, read-data or swap-macs (parse-ip reads by direct packet access only)");
@@ -142,7 +139,6 @@ int cmd_bench(int argc, char **argv)
 	char start[1024]; /* the start line (struct xl_cmd_loop.start_line) */
 	static struct xl_row_result row;
 	struct xl_extra_cal cal = { 0 };
-	struct xl_cmd_records rec = { 0 };
 	struct bench_args a;
 	struct xl_cmd_spec spec;
 	static struct bench_run br;
@@ -155,7 +151,7 @@ int cmd_bench(int argc, char **argv)
 	char summary[128];
 	unsigned int prog_id;
 	static struct xl_profile pr;
-	bool profiling, driver;
+	bool driver;
 	int idx, i, action, ret = XL_EXIT_OK;
 
 	action = !strcmp(argv[0], "pass") ? XDP_PASS : !strcmp(argv[0], "tx") ? XDP_TX : XDP_DROP;
@@ -170,20 +166,9 @@ int cmd_bench(int argc, char **argv)
 	if (bench_check(&spec, &a))
 		return XL_EXIT_USAGE;
 	a.o.action = action;
-	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
-	xl_cmd_prof_open(&a.prof);
-	if (a.netns && (ret = xl_cmd_enter_netns(&spec, a.netns)))
-		goto out_prof;
-	if (!if_nametoindex(ifname)) {
-		xl_usage_error(&spec, "interface '%s': no such interface", ifname);
-		ret = XL_EXIT_USAGE;
-		goto out_prof;
-	}
-	if ((a.json && !xl_cmd_out_open(a.json)) || (a.prom && xl_cmd_prom_check(a.prom))) {
-		/* a bad path fails before the run */
-		ret = XL_EXIT_RUNTIME;
-		goto out_prof;
-	}
+	ret = xl_cmd_dut_enter(&spec, &a.d, ifname, NULL, NULL);
+	if (ret)
+		return ret;
 	a.o.ifname = ifname;
 	if (a.o.extra) { /* calibrated before the attach (one line on failure) */
 		a.o.extra_cal = &cal;
@@ -197,11 +182,7 @@ int cmd_bench(int argc, char **argv)
 	if (a.o.extra)
 		xl_cmd_print_extra(&cal);
 	m.src = xl_counter_src_bench(b);
-	m.ifname = ifname;
-	m.queues = xl_cmd_dut_queues(xl_bench__ifindex(b));
-	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	m.napi_pid = xl_napi_kthread_pid(ifname);
-	xl_cmd_keep_off_napi(m.napi_pid, ifname, NULL);
+	xl_cmd_dut_meter(&a.d, &m, ifname, xl_cmd_dut_queues(xl_bench__ifindex(b)), -1, NULL);
 	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
 	driver = !strcmp(xl_bench__counter(b), XL_COUNTER_DRIVER);
 	if (a.o.driver_counts && !driver)
@@ -221,16 +202,10 @@ int cmd_bench(int argc, char **argv)
 						   .ns_per_iter = cal.ns_per_iter, .set_ns = cal.set_ns,
 						   .check_ns = cal.check_ns, .iters = cal.iters };
 	br = (struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id, a.o.rxq_stats };
-	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
-	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
-			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
-			.quiet = a.quiet, .extended = a.extended, .alive = bench_alive,
-			.print = bench_print, .poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
-			.ctx = &br, .start_line = start,
-			.row = &row, .rec = a.json ? &rec : NULL, .prom = a.prom, .cmd = argv[0] };
-	ret = xl_cmd_report_loop(&loop, &w);
-	if (profiling)
-		xl_cmd_prof_run_stop(&a.prof, w.ns ? w.napi_cpu : -1, &pr);
+	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname, .alive = bench_alive,
+				     .print = bench_print, .ctx = &br, .start_line = start,
+				     .row = &row };
+	ret = xl_cmd_dut_loop(&a.d, &loop, argv[0], &w, &pr);
 	if (w.ns) {
 		printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
 		       (unsigned long long)w.packets, (unsigned long long)w.bytes,
@@ -251,11 +226,9 @@ int cmd_bench(int argc, char **argv)
 		}
 		xl_cmd_print_verdict(&row);
 	}
-	ret = xl_cmd_profiled_finish(a.json, argv[0], &loop, &row, &pr, ret);
-	if (m.eth_sock >= 0)
-		close(m.eth_sock);
+	ret = xl_cmd_dut_finish(&a.d, argv[0], &loop, &row, &pr, &m, ret);
 	xl_bench__destroy(b);
 out_prof:
-	xl_cmd_prof_close(&a.prof);
+	xl_cmd_prof_close(&a.d.prof);
 	return ret;
 }

@@ -19,6 +19,7 @@
 
 #include "cmd.h"
 #include "prom_cli.h"
+#include "dut_cli.h"
 #include "run_opts.h"
 #include "profile_cli.h"
 #include "xdplab/log.h"
@@ -31,11 +32,8 @@ enum { O_CPU, O_STEER };
 
 struct redir_args {
 	struct xl_redirect_opts o;
-	uint64_t interval_ns, duration_ns;
-	bool extended, quiet, cpu_given;
-	const char *netns, *json, *prom;
-	int reps;
-	struct xl_cmd_prof prof;
+	struct xl_cmd_dut d;
+	bool cpu_given;
 };
 
 #define A struct redir_args
@@ -43,23 +41,23 @@ struct redir_args {
 	XL_RUN(PACKET_OP, A, o.op),                                                     \
 	XL_RUN(MODE, A, o.mode, .suffix = " on IN"),                                    \
 	XL_RUN(FRAGS, A, o.frags),                                                      \
-	XL_RUN(INTERVAL, A, interval_ns),                                               \
-	XL_RUN(DURATION, A, duration_ns),                                               \
-	XL_RUN(EXTENDED, A, extended),                                                  \
-	XL_RUN(NETNS, A, netns),                                                        \
-	XL_RUN(REPS, A, reps),                                                          \
-	XL_RUN(JSON, A, json),                                                          \
-	XL_RUN(PROMETHEUS, A, prom)
-#define PROFILE_OPTS XL_RUN(PROFILE, A, prof.on), XL_RUN(PROFILE_DIR, A, prof.dir)
+	XL_RUN(INTERVAL, A, d.interval_ns),                                               \
+	XL_RUN(DURATION, A, d.duration_ns),                                               \
+	XL_RUN(EXTENDED, A, d.extended),                                                  \
+	XL_RUN(NETNS, A, d.netns),                                                        \
+	XL_RUN(REPS, A, d.reps),                                                          \
+	XL_RUN(JSON, A, d.json),                                                        \
+	XL_RUN(PROMETHEUS, A, d.prom)
+#define PROFILE_OPTS XL_RUN(PROFILE, A, d.prof.on), XL_RUN(PROFILE_DIR, A, d.prof.dir)
 
 static const char *const egress_acts[] = { "forward", "drop", NULL };
 static const char *const cpu_acts[] = { "drop", "pass", "redirect", "disabled", NULL };
 
-static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_RUN(QUIET, A, quiet),
+static const struct xl_opt redir_opts[] = { COMMON_OPTS_BUT_QUIET, XL_RUN(QUIET, A, d.quiet),
 					     PROFILE_OPTS };
 /* redirect (devmap): the egress program too. */
 static const struct xl_opt devmap_opts[] = {
-	COMMON_OPTS_BUT_QUIET, XL_RUN(QUIET, A, quiet), PROFILE_OPTS,
+	COMMON_OPTS_BUT_QUIET, XL_RUN(QUIET, A, d.quiet), PROFILE_OPTS,
 	{ "load-egress", 'X', NULL, "a program on the devmap entry that runs as OUT sends each frame (xdp-bench's option)",
 	  XL_FLAG(A, o.load_egress) },
 	{ "egress-action", 0, "ACTION", "what it does: forward (default: source MAC set to OUT's, sent on) or drop; implies --load-egress",
@@ -68,7 +66,7 @@ static const struct xl_opt devmap_opts[] = {
 /* -q is --qsize as in xdp-bench redirect-cpu; --quiet is -Q here. */
 static const struct xl_opt cpu_opts[] = {
 	COMMON_OPTS_BUT_QUIET,
-	XL_RUN(QUIET, A, quiet, .short_name = 'Q'),
+	XL_RUN(QUIET, A, d.quiet, .short_name = 'Q'),
 	PROFILE_OPTS,
 	{ "cpu", 'c', "CPUS", "target CPUs of the cpumap: online CPUs, repeatable or a list such as 0,2-3, none twice (required)", O_CPU, true },
 	{ "program-mode", 0, "POLICY", "how the target CPU is picked: no-touch or touch (all to the first CPU), round-robin, l4-proto, l4-filter, l4-sport, l4-dport, l4-hash (default with several CPUs; no-touch with one)", O_STEER, false, "steer" },
@@ -82,7 +80,7 @@ static const struct xl_opt cpu_opts[] = {
 };
 #undef A
 
-static const struct redir_args redir_defaults = { .interval_ns = 1000000000ull, .reps = 1 };
+static const struct redir_args redir_defaults = { .d = { .interval_ns = 1000000000ull, .reps = 1 } };
 
 /* --cpu and --program-mode: a list, and the library's policy names. */
 static int on_opt(const struct xl_cmd_spec *spec, int id, const char *arg, void *ctx)
@@ -285,7 +283,7 @@ static int parse(const struct xl_cmd_spec *spec, enum xl_redir_kind kind, struct
 	}
 	for (i = 0; i < a->o.nout; i++)
 		a->o.out[i] = argv[idx + 1 + i];
-	return xl_cmd_check_reps(spec, a->reps, a->duration_ns) ? XL_EXIT_USAGE : 0;
+	return xl_cmd_check_reps(spec, a->d.reps, a->d.duration_ns) ? XL_EXIT_USAGE : 0;
 }
 
 /* What the report loop's callbacks need: the redirect and its counters. */
@@ -366,12 +364,17 @@ static void redir_print(void *ctx, const struct xl_meter_window *w, double t)
 	memcpy(rr->tprev, rr->tcur, sizeof(rr->tprev));
 }
 
+/* xl_cmd_dut_enter()'s check: IN and the OUTs (xl_redirect_check(), its line). */
+static int redir_check(void *ctx)
+{
+	return xl_redirect_check(ctx);
+}
+
 int cmd_redirect(int argc, char **argv)
 {
 	char start[1024]; /* the start line (struct xl_cmd_loop.start_line) */
 	static struct xl_row_result row;
 	static struct xl_redirect_stats st;
-	struct xl_cmd_records rec = { 0 };
 	struct xl_cmd_loop loop;
 	static struct xl_redir_cpu_rec cpu_recs[XL_MAX_CPUS];
 	static struct xl_steer_target targets[XL_STEER_MAX_CPUS];
@@ -387,7 +390,7 @@ int cmd_redirect(int argc, char **argv)
 	cpu_set_t away;
 	struct xl_redirect *r;
 	static struct xl_profile pr;
-	bool profiling;
+	bool moved;
 	int ret = XL_EXIT_OK, err;
 
 	if (!strcmp(argv[0], "redirect-cpu")) {
@@ -417,16 +420,9 @@ int cmd_redirect(int argc, char **argv)
 	err = parse(&spec, kind, &a, argc, argv);
 	if (err)
 		return err < 0 ? XL_EXIT_OK : err;
-	/* Before --netns: bpf_jit_kallsyms exists in the initial namespace only. */
-	xl_cmd_prof_open(&a.prof);
-	if (a.netns && (ret = xl_cmd_enter_netns(&spec, a.netns)))
-		goto out_prof;
-	ret = XL_EXIT_USAGE;
-	if (xl_redirect_check(&a.o))
-		goto out_prof;
-	ret = XL_EXIT_RUNTIME;
-	if ((a.json && !xl_cmd_out_open(a.json)) || (a.prom && xl_cmd_prom_check(a.prom)))
-		goto out_prof; /* a bad path fails before the run */
+	ret = xl_cmd_dut_enter(&spec, &a.d, NULL, redir_check, &a.o);
+	if (ret)
+		return ret;
 	r = xl_redirect__create(&a.o);
 	if (!r) {
 		ret = errno == ENODEV ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
@@ -438,12 +434,9 @@ int cmd_redirect(int argc, char **argv)
 	rr.nt = nt = xl_redirect__steer_count(r);
 	rr.prog_id = xl_cmd_attached_prog_id(xl_redirect__ifindex(r), a.o.mode);
 	m.src = (struct xl_counter_src){ "redirect", xl_redirect__read_bench, r };
-	m.ifname = a.o.in;
-	m.eth_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	m.napi_pid = xl_napi_kthread_pid(a.o.in);
+	moved = xl_cmd_dut_meter(&a.d, &m, a.o.in, 0, -1, &away); /* one queue's counts */
 	rr.sock = m.eth_sock;
-	if (xl_cmd_keep_off_napi(m.napi_pid, a.o.in, &away) &&
-	    (err = xl_redirect__stress_affinity(r, &away)))
+	if (moved && (err = xl_redirect__stress_affinity(r, &away)))
 		xl_warn("--stress-mode thread: cannot move it off the NAPI CPUs: %s", strerror(-err));
 	if (a.o.kind == XL_REDIR_CPUMAP) {
 		char cl[XL_STEER_MAX_CPUS * 6] = "";
@@ -471,17 +464,10 @@ int cmd_redirect(int argc, char **argv)
 			xl_pkt_op_name(a.o.op));
 	xl_cmd_row_init(&row, argv[0], NULL, "xdp", "XDP_REDIRECT", xl_pkt_op_name(a.o.op),
 			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
-	loop = (struct xl_cmd_loop){ .m = &m, .ifname = a.o.in,
-			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
-			.quiet = a.quiet, .extended = a.extended, .alive = redir_alive,
-			.sampled = redir_sampled, .print = redir_print,
-			.poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
-			.ctx = &rr, .start_line = start,
-			.row = &row, .rec = a.json ? &rec : NULL, .prom = a.prom, .cmd = argv[0] };
-	profiling = xl_cmd_prof_run_start(&a.prof, argv[0], -1);
-	ret = xl_cmd_report_loop(&loop, &w);
-	if (profiling)
-		xl_cmd_prof_run_stop(&a.prof, w.ns ? w.napi_cpu : -1, &pr);
+	loop = (struct xl_cmd_loop){ .m = &m, .ifname = a.o.in, .alive = redir_alive,
+				     .sampled = redir_sampled, .print = redir_print, .ctx = &rr,
+				     .start_line = start, .row = &row };
+	ret = xl_cmd_dut_loop(&a.d, &loop, argv[0], &w, &pr);
 	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0 &&
 	    (!nt || xl_redirect__read_steer(r, targets, &miss, &stress) == 0)) {
 		print_totals(&a.o, &w, &st, cpu_recs, targets, nt, &miss, stress);
@@ -492,11 +478,9 @@ int cmd_redirect(int argc, char **argv)
 		xl_cmd_print_check(&w, 1);
 		xl_cmd_print_verdict(&row);
 	}
-	ret = xl_cmd_profiled_finish(a.json, argv[0], &loop, &row, &pr, ret);
-	if (m.eth_sock >= 0)
-		close(m.eth_sock);
+	ret = xl_cmd_dut_finish(&a.d, argv[0], &loop, &row, &pr, &m, ret);
 	xl_redirect__destroy(r);
 out_prof:
-	xl_cmd_prof_close(&a.prof);
+	xl_cmd_prof_close(&a.d.prof);
 	return ret;
 }

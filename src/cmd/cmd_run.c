@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "dut_cli.h"
 #include "run_opts.h"
 #include "xdplab/bench.h"
 #include "xdplab/ethxdp.h"
@@ -38,10 +39,7 @@ struct run_args {
 	const char *maps[XL_USERPROG_MAX_FILLS];
 	enum xl_xdp_mode mode;
 	enum count_method count;
-	uint64_t interval_ns, duration_ns;
-	bool extended, quiet;
-	const char *netns, *json;
-	int reps;
+	struct xl_cmd_dut d; /* no --profile: d.prof stays off */
 };
 
 #define A struct run_args
@@ -57,13 +55,13 @@ static const struct xl_opt run_opts[] = {
 	{ "count", 'c', "METHOD", "how actions are counted: auto (ethtool where the driver has XDP counters, else fexit), ethtool, fexit or both (default auto)",
 	  XL_ENUM(A, count, methods, NULL) },
 	XL_RUN(MODE, A, mode),
-	XL_RUN(INTERVAL, A, interval_ns),
-	XL_RUN(DURATION, A, duration_ns),
-	XL_RUN(EXTENDED, A, extended, .help = "also print a row per CPU (with --count fexit or both)"),
-	XL_RUN(NETNS, A, netns),
-	XL_RUN(QUIET, A, quiet),
-	XL_RUN(REPS, A, reps),
-	XL_RUN(JSON, A, json),
+	XL_RUN(INTERVAL, A, d.interval_ns),
+	XL_RUN(DURATION, A, d.duration_ns),
+	XL_RUN(EXTENDED, A, d.extended, .help = "also print a row per CPU (with --count fexit or both)"),
+	XL_RUN(NETNS, A, d.netns),
+	XL_RUN(QUIET, A, d.quiet),
+	XL_RUN(REPS, A, d.reps),
+	XL_RUN(JSON, A, d.json),
 };
 #undef A
 
@@ -76,8 +74,9 @@ static int on_opt(const struct xl_cmd_spec *spec, int id, const char *arg, void 
 }
 
 static const struct xl_cmd_spec run_spec;
-static const struct run_args run_defaults = { .spec = &run_spec, .interval_ns = 1000000000ull,
-					      .reps = 1, .uo = { .can_pin = true } /* --pin-maps */ };
+static const struct run_args run_defaults = { .spec = &run_spec,
+					      .d = { .interval_ns = 1000000000ull, .reps = 1 },
+					      .uo = { .can_pin = true } /* --pin-maps */ };
 static const struct xl_cmd_spec run_spec = {
 	"run", "IFACE",
 	"Attach your XDP program (--prog FILE.o) to IFACE and print rx/s, a rate per action, ns/packet, CPU ns/packet.",
@@ -140,7 +139,6 @@ int cmd_run(int argc, char **argv)
 {
 	char start[1024]; /* the start line (struct xl_cmd_loop.start_line) */
 	static struct xl_row_result row;
-	struct xl_cmd_records rec = { 0 };
 	struct run_args a;
 	struct xl_meter m XL_METER_SCOPED = { .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	struct xl_bench_rec eth0, eth1, fx0, fx1;
@@ -161,17 +159,12 @@ int cmd_run(int argc, char **argv)
 		xl_usage_error(a.spec, "--prog FILE.o is required (the BPF object with your XDP program)");
 		return XL_EXIT_USAGE;
 	}
-	if (xl_cmd_check_reps(a.spec, a.reps, a.duration_ns))
+	if (xl_cmd_check_reps(a.spec, a.d.reps, a.d.duration_ns))
 		return XL_EXIT_USAGE;
-	if (a.netns && (ret = xl_cmd_enter_netns(a.spec, a.netns)))
+	ret = xl_cmd_dut_enter(a.spec, &a.d, ifname, NULL, NULL);
+	if (ret)
 		return ret;
 	ifindex = if_nametoindex(ifname);
-	if (!ifindex) {
-		xl_usage_error(a.spec, "interface '%s': no such interface", ifname);
-		return XL_EXIT_USAGE;
-	}
-	if (a.json && !xl_cmd_out_open(a.json)) /* a bad path fails before the run */
-		return XL_EXIT_RUNTIME;
 	u = xl_userprog__load(&a.uo);
 	if (!u)
 		return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
@@ -206,11 +199,7 @@ int cmd_run(int argc, char **argv)
 	} else {
 		m.src = (struct xl_counter_src){ "prog-count", xl_count_meter_read, cnt };
 	}
-	m.ifname = ifname;
-	m.queues = eth.queues;
-	m.eth_sock = eth.sock;
-	m.napi_pid = xl_napi_kthread_pid(ifname);
-	xl_cmd_keep_off_napi(m.napi_pid, ifname, NULL);
+	xl_cmd_dut_meter(&a.d, &m, ifname, eth.queues, eth.sock, NULL);
 	snprintf(start, sizeof(start), "xdplab: %s (sec %s) of %s on %s (%s mode); counting %s; Ctrl-C to stop",
 		xl_userprog__name(u), xl_userprog__sec(u), a.uo.path, ifname,
 		xl_xdp_mode_name(a.mode),
@@ -223,14 +212,12 @@ int cmd_run(int argc, char **argv)
 		xl_count__read(cnt, &fx0, NULL);
 	if (eth_ok)
 		xl_eth_xdp_read(&eth, &eth0);
-	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname,
-			.interval_ns = a.interval_ns, .duration_ns = a.duration_ns, .reps = a.reps,
-			.quiet = a.quiet, .extended = a.extended && cnt, .alive = run_alive,
-			.print = run_print, .poll_ns = XL_CMD_POLL_NS, .wait = xl_cmd_wait,
+	a.d.extended = a.d.extended && cnt; /* the per-CPU lines are fexit's */
+	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname, .alive = run_alive, .print = run_print,
 			.ctx = &(struct run_ctx){ ifindex, ifname, a.mode,
 						  xl_cmd_attached_prog_id(ifindex, a.mode), link_fd },
-			.start_line = start, .row = &row, .rec = a.json ? &rec : NULL };
-	ret = xl_cmd_report_loop(&loop, &w);
+			.start_line = start, .row = &row };
+	ret = xl_cmd_dut_loop(&a.d, &loop, "run", &w, NULL);
 	/* The totals of each method over the same span, from the link's making to now. */
 	if (w.ns) {
 		char b[32];
@@ -248,7 +235,7 @@ int cmd_run(int argc, char **argv)
 		print_counts("count fexit", &fx0, &fx1, true);
 	if (eth_ok && !xl_eth_xdp_read(&eth, &eth1))
 		print_counts("count ethtool", &eth0, &eth1, false);
-	ret = xl_cmd_json_finish(a.json, "run", &loop, &row, ret);
+	ret = xl_cmd_dut_finish(&a.d, "run", &loop, &row, NULL, &m, ret);
 out:
 	xl_xdp_link_close(link_fd); /* -1: nothing */
 	xl_count__destroy(cnt);
