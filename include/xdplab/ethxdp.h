@@ -11,11 +11,18 @@
  * (_xdp_tx_errors: the peer has no NAPI, or its ring is full) is an
  * XDP_TX verdict and an error. Bytes are what veth counts: a frame that
  * came through the stack (a sender's skb) without its 14-byte Ethernet
- * header, one redirected to it whole.
+ * header, one redirected to it whole. xl_eth_xdp_peer_probe() makes
+ * xl_eth_xdp_meter_read()'s bytes whole frames again: the veth peer's
+ * tx_queue_N_xdp_xmit counts the frames it sent as xdp_frames (veth keeps
+ * them in the receiver's rq stats, drivers/net/veth.c
+ * veth_get_ethtool_stats(), and reports them as the sender's), and every
+ * other frame gets its 14 bytes back.
  */
 #ifndef XDPLAB_ETHXDP_H
 #define XDPLAB_ETHXDP_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <net/if.h>
 
 #include "xdplab/abi/bench.h"
@@ -26,12 +33,28 @@
  * 1..XL_ETHTOOL_MAX_QUEUES
  * (xl_eth_xdp_probe() lowers it to the queues that have counters: veth
  * allocates one per possible CPU but counts only its real ones).
+ * The rest is xl_eth_xdp_peer_probe()'s (zero before it):
+ * @l2: the veth peer's xdp_xmit counters can be read: xl_eth_xdp_meter_read()
+ *      adds XL_ETH_XDP_L2_HLEN bytes per frame that came as an skb;
+ *      false: its bytes are the driver's count (an skb's without its header).
+ * @peer_sock: a socket in the peer's namespace (owned when @l2;
+ *      xl_eth_xdp_close() closes it); @peer_name: the peer.
+ * @last_packets/@last_xmit: xdp_packets and the peer's xdp_xmit at the
+ *      last read; @l2_bytes: bytes added up to it (a running total, so a
+ *      window between two reads gets its own frames' share).
  */
 struct xl_eth_xdp {
 	int sock;
 	char ifname[IF_NAMESIZE];
 	int queues;
+	bool l2;
+	int peer_sock;
+	char peer_name[IF_NAMESIZE];
+	uint64_t last_packets, last_xmit, l2_bytes;
 };
+
+/** The Ethernet header veth's byte count lacks for a frame that came as an skb (bytes). */
+#define XL_ETH_XDP_L2_HLEN 14
 
 /**
  * xl_eth_xdp_read() - the device's counters since it was created, summed
@@ -54,5 +77,30 @@ int xl_eth_xdp_probe(struct xl_eth_xdp *e);
  * with the most softirq time.
  */
 int xl_eth_xdp_meter_read(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+
+/**
+ * xl_eth_xdp_l2_add() - the bytes one interval's frames lack in veth's
+ * xdp_bytes: XL_ETH_XDP_L2_HLEN for each of @packets (xdp_packets' growth)
+ * that was not among @xmit (the peer's xdp_xmit growth: frames sent as
+ * xdp_frames, counted whole); 0 when @xmit >= @packets (frames the peer
+ * put in the ring before the DUT's NAPI counted them).
+ */
+uint64_t xl_eth_xdp_l2_add(uint64_t packets, uint64_t xmit);
+
+/**
+ * xl_eth_xdp_peer_probe() - find the veth peer of @ifindex (the device
+ * @e->ifname, in the calling thread's namespace; the peer may be in a named
+ * one, /run/netns) and whether its tx_queue_N_xdp_xmit can be read; if so
+ * sets @e->l2 and the peer's fields, and xl_eth_xdp_meter_read()'s bytes
+ * are whole frames from its next read on.
+ * Return: 0; -ENODEV (@ifindex is not a veth, or its peer is not one);
+ * -ENOENT (the peer's namespace has no name, or it has no xdp_xmit
+ * counters); or -errno. On error @e->l2 stays false: the bytes stay the
+ * driver's count, and the caller says so.
+ */
+int xl_eth_xdp_peer_probe(struct xl_eth_xdp *e, int ifindex);
+
+/** xl_eth_xdp_close() - close what xl_eth_xdp_peer_probe() opened (@e->sock is the caller's). */
+void xl_eth_xdp_close(struct xl_eth_xdp *e);
 
 #endif /* XDPLAB_ETHXDP_H */

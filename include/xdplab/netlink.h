@@ -115,6 +115,16 @@ int xl_link_peer_features(const struct xl_link_info *peer, int peer_netnsid,
 			  const char *const names[], int n, int on[]);
 
 /**
+ * xl_link_peer_socket() - a datagram socket (AF_INET, SOCK_CLOEXEC) made in
+ * the namespace of a veth peer as xl_link_get() returned it (@peer,
+ * @peer_netnsid), found as xl_link_peer_gro() finds it, so ethtool ioctls
+ * on it reach @peer->name there (an ioctl acts in its socket's namespace);
+ * the calling thread returns to its own namespace.
+ * Return: the socket (the caller closes it), or -1 (not found, or no socket).
+ */
+int xl_link_peer_socket(const struct xl_link_info *peer, int peer_netnsid);
+
+/**
  * xl_xsk_queue_holder() - the AF_XDP socket bound to @ifindex queue @queue
  * in the caller's namespace, found with sock_diag (NETLINK_SOCK_DIAG,
  * AF_XDP, XDP_SHOW_INFO: what `ss --xdp` reads), and the process holding

@@ -4,9 +4,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/bpf.h>
 
 #include "xdplab/ethxdp.h"
+#include "xdplab/netlink.h"
 #include "xdplab/percpu.h"
 #include "xdplab/sysstat.h"
 
@@ -59,11 +61,75 @@ int xl_eth_xdp_read(const struct xl_eth_xdp *e, struct xl_bench_rec *total)
 	return 0;
 }
 
+uint64_t xl_eth_xdp_l2_add(uint64_t packets, uint64_t xmit)
+{
+	return packets > xmit ? (packets - xmit) * XL_ETH_XDP_L2_HLEN : 0;
+}
+
+/* The peer's frames sent into @e's device as xdp_frames, over its TX queues. */
+static int peer_xmit(const struct xl_eth_xdp *e, uint64_t *xmit)
+{
+	return xl_ethtool_queue_sum(e->peer_sock, e->peer_name, "tx", "xdp_xmit", 0, xmit, NULL);
+}
+
 int xl_eth_xdp_meter_read(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
 {
+	struct xl_eth_xdp *e = ctx;
+	uint64_t xmit = 0;
+	int err;
+
 	if (per_cpu)
 		memset(per_cpu, 0, xl_bench_detail_ncpus() * sizeof(*per_cpu));
-	return xl_eth_xdp_read(ctx, total);
+	/* The sender's count first: a frame it has sent may not be counted here yet. */
+	if (e->l2 && (err = peer_xmit(e, &xmit)))
+		return err;
+	err = xl_eth_xdp_read(e, total);
+	if (err || !e->l2)
+		return err;
+	e->l2_bytes += xl_eth_xdp_l2_add(total->rx_packets - e->last_packets, xmit - e->last_xmit);
+	e->last_packets = total->rx_packets;
+	e->last_xmit = xmit;
+	total->rx_bytes += e->l2_bytes;
+	return 0;
+}
+
+int xl_eth_xdp_peer_probe(struct xl_eth_xdp *e, int ifindex)
+{
+	struct xl_link_info li, peer;
+	uint64_t xmit;
+	int err, sock;
+
+	err = xl_link_get(ifindex, -1, &li);
+	if (err)
+		return err;
+	if (strcmp(li.kind, "veth") || !li.peer_ifindex)
+		return -ENODEV;
+	err = xl_link_get(li.peer_ifindex, li.peer_netnsid, &peer);
+	if (err)
+		return err;
+	if (strcmp(peer.kind, "veth"))
+		return -ENODEV;
+	sock = xl_link_peer_socket(&peer, li.peer_netnsid);
+	if (sock < 0)
+		return -ENOENT;
+	e->peer_sock = sock;
+	snprintf(e->peer_name, sizeof(e->peer_name), "%s", peer.name);
+	err = peer_xmit(e, &xmit);
+	if (err) {
+		close(sock);
+		e->peer_sock = -1;
+		return err;
+	}
+	e->l2 = true;
+	e->last_packets = e->last_xmit = e->l2_bytes = 0;
+	return 0;
+}
+
+void xl_eth_xdp_close(struct xl_eth_xdp *e)
+{
+	if (e->l2)
+		close(e->peer_sock);
+	e->l2 = false;
 }
 
 int xl_eth_xdp_probe(struct xl_eth_xdp *e)

@@ -364,6 +364,19 @@ int xl_link_peer_features(const struct xl_link_info *peer, int peer_netnsid,
 	return in_peer_ns(peer, peer_netnsid, features_fn, &a);
 }
 
+/* A socket of the namespace this runs in (@ifname, @ctx unused). */
+static int socket_fn(const char *ifname, void *ctx)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	return fd < 0 ? -1 : fd;
+}
+
+int xl_link_peer_socket(const struct xl_link_info *peer, int peer_netnsid)
+{
+	return in_peer_ns(peer, peer_netnsid, socket_fn, NULL);
+}
+
 /* The socket inode that xsk_diag_cb found bound to (ifindex, queue). */
 struct xsk_find {
 	uint32_t ifindex, queue, ino;
