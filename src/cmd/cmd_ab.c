@@ -376,7 +376,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab_side sides[2] = { { 0 } };
 	struct xl_ab_result cpu_r, pps_r;
 	const char *ifname, *cpu_source;
-	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, done = 0;
+	int idx, ifindex, ret = XL_EXIT_RUNTIME, r, k, done = 0, l2_err;
 	double *mem = NULL;
 
 	idx = xl_cmd_parse_iface(&ab_spec, argc, argv, NULL, &a, &ifname);
@@ -406,6 +406,8 @@ int cmd_ab(int argc, char **argv)
 		ret = XL_EXIT_USAGE;
 		goto out;
 	}
+	/* Whole frames' bytes when the sender's side says which came as skbs. */
+	l2_err = xl_eth_xdp_peer_probe(&eth, ifindex);
 	mem = calloc(4 * a.reps, sizeof(double));
 	if (!mem)
 		goto out;
@@ -469,10 +471,19 @@ int cmd_ab(int argc, char **argv)
 	       !strcmp(cpu_source, XL_CPU_SRC_TRACEPOINT) ?
 	       "the judged CPU's NET_RX softirq time (irq:softirq_entry/exit tracepoints, ns)" :
 	       "the judged CPU's softirq time (/proc/stat, 10 ms ticks: coarse in short slices; threaded NAPI gives ns, docs/own-program.md)");
+	if (eth.l2)
+		printf("frame size: the DUT's xdp_bytes over xdp_packets, %d bytes added per frame that came as an skb (veth counts it without its Ethernet header; the peer %s's tx_queue_N_xdp_xmit counts the others)\n",
+		       XL_ETH_XDP_L2_HLEN, XL_ESC(eth.peer_name));
+	else
+		printf("frame size: the driver's byte count over packets (xdp_bytes / xdp_packets), possibly without the %d-byte L2 header: the sender's side cannot be read (%s)\n",
+		       XL_ETH_XDP_L2_HLEN, l2_err == -ENODEV ? "the peer is not a veth" :
+		       l2_err == -ENOENT ? "the peer's namespace has no name, or it has no xdp_xmit counters" :
+		       strerror(-l2_err));
 	/*
 	 * The rows' identity as measured: where the NAPI ran (a kthread
 	 * found in the slices: threaded) and the frames' mean size, from
-	 * the device's own byte count (no FCS, as the lab's sizes).
+	 * the device's own byte count (no FCS, as the lab's sizes; whole
+	 * frames when eth.l2, said in the "frame size:" line).
 	 */
 	for (k = 0; k < 2; k++) {
 		uint64_t n = sides[0].packets + sides[1].packets;
@@ -491,6 +502,7 @@ int cmd_ab(int argc, char **argv)
 		json_object_set_new(o, "slice_s", json_real(a.slice_ns / 1e9));
 		json_object_set_new(o, "counted_by", json_string("ethtool"));
 		json_object_set_new(o, "cpu_from", json_string(cpu_source));
+		json_object_set_new(o, "size_from", json_string(eth.l2 ? "xdp_bytes+l2" : "xdp_bytes"));
 		json_object_set_new(o, "a", side_json(&sides[0], done));
 		json_object_set_new(o, "b", side_json(&sides[1], done));
 		json_object_set_new(o, "cpu_ns_per_pkt", cmp_json(&cpu_r, "ns"));
@@ -513,6 +525,7 @@ out:
 		xl_bench__destroy(sides[k].b);
 		xl_userprog__destroy(sides[k].u);
 	}
+	xl_eth_xdp_close(&eth);
 	if (eth.sock >= 0)
 		close(eth.sock);
 	free(mem);

@@ -23,7 +23,7 @@ PIDS=()
 
 TESTS=(progrun_own_capture progrun_corpus progrun_tx_bytes progrun_ab_self progrun_modifies
        progrun_linear_limit progrun_live_limit progrun_capture_numbers progrun_interrupted progrun_repeat_warn bad_objects
-       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_threaded_no_gro ab_wiring_changed ab_sigkill
+       run_filter_counts run_sigkill run_bad ab_loop_slower ab_self ab_builtin ab_wiring_size ab_size_redirected ab_size_unnamed_peer ab_threaded_no_gro ab_wiring_changed ab_sigkill
        run_pin_maps run_pin_maps_killed run_pin_exists ab_pin_by_name run_pin_by_name lab_run_prog lab_run_ab run_off_napi_cpu run_wakeups run_detached_by_cleanup
        map_file_errors untrusted_names)
 
@@ -679,6 +679,11 @@ t_ab_wiring_size() {
 	expect "cpu_from" "$(jq -r .cpu_from "$TMP/ab.json")" napi-kthread-schedstat || return 1
 	grep -q "^cpu figure: the DUT's threaded NAPI kthread's run time (schedstat, ns)$" "$TMP/cmd.out" ||
 		{ cat "$TMP/cmd.out"; return 1; }
+	# gen sends through AF_PACKET here (skbs: veth counts them 14 bytes short): the peer's
+	# tx_queue_N_xdp_xmit says none came as xdp_frames, so each gets its header back.
+	expect "size_from" "$(jq -r .size_from "$TMP/ab.json")" xdp_bytes+l2 || return 1
+	grep -qx "frame size: the DUT's xdp_bytes over xdp_packets, 14 bytes added per frame that came as an skb (veth counts it without its Ethernet header; the peer xlp$$ga's tx_queue_N_xdp_xmit counts the others)" \
+		"$TMP/cmd.out" || { cat "$TMP/cmd.out"; return 1; }
 	# The same in softirq (GRO keeps the NAPI): its exact source.
 	ip netns exec "$D" sh -c "echo 0 > /sys/class/net/xlp$$in/threaded" || return 1
 	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
@@ -694,6 +699,52 @@ t_ab_wiring_size() {
 # pid), at each attach and deletes it at each detach. Every slice has its
 # CPU figure, the kthread's of that slice (before: the first slice's pid
 # was kept, and every later slice read none).
+# Frames redirected into the DUT's peer arrive as xdp_frames (counted whole,
+# and in the peer's tx_queue_N_xdp_xmit): ab's size gets nothing added.
+# gen (AF_PACKET) -> xlp$$s0 -> xlp$$s1 (redirect to xlp$$ga) -> xlp$$in.
+t_ab_size_redirected() {
+	topo_up && build_loop 0 || return 1
+	ip netns exec "$D" ethtool -K xlp$$in gro on >/dev/null || return 1
+	ip link add name xlp$$s0 netns "$G" type veth peer name xlp$$s1 netns "$G" || return 1
+	ip -n "$G" link set xlp$$s0 up && ip -n "$G" link set xlp$$s1 up || return 1
+	$X redirect --netns "$G" xlp$$s1 xlp$$ga -d 20 -q >"$TMP/red" 2>&1 &
+	PIDS+=($!)
+	sleep 0.5
+	$X gen --netns "$G" xlp$$s0 -d 20 --size 200 --no-check -q >/dev/null 2>&1 &
+	PIDS+=($!)
+	sleep 0.5
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
+		>"$TMP/cmd.out" 2>"$TMP/err" || { cat "$TMP/err" "$TMP/red"; return 1; }
+	expect "size" "$(jq -r '.rows[0].size' "$TMP/ab.a.json") $(jq -r .size_from "$TMP/ab.json")" \
+		"200 xdp_bytes+l2" || return 1
+	expect "peer's xdp_xmit moved" "$(ip netns exec "$G" ethtool -S xlp$$ga |
+		awk '/tx_queue_[0-9]+_xdp_xmit:/ { n += $2 } END { print (n > 0) }')" 1
+}
+
+# The DUT's peer in a namespace without a name (a process's): its
+# xdp_xmit cannot be read, so ab says the size is the driver's count and
+# keeps it (AF_PACKET frames: 14 bytes short, 186).
+t_ab_size_unnamed_peer() {
+	local ns
+	suite_netns_up "$G" "$D" && build_loop 0 || return 1
+	unshare -n sleep 60 &
+	ns=$!
+	PIDS+=($ns)
+	sleep 0.2
+	ip link add name xlp$$in netns "$D" type veth peer name xlp$$ga netns "$ns" || return 1
+	ip -n "$D" link set xlp$$in up && nsenter -t "$ns" -n ip link set xlp$$ga up || return 1
+	ip netns exec "$D" ethtool -K xlp$$in gro on >/dev/null || return 1
+	nsenter -t "$ns" -n $X gen xlp$$ga -d 20 --size 200 --no-check -q >/dev/null 2>&1 &
+	PIDS+=($!)
+	sleep 0.5
+	$X ab --netns "$D" xlp$$in --a "$TMP/loop0.o" --b drop:no-touch --reps 6 -q --json "$TMP/ab.json" \
+		>"$TMP/cmd.out" 2>"$TMP/err" || { cat "$TMP/err"; return 1; }
+	expect "size" "$(jq -r '.rows[0].size' "$TMP/ab.a.json") $(jq -r .size_from "$TMP/ab.json")" \
+		"186 xdp_bytes" || return 1
+	grep -qx "frame size: the driver's byte count over packets (xdp_bytes / xdp_packets), possibly without the 14-byte L2 header: the sender's side cannot be read (the peer's namespace has no name, or it has no xdp_xmit counters)" \
+		"$TMP/cmd.out" || { cat "$TMP/cmd.out"; return 1; }
+}
+
 t_ab_threaded_no_gro() {
 	local n k="napi/xlp$$in"
 	k=${k:0:15} # the kernel keeps 15 bytes of a task's name
