@@ -76,7 +76,7 @@ int xl_eth_xdp_probe(struct xl_eth_xdp *e);
  * xl_bench_detail_ncpus() records) all zero, so the meter judges the CPU
  * with the most softirq time.
  */
-int xl_eth_xdp_meter_read(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+xl_counter_read_fn xl_eth_xdp_meter_read;
 
 /**
  * xl_eth_xdp_l2_add() - the bytes one interval's frames lack in veth's

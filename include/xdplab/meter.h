@@ -32,7 +32,7 @@
  */
 struct xl_counter_src {
 	const char *name;
-	int (*read)(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+	xl_counter_read_fn *read;
 	void *ctx;
 };
 

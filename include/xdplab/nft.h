@@ -52,7 +52,7 @@ int xl_nft_counter_parse(const char *json, uint64_t *packets, uint64_t *bytes);
  * per-CPU split, so @per_cpu (when not NULL, xl_bench_detail_ncpus() records) is
  * zeroed. @ctx is the struct xl_nft_drop. Return: as xl_nft_drop__counter().
  */
-int xl_nft_drop__read(void *ctx, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+xl_counter_read_fn xl_nft_drop__read;
 
 /** xl_nft_drop__table() - the table's name, e.g. "xdplab_4242". */
 const char *xl_nft_drop__table(const struct xl_nft_drop *n);

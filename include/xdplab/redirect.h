@@ -169,16 +169,14 @@ int xl_redirect__last(struct xl_redirect *r, struct xl_redirect_stats *st,
  * (@kernel_drops, OUT xmit errors, cpumap enqueue drops) added to
  * total->errors. @ctx: the struct xl_redirect. Return: 0 or -errno.
  */
-int xl_redirect__read_bench(void *ctx, struct xl_bench_rec *total,
-			    struct xl_bench_rec *per_cpu);
+xl_counter_read_fn xl_redirect__read_bench;
 
 /**
  * xl_redirect__read_cpu() - a counter source's read (struct xl_counter_src): the cpumap-entry
  * program's processed frames as rx_packets (per CPU: the target CPU), for
  * rows measured where the frames arrive. @ctx: the struct xl_redirect.
  */
-int xl_redirect__read_cpu(void *ctx, struct xl_bench_rec *total,
-			  struct xl_bench_rec *per_cpu);
+xl_counter_read_fn xl_redirect__read_cpu;
 
 /**
  * xl_redirect__cpumap_kthread_pid() - pid of the cpumap kthread of the

@@ -255,6 +255,95 @@ struct xl_row_result {
 };
 
 /**
+ * enum xl_row_field_id - the members of a results row's JSON object
+ * (docs/results.md) that the writer (xl_report_json_write()) and the
+ * readers (compare's, the report's) share, each an index of
+ * xl_row_fields[]: a member is named and typed there once.
+ */
+enum xl_row_field_id {
+	XL_ROW_F_NAME,
+	XL_ROW_F_KIND,
+	XL_ROW_F_ACTION,
+	XL_ROW_F_OP,
+	XL_ROW_F_MODE,
+	XL_ROW_F_SIZE,
+	XL_ROW_F_WIRING,
+	XL_ROW_F_NAPI_CPU,
+	XL_ROW_F_GEN_CPU,
+	XL_ROW_F_ENGINE,
+	XL_ROW_F_JUDGED,
+	XL_ROW_F_COUNTER,
+	XL_ROW_F_VERDICT,
+	XL_ROW_F_NOTE,
+	/* written for a row with repetitions only */
+	XL_ROW_F_NS_PER_PKT,
+	XL_ROW_F_CPU_BUSY,
+	XL_ROW_F_CPU_NS_PER_PKT,
+	XL_ROW_F_CPU_SOURCE,
+	XL_ROW_F_GEN_MPPS,
+	XL_ROW_F_XMIT_ERRORS,
+	XL_ROW_F_RING_DROP_SHARE,
+	XL_ROW_F_DISAGREEMENT,
+	XL_ROW_F_MISMATCH,
+	XL_ROW_F__COUNT
+};
+
+/**
+ * enum xl_row_field_type - how a member is held in struct xl_row_result
+ * and written.
+ * @XL_ROW_T_TEXT: a char array, written as a string.
+ * @XL_ROW_T_NAME: a const char *, written as a string ("" for NULL).
+ * @XL_ROW_T_NAME_NULL: a const char *, NULL written as null.
+ * @XL_ROW_T_NAME_OPT: a const char *, NULL not written.
+ * @XL_ROW_T_U32/@XL_ROW_T_INT/@XL_ROW_T_U64: integers.
+ * @XL_ROW_T_REAL: a double. @XL_ROW_T_BOOL: a bool.
+ * @XL_ROW_T_VERDICT: not held: xl_row_verdict() of the row.
+ */
+enum xl_row_field_type {
+	XL_ROW_T_TEXT,
+	XL_ROW_T_NAME,
+	XL_ROW_T_NAME_NULL,
+	XL_ROW_T_NAME_OPT,
+	XL_ROW_T_U32,
+	XL_ROW_T_INT,
+	XL_ROW_T_U64,
+	XL_ROW_T_REAL,
+	XL_ROW_T_BOOL,
+	XL_ROW_T_VERDICT,
+};
+
+/**
+ * struct xl_row_field - one member of a results row.
+ * @key: its JSON name. @type: how it is held and written.
+ * @off: its offset in struct xl_row_result (unused for XL_ROW_T_VERDICT).
+ * @measured: written only for a row with repetitions.
+ */
+struct xl_row_field {
+	const char *key;
+	enum xl_row_field_type type;
+	size_t off;
+	bool measured;
+};
+
+/** The field table (src/lib/measure/rowfields.c), indexed by enum xl_row_field_id. */
+extern const struct xl_row_field xl_row_fields[XL_ROW_F__COUNT];
+
+/**
+ * xl_row_field_json() - member @f of @r as a new JSON value (jansson's),
+ * or NULL when it is not written (XL_ROW_T_NAME_OPT's NULL).
+ */
+struct json_t *xl_row_field_json(const struct xl_row_result *r, const struct xl_row_field *f);
+
+/**
+ * xl_row_field_str() - member @id of the JSON row object @o as text: its
+ * string (owned by @o), "" when absent or not a string. For the readers.
+ */
+const char *xl_row_field_str(const struct json_t *o, enum xl_row_field_id id);
+
+/** xl_row_field_num() - member @id of @o as a number: 0 when absent or not a number. */
+double xl_row_field_num(const struct json_t *o, enum xl_row_field_id id);
+
+/**
  * xl_rows_ctl_ref() - the run's reference control: the median of every
  * repetition's host-speed control (struct xl_rep_result.ctl_ns > 0) of the
  * @n @rows, ns per run; 0 when none was measured.

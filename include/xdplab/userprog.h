@@ -187,7 +187,7 @@ struct xl_count *xl_count__create(const struct xl_userprog *u);
 int xl_count__read(struct xl_count *c, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
 
 /** xl_count_meter_read() - xl_count__read() with a void * for struct xl_counter_src.read. */
-int xl_count_meter_read(void *c, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+xl_counter_read_fn xl_count_meter_read;
 
 /** xl_count__destroy() - detach and free. NULL is fine. */
 void xl_count__destroy(struct xl_count *c);

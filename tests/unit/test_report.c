@@ -559,6 +559,48 @@ static void test_row_parts(void **state)
 	assert_null(xl_row_part(&rows[ROW_VALID], &xl_row_part_steer));
 }
 
+/*
+ * The field table round trip: every member the table names is written
+ * under its key (a measured one only with repetitions) and the readers'
+ * xl_row_field_str()/_num() give back what the row held.
+ */
+static void test_row_fields(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	const struct xl_row_result *r = &rows[ROW_VALID];
+	json_t *doc, *row, *na;
+	int i;
+
+	make_rows(rows);
+	rows[ROW_VALID].counter = "program";
+	rows[ROW_VALID].cpu_source = "proc-stat";
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	row = json_array_get(get(doc, "rows"), ROW_VALID);
+	na = json_array_get(get(doc, "rows"), ROW_NA);
+	for (i = 0; i < XL_ROW_F__COUNT; i++) {
+		assert_non_null(xl_row_fields[i].key);
+		assert_non_null(json_object_get(row, xl_row_fields[i].key));
+		assert_true(!xl_row_fields[i].measured ||
+			    !json_object_get(na, xl_row_fields[i].key));
+	}
+	assert_string_equal(xl_row_field_str(row, XL_ROW_F_NAME), r->name);
+	assert_string_equal(xl_row_field_str(row, XL_ROW_F_OP), r->op);
+	assert_string_equal(xl_row_field_str(row, XL_ROW_F_COUNTER), "program");
+	assert_string_equal(xl_row_field_str(row, XL_ROW_F_VERDICT), xl_row_verdict(r));
+	assert_string_equal(xl_row_field_str(row, XL_ROW_F_CPU_SOURCE), "proc-stat");
+	assert_string_equal(xl_row_field_str(na, XL_ROW_F_CPU_SOURCE), ""); /* not written */
+	assert_dbl_equal(xl_row_field_num(row, XL_ROW_F_SIZE), r->size);
+	assert_dbl_equal(xl_row_field_num(row, XL_ROW_F_NS_PER_PKT), r->ns_per_pkt);
+	assert_dbl_equal(xl_row_field_num(row, XL_ROW_F_CPU_NS_PER_PKT), r->cpu_ns_per_pkt);
+	assert_dbl_equal(xl_row_field_num(row, XL_ROW_F_XMIT_ERRORS), (double)r->xmit_errors);
+	assert_true(json_is_null(get(na, xl_row_fields[XL_ROW_F_OP].key)) ==
+		    (rows[ROW_NA].op == NULL));
+	assert_string_equal(xl_row_field_str(na, XL_ROW_F_WIRING), ""); /* NULL written as "" */
+	assert_dbl_equal(xl_row_field_num(na, XL_ROW_F_NS_PER_PKT), 0); /* absent */
+	json_decref(doc);
+}
+
 static void test_json_other_rows(void **state)
 {
 	struct xl_row_result rows[N_ROWS];
@@ -1017,6 +1059,7 @@ int main(void)
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_json_monitor_cost, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_row_parts, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_row_fields, setup_tmp, teardown_tmp),
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_table_lines),
 		cmocka_unit_test(test_table_verdict_words),

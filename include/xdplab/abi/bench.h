@@ -58,6 +58,20 @@ struct xl_bench_rec {
 #ifndef __bpf__
 /* The layout is an ABI between the BPF program and user space. */
 _Static_assert(sizeof(struct xl_bench_rec) == 64, "struct xl_bench_rec changed size");
+
+/**
+ * xl_counter_read_fn - the one signature of a packet-counter read, whatever
+ * counts (our benchmark's per-CPU map, redirect's, an nftables rule, a
+ * driver's per-action XDP counters, a user program's count): the totals
+ * into *@total and, when @per_cpu is not NULL, each CPU's record (at most
+ * XL_MAX_CPUS, xdplab/percpu.h; zero when the source has no per-CPU
+ * split). @ctx: the source's object. Return: 0 or -errno. A meter reads
+ * through one (struct xl_counter_src, xdplab/meter.h); readers are
+ * declared with it (xl_counter_read_fn xl_nft_drop__read;) so the
+ * compiler holds each definition to it.
+ */
+typedef int xl_counter_read_fn(void *ctx, struct xl_bench_rec *total,
+			       struct xl_bench_rec *per_cpu);
 #endif
 
 #endif /* XDPLAB_BENCH_SHARED_H */

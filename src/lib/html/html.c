@@ -77,23 +77,23 @@ static int load_rows(json_t *doc, struct hrow **out, int *n)
 		json_t *prof = json_object_get(o, "profile");
 		size_t k;
 
-		snprintf(r->name, sizeof(r->name), "%s", jstr(o, "name"));
-		snprintf(r->kind, sizeof(r->kind), "%s", jstr(o, "kind"));
-		snprintf(r->mode, sizeof(r->mode), "%s", jstr(o, "mode"));
-		snprintf(r->wiring, sizeof(r->wiring), "%s", jstr(o, "wiring"));
-		snprintf(r->verdict, sizeof(r->verdict), "%s", jstr(o, "verdict"));
-		snprintf(r->note, sizeof(r->note), "%s", jstr(o, "note"));
-		r->size = json_integer_value(json_object_get(o, "size"));
+		snprintf(r->name, sizeof(r->name), "%s", xl_row_field_str(o, XL_ROW_F_NAME));
+		snprintf(r->kind, sizeof(r->kind), "%s", xl_row_field_str(o, XL_ROW_F_KIND));
+		snprintf(r->mode, sizeof(r->mode), "%s", xl_row_field_str(o, XL_ROW_F_MODE));
+		snprintf(r->wiring, sizeof(r->wiring), "%s", xl_row_field_str(o, XL_ROW_F_WIRING));
+		snprintf(r->verdict, sizeof(r->verdict), "%s", xl_row_field_str(o, XL_ROW_F_VERDICT));
+		snprintf(r->note, sizeof(r->note), "%s", xl_row_field_str(o, XL_ROW_F_NOTE));
+		r->size = json_integer_value(json_object_get(o, xl_row_fields[XL_ROW_F_SIZE].key));
 		row_label(r->label, sizeof(r->label), r->name, r->size, r->mode);
 		if (json_is_object(mpps)) {
 			r->med = jnum(mpps, "median");
 			r->min = jnum(mpps, "min");
 			r->max = jnum(mpps, "max");
 		}
-		r->ns_per_pkt = jnum(o, "ns_per_pkt");
-		r->cpu_busy = jnum(o, "cpu_busy");
-		r->cpu_ns = jnum(o, "cpu_ns_per_pkt");
-		r->gen_mpps = jnum(o, "gen_mpps");
+		r->ns_per_pkt = xl_row_field_num(o, XL_ROW_F_NS_PER_PKT);
+		r->cpu_busy = xl_row_field_num(o, XL_ROW_F_CPU_BUSY);
+		r->cpu_ns = xl_row_field_num(o, XL_ROW_F_CPU_NS_PER_PKT);
+		r->gen_mpps = xl_row_field_num(o, XL_ROW_F_GEN_MPPS);
 		json_array_foreach(reps, k, p) {
 			double c = jnum(p, "chain_ns_per_pkt");
 

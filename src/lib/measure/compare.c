@@ -103,18 +103,24 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	double v[XL_MAX_REPS];
 	size_t i;
 
+	/* The text members compare keeps, by the results row's field table. */
+#define TEXT(id, f) { id, offsetof(struct xl_cmp_rowdata, f), sizeof(r->f) }
+	static const struct {
+		enum xl_row_field_id id;
+		size_t off, len;
+	} texts[] = { TEXT(XL_ROW_F_NAME, name),	   TEXT(XL_ROW_F_OP, op),
+		      TEXT(XL_ROW_F_MODE, mode),	   TEXT(XL_ROW_F_WIRING, wiring),
+		      TEXT(XL_ROW_F_ENGINE, engine),	   TEXT(XL_ROW_F_CPU_SOURCE, cpu_source),
+		      TEXT(XL_ROW_F_VERDICT, verdict), TEXT(XL_ROW_F_NOTE, note) };
+#undef TEXT
+
 	memset(r, 0, sizeof(*r));
-	copy_str(r->name, sizeof(r->name), o, "name");
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		snprintf((char *)r + texts[i].off, texts[i].len, "%s",
+			 xl_row_field_str(o, texts[i].id));
 	if (!r->name[0])
-		copy_str(r->name, sizeof(r->name), o, "benchmark");
-	copy_str(r->op, sizeof(r->op), o, "packet_operation");
-	copy_str(r->mode, sizeof(r->mode), o, "mode");
-	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
-	copy_str(r->engine, sizeof(r->engine), o, "gen_engine");
-	copy_str(r->cpu_source, sizeof(r->cpu_source), o, "cpu_source");
-	copy_str(r->verdict, sizeof(r->verdict), o, "verdict");
-	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)get_clamped(o, "size", 0, 0, UINT_MAX);
+		copy_str(r->name, sizeof(r->name), o, "benchmark"); /* older files' name */
+	r->size = (unsigned int)get_clamped(o, xl_row_fields[XL_ROW_F_SIZE].key, 0, 0, UINT_MAX);
 	json_array_foreach(reps, i, rep) {
 		if (r->nreps == XL_MAX_REPS || !json_is_number(json_object_get(rep, "pps")))
 			continue;

@@ -263,34 +263,17 @@ static json_t *row_json(const struct xl_row_result *r, double ref)
 	json_t *o = json_object(), *reps = json_array();
 	int i;
 
-	json_object_set_new(o, "name", json_string(r->name));
-	json_object_set_new(o, "kind", json_string(r->kind));
-	json_object_set_new(o, "action", r->action ? json_string(r->action) : json_null());
-	json_object_set_new(o, "packet_operation", r->op ? json_string(r->op) : json_null());
-	json_object_set_new(o, "mode", json_string(r->mode));
-	json_object_set_new(o, "size", json_integer(r->size));
-	json_object_set_new(o, "wiring", json_string(r->wiring ? r->wiring : ""));
-	json_object_set_new(o, "napi_cpu", json_integer(r->napi_cpu));
-	json_object_set_new(o, "gen_cpu", json_integer(r->gen_cpu));
-	json_object_set_new(o, "gen_engine", json_string(r->engine ? r->engine : ""));
-	json_object_set_new(o, "judged_cpu", json_string(r->judged ? r->judged : ""));
-	if (r->counter)
-		json_object_set_new(o, "counter", json_string(r->counter));
-	json_object_set_new(o, "verdict", json_string(xl_row_verdict(r)));
-	json_object_set_new(o, "note", json_string(r->note));
+	/* The members of the field table; a row without repetitions has no figures. */
+	for (i = 0; i < XL_ROW_F__COUNT; i++) {
+		const struct xl_row_field *f = &xl_row_fields[i];
+		json_t *v = f->measured && !r->nreps ? NULL : xl_row_field_json(r, f);
+
+		if (v)
+			json_object_set_new(o, f->key, v);
+	}
 	if (r->nreps) {
 		json_object_set_new(o, "mpps", json_pack("{s:f,s:f,s:f}", "median", r->mpps.median,
 							 "min", r->mpps.min, "max", r->mpps.max));
-		json_object_set_new(o, "ns_per_pkt", json_real(r->ns_per_pkt));
-		json_object_set_new(o, "cpu_busy", json_real(r->cpu_busy));
-		json_object_set_new(o, "cpu_ns_per_pkt", json_real(r->cpu_ns_per_pkt));
-		if (r->cpu_source)
-			json_object_set_new(o, "cpu_source", json_string(r->cpu_source));
-		json_object_set_new(o, "gen_mpps", json_real(r->gen_mpps));
-		json_object_set_new(o, "gen_xmit_errors", json_integer(r->xmit_errors));
-		json_object_set_new(o, "ring_drop_share", json_real(r->ring_drop_share));
-		json_object_set_new(o, "counter_disagreement", json_real(r->disagreement));
-		json_object_set_new(o, "counter_mismatch", json_boolean(r->mismatch));
 		json_object_set_new(o, "valid", json_boolean(r->valid));
 	} else {
 		json_object_set_new(o, "mpps", json_null());

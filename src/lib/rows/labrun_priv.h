@@ -33,7 +33,7 @@ enum xl_labrun_dut_kind {
 struct xl_labrun_dut {
 	enum xl_labrun_dut_kind kind;
 	void *(*create)(const void *arg);
-	int (*read)(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu);
+	xl_counter_read_fn *read;
 	void (*destroy)(void *h);
 	const void *arg;
 };
