@@ -925,6 +925,26 @@ static void test_table_verdict_words(void **state)
 	free(out);
 }
 
+/*
+ * @r: one valid 64-byte XDP row @name of one repetition, 4 Mpps, 250 CPU
+ * ns/packet, veth's count @eth_packets (disagreement @dis), finished.
+ */
+static void one_row(struct xl_row_result *r, const char *name, uint64_t eth_packets, double dis)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->kind = "xdp";
+	r->mode = "native";
+	r->wiring = "threaded";
+	r->size = 64;
+	r->nreps = 1;
+	r->reps[0] = (struct xl_rep_result){ .ns = 1000000000ULL, .packets = 4000000,
+					     .pps = 4e6, .gen_pps = 4e6, .cpu_busy = 1.0,
+					     .cpu_ns_per_pkt = 250, .eth_ok = true,
+					     .eth_packets = eth_packets, .disagreement = dis };
+	xl_row_finish(r);
+}
+
 static void test_table_mismatch_flag(void **state)
 {
 	struct xl_row_result r;
@@ -932,18 +952,7 @@ static void test_table_mismatch_flag(void **state)
 	char *out;
 
 	/* The same row with and without a disagreement above the tolerance. */
-	memset(&r, 0, sizeof(r));
-	snprintf(r.name, sizeof(r.name), "drop/read");
-	r.kind = "xdp";
-	r.mode = "native";
-	r.wiring = "threaded";
-	r.size = 64;
-	r.nreps = 1;
-	r.reps[0] = (struct xl_rep_result){ .ns = 1000000000ULL, .packets = 4000000,
-					    .pps = 4e6, .gen_pps = 4e6, .cpu_busy = 1.0,
-					    .cpu_ns_per_pkt = 250, .eth_ok = true,
-					    .eth_packets = 4020000, .disagreement = 0.005 };
-	xl_row_finish(&r);
+	one_row(&r, "drop/read", 4020000, 0.005);
 	out = table(&r, 1, NULL);
 	nth_line(out, 1, line, sizeof(line));
 	assert_non_null(strstr(line, "    0.5%  valid"));
@@ -984,19 +993,8 @@ static void test_counter(void **state)
 	char *out;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
-	snprintf(r.name, sizeof(r.name), "drop/no-touch");
-	r.kind = "xdp";
-	r.mode = "native";
-	r.wiring = "threaded";
-	r.size = 64;
-	r.nreps = 1;
-	r.reps[0] = (struct xl_rep_result){ .ns = 1000000000ULL, .packets = 4000000,
-					    .pps = 4e6, .gen_pps = 4e6, .cpu_busy = 1.0,
-					    .cpu_ns_per_pkt = 250, .eth_ok = true,
-					    .eth_packets = 4000000 };
+	one_row(&r, "drop/no-touch", 4000000, 0);
 	r.counter = XL_COUNTER_DRIVER;
-	xl_row_finish(&r);
 	out = table(&r, 1, NULL);
 	nth_line(out, 1, line, sizeof(line));
 	assert_non_null(strstr(line, "     drv  valid"));
