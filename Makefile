@@ -116,7 +116,7 @@ $(BUILD)/xl_commit.h: FORCE | $(BUILD)
 	@{ echo '#define XL_COMMIT "$(XL_COMMIT)"'; echo '#define XL_DESCRIBE "$(XL_DESCRIBE)"'; } > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 FORCE:
-$(BUILD)/cmd/common.o $(BUILD)/asan/cmd/common.o $(BUILD)/cov/cmd/common.o: $(BUILD)/xl_commit.h
+$(BUILD)/cmd/json_cli.o $(BUILD)/asan/cmd/json_cli.o $(BUILD)/cov/cmd/json_cli.o: $(BUILD)/xl_commit.h
 
 # Their dependency files go to build/deps/tests/ (build/tests/ holds only
 # test binaries: tests/run-all.sh runs build/tests/test_*).

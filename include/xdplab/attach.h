@@ -118,4 +118,12 @@ void xl_xdp_holder_describe(const struct xl_xdp_holder *h, char *buf,
  */
 int xl_xdp_cleanup(int ifindex, bool all);
 
+/**
+ * xl_xdp_attached_id() - the id of the XDP program attached to @ifindex
+ * (calling thread's namespace) in @mode, 0 for none or when the query
+ * fails; a run compares it with its own to notice a detach ('xdplab cleanup
+ * IFACE' cuts the link of a live holder), as its counters would read 0 pps.
+ */
+unsigned int xl_xdp_attached_id(int ifindex, enum xl_xdp_mode mode);
+
 #endif /* XDPLAB_ATTACH_H */

@@ -62,6 +62,23 @@ int xl_link_down_cause(int ifindex, char *msg, size_t len);
 int xl_link_get(int ifindex, int netnsid, struct xl_link_info *info);
 
 /**
+ * xl_link_macs() - the MACs of frames a sender puts on @ifname (calling
+ * thread's namespace): @src the interface's, @dst its veth peer's (the peer
+ * may be in another namespace), else broadcast (6 bytes each).
+ * @li: out, NULL: not wanted: the interface's facts.
+ * Return: 0, or -ENODEV (no such interface, or it cannot be read).
+ */
+int xl_link_macs(const char *ifname, uint8_t src[6], uint8_t dst[6], struct xl_link_info *li);
+
+/**
+ * xl_link_rx_queues() - how many of @ifindex's RX queues (calling
+ * thread's namespace) an ethtool sum reads: its real RX queues, at most
+ * XL_ETHTOOL_MAX_QUEUES (the kernel counts XDP per RX queue); 1 when the
+ * link cannot be read.
+ */
+int xl_link_rx_queues(int ifindex);
+
+/**
  * xl_link_real_queues() - the RX and TX queues @ifname uses now (in the
  * calling thread's namespace): ETHTOOL_GCHANNELS rx+combined and
  * tx+combined (as `ethtool -l` "Current hardware settings"), else the

@@ -171,6 +171,17 @@ int xl_cpus_off_napi(int napi_pid, cpu_set_t *away, cpu_set_t *napi_cpus);
 int xl_keep_off_napi(int napi_pid, cpu_set_t *away);
 
 /**
+ * xl_keep_off_napi_of() - xl_keep_off_napi() for @ifname's NAPI kthread
+ * @napi_pid (0 or less: softirq wiring, nothing to do), saying where the
+ * thread went at -v (info). Called once after the attach by the main thread
+ * of drop/pass/tx, redirect, run and xsk, before they start other threads,
+ * so that their wake-ups do not preempt the work measured; a failure only
+ * leaves the thread where it was. @away: out, may be NULL.
+ * Return: true when the thread moved (then *@away is where).
+ */
+bool xl_keep_off_napi_of(int napi_pid, const char *ifname, cpu_set_t *away);
+
+/**
  * xl_cpu_list_text() - @set as a CPU list as /proc's Cpus_allowed_list
  * writes it ("0", "1-3,5") into @buf of @len bytes (always terminated;
  * cut short when too small).

@@ -23,6 +23,9 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "report_cli.h"
+#include "json_cli.h"
 #include "run_opts.h"
 #include "xdplab/abtest.h"
 #include "xdplab/bench.h"
@@ -399,7 +402,7 @@ int cmd_ab(int argc, char **argv)
 		return XL_EXIT_RUNTIME;
 	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
-	eth.queues = xl_cmd_dut_queues(ifindex);
+	eth.queues = xl_link_rx_queues(ifindex);
 	if (eth.sock < 0 || xl_eth_xdp_probe(&eth)) {
 		xl_err("%s has no per-action XDP counters in ethtool -S (known: veth's rx_queue_N_xdp_*): ab counts both sides with them",
 		       ifname);

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "report_cli.h"
 #include "prom_cli.h"
 #include "run_opts.h"
 #include "dut_cli.h"
@@ -182,8 +183,8 @@ int cmd_bench(int argc, char **argv)
 	if (a.o.extra)
 		xl_cmd_print_extra(&cal);
 	m.src = xl_counter_src_bench(b);
-	xl_cmd_dut_meter(&a.d, &m, ifname, xl_cmd_dut_queues(xl_bench__ifindex(b)), -1, NULL);
-	prog_id = xl_cmd_attached_prog_id(xl_bench__ifindex(b), a.o.mode);
+	xl_cmd_dut_meter(&a.d, &m, ifname, xl_link_rx_queues(xl_bench__ifindex(b)), -1, NULL);
+	prog_id = xl_xdp_attached_id(xl_bench__ifindex(b), a.o.mode);
 	driver = !strcmp(xl_bench__counter(b), XL_COUNTER_DRIVER);
 	if (a.o.driver_counts && !driver)
 		xl_warn("--count ethtool: %s keeps no per-queue XDP counters in this mode, or another option needs the counting program: the program counts",

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "run_opts.h"
 #include "compare_cli.h"
 #include "xdplab/compare_runs.h"
 #include "xdplab/log.h"

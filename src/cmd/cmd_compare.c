@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "compare_cli.h"
 #include "xdplab/log.h"
 #include "xdplab/compare.h"

@@ -13,7 +13,9 @@
 #include <sys/socket.h>
 
 #include "cmd.h"
+#include "sig.h"
 #include "run_opts.h"
+#include "xdplab/bench.h"
 #include "xdplab/dump.h"
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"

@@ -11,6 +11,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "report_cli.h"
+#include "json_cli.h"
+#include "pkt_cli.h"
 #include "run_opts.h"
 #include "pace_cli.h"
 #include "xdplab/gen.h"

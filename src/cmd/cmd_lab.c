@@ -19,6 +19,8 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "run_opts.h"
+#include "json_cli.h"
 #include "lab_cli.h"
 #include "lab_dut.h"
 #include "ndr_cli.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sig.h"
 #include "lab_cli.h"
 #include "xdplab/calib.h"
 #include "xdplab/child.h"

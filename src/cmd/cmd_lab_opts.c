@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sig.h"
 #include "run_opts.h"
 #include "lab_cli.h"
 #include "lab_dut.h"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "lab_cli.h"
 #include "xdplab/lab.h"
 #include "xdplab/log.h"

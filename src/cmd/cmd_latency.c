@@ -15,7 +15,9 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "sig.h"
 #include "run_opts.h"
+#include "xdplab/bench.h"
 #include "xdplab/latency.h"
 #include "xdplab/log.h"
 #include "xdplab/sampler.h"

@@ -13,6 +13,8 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "json_cli.h"
 #include "prom_cli.h"
 #include "run_opts.h"
 #include "xdplab/errgate.h"

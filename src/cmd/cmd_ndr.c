@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "run_opts.h"
+#include "json_cli.h"
 #include "ndr_cli.h"
 #include "xdplab/bench.h"
 #include "xdplab/escape.h"

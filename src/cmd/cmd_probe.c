@@ -20,6 +20,7 @@
 
 #include "bench.skel.h"
 #include "cmd.h"
+#include "run_opts.h"
 #include "xdplab/gen.h"
 #include "xdplab/attach.h"
 #include "xdplab/netlink.h"

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "sig.h"
 #include "run_opts.h"
 #include "xdplab/abtest.h"
 #include "xdplab/bench.h"

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "cmd.h"
+#include "report_cli.h"
 #include "prom_cli.h"
 #include "dut_cli.h"
 #include "run_opts.h"
@@ -432,7 +433,7 @@ int cmd_redirect(int argc, char **argv)
 	rr.r = r;
 	rr.o = &a.o;
 	rr.nt = nt = xl_redirect__steer_count(r);
-	rr.prog_id = xl_cmd_attached_prog_id(xl_redirect__ifindex(r), a.o.mode);
+	rr.prog_id = xl_xdp_attached_id(xl_redirect__ifindex(r), a.o.mode);
 	m.src = (struct xl_counter_src){ "redirect", xl_redirect__read_bench, r };
 	moved = xl_cmd_dut_meter(&a.d, &m, a.o.in, 0, -1, &away); /* one queue's counts */
 	rr.sock = m.eth_sock;

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmd.h"
+#include "report_cli.h"
 #include "dut_cli.h"
 #include "run_opts.h"
 #include "xdplab/bench.h"
@@ -171,7 +172,7 @@ int cmd_run(int argc, char **argv)
 	ret = XL_EXIT_RUNTIME;
 	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
-	eth.queues = xl_cmd_dut_queues(ifindex);
+	eth.queues = xl_link_rx_queues(ifindex);
 	eth_ok = eth.sock >= 0 && !xl_eth_xdp_probe(&eth);
 	if (a.count == COUNT_AUTO)
 		a.count = eth_ok ? COUNT_ETHTOOL : COUNT_FEXIT;
@@ -215,7 +216,7 @@ int cmd_run(int argc, char **argv)
 	a.d.extended = a.d.extended && cnt; /* the per-CPU lines are fexit's */
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname, .alive = run_alive, .print = run_print,
 			.ctx = &(struct run_ctx){ ifindex, ifname, a.mode,
-						  xl_cmd_attached_prog_id(ifindex, a.mode), link_fd },
+						  xl_xdp_attached_id(ifindex, a.mode), link_fd },
 			.start_line = start, .row = &row };
 	ret = xl_cmd_dut_loop(&a.d, &loop, "run", &w, NULL);
 	/* The totals of each method over the same span, from the link's making to now. */

@@ -16,6 +16,8 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "run_opts.h"
+#include "json_cli.h"
 #include "xdplab/compare.h"
 #include "xdplab/log.h"
 #include "xdplab/store.h"

@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "report_cli.h"
+#include "json_cli.h"
+#include "pkt_cli.h"
 #include "run_opts.h"
 #include "pace_cli.h"
 #include "profile_cli.h"
@@ -305,7 +308,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 	 * the socket threads start; they set their own CPUs.
 	 */
 	napi_pid = xl_napi_kthread_pid(a.c.ifname); /* once: also the row's wiring */
-	xl_cmd_keep_off_napi(napi_pid, a.c.ifname, NULL);
+	xl_keep_off_napi_of(napi_pid, a.c.ifname, NULL);
 	if (a.c.queues > 1)
 		snprintf(name, sizeof(name), "queues %u..%u", a.c.queue, a.c.queue + a.c.queues - 1);
 	else

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "report_cli.h"
 #include "pace_cli.h"
 #include "profile_cli.h"
 #include "xdplab/abi/gen.h"

@@ -19,6 +19,8 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "json_cli.h"
 #include "run_opts.h"
 #include "xdplab/atomicfile.h"
 #include "xdplab/escape.h"

@@ -5,6 +5,10 @@
 #include <unistd.h>
 
 #include "dut_cli.h"
+#include "sig.h"
+#include "run_opts.h"
+#include "report_cli.h"
+#include "json_cli.h"
 #include "prom_cli.h"
 #include "xdplab/sysstat.h"
 
@@ -41,7 +45,7 @@ bool xl_cmd_dut_meter(struct xl_cmd_dut *d, struct xl_meter *m, const char *ifna
 	d->own_sock = sock < 0;
 	m->eth_sock = sock >= 0 ? sock : socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	m->napi_pid = xl_napi_kthread_pid(ifname);
-	return xl_cmd_keep_off_napi(m->napi_pid, ifname, away);
+	return xl_keep_off_napi_of(m->napi_pid, ifname, away);
 }
 
 int xl_cmd_dut_loop(struct xl_cmd_dut *d, struct xl_cmd_loop *l, const char *name,

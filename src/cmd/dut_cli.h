@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "cmd.h"
+#include "report_cli.h"
 #include "profile_cli.h"
 
 /**
@@ -58,7 +59,7 @@ int xl_cmd_dut_enter(const struct xl_cmd_spec *spec, struct xl_cmd_dut *d, const
  * attached (it makes the NAPI): @m->ifname, @m->queues (@queues > 0; else
  * left), @m->eth_sock (@sock >= 0: the caller's, else a socket of ours,
  * closed by xl_cmd_dut_finish()), @m->napi_pid; then the calling thread is
- * kept off the NAPI kthread's CPUs (xl_cmd_keep_off_napi(); other threads
+ * kept off the NAPI kthread's CPUs (xl_keep_off_napi_of(); other threads
  * to *@away, may be NULL). Return: true when the thread moved.
  */
 bool xl_cmd_dut_meter(struct xl_cmd_dut *d, struct xl_meter *m, const char *ifname, int queues,

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "sig.h"
+#include "json_cli.h"
 #include "xdplab/log.h"
 
 /* `xdplab help`: a line per command. */

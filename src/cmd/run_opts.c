@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The shared options of the commands that run and report (run_opts.h). */
-#include "cmd.h"
+/*
+ * The shared options of the commands that run and report, and the parse
+ * helpers every command uses (run_opts.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "run_opts.h"
+#include "xdplab/escape.h"
+#include "xdplab/log.h"
+#include "xdplab/netns.h"
+#include "xdplab/userprog.h"
 #include "xdplab/attach.h"
 #include "xdplab/pkt.h"
 #include "xdplab/report.h"
@@ -47,3 +57,103 @@ const struct xl_opt xl_run_opt_table[XL_RUN_N] = {
 	[XL_RUN_MAP] = { "map", 0, "NAME=FILE", "fill map NAME from FILE (docs/own-program.md; repeatable)",
 			 XL_OPT_MAP, true },
 };
+
+int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name)
+{
+	char path[300];
+	int err;
+
+	if (strchr(name, '/') || !*name) {
+		xl_usage_error(spec, "--netns: '%s' is not a namespace name (see 'ip netns')", name);
+		return XL_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	err = xl_netns_enter_path(path, NULL); /* for good: the whole run is there */
+	if (err == -ENOENT || err == -EACCES) {
+		xl_usage_error(spec, "--netns: no namespace '%s' (see 'ip netns')", name);
+		return XL_EXIT_USAGE;
+	}
+	if (err) {
+		xl_err("cannot enter namespace %s: %s", name, strerror(-err));
+		return XL_EXIT_RUNTIME;
+	}
+	return XL_EXIT_OK;
+}
+
+int xl_cmd_userprog_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+			struct xl_userprog_opts *uo, const char **maps)
+{
+	if (id != XL_OPT_MAP)
+		return 1;
+	if (uo->nfills == XL_USERPROG_MAX_FILLS)
+		return xl_usage_error(spec, "--map: at most %d maps", XL_USERPROG_MAX_FILLS);
+	maps[uo->nfills++] = arg;
+	return 0;
+}
+
+int xl_cmd_parse_none(const struct xl_cmd_spec *spec, int argc, char **argv,
+		      xl_opt_handler handler, void *ctx)
+{
+	int idx = xl_opts_parse(spec, argc, argv, handler, ctx);
+
+	if (idx == XL_OPTS_HELP || idx < 0)
+		return idx == XL_OPTS_HELP ? XL_OPTS_HELP : -EINVAL;
+	if (idx != argc)
+		return xl_usage_error(spec, "unexpected argument '%s'", argv[idx]);
+	return 0;
+}
+
+int xl_cmd_parse_iface(const struct xl_cmd_spec *spec, int argc, char **argv,
+		       xl_opt_handler handler, void *ctx, const char **ifname)
+{
+	int idx = xl_opts_parse(spec, argc, argv, handler, ctx);
+
+	if (idx == XL_OPTS_HELP || idx < 0)
+		return idx == XL_OPTS_HELP ? XL_OPTS_HELP : -EINVAL;
+	if (idx != argc - 1)
+		return xl_usage_error(spec, idx >= argc ? "missing IFACE (see --help)" :
+							  "one IFACE expected, got '%s' too", argv[argc - 1]);
+	*ifname = argv[idx];
+	return 0;
+}
+
+int xl_cmd_find_dash(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return i;
+	return -1;
+}
+
+int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duration_ns)
+{
+	if (reps > 1 && !duration_ns) {
+		xl_usage_error(spec, "--reps %d needs --duration SECONDS (each repetition is one window of --duration)",
+			       reps);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *what,
+		      const char *const *subs, const char *usage, int *exit_status)
+{
+	int i;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		*exit_status = argc < 2 ? XL_EXIT_USAGE : XL_EXIT_OK;
+		return -1;
+	}
+	for (i = 0; subs[i]; i++)
+		if (!strcmp(subs[i], argv[1]))
+			return i;
+	fprintf(stderr, "xdplab %s: unknown %s '%s' (accepted: ", family, what, XL_ESC(argv[1]));
+	for (i = 0; subs[i]; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", subs[i]);
+	fprintf(stderr, ")\n");
+	*exit_status = XL_EXIT_USAGE;
+	return -1;
+}

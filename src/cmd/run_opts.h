@@ -13,6 +13,8 @@
 #ifndef XDPLAB_RUN_OPTS_H
 #define XDPLAB_RUN_OPTS_H
 
+#include <stdint.h>
+
 #include "opts.h"
 
 /** Index of an entry in xl_run_opt_table[]. */
@@ -41,5 +43,74 @@ extern const struct xl_opt xl_run_opt_table[XL_RUN_N];
 
 /** XL_RUN() - shared option @k into member @f of the args struct @T; overrides after. */
 #define XL_RUN(k, T, f, ...) XL_LIKE(xl_run_opt_table[XL_RUN_##k], T, f, __VA_ARGS__)
+
+/**
+ * xl_cmd_parse_none() - xl_opts_parse() for a command that takes no
+ * argument after its options (lab setup, lab run).
+ * Return: 0, XL_OPTS_HELP (help printed: exit XL_EXIT_OK), or -EINVAL (one
+ * line printed: exit XL_EXIT_USAGE).
+ */
+int xl_cmd_parse_none(const struct xl_cmd_spec *spec, int argc, char **argv,
+		      xl_opt_handler handler, void *ctx);
+
+/**
+ * xl_cmd_parse_iface() - xl_opts_parse() for a command that takes exactly
+ * one IFACE after its options; *@ifname is set to it.
+ * Return: 0, XL_OPTS_HELP (help printed: exit XL_EXIT_OK), or -EINVAL (one
+ * line printed: exit XL_EXIT_USAGE).
+ */
+int xl_cmd_parse_iface(const struct xl_cmd_spec *spec, int argc, char **argv,
+		       xl_opt_handler handler, void *ctx, const char **ifname);
+
+/**
+ * xl_cmd_find_dash() - the index of the first bare "--" in @argv[1..@argc),
+ * or -1: where a command's own options end (getopt would move it) and its
+ * second list begins (compare's NEW runs, bisect-step's lab run options).
+ */
+int xl_cmd_find_dash(int argc, char **argv);
+
+/**
+ * xl_cmd_check_reps() - --reps N above 1 needs --duration (each repetition
+ * is one window of it). Return: 0, or -EINVAL (one line printed).
+ */
+int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duration_ns);
+
+/*
+ * --map NAME=FILE of the commands that load a user's BPF object (run, ab,
+ * prog-run, lab run): its id in run_opts' shared entry, the one code of
+ * that table (a list), handed to xl_cmd_userprog_opt().
+ */
+enum { XL_OPT_MAP = 950 };
+
+struct xl_userprog_opts;
+
+/**
+ * xl_cmd_userprog_opt() - handle --map NAME=FILE (repeatable) into @uo:
+ * the argument is stored in @maps[@uo->nfills++] (an array of
+ * XL_USERPROG_MAX_FILLS owned by the caller, who points @uo->fills at it).
+ * Return: 0 handled, -EINVAL (more than XL_USERPROG_MAX_FILLS maps; one
+ * line printed), 1 when @id is not XL_OPT_MAP.
+ */
+int xl_cmd_userprog_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+			struct xl_userprog_opts *uo, const char **maps);
+
+/**
+ * xl_cmd_enter_netns() - move the calling process's main thread (and the
+ * threads it starts later) into /run/netns/@name, for --netns.
+ * Return: XL_EXIT_OK, XL_EXIT_USAGE (no such namespace; one line printed
+ * naming @spec's command), or XL_EXIT_RUNTIME (setns failed, logged).
+ */
+int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name);
+
+/**
+ * xl_cmd_subcommand() - the subcommand of a command family ("xdplab lab",
+ * "xdplab xsk"): argv[1]'s index in @subs (NULL-terminated). Without one,
+ * or with --help/-h, @usage goes to stderr (exit XL_EXIT_USAGE) or stdout
+ * (XL_EXIT_OK); an unknown one is one line, "xdplab FAMILY: unknown WHAT
+ * 'X' (accepted: a, b, c)" (XL_EXIT_USAGE). Return: the index, or -1 with
+ * *@exit_status set.
+ */
+int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *what,
+		      const char *const *subs, const char *usage, int *exit_status);
 
 #endif /* XDPLAB_RUN_OPTS_H */

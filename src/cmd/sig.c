@@ -5,13 +5,14 @@
  * report loop while running, as xdp-bench does.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "sig.h"
 
 volatile sig_atomic_t xl_stop_requested;
 volatile sig_atomic_t xl_extended_toggles;
@@ -64,3 +65,21 @@ void xl_sig_install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+int xl_cmd_wait(void *ctx, uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000ull, .tv_nsec = ns % 1000000000ull };
+	struct pollfd pfd = { .fd = xl_stop_fd, .events = POLLIN };
+
+	(void)ctx;
+	if (xl_stop_requested)
+		return 0;
+	/*
+	 * A stop between the check above and the sleep leaves the fd readable,
+	 * so ppoll returns at once; a bare nanosleep slept the interval out.
+	 */
+	if (xl_stop_fd < 0)
+		nanosleep(&ts, NULL);
+	else
+		ppoll(&pfd, 1, &ts, NULL);
+	return 0;
+}

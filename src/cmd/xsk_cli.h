@@ -7,6 +7,7 @@
 #define XDPLAB_XSK_CLI_H
 
 #include "cmd.h"
+#include "report_cli.h"
 #include "profile_cli.h"
 #include "xdplab/xsk.h"
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "run_opts.h"
 #include "test_util.h"
 
 /* Commands that take a subcommand before their options, and its names. */

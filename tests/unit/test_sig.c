@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sig.h"
 
 /* Whether xl_stop_fd is readable now. */
 static int stop_fd_readable(void)

@@ -234,3 +234,12 @@ int xl_xdp_cleanup(int ifindex, bool all)
 				      XDP_FLAGS_DRV_MODE, NULL);
 	return err ? err : 1;
 }
+
+unsigned int xl_xdp_attached_id(int ifindex, enum xl_xdp_mode mode)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return 0;
+	return mode == XL_MODE_SKB ? q.skb_prog_id : q.drv_prog_id;
+}

@@ -602,3 +602,29 @@ int xl_link_xdp_features(int ifindex, uint64_t *features)
 		*features = 0;
 	return err;
 }
+
+int xl_link_macs(const char *ifname, uint8_t src[6], uint8_t dst[6], struct xl_link_info *li)
+{
+	struct xl_link_info me, peer;
+	int ifindex = if_nametoindex(ifname);
+
+	if (!ifindex || xl_link_get(ifindex, -1, &me))
+		return -ENODEV;
+	memcpy(src, me.mac, 6);
+	memset(dst, 0xff, 6);
+	if (!strcmp(me.kind, "veth") && me.peer_ifindex &&
+	    !xl_link_get(me.peer_ifindex, me.peer_netnsid, &peer))
+		memcpy(dst, peer.mac, 6);
+	if (li)
+		*li = me;
+	return 0;
+}
+
+int xl_link_rx_queues(int ifindex)
+{
+	struct xl_link_info li;
+
+	if (xl_link_get(ifindex, -1, &li) || li.rx_queues < 1)
+		return 1;
+	return li.rx_queues > XL_ETHTOOL_MAX_QUEUES ? XL_ETHTOOL_MAX_QUEUES : li.rx_queues;
+}

@@ -23,6 +23,7 @@
 
 #include <net/if.h>
 
+#include "xdplab/log.h"
 #include "xdplab/netlink.h"
 #include "xdplab/sysstat.h"
 
@@ -513,4 +514,18 @@ void xl_cpu_list_text(const cpu_set_t *set, char *buf, size_t len)
 			first = -1;
 		}
 	}
+}
+
+bool xl_keep_off_napi_of(int napi_pid, const char *ifname, cpu_set_t *away)
+{
+	char cpus[64];
+	cpu_set_t set;
+
+	if (xl_keep_off_napi(napi_pid, &set) <= 0)
+		return false;
+	xl_cpu_list_text(&set, cpus, sizeof(cpus));
+	xl_info("this process on CPU %s, off %s's NAPI kthread (pid %d)", cpus, ifname, napi_pid);
+	if (away)
+		*away = set;
+	return true;
 }
