@@ -160,7 +160,7 @@ demo: deps
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libxdplab.a
 	@mkdir -p $(dir $@) $(BUILD)/deps/bench
-	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/bench/$*.d -o $@ $< $(BUILD)/libxdplab.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(BUILD)/deps/bench/$*.d -Isrc/lib/xsk -o $@ $< $(BUILD)/libxdplab.a $(LDLIBS)
 # ... and BPF programs they compare (tests/bench/bpf/*.bpf.c): build/bench/NAME.bpf.o.
 BENCH_BPF_OBJS := $(patsubst tests/bench/bpf/%.bpf.c,$(BUILD)/bench/%.bpf.o,$(wildcard tests/bench/bpf/*.bpf.c))
 $(BUILD)/bench/%.bpf.o: tests/bench/bpf/%.bpf.c

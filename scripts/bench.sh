@@ -21,4 +21,7 @@ base="bench/${stamp}-${commit}${dirty}"
 # (per-CPU), with BPF_PROG_RUN (~3 s).
 ./build/xdplab prog-run --a build/bench/rr_turn_shared.bpf.o --b build/bench/rr_turn_percpu.bpf.o \
 	--rounds 15 | tee -a "$base-metercost.txt"
+# The AF_XDP hot loop alone (l2fwd and txpush steps on fake rings, no
+# socket; tests/bench/xsk_loop.c, ~2 s): ns/packet of the application's own work.
+./build/bench/xsk_loop | tee -a "$base-metercost.txt"
 echo "bench: saved $base.json, $base.txt and $base-metercost.txt"
