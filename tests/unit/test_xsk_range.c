@@ -4,7 +4,9 @@
  * (xl_frames_in_range(): no division) against the deep check
  * (xl_frames_desc_ok(), --audit), at the edges of a frame, of the span and
  * of the UMEM, aligned and unaligned; and rxdrop's recycling of RX frames
- * straight into the fill ring, with the loop chosen once at set-up.
+ * straight into the fill ring, with the loop chosen once at set-up; the
+ * branch-free completion path of txpush's reap and of l2fwd's recycling
+ * into the fill ring, and their fall-back on a bad address.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,6 +178,75 @@ static void test_rxdrop_fast_bad_desc(void **state)
 	rig_free(r);
 }
 
+/* txpush's reap through the branch-free path, ring indexes wrapping at
+ * 2^32: a completion outside the UMEM in mid-batch sends the batch entry
+ * by entry, which places the 7 good frames and counts the bad one. */
+static void test_reap_bad_completion(void **state)
+{
+	struct rig *r = rig_new(16, 8, 8, UINT32_MAX - 3, false);
+	uint32_t i;
+
+	r->q.pkt_len = 60;
+	r->q.budget = 16;
+	assert_int_equal(xl_xsk_txpush_step(&r->q, 0), 8);
+	assert_int_equal(kernel_tx(r, 8), 8);
+	assert_int_equal(xl_xsk_reap(&r->q, 64), 8); /* all good: the fast path */
+	assert_int_equal(r->q.frames.n_free, 16);
+	assert_int_equal(r->q.frames.violations, 0);
+	assert_int_equal(xl_xsk_txpush_step(&r->q, 0), 8);
+	assert_int_equal(kernel_tx(r, 8), 8);
+	r->comp_m.addr[(r->comp_m.cons + 5) & 7] = 100 * FS + 256;
+	assert_int_equal(xl_xsk_reap(&r->q, 64), 8);
+	assert_int_equal(r->q.frames.violations, 1);
+	assert_int_equal(r->q.frames.in_tx, 0);
+	assert_int_equal(r->q.frames.n_free, 15);
+	for (i = 0; i < 15; i++)
+		assert_true(r->q.frames.free[i] < 16 * FS && !(r->q.frames.free[i] % FS));
+	assert_int_equal(r->comp.cached_cons, r->comp_m.cons);
+	rig_free(r);
+}
+
+/* l2fwd puts its completions straight back into the fill ring (the free
+ * list untouched), the bases without the RX offset; a bad completion
+ * sends the batch through the free list, the fill reservation undone. */
+static void test_l2fwd_recycles_into_fill(void **state)
+{
+	struct rig *r = rig_new(16, 8, 8, UINT32_MAX - 5, false);
+	uint64_t sent[8];
+	uint32_t i;
+
+	r->q.busy_poll = false;
+	assert_int_equal(xl_xsk_refill(&r->q, 8), 8);
+	assert_int_equal(kernel_rx(r, 8, 60), 8);
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 8); /* refills 8 from the free list */
+	assert_int_equal(r->q.frames.n_free, 0);
+	for (i = 0; i < 8; i++)
+		sent[i] = r->tx_m.desc[(r->tx_m.cons + i) & 7].addr;
+	assert_int_equal(kernel_tx(r, 8), 8);
+	assert_int_equal(kernel_rx(r, 8, 60), 8); /* the fill ring is empty again */
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 8);
+	assert_int_equal(r->q.c.tx_packets, 8);
+	assert_int_equal(r->q.frames.n_free, 0);
+	assert_int_equal(r->fill_m.prod - r->fill_m.cons, 8);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(r->fill_m.addr[(r->fill_m.cons + i) & 7],
+				 sent[i] - XL_XSK_KERNEL_HEADROOM);
+	assert_int_equal(r->q.frames.in_fill, 8);
+	assert_int_equal(r->q.frames.in_tx, 8);
+	assert_int_equal(r->q.frames.violations, 0);
+	assert_audit(r);
+	/* A completion outside the UMEM: entry by entry through the free list. */
+	assert_int_equal(kernel_tx(r, 8), 8);
+	assert_int_equal(kernel_rx(r, 8, 60), 8);
+	r->comp_m.addr[(r->comp_m.cons + 2) & 7] = 100 * FS;
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 8);
+	assert_int_equal(r->q.frames.violations, 1);
+	assert_int_equal(r->q.c.tx_packets, 16);
+	assert_int_equal(r->fill.cached_prod, r->fill_m.prod);
+	assert_int_equal(r->q.frames.n_free + r->q.frames.in_fill + r->q.frames.in_tx, 15);
+	rig_free(r);
+}
+
 /* The fill ring has no room for the batch (the free list filled it while
  * the kernel held frames): the frames go through the free list instead. */
 static void test_rxdrop_fast_falls_back(void **state)
@@ -258,6 +329,8 @@ int main(void)
 		cmocka_unit_test(test_rxdrop_fast_falls_back),
 		cmocka_unit_test(test_rxdrop_recycles_unaligned),
 		cmocka_unit_test(test_rxdrop_loop_choice),
+		cmocka_unit_test(test_reap_bad_completion),
+		cmocka_unit_test(test_l2fwd_recycles_into_fill),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
