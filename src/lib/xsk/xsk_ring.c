@@ -146,25 +146,42 @@ comp_bases(const struct xl_frames *f, const struct xsk_ring_cons *comp, uint32_t
 	const uint64_t first = f->first, span = f->span, fs = f->frame_size;
 	const uint64_t cmask = unaligned ? XSK_UNALIGNED_BUF_ADDR_MASK : f->chunk_mask;
 	const uint64_t *ring = comp->ring;
-	uint32_t i, mask = comp->mask;
+	uint32_t j, c, s, d, mask = comp->mask;
 	uint64_t hi = 0;
 	bool bad = false;
 
-	for (i = 0; i < n; i++) {
-		uint64_t addr = ring[(idx + i) & mask];
-		uint64_t base = addr & cmask;
-		uint64_t rel = base - first; /* wraps to huge below @first */
+	/* In runs where neither ring wraps (at most three): plain pointers. */
+	while (n) {
+		const uint64_t *src;
+		uint64_t *dp;
 
-		if (unaligned) {
-			uint64_t off = addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+		s = idx & mask;
+		d = didx & dmask;
+		c = min_u32(n, mask + 1 - s);
+		if (dmask != UINT32_MAX)
+			c = min_u32(c, dmask + 1 - d);
+		src = ring + s;
+		dp = dst + d;
+#pragma GCC unroll 4
+		for (j = 0; j < c; j++) {
+			uint64_t addr = src[j];
+			uint64_t base = addr & cmask;
+			uint64_t rel = base - first; /* wraps to huge below @first */
 
-			bad |= (rel >= span) | (off > fs) | (rel + off > span);
-		} else {
-			/* off < fs, and span is whole frames (the caller's
-			 * test): rel < span is the whole check. */
-			hi = rel > hi ? rel : hi;
+			if (unaligned) {
+				uint64_t off = addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+
+				bad |= (rel >= span) | (off > fs) | (rel + off > span);
+			} else {
+				/* off < fs, and span is whole frames (the
+				 * caller's test): rel < span is the check. */
+				hi = rel > hi ? rel : hi;
+			}
+			dp[j] = base;
 		}
-		dst[(didx + i) & dmask] = base;
+		idx += c;
+		didx += c;
+		n -= c;
 	}
 	return !bad && hi < span;
 }
@@ -458,12 +475,19 @@ static inline bool rx_all_in_range(const struct xl_frames *f, const struct xsk_r
 	uint64_t hi_rel = 0, hi_end = 0;
 	uint32_t i, mask = rx->mask;
 
-	for (i = 0; i < k; i++) {
-		const struct xdp_desc *d = &ring[(idx + i) & mask];
-		uint64_t rel = (d->addr & cmask) - first, end = (d->addr & ~cmask) + d->len;
+	uint32_t c, j, s;
 
-		hi_rel = rel > hi_rel ? rel : hi_rel;
-		hi_end = end > hi_end ? end : hi_end;
+	for (i = 0; i < k; i += c) { /* in at most two runs without a wrap */
+		s = (idx + i) & mask;
+		c = min_u32(k - i, mask + 1 - s);
+#pragma GCC unroll 4
+		for (j = 0; j < c; j++) {
+			const struct xdp_desc *d = &ring[s + j];
+			uint64_t rel = (d->addr & cmask) - first, end = (d->addr & ~cmask) + d->len;
+
+			hi_rel = rel > hi_rel ? rel : hi_rel;
+			hi_end = end > hi_end ? end : hi_end;
+		}
 	}
 	return hi_rel < f->span && hi_end <= f->frame_size;
 }
@@ -546,22 +570,30 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 		uint8_t *area = q->area;
 		bool track = f->state;
 
-		for (i = 0; i < k; i++) {
-			const struct xdp_desc *d = &rx[(idx + i) & rmask];
-			struct xdp_desc *t = &tx[(tidx + i) & tmask];
-			uint64_t addr = d->addr;
-			uint32_t len = d->len, opts = d->options;
+		uint32_t c, j, rs, ts;
 
-			t->addr = addr;
-			t->len = len;
-			t->options = opts;
-			if (track)
-				addrs[i] = addr;
-			if (!cont && len >= 12)
-				swap_macs(area + xsk_umem__add_offset_to_addr(addr));
-			cont = opts & XDP_PKT_CONTD;
-			pkts += !cont;
-			bytes += len;
+		/* In at most three runs where neither ring wraps. */
+		for (i = 0; i < k; i += c) {
+			rs = (idx + i) & rmask;
+			ts = (tidx + i) & tmask;
+			c = min_u32(min_u32(k - i, rmask + 1 - rs), tmask + 1 - ts);
+			for (j = 0; j < c; j++) {
+				const struct xdp_desc *d = &rx[rs + j];
+				struct xdp_desc *t = &tx[ts + j];
+				uint64_t addr = d->addr;
+				uint32_t len = d->len, opts = d->options;
+
+				t->addr = addr;
+				t->len = len;
+				t->options = opts;
+				if (track)
+					addrs[i + j] = addr;
+				if (!cont && len >= 12)
+					swap_macs(area + xsk_umem__add_offset_to_addr(addr));
+				cont = opts & XDP_PKT_CONTD;
+				pkts += !cont;
+				bytes += len;
+			}
 		}
 	}
 	xsk_ring_prod__submit(&q->tx, k);
@@ -609,16 +641,21 @@ uint32_t xl_xsk_txpush_step(struct xl_xsk_q *q, uint64_t now_ns)
 	if (k && xsk_ring_prod__reserve(&q->tx, k, &tidx) == k) {
 		/* Locals: a descriptor's 32-bit len could be f->n_free or
 		 * q->pkt_len for all the compiler knows (reloaded per entry). */
-		const uint64_t *top = &f->free[f->n_free - 1];
+		const uint64_t *top = &f->free[f->n_free];
 		struct xdp_desc *ring = q->tx.ring;
-		uint32_t mask = q->tx.mask, len = q->pkt_len;
+		uint32_t mask = q->tx.mask, len = q->pkt_len, c, j;
 
-		for (i = 0; i < k; i++) {
+		/* In at most two runs where the ring does not wrap. */
+		for (i = 0; i < k; i += c) {
 			struct xdp_desc *t = &ring[(tidx + i) & mask];
 
-			t->addr = top[-(int64_t)i];
-			t->len = len;
-			t->options = 0;
+			c = min_u32(k - i, mask + 1 - ((tidx + i) & mask));
+#pragma GCC unroll 4
+			for (j = 0; j < c; j++) {
+				t[j].addr = *--top;
+				t[j].len = len;
+				t[j].options = 0;
+			}
 		}
 		f->n_free -= k;
 		xl_frames_move(f, &f->free[f->n_free], k, XL_FRAME_FREE, XL_FRAME_TX);
