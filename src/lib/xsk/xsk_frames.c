@@ -305,31 +305,11 @@ bool xl_frames_desc_ok(const struct xl_frames *f, uint64_t addr, uint32_t len)
 	       !(((addr & XSK_UNALIGNED_BUF_ADDR_MASK) - f->first) % f->frame_size);
 }
 
-static uint32_t *ledger(struct xl_frames *f, enum xl_frame_state s)
-{
-	switch (s) {
-	case XL_FRAME_FILL:
-		return &f->in_fill;
-	case XL_FRAME_APP:
-		return &f->in_app;
-	case XL_FRAME_TX:
-		return &f->in_tx;
-	default:
-		return &f->n_free;
-	}
-}
-
-void xl_frames_move(struct xl_frames *f, const uint64_t *addrs, uint32_t n,
-		    enum xl_frame_state from, enum xl_frame_state to)
+void xl_frames_track(struct xl_frames *f, const uint64_t *addrs, uint32_t n,
+		     enum xl_frame_state from, enum xl_frame_state to)
 {
 	uint32_t i, idx;
 
-	if (from != XL_FRAME_FREE)
-		*ledger(f, from) -= n;
-	if (to != XL_FRAME_FREE)
-		*ledger(f, to) += n;
-	if (!f->state)
-		return;
 	for (i = 0; i < n; i++) {
 		idx = frame_index(f, addrs[i]);
 		if (idx == UINT32_MAX || f->state[idx] != from) {
