@@ -477,7 +477,7 @@ t_monitor_lazy_quiet() {
 
 # monitor --lazy, a real error: OUT down. The N frames refused with
 # ENETDOWN are counted by IN's rx_queue_N_drops, exactly and all in the
-# one interval they were sent in (2 s intervals, the send starting just
+# one interval they were sent in (3 s intervals, the send starting just
 # after one began, 0.4 s long); then the tracepoints are attached, said
 # with the programs' ids, which the kernel's links are of; a second send
 # of N/2 is counted by xdp_redirect_err ENETDOWN exactly.
@@ -485,13 +485,13 @@ t_monitor_lazy_down() {
 	local ids n0
 	napi_on_sx || return 1
 	ip -n "$D" link set xlt$$ox down
-	bg "$TMP/mon" $X monitor --lazy --interval 2 --dev "$D:xlt$$in" --dev "$D:xlt$$ox" --json "$TMP/mon.json"
+	bg "$TMP/mon" $X monitor --lazy --interval 3 --dev "$D:xlt$$in" --dev "$D:xlt$$ox" --json "$TMP/mon.json"
 	wait_line "$TMP/mon" "none attached until" || return 1
 	ids=$(lazy_ids "$TMP/mon")
 	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
 	wait_xdp "$D" xlt$$in || return 1
 	n0=$(grep -c '(no events)' "$TMP/mon")
-	for i in $(seq 50); do [ "$(grep -c '(no events)' "$TMP/mon")" -gt "$n0" ] && break; sleep 0.05; done
+	for i in $(seq 80); do [ "$(grep -c '(no events)' "$TMP/mon")" -gt "$n0" ] && break; sleep 0.05; done
 	send $N || return 1
 	wait_line "$TMP/mon" "moved by $N at .* s: attached (program ids $ids)" || return 1
 	expect "links of the lazy monitor's programs" "$(links_of $ids)" "$(sed -n 's/.* on \(.*\) (errors only.*/\1/p' "$TMP/mon" | wc -w)" || return 1
