@@ -49,6 +49,8 @@ struct xl_labrow_run {
  * @kind: the row's kind in the table and the JSON ("gen", "xdp", "xsk",
  *   "stack", "tc").
  * @flags: XL_LABROW_*.
+ * @what: with XL_LABROW_NAMED_ONLY, what it measures in a few words (the
+ *   --rows help says it after the name: xl_labrow_named_help()).
  * @veth_why: with XL_LABROW_NEEDS_VETH, why (the skipped row's note).
  * @action/@op: XDP rows: the benchmark's action and packet operation.
  * @redir: redirect rows: devmap or cpumap.
@@ -62,6 +64,7 @@ struct xl_labrow {
 	const char *name;
 	const char *kind;
 	unsigned int flags;
+	const char *what;
 	const char *veth_why;
 	int action;
 	enum xl_pkt_op op;
@@ -80,6 +83,13 @@ const struct xl_labrow *xl_labrow(int i);
 
 /** xl_labrow_names() - the rows' names in table order, NULL-terminated (static). */
 const char *const *xl_labrow_names(void);
+
+/**
+ * xl_labrow_named_help() - the rows run only when named, in table order,
+ * as "NAME (WHAT), NAME (WHAT)" into @buf (@len bytes, cut to fit), for
+ * the --rows help: a row added to the table is in it. Return: @buf.
+ */
+char *xl_labrow_named_help(char *buf, size_t len);
 
 /**
  * xl_labrow_nrows() - how many rows of the table measuring @r with @watch

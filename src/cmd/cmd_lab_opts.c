@@ -30,6 +30,19 @@ static const char *const wirings[] = { "softirq", "threaded", NULL };
 
 static const char *const lab_counters[] = { "ethtool", "program", NULL };
 
+/* --rows' help: the rows run only when named come from the row table (rows_help_fill()). */
+static char rows_help[640];
+
+static void rows_help_fill(void)
+{
+	char named[400];
+
+	if (!rows_help[0])
+		snprintf(rows_help, sizeof(rows_help),
+			 "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc; only when named: %s)",
+			 xl_labrow_named_help(named, sizeof(named)));
+}
+
 static const struct xl_opt run_opts[] = {
 	XL_RUN(REPS, A, o.reps, .short_name = 'r', .help = "repetitions per row, {range} (default {default}; medians are reported)"),
 	{ "seconds", 's', "SECONDS", "measured window per repetition, {range} (default {default}; make bench uses 3)",
@@ -37,7 +50,7 @@ static const struct xl_opt run_opts[] = {
 	{ "warmup", 'w', "SECONDS", "traffic before each window, {range} (default {default})",
 	  XL_SECONDS(A, o.warmup_ns, 0, 10) },
 	{ "sizes", 'z', "LIST", "frame sizes in bytes, comma-separated, 60..1514 (default 64,1500)", R_SIZES },
-	{ "rows", 0, "LIST", "rows, comma-separated (default all: gen-ceiling, drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, pass, tx, redirect, redirect-cpu, xsk-rxdrop|xsk-txpush|xsk-l2fwd with /skb, /drv or /zc; only when named: stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress))", R_ROWS },
+	{ "rows", 0, "LIST", rows_help, R_ROWS },
 	{ "with-monitor", 0, NULL, "after the first size's redirect row, measure it again without, under 'monitor' and under 'monitor --all' (softirq wiring, at least 9 repetitions of at most 0.3 s per level, interleaved in 50 ms slices; also at generator batch 1) and show the ns/packet they cost",
 	  XL_FLAG(A, with_monitor) },
 	{ "with-perf", 0, NULL, "with --with-monitor: a fourth level in the first cost set, 'perf record' (linux-perf) on xdp:xdp_redirect with a --filter that matches nothing, enabled for its slices only (row redirect+perf; about 4 s more)",
@@ -101,6 +114,7 @@ static const struct xl_cmd_spec run_spec = {
 
 const struct xl_cmd_spec *xl_cmd_lab_run_spec(void)
 {
+	rows_help_fill();
 	return &run_spec;
 }
 
@@ -212,6 +226,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 	};
 	for (i = 0; (r = xl_labrow(i)); i++)
 		run_defaults.rows[i] = !(r->flags & XL_LABROW_NAMED_ONLY);
+	rows_help_fill();
 	idx = xl_cmd_parse_none(&run_spec, argc, argv, on_run_opt, a);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;

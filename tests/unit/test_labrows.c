@@ -70,6 +70,16 @@ static void test_flags(void **state)
 	assert_int_equal(xl_labrow(3)->op, XL_OP_PARSE_IP);
 }
 
+/* --rows' help names the rows run only when named, from the table; cut to fit. */
+static void test_named_help(void **state)
+{
+	char buf[160], small[12];
+
+	assert_string_equal(xl_labrow_named_help(buf, sizeof(buf)),
+			    "stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress)");
+	assert_string_equal(xl_labrow_named_help(small, sizeof(small)), "stack-drop ");
+}
+
 static void test_nrows(void **state)
 {
 	struct xl_labrun_opts o = { 0 };
@@ -123,6 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_named_help),
 		cmocka_unit_test(test_nrows),
 		cmocka_unit_test(test_skip),
 	};

@@ -90,10 +90,10 @@ static const struct xl_labrow rows[] = {
 	XSK3("txpush", XL_XSK_TXPUSH, XL_LABROW_NEEDS_VETH, VETH_TXPUSH),
 	XSK3("l2fwd", XL_XSK_L2FWD, XL_LABROW_NEEDS_VETH, VETH_L2FWD),
 	/* Not in make demo's time: nftables raw prerouting drop (no XDP), BPF at clsact ingress. */
-	{ .name = "stack-drop", .kind = "stack", .flags = XL_LABROW_NAMED_ONLY, .base = XL_BASE_NFT,
-	  .measure = m_stack },
-	{ .name = "tc-drop", .kind = "tc", .flags = XL_LABROW_NAMED_ONLY, .base = XL_BASE_TC,
-	  .measure = m_stack },
+	{ .name = "stack-drop", .kind = "stack", .flags = XL_LABROW_NAMED_ONLY,
+	  .what = "nftables raw prerouting drop, no XDP", .base = XL_BASE_NFT, .measure = m_stack },
+	{ .name = "tc-drop", .kind = "tc", .flags = XL_LABROW_NAMED_ONLY,
+	  .what = "BPF at clsact ingress", .base = XL_BASE_TC, .measure = m_stack },
 };
 
 #define NROWS ((int)(sizeof(rows) / sizeof(rows[0])))
@@ -113,6 +113,22 @@ const char *const *xl_labrow_names(void)
 		for (i = 0; i < NROWS; i++)
 			names[i] = rows[i].name;
 	return names;
+}
+
+char *xl_labrow_named_help(char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < NROWS && n < len; i++) {
+		if (!(rows[i].flags & XL_LABROW_NAMED_ONLY))
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s (%s)", n ? ", " : "", rows[i].name,
+			      rows[i].what ? rows[i].what : rows[i].kind);
+	}
+	return buf;
 }
 
 int xl_labrow_nrows(const struct xl_labrow *r, const struct xl_labrun_opts *o, bool watch)
