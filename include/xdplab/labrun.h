@@ -137,7 +137,8 @@ int xl_labrun_prog_ab(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		     void *ctx);
 
 /**
- * xl_labrun_xdp() - measure one XDP row: attach an @action/@op benchmark at
+ * xl_labrun_xdp() - measure one XDP row ("drop/OP", "pass", "tx", or "pass/OP",
+ * "tx/OP" with an operation other than no-touch): attach an @action/@op benchmark at
  * the DUT end in @mode, generate @size-byte frames with the live engine,
  * @o->reps times. The lab's current wiring is used and recorded.
  * Return: 0 (row filled; xl_row_finish() done), -EINTR when stopped, or

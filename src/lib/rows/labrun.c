@@ -598,14 +598,16 @@ int xl_labrun_xdp(struct xl_lab *lab, const struct xl_labrun_opts *o, int action
 		  enum xl_pkt_op op, enum xl_xdp_mode mode, uint32_t size,
 		  struct xl_row_result *row)
 {
+	const char *act = action == XDP_DROP ? "drop" : action == XDP_PASS ? "pass" :
+			  action == XDP_TX ? "tx" : "?";
 	row_init(row, lab, o, size, mode);
 	row->action = xl_xdp_action_name(action);
 	row->op = xl_pkt_op_name(op);
-	if (action == XDP_DROP)
-		snprintf(row->name, sizeof(row->name), "drop/%s", row->op);
+	/* "drop/OP"; pass and tx by their action alone, or "ACTION/OP" with an operation. */
+	if (action == XDP_DROP || op != XL_OP_NO_TOUCH)
+		snprintf(row->name, sizeof(row->name), "%s/%s", act, row->op);
 	else
-		snprintf(row->name, sizeof(row->name), "%s",
-			 action == XDP_PASS ? "pass" : action == XDP_TX ? "tx" : "?");
+		snprintf(row->name, sizeof(row->name), "%s", act);
 	{
 		/* Where the driver counts (veth), the program does not (bench.h). */
 		struct xl_bench_opts bo = { .action = action, .op = op,
