@@ -22,7 +22,7 @@ static const char *const names[] = {
 	"xsk-rxdrop/skb", "xsk-rxdrop/drv", "xsk-rxdrop/zc",
 	"xsk-txpush/skb", "xsk-txpush/drv", "xsk-txpush/zc",
 	"xsk-l2fwd/skb", "xsk-l2fwd/drv", "xsk-l2fwd/zc",
-	"stack-drop", "tc-drop", NULL,
+	"stack-drop", "tc-drop", "tx/swap-macs", NULL,
 };
 
 static void test_names(void **state)
@@ -58,7 +58,7 @@ static const char *with(unsigned int flag)
 
 static void test_flags(void **state)
 {
-	assert_string_equal(with(XL_LABROW_NAMED_ONLY), "stack-drop,tc-drop");
+	assert_string_equal(with(XL_LABROW_NAMED_ONLY), "stack-drop,tc-drop,tx/swap-macs");
 	assert_string_equal(with(XL_LABROW_NEEDS_VETH),
 			    "gen-ceiling,redirect,redirect-cpu,xsk-txpush/skb,xsk-txpush/drv,"
 			    "xsk-txpush/zc,xsk-l2fwd/skb,xsk-l2fwd/drv,xsk-l2fwd/zc");
@@ -73,10 +73,11 @@ static void test_flags(void **state)
 /* --rows' help names the rows run only when named, from the table; cut to fit. */
 static void test_named_help(void **state)
 {
-	char buf[160], small[12];
+	char buf[200], small[12];
 
 	assert_string_equal(xl_labrow_named_help(buf, sizeof(buf)),
-			    "stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress)");
+			    "stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress), "
+			    "tx/swap-macs (XDP_TX after swapping the MACs, xdp-bench tx's default)");
 	assert_string_equal(xl_labrow_named_help(small, sizeof(small)), "stack-drop ");
 }
 

@@ -94,6 +94,10 @@ static const struct xl_labrow rows[] = {
 	  .what = "nftables raw prerouting drop, no XDP", .base = XL_BASE_NFT, .measure = m_stack },
 	{ .name = "tc-drop", .kind = "tc", .flags = XL_LABROW_NAMED_ONLY,
 	  .what = "BPF at clsact ingress", .base = XL_BASE_TC, .measure = m_stack },
+	/* The reflector xdp-bench tx runs by default: XDP_TX after swapping the MACs. */
+	{ .name = "tx/swap-macs", .kind = "xdp", .flags = XL_LABROW_NAMED_ONLY,
+	  .what = "XDP_TX after swapping the MACs, xdp-bench tx's default", .action = XDP_TX,
+	  .op = XL_OP_SWAP_MACS, .measure = m_xdp },
 };
 
 #define NROWS ((int)(sizeof(rows) / sizeof(rows[0])))
