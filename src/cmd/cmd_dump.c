@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "sig.h"
 #include "run_opts.h"
+#include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/dump.h"
 #include "xdplab/log.h"
@@ -33,6 +34,7 @@ struct dump_args {
 	const char *netns;
 	int format; /* -1: by the file name, 0 pcap, 1 pcapng */
 	bool hex;   /* -x: every frame written also on stdout, in hex */
+	bool list;  /* -D: list the interfaces and their XDP programs, no capture */
 	uint32_t ring_mib; /* --ring-size: o.ring_bytes once parsed */
 };
 
@@ -90,6 +92,7 @@ static const char *const formats[] = { "pcap", "pcapng", NULL };
 
 static const struct xl_opt dump_opts[] = {
 	{ "write", 'w', "FILE", "capture file to write, '-' for standard output (required without -x)", XL_STR(A, o.path) },
+	{ "list-interfaces", 'D', NULL, "list the interfaces (of --netns) with the XDP program attached to each, then exit; no IFACE (as xdpdump -D)", XL_FLAG(A, list) },
 	{ "hex", 'x', NULL, "print every frame written on standard output: a line of its facts, then its bytes in hex and ASCII, 16 a line (as xdpdump -x)", XL_FLAG(A, hex) },
 	{ "format", 'F', "FORMAT", "pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)",
 	  XL_ENUM(A, format, formats, NULL) },
@@ -123,6 +126,35 @@ static const struct xl_cmd_spec dump_spec = {
 	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost.",
 	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]), &dump_defaults, sizeof(dump_defaults),
 };
+
+/*
+ * -D: a line per interface of this namespace, by index: its index, name
+ * and what holds XDP on it (xl_xdp_holder(): the program, its mode and
+ * the process holding its link), "none" without a program.
+ */
+static int list_interfaces(void)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	struct xl_xdp_holder h;
+	char what[256];
+
+	if (!ifs) {
+		xl_err("cannot list the interfaces: %s", strerror(errno));
+		return XL_EXIT_RUNTIME;
+	}
+	printf("%7s  %-16s %s\n", "ifindex", "interface", "XDP program");
+	for (i = ifs; i->if_index; i++) {
+		if (xl_xdp_holder((int)i->if_index, &h))
+			snprintf(what, sizeof(what), "unknown (cannot query)");
+		else if (!h.prog_id)
+			snprintf(what, sizeof(what), "none");
+		else
+			xl_xdp_holder_describe(&h, what, sizeof(what));
+		printf("%7u  %-16s %s\n", i->if_index, XL_ESC(i->if_name), XL_ESC(what));
+	}
+	if_freenameindex(ifs);
+	return XL_EXIT_OK;
+}
 
 static const char *hook_name(enum xl_dump_where w)
 {
@@ -274,9 +306,23 @@ int cmd_dump(int argc, char **argv)
 	unsigned int tid;
 	FILE *out;
 
-	idx = xl_cmd_parse_iface(&dump_spec, argc, argv, NULL, &a, &a.o.ifname);
-	if (idx)
+	idx = xl_opts_parse(&dump_spec, argc, argv, NULL, &a);
+	if (idx == XL_OPTS_HELP || idx < 0)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
+	if (a.list) {
+		if (idx < argc) {
+			xl_usage_error(&dump_spec, "-D lists every interface: no IFACE expected (got '%s')", argv[idx]);
+			return XL_EXIT_USAGE;
+		}
+		if (a.netns && (ret = xl_cmd_enter_netns(&dump_spec, a.netns)))
+			return ret;
+		return list_interfaces();
+	}
+	if (idx != argc - 1) {
+		xl_usage_error(&dump_spec, idx >= argc ? "missing IFACE (see --help)" : "one IFACE expected, got '%s' too", argv[argc - 1]);
+		return XL_EXIT_USAGE;
+	}
+	a.o.ifname = argv[idx];
 	a.o.ring_bytes = a.ring_mib << 20;
 	if (!a.o.path && !a.hex) {
 		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output) or -x (the frames in hex on standard output)");
