@@ -272,8 +272,13 @@ static struct bpf_program *driver_prog(struct xl_bench *b, const struct xl_bench
 	b->eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	snprintf(b->eth.ifname, sizeof(b->eth.ifname), "%s", o->ifname);
 	b->eth.queues = XL_ETHTOOL_MAX_QUEUES;
-	if (b->eth.sock >= 0 && !xl_eth_xdp_probe(&b->eth))
+	if (b->eth.sock >= 0 && !xl_eth_xdp_probe(&b->eth)) {
+		/* whole-frame bytes where the veth peer's xdp_xmit can be read (ethxdp.h) */
+		if (xl_eth_xdp_peer_probe(&b->eth, b->ifindex))
+			xl_info("%s: its veth peer's counters cannot be read: bytes as veth counts them (a frame from the stack 14 short)",
+				o->ifname);
 		return p;
+	}
 	if (b->eth.sock >= 0)
 		close(b->eth.sock);
 	b->eth.sock = -1;
@@ -380,7 +385,7 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 		b->tc = true;
 		return b;
 	}
-	err = b->eth.sock >= 0 ? xl_eth_xdp_read(&b->eth, &b->eth0) : 0;
+	err = b->eth.sock >= 0 ? xl_eth_xdp_meter_read(&b->eth, &b->eth0, NULL) : 0;
 	if (err < 0)
 		goto out_destroy_skel;
 	err = xl_xdp_attach_frags(bpf_program__fd(b->prog),
@@ -392,6 +397,7 @@ struct xl_bench *xl_bench__create(const struct xl_bench_opts *opts)
 out_destroy_skel:
 	bench__destroy(b->skel);
 out_free:
+	xl_eth_xdp_close(&b->eth);
 	if (b->eth.sock >= 0)
 		close(b->eth.sock);
 	free(b->recs);
@@ -427,7 +433,7 @@ static int read_driver(struct xl_bench *b, struct xl_bench_rec *total,
 		       struct xl_bench_rec *per_cpu)
 {
 	struct xl_bench_rec now;
-	int i, err = xl_eth_xdp_read(&b->eth, &now);
+	int i, err = xl_eth_xdp_meter_read(&b->eth, &now, NULL);
 
 	if (err)
 		return err;
@@ -598,7 +604,7 @@ int xl_bench__attach(struct xl_bench *b)
 	if (b->link_fd >= 0)
 		return -EBUSY;
 	if (b->eth.sock >= 0) {
-		fd = xl_eth_xdp_read(&b->eth, &b->eth0);
+		fd = xl_eth_xdp_meter_read(&b->eth, &b->eth0, NULL);
 		if (fd)
 			return fd;
 	}
@@ -628,6 +634,7 @@ void xl_bench__destroy(struct xl_bench *b)
 	if (b->tc)
 		tc_detach(b);
 	bench__destroy(b->skel);
+	xl_eth_xdp_close(&b->eth);
 	if (b->eth.sock >= 0)
 		close(b->eth.sock);
 	free(b->recs);
