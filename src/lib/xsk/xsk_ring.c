@@ -460,38 +460,6 @@ static void recycle(struct xl_xsk_q *q, uint32_t max, bool *kicked)
 	refill(q, f->n_free, kicked);
 }
 
-/*
- * The descriptors @idx..@idx + @k - 1 of the RX ring all pass
- * xl_frames_in_range(), checked without a branch per descriptor: the
- * largest offset from the first frame against the span and the largest
- * end inside a frame against the frame size (enough when the span is
- * whole frames, which the caller tests). Aligned mode, no tracking.
- */
-static inline bool rx_all_in_range(const struct xl_frames *f, const struct xsk_ring_cons *rx,
-				   uint32_t idx, uint32_t k)
-{
-	const struct xdp_desc *ring = rx->ring;
-	const uint64_t first = f->first, cmask = f->chunk_mask;
-	uint64_t hi_rel = 0, hi_end = 0;
-	uint32_t i, mask = rx->mask;
-
-	uint32_t c, j, s;
-
-	for (i = 0; i < k; i += c) { /* in at most two runs without a wrap */
-		s = (idx + i) & mask;
-		c = min_u32(k - i, mask + 1 - s);
-#pragma GCC unroll 4
-		for (j = 0; j < c; j++) {
-			const struct xdp_desc *d = &ring[s + j];
-			uint64_t rel = (d->addr & cmask) - first, end = (d->addr & ~cmask) + d->len;
-
-			hi_rel = rel > hi_rel ? rel : hi_rel;
-			hi_end = end > hi_end ? end : hi_end;
-		}
-	}
-	return hi_rel < f->span && hi_end <= f->frame_size;
-}
-
 /* How many of RX's @idx.. @k descriptors, from the first, pass the check
  * (the tracked deep one with --audit): the batch stops before a bad one. */
 static uint32_t rx_good_prefix(const struct xl_xsk_q *q, uint32_t idx, uint32_t k)
@@ -499,9 +467,6 @@ static uint32_t rx_good_prefix(const struct xl_xsk_q *q, uint32_t idx, uint32_t 
 	const struct xl_frames *f = &q->frames;
 	uint32_t i;
 
-	if (!f->state && !f->unaligned && !(f->span & (f->frame_size - 1)) &&
-	    rx_all_in_range(f, &q->rx, idx, k))
-		return k;
 	for (i = 0; i < k; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
 
@@ -512,13 +477,84 @@ static uint32_t rx_good_prefix(const struct xl_xsk_q *q, uint32_t idx, uint32_t 
 	return i;
 }
 
+/*
+ * forward() - l2fwd's loop over @k descriptors peeked at @idx into the TX
+ * slots reserved at @tidx: copy each descriptor, swap the MACs of a
+ * frame's first buffer, count packets (a packet per last buffer) and
+ * bytes into *@pkts and *@bytes; with tracking, the addresses into @addrs.
+ * Locals for everything the loop reads: the MAC swap's byte stores could
+ * change any field of @q or @f for all the compiler knows, and it reloaded
+ * the rings, the area and the tracking pointer after every frame.
+ * @check (a constant in each instance; aligned mode, no tracking, a span
+ * of whole frames): the range check of xl_frames_in_range() folded into
+ * the loop (the descriptor is read once), a frame swapped only when it
+ * passes. Return: false when one failed; the swaps done are undone (a
+ * swap is its own inverse) and the caller takes the checked path.
+ */
+static inline __attribute__((always_inline)) bool
+forward(struct xl_xsk_q *q, uint32_t idx, uint32_t tidx, uint32_t k, uint64_t *addrs,
+	uint64_t *pkts, uint64_t *bytes, bool check)
+{
+	const struct xl_frames *f = &q->frames;
+	const struct xdp_desc *rx = q->rx.ring;
+	struct xdp_desc *tx = q->tx.ring;
+	uint32_t rmask = q->rx.mask, tmask = q->tx.mask, i, c, j, rs, ts;
+	const uint64_t first = f->first, span = f->span, fs = f->frame_size;
+	const uint64_t cmask = f->chunk_mask;
+	uint64_t np = 0, nb = 0;
+	uint8_t *area = q->area;
+	bool track = !check && f->state, cont = false, bad = false, ok = true;
+
+	/* In at most three runs where neither ring wraps. */
+	for (i = 0; i < k; i += c) {
+		rs = (idx + i) & rmask;
+		ts = (tidx + i) & tmask;
+		c = min_u32(min_u32(k - i, rmask + 1 - rs), tmask + 1 - ts);
+		for (j = 0; j < c; j++) {
+			const struct xdp_desc *d = &rx[rs + j];
+			struct xdp_desc *t = &tx[ts + j];
+			uint64_t addr = d->addr;
+			uint32_t len = d->len, opts = d->options;
+
+			t->addr = addr;
+			t->len = len;
+			t->options = opts;
+			if (track)
+				addrs[i + j] = addr;
+			if (check) {
+				ok = (addr & cmask) - first < span && (addr & ~cmask) + len <= fs;
+				bad |= !ok;
+			}
+			if (!cont && len >= 12 && ok)
+				swap_macs(area + xsk_umem__add_offset_to_addr(addr));
+			cont = opts & XDP_PKT_CONTD;
+			np += !cont;
+			nb += len;
+		}
+	}
+	if (check && unlikely(bad)) {
+		cont = false;
+		for (i = 0; i < k; i++) {
+			const struct xdp_desc *d = &rx[(idx + i) & rmask];
+
+			if (!cont && d->len >= 12 && xl_frames_in_range(f, d->addr, d->len))
+				swap_macs(area + xsk_umem__add_offset_to_addr(d->addr));
+			cont = d->options & XDP_PKT_CONTD;
+		}
+		return false;
+	}
+	*pkts = np;
+	*bytes = nb;
+	return true;
+}
+
 uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 {
 	struct xl_frames *f = &q->frames;
 	uint64_t addrs[XL_XSK_MAX_BATCH];
 	uint32_t n, k, i, idx, tidx;
 	uint64_t bytes = 0, pkts = 0;
-	bool cont = false, kicked;
+	bool kicked;
 
 	recycle(q, q->batch * 2, &kicked);
 	n = xsk_ring_cons__peek(&q->rx, q->batch, &idx);
@@ -531,6 +567,22 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 	}
 	/* Send what TX has room for, whole frames only; cancel the rest. */
 	k = min_u32(n, xsk_prod_nb_free(&q->tx, n));
+	/* The plain case: the check folded into the loop (forward()). */
+	if (!f->state && !f->unaligned && !(f->span & (f->frame_size - 1))) {
+		uint32_t kk = k;
+
+		while (kk && (xsk_ring_cons__rx_desc(&q->rx, idx + kk - 1)->options & XDP_PKT_CONTD))
+			kk--;
+		if (kk && xsk_ring_prod__reserve(&q->tx, kk, &tidx) == kk) {
+			if (likely(forward(q, idx, tidx, kk, addrs, &pkts, &bytes, true))) {
+				k = kk;
+				if (k < n)
+					q->c.tx_short++;
+				goto submit;
+			}
+			q->tx.cached_prod -= kk; /* reserved, not submitted */
+		}
+	}
 	/*
 	 * Never hand the kernel a descriptor outside the UMEM: the batch stops
 	 * before the first one; one at the head is dropped alone and counted,
@@ -557,45 +609,8 @@ uint32_t xl_xsk_l2fwd_step(struct xl_xsk_q *q, uint64_t now_ns)
 		xl_xsk_kick_tx(q);
 		return 0;
 	}
-	{
-		/*
-		 * Locals for everything the loop reads: the MAC swap's byte
-		 * stores could change any field of @q or @f for all the
-		 * compiler knows, and it reloaded the rings, the area and
-		 * the tracking pointer after every frame.
-		 */
-		const struct xdp_desc *rx = q->rx.ring;
-		struct xdp_desc *tx = q->tx.ring;
-		uint32_t rmask = q->rx.mask, tmask = q->tx.mask;
-		uint8_t *area = q->area;
-		bool track = f->state;
-
-		uint32_t c, j, rs, ts;
-
-		/* In at most three runs where neither ring wraps. */
-		for (i = 0; i < k; i += c) {
-			rs = (idx + i) & rmask;
-			ts = (tidx + i) & tmask;
-			c = min_u32(min_u32(k - i, rmask + 1 - rs), tmask + 1 - ts);
-			for (j = 0; j < c; j++) {
-				const struct xdp_desc *d = &rx[rs + j];
-				struct xdp_desc *t = &tx[ts + j];
-				uint64_t addr = d->addr;
-				uint32_t len = d->len, opts = d->options;
-
-				t->addr = addr;
-				t->len = len;
-				t->options = opts;
-				if (track)
-					addrs[i + j] = addr;
-				if (!cont && len >= 12)
-					swap_macs(area + xsk_umem__add_offset_to_addr(addr));
-				cont = opts & XDP_PKT_CONTD;
-				pkts += !cont;
-				bytes += len;
-			}
-		}
-	}
+	forward(q, idx, tidx, k, addrs, &pkts, &bytes, false);
+submit:
 	xsk_ring_prod__submit(&q->tx, k);
 	xl_frames_move(f, addrs, k, XL_FRAME_FILL, XL_FRAME_TX);
 	if (k < n)
