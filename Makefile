@@ -53,7 +53,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 # unit tests that run BPF code with BPF_PROG_RUN.
 UNIT_BPF_SKELS := $(patsubst tests/unit/%.bpf.c,$(BUILD)/tests/bpf/%.skel.h,$(wildcard tests/unit/*.bpf.c))
 
-.PHONY: all deps demo check unit e2e bench clean fuzz unit-asan coverage
+.PHONY: all deps demo check unit e2e bench clean fuzz fuzz-bins unit-asan coverage
 # Objects and skeletons are kept: a second make with nothing changed runs no
 # compiler (make would otherwise delete them as intermediates and rebuild).
 .SECONDARY: $(BPF_OBJS) $(SKELS) $(UNIT_BPF_SKELS) $(UNIT_BPF_SKELS:.skel.h=.bpf.o)
@@ -148,6 +148,9 @@ e2e: $(BUILD)/xdplab
 check:
 	@./scripts/deps.sh --test
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT_BINS) $(TEST_PCAPS)
+	@# The fuzz targets link their library sources by list: built here, a
+	@# source missing from a list fails check, not the next make fuzz.
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzz-bins
 	@$(MAKE) --no-print-directory unit-asan
 	@./tests/run-all.sh
 
@@ -183,18 +186,21 @@ FUZZ_CFLAGS := -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-saniti
 FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
 # The library sources each target runs (instrumented, not the gcc archive).
-FUZZ_SRC_pcap := src/lib/pkt/pcapfile.c src/lib/pkt/pcapng.c src/lib/pkt/pkt.c src/lib/core/atomicfile.c src/lib/core/log.c src/lib/core/escape.c
+FUZZ_SRC_pcap := src/lib/pkt/pcapfile.c src/lib/pkt/pcapng.c src/lib/pkt/pkt.c src/lib/core/atomicfile.c src/lib/core/tmpdir.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_parse := src/lib/pkt/pkt.c
 FUZZ_SRC_opts := src/cmd/opts.c src/lib/core/log.c src/lib/core/escape.c
-FUZZ_SRC_compare := src/lib/measure/compare.c src/lib/measure/compare_fig.c src/lib/measure/calib.c src/lib/measure/compare_runs.c src/lib/measure/permtest.c src/lib/core/atomicfile.c src/lib/measure/compare_lat.c src/lib/measure/compare_rule.c src/lib/measure/utest.c src/lib/measure/stats.c src/lib/sys/env.c src/lib/core/log.c src/lib/core/escape.c
+FUZZ_SRC_compare := src/lib/measure/compare.c src/lib/measure/compare_fig.c src/lib/measure/calib.c src/lib/measure/compare_runs.c src/lib/measure/permtest.c src/lib/core/atomicfile.c src/lib/core/tmpdir.c src/lib/measure/rowfields.c src/lib/measure/report.c src/lib/sys/pmu.c src/lib/measure/compare_lat.c src/lib/measure/compare_rule.c src/lib/measure/utest.c src/lib/measure/stats.c src/lib/sys/env.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_mapfile := src/lib/xdp/mapfile.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_folded := src/lib/profile/folded.c src/lib/core/log.c src/lib/core/escape.c
-FUZZ_SRC_report := $(wildcard src/lib/html/*.c) src/lib/core/atomicfile.c src/lib/profile/folded.c src/lib/profile/flame.c src/lib/core/escape.c $(filter-out src/lib/core/log.c src/lib/core/escape.c,$(FUZZ_SRC_compare)) src/lib/core/log.c
+FUZZ_SRC_report := $(wildcard src/lib/html/*.c) src/lib/store/trend.c src/lib/measure/changepoint.c src/lib/profile/folded.c src/lib/profile/flame.c src/lib/core/escape.c $(filter-out src/lib/core/log.c src/lib/core/escape.c,$(FUZZ_SRC_compare)) src/lib/core/log.c
 
 .SECONDEXPANSION:
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) | $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(LDLIBS)
+
+# Every fuzz target built, none run (make check builds them).
+fuzz-bins: $(FUZZ_BINS)
 
 fuzz: $(FUZZ_BINS) $(TEST_PCAPS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz.sh $(FUZZ_NAMES)
