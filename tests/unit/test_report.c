@@ -992,24 +992,26 @@ static void test_counter(void **state)
 	char line[256];
 	char *out;
 
+	static const struct {
+		const char *counter, *check, *json;
+	} cases[] = {
+		{ XL_COUNTER_DRIVER, "     drv  valid", "driver:rx_queue_N_xdp_packets" },
+		{ XL_COUNTER_PROGRAM, "    0.0%  valid", "program:bench_stats" },
+	};
+	size_t i;
+
 	(void)state;
 	one_row(&r, "drop/no-touch", 4000000, 0);
-	r.counter = XL_COUNTER_DRIVER;
-	out = table(&r, 1, NULL);
-	nth_line(out, 1, line, sizeof(line));
-	assert_non_null(strstr(line, "     drv  valid"));
-	free(out);
-	out = json_counter(&r);
-	assert_string_equal(out, "driver:rx_queue_N_xdp_packets");
-	free(out);
-	r.counter = XL_COUNTER_PROGRAM;
-	out = table(&r, 1, NULL);
-	nth_line(out, 1, line, sizeof(line));
-	assert_non_null(strstr(line, "    0.0%  valid"));
-	free(out);
-	out = json_counter(&r);
-	assert_string_equal(out, "program:bench_stats");
-	free(out);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r.counter = cases[i].counter;
+		out = table(&r, 1, NULL);
+		nth_line(out, 1, line, sizeof(line));
+		assert_non_null(strstr(line, cases[i].check));
+		free(out);
+		out = json_counter(&r);
+		assert_string_equal(out, cases[i].json);
+		free(out);
+	}
 	r.counter = NULL; /* not said: no key */
 	assert_null(json_counter(&r));
 }
