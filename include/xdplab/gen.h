@@ -55,6 +55,8 @@ const char *xl_gen_engine_name(enum xl_gen_engine e);
  *         as devmap bulks of up to 16), 1..XL_GEN_MAX_BATCH; 0 = 64, the
  *         kernel's default. 1 flushes every frame on its own (one
  *         xdp_devmap_xmit event per frame per redirect hop).
+ * @imix: send the XL_GEN_IMIX cycle of sizes, @spec's headers at each
+ *         (packet engine, one flow: xl_gen_opts_check()), again and again.
  * @stamp: write a stamp (struct xl_stamp, abi/latency.h: the pktgen header
  *         with a sequence number and the CLOCK_MONOTONIC send time) at the
  *         start of the UDP payload of every frame, UDP checksum kept valid,
@@ -79,7 +81,18 @@ struct xl_gen_opts {
 	uint32_t batch;
 	bool stamp;
 	uint32_t dst_ports, src_addrs;
+	bool imix;
 };
+
+/**
+ * XL_GEN_IMIX - the simple IMIX (@imix of struct xl_gen_opts), frame sizes
+ * in bytes without FCS, one cycle of 12 in the order sent: 7 of 60, 4 of
+ * 590 and 1 of 1514 (64, 594 and 1518 on the wire with the FCS, 7:4:1 as
+ * TRex's and MoonGen's imix), interleaved so no size comes in a run of more
+ * than two. Mean 357.83 bytes.
+ */
+#define XL_GEN_IMIX { 60, 590, 60, 60, 590, 60, 1514, 60, 590, 60, 60, 590 }
+#define XL_GEN_IMIX_N 12
 
 /* Largest live-frames batch the kernel accepts (TEST_XDP_MAX_BATCH), and
  * its default (NAPI_POLL_WEIGHT), which is ours. */

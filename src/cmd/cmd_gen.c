@@ -88,6 +88,8 @@ static const struct xl_opt gen_opts[] = {
 	  XL_UINT(A, o.spec.ttl, 1, 255) },
 	{ "stamp", 0, NULL, "write a pktgen header (sequence number, send time) into each frame for 'xdplab latency' (1 thread)",
 	  XL_FLAG(A, o.stamp) },
+	{ "imix", 0, NULL, "send the simple IMIX: 7 frames of 60 bytes, 4 of 590 and 1 of 1514 (64, 594, 1518 with the FCS) in a cycle of 12 (packet engine, one flow; not with --size)",
+	  XL_FLAG(A, o.imix) },
 	{ "pcap", 'p', "FILE", "replay this Ethernet capture in order (packet engine); once unless --count/--duration",
 	  XL_STR(A, o.pcap_path) },
 	XL_RUN(INTERVAL, A, interval_ns),
@@ -183,6 +185,8 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 	if (s->ipv6 && (a->src_family == AF_INET || a->dst_family == AF_INET))
 		return xl_usage_error(&gen_spec, "--ipv6 with an IPv4 --src-ip/--dst-ip (accepted: IPv6 addresses, or no --ipv6)");
 	a->is_veth = !strcmp(li.kind, "veth");
+	if (a->o.imix && a->size_arg)
+		return xl_usage_error(&gen_spec, "--imix sets the frame sizes: not with --size");
 	if (a->size_arg) {
 		/* One message with the range that holds on this interface. */
 		uint64_t min = s->ipv6 ? 62 : XL_PKT_MIN_SIZE, v;

@@ -137,7 +137,7 @@ static void *gen_thread_main(void *arg)
 			if (due < want)
 				want = due;
 		}
-		if (gen->pcap.n && !gen->counted && !gen->deadline_ns) {
+		if (gen->pcap.n && !gen->o.imix && !gen->counted && !gen->deadline_ns) {
 			/* Replay once: stop at the end of the capture. */
 			uint64_t left = gen->pcap.n - t->sent;
 
@@ -225,6 +225,46 @@ static int resolve_iface(struct xl_gen *gen)
 	return 0;
 }
 
+/*
+ * --imix: the XL_GEN_IMIX cycle built once into gen->pcap, which the packet
+ * engine sends in a loop (a replay that does not stop at its end): @spec's
+ * headers at each size. Return: 0, -EMSGSIZE (a size above MTU+14 or
+ * below the headers), -ENOMEM.
+ */
+static int build_imix(struct xl_gen *gen)
+{
+	static const uint32_t sizes[XL_GEN_IMIX_N] = XL_GEN_IMIX;
+	struct xl_pcap_frames *f = &gen->pcap;
+	struct xl_pkt_spec spec = gen->o.spec;
+	size_t at = 0;
+	int i, n;
+
+	f->data = malloc(XL_GEN_IMIX_N * 1514);
+	f->off = calloc(XL_GEN_IMIX_N, sizeof(*f->off));
+	f->len = calloc(XL_GEN_IMIX_N, sizeof(*f->len));
+	if (!f->data || !f->off || !f->len)
+		return -ENOMEM;
+	for (i = 0; i < XL_GEN_IMIX_N; i++) {
+		if (sizes[i] > gen->mtu + XL_ETH_HLEN) {
+			xl_err("--imix: its %u-byte frames are above the MTU of %s plus 14 (%u)",
+			       sizes[i], gen->o.ifname, gen->mtu + XL_ETH_HLEN);
+			return -EMSGSIZE;
+		}
+		spec.size = sizes[i];
+		n = xl_pkt_build(&spec, f->data + at, 1514);
+		if (n < 0) {
+			xl_err("--imix: cannot build a %u-byte frame with these headers: %s", sizes[i],
+			       strerror(-n));
+			return n == -EINVAL ? -EMSGSIZE : n;
+		}
+		f->off[i] = at;
+		f->len[i] = n;
+		at += n;
+	}
+	f->n = XL_GEN_IMIX_N;
+	return 0;
+}
+
 struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 {
 	int nthreads = opts->threads > 0 ? opts->threads : 1;
@@ -251,7 +291,7 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	if (gen->ncpus > 0)
 		gen->cpu_buf = calloc(gen->ncpus, sizeof(*gen->cpu_buf));
 	gen->stat_sock = -1;
-	gen->engine = opts->pcap_path ? XL_ENGINE_PACKET : opts->engine;
+	gen->engine = opts->pcap_path || opts->imix ? XL_ENGINE_PACKET : opts->engine;
 	if (!gen->o.flows)
 		gen->o.flows = 1;
 	gen->dports = opts->dst_ports ? opts->dst_ports : 1;
@@ -272,7 +312,11 @@ struct xl_gen *xl_gen__create(const struct xl_gen_opts *opts)
 	err = resolve_iface(gen);
 	if (err)
 		goto out_err;
-	if (opts->pcap_path) {
+	if (opts->imix) {
+		err = build_imix(gen);
+		if (err)
+			goto out_err;
+	} else if (opts->pcap_path) {
 		err = xl_frames_load_pcap(opts->pcap_path, gen->mtu + XL_ETH_HLEN,
 					  &gen->pcap);
 		if (err)

@@ -77,6 +77,14 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 			 PKT_BATCH);
 		return -EINVAL;
 	}
+	if (o->imix && (o->pcap_path || o->stamp || (o->flows ?: 1) * (o->dst_ports ?: 1) * (o->src_addrs ?: 1) > 1)) {
+		snprintf(msg, len, "--imix sends one flow of its own sizes: not with --pcap, --stamp, --flows, --dyn-ports or --src-addrs");
+		return -EINVAL;
+	}
+	if (o->imix && o->engine_forced && o->engine == XL_ENGINE_LIVE) {
+		snprintf(msg, len, "--imix needs --engine packet (live frames repeat one frame per call)");
+		return -EINVAL;
+	}
 	if (o->stamp && (o->pcap_path || o->threads > 1)) {
 		snprintf(msg, len, "--stamp needs one thread and no --pcap (one sender numbers the frames)");
 		return -EINVAL;
