@@ -21,6 +21,8 @@ struct xsk_args {
 	bool rings_seen; /* --rx-size or --fill-size given (else by placement) */
 	const char *netns, *src_mac, *dst_mac, *json;
 	bool src_ip_set, dst_ip_set;
+	bool vlan_tag, vlan_id_seen, vlan_pri_seen; /* -V, -J, -K (xdpsock's) */
+	uint32_t vlan_id, vlan_pri;
 	struct xl_cmd_prof prof;
 	int reps;
 	int dump_format; /* --format: 0 not given (by the file name), 1 pcap, 2 pcapng */
