@@ -368,6 +368,32 @@ static void test_runs_check(void **state)
 }
 
 /*
+ * 8 runs of one drop row drifting with the host: run i at 100 + 3i
+ * ns/packet, 5 tight repetitions (+-0.2 ns); with @ctl0 > 0 each
+ * repetition's host-speed control drifted alike (@ctl0 * (100 + 3i) / 100
+ * ns per run), else none.
+ */
+static void drift_runs(struct xl_cmp_rowdata rows[8], struct xl_cmp_file f[8], char path[8][16],
+		       double ctl0)
+{
+	int i, j;
+
+	for (i = 0; i < 8; i++) {
+		double ns = 100 + 3 * i;
+		double pps[5] = { 1e9 / ns, 1e9 / (ns + 0.2), 1e9 / (ns - 0.2), 1e9 / (ns + 0.1),
+				  1e9 / (ns - 0.1) };
+		double cpu[5] = { 1, 1, 1, 1, 1 };
+
+		mkrow(&rows[i], "drop/no-touch", "valid", pps, cpu, 5);
+		for (j = 0; j < 5; j++)
+			rows[i].ctl_ns[j] = ctl0 * ns / 100;
+		snprintf(path[i], sizeof(path[i]), "r%d.json", i);
+		mkfile(&f[i], path[i], &rows[i], 1);
+		f[i].reps = 5;
+	}
+}
+
+/*
  * The A/A calibration of 8 runs: 28 pairs one run a side, C(8, 4) / 2 = 35
  * balanced splits; drop's runs drift (run i at 100 + 3i ns/packet, tight
  * repetitions), so pairs far apart are flagged one run a side, and the
@@ -385,17 +411,7 @@ static void test_calib(void **state)
 	int i;
 
 	(void)state;
-	for (i = 0; i < 8; i++) {
-		double ns = 100 + 3 * i;
-		double pps[5] = { 1e9 / ns, 1e9 / (ns + 0.2), 1e9 / (ns - 0.2), 1e9 / (ns + 0.1),
-				  1e9 / (ns - 0.1) };
-		double cpu[5] = { 1, 1, 1, 1, 1 };
-
-		mkrow(&rows[i], "drop/no-touch", "valid", pps, cpu, 5);
-		snprintf(path[i], sizeof(path[i]), "r%d.json", i);
-		mkfile(&f[i], path[i], &rows[i], 1);
-		f[i].reps = 5;
-	}
+	drift_runs(rows, f, path, 0);
 	assert_int_equal(xl_calib_compute(f, 8, 0.05, &c), 0);
 	assert_int_equal(c.nruns, 8);
 	assert_int_equal(c.split_base, 4);
@@ -466,22 +482,9 @@ static void test_calib_corrected(void **state)
 	struct xl_cmp_mresult res;
 	struct xl_calib c;
 	char path[8][16];
-	int i, j;
 
 	(void)state;
-	for (i = 0; i < 8; i++) {
-		double ns = 100 + 3 * i;
-		double pps[5] = { 1e9 / ns, 1e9 / (ns + 0.2), 1e9 / (ns - 0.2), 1e9 / (ns + 0.1),
-				  1e9 / (ns - 0.1) };
-		double cpu[5] = { 1, 1, 1, 1, 1 };
-
-		mkrow(&rows[i], "drop/no-touch", "valid", pps, cpu, 5);
-		for (j = 0; j < 5; j++)
-			rows[i].ctl_ns[j] = 600 * ns / 100;
-		snprintf(path[i], sizeof(path[i]), "r%d.json", i);
-		mkfile(&f[i], path[i], &rows[i], 1);
-		f[i].reps = 5;
-	}
+	drift_runs(rows, f, path, 600);
 	assert_int_equal(xl_calib_compute(f, 8, 0.05, &c), 0);
 	assert_int_equal(c.rows[0].pairs, 28);
 	assert_int_equal(c.rows[0].pair_flags, 28);
