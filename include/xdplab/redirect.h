@@ -207,6 +207,19 @@ int xl_redirect__steer_count(const struct xl_redirect *r);
 int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
 			    struct xl_steer_miss *miss, uint64_t *stress_replaced);
 
+/**
+ * xl_redirect__quiesce() - end of a run: stop --stress-mode's thread,
+ * detach the program from IN (no frame is steered after this), then for a
+ * cpumap wait until each target's frames steered = processed + enqueue
+ * drops (the frames in its queue drained), reading the counters every
+ * 2 ms for at most @timeout_ms ms. Under traffic the totals read before
+ * this leave the frames in flight in neither count. Safe to call twice;
+ * xl_redirect__destroy() still frees @r. Return: 0, -ETIMEDOUT (still in
+ * flight after @timeout_ms; the counts then read are what they are), or
+ * -errno of a map read.
+ */
+int xl_redirect__quiesce(struct xl_redirect *r, int timeout_ms);
+
 /** Most target CPUs of one row's steering record (= XL_STEER_MAX_CPUS). */
 #define XL_ROW_STEER_MAX 64
 

@@ -287,6 +287,9 @@ static int parse(const struct xl_cmd_spec *spec, enum xl_redir_kind kind, struct
 	return xl_cmd_check_reps(spec, a->d.reps, a->d.duration_ns) ? XL_EXIT_USAGE : 0;
 }
 
+/* How long the end of a run waits for a cpumap's queues to drain (ms). */
+#define XL_REDIR_DRAIN_MS 1000
+
 /* What the report loop's callbacks need: the redirect and its counters. */
 struct redir_run {
 	struct xl_redirect *r;
@@ -469,6 +472,12 @@ int cmd_redirect(int argc, char **argv)
 				     .sampled = redir_sampled, .print = redir_print, .ctx = &rr,
 				     .start_line = start, .row = &row };
 	ret = xl_cmd_dut_loop(&a.d, &loop, argv[0], &w, &pr);
+	/* The totals balance only once nothing is in flight: detach, drain. */
+	if (w.ns && a.o.kind == XL_REDIR_CPUMAP &&
+	    (err = xl_redirect__quiesce(r, XL_REDIR_DRAIN_MS)) < 0)
+		xl_warn("cpumap: %s %d ms after detaching from %s; the totals below may miss frames still in its queues",
+			err == -ETIMEDOUT ? "frames still in flight" : strerror(-err),
+			XL_REDIR_DRAIN_MS, a.o.in);
 	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0 &&
 	    (!nt || xl_redirect__read_steer(r, targets, &miss, &stress) == 0)) {
 		print_totals(&a.o, &w, &st, cpu_recs, targets, nt, &miss, stress);

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "redirect_priv.h"
+#include "xdplab/attach.h"
 
 _Static_assert(XL_ROW_STEER_MAX == XL_STEER_MAX_CPUS, "a row holds every steering target");
 
@@ -159,6 +160,38 @@ int xl_redirect_steer_targets(struct xl_redirect *r, struct xl_steer_target *t, 
 			t[i].processed = r->cpu_recs[k].processed;
 	}
 	return 0;
+}
+
+int xl_redirect__quiesce(struct xl_redirect *r, int timeout_ms)
+{
+	struct xl_steer_target t[XL_STEER_MAX_CPUS];
+	const struct timespec step = { 0, 2 * 1000 * 1000 };
+	int waited, i, err;
+
+	if (r->stress_running) {
+		atomic_store(&r->stress_stop, true);
+		pthread_join(r->stress_thread, NULL);
+		r->stress_running = false;
+	}
+	xl_xdp_link_close(r->link_fd); /* -1: nothing */
+	r->link_fd = -1;
+	if (r->o.kind != XL_REDIR_CPUMAP)
+		return 0;
+	for (waited = 0;; waited += 2) {
+		uint64_t pending = 0;
+
+		err = xl_redirect_steer_targets(r, t, true);
+		if (err)
+			return err;
+		for (i = 0; i < r->nsteer; i++)
+			if (t[i].steered > t[i].processed + t[i].enqueue_drops)
+				pending += t[i].steered - t[i].processed - t[i].enqueue_drops;
+		if (!pending)
+			return 0;
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		nanosleep(&step, NULL);
+	}
 }
 
 int xl_redirect__read_steer(struct xl_redirect *r, struct xl_steer_target *t,
