@@ -155,6 +155,29 @@ uint16_t xl_csum_udp6(const struct in6_addr *saddr, const struct in6_addr *daddr
 		      const void *udp, size_t udp_len);
 
 /**
+ * xl_stamp_put() - write the latency stamp (struct xl_stamp,
+ * xdplab/abi/latency.h: the pktgen header with @seq and @now_ns as
+ * CLOCK_MONOTONIC seconds, microseconds and the nanoseconds within the
+ * microsecond) at @frame + @payload_off, and fix the UDP checksum at
+ * @frame + @csum_off incrementally (RFC 1624: ~(~csum + ~old + new)).
+ * @csum: the checksum (raw bytes, as in the frame) that covers the 20
+ *   bytes the stamp replaces; @old_neg: ~xl_csum_partial() of those 20
+ *   bytes. Both from a template, or both read from the frame itself.
+ * A result of 0 is written as 0xffff (RFC 768). The caller checked that
+ * the frame holds the stamp (xl_stamp_min_size()). Used by gen --stamp's
+ * packet engine and xsk txpush --tstamp; bpf/gen.bpf.c does the same.
+ */
+void xl_stamp_put(uint8_t *frame, uint32_t payload_off, uint32_t csum_off, uint16_t csum,
+		  uint16_t old_neg, uint32_t seq, uint64_t now_ns);
+
+/**
+ * xl_stamp_min_size() - the smallest frame (bytes without FCS) built from
+ * @spec (its headers: VLAN tags, IPv4/IPv6, extension headers) whose UDP
+ * payload holds the 20-byte stamp: 62 for IPv4, 82 for IPv6.
+ */
+uint32_t xl_stamp_min_size(const struct xl_pkt_spec *spec);
+
+/**
  * struct xl_pkt_info - what xl_pkt_parse() found.
  * @l3_proto: Ethertype of the network header after VLAN tags (host order),
  *            or 0 if the frame ended first.

@@ -26,6 +26,7 @@
 #include <pcap/pcap.h>
 
 #include "xdplab/pkt.h"
+#include "xdplab/abi/latency.h"
 
 #define ETH_IP4 0x0800
 #define ETH_IP6 0x86dd
@@ -471,6 +472,63 @@ static void test_build_bytes(void **state)
 	fill_spec(&s, true, sizeof(expect_ip6_66));
 	assert_int_equal(xl_pkt_build(&s, buf, sizeof(buf)), 66);
 	assert_memory_equal(buf, expect_ip6_66, sizeof(expect_ip6_66));
+}
+
+/*
+ * xl_stamp_put(): the 20 bytes at the UDP payload, field by field, and the
+ * UDP checksum still valid after the incremental update, both from the
+ * frame's own bytes (xsk txpush) twice in a row and from a template (gen);
+ * the smallest sizes that hold the stamp.
+ */
+static void test_stamp_put(void **state)
+{
+	static const uint8_t want[XL_STAMP_LEN] = {
+		0xbe, 0x9b, 0xe9, 0x55, 0x00, 0x00, 0x01, 0x02, /* magic, seq 258 */
+		0x00, 0x00, 0x00, 0x07, 0x00, 0x01, 0xe2, 0x40, /* 7 s, 123456 us */
+		0x03, 0x15, 0x00, 0x00,				/* 789 ns, 0 */
+	};
+	uint8_t buf[128], tmpl[128];
+	struct xl_pkt_spec s;
+	struct xl_pkt_layout lo;
+	struct xl_pkt_info info;
+	uint16_t csum;
+	int i;
+
+	fill_spec(&s, false, 64);
+	assert_int_equal(xl_pkt_build(&s, tmpl, sizeof(tmpl)), 64);
+	xl_pkt_layout(&s, &lo);
+	assert_int_equal(lo.payload_off, 42);
+	memcpy(buf, tmpl, sizeof(buf));
+	for (i = 0; i < 2; i++) {
+		memcpy(&csum, buf + lo.l4_csum_off, 2);
+		xl_stamp_put(buf, lo.payload_off, lo.l4_csum_off, csum,
+			     (uint16_t)~xl_csum_partial(buf + lo.payload_off, XL_STAMP_LEN, 0), 258 + i,
+			     7123456789ull + i * 1000000001ull);
+		assert_int_equal(xl_pkt_parse(buf, 64, &info), 0);
+		assert_true(info.l4_csum_ok);
+	}
+	/* The second: seq 259, 8 s 123456 us 790 ns. */
+	assert_int_equal(buf[42 + 7], 0x03);
+	assert_int_equal(buf[42 + 11], 0x08);
+	assert_int_equal(buf[42 + 15], 0x40);
+	assert_int_equal(buf[42 + 17], 0x16);
+	/* From the template: the bytes of the first, exactly. */
+	memcpy(&csum, tmpl + lo.l4_csum_off, 2);
+	memcpy(buf, tmpl, sizeof(buf));
+	xl_stamp_put(buf, lo.payload_off, lo.l4_csum_off, csum,
+		     (uint16_t)~xl_csum_partial(tmpl + lo.payload_off, XL_STAMP_LEN, 0), 258,
+		     7123456789ull);
+	assert_memory_equal(buf + 42, want, sizeof(want));
+	assert_memory_equal(buf, tmpl, 40); /* all before the checksum unchanged */
+	assert_memory_equal(buf + 62, tmpl + 62, 2);
+	assert_int_equal(xl_pkt_parse(buf, 64, &info), 0);
+	assert_true(info.l4_csum_ok);
+	assert_int_equal(xl_stamp_min_size(&s), 62);
+	fill_spec(&s, true, 100);
+	assert_int_equal(xl_stamp_min_size(&s), 82);
+	fill_spec(&s, false, 64);
+	s.nvlans = 1;
+	assert_int_equal(xl_stamp_min_size(&s), 66);
 }
 
 /* ---- parser ------------------------------------------------------------- */
@@ -1050,6 +1108,7 @@ int main(void)
 		cmocka_unit_test(test_build_sizes),
 		cmocka_unit_test(test_build_invalid),
 		cmocka_unit_test(test_build_bytes),
+		cmocka_unit_test(test_stamp_put),
 		cmocka_unit_test(test_parse_truncated),
 		cmocka_unit_test(test_parse_vlan),
 		cmocka_unit_test(test_parse_ipv6_ext),

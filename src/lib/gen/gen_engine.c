@@ -201,29 +201,16 @@ int xl_gen_send_live(struct gen_thread *t, uint64_t n)
 }
 
 /*
- * --stamp on the packet engine: struct xl_stamp at @buf + payload_off with
- * @seq and the CLOCK_MONOTONIC time now (the clock bpf_ktime_get_ns() reads,
- * as the live program stamps), and the UDP checksum fixed from @csum (the
- * flow's or the template's, raw bytes) as the live program does (RFC 1624:
- * ~(~csum + ~old + new) over the 20 bytes the stamp replaces). Taken before
- * sendmmsg: the latency includes the syscall's path up to this frame.
+ * --stamp on the packet engine: the stamp (xl_stamp_put()) with @seq and the
+ * CLOCK_MONOTONIC time now (the clock bpf_ktime_get_ns() reads, as the live
+ * program stamps), the UDP checksum fixed from @csum (the flow's or the
+ * template's) as the live program does. Taken before sendmmsg: the latency
+ * includes the syscall's path up to this frame.
  */
 static void stamp_frame(struct xl_gen *gen, uint8_t *buf, uint16_t csum, uint32_t seq)
 {
-	struct xl_stamp *sp = (struct xl_stamp *)(buf + gen->payload_off);
-	uint64_t now = xl_now_ns();
-	uint16_t sum;
-
-	sp->magic = htonl(XL_STAMP_MAGIC);
-	sp->seq = htonl(seq);
-	sp->tv_sec = htonl((uint32_t)(now / 1000000000ull));
-	sp->tv_usec = htonl((uint32_t)(now % 1000000000ull / 1000));
-	sp->nsec = htons((uint16_t)(now % 1000));
-	sp->zero = 0;
-	sum = xl_csum_partial(sp, XL_STAMP_LEN, (uint16_t)~csum + (uint32_t)gen->stamp_tmpl_neg);
-	sum = (uint16_t)~sum;
-	sum = sum ? sum : 0xffff;
-	memcpy(buf + gen->csum_off, &sum, 2);
+	xl_stamp_put(buf, gen->payload_off, gen->csum_off, csum, gen->stamp_tmpl_neg, seq,
+		     xl_now_ns());
 }
 
 /* Send up to @n frames with sendmmsg; return frames accepted or -errno. */

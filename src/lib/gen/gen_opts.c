@@ -115,17 +115,12 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 		snprintf(msg, len, "--stamp is for UDP frames (the latency receiver reads UDP payloads), not --l4 tcp-*");
 		return -EINVAL;
 	}
-	if (o->stamp) {
-		struct xl_pkt_layout lo;
-
-		xl_pkt_layout(&o->spec, &lo);
-		if (o->spec.size < lo.payload_off + XL_STAMP_LEN) {
-			snprintf(msg, len, "--stamp needs --size >= %u for %s%s (the stamp is %u bytes of UDP payload)",
-				 lo.payload_off + XL_STAMP_LEN, o->spec.ipv6 ? "IPv6" : "IPv4",
-				 o->spec.nvlans || o->spec.n_ext ? " with VLAN tags or extension headers" : "",
-				 XL_STAMP_LEN);
-			return -EINVAL;
-		}
+	if (o->stamp && o->spec.size < xl_stamp_min_size(&o->spec)) {
+		snprintf(msg, len, "--stamp needs --size >= %u for %s%s (the stamp is %u bytes of UDP payload)",
+			 xl_stamp_min_size(&o->spec), o->spec.ipv6 ? "IPv6" : "IPv4",
+			 o->spec.nvlans || o->spec.n_ext ? " with VLAN tags or extension headers" : "",
+			 XL_STAMP_LEN);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "xdplab/pkt.h"
+#include "xdplab/abi/latency.h"
 #include "xdplab/abi/parse.h"
 
 /* Ethertypes (host order): IPv4, IPv6. */
@@ -465,4 +466,31 @@ void xl_mac_format(const uint8_t mac[6], char *out)
 {
 	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1],
 		 mac[2], mac[3], mac[4], mac[5]);
+}
+
+void xl_stamp_put(uint8_t *frame, uint32_t payload_off, uint32_t csum_off, uint16_t csum,
+		  uint16_t old_neg, uint32_t seq, uint64_t now_ns)
+{
+	struct xl_stamp st = {
+		.magic = htonl(XL_STAMP_MAGIC),
+		.seq = htonl(seq),
+		.tv_sec = htonl((uint32_t)(now_ns / 1000000000ull)),
+		.tv_usec = htonl((uint32_t)(now_ns % 1000000000ull / 1000)),
+		.nsec = htons((uint16_t)(now_ns % 1000)),
+	};
+	uint16_t sum;
+
+	memcpy(frame + payload_off, &st, XL_STAMP_LEN);
+	sum = xl_csum_partial(&st, XL_STAMP_LEN, (uint16_t)~csum + (uint32_t)old_neg);
+	sum = (uint16_t)~sum;
+	sum = sum ? sum : 0xffff;
+	memcpy(frame + csum_off, &sum, 2);
+}
+
+uint32_t xl_stamp_min_size(const struct xl_pkt_spec *spec)
+{
+	struct xl_pkt_layout lo;
+
+	xl_pkt_layout(spec, &lo);
+	return lo.payload_off + XL_STAMP_LEN;
 }
