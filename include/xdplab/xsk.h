@@ -104,6 +104,13 @@ enum xl_xsk_copy {
  *   and do that @bursts times on the same sockets (each socket its share
  *   of @count per burst; total @count x @bursts). 1..XL_XSK_MAX_BURSTS;
  *   above 1 it needs @count.
+ * @tstamp: txpush writes the latency stamp (xl_stamp_put(): the pktgen
+ *   header as xdpsock's --tstamp, with a sequence number and the
+ *   CLOCK_MONOTONIC send time) at the start of every frame's UDP payload,
+ *   UDP checksum kept valid; one time per batch, taken before the batch's
+ *   descriptors are submitted (as xdpsock); socket i numbers its frames
+ *   i, i + @queues, i + 2 x @queues, ... Needs a @spec.size of at least
+ *   xl_stamp_min_size() (checked by xl_xsk_config_check()).
  * @verify: rxdrop parses every frame and counts bad IPv4/UDP checksums.
  * @dump_path: rxdrop writes every received frame to this pcap (slow path).
  * @dump_snaplen: bytes kept of each frame in @dump_path, 0 = all (the
@@ -139,6 +146,7 @@ struct xl_xsk_config {
 	uint32_t flows;
 	uint64_t count, rate_pps;
 	uint32_t bursts;
+	bool tstamp;
 	bool verify;
 	const char *dump_path;
 	uint32_t dump_snaplen;
@@ -207,7 +215,8 @@ int xl_xsk_check_frame_size(uint64_t size, bool unaligned, bool hugepages,
  * least one frame per second per queue (each queue gets rate / queues, and
  * 0 means no limit), --frags with a batch and TX ring of at least
  * XL_XSK_MAX_FRAME_DESCS (else l2fwd can never send a whole frame and loops
- * forever). xl_xsk_app__create() applies it too, so no caller can skip it.
+ * forever), txpush's frame holding the stamp with @tstamp.
+ * xl_xsk_app__create() applies it too, so no caller can skip it.
  * Return: 0 or -EINVAL with one line in @msg.
  */
 int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len);

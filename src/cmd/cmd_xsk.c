@@ -121,11 +121,14 @@ static const struct xl_opt xsk_opts[] = {
 	  XL_IPV4(A, c.spec.src_ip4), XL_SEEN(A, src_ip_set) },
 	{ "dst-ip", 0, "ADDR", "txpush: destination IPv4 (default 198.18.0.1)",
 	  XL_IPV4(A, c.spec.dst_ip4), XL_SEEN(A, dst_ip_set) },
-	{ "vlan-tag", 'V', NULL, "txpush: an 802.1Q VLAN tag in every frame (xdpsock's -V)", XL_FLAG(A, vlan_tag) },
+	{ "vlan-tag", 'V', NULL, "txpush: an 802.1Q VLAN tag in every frame (xdpsock's -V)", .alias = "tx-vlan",
+	  XL_FLAG(A, vlan_tag) },
 	{ "tx-vlan-id", 'J', "VID", "txpush with -V: the tag's VID, {range} (default 1)",
 	  XL_UINT(A, vlan_id, 0, 4095), XL_SEEN(A, vlan_id_seen) },
 	{ "tx-vlan-pri", 'K', "PCP", "txpush with -V: the tag's priority, {range} (default 0)",
 	  XL_UINT(A, vlan_pri, 0, 7), XL_SEEN(A, vlan_pri_seen) },
+	{ "tstamp", 'y', NULL, "txpush: a stamp in every frame's UDP payload, the pktgen header (sequence number, CLOCK_MONOTONIC send time) that xdplab latency reads (xdpsock's -y)",
+	  XL_FLAG(A, c.tstamp) },
 	{ "verify", 0, NULL, "rxdrop: check every frame's IPv4/UDP checksums (csum_bad)", XL_FLAG(A, c.verify) },
 	{ "dump", 0, "FILE", "rxdrop: write every received frame to a pcap or pcapng file", XL_STR(A, c.dump_path) },
 	{ "format", 'F', "FORMAT", "rxdrop --dump: pcap or pcapng (default: pcapng when FILE ends in .pcapng, else pcap)",
@@ -176,6 +179,8 @@ static int check_combinations(struct xsk_args *a)
 		return xl_usage_error(a->spec, "--tx-vlan-id and --tx-vlan-pri need --vlan-tag (-V)");
 	if (a->vlan_tag && !tx)
 		return xl_usage_error(a->spec, "--vlan-tag is for txpush");
+	if (c->tstamp && !tx)
+		return xl_usage_error(a->spec, "--tstamp is for txpush (the receiver is xdplab latency)");
 	if (a->vlan_tag) {
 		c->spec.nvlans = 1;
 		c->spec.vlan_id[0] = a->vlan_id_seen ? a->vlan_id : 1;

@@ -113,6 +113,11 @@ static void test_short_letters(void **state)
 	       "xdplab xsk rxdrop: option --quiet given twice\n");
 	expect(ARGV("xsk", "rxdrop", "-C", "copy", "--copy-mode", "copy", "lo"), 2,
 	       "xdplab xsk rxdrop: option --copy-mode given twice\n");
+	/* xdpsock's txonly options: -y/--tstamp, -V/--tx-vlan. */
+	expect(ARGV("xsk", "txpush", "-y", "--tstamp", "lo"), 2,
+	       "xdplab xsk txpush: option --tstamp given twice\n");
+	expect(ARGV("xsk", "txpush", "--tx-vlan", "-V", "lo"), 2,
+	       "xdplab xsk txpush: option --vlan-tag given twice\n");
 	/* The old letters say where they went. */
 	expect(ARGV("xsk", "rxdrop", "-q", "lo"), 2,
 	       "xdplab xsk rxdrop: --queue: 'lo' is not a whole number (-q is --queue, as in xdpsock; quiet is -Q)\n");

@@ -140,6 +140,16 @@ static int build(struct xl_xsk_app *a, uint16_t bind_flags)
 			s->burst = q->budget;
 			s->bursts_left = c->bursts > 1 ? c->bursts - 1 : 0;
 			q->rate_pps = c->rate_pps / c->queues + (i < (int)(c->rate_pps % c->queues));
+			if (c->tstamp) {
+				struct xl_pkt_layout lo;
+
+				xl_pkt_layout(&c->spec, &lo);
+				q->stamp = true;
+				q->stamp_off = lo.payload_off;
+				q->stamp_csum_off = lo.l4_csum_off;
+				q->stamp_seq = (uint32_t)i;
+				q->stamp_step = c->queues;
+			}
 		}
 		/* Fill before bind: the first frame may arrive right after it. */
 		if (first && c->app != XL_XSK_TXPUSH)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "xdplab/pkt.h"
 #include "xsk_priv.h"
 
 static bool is_pow2(uint64_t v)
@@ -233,6 +234,11 @@ int xl_xsk_config_check(const struct xl_xsk_config *c, char *msg, size_t len)
 	if (c->app == XL_XSK_TXPUSH && c->spec.size + c->headroom > c->frame_size) {
 		snprintf(msg, len, "--size: %u bytes do not fit a %u-byte chunk", c->spec.size,
 			 c->frame_size);
+		return -EINVAL;
+	}
+	if (c->tstamp && c->spec.size < xl_stamp_min_size(&c->spec)) {
+		snprintf(msg, len, "--tstamp needs --size >= %u%s (the stamp is 20 bytes of UDP payload)",
+			 xl_stamp_min_size(&c->spec), c->spec.nvlans ? " with a VLAN tag" : "");
 		return -EINVAL;
 	}
 	return 0;

@@ -210,6 +210,10 @@ struct xl_xsk_q {
 	bool need_wakeup, poll, busy_poll, starve_fill, verify;
 	struct xl_xsk_dump *dump;
 	uint32_t pkt_len;
+	/* txpush --tstamp: stamp_off/stamp_csum_off in each frame (the UDP
+	 * payload and checksum), the next sequence number and its step. */
+	bool stamp;
+	uint32_t stamp_off, stamp_csum_off, stamp_seq, stamp_step;
 	uint64_t budget;
 	uint64_t rate_pps;
 	struct xl_pace pace;

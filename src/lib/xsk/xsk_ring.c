@@ -19,6 +19,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "xdplab/abi/latency.h"
+#include "xdplab/pkt.h"
 #include "xsk_priv.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -629,6 +631,28 @@ submit:
 	return k;
 }
 
+/*
+ * txpush --tstamp: stamp the @k frames reserved at @tidx (xl_stamp_put(),
+ * each checksum updated from the frame's own bytes: the template's or the
+ * last stamp's), numbered in q->stamp_step steps, all with @now_ns: one
+ * time per batch, as xdpsock's tx_only() stamps.
+ */
+static void stamp_batch(struct xl_xsk_q *q, uint32_t tidx, uint32_t k, uint64_t now_ns)
+{
+	uint32_t i;
+
+	for (i = 0; i < k; i++) {
+		uint8_t *p = (uint8_t *)q->area + xsk_ring_prod__tx_desc(&q->tx, tidx + i)->addr;
+		uint16_t csum;
+
+		memcpy(&csum, p + q->stamp_csum_off, 2);
+		xl_stamp_put(p, q->stamp_off, q->stamp_csum_off, csum,
+			     (uint16_t)~xl_csum_partial(p + q->stamp_off, XL_STAMP_LEN, 0),
+			     q->stamp_seq, now_ns);
+		q->stamp_seq += q->stamp_step;
+	}
+}
+
 uint32_t xl_xsk_txpush_step(struct xl_xsk_q *q, uint64_t now_ns)
 {
 	struct xl_frames *f = &q->frames;
@@ -674,6 +698,8 @@ uint32_t xl_xsk_txpush_step(struct xl_xsk_q *q, uint64_t now_ns)
 		}
 		f->n_free -= k;
 		xl_frames_move(f, &f->free[f->n_free], k, XL_FRAME_FREE, XL_FRAME_TX);
+		if (q->stamp)
+			stamp_batch(q, tidx, k, now_ns);
 		xsk_ring_prod__submit(&q->tx, k);
 		q->budget -= k;
 		q->c.tx_submitted += k;
