@@ -17,7 +17,7 @@ BUILD    := build
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 MULTIARCH:= $(shell $(CC) -print-multiarch 2>/dev/null)
 
-PKGS     := libbpf libxdp libpcap jansson libmnl libnftables sqlite3 libpq
+PKGS     := libbpf libxdp libpcap jansson libmnl libnftables sqlite3 libpq zlib
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -pthread \
 	    -Iinclude -I$(BUILD) -D_GNU_SOURCE

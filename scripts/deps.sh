@@ -14,7 +14,7 @@ PKGS=(
 	libjansson-dev                        # JSON results
 	libsqlite3-dev libpq-dev              # the results store: SQLite file, or a shared PostgreSQL (docs/store.md)
 	libcmocka-dev                         # unit tests
-	libelf-dev zlib1g-dev                 # libbpf's link dependencies
+	libelf-dev zlib1g-dev                 # libbpf's link dependencies; zlib reads /proc/config.gz too
 	libmnl-dev                            # netlink (link facts, peer XDP state)
 	libnftables-dev nftables              # the stack-drop row's nftables rule; tests list tables
 	linux-perf                            # --profile (docs/profile.md); the watch-cost rows' perf listener (lab run --with-perf)

@@ -112,12 +112,33 @@ uint64_t xl_task_wait_ns(int pid, uint64_t *run_ns);
 
 /**
  * xl_irq_time_accounting() - whether the running kernel was built with
- * CONFIG_IRQ_TIME_ACCOUNTING, from /boot/config-RELEASE: then softirq work
- * done inline in a task is not in that task's schedstat run time (it is in
- * the CPU's softirq time instead). Return: 1 yes, 0 no, -1 unknown (no
- * config file). Read once, then cached.
+ * CONFIG_IRQ_TIME_ACCOUNTING, from /boot/config-RELEASE or, without it,
+ * /proc/config.gz (CONFIG_IKCONFIG_PROC): then softirq work done inline in
+ * a task is not in that task's schedstat run time, it is in the CPU's
+ * softirq time of /proc/stat, accounted at each softirq's entry and exit
+ * (kernel/sched/cputime.c, irqtime_account_irq()) instead of sampled by
+ * the tick. The build option, not whether the kernel kept it on (x86 turns
+ * it off at boot with an unstable TSC). Return: 1 yes, 0 no, -1 unknown
+ * (neither file readable). Read once, then cached.
  */
 int xl_irq_time_accounting(void);
+
+/**
+ * xl_kconfig_has() - whether kernel configuration text @buf (@len bytes,
+ * the lines of a .config, not NUL-terminated) sets @name (e.g.
+ * "CONFIG_IRQ_TIME_ACCOUNTING") to y: a whole line "@name=y".
+ * Return: 1 set to y; 0 not (unset, "# @name is not set", =m, another
+ * name with @name as its prefix).
+ */
+int xl_kconfig_has(const char *buf, size_t len, const char *name);
+
+/**
+ * xl_kconfig_file_has() - xl_kconfig_has() over the file @path, plain or
+ * gzip-compressed (/proc/config.gz: zlib's gzread() reads both). At most
+ * 4 MiB are read. Return: 1, 0, or -errno (-ENOENT: no such file; -EIO: a
+ * read or decompression error).
+ */
+int xl_kconfig_file_has(const char *path, const char *name);
 
 /**
  * xl_ksoftirqd_pid() - pid of "ksoftirqd/@cpu", the kthread that runs the

@@ -5,7 +5,8 @@
  * line the read cut, the aggregate line skipped, and that one kept file is
  * re-read per call (a rewritten file shows its new values), through the
  * xl_cpu_times_set_source() seam; CPU lists as text and the CPUs off a
- * (stand-in) NAPI kthread.
+ * (stand-in) NAPI kthread; kernel configuration lines and files, plain and
+ * gzip (CONFIG_IRQ_TIME_ACCOUNTING's detection).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "xdplab/sysstat.h"
 
@@ -313,6 +316,53 @@ static void test_cpus_off_napi(void **state)
 	assert_int_equal(xl_cpus_off_napi(pid, &away, NULL), -ESRCH);
 }
 
+/* Kernel configuration lines: only a whole "NAME=y" line sets NAME. */
+static void test_kconfig_has(void **state)
+{
+	static const char cfg[] = "# Automatically generated file\n"
+				  "CONFIG_TICK_CPU_ACCOUNTING=y\n"
+				  "# CONFIG_IRQ_TIME_ACCOUNTING is not set\n"
+				  "CONFIG_HAVE_IRQ_TIME_ACCOUNTING=y\n"
+				  "CONFIG_IRQ_TIME_ACCOUNTING_X=y\n"
+				  "CONFIG_VETH=m\n"
+				  "CONFIG_LAST=y";
+	static const char on[] = "CONFIG_A=y\nCONFIG_IRQ_TIME_ACCOUNTING=y\n";
+
+	(void)state;
+	assert_int_equal(xl_kconfig_has(cfg, strlen(cfg), "CONFIG_IRQ_TIME_ACCOUNTING"), 0);
+	assert_int_equal(xl_kconfig_has(cfg, strlen(cfg), "CONFIG_TICK_CPU_ACCOUNTING"), 1);
+	assert_int_equal(xl_kconfig_has(cfg, strlen(cfg), "CONFIG_VETH"), 0);
+	/* The last line without its newline still counts; cut one byte short, not. */
+	assert_int_equal(xl_kconfig_has(cfg, strlen(cfg), "CONFIG_LAST"), 1);
+	assert_int_equal(xl_kconfig_has(cfg, strlen(cfg) - 1, "CONFIG_LAST"), 0);
+	assert_int_equal(xl_kconfig_has(on, strlen(on), "CONFIG_IRQ_TIME_ACCOUNTING"), 1);
+	assert_int_equal(xl_kconfig_has(on, 0, "CONFIG_A"), 0);
+}
+
+/* The same through a file, plain (/boot/config-*) or gzip (/proc/config.gz). */
+static void test_kconfig_file_has(void **state)
+{
+	static const char on[] = "CONFIG_A=y\nCONFIG_IRQ_TIME_ACCOUNTING=y\n";
+	char dir[256], plain[300], gz[300], missing[300];
+	gzFile f;
+
+	(void)state;
+	assert_int_equal(tmp_dir_make(dir, sizeof(dir), "kconfig"), 0);
+	snprintf(plain, sizeof(plain), "%s/config", dir);
+	snprintf(gz, sizeof(gz), "%s/config.gz", dir);
+	snprintf(missing, sizeof(missing), "%s/none", dir);
+	write_file(plain, "# CONFIG_IRQ_TIME_ACCOUNTING is not set\nCONFIG_A=y\n");
+	f = gzopen(gz, "wb");
+	assert_non_null(f);
+	assert_int_equal(gzwrite(f, on, strlen(on)), (int)strlen(on));
+	assert_int_equal(gzclose(f), Z_OK);
+	assert_int_equal(xl_kconfig_file_has(gz, "CONFIG_IRQ_TIME_ACCOUNTING"), 1);
+	assert_int_equal(xl_kconfig_file_has(plain, "CONFIG_IRQ_TIME_ACCOUNTING"), 0);
+	assert_int_equal(xl_kconfig_file_has(plain, "CONFIG_A"), 1);
+	assert_int_equal(xl_kconfig_file_has(missing, "CONFIG_A"), -ENOENT);
+	assert_int_equal(tmp_dir_remove(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +374,8 @@ int main(void)
 		cmocka_unit_test(test_ksoftirqd_kept),
 		cmocka_unit_test(test_cpu_list_text),
 		cmocka_unit_test(test_cpus_off_napi),
+		cmocka_unit_test(test_kconfig_has),
+		cmocka_unit_test(test_kconfig_file_has),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <net/if.h>
+#include <zlib.h>
 
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
@@ -353,27 +354,83 @@ int xl_kthread_pid(const char *name)
 	return best;
 }
 
+int xl_kconfig_has(const char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(name), i = 0;
+
+	while (i < len) {
+		const char *eol = memchr(buf + i, '\n', len - i);
+		size_t l = eol ? (size_t)(eol - (buf + i)) : len - i;
+
+		if (l == n + 2 && !memcmp(buf + i, name, n) && !memcmp(buf + i + n, "=y", 2))
+			return 1;
+		i += l + 1;
+	}
+	return 0;
+}
+
+/* Most bytes of a kernel configuration read (a whole one is ~300 KiB). */
+#define KCONFIG_MAX (4u << 20)
+
+int xl_kconfig_file_has(const char *path, const char *name)
+{
+	size_t cap = 64 * 1024, len = 0;
+	char *buf, *nb;
+	gzFile f;
+	int n, ret = 0;
+
+	f = gzopen(path, "rb");
+	if (!f)
+		return errno ? -errno : -ENOMEM;
+	buf = malloc(cap);
+	if (!buf) {
+		gzclose(f);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap >= KCONFIG_MAX)
+				break;
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = gzread(f, buf + len, cap - len);
+		if (n < 0) {
+			ret = -EIO;
+			break;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	if (!ret)
+		ret = xl_kconfig_has(buf, len, name);
+	free(buf);
+	gzclose(f);
+	return ret;
+}
+
 int xl_irq_time_accounting(void)
 {
 	static int cached = -2;
-	char path[128], line[256];
+	char path[128];
 	struct utsname u;
-	FILE *f;
+	int r = -ENOENT;
 
 	if (cached != -2)
 		return cached;
-	cached = -1;
-	if (uname(&u))
-		return cached;
-	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-	f = fopen(path, "r");
-	if (!f)
-		return cached;
-	cached = 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strcmp(line, "CONFIG_IRQ_TIME_ACCOUNTING=y\n"))
-			cached = 1;
-	fclose(f);
+	if (!uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		r = xl_kconfig_file_has(path, "CONFIG_IRQ_TIME_ACCOUNTING");
+	}
+	if (r < 0)
+		r = xl_kconfig_file_has("/proc/config.gz", "CONFIG_IRQ_TIME_ACCOUNTING");
+	cached = r < 0 ? -1 : r;
 	return cached;
 }
 
