@@ -69,7 +69,8 @@ struct xl_counter_src xl_counter_src_bench(struct xl_bench *b);
  * @queues: DUT queues whose rx_queue_N_xdp_packets are summed
  *            (1..XL_ETHTOOL_MAX_QUEUES).
  * @no_sirq: do not load the softirq tracepoints (xdplab/softirq_time.h)
- *            for this meter: its CPU figure is not the NAPI CPU's softirq
+ *            for this meter (without it, softirq wiring loads them only
+ *            where xl_sirq_source() chose them): its CPU figure is not the NAPI CPU's softirq
  *            time (the generator ceiling judges the generator's CPU), and
  *            they cost every softirq of the machine. false: softirq wiring
  *            (no @napi_pid) reads them.
@@ -122,6 +123,9 @@ struct xl_meter {
  *   programs were detached and loaded again in between) does not use them.
  * @procs_running: runnable tasks on the machine at @cpu_t_ns, from the
  *   same /proc/stat read (xl_cpu_times_read_load()), -1 unknown.
+ * @irqtime: @cpu's softirq times are accounted at each softirq's entry
+ *   and exit (the kernel's CONFIG_IRQ_TIME_ACCOUNTING,
+ *   xl_irq_time_accounting() == 1), not sampled by the tick.
  */
 struct xl_meter_sample {
 	uint64_t t_ns;
@@ -137,12 +141,15 @@ struct xl_meter_sample {
 	uint64_t sirq_runs[XL_MAX_CPUS];
 	uint64_t sirq_gen;
 	int procs_running;
+	bool irqtime;
 };
 
 /** Where a window's DUT CPU time (@cpu_ns) came from (struct xl_meter_window.cpu_source). */
 #define XL_CPU_SRC_KTHREAD "napi-kthread-schedstat"
 #define XL_CPU_SRC_TRACEPOINT "softirq-tracepoint"
 #define XL_CPU_SRC_PROCSTAT "proc-stat"
+/** /proc/stat's softirq field on a kernel with IRQ time accounting (no program: xl_sirq_source()). */
+#define XL_CPU_SRC_PROCSTAT_IRQTIME "proc-stat-irqtime"
 /** A sum of windows whose sources differ. */
 #define XL_CPU_SRC_MIXED "mixed"
 
@@ -153,7 +160,8 @@ struct xl_meter_sample {
  * @rx: frames our program counted, over the benchmark reads' window.
  * @cpu_ns: CPU time the DUT spent (the NAPI kthread's run time with
  *   threaded NAPI, else the judged CPU's NET_RX softirq time from the
- *   tracepoints, or its /proc/stat softirq time when those could not load), ns.
+ *   tracepoints, or its /proc/stat softirq time where xl_sirq_source()
+ *   chose it or the tracepoints could not load), ns.
  * @cpu_source: which of those: XL_CPU_SRC_* (NULL: no CPU read).
  * @sirq_runs: NET_RX softirq runs on the judged CPU (tracepoint source; 0
  *   otherwise): @packets / @sirq_runs frames share the two tracepoint hits.

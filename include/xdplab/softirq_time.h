@@ -28,17 +28,48 @@
 #include "xdplab/abi/softirq_time.h"
 
 /**
- * Environment variable that turns the tracepoint source off when set to
- * "proc-stat" (the meter then uses /proc/stat): to measure what the
- * tracepoints cost, side by side (docs/lab.md).
+ * Environment variable that chooses the DUT's CPU-time source in softirq
+ * wiring (xl_sirq_choose()): "auto" (or unset, empty), "tracepoint" or
+ * "proc-stat"; to measure what the tracepoints cost, side by side
+ * (docs/lab.md).
  */
 #define XL_SIRQ_ENV "XDPLAB_SOFTIRQ_SOURCE"
 
+/** Where a meter in softirq wiring takes the DUT's NET_RX time from. */
+enum xl_sirq_src {
+	/** The programs of this header: two hits per NET_RX run, ns. */
+	XL_SIRQ_SRC_TRACEPOINT,
+	/** /proc/stat's softirq field, IRQ time accounting: no program, 10 ms units. */
+	XL_SIRQ_SRC_PROCSTAT_IRQTIME,
+	/** /proc/stat's softirq field, sampled by the tick. */
+	XL_SIRQ_SRC_PROCSTAT,
+};
+
+/**
+ * xl_sirq_choose() - the source for @env (XL_SIRQ_ENV's value, NULL: unset)
+ * on a kernel whose IRQ time accounting is @irqtime
+ * (xl_irq_time_accounting(): 1, 0, -1 unknown), into *@src. "auto", empty
+ * or unset: /proc/stat where the kernel accounts softirq time at each
+ * entry and exit (@irqtime 1: no program per NET_RX run), else the
+ * tracepoints; "tracepoint": the tracepoints; "proc-stat": /proc/stat,
+ * accounted or sampled as @irqtime says. Pure: no I/O.
+ * Return: 0, or -EINVAL for another @env (*@src is then auto's choice).
+ */
+int xl_sirq_choose(const char *env, int irqtime, enum xl_sirq_src *src);
+
+/**
+ * xl_sirq_source() - xl_sirq_choose() for this process: XL_SIRQ_ENV and
+ * the running kernel, chosen at the first call and kept; an unknown value
+ * is warned about once and read as "auto".
+ */
+enum xl_sirq_src xl_sirq_source(void);
+
 /**
  * xl_sirq_get() - take a reference on the programs; the first one (no
- * other holder) loads and attaches them. Main thread only (not locked).
- * Return: 0 (a reference: drop it with xl_sirq_put()), -ECANCELED (turned
- * off by XL_SIRQ_ENV), or -errno of loading or attaching (no BPF
+ * other holder) loads and attaches them, whatever xl_sirq_source() chose
+ * (a meter asks only when it chose them; the meter-cost row loads them as
+ * the thing it measures). Main thread only (not locked).
+ * Return: 0 (a reference: drop it with xl_sirq_put()), or -errno of loading or attaching (no BPF
  * privilege, no such tracepoint); on error no reference is taken, and the
  * first failure is kept for the process (not retried, not said again).
  */

@@ -242,7 +242,8 @@ static int fake_setup(void **state)
 {
 	(void)state;
 	memset(&fake, 0, sizeof(fake));
-	unsetenv(XL_SIRQ_ENV);
+	/* The tracepoints whatever this machine's kernel accounts (its choice: test_choose). */
+	setenv(XL_SIRQ_ENV, "tracepoint", 1);
 	return xl_sirq__set_ops(&fake_ops);
 }
 
@@ -389,7 +390,11 @@ static void test_refs_prepare(void **state)
 	assert_int_equal(fake.unloads, 1);
 }
 
-/* XDPLAB_SOFTIRQ_SOURCE=proc-stat keeps them off, for the process. */
+/*
+ * XDPLAB_SOFTIRQ_SOURCE=proc-stat keeps the meters off them, for the
+ * process (the choice is made once); a reference asked for outright (the
+ * meter-cost row's hook) still loads them.
+ */
 static void test_refs_env_off(void **state)
 {
 	static struct xl_meter_sample s;
@@ -397,13 +402,80 @@ static void test_refs_env_off(void **state)
 
 	(void)state;
 	setenv(XL_SIRQ_ENV, "proc-stat", 1);
+	xl_sirq__set_ops(&fake_ops); /* forget the choice: read the variable again */
 	assert_int_equal(xl_meter_sample(&m, &s), 0);
 	assert_false(s.sirq_ok);
 	assert_false(m.sirq_held);
-	unsetenv(XL_SIRQ_ENV);
-	assert_int_equal(xl_sirq_get(), -ECANCELED);
+	setenv(XL_SIRQ_ENV, "tracepoint", 1);
+	assert_int_equal(xl_meter_sample(&m, &s), 0); /* kept: still off */
+	assert_false(m.sirq_held);
 	assert_int_equal(fake.loads, 0);
+	assert_int_equal(xl_sirq_get(), 0);
+	assert_int_equal(fake.loads, 1);
+	xl_sirq_put();
 	xl_meter_done(&m);
+}
+
+/* The source for each value of XDPLAB_SOFTIRQ_SOURCE and IRQ time accounting. */
+static void test_choose(void **state)
+{
+	static const struct {
+		const char *env;
+		int irqtime, ret;
+		enum xl_sirq_src src;
+	} cases[] = {
+		{ NULL, 0, 0, XL_SIRQ_SRC_TRACEPOINT },
+		{ NULL, -1, 0, XL_SIRQ_SRC_TRACEPOINT },
+		{ NULL, 1, 0, XL_SIRQ_SRC_PROCSTAT_IRQTIME },
+		{ "", 1, 0, XL_SIRQ_SRC_PROCSTAT_IRQTIME },
+		{ "auto", 0, 0, XL_SIRQ_SRC_TRACEPOINT },
+		{ "auto", 1, 0, XL_SIRQ_SRC_PROCSTAT_IRQTIME },
+		{ "tracepoint", 1, 0, XL_SIRQ_SRC_TRACEPOINT },
+		{ "tracepoint", 0, 0, XL_SIRQ_SRC_TRACEPOINT },
+		{ "proc-stat", 0, 0, XL_SIRQ_SRC_PROCSTAT },
+		{ "proc-stat", -1, 0, XL_SIRQ_SRC_PROCSTAT },
+		{ "proc-stat", 1, 0, XL_SIRQ_SRC_PROCSTAT_IRQTIME },
+		{ "Proc-stat", 1, -EINVAL, XL_SIRQ_SRC_PROCSTAT_IRQTIME },
+		{ "bpf", 0, -EINVAL, XL_SIRQ_SRC_TRACEPOINT },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum xl_sirq_src src = 99;
+
+		assert_int_equal(xl_sirq_choose(cases[i].env, cases[i].irqtime, &src), cases[i].ret);
+		assert_int_equal(src, cases[i].src);
+	}
+}
+
+/*
+ * /proc/stat's softirq time read on a kernel with IRQ time accounting (no
+ * tracepoints): "proc-stat-irqtime"; an edge read without it: "proc-stat".
+ */
+static void test_meter_irqtime_source(void **state)
+{
+	static struct xl_meter_sample a, b;
+	struct xl_meter m = { .napi_cpu = 0, .eth_sock = -1 };
+	struct xl_meter_window w;
+
+	(void)state;
+	sample(&a, 1000000000ull, 0, 0, 0, 0, false);
+	sample(&b, 2000000000ull, 10000000, 650000000, 0, 0, false);
+	a.irqtime = b.irqtime = true;
+	xl_meter_window(&m, &a, &b, &w);
+	assert_string_equal(w.cpu_source, XL_CPU_SRC_PROCSTAT_IRQTIME);
+	assert_int_equal(w.cpu_ns.n, 650000000);
+	assert_dbl_equal(w.cpu_ns_per_pkt, 65.0);
+	a.irqtime = false;
+	xl_meter_window(&m, &a, &b, &w);
+	assert_string_equal(w.cpu_source, XL_CPU_SRC_PROCSTAT);
+	/* The tracepoints read at both edges win over either. */
+	sample(&a, 1000000000ull, 0, 0, 50000000, 100, true);
+	sample(&b, 2000000000ull, 10000000, 600000000, 763500000, 100100, true);
+	a.irqtime = b.irqtime = true;
+	xl_meter_window(&m, &a, &b, &w);
+	assert_string_equal(w.cpu_source, XL_CPU_SRC_TRACEPOINT);
 }
 
 /* A failed load is kept: no reference, not retried by later samples. */
@@ -437,6 +509,8 @@ int main(void)
 		cmocka_unit_test(test_meter_prefers_tracepoint),
 		cmocka_unit_test(test_meter_generation_mismatch),
 		cmocka_unit_test(test_meter_kthread_source),
+		cmocka_unit_test(test_meter_irqtime_source),
+		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_sum_sources_and_row),
 		cmocka_unit_test_setup_teardown(test_refs_shared_by_meters, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_refs_scoped_meter, fake_setup, fake_teardown),

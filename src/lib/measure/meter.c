@@ -46,9 +46,19 @@ static bool hold_sirq(struct xl_meter *m)
 	return m->sirq_held;
 }
 
+/*
+ * Softirq wiring (no NAPI kthread), a meter that wants the DUT's CPU, and
+ * the tracepoints chosen for it (xl_sirq_source(): not where the kernel's
+ * IRQ time accounting gives the time with no program per NET_RX run).
+ */
+static bool wants_sirq(const struct xl_meter *m)
+{
+	return !m->napi_pid && !m->no_sirq && xl_sirq_source() == XL_SIRQ_SRC_TRACEPOINT;
+}
+
 void xl_meter_prepare(struct xl_meter *m)
 {
-	if (!m->napi_pid && !m->no_sirq)
+	if (wants_sirq(m))
 		hold_sirq(m);
 }
 
@@ -100,6 +110,7 @@ static void read_procstat(struct xl_meter *m, struct xl_meter_sample *s, int ncp
 {
 	xl_cpu_times_read_load(s->cpu, s->cpu_ok, ncpus, &s->procs_running);
 	s->cpu_t_ns = xl_now_ns();
+	s->irqtime = xl_irq_time_accounting() == 1; /* cached after the first */
 }
 
 /* Softirq wiring: the DUT's exact NET_RX time, one map read (held by xl_meter_sample()). */
@@ -180,7 +191,7 @@ int xl_meter_sample(struct xl_meter *m, struct xl_meter_sample *s)
 	 * read of it: loading takes milliseconds, which inside the sample
 	 * would stretch the packets' window and not the softirq time's.
 	 */
-	if (!m->napi_pid && !m->no_sirq)
+	if (wants_sirq(m))
 		hold_sirq(m);
 	err = m->src.read(m->src.ctx, &s->total, s->per_cpu);
 	s->t_ns = xl_now_ns();
@@ -331,7 +342,8 @@ void xl_meter_window(const struct xl_meter *m, const struct xl_meter_sample *a,
 				w->sirq_runs = b->sirq_runs[cpu] - a->sirq_runs[cpu];
 		} else {
 			w->cpu_ns = CPU_DELTA(a, b, cpu, softirq);
-			w->cpu_source = XL_CPU_SRC_PROCSTAT;
+			w->cpu_source = a->irqtime && b->irqtime ? XL_CPU_SRC_PROCSTAT_IRQTIME :
+								   XL_CPU_SRC_PROCSTAT;
 		}
 		w->cpu_busy_ns = CPU_DELTA(a, b, cpu, busy);
 		w->cpu_span_ns = CPU_DELTA(a, b, cpu, total);

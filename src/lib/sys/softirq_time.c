@@ -15,8 +15,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "xdplab/escape.h"
 #include "xdplab/log.h"
 #include "xdplab/softirq_time.h"
+#include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 #include "softirq_time.skel.h"
 #include "softirq_time_priv.h"
@@ -59,6 +61,8 @@ static struct xl_sirq_rec *recs; /* one per possible CPU, while loaded */
 static int ncpus, users;
 static int load_err;             /* the first failed load, kept; 0: none */
 static uint64_t generation;      /* loads so far: the current instance's */
+static enum xl_sirq_src chosen_src; /* xl_sirq_source()'s, once @chosen */
+static bool chosen;              /* forgotten by xl_sirq__set_ops() */
 
 uint64_t xl_sirq_cpu_ns(const struct xl_sirq_rec *r, uint64_t now_ns)
 {
@@ -75,12 +79,48 @@ int xl_sirq__set_ops(const struct xl_sirq_ops *o)
 		return -EBUSY;
 	ops = o ? o : &bpf_ops;
 	load_err = 0;
+	chosen = false;
 	return 0;
+}
+
+int xl_sirq_choose(const char *env, int irqtime, enum xl_sirq_src *src)
+{
+	enum xl_sirq_src procstat = irqtime == 1 ? XL_SIRQ_SRC_PROCSTAT_IRQTIME :
+						   XL_SIRQ_SRC_PROCSTAT;
+
+	/* auto: no program per NET_RX run where the kernel's own count is exact */
+	*src = irqtime == 1 ? XL_SIRQ_SRC_PROCSTAT_IRQTIME : XL_SIRQ_SRC_TRACEPOINT;
+	if (!env || !*env || !strcmp(env, "auto"))
+		return 0;
+	if (!strcmp(env, "tracepoint"))
+		*src = XL_SIRQ_SRC_TRACEPOINT;
+	else if (!strcmp(env, "proc-stat"))
+		*src = procstat;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+enum xl_sirq_src xl_sirq_source(void)
+{
+	const char *env;
+
+	if (chosen)
+		return chosen_src;
+	env = getenv(XL_SIRQ_ENV);
+	if (xl_sirq_choose(env, xl_irq_time_accounting(), &chosen_src))
+		xl_warn("%s=%s: not auto, tracepoint or proc-stat; read as auto", XL_SIRQ_ENV,
+			XL_ESC(env));
+	chosen = true;
+	xl_dbg("DUT softirq time from %s",
+	       chosen_src == XL_SIRQ_SRC_TRACEPOINT ? "the softirq tracepoints" :
+	       chosen_src == XL_SIRQ_SRC_PROCSTAT_IRQTIME ? "/proc/stat (IRQ time accounting)" :
+						      "/proc/stat (tick-sampled)");
+	return chosen_src;
 }
 
 int xl_sirq_get(void)
 {
-	const char *env = getenv(XL_SIRQ_ENV);
 	int err;
 
 	if (load_err)
@@ -88,10 +128,6 @@ int xl_sirq_get(void)
 	if (users) {
 		users++;
 		return 0;
-	}
-	if (env && !strcmp(env, "proc-stat")) {
-		xl_info("%s=proc-stat: DUT softirq time from /proc/stat", XL_SIRQ_ENV);
-		return load_err = -ECANCELED;
 	}
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus <= 0)

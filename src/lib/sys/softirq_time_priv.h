@@ -26,7 +26,8 @@ struct xl_sirq_ops {
 
 /**
  * xl_sirq__set_ops() - use @ops from the next load on (NULL: the BPF
- * skeleton's), and forget a kept load failure. Return: 0, or -EBUSY while
+ * skeleton's), and forget a kept load failure and xl_sirq_source()'s
+ * choice (the next call reads XL_SIRQ_ENV again). Return: 0, or -EBUSY while
  * a reference is held (nothing changed).
  */
 int xl_sirq__set_ops(const struct xl_sirq_ops *ops);
