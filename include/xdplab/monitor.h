@@ -85,6 +85,20 @@ struct xl_monitor *xl_monitor__create(const struct xl_monitor_opts *opts);
 int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s);
 
 /**
+ * xl_monitor__read_cpus() - as xl_monitor__read(), and each CPU's own
+ * counts into @cpus[i] for CPU i < @ncpus (rows only for keys that CPU
+ * counted; @cpus may be NULL), the per-CPU view of xdp-monitor's
+ * --extended. @cpus holds @ncpus snapshots (the caller's, typically
+ * xl_monitor__ncpus() of them). Return: 0 or -errno (-ENOSPC: a snapshot
+ * is full).
+ */
+int xl_monitor__read_cpus(struct xl_monitor *m, struct xl_mon_snapshot *s,
+			  struct xl_mon_snapshot *cpus, int ncpus);
+
+/** xl_monitor__ncpus() - the possible CPUs the counters are kept for. */
+int xl_monitor__ncpus(const struct xl_monitor *m);
+
+/**
  * xl_monitor__skipped() - names of the tracepoints skipped (absent here),
  * up to @max into @names (pointers to static strings). Return: how many.
  */

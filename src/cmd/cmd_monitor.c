@@ -30,7 +30,7 @@ enum { O_DEV };
 struct mon_args {
 	struct xl_monitor_opts o;
 	uint64_t interval_ns, duration_ns;
-	bool quiet;
+	bool quiet, extended;
 	const char *json, *prom; /* --json, --prometheus */
 	const char *dev[XL_MON_MAX_DEVS]; /* --dev as given */
 	int ndev;
@@ -53,6 +53,8 @@ static const struct xl_opt mon_opts[] = {
 	{ "lazy", 0, NULL, "attach no tracepoint until an error counter of a --dev device moves (ethtool -S: drops, xdp_tx_errors, xdp_xmit_errors); needs --dev, not with --all",
 	  XL_FLAG(A, lazy) },
 	XL_RUN(QUIET, A, quiet),
+	XL_RUN(EXTENDED, A, extended,
+	       .help = "also a row per CPU under each key, and packets per event (the bulks' average size) (xdp-monitor's -e)"),
 	XL_RUN(PROMETHEUS, A, prom),
 };
 #undef A
@@ -99,19 +101,73 @@ static json_t *row_json(const struct xl_mon_row *r, const struct xl_mon_val *d, 
 	return o;
 }
 
-/* One record of the --json file: the keys that moved in the window (all of them for totals). */
+/*
+ * -e: @key's counts on each CPU that counted it in the window, from the
+ * per-CPU snapshots @cur[0..@ncpus) less @prev's (NULL: since the start),
+ * into @d[cpu] (events 0 where it did not move). Return: CPUs that did.
+ */
+static int cpu_deltas(const struct xl_mon_key *key, const struct xl_mon_snapshot *prev,
+		      const struct xl_mon_snapshot *cur, int ncpus, struct xl_mon_val *d)
+{
+	int c, n = 0;
+
+	for (c = 0; c < ncpus; c++) {
+		const struct xl_mon_row *row = xl_mon_find(&cur[c], key);
+
+		memset(&d[c], 0, sizeof(d[c]));
+		if (row)
+			xl_mon_delta(prev ? &prev[c] : NULL, row, &d[c]);
+		n += d[c].events > 0;
+	}
+	return n;
+}
+
+/* -e: packets per event in @d, the bulk events' average bulk (1 for the others). */
+static double per_event(const struct xl_mon_val *d)
+{
+	return d->events ? (double)d->packets / (double)d->events : 0;
+}
+
+/*
+ * The per-CPU counts of a window (-e): the snapshots of its two reads,
+ * @prev NULL for the totals (since the start), @ncpus each; @d room for
+ * @ncpus deltas. @ncpus 0 without -e.
+ */
+struct mon_cpus {
+	const struct xl_mon_snapshot *prev, *cur;
+	int ncpus;
+	struct xl_mon_val *d;
+};
+
+/* One record of the --json file: the keys that moved in the window (all of
+ * them for totals); with -e each row's "per_cpu" array too. */
 static json_t *mon_json(const char *what, double t, const struct xl_mon_snapshot *prev,
-			const struct xl_mon_snapshot *cur, uint64_t ns)
+			const struct xl_mon_snapshot *cur, uint64_t ns, const struct mon_cpus *pc)
 {
 	json_t *doc = json_object(), *rows = json_array();
 	struct xl_mon_val d;
-	int i;
+	int i, c;
 
 	for (i = 0; i < cur->n; i++) {
+		json_t *row;
+
 		xl_mon_delta(prev, &cur->rows[i], &d);
 		if (!d.events && prev)
 			continue;
-		json_array_append_new(rows, row_json(&cur->rows[i], &d, ns, prev != NULL));
+		row = row_json(&cur->rows[i], &d, ns, prev != NULL);
+		if (row && pc->ncpus) {
+			json_t *arr = json_array();
+
+			cpu_deltas(&cur->rows[i].key, pc->prev, pc->cur, pc->ncpus, pc->d);
+			for (c = 0; c < pc->ncpus; c++)
+				if (pc->d[c].events)
+					json_array_append_new(arr, json_pack("{s:i,s:I,s:I,s:I}", "cpu", c,
+						"events", (json_int_t)pc->d[c].events,
+						"packets", (json_int_t)pc->d[c].packets,
+						"drops", (json_int_t)pc->d[c].drops));
+			json_object_set_new(row, "per_cpu", arr);
+		}
+		json_array_append_new(rows, row);
 	}
 	json_object_set_new(doc, "type", json_string(what));
 	json_object_set_new(doc, "t", json_real(t));
@@ -119,12 +175,28 @@ static json_t *mon_json(const char *what, double t, const struct xl_mon_snapshot
 	return doc;
 }
 
-static void print_text(double t, const struct xl_mon_snapshot *prev,
-		       const struct xl_mon_snapshot *cur, uint64_t ns)
+/* The rates of @d over @ns and @total events, as the table's last four
+ * columns, then with -e (@ext) packets per event; the line ends. */
+static void print_rates(const struct xl_mon_val *d, uint64_t ns, uint64_t total, bool ext)
 {
-	char abuf[24], b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32];
+
+	printf(" %12s %12s %12s %14llu",
+	       xl_fmt_thousands((uint64_t)xl_rate(d->events, ns), b1, sizeof(b1)),
+	       xl_fmt_thousands((uint64_t)xl_rate(d->packets, ns), b2, sizeof(b2)),
+	       xl_fmt_thousands((uint64_t)xl_rate(d->drops, ns), b3, sizeof(b3)),
+	       (unsigned long long)total);
+	if (ext)
+		printf(" %10.2f", per_event(d));
+	putchar('\n');
+}
+
+static void print_text(double t, const struct xl_mon_snapshot *prev,
+		       const struct xl_mon_snapshot *cur, uint64_t ns, const struct mon_cpus *pc)
+{
+	char abuf[24], cpu[24];
 	struct xl_mon_val d;
-	int i, shown = 0;
+	int i, c, shown = 0;
 
 	for (i = 0; i < cur->n; i++) {
 		const struct xl_mon_row *r = &cur->rows[i];
@@ -132,24 +204,32 @@ static void print_text(double t, const struct xl_mon_snapshot *prev,
 		xl_mon_delta(prev, r, &d);
 		if (!d.events)
 			continue;
-		printf("%8.3f s  %-21s %-10s %7d  %-11s %12s %12s %12s %14llu\n", t,
-		       xl_mon_event_name(r->key.event),
+		printf("%8.3f s  %-21s %-10s %7d  %-11s", t, xl_mon_event_name(r->key.event),
 		       xl_mon_action_name(r->key.action, abuf, sizeof(abuf)), r->key.ifindex,
-		       xl_errno_name(r->key.err),
-		       xl_fmt_thousands((uint64_t)xl_rate(d.events, ns), b1, sizeof(b1)),
-		       xl_fmt_thousands((uint64_t)xl_rate(d.packets, ns), b2, sizeof(b2)),
-		       xl_fmt_thousands((uint64_t)xl_rate(d.drops, ns), b3, sizeof(b3)),
-		       (unsigned long long)r->val.events);
+		       xl_errno_name(r->key.err));
+		print_rates(&d, ns, r->val.events, pc->ncpus > 0);
 		shown++;
+		if (!pc->ncpus)
+			continue;
+		cpu_deltas(&r->key, pc->prev, pc->cur, pc->ncpus, pc->d);
+		for (c = 0; c < pc->ncpus; c++) {
+			const struct xl_mon_row *cr = xl_mon_find(&pc->cur[c], &r->key);
+
+			if (!pc->d[c].events)
+				continue;
+			snprintf(cpu, sizeof(cpu), "  cpu %d", c);
+			printf("%8s    %-21s %-10s %7s  %-11s", "", cpu, "", "", "");
+			print_rates(&pc->d[c], ns, cr ? cr->val.events : 0, true);
+		}
 	}
 	if (!shown)
 		printf("%8.3f s  (no events)\n", t);
 }
 
-static void print_totals(const struct xl_mon_snapshot *s, double secs)
+static void print_totals(const struct xl_mon_snapshot *s, double secs, const struct mon_cpus *pc)
 {
 	char abuf[24];
-	int i;
+	int i, c;
 
 	printf("totals in %.3f s: %d key(s)\n", secs, s->n);
 	for (i = 0; i < s->n; i++) {
@@ -160,6 +240,15 @@ static void print_totals(const struct xl_mon_snapshot *s, double secs)
 		       xl_mon_action_name(r->key.action, abuf, sizeof(abuf)), r->key.ifindex,
 		       xl_errno_name(r->key.err), (unsigned long long)r->val.events,
 		       (unsigned long long)r->val.packets, (unsigned long long)r->val.drops);
+		if (!pc->ncpus)
+			continue;
+		cpu_deltas(&r->key, NULL, pc->cur, pc->ncpus, pc->d);
+		for (c = 0; c < pc->ncpus; c++)
+			if (pc->d[c].events)
+				printf("    cpu %-3d events %llu packets %llu drops %llu packets/event %.2f\n",
+				       c, (unsigned long long)pc->d[c].events,
+				       (unsigned long long)pc->d[c].packets,
+				       (unsigned long long)pc->d[c].drops, per_event(&pc->d[c]));
 	}
 }
 
@@ -172,6 +261,9 @@ struct mon_run {
 	struct xl_monitor *m;
 	const struct mon_args *a;
 	struct xl_mon_snapshot s[XL_SAMPLER_SLOTS];
+	struct xl_mon_snapshot *cpus[XL_SAMPLER_SLOTS]; /* -e: ncpus each (owned), else NULL */
+	int ncpus;                                       /* -e: xl_monitor__ncpus(), else 0 */
+	struct xl_mon_val *d;                            /* -e: ncpus deltas (owned) */
 	uint64_t t[XL_SAMPLER_SLOTS];
 	json_t *intervals; /* --json: the interval records; NULL without */
 	struct xl_errgate_snap g[XL_SAMPLER_SLOTS];
@@ -184,7 +276,7 @@ struct mon_run {
 static int mon_sample(void *ctx, int slot)
 {
 	struct mon_run *r = ctx;
-	int err = xl_monitor__read(r->m, &r->s[slot]);
+	int err = xl_monitor__read_cpus(r->m, &r->s[slot], r->cpus[slot], r->ncpus);
 
 	if (!r->attached)
 		xl_errgate_read(r->a->gdev, r->a->ndev, &r->g[slot]);
@@ -252,13 +344,14 @@ static void mon_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 {
 	struct mon_run *r = ctx;
 	uint64_t ns = r->t[to] - r->t[from];
-	json_t *rec = r->intervals ? mon_json("interval", t_ns / 1e9, &r->s[from], &r->s[to], ns) :
-				     NULL;
+	struct mon_cpus pc = { r->cpus[from], r->cpus[to], r->ncpus, r->d };
+	json_t *rec = r->intervals ? mon_json("interval", t_ns / 1e9, &r->s[from], &r->s[to], ns,
+					      &pc) : NULL;
 	bool gated = !r->attached && !r->attach_err;
 
 	if (!partial && !r->a->quiet && (!gated || !xl_errgate_moved(&r->g[from], &r->g[to],
 								      r->a->ndev, NULL, 0)))
-		print_text(t_ns / 1e9, &r->s[from], &r->s[to], ns);
+		print_text(t_ns / 1e9, &r->s[from], &r->s[to], ns, &pc);
 	if (gated)
 		gate_interval(r, from, to, t_ns / 1e9, partial, rec);
 	if (rec)
@@ -277,9 +370,11 @@ static int write_json(const struct mon_args *a, struct mon_run *r, int last)
 
 	json_object_set_new(x, "intervals", json_incref(r->intervals));
 	json_object_set_new(x, "totals", mon_json("totals", (r->t[last] - r->t[0]) / 1e9, NULL,
-						  &r->s[last], 0));
-	json_object_set_new(x, "monitor", json_pack("{s:b,s:s,s:b}", "all", a->o.all, "attach",
-						    xl_monitor__attach_kind(r->m), "lazy", a->lazy));
+						  &r->s[last], 0,
+						  &(struct mon_cpus){ NULL, r->cpus[last], r->ncpus, r->d }));
+	json_object_set_new(x, "monitor", json_pack("{s:b,s:s,s:b,s:b}", "all", a->o.all, "attach",
+						    xl_monitor__attach_kind(r->m), "lazy", a->lazy,
+						    "extended", a->extended));
 	if (a->lazy) {
 		json_t *mon = json_object_get(x, "monitor"), *ids = json_array();
 		uint32_t id[XL_EV__COUNT];
@@ -426,6 +521,34 @@ static int gate_start(struct mon_args *a, struct mon_run *r)
 	return 0;
 }
 
+/* -e: the per-CPU snapshots of every slot and the deltas' room; 0 or -ENOMEM. */
+static int alloc_cpus(struct mon_run *r, int ncpus)
+{
+	int i;
+
+	r->ncpus = ncpus;
+	r->d = calloc(ncpus, sizeof(*r->d));
+	for (i = 0; i < XL_SAMPLER_SLOTS; i++)
+		r->cpus[i] = calloc(ncpus, sizeof(*r->cpus[i]));
+	for (i = 0; i < XL_SAMPLER_SLOTS; i++)
+		if (!r->cpus[i] || !r->d)
+			return -ENOMEM;
+	return 0;
+}
+
+static void free_cpus(struct mon_run *r)
+{
+	int i;
+
+	for (i = 0; i < XL_SAMPLER_SLOTS; i++) {
+		free(r->cpus[i]);
+		r->cpus[i] = NULL;
+	}
+	free(r->d);
+	r->d = NULL;
+	r->ncpus = 0;
+}
+
 int cmd_monitor(int argc, char **argv)
 {
 	static struct mon_run r;
@@ -473,6 +596,11 @@ int cmd_monitor(int argc, char **argv)
 	r.m = m;
 	r.a = &a;
 	r.attached = !a.lazy;
+	if (a.extended && alloc_cpus(&r, xl_monitor__ncpus(m))) {
+		xl_err("monitor -e: cannot allocate the per-CPU counts: %s", strerror(ENOMEM));
+		ret = XL_EXIT_RUNTIME;
+		goto out_destroy;
+	}
 	if (a.lazy && gate_start(&a, &r)) {
 		ret = XL_EXIT_RUNTIME;
 		goto out_destroy;
@@ -493,9 +621,9 @@ int cmd_monitor(int argc, char **argv)
 	fprintf(stderr, "); program ids%s;%s Ctrl-C to stop\n", ids,
 		a.lazy ? " lazy: none attached until an error counter of these devices moves;" : "");
 	if (!a.quiet)
-		printf("%8s    %-21s %-10s %7s  %-11s %12s %12s %12s %14s\n", "time", "event",
+		printf("%8s    %-21s %-10s %7s  %-11s %12s %12s %12s %14s%s\n", "time", "event",
 		       "action", "ifindex", "errno", "events/s", "packets/s", "drops/s",
-		       "total-events");
+		       "total-events", a.extended ? " pkts/event" : "");
 	/* The first window starts from nothing: the counts since the programs loaded. */
 	r.s[0].n = 0;
 	r.t[0] = xl_now_ns();
@@ -511,7 +639,8 @@ int cmd_monitor(int argc, char **argv)
 	}
 	/* The totals as of the last good read (slot 0 alone: nothing was read). */
 	if (sm.last_slot > 0) {
-		print_totals(&r.s[sm.last_slot], (r.t[sm.last_slot] - r.t[0]) / 1e9);
+		print_totals(&r.s[sm.last_slot], (r.t[sm.last_slot] - r.t[0]) / 1e9,
+			     &(struct mon_cpus){ NULL, r.cpus[sm.last_slot], r.ncpus, r.d });
 		if (a.lazy)
 			print_gate_totals(&r);
 		if (a.json && write_json(&a, &r, sm.last_slot))
@@ -523,6 +652,7 @@ int cmd_monitor(int argc, char **argv)
 		ret = XL_EXIT_RUNTIME;
 	json_decref(r.intervals);
 out_destroy:
+	free_cpus(&r);
 	xl_monitor__destroy(m);
 	close_gate(&a);
 	return ret;

@@ -24,7 +24,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
-       out_down_midrun out_deleted_midrun monitor_down monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
+       out_down_midrun out_deleted_midrun monitor_down monitor_extended monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
        monitor_lazy_quiet monitor_lazy_down
        kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups redirect_stop_prompt
        redirect_detached_by_cleanup)
@@ -329,6 +329,40 @@ t_monitor_down() {
 	expect "xdp_redirect_err ENETDOWN on OUT" \
 		"$(mon_count "$TMP/mon" xdp_redirect_err REDIRECT $OX ENETDOWN)" $N &&
 	expect "redirect errors" "$(errors "$TMP/red")" $N
+}
+
+# monitor -e (xdp-monitor's --extended): under the key's row its counts per
+# CPU. gen is pinned to CPU 0 and veth runs the DUT's NAPI on the sender's
+# CPU, so all N xdp_redirect_err ENETDOWN events are CPU 0's, in the totals
+# (one cpu line, exact counts, 1.00 packets per event) and in the JSON's
+# per_cpu; the header has the pkts/event column.
+t_monitor_extended() {
+	napi_on_sx || return 1
+	ip -n "$D" link set xlt$$ox down
+	bg "$TMP/mon" $X monitor -e --json "$TMP/mon.json"
+	wait_line "$TMP/mon" "errors only" || return 1
+	bg "$TMP/red" $X redirect --netns "$D" xlt$$in xlt$$ox
+	wait_xdp "$D" xlt$$in && send $N || return 1
+	stop_all
+	ip -n "$D" link set xlt$$ox up
+	expect "header" "$(grep -m1 "^ *time " "$TMP/mon" | tr -s ' ')" \
+		" time event action ifindex errno events/s packets/s drops/s total-events pkts/event" || return 1
+	expect "the key's totals and its CPUs" "$(sed -n '/^totals in/,$p' "$TMP/mon" |
+		grep -A3 "^  xdp_redirect_err .* ifindex $OX .*ENETDOWN" | sed -n '1p;2,${/^    cpu/!q;p}' | wc -l)" 2 || return 1
+	expect "CPU 0's totals" "$(sed -n '/^totals in/,$p' "$TMP/mon" |
+		grep -A1 "^  xdp_redirect_err .* ifindex $OX .*ENETDOWN" | tail -1)" \
+		"    cpu 0   events $N packets $N drops $N packets/event 1.00" || return 1
+	./scripts/validate-results.py "$TMP/mon.json" >"$TMP/schema.out" 2>&1 ||
+		{ echo "schema: $(cat "$TMP/schema.out")"; return 1; }
+	expect "JSON per_cpu" "$(python3 - "$TMP/mon.json" $OX <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["monitor"]["extended"] is True
+for r in d["totals"]["rows"]:
+    if r["event"] == "xdp_redirect_err" and r["ifindex"] == int(sys.argv[2]):
+        print(json.dumps(r["per_cpu"], sort_keys=True))
+PY
+)" "[{\"cpu\": 0, \"drops\": $N, \"events\": $N, \"packets\": $N}]"
 }
 
 t_monitor_no_napi() {

@@ -123,6 +123,8 @@ static void test_short_letters(void **state)
 	       "xdplab xsk rxdrop: --queue: 'lo' is not a whole number (-q is --queue, as in xdpsock; quiet is -Q)\n");
 	expect(ARGV("xsk", "txpush", "-f", "x16", "lo"), 2,
 	       "xdplab xsk txpush: --frame-size: 'x16' is not a whole number (-f is --frame-size, as in xdpsock; the UDP flows of txpush are --flows)\n");
+	/* xdp-monitor's -e. */
+	expect(ARGV("monitor", "-e", "--extended"), 2, "xdplab monitor: option --extended given twice\n");
 	/* redirect-cpu: -q is --qsize as in xdp-bench, quiet is -Q. */
 	expect(ARGV("redirect-cpu", "-q", "64", "--qsize", "64", "lo"), 2,
 	       "xdplab redirect-cpu: option --qsize given twice\n");

@@ -320,7 +320,17 @@ out_free:
 
 /* The fast slots: each CPU's slot is a row of its own key (a slot may hold
  * a different key on each CPU), added to what the hash had for it. */
-static int read_fast(struct xl_monitor *m, struct xl_mon_snapshot *s)
+/* Add CPU @cpu's @val to @cpus[@cpu] when asked (@cpus, @cpu < @ncpus). */
+static int add_cpu(struct xl_mon_snapshot *cpus, int ncpus, int cpu,
+		   const struct xl_mon_key *key, const struct xl_mon_val *val)
+{
+	if (!cpus || cpu >= ncpus || !val->events)
+		return 0;
+	return xl_mon_add(&cpus[cpu], key, val);
+}
+
+static int read_fast(struct xl_monitor *m, struct xl_mon_snapshot *s,
+		     struct xl_mon_snapshot *cpus, int ncpus)
 {
 	static __thread struct xl_mon_slot slots[512];
 	int fd = bpf_map__fd(m->skel->maps.mon_fast), i, err;
@@ -332,7 +342,8 @@ static int read_fast(struct xl_monitor *m, struct xl_mon_snapshot *s)
 		for (i = 0; i < m->ncpus; i++) {
 			if (!slots[i].used)
 				continue;
-			err = xl_mon_add(s, &slots[i].key, &slots[i].val);
+			err = xl_mon_add(s, &slots[i].key, &slots[i].val) ?:
+			      add_cpu(cpus, ncpus, i, &slots[i].key, &slots[i].val);
 			if (err)
 				return err;
 		}
@@ -340,7 +351,18 @@ static int read_fast(struct xl_monitor *m, struct xl_mon_snapshot *s)
 	return 0;
 }
 
+int xl_monitor__ncpus(const struct xl_monitor *m)
+{
+	return m->ncpus;
+}
+
 int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s)
+{
+	return xl_monitor__read_cpus(m, s, NULL, 0);
+}
+
+int xl_monitor__read_cpus(struct xl_monitor *m, struct xl_mon_snapshot *s,
+			  struct xl_mon_snapshot *cpus, int ncpus)
 {
 	static __thread struct xl_mon_val vals[512];
 	int fd = bpf_map__fd(m->skel->maps.mon_counts), i, err;
@@ -349,6 +371,8 @@ int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s)
 	if (m->ncpus > 512)
 		return -E2BIG;
 	s->n = 0;
+	for (i = 0; cpus && i < ncpus; i++)
+		cpus[i].n = 0;
 	while (!bpf_map_get_next_key(fd, cur, &next)) {
 		struct xl_mon_val sum = { 0 };
 
@@ -360,15 +384,20 @@ int xl_monitor__read(struct xl_monitor *m, struct xl_mon_snapshot *s)
 			sum.events += vals[i].events;
 			sum.packets += vals[i].packets;
 			sum.drops += vals[i].drops;
+			err = add_cpu(cpus, ncpus, i, &key, &vals[i]);
+			if (err)
+				return err;
 		}
 		err = xl_mon_add(s, &key, &sum);
 		if (err)
 			return err;
 	}
-	err = read_fast(m, s);
+	err = read_fast(m, s, cpus, ncpus);
 	if (err)
 		return err;
 	xl_mon_sort(s);
+	for (i = 0; cpus && i < ncpus; i++)
+		xl_mon_sort(&cpus[i]);
 	return 0;
 }
 
