@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "sig.h"
 #include "json_cli.h"
+#include "monitor_cli.h"
 #include "prom_cli.h"
 #include "run_opts.h"
 #include "xdplab/errgate.h"
@@ -79,177 +80,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	}
 	a->dev[a->ndev++] = arg;
 	return 0;
-}
-
-static json_t *row_json(const struct xl_mon_row *r, const struct xl_mon_val *d, uint64_t ns,
-			bool rates)
-{
-	char abuf[24];
-	json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:s, s:I, s:I, s:I}",
-			      "event", xl_mon_event_name(r->key.event),
-			      "action", xl_mon_action_name(r->key.action, abuf, sizeof(abuf)),
-			      "ifindex", (int)r->key.ifindex, "errno", (int)r->key.err,
-			      "errno_name", xl_errno_name(r->key.err),
-			      "events", (json_int_t)d->events, "packets", (json_int_t)d->packets,
-			      "drops", (json_int_t)d->drops);
-
-	if (o && rates) {
-		json_object_set_new(o, "events_per_s", json_real(xl_rate(d->events, ns)));
-		json_object_set_new(o, "packets_per_s", json_real(xl_rate(d->packets, ns)));
-		json_object_set_new(o, "drops_per_s", json_real(xl_rate(d->drops, ns)));
-	}
-	return o;
-}
-
-/*
- * -e: @key's counts on each CPU that counted it in the window, from the
- * per-CPU snapshots @cur[0..@ncpus) less @prev's (NULL: since the start),
- * into @d[cpu] (events 0 where it did not move). Return: CPUs that did.
- */
-static int cpu_deltas(const struct xl_mon_key *key, const struct xl_mon_snapshot *prev,
-		      const struct xl_mon_snapshot *cur, int ncpus, struct xl_mon_val *d)
-{
-	int c, n = 0;
-
-	for (c = 0; c < ncpus; c++) {
-		const struct xl_mon_row *row = xl_mon_find(&cur[c], key);
-
-		memset(&d[c], 0, sizeof(d[c]));
-		if (row)
-			xl_mon_delta(prev ? &prev[c] : NULL, row, &d[c]);
-		n += d[c].events > 0;
-	}
-	return n;
-}
-
-/* -e: packets per event in @d, the bulk events' average bulk (1 for the others). */
-static double per_event(const struct xl_mon_val *d)
-{
-	return d->events ? (double)d->packets / (double)d->events : 0;
-}
-
-/*
- * The per-CPU counts of a window (-e): the snapshots of its two reads,
- * @prev NULL for the totals (since the start), @ncpus each; @d room for
- * @ncpus deltas. @ncpus 0 without -e.
- */
-struct mon_cpus {
-	const struct xl_mon_snapshot *prev, *cur;
-	int ncpus;
-	struct xl_mon_val *d;
-};
-
-/* One record of the --json file: the keys that moved in the window (all of
- * them for totals); with -e each row's "per_cpu" array too. */
-static json_t *mon_json(const char *what, double t, const struct xl_mon_snapshot *prev,
-			const struct xl_mon_snapshot *cur, uint64_t ns, const struct mon_cpus *pc)
-{
-	json_t *doc = json_object(), *rows = json_array();
-	struct xl_mon_val d;
-	int i, c;
-
-	for (i = 0; i < cur->n; i++) {
-		json_t *row;
-
-		xl_mon_delta(prev, &cur->rows[i], &d);
-		if (!d.events && prev)
-			continue;
-		row = row_json(&cur->rows[i], &d, ns, prev != NULL);
-		if (row && pc->ncpus) {
-			json_t *arr = json_array();
-
-			cpu_deltas(&cur->rows[i].key, pc->prev, pc->cur, pc->ncpus, pc->d);
-			for (c = 0; c < pc->ncpus; c++)
-				if (pc->d[c].events)
-					json_array_append_new(arr, json_pack("{s:i,s:I,s:I,s:I}", "cpu", c,
-						"events", (json_int_t)pc->d[c].events,
-						"packets", (json_int_t)pc->d[c].packets,
-						"drops", (json_int_t)pc->d[c].drops));
-			json_object_set_new(row, "per_cpu", arr);
-		}
-		json_array_append_new(rows, row);
-	}
-	json_object_set_new(doc, "type", json_string(what));
-	json_object_set_new(doc, "t", json_real(t));
-	json_object_set_new(doc, "rows", rows);
-	return doc;
-}
-
-/* The rates of @d over @ns and @total events, as the table's last four
- * columns, then with -e (@ext) packets per event; the line ends. */
-static void print_rates(const struct xl_mon_val *d, uint64_t ns, uint64_t total, bool ext)
-{
-	char b1[32], b2[32], b3[32];
-
-	printf(" %12s %12s %12s %14llu",
-	       xl_fmt_thousands((uint64_t)xl_rate(d->events, ns), b1, sizeof(b1)),
-	       xl_fmt_thousands((uint64_t)xl_rate(d->packets, ns), b2, sizeof(b2)),
-	       xl_fmt_thousands((uint64_t)xl_rate(d->drops, ns), b3, sizeof(b3)),
-	       (unsigned long long)total);
-	if (ext)
-		printf(" %10.2f", per_event(d));
-	putchar('\n');
-}
-
-static void print_text(double t, const struct xl_mon_snapshot *prev,
-		       const struct xl_mon_snapshot *cur, uint64_t ns, const struct mon_cpus *pc)
-{
-	char abuf[24], cpu[24];
-	struct xl_mon_val d;
-	int i, c, shown = 0;
-
-	for (i = 0; i < cur->n; i++) {
-		const struct xl_mon_row *r = &cur->rows[i];
-
-		xl_mon_delta(prev, r, &d);
-		if (!d.events)
-			continue;
-		printf("%8.3f s  %-21s %-10s %7d  %-11s", t, xl_mon_event_name(r->key.event),
-		       xl_mon_action_name(r->key.action, abuf, sizeof(abuf)), r->key.ifindex,
-		       xl_errno_name(r->key.err));
-		print_rates(&d, ns, r->val.events, pc->ncpus > 0);
-		shown++;
-		if (!pc->ncpus)
-			continue;
-		cpu_deltas(&r->key, pc->prev, pc->cur, pc->ncpus, pc->d);
-		for (c = 0; c < pc->ncpus; c++) {
-			const struct xl_mon_row *cr = xl_mon_find(&pc->cur[c], &r->key);
-
-			if (!pc->d[c].events)
-				continue;
-			snprintf(cpu, sizeof(cpu), "  cpu %d", c);
-			printf("%8s    %-21s %-10s %7s  %-11s", "", cpu, "", "", "");
-			print_rates(&pc->d[c], ns, cr ? cr->val.events : 0, true);
-		}
-	}
-	if (!shown)
-		printf("%8.3f s  (no events)\n", t);
-}
-
-static void print_totals(const struct xl_mon_snapshot *s, double secs, const struct mon_cpus *pc)
-{
-	char abuf[24];
-	int i, c;
-
-	printf("totals in %.3f s: %d key(s)\n", secs, s->n);
-	for (i = 0; i < s->n; i++) {
-		const struct xl_mon_row *r = &s->rows[i];
-
-		printf("  %-21s %-10s ifindex %-4d %-11s events %llu packets %llu drops %llu\n",
-		       xl_mon_event_name(r->key.event),
-		       xl_mon_action_name(r->key.action, abuf, sizeof(abuf)), r->key.ifindex,
-		       xl_errno_name(r->key.err), (unsigned long long)r->val.events,
-		       (unsigned long long)r->val.packets, (unsigned long long)r->val.drops);
-		if (!pc->ncpus)
-			continue;
-		cpu_deltas(&r->key, NULL, pc->cur, pc->ncpus, pc->d);
-		for (c = 0; c < pc->ncpus; c++)
-			if (pc->d[c].events)
-				printf("    cpu %-3d events %llu packets %llu drops %llu packets/event %.2f\n",
-				       c, (unsigned long long)pc->d[c].events,
-				       (unsigned long long)pc->d[c].packets,
-				       (unsigned long long)pc->d[c].drops, per_event(&pc->d[c]));
-	}
 }
 
 /*
@@ -344,14 +174,14 @@ static void mon_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 {
 	struct mon_run *r = ctx;
 	uint64_t ns = r->t[to] - r->t[from];
-	struct mon_cpus pc = { r->cpus[from], r->cpus[to], r->ncpus, r->d };
-	json_t *rec = r->intervals ? mon_json("interval", t_ns / 1e9, &r->s[from], &r->s[to], ns,
+	struct xl_mon_cpus pc = { r->cpus[from], r->cpus[to], r->ncpus, r->d };
+	json_t *rec = r->intervals ? xl_mon_cli_json("interval", t_ns / 1e9, &r->s[from], &r->s[to], ns,
 					      &pc) : NULL;
 	bool gated = !r->attached && !r->attach_err;
 
 	if (!partial && !r->a->quiet && (!gated || !xl_errgate_moved(&r->g[from], &r->g[to],
 								      r->a->ndev, NULL, 0)))
-		print_text(t_ns / 1e9, &r->s[from], &r->s[to], ns, &pc);
+		xl_mon_cli_print(t_ns / 1e9, &r->s[from], &r->s[to], ns, &pc);
 	if (gated)
 		gate_interval(r, from, to, t_ns / 1e9, partial, rec);
 	if (rec)
@@ -369,9 +199,9 @@ static int write_json(const struct mon_args *a, struct mon_run *r, int last)
 	int err;
 
 	json_object_set_new(x, "intervals", json_incref(r->intervals));
-	json_object_set_new(x, "totals", mon_json("totals", (r->t[last] - r->t[0]) / 1e9, NULL,
+	json_object_set_new(x, "totals", xl_mon_cli_json("totals", (r->t[last] - r->t[0]) / 1e9, NULL,
 						  &r->s[last], 0,
-						  &(struct mon_cpus){ NULL, r->cpus[last], r->ncpus, r->d }));
+						  &(struct xl_mon_cpus){ NULL, r->cpus[last], r->ncpus, r->d }));
 	json_object_set_new(x, "monitor", json_pack("{s:b,s:s,s:b,s:b}", "all", a->o.all, "attach",
 						    xl_monitor__attach_kind(r->m), "lazy", a->lazy,
 						    "extended", a->extended));
@@ -639,8 +469,8 @@ int cmd_monitor(int argc, char **argv)
 	}
 	/* The totals as of the last good read (slot 0 alone: nothing was read). */
 	if (sm.last_slot > 0) {
-		print_totals(&r.s[sm.last_slot], (r.t[sm.last_slot] - r.t[0]) / 1e9,
-			     &(struct mon_cpus){ NULL, r.cpus[sm.last_slot], r.ncpus, r.d });
+		xl_mon_cli_totals(&r.s[sm.last_slot], (r.t[sm.last_slot] - r.t[0]) / 1e9,
+			     &(struct xl_mon_cpus){ NULL, r.cpus[sm.last_slot], r.ncpus, r.d });
 		if (a.lazy)
 			print_gate_totals(&r);
 		if (a.json && write_json(&a, &r, sm.last_slot))
