@@ -78,6 +78,20 @@ struct xl_labrow {
 		       struct xl_row_result *rows, int *made);
 };
 
+/**
+ * struct xl_labrow_progress - what a run of rows says as it goes (lab
+ * run's progress lines): @step before each measurement or search, with
+ * what it is ("measuring drop/no-touch at 64 bytes", "zero-loss search of
+ * drop/no-touch at 64 bytes"); @skip for a step that takes no time (a row
+ * --dut skips); @ctx passed to both. A NULL member, or a NULL progress:
+ * nothing said.
+ */
+struct xl_labrow_progress {
+	void (*step)(void *ctx, const char *what);
+	void (*skip)(void *ctx);
+	void *ctx;
+};
+
 /** xl_labrow() - row @i of the table (0..), or NULL past its end. */
 const struct xl_labrow *xl_labrow(int i);
 

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "xdplab/bench.h"
 #include "xdplab/labrows.h"
@@ -117,5 +118,37 @@ int xl_labrun_ndr(struct xl_lab *lab, const struct xl_labrun_opts *o,
  */
 char *xl_ndr_rows_json(const struct xl_ndr_row *rows, int n, const struct xl_ndr_row_opts *no,
 		       double extra_ns, const char *command);
+
+/**
+ * xl_ndr_rows_count() - how many searches xl_ndr_rows_search() makes of
+ * @rows (by xl_labrow() index) at one size.
+ */
+int xl_ndr_rows_count(const bool *rows);
+
+/**
+ * xl_ndr_rows_search() - the searches of `xdplab ndr` and `lab run --ndr`
+ * (src/lib/rows/ndr_rows.c): each row of @rows (by xl_labrow() index)
+ * that xl_labrun_ndr_applies(), at each of @sizes (@nsizes), on @lab with
+ * @o and @no, into @out (room for @max; *@n set to the rows made, a failed
+ * one included with its note). A row that cannot be searched is one
+ * logged line (AF_XDP zero-copy's refusal is the bind's own line) and
+ * sets *@failed, but a refusal of the device (-EOPNOTSUPP) only with
+ * @unsupported_fails. @progress: a step per search (NULL: none).
+ * Return: 0, or -EINTR when stopped.
+ */
+int xl_ndr_rows_search(struct xl_lab *lab, const struct xl_labrun_opts *o,
+		       const struct xl_ndr_row_opts *no, const bool *rows, const uint32_t *sizes,
+		       int nsizes, const struct xl_labrow_progress *progress,
+		       bool unsupported_fails, struct xl_ndr_row *out, int max, int *n,
+		       bool *failed);
+
+/**
+ * xl_ndr_rows_print() - the rows' table on @out (row, size, engine, the
+ * bounds, resolution, NDR and PDR and where each failed, trials, note),
+ * then each row's trials, the --extra-ns calibration, the fixed-rate runs
+ * and the latency points. Notes are escaped for a terminal.
+ */
+void xl_ndr_rows_print(FILE *out, const struct xl_ndr_row *rows, int n,
+		       const struct xl_ndr_row_opts *no);
 
 #endif /* XDPLAB_LABRUN_NDR_H */

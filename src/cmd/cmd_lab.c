@@ -354,7 +354,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 	xl_cmd_lab_lat_print(stdout, lat, nlat, a->o.reps);
 	if (a->ndr) {
 		printf("\n");
-		xl_cmd_ndr_print(stdout, ndr, nndr, &a->no);
+		xl_ndr_rows_print(stdout, ndr, nndr, &a->no);
 	}
 	for (i = 0; i < n; i++) {
 		const struct xl_profile *pr = xl_row_part(&rows[i], &xl_row_part_profile);
@@ -423,7 +423,7 @@ static void host_open(struct run_args *a)
  * asked at each size (the redirect row with its watch-cost rows is one),
  * --ab's two sides at each repetition, --prog's row, --sensitivity's
  * searches, --latency's rows and --ndr's searches, in the order
- * measure_size(), measure_sens(), xl_cmd_lab_lat() and xl_cmd_ndr_rows()
+ * measure_size(), measure_sens(), xl_cmd_lab_lat() and xl_ndr_rows_search()
  * run them.
  */
 static int lab_steps(const struct run_args *a)
@@ -438,7 +438,7 @@ static int lab_steps(const struct run_args *a)
 		}
 	return a->nsizes * (rows + (a->ab[0] ? 2 * a->o.reps : 0) + (a->uo.path ? 1 : 0) +
 			    (a->sensitivity ? drops : 0) + (a->latency ? 2 * XL_LAT_NPATHS : 0) +
-			    (a->ndr ? xl_cmd_ndr_nrows(a->rows) : 0));
+			    (a->ndr ? xl_ndr_rows_count(a->rows) : 0));
 }
 
 static int lab_run(int argc, char **argv)
@@ -503,8 +503,10 @@ static int lab_run(int argc, char **argv)
 	}
 	/* --ndr: after them, the zero-loss searches (their own table). */
 	if (a.ndr && err != -EINTR) {
-		err = xl_cmd_ndr_rows(&lab, &a.o, &a.no, a.rows, a.sizes, a.nsizes, a.progress,
-				      false, ndr, sizeof(ndr) / sizeof(ndr[0]), &nndr, &ndr_failed);
+		struct xl_labrow_progress rp = xl_cmd_progress_rows(a.progress);
+
+		err = xl_ndr_rows_search(&lab, &a.o, &a.no, a.rows, a.sizes, a.nsizes, &rp, false,
+					 ndr, sizeof(ndr) / sizeof(ndr[0]), &nndr, &ndr_failed);
 		if (ndr_failed)
 			ret = XL_EXIT_RUNTIME;
 	}

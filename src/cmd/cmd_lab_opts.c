@@ -306,7 +306,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 			xl_usage_error(&run_spec, "--ndr searches on the veth lab (its generator paces each trial): not with --dut");
 			return XL_EXIT_USAGE;
 		}
-		if (!xl_cmd_ndr_nrows(a->rows)) {
+		if (!xl_ndr_rows_count(a->rows)) {
 			xl_usage_error(&run_spec, "--ndr searches the drop rows and xsk-rxdrop: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, xsk-rxdrop/skb, xsk-rxdrop/drv, xsk-rxdrop/zc)");
 			return XL_EXIT_USAGE;
 		}

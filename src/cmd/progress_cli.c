@@ -61,3 +61,18 @@ void xl_cmd_progress_step(struct xl_cmd_progress *p, const char *what)
 	fprintf(stderr, "xdplab: %s (row %d of %d%s%s%s)...\n", XL_ESC(what), p->done, p->total,
 		left[0] ? ", about " : "", left, left[0] ? " left" : "");
 }
+
+static void rows_step(void *ctx, const char *what)
+{
+	xl_cmd_progress_step(ctx, what);
+}
+
+static void rows_skip(void *ctx)
+{
+	xl_cmd_progress_skip(ctx);
+}
+
+struct xl_labrow_progress xl_cmd_progress_rows(struct xl_cmd_progress *p)
+{
+	return (struct xl_labrow_progress){ .step = rows_step, .skip = rows_skip, .ctx = p };
+}

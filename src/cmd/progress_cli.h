@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xdplab/labrows.h"
+
 /**
  * struct xl_cmd_progress - where a run of @total steps is.
  * @total: steps planned (rows, sensitivity searches, latency rows); @done:
@@ -42,6 +44,13 @@ void xl_cmd_progress_step(struct xl_cmd_progress *p, const char *what);
  * counted as done, but not in the time per step of the estimate.
  */
 void xl_cmd_progress_skip(struct xl_cmd_progress *p);
+
+/**
+ * xl_cmd_progress_rows() - @p as the library's progress of a run of rows
+ * (struct xl_labrow_progress): its steps xl_cmd_progress_step(), its skips
+ * xl_cmd_progress_skip(). @p must outlive the use.
+ */
+struct xl_labrow_progress xl_cmd_progress_rows(struct xl_cmd_progress *p);
 
 /**
  * xl_cmd_progress_eta() - the time left of @p at @now_ns (xl_now_ns()):
