@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "sig.h"
 #include "json_cli.h"
+#include "run_opts.h"
 #include "xdplab/log.h"
 
 /* `xdplab help`: a line per command. */
@@ -48,22 +49,6 @@ static void short_usage(void)
 	fprintf(stderr, "\n'xdplab help' says what each does; 'xdplab COMMAND --help' gives its options.\n");
 }
 
-/*
- * Levels of verbosity @w asks for as a global option: -v, -vv, -vvv (one
- * a letter) or --verbose (one); 0 when it is not one of them.
- */
-static int verbose_word(const char *w)
-{
-	size_t n;
-
-	if (!strcmp(w, "--verbose"))
-		return 1;
-	if (w[0] != '-' || w[1] != 'v')
-		return 0;
-	n = strspn(w + 1, "v");
-	return w[1 + n] ? 0 : (int)n;
-}
-
 int main(int argc, char **argv)
 {
 	int level = XL_LOG_WARN;
@@ -72,8 +57,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	argc--;
 	argv++;
-	while (argc && verbose_word(argv[0])) {
-		level += verbose_word(argv[0]);
+	while (argc && xl_cmd_verbose_word(argv[0])) {
+		level += xl_cmd_verbose_word(argv[0]);
 		argc--;
 		argv++;
 	}

@@ -137,10 +137,34 @@ int xl_cmd_check_reps(const struct xl_cmd_spec *spec, int reps, uint64_t duratio
 	return 0;
 }
 
+int xl_cmd_verbose_word(const char *w)
+{
+	size_t n;
+
+	if (!strcmp(w, "--verbose"))
+		return 1;
+	if (w[0] != '-' || w[1] != 'v')
+		return 0;
+	n = strspn(w + 1, "v");
+	return w[1 + n] ? 0 : (int)n;
+}
+
 int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *what,
 		      const char *const *subs, const char *usage, int *exit_status)
 {
-	int i;
+	int i, k = 0;
+
+	/* "lab -v setup" is "lab setup -v": the subcommand's parser counts them. */
+	while (1 + k < argc && xl_cmd_verbose_word(argv[1 + k]))
+		k++;
+	if (k && 1 + k < argc) {
+		char *sub = argv[1 + k];
+
+		memmove(&argv[2], &argv[1], (size_t)k * sizeof(*argv));
+		argv[1] = sub;
+	} else if (k) {
+		argc = 1; /* only -v: as no subcommand */
+	}
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage, argc < 2 ? stderr : stdout);

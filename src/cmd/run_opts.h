@@ -107,9 +107,21 @@ int xl_cmd_enter_netns(const struct xl_cmd_spec *spec, const char *name);
  * "xdplab xsk"): argv[1]'s index in @subs (NULL-terminated). Without one,
  * or with --help/-h, @usage goes to stderr (exit XL_EXIT_USAGE) or stdout
  * (XL_EXIT_OK); an unknown one is one line, "xdplab FAMILY: unknown WHAT
- * 'X' (accepted: a, b, c)" (XL_EXIT_USAGE). Return: the index, or -1 with
- * *@exit_status set.
+ * 'X' (accepted: a, b, c)" (XL_EXIT_USAGE). -v/-vv/--verbose between the
+ * family and its subcommand ("xdplab lab -v setup") are moved after the
+ * subcommand's name in @argv (the words reordered in place), where its
+ * option parser counts them as it counts "lab setup -v"; other words there
+ * are the unknown subcommand. Return: the index, or -1 with *@exit_status
+ * set.
  */
+/**
+ * xl_cmd_verbose_word() - the levels of verbosity word @w asks for: -v,
+ * -vv, -vvv (one a letter) or --verbose (one); 0 when it is none of them
+ * (-vx, -x). The one reading of the global -v (main()) and of -v between a
+ * family and its subcommand (xl_cmd_subcommand()).
+ */
+int xl_cmd_verbose_word(const char *w);
+
 int xl_cmd_subcommand(int argc, char **argv, const char *family, const char *what,
 		      const char *const *subs, const char *usage, int *exit_status);
 

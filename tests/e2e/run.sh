@@ -150,7 +150,7 @@ TESTS=(
 	"gen-imix|gen --imix: 120 frames captured at the DUT are 10 IMIX cycles (70 x 60, 40 x 590, 10 x 1514 bytes, in the cycle's order), 42940 bytes; its usage errors"
 	"shape-bad-inputs|the shape options' usage errors: exit 2, one line"
 	"version|xdplab --version: the build's git describe (--always --dirty --abbrev=12) on stdout, exit 0; anything after it is a usage error"
-	"verbose-anywhere|-v, -vv, -vvv and --verbose before the command and after it: lab setup's INFO line with each, none without; -vx an unknown command"
+	"verbose-anywhere|-v, -vv, -vvv and --verbose before the command, after it and between lab and setup: lab setup's INFO line with each, none without; -vx an unknown command"
 	"no-command-usage|xdplab with no command: a short usage on stderr (synopsis, every command name, 'xdplab help'), exit 2; xdplab help the long one"
 	"validate-results-errors|scripts/validate-results.py: a missing file is one line and exit 2 (was a traceback), a non-JSON file one line and exit 1, a committed run valid"
 	"dump-hook-no-prog|dump --hook entry/exit/both with no program on the interface: one line naming it, the hook, what to do and the accepted hooks; exit 1, no file"

@@ -172,6 +172,51 @@ static void test_tx_default_and_verbose(void **state)
 	xl_log_set_level(before);
 }
 
+/*
+ * -v between a family and its subcommand ("lab -v setup"): the
+ * subcommand's options, counted as after it; -vx there, --version there
+ * and -v alone: the family's one line (or its usage), exit 2.
+ */
+static void test_verbose_before_subcommand(void **state)
+{
+	enum xl_log_level before = xl_log_get_level();
+	char *err, *out;
+
+	xl_log_set_level(XL_LOG_WARN);
+	expect(ARGV("lab", "-v", "teardown", "--bogus"), 2,
+	       "xdplab lab teardown: unknown option '--bogus' (see 'xdplab lab teardown --help')\n");
+	assert_int_equal(run(ARGV("lab", "-v", "teardown", "--help"), &err, &out), 0);
+	assert_int_equal(xl_log_get_level(), XL_LOG_INFO);
+	assert_non_null(strstr(out, "Usage: xdplab lab teardown"));
+	free(err);
+	free(out);
+	xl_log_set_level(XL_LOG_WARN);
+	assert_int_equal(run(ARGV("xsk", "-v", "--verbose", "rxdrop", "--help"), &err, &out), 0);
+	assert_int_equal(xl_log_get_level(), XL_LOG_DEBUG);
+	assert_non_null(strstr(out, "Usage: xdplab xsk rxdrop [options] IFACE\n"));
+	free(err);
+	free(out);
+	xl_log_set_level(XL_LOG_WARN);
+	expect(ARGV("store", "-vv", "list", "--bogus"), 2,
+	       "xdplab store list: unknown option '--bogus' (see 'xdplab store list --help')\n");
+	assert_int_equal(run(ARGV("store", "-vv", "list", "--help"), &err, &out), 0);
+	assert_int_equal(xl_log_get_level(), XL_LOG_DEBUG);
+	free(err);
+	free(out);
+	xl_log_set_level(XL_LOG_WARN);
+	expect(ARGV("lab", "-vx", "setup"), 2,
+	       "xdplab lab: unknown subcommand '-vx' (accepted: setup, teardown, run)\n");
+	expect(ARGV("lab", "--version", "setup"), 2,
+	       "xdplab lab: unknown subcommand '--version' (accepted: setup, teardown, run)\n");
+	assert_int_equal(xl_log_get_level(), XL_LOG_WARN);
+	assert_int_equal(run(ARGV("lab", "-v"), &err, &out), 2);
+	assert_non_null(strstr(err, "Usage: xdplab lab setup|teardown|run [options]\n"));
+	assert_string_equal(out, "");
+	free(err);
+	free(out);
+	xl_log_set_level(before);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_short_letters),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_tx_default_and_verbose),
+		cmocka_unit_test(test_verbose_before_subcommand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
