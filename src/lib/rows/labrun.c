@@ -235,10 +235,8 @@ static void set_extra(const struct xl_extra_cal *cal, struct xl_row_result *row)
  * disagreement: retried (5 times at most) while more than 1 ms passed
  * between them.
  */
-static int sample_edge(const struct xl_labrun_opts *o, struct xl_meter *m,
-		       struct xl_meter_sample *s)
+int xl_labrun_sample_edge(struct xl_meter *m, struct xl_meter_sample *s, bool flowing)
 {
-	bool flowing = o->src && !o->src->start;
 	int i, err = 0;
 
 	for (i = 0; i < 5; i++) {
@@ -247,6 +245,12 @@ static int sample_edge(const struct xl_labrun_opts *o, struct xl_meter *m,
 			break;
 	}
 	return err;
+}
+
+static int sample_edge(const struct xl_labrun_opts *o, struct xl_meter *m,
+		       struct xl_meter_sample *s)
+{
+	return xl_labrun_sample_edge(m, s, o->src && !o->src->start);
 }
 
 int xl_labrun_traffic_start(const struct xl_labrun_opts *o, struct xl_gen *gen, uint32_t size)

@@ -9,6 +9,7 @@
 #define XDPLAB_LABRUN_PRIV_H
 
 #include "xdplab/labrun.h"
+#include "xdplab/meter.h"
 #include "xdplab/xsk.h"
 
 /** What a row puts at the DUT end (struct xl_labrun_dut.kind). */
@@ -137,6 +138,15 @@ int xl_labrun_traffic_start(const struct xl_labrun_opts *o, struct xl_gen *gen, 
 
 /** xl_labrun_traffic_stop() - stop it and wait for it. Return: 0 or -errno. */
 int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen);
+
+/**
+ * xl_labrun_sample_edge() - xl_meter_sample(@m, @s), taken again (5 times
+ * at most) while more than 1 ms passed between our count's read and the
+ * kernel's (@s->eth) and @flowing (traffic passes through the reads):
+ * a preemption between the two would count as a disagreement.
+ * Return: as xl_meter_sample().
+ */
+int xl_labrun_sample_edge(struct xl_meter *m, struct xl_meter_sample *s, bool flowing);
 
 /**
  * xl_labrun_bench() - xl_bench__create(@bo) in the namespace of @side (the
