@@ -56,6 +56,8 @@ struct xl_labrow_run {
  * @redir: redirect rows: devmap or cpumap.
  * @app/@xsk_mode/@zerocopy: AF_XDP rows: the application, its bind mode.
  * @base: stack-drop or tc-drop.
+ * @nrows: rows of the table it makes at each size (0: 1; the meter-cost
+ *   row: XL_METER_COST_ROWS).
  * @measure: measure @r into @rows (room for xl_labrow_nrows()); *@made
  *   set to the rows filled (a failed one included). Return: as the
  *   xl_labrun_*() it calls (0, -EINTR, -errno with the note saying why).
@@ -73,6 +75,7 @@ struct xl_labrow {
 	enum xl_xdp_mode xsk_mode;
 	bool zerocopy;
 	enum xl_baseline base;
+	int nrows;
 	int (*measure)(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		       const struct xl_labrow *r, const struct xl_labrow_run *run,
 		       struct xl_row_result *rows, int *made);
@@ -107,8 +110,8 @@ char *xl_labrow_named_help(char *buf, size_t len);
 
 /**
  * xl_labrow_nrows() - how many rows of the table measuring @r with @watch
- * makes: 1, and with @watch on a XL_LABROW_WATCH row its watch-cost rows
- * (xl_labrun_watch_rows(@o)).
+ * makes: its @nrows (1 unless it says), and with @watch on a
+ * XL_LABROW_WATCH row its watch-cost rows (xl_labrun_watch_rows(@o)).
  */
 int xl_labrow_nrows(const struct xl_labrow *r, const struct xl_labrun_opts *o, bool watch);
 

@@ -254,6 +254,14 @@ double xl_steal_share(const struct xl_delta *steal, const struct xl_delta *span,
 void xl_meter_set_chain(struct xl_meter *m, int gen_cpu, int napi_cpu);
 
 /**
+ * xl_meter_cpu_source() - the source @m's windows take the DUT's CPU time
+ * from when every read works (XL_CPU_SRC_*): the NAPI kthread's with
+ * @m->napi_pid; in softirq wiring xl_sirq_source()'s choice, /proc/stat
+ * (IRQ time accounting or not) with @m->no_sirq.
+ */
+const char *xl_meter_cpu_source(const struct xl_meter *m);
+
+/**
  * xl_meter_sample() - take a sample now. In softirq wiring (no
  * @m->napi_pid, no @m->no_sirq) the first sample takes @m's reference on
  * the softirq tracepoints, before any read (loading takes milliseconds);

@@ -160,6 +160,39 @@ struct xl_row_extra {
 	uint32_t iters;
 };
 
+/**
+ * struct xl_meter_cost - what the meter's CPU-time hook costs, from the
+ * rows of xl_labrun_meter_cost() (xdplab/labrun_meter.h): paired
+ * differences, repetition by repetition, of the arm with the hook loaded
+ * minus the arm without, their medians and distribution-free 95%
+ * confidence intervals (xl_median_ci(), the watch-cost rows' code).
+ * @valid: set (both rows have paired repetitions).
+ * @hook: the hook measured: XL_CPU_SRC_TRACEPOINT (xdplab/meter.h).
+ * @meter_source: the DUT CPU-time source the lab's other rows read in
+ *   this wiring (xl_meter_cpu_source()); @meter_uses_hook: it is @hook, so
+ *   those rows pay @chain_ns; else they pay nothing of it per packet.
+ * @pairs: paired repetitions; @slices: slices per arm and repetition.
+ * @chain_ns (@chain_lo..@chain_hi, @chain_ci): the chain's CPU ns/packet
+ *   (struct xl_rep_result.chain_ns_per_pkt: schedstat, exact), hook minus
+ *   none: where the DUT's NET_RX runs and the hook with it.
+ * @dut_ns (@dut_lo..@dut_hi, @dut_ci): the DUT CPU ns/packet
+ *   (cpu_ns_per_pkt from the row's meter, which never reads the hook).
+ * @dut_source: where @dut_ns came from (XL_CPU_SRC_*, the rows' cpu_source).
+ * @net_rx_runs: NET_RX runs on the judged CPU in the hook arm's slices
+ *   (counted by the hook); @frames_per_run: that arm's packets over them,
+ *   -1 without a run (threaded wiring: the DUT runs in no softirq). The
+ *   hook costs two tracepoint hits per run, shared by its frames.
+ */
+struct xl_meter_cost {
+	bool valid, meter_uses_hook, chain_ci, dut_ci;
+	const char *hook, *meter_source, *dut_source;
+	int pairs, slices;
+	double chain_ns, chain_lo, chain_hi;
+	double dut_ns, dut_lo, dut_hi;
+	uint64_t net_rx_runs;
+	double frames_per_run;
+};
+
 struct json_t;
 
 /**
@@ -168,7 +201,8 @@ struct json_t;
  * of `--profile` (xl_row_part_profile, struct xl_profile), redirect-cpu's
  * steering (xl_row_part_steer, struct xl_row_steer of xdplab/redirect.h),
  * the monitor's cost on the "redirect+mon-err" row (xl_row_part_watch,
- * struct xl_watch_est).
+ * struct xl_watch_est), the meter hook's cost on "meter-cost/hook"
+ * (xl_row_part_meter, struct xl_meter_cost).
  * @key: the row's JSON member it is written as (docs/results.md).
  * @size: its record's size, bytes (made zeroed on first use).
  * @json: its JSON value (a new jansson reference), or NULL: nothing to
@@ -180,7 +214,8 @@ struct xl_row_part_ops {
 	struct json_t *(*json)(const void *data);
 };
 
-extern const struct xl_row_part_ops xl_row_part_profile, xl_row_part_steer, xl_row_part_watch;
+extern const struct xl_row_part_ops xl_row_part_profile, xl_row_part_steer, xl_row_part_watch,
+	xl_row_part_meter;
 
 /** Most parts one row carries. */
 #define XL_ROW_PARTS 4

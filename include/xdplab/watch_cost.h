@@ -98,6 +98,16 @@ double xl_watch_cpu_cost_ns(const struct xl_row_result *without,
 			    const struct xl_row_result *with);
 
 /**
+ * xl_watch_dut_cost_ns() - the paired median of the judged CPU's figure
+ * (struct xl_rep_result.cpu_ns_per_pkt) of @with minus @without, ns, and
+ * its 95% interval (xl_median_ci()) into *@lo and *@hi when @ci is not NULL
+ * (*@ci: false with fewer than 6 pairs). Return: the median, 0 without
+ * paired repetitions.
+ */
+double xl_watch_dut_cost_ns(const struct xl_row_result *without, const struct xl_row_result *with,
+			    bool *ci, double *lo, double *hi);
+
+/**
  * xl_watch_note() - write ", monitor +X.X ns/packet, +Y.Y CPU ns/packet vs
  * redirect" (xl_watch_cost_ns() and xl_watch_cpu_cost_ns() of @with against
  * @without) into with->note, which the lab table prints after the verdict.

@@ -256,7 +256,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 	for (i = 0, n = 0; (r = xl_labrow(i)); i++) {
 		if (!a->rows[i])
 			continue;
-		n++;
+		n += xl_labrow_nrows(r, &a->o, false);
 		if (a->with_monitor) /* the cost rows, once (first size) */
 			a->cal += xl_labrow_nrows(r, &a->o, true) - 1;
 		if (r->flags & XL_LABROW_OUT_PAIR) /* they need somewhere to go */

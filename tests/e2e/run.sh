@@ -101,6 +101,7 @@ TESTS=(
 	"stack-tc-rows|lab run stack-drop and tc-drop at 2 sizes: counts equal veth's exactly, no nft table or tc filter left"
 	"watch-perf-row|lab run --with-monitor --with-perf: the redirect+perf row, interleaved, its cost; no perf left"
 	"watch-floor-row|lab run --with-monitor-floor: the redirect/b1+mon-floor row, the floor's link alone on xdp_devmap_xmit in every floor slice (the kernel's links counted) while another process holds every link 20 ms at a time (tests/e2e/hold_links.py), its figures in the note and JSON"
+	"meter-cost-row|lab run --rows meter-cost in softirq and threaded wiring: the two interleaved rows, the meter_cost part's exact members, each 95% CI bracketing its median, the CPU-time sources per wiring, the note; nothing left"
 	"watch-detach-pinned|lab run --with-monitor with a monitor link pinned by someone else: the detach waits 500 ms, the row fails with that reason (exit 1), nothing left once the pin goes"
 	"watch-perf-sigkill|SIGKILL of lab run with its perf listener running: perf dies with it"
 	"dump-exact|dump: every frame of sub-capacity runs (generated, replayed, corpus) in the pcap byte-exact"

@@ -22,7 +22,7 @@ static const char *const names[] = {
 	"xsk-rxdrop/skb", "xsk-rxdrop/drv", "xsk-rxdrop/zc",
 	"xsk-txpush/skb", "xsk-txpush/drv", "xsk-txpush/zc",
 	"xsk-l2fwd/skb", "xsk-l2fwd/drv", "xsk-l2fwd/zc",
-	"stack-drop", "tc-drop", "tx/swap-macs", NULL,
+	"stack-drop", "tc-drop", "tx/swap-macs", "meter-cost", NULL,
 };
 
 static void test_names(void **state)
@@ -58,10 +58,10 @@ static const char *with(unsigned int flag)
 
 static void test_flags(void **state)
 {
-	assert_string_equal(with(XL_LABROW_NAMED_ONLY), "stack-drop,tc-drop,tx/swap-macs");
+	assert_string_equal(with(XL_LABROW_NAMED_ONLY), "stack-drop,tc-drop,tx/swap-macs,meter-cost");
 	assert_string_equal(with(XL_LABROW_NEEDS_VETH),
 			    "gen-ceiling,redirect,redirect-cpu,xsk-txpush/skb,xsk-txpush/drv,"
-			    "xsk-txpush/zc,xsk-l2fwd/skb,xsk-l2fwd/drv,xsk-l2fwd/zc");
+			    "xsk-txpush/zc,xsk-l2fwd/skb,xsk-l2fwd/drv,xsk-l2fwd/zc,meter-cost");
 	assert_string_equal(with(XL_LABROW_OUT_PAIR), "redirect,redirect-cpu");
 	assert_string_equal(with(XL_LABROW_DROP),
 			    "drop/no-touch,drop/read-data,drop/parse-ip,drop/swap-macs");
@@ -73,11 +73,12 @@ static void test_flags(void **state)
 /* --rows' help names the rows run only when named, from the table; cut to fit. */
 static void test_named_help(void **state)
 {
-	char buf[200], small[12];
+	char buf[400], small[12];
 
 	assert_string_equal(xl_labrow_named_help(buf, sizeof(buf)),
 			    "stack-drop (nftables raw prerouting drop, no XDP), tc-drop (BPF at clsact ingress), "
-			    "tx/swap-macs (XDP_TX after swapping the MACs, xdp-bench tx's default)");
+			    "tx/swap-macs (XDP_TX after swapping the MACs, xdp-bench tx's default), "
+			    "meter-cost (drop/no-touch with the softirq-time hook and without, interleaved)");
 	assert_string_equal(xl_labrow_named_help(small, sizeof(small)), "stack-drop ");
 }
 
@@ -91,6 +92,9 @@ static void test_nrows(void **state)
 	assert_int_equal(xl_labrow_nrows(xl_labrow(7), &o, true), 10);
 	assert_int_equal(xl_labrow_nrows(xl_labrow(8), &o, true), 1);
 	assert_int_equal(xl_labrow_nrows(xl_labrow(1), &o, true), 1);
+	/* meter-cost: its two arms' rows, watching or not */
+	assert_int_equal(xl_labrow_nrows(xl_labrow(21), &o, false), 2);
+	assert_int_equal(xl_labrow_nrows(xl_labrow(21), &o, true), 2);
 }
 
 static void test_skip(void **state)

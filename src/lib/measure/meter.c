@@ -56,6 +56,15 @@ static bool wants_sirq(const struct xl_meter *m)
 	return !m->napi_pid && !m->no_sirq && xl_sirq_source() == XL_SIRQ_SRC_TRACEPOINT;
 }
 
+const char *xl_meter_cpu_source(const struct xl_meter *m)
+{
+	if (m->napi_pid)
+		return XL_CPU_SRC_KTHREAD;
+	if (wants_sirq(m))
+		return XL_CPU_SRC_TRACEPOINT;
+	return xl_irq_time_accounting() == 1 ? XL_CPU_SRC_PROCSTAT_IRQTIME : XL_CPU_SRC_PROCSTAT;
+}
+
 void xl_meter_prepare(struct xl_meter *m)
 {
 	if (wants_sirq(m))

@@ -164,6 +164,24 @@ static json_t *watch_json(const void *data)
 	return o;
 }
 
+/* The "meter_cost" object of the "meter-cost/hook" row (docs/results.md). */
+static json_t *meter_json(const void *data)
+{
+	const struct xl_meter_cost *m = data;
+
+	if (!m->valid)
+		return NULL;
+	return json_pack("{s:s,s:s,s:b,s:i,s:i,s:f,s:o,s:f,s:o,s:o,s:I,s:o}", "hook", m->hook,
+			 "meter_source", m->meter_source, "meter_uses_hook", m->meter_uses_hook,
+			 "pairs", m->pairs, "slices", m->slices, "chain_ns_per_pkt", m->chain_ns,
+			 "chain_ns_per_pkt_ci", ci(m->chain_ci, m->chain_lo, m->chain_hi),
+			 "cpu_ns_per_pkt", m->dut_ns,
+			 "cpu_ns_per_pkt_ci", ci(m->dut_ci, m->dut_lo, m->dut_hi),
+			 "cpu_source", m->dut_source ? json_string(m->dut_source) : json_null(),
+			 "net_rx_runs", (json_int_t)m->net_rx_runs, "frames_per_run",
+			 m->frames_per_run >= 0 ? json_real(m->frames_per_run) : json_null());
+}
+
 const struct xl_row_part_ops xl_row_part_profile = { .key = "profile",
 						     .size = sizeof(struct xl_profile),
 						     .json = profile_json };
@@ -173,3 +191,6 @@ const struct xl_row_part_ops xl_row_part_steer = { .key = "steering",
 const struct xl_row_part_ops xl_row_part_watch = { .key = "monitor_cost",
 						   .size = sizeof(struct xl_watch_est),
 						   .json = watch_json };
+const struct xl_row_part_ops xl_row_part_meter = { .key = "meter_cost",
+						   .size = sizeof(struct xl_meter_cost),
+						   .json = meter_json };

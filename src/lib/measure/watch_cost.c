@@ -92,6 +92,17 @@ int xl_watch_cpu_cost_ci(const struct xl_row_result *without, const struct xl_ro
 	return xl_median_ci(d, n, lo, hi);
 }
 
+double xl_watch_dut_cost_ns(const struct xl_row_result *without, const struct xl_row_result *with,
+			    bool *ci, double *lo, double *hi)
+{
+	double d[XL_MAX_REPS];
+	int n = paired_diffs(without, with, dut_ns, d);
+
+	if (ci)
+		*ci = !xl_median_ci(d, n, lo, hi);
+	return xl_summarize(d, n).median;
+}
+
 double xl_watch_events_per_pkt(const struct xl_row_result *row)
 {
 	double e[XL_MAX_REPS];

@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 
 #include "xdplab/labrows.h"
+#include "xdplab/labrun_meter.h"
 #include "xdplab/labrun_redirect.h"
 
 static int m_ceiling(struct xl_lab *lab, const struct xl_labrun_opts *o, const struct xl_labrow *r,
@@ -47,6 +48,14 @@ static int m_xsk(struct xl_lab *lab, const struct xl_labrun_opts *o, const struc
 	return xl_labrun_xsk(lab, o, r->app, r->xsk_mode, r->zerocopy, run->size, rows);
 }
 
+/* The meter's own cost: drop no-touch with the CPU-time hook and without, interleaved. */
+static int m_meter(struct xl_lab *lab, const struct xl_labrun_opts *o, const struct xl_labrow *r,
+		   const struct xl_labrow_run *run, struct xl_row_result *rows, int *made)
+{
+	*made = XL_METER_COST_ROWS;
+	return xl_labrun_meter_cost(lab, o, run->size, rows);
+}
+
 static int m_stack(struct xl_lab *lab, const struct xl_labrun_opts *o, const struct xl_labrow *r,
 		   const struct xl_labrow_run *run, struct xl_row_result *rows, int *made)
 {
@@ -59,6 +68,7 @@ static int m_stack(struct xl_lab *lab, const struct xl_labrun_opts *o, const str
 	"needs the veth lab: its out pair is the redirect target whose far end counts the frames"
 #define VETH_TXPUSH "needs the veth lab: AF_XDP txpush is counted at the veth peer"
 #define VETH_L2FWD "needs the veth lab: AF_XDP l2fwd is counted at the veth peer"
+#define VETH_METER "needs the veth lab: the two arms are paired on the lab's own generator"
 
 #define DROP(opname, o)                                                                  \
 	{ .name = "drop/" opname, .kind = "xdp", .flags = XL_LABROW_DROP, .action = XDP_DROP, \
@@ -98,6 +108,10 @@ static const struct xl_labrow rows[] = {
 	{ .name = "tx/swap-macs", .kind = "xdp", .flags = XL_LABROW_NAMED_ONLY,
 	  .what = "XDP_TX after swapping the MACs, xdp-bench tx's default", .action = XDP_TX,
 	  .op = XL_OP_SWAP_MACS, .measure = m_xdp },
+	/* Issue 20: what the meter's DUT CPU-time hook costs, in the lab's wiring. */
+	{ .name = "meter-cost", .kind = "xdp", .flags = XL_LABROW_NAMED_ONLY | XL_LABROW_NEEDS_VETH,
+	  .what = "drop/no-touch with the softirq-time hook and without, interleaved",
+	  .veth_why = VETH_METER, .nrows = XL_METER_COST_ROWS, .measure = m_meter },
 };
 
 #define NROWS ((int)(sizeof(rows) / sizeof(rows[0])))
@@ -137,7 +151,7 @@ char *xl_labrow_named_help(char *buf, size_t len)
 
 int xl_labrow_nrows(const struct xl_labrow *r, const struct xl_labrun_opts *o, bool watch)
 {
-	return 1 + (watch && (r->flags & XL_LABROW_WATCH) ? xl_labrun_watch_rows(o) : 0);
+	return (r->nrows > 0 ? r->nrows : 1) + (watch && (r->flags & XL_LABROW_WATCH) ? xl_labrun_watch_rows(o) : 0);
 }
 
 bool xl_labrow_skip(const struct xl_labrow *r, const struct xl_lab *lab, uint32_t size,
