@@ -298,6 +298,8 @@ void xl_abslice__print(const struct xl_abslice *ab, FILE *out)
 		"the DUT's threaded NAPI kthread's run time (schedstat, ns)" :
 		!strcmp(src, XL_CPU_SRC_TRACEPOINT) ?
 		"the judged CPU's NET_RX softirq time (irq:softirq_entry/exit tracepoints, ns)" :
+		!strcmp(src, XL_CPU_SRC_PROCSTAT_IRQTIME) ?
+		"the judged CPU's softirq time (/proc/stat with IRQ time accounting: no program, counted at each softirq's entry and exit, printed in 10 ms units)" :
 		"the judged CPU's softirq time (/proc/stat, 10 ms ticks: coarse in short slices; threaded NAPI gives ns, docs/own-program.md)");
 	if (ab->eth.l2)
 		fprintf(out, "frame size: the DUT's xdp_bytes over xdp_packets, %d bytes added per frame that came as an skb (veth counts it without its Ethernet header; the peer %s's tx_queue_N_xdp_xmit counts the others)\n",
