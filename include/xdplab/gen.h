@@ -141,7 +141,8 @@ struct xl_gen;
  * also applies (so no caller can skip them): --pcap only with one thread
  * (each thread would replay the whole capture), --pcap not with a forced
  * live engine, --batch only for the live engine, --stamp only with one
- * thread, no pcap and a frame that holds the stamp; at most
+ * thread, no pcap and a frame that holds the stamp; --imix with headers
+ * its 60-byte frames hold (not IPv6); at most
  * XL_GEN_MAX_FLOWS flows in all, and ranges that stay within 16 bits.
  * Return: 0 or -EINVAL with one line in @msg (@len bytes).
  */

@@ -148,7 +148,7 @@ TESTS=(
 	"shape-fill-ttl|gen --fill, --ttl, --hop-limit (and with --stamp): the bytes as asked in a capture, checksums valid"
 	"shape-flows-ipv4|gen --flows 2 --dyn-ports 3 --src-addrs 4: 24 flows, each 1000 times in a capture, all taken by the DUT's UDP with valid checksums"
 	"shape-flows-ipv6-packet|the same with IPv6 and the packet engine"
-	"gen-imix|gen --imix: 120 frames captured at the DUT are 10 IMIX cycles (70 x 60, 40 x 590, 10 x 1514 bytes, in the cycle's order), 42940 bytes; its usage errors"
+	"gen-imix|gen --imix: 120 frames captured at the DUT are 10 IMIX cycles (70 x 60, 40 x 590, 10 x 1514 bytes, in the cycle's order), 42940 bytes; tagged with --vlan-id the same sizes; its usage errors, --ipv6 among them"
 	"shape-bad-inputs|the shape options' usage errors: exit 2, one line"
 	"version|xdplab --version: the build's git describe (--always --dirty --abbrev=12) on stdout, exit 0; anything after it is a usage error"
 	"verbose-anywhere|-v, -vv, -vvv and --verbose before the command, after it and between lab and setup: lab setup's INFO line with each, none without; -vx an unknown command"

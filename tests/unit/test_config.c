@@ -115,6 +115,24 @@ static void test_gen_rules(void **state)
 	assert_string_equal(msg, "--batch is for the live engine (the packet engine sends sendmmsg batches of 64)");
 	o.engine = XL_ENGINE_LIVE;
 	assert_int_equal(xl_gen_opts_check(&o, msg, sizeof(msg)), 0);
+	/* --imix: its 60-byte frames hold IPv4/UDP (with two tags, or TCP),
+	 * not IPv6/UDP (62), IPv6/TCP (74) or IPv4/TCP with two tags (62). */
+	gen_defaults(&o);
+	o.imix = true;
+	assert_int_equal(xl_gen_opts_check(&o, msg, sizeof(msg)), 0);
+	o.spec.nvlans = 2;
+	assert_int_equal(xl_gen_opts_check(&o, msg, sizeof(msg)), 0);
+	o.spec.l4 = XL_L4_TCP_SYN;
+	assert_int_equal(xl_gen_opts_check(&o, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--imix: its 60-byte frames cannot hold these headers (IPv4/TCP with VLAN tags needs at least 62 bytes)");
+	o.spec.nvlans = 0;
+	assert_int_equal(xl_gen_opts_check(&o, msg, sizeof(msg)), 0);
+	o.spec.ipv6 = true;
+	assert_int_equal(xl_gen_opts_check(&o, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--imix: its 60-byte frames cannot hold these headers (IPv6/TCP needs at least 74 bytes)");
+	o.spec.l4 = XL_L4_UDP;
+	assert_int_equal(xl_gen_opts_check(&o, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--imix: its 60-byte frames cannot hold these headers (IPv6/UDP needs at least 62 bytes)");
 }
 
 static void test_gen_create_refuses(void **state)

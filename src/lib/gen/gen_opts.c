@@ -81,6 +81,22 @@ int xl_gen_opts_check(const struct xl_gen_opts *o, char *msg, size_t len)
 		snprintf(msg, len, "--imix sends one flow of its own sizes: not with --pcap, --stamp, --flows, --dyn-ports or --src-addrs");
 		return -EINVAL;
 	}
+	if (o->imix) {
+		/* Its smallest frame (60 bytes) must hold the headers: not
+		 * IPv6/UDP (62), nor IPv6 or two-tag IPv4 TCP. */
+		static const uint32_t sizes[XL_GEN_IMIX_N] = XL_GEN_IMIX;
+		struct xl_pkt_layout lo;
+
+		xl_pkt_layout(&o->spec, &lo);
+		if (lo.min_size > sizes[0]) {
+			snprintf(msg, len, "--imix: its %u-byte frames cannot hold these headers (%s/%s%s%s needs at least %u bytes)",
+				 sizes[0], o->spec.ipv6 ? "IPv6" : "IPv4",
+				 o->spec.l4 == XL_L4_UDP ? "UDP" : "TCP",
+				 o->spec.nvlans ? " with VLAN tags" : "",
+				 o->spec.n_ext ? " with extension headers" : "", lo.min_size);
+			return -EINVAL;
+		}
+	}
 	if (o->imix && o->engine_forced && o->engine == XL_ENGINE_LIVE) {
 		snprintf(msg, len, "--imix needs --engine packet (live frames repeat one frame per call)");
 		return -EINVAL;
