@@ -41,6 +41,13 @@ enum xl_dump_where {
  *          else classic pcap; nanosecond timestamps either way.
  * @filter: tcpdump-syntax filter, run in user space on each record (NULL:
  *          every frame is written).
+ * @prog_name: entry/exit hooks: the program to trace, as xdpdump's -p
+ *          names it: its function name (the BTF name, not the kernel's
+ *          15-character one), NAME@ID, or "all" (whichever is attached);
+ *          NULL: whichever is attached. The attached program must match it,
+ *          else -ENOENT with one line naming what is attached. With
+ *          XL_DUMP_AUTO it means XL_DUMP_ENTRY. Not with XL_DUMP_OWN
+ *          (-EINVAL).
  * @count: stop writing after this many frames (0: no limit).
  * @on_frame: NULL, or called with @frame_ctx for every frame written (after
  *          the filter and --count), in the thread that polls: its header
@@ -58,6 +65,7 @@ struct xl_dump_opts {
 	const char *path;
 	bool pcapng;
 	const char *filter;
+	const char *prog_name;
 	uint64_t count;
 	void (*on_frame)(void *frame_ctx, const struct xl_dump_hdr *h, const uint8_t *frame,
 			 uint32_t caplen, uint64_t realtime_ns);

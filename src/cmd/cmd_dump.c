@@ -108,6 +108,8 @@ static const struct xl_opt dump_opts[] = {
 	  XL_ENUM(A, o.own_action, actions, action_vals) },
 	{ "ring-size", 0, "MIB", "ring buffer size in MiB, a power of two {range} (default {default})",
 	  XL_UINT(A, ring_mib, 1, 1024), .check = pow2_mib },
+	{ "program-names", 'p', "NAME", "entry/exit: the attached program to trace, by its function name: NAME, NAME@ID, or all (whichever is attached); implies --hook entry unless --hook says (as xdpdump -p)",
+	  XL_STR(A, o.prog_name) },
 	XL_RUN(MODE, A, o.mode, .suffix = " (own hook; entry/exit: which attached program)"),
 	XL_RUN(INTERVAL, A, interval_ns),
 	XL_RUN(DURATION, A, duration_ns),
@@ -326,6 +328,10 @@ int cmd_dump(int argc, char **argv)
 	a.o.ring_bytes = a.ring_mib << 20;
 	if (!a.o.path && !a.hex) {
 		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output) or -x (the frames in hex on standard output)");
+		return XL_EXIT_USAGE;
+	}
+	if (a.o.prog_name && a.o.where == XL_DUMP_OWN) {
+		xl_usage_error(&dump_spec, "-p names the attached program to trace at its entry or exit: not with --hook own");
 		return XL_EXIT_USAGE;
 	}
 	if (a.hex && a.o.path && !strcmp(a.o.path, "-")) {

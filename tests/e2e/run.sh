@@ -111,6 +111,7 @@ TESTS=(
 	"dump-sigkill-temp|SIGKILL of dump -w FILE mid-write: 'xdplab cleanup' removes the temporary .FILE.PID.XXXXXX through the run's record, the earlier FILE intact"
 	"dump-hook-entry-exit|dump --hook both on a running drop: exact counts, or the kernel's refusal in one line"
 	"dump-hex|dump -x: every frame written on stdout in hex and ASCII, byte-exact the pcap beside it (snaplen 100); -x alone writes no file, the same books"
+	"dump-program-names|dump -p (xdpdump's --program-names): all, the full function name and NAME@ID trace drop's xdp_bench_action (or the kernel's refusal names it); its 15-character kernel name, another id, another name: one line naming what is attached, exit 1; -p with --hook own a usage error"
 	"dump-list-interfaces|dump -D: the namespace's interfaces and what holds XDP on each (dump's own program, its id and holder pid), none after; -D IFACE a usage error"
 	"xsk-txpush-tstamp|xsk txpush -y (xdpsock's --tstamp): 200 frames captured at the generator's end carry the pktgen header at the UDP payload (offset 42, 46 with -V), seq 0..199 in order, CLOCK_MONOTONIC times within the run and never decreasing, a valid UDP checksum, every other byte the unstamped frame's; xdplab latency there counts 1000 of 1000 stamped, none lost; -y on rxdrop, -V -y at 64 B: usage errors"
 	"xsk-txpush-vlan|xsk txpush -V/-J/-K (xdpsock's): 100 frames captured at the generator's end with the tag 8100 a064 (PCP 5, VID 100), and 8100 0001 with -V alone; -J without -V, -V on rxdrop, a VID of 4096: usage errors"

@@ -123,6 +123,9 @@ static void test_short_letters(void **state)
 	       "xdplab xsk rxdrop: --queue: 'lo' is not a whole number (-q is --queue, as in xdpsock; quiet is -Q)\n");
 	expect(ARGV("xsk", "txpush", "-f", "x16", "lo"), 2,
 	       "xdplab xsk txpush: --frame-size: 'x16' is not a whole number (-f is --frame-size, as in xdpsock; the UDP flows of txpush are --flows)\n");
+	/* xdpdump's -p. */
+	expect(ARGV("dump", "-p", "all", "--program-names", "all", "lo"), 2,
+	       "xdplab dump: option --program-names given twice\n");
 	/* xdp-monitor's -e. */
 	expect(ARGV("monitor", "-e", "--extended"), 2, "xdplab monitor: option --extended given twice\n");
 	/* redirect-cpu: -q is --qsize as in xdp-bench, quiet is -Q. */

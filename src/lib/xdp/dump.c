@@ -20,6 +20,7 @@
 
 #include "dump.skel.h"
 #include "xdplab/dump.h"
+#include "xdplab/escape.h"
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
 #include "xdplab/time.h"
@@ -120,6 +121,18 @@ static int prog_func_name(int fd, char *name, size_t len)
 	return err;
 }
 
+/* -p (xdpdump's): does @want name program @name, id @id? NAME, NAME@ID or all. */
+static bool prog_named(const char *want, const char *name, unsigned int id)
+{
+	size_t n = strlen(name);
+	char idbuf[16];
+
+	if (!strcmp(want, "all") || !strcmp(want, name))
+		return true;
+	snprintf(idbuf, sizeof(idbuf), "%u", id);
+	return !strncmp(want, name, n) && want[n] == '@' && !strcmp(want + n + 1, idbuf);
+}
+
 /* The attached program to trace: its fd and name; *where resolved for auto. */
 static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
 {
@@ -133,8 +146,14 @@ static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
 		return err;
 	}
 	id = o->mode == XL_MODE_SKB ? q.skb_prog_id : (q.drv_prog_id ?: q.skb_prog_id);
+	if (d->where == XL_DUMP_AUTO && o->prog_name)
+		d->where = XL_DUMP_ENTRY; /* -p names a program to trace */
 	if (d->where == XL_DUMP_AUTO)
 		d->where = id ? XL_DUMP_ENTRY : XL_DUMP_OWN;
+	if (d->where == XL_DUMP_OWN && o->prog_name) {
+		xl_err("-p names the attached program to trace at its entry or exit: not with --hook own");
+		return -EINVAL;
+	}
 	if (d->where == XL_DUMP_OWN) {
 		if (q.drv_prog_id || q.skb_prog_id) {
 			xl_err("%s: an XDP program (id %u) is attached: --hook own needs the interface free; capture at its entry or exit instead (--hook entry|exit|both)",
@@ -161,6 +180,12 @@ static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
 		xl_err("%s: XDP program id %u %s (fentry/fexit need the program's BTF)", o->ifname,
 		       id, err == -ENOTSUP ? "has no BTF" : "has no readable BTF function name");
 		return err == -ENOTSUP ? -ENOTSUP : err;
+	}
+	if (o->prog_name && !prog_named(o->prog_name, d->target_name, id)) {
+		xl_err("%s: -p %s: the XDP program attached is %s (id %u), not that one (accepted: %s, %s@%u, all)",
+		       o->ifname, XL_ESC(o->prog_name), d->target_name, id, d->target_name,
+		       d->target_name, id);
+		return -ENOENT;
 	}
 	return 0;
 }
