@@ -88,7 +88,7 @@ static int meter_setup(void *ctx, const struct xl_plan_step *st)
 	m->src = xl_counter_src_bench(x->h);
 	m->gen = x->gen;
 	m->eth_sock = xl_lab__socket(x->lab, XL_LAB_DUT, AF_INET, SOCK_DGRAM);
-	return xl_gen__start(x->gen);
+	return xl_labrun_traffic_start(x->o, x->gen, x->size);
 }
 
 /*
@@ -189,9 +189,9 @@ static int meter_teardown(void *ctx, const struct xl_plan_step *st, int err)
 		xl_sirq_put();
 	x->hooked = false;
 	if (x->gen) {
-		xl_gen__stop(x->gen);
-		if (!err)
-			err = xl_gen__join(x->gen);
+		int e = xl_labrun_traffic_stop(x->o, x->gen);
+
+		err = err ? err : e;
 	}
 	if (x->m->eth_sock >= 0)
 		close(x->m->eth_sock);
