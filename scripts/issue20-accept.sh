@@ -17,14 +17,23 @@
 #          the peers are built (PEERS, scripts/peers.sh build), read-data,
 #          parse-ip and swap-macs each at or below xdp-bench's DUT CPU
 #          ns/packet in at least 4 of 5 pairs (peers.sh drop-* rows).
-# Knobs (environment): REPS (the watch rows' repetitions, default 32; at
-# least 9 are taken), WINDOW (seconds per level and repetition, default
+#   meter  the meter's own cost in softirq and threaded wiring (the lab's
+#          meter-cost row, `lab run --rows meter-cost --wiring W --sizes
+#          64 --reps REPS`): where the lab's rows load the softirq hook
+#          (meter_uses_hook), its chain CPU ns/packet below 1, the 95% CI's
+#          upper end too; where they load none (threaded wiring, or a
+#          kernel with IRQ time accounting), nothing per packet by
+#          construction, and the DUT CPU figure with the hook loaded
+#          beside it has its CI holding 0.
+# Knobs (environment): REPS (the watch and meter rows' repetitions,
+# default 32; at least 9 are taken), WINDOW (seconds per level and repetition, default
 # lab run's, at most 0.3 for these rows), PAIRS and SECS (peers.sh's
 # repetitions, default 5, and window, default 5 s), PEERS (built peers,
-# peers.sh's default), ONLY (watch, down or drop), XDPLAB
+# peers.sh's default), ONLY (watch, down, drop or meter), XDPLAB
 # (the binary, default build/xdplab), OUT (default
 # bench/issue20-DATE-COMMIT).
 # Writes OUT/watch.{txt,json}, OUT/down.txt, OUT/drop-floor.txt,
+# OUT/meter-{softirq,threaded}.{txt,json},
 # OUT/drop-peers.txt (with the peers) and OUT/summary.txt, whose
 # lines end "PASS" or "FAIL" with the figures, the first line the
 # machine's load. Exit 0 when every check run passed, 1 when one failed,
@@ -36,7 +45,7 @@ reps=${REPS:-32}
 only=${ONLY:-}
 case "$reps" in ''|*[!0-9]*) echo "issue20-accept: REPS='$reps' is not a whole number (accepted: 1..1000)" >&2; exit 2 ;; esac
 [ "$reps" -ge 1 ] && [ "$reps" -le 1000 ] || { echo "issue20-accept: REPS=$reps is out of range (accepted: 1..1000)" >&2; exit 2; }
-case "$only" in ''|watch|down|drop) ;; *) echo "issue20-accept: ONLY='$only' is not accepted (accepted: watch, down, drop)" >&2; exit 2 ;; esac
+case "$only" in ''|watch|down|drop|meter) ;; *) echo "issue20-accept: ONLY='$only' is not accepted (accepted: watch, down, drop, meter)" >&2; exit 2 ;; esac
 [ "$(id -u)" -eq 0 ] || { echo "issue20-accept: needs root (lab run makes namespaces and attaches XDP)" >&2; exit 2; }
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 out=${OUT:-bench/issue20-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
@@ -119,5 +128,38 @@ if [ -z "$only" ] || [ "$only" = drop ]; then
 	else
 		say "drop: read-data, parse-ip, swap-macs against xdp-bench: not measured (no peers: scripts/peers.sh build)"
 	fi
+fi
+if [ -z "$only" ] || [ "$only" = meter ]; then
+	for w in softirq threaded; do
+		win=()
+		[ -n "${WINDOW:-}" ] && win=(--seconds "$WINDOW")
+		echo "issue20-accept: $(date -u +%H:%M:%S) $X lab run --rows meter-cost --wiring $w --sizes 64 --reps $reps ${win[*]}" >&2
+		"$X" lab run --rows meter-cost --wiring "$w" --sizes 64 --reps "$reps" "${win[@]}" \
+			--json "$out/meter-$w.json" >"$out/meter-$w.txt" 2>&1 ||
+			{ say "meter $w: lab run failed (exit $?): $(tail -1 "$out/meter-$w.txt") FAIL"; failed=1; continue; }
+		line=$(python3 - "$out/meter-$w.json" "$w" <<'PY'
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+w = sys.argv[2]
+c = rows.get("meter-cost/hook", {}).get("meter_cost")
+if not c:
+    print("meter %s: no meter_cost on the meter-cost/hook row FAIL" % w)
+    sys.exit()
+ch, cci, d, dci = c["chain_ns_per_pkt"], c["chain_ns_per_pkt_ci"], c["cpu_ns_per_pkt"], c["cpu_ns_per_pkt_ci"]
+fmt = lambda v, ci: "%+.2f (95%% CI %s)" % (v, "%.2f..%.2f" % tuple(ci) if ci else "none")
+if c["meter_uses_hook"]:
+    ok = ch < 1 and cci is not None and cci[1] < 1
+    fpr = c["frames_per_run"]
+    print("meter %s: the rows read %s, the hook costs %s chain CPU ns/packet at %s frames per NET_RX run; goal below 1 %s"
+          % (w, c["meter_source"], fmt(ch, cci), "%.1f" % fpr if fpr is not None else "-", "PASS" if ok else "FAIL"))
+else:
+    ok = dci is not None and dci[0] <= 0 <= dci[1]
+    print("meter %s: the rows read %s, no hook: nothing per packet; with the hook loaded beside it the DUT CPU moved %s ns/packet (%s), %d pairs; goal: its CI holding 0 %s"
+          % (w, c["meter_source"], fmt(d, dci), c["cpu_source"], c["pairs"], "PASS" if ok else "FAIL"))
+PY
+)
+		say "$line"
+		case "$line" in *PASS) ;; *) failed=1 ;; esac
+	done
 fi
 exit $failed
