@@ -149,7 +149,7 @@ static bool needs_min(const struct xl_ndr_opts *o, const struct span *s)
 int xl_ndr_search(const struct xl_ndr_opts *o, struct xl_ndr_result *r)
 {
 	struct span n = { .lo = o->min_pps }, p;
-	uint64_t top, res, rate, gen_cap = UINT64_MAX;
+	uint64_t top, res, rate, gen_cap = UINT64_MAX, reached;
 	struct xl_ndr_trial *t;
 	char msg[160];
 	int err;
@@ -165,6 +165,7 @@ int xl_ndr_search(const struct xl_ndr_opts *o, struct xl_ndr_result *r)
 	if (err)
 		return err;
 	top = tested_rate(t);
+	reached = (uint64_t)t->sent_pps;
 	r->hi_pps = top;
 	if (top <= o->min_pps)
 		return -ERANGE; /* the generator cannot reach the lower bound */
@@ -188,10 +189,19 @@ int xl_ndr_search(const struct xl_ndr_opts *o, struct xl_ndr_result *r)
 		if (!rate)
 			break;
 		err = run_trial(o, r, rate, &t);
+		/*
+		 * Short of a rate the generator has already sent faster than:
+		 * a pacer's hiccup (a busy host) is tried once more before
+		 * the rate becomes the generator's top.
+		 */
+		if (!err && t->short_of_rate && rate <= reached)
+			err = run_trial(o, r, rate, &t);
 		if (err)
 			break;
 		if (t->short_of_rate && rate < gen_cap)
 			gen_cap = rate;
+		if ((uint64_t)t->sent_pps > reached)
+			reached = (uint64_t)t->sent_pps;
 		apply(&n, &p, t);
 	}
 	if (!err && (needs_min(o, &n) || needs_min(o, &p))) {
