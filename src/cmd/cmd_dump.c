@@ -84,8 +84,10 @@ static void print_frame(void *ctx, const struct xl_dump_hdr *h, const uint8_t *f
 }
 
 #define A struct dump_args
-static const char *const hook_words[] = { "own", "entry", "exit", "both", NULL };
-static const int hook_vals[] = { XL_DUMP_OWN, XL_DUMP_ENTRY, XL_DUMP_EXIT, XL_DUMP_BOTH };
+/* "entry,exit" is xdpdump's --rx-capture spelling of both (either order). */
+static const char *const hook_words[] = { "own", "entry", "exit", "both", "entry,exit", "exit,entry", NULL };
+static const int hook_vals[] = { XL_DUMP_OWN, XL_DUMP_ENTRY, XL_DUMP_EXIT, XL_DUMP_BOTH,
+				 XL_DUMP_BOTH, XL_DUMP_BOTH };
 static const char *const actions[] = { "pass", "drop", NULL };
 static const int action_vals[] = { XDP_PASS, XDP_DROP };
 static const char *const formats[] = { "pcap", "pcapng", NULL };
@@ -102,8 +104,8 @@ static const struct xl_opt dump_opts[] = {
 	  XL_UINT(A, o.count, 0, UINT64_MAX) },
 	{ "filter", 'f', "EXPR", "tcpdump-syntax filter (pcap-filter(7)), run in user space on each captured frame",
 	  XL_STR(A, o.filter) },
-	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (fentry/fexit of the attached program); default entry if a program is attached, else own",
-	  XL_ENUM(A, o.where, hook_words, hook_vals) },
+	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (also entry,exit) (fentry/fexit of the attached program); default entry if a program is attached, else own",
+	  XL_ENUM(A, o.where, hook_words, hook_vals), .alias = "rx-capture" },
 	{ "action", 'a', "ACTION", "what our program returns at the own hook: pass or drop (default pass)",
 	  XL_ENUM(A, o.own_action, actions, action_vals) },
 	{ "ring-size", 0, "MIB", "ring buffer size in MiB, a power of two {range} (default {default})",

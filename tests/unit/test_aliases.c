@@ -126,6 +126,9 @@ static void test_short_letters(void **state)
 	/* xdpdump's -p. */
 	expect(ARGV("dump", "-p", "all", "--program-names", "all", "lo"), 2,
 	       "xdplab dump: option --program-names given twice\n");
+	/* xdpdump's --rx-capture is --hook (its entry,exit is both). */
+	expect(ARGV("dump", "--hook", "both", "--rx-capture", "entry,exit", "lo"), 2,
+	       "xdplab dump: option --hook given twice\n");
 	/* xdp-monitor's -e. */
 	expect(ARGV("monitor", "-e", "--extended"), 2, "xdplab monitor: option --extended given twice\n");
 	/* redirect-cpu: -q is --qsize as in xdp-bench, quiet is -Q. */
