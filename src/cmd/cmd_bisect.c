@@ -169,7 +169,6 @@ out:
  */
 static int decide(const struct bisect_args *a, struct xl_cmp_file *f, int nb, int nn)
 {
-	struct compare_args ca = { .o = a->o };
 	struct xl_cmp_result res = { 0 };
 	struct xl_cmp_mresult mres = { 0 };
 	struct xl_cmp_case c;
@@ -188,9 +187,9 @@ static int decide(const struct bisect_args *a, struct xl_cmp_file *f, int nb, in
 	nrows = two ? res.nrows : mres.nrows;
 	for (i = 0; i < nrows; i++) {
 		if (two)
-			xl_cmp_case_two(&c, &res.rows[i], &ca);
+			xl_cmp_case_two(&c, &res.rows[i], a->o.alpha);
 		else
-			xl_cmp_case_runs(&c, &mres.rows[i], &ca);
+			xl_cmp_case_runs(&c, &mres.rows[i], a->o.alpha);
 		printf("%s: %s\n", XL_ESC(c.name), XL_ESC(c.msg));
 		bad += c.kind == XL_CASE_FAIL;
 		skip += c.kind == XL_CASE_SKIP;

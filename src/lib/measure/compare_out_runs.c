@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * xdplab compare BASE.json... -- NEW.json...: several runs a side, the run
- * as the unit (xdplab/compare_runs.h): the text and markdown tables and
- * the JSON (schema xdplab.compare/2). docs/compare.md "Several runs a side".
+ * Several runs a side written out (xdplab/compare_out.h), the run as the
+ * unit (xdplab/compare_runs.h): the text and markdown tables and the JSON
+ * (schema xdplab.compare/2), xl_cmp_write_runs(); and the lines both
+ * kinds of comparison print after their table: which figure rows were
+ * tested on and the A/A calibration's false-alarm rates.
+ * docs/compare.md "Several runs a side".
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +15,8 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "compare_cli.h"
+#include "compare_out_priv.h"
+#include "xdplab/report.h"
 #include "xdplab/stats.h"
 
 /* "too few runs" where two files say "too few reps". */
@@ -48,33 +52,33 @@ static void fmt_num(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, "-");
 }
 
-static void print_sides(const struct xl_cmp_file *files, int from, int to, const char *side,
+static void print_sides(FILE *out, const struct xl_cmp_file *files, int from, int to, const char *side,
 			bool md)
 {
 	int i;
 
 	for (i = from; i < to; i++)
-		printf("%s%-4s %s (commit %s, %s)\n", md ? "- " : "  ", i == from ? side : "",
+		fprintf(out, "%s%-4s %s (commit %s, %s)\n", md ? "- " : "  ", i == from ? side : "",
 		       TXT(md, files[i].path), TXT(md, files[i].git[0] ? files[i].git : "?"),
 		       TXT(md, files[i].date[0] ? files[i].date : "?"));
 }
 
-static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
-		       const struct xl_cmp_mresult *res, const struct compare_args *a)
+static void print_text(FILE *out, const struct xl_cmp_file *files, int nbase, int nnew,
+		       const struct xl_cmp_mresult *res, const struct xl_cmp_view *vw)
 {
-	bool md = a->markdown;
+	bool md = XL_CMP_MD(vw);
 	char how[200], v[256], bm[16], nm[16], bn[16], nns[16], d[16], ci[40], sb[16], sw[16],
 		mdd[16], p[16], runs[16];
 	int i, w = XL_TABLE_NAME_MIN, nlat = 0;
 	double minp = xl_perm_min_p(nbase, nnew);
-	size_t need = xl_perm_n_needed(a->o.alpha);
+	size_t need = xl_perm_n_needed(vw->o.alpha);
 
 	for (i = 0; i < res->nrows; i++)
 		if ((int)strlen(XL_ESC(res->rows[i].id->name)) > w)
 			w = strlen(XL_ESC(res->rows[i].id->name));
 	for (i = 0; i < nbase + nnew; i++)
 		nlat += files[i].nlat;
-	printf("%sxdplab compare: %d base runs vs %d new runs%s\n", md ? "**" : "", nbase, nnew,
+	fprintf(out, "%sxdplab compare: %d base runs vs %d new runs%s\n", md ? "**" : "", nbase, nnew,
 	       md ? "**" : ""); /* markdown: the headline's blank line follows */
 	if (md) {
 		const struct xl_cmp_rowdata **reg = calloc(res->nrows + 1, sizeof(*reg));
@@ -85,36 +89,36 @@ static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
 			    res->rows[i].verdict == XL_CMP_REGRESSION)
 				reg[n++] = res->rows[i].id;
 		if (reg)
-			xl_cmp_md_headline(reg, n, res->improvements,
+			xl_cmp_out_headline(out, reg, n, res->improvements,
 					   res->compared - res->regressions - res->improvements -
 						   res->too_few,
 					   res->too_few, "runs", res->nrows - res->compared);
 		free(reg);
-		printf("\n");
+		fprintf(out, "\n");
 	}
-	print_sides(files, 0, nbase, "base", md);
-	print_sides(files, nbase, nbase + nnew, "new", md);
+	print_sides(out, files, 0, nbase, "base", md);
+	print_sides(out, files, nbase, nbase + nnew, "new", md);
 	if (res->cross_machine)
-		printf("%sWARNING: the runs were made on different machines (host, CPU model or CPU count differ): the deltas mix machine and change\n",
+		fprintf(out, "%sWARNING: the runs were made on different machines (host, CPU model or CPU count differ): the deltas mix machine and change\n",
 		       md ? "\n" : "");
 	if (res->ceiling_moved)
-		printf("%sWARNING: the generator ceiling (gen-ceiling: the generator alone, nothing under test) moved %+.1f%% between the sides: the host changed with them, and the other rows' verdicts carry that change too\n",
+		fprintf(out, "%sWARNING: the generator ceiling (gen-ceiling: the generator alone, nothing under test) moved %+.1f%% between the sides: the host changed with them, and the other rows' verdicts carry that change too\n",
 		       md ? "\n" : "", res->ceiling_pct);
-	printf("\nenvironment: the first base run against the first new run\n%s", md ? "\n" : "");
-	xl_cmp_print_env(&files[0], &files[nbase], md);
+	fprintf(out, "\nenvironment: the first base run against the first new run\n%s", md ? "\n" : "");
+	xl_cmp_out_env(out, &files[0], &files[nbase], md);
 	fmt_relabelings(how, sizeof(how), nbase, nnew);
-	printf("\nmethod: permutation test over the run labels (the run is the unit: each run's median of its repetitions' ns/packet, 1e9/pps, or DUT CPU ns/packet for generator-bound rows, is one value; Kalibera and Jones 2013), two-sided, statistic the difference of the sides' means of run medians, %s; 95%% interval by inverting the test over shifts; alpha %g, threshold %g ns/packet\n%s",
-	       how, a->o.alpha, a->o.threshold_ns, md ? "\n" : "");
-	printf("runs a side: %d base, %d new: the smallest p they can give is %.3f%s\n%s", nbase,
-	       nnew, minp, minp >= a->o.alpha ? ", not below alpha: no verdict is possible ('too few runs')" : "",
+	fprintf(out, "\nmethod: permutation test over the run labels (the run is the unit: each run's median of its repetitions' ns/packet, 1e9/pps, or DUT CPU ns/packet for generator-bound rows, is one value; Kalibera and Jones 2013), two-sided, statistic the difference of the sides' means of run medians, %s; 95%% interval by inverting the test over shifts; alpha %g, threshold %g ns/packet\n%s",
+	       how, vw->o.alpha, vw->o.threshold_ns, md ? "\n" : "");
+	fprintf(out, "runs a side: %d base, %d new: the smallest p they can give is %.3f%s\n%s", nbase,
+	       nnew, minp, minp >= vw->o.alpha ? ", not below alpha: no verdict is possible ('too few runs')" : "",
 	       md ? "\n" : "");
-	printf("s betw = pooled SD of the run medians within each side; s within = pooled SD of the repetitions within their runs;"
+	fprintf(out, "s betw = pooled SD of the run medians within each side; s within = pooled SD of the repetitions within their runs;"
 	       " mdd = the smallest difference these runs can detect at 80%% power, (t(1-alpha/2, df) + t(0.8, df)) * s betw * sqrt(1/Rb + 1/Rn), df = Rb + Rn - 2 (the t-test's approximation); all in ns/packet, positive = slower\n\n");
 	if (md)
-		printf("| benchmark | size | mode | wiring | runs b/n | base Mpps | new Mpps | base ns/p | new ns/p | delta | 95%% CI | s betw | s within | mdd | p | verdict |\n"
+		fprintf(out, "| benchmark | size | mode | wiring | runs b/n | base Mpps | new Mpps | base ns/p | new ns/p | delta | 95%% CI | s betw | s within | mdd | p | verdict |\n"
 		       "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
 	else
-		printf("%-*s %5s %-7s %-9s %8s %9s %9s %9s %9s %8s %19s %7s %8s %7s %6s  %s\n", w,
+		fprintf(out, "%-*s %5s %-7s %-9s %8s %9s %9s %9s %9s %8s %19s %7s %8s %7s %6s  %s\n", w,
 		       "benchmark", "size", "mode", "wiring", "runs b/n", "base Mpps", "new Mpps",
 		       "base ns/p", "new ns/p", "delta", "95% CI", "s betw", "s within", "mdd", "p",
 		       "verdict");
@@ -143,12 +147,12 @@ static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
 				 num && m->on_cpu ? " (generator-bound: on DUT CPU ns/packet)" : "",
 				 m->reason[0] ? ": " : "", m->reason);
 		if (md)
-			printf("| %s | %u | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			fprintf(out, "| %s | %u | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			       TXT(md, m->id->name), m->id->size, TXT(md, m->id->mode),
 			       TXT(md, m->id->wiring[0] ? m->id->wiring : "-"), runs, bm, nm, bn, nns,
 			       d, ci, sb, sw, mdd, p, TXT(md, v));
 		else
-			printf("%-*s %5u %-7s %-9s %8s %9s %9s %9s %9s %8s %19s %7s %8s %7s %6s  %s\n",
+			fprintf(out, "%-*s %5u %-7s %-9s %8s %9s %9s %9s %9s %8s %19s %7s %8s %7s %6s  %s\n",
 			       w, TXT(md, m->id->name), m->id->size, TXT(md, m->id->mode),
 			       TXT(md, m->id->wiring[0] ? m->id->wiring : "-"), runs, bm, nm, bn, nns,
 			       d, ci, sb, sw, mdd, p, TXT(md, v));
@@ -161,22 +165,20 @@ static void print_text(const struct xl_cmp_file *files, int nbase, int nnew,
 			ids[i] = res->rows[i].status == XL_CMP_PAIRED ? res->rows[i].id : NULL;
 			corr[i] = res->rows[i].corrected;
 		}
-		if (ids && corr) {
-			xl_cmp_print_figure(a, ids, corr, res->nrows, true);
-			xl_cmp_print_calib(a, ids, res->nrows, true);
-		}
+		if (ids && corr)
+			xl_cmp_out_choices(out, vw, ids, corr, res->nrows, true);
 		free(ids);
 		free(corr);
 	}
 	if (res->too_few)
-		printf("\nnote: %d vs %d runs can never reach p < %g (the smallest two-sided p of the permutation test is %.3f): 'too few runs' there means 'cannot tell', not 'no change'; %s\n",
-		       nbase, nnew, a->o.alpha, minp, need ? "" : "no run count up to 32 can reach it");
+		fprintf(out, "\nnote: %d vs %d runs can never reach p < %g (the smallest two-sided p of the permutation test is %.3f): 'too few runs' there means 'cannot tell', not 'no change'; %s\n",
+		       nbase, nnew, vw->o.alpha, minp, need ? "" : "no run count up to 32 can reach it");
 	if (res->too_few && need)
-		printf("      it needs at least %zu vs %zu runs, alternated (A B A B...)\n", need, need);
+		fprintf(out, "      it needs at least %zu vs %zu runs, alternated (A B A B...)\n", need, need);
 	if (nlat)
-		printf("\nnote: latency rows are compared one run a side only (xdplab compare BASE.json NEW.json): %d latency rows in these runs are not compared\n",
+		fprintf(out, "\nnote: latency rows are compared one run a side only (xdplab compare BASE.json NEW.json): %d latency rows in these runs are not compared\n",
 		       nlat);
-	printf("\n%d rows: %d in both sides, %d compared; %d regression(s), %d improvement(s), %d ~, %d too few runs, %d not measured, %d in one side only\n",
+	fprintf(out, "\n%d rows: %d in both sides, %d compared; %d regression(s), %d improvement(s), %d ~, %d too few runs, %d not measured, %d in one side only\n",
 	       res->nrows, res->paired, res->compared, res->regressions, res->improvements,
 	       res->compared - res->regressions - res->improvements - res->too_few, res->too_few,
 	       res->paired - res->compared, res->nrows - res->paired);
@@ -208,8 +210,8 @@ static json_t *sums_json(const double *v, int n)
 	return arr;
 }
 
-static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
-		       const struct xl_cmp_mresult *res, const struct compare_args *a)
+static void print_json(FILE *out, const struct xl_cmp_file *files, int nbase, int nnew,
+		       const struct xl_cmp_mresult *res, const struct xl_cmp_view *vw)
 {
 	struct xl_cmp_env_row e[64];
 	json_t *doc = json_object(), *env = json_array(), *rows = json_array(), *fa;
@@ -229,10 +231,10 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 	json_object_set_new(doc, "ceiling_moved", json_boolean(res->ceiling_moved));
 	json_object_set_new(doc, "ceiling_pct", res->ceiling_moved ? json_real(res->ceiling_pct) :
 								      json_null());
-	json_object_set_new(doc, "alpha", json_real(a->o.alpha));
-	json_object_set_new(doc, "threshold_ns", json_real(a->o.threshold_ns));
-	json_object_set_new(doc, "figure", json_string(xl_cmp_figure_name(a->o.figure)));
-	if ((fa = xl_cmp_calib_head_json(a)))
+	json_object_set_new(doc, "alpha", json_real(vw->o.alpha));
+	json_object_set_new(doc, "threshold_ns", json_real(vw->o.threshold_ns));
+	json_object_set_new(doc, "figure", json_string(xl_cmp_figure_name(vw->o.figure)));
+	if ((fa = xl_cmp_out_calib_head_json(vw)))
 		json_object_set_new(doc, "calibration", fa);
 	json_object_set_new(doc, "method", json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:f,s:o,s:s}",
 		"test", "permutation", "unit", "run", "run_summary", "median",
@@ -277,7 +279,7 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 			json_object_set_new(o, "figure", json_string(m->corrected ? "corrected" : "raw"));
 			json_object_set_new(o, "ctl_ref_ns", m->corrected ? json_real(m->ctl_ref_ns) :
 									   json_null());
-			if ((fa = xl_cmp_calib_json(a, m->id, true)))
+			if ((fa = xl_cmp_out_calib_json(vw, m->id, true)))
 				json_object_set_new(o, "false_alarm", fa);
 		}
 		json_array_append_new(rows, o);
@@ -286,21 +288,21 @@ static void print_json(const struct xl_cmp_file *files, int nbase, int nnew,
 	json_object_set_new(doc, "summary", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "rows",
 		res->nrows, "paired", res->paired, "compared", res->compared, "regressions",
 		res->regressions, "improvements", res->improvements, "too_few", res->too_few));
-	json_dumpf(doc, stdout, JSON_INDENT(2));
-	putchar('\n');
+	json_dumpf(doc, out, JSON_INDENT(2));
+	fputc('\n', out);
 	json_decref(doc);
 }
 
 /* ---- the A/A calibration's rates ---- */
 
 /* "3 of 28 pairs (10.7%)", "too few reps in the calibration", "" without. */
-static bool calib_rate(const struct compare_args *a, const struct xl_cmp_rowdata *id, bool multi,
+static bool calib_rate(const struct xl_cmp_view *vw, const struct xl_cmp_rowdata *id, bool multi,
 		       char *buf, size_t len)
 {
 	const struct xl_calib_row *c;
 
 	buf[0] = '\0';
-	if (!a->have_calib || !a->calib_ok || !id || !(c = xl_calib_find(&a->calib, id)))
+	if (!vw->calib || !vw->calib_ok || !id || !(c = xl_calib_find(vw->calib, id)))
 		return false;
 	if (multi ? !c->splits : !c->pairs)
 		return false;
@@ -316,47 +318,47 @@ static bool calib_rate(const struct compare_args *a, const struct xl_cmp_rowdata
 	return true;
 }
 
-void xl_cmp_print_calib(const struct compare_args *a, const struct xl_cmp_rowdata *const *ids,
-			int n, bool multi)
+static void print_calib(FILE *out, const struct xl_cmp_view *vw,
+			const struct xl_cmp_rowdata *const *ids, int n, bool multi)
 {
-	bool md = a->markdown;
+	bool md = XL_CMP_MD(vw);
 	char buf[128];
 	int i, shown = 0;
 
-	if (!a->have_calib)
+	if (!vw->calib)
 		return;
-	if (!a->calib_ok) {
-		printf("\nnote: the A/A calibration %s is from another host or set-up (%s): its false-alarm rates are not shown\n",
-		       TXT(md, a->calib_path), TXT(md, a->calib_why));
+	if (!vw->calib_ok) {
+		fprintf(out, "\nnote: the A/A calibration %s is from another host or set-up (%s): its false-alarm rates are not shown\n",
+		       TXT(md, vw->calib_path), TXT(md, vw->calib_why));
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (!calib_rate(a, ids[i], multi, buf, sizeof(buf)))
+		if (!calib_rate(vw, ids[i], multi, buf, sizeof(buf)))
 			continue;
 		if (!shown++) {
-			printf("\nthis host's measured false-alarm rate (A/A calibration %s: %d runs of the same code, %s, alpha %g), ",
-			       TXT(md, a->calib_path), a->calib.nruns,
-			       TXT(md, a->calib.date[0] ? a->calib.date : "?"), a->calib.alpha);
+			fprintf(out, "\nthis host's measured false-alarm rate (A/A calibration %s: %d runs of the same code, %s, alpha %g), ",
+			       TXT(md, vw->calib_path), vw->calib->nruns,
+			       TXT(md, vw->calib->date[0] ? vw->calib->date : "?"), vw->calib->alpha);
 			if (multi)
-				printf("several runs a side (its balanced splits, %d vs %d):\n",
-				       a->calib.split_base, a->calib.split_new);
+				fprintf(out, "several runs a side (its balanced splits, %d vs %d):\n",
+				       vw->calib->split_base, vw->calib->split_new);
 			else
-				printf("one run a side (every pair of its runs):\n");
+				fprintf(out, "one run a side (every pair of its runs):\n");
 		}
-		printf("%s%s %u %s %s: %s\n", md ? "- " : "  ", TXT(md, ids[i]->name), ids[i]->size,
+		fprintf(out, "%s%s %u %s %s: %s\n", md ? "- " : "  ", TXT(md, ids[i]->name), ids[i]->size,
 		       TXT(md, ids[i]->mode), TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"), buf);
 	}
 	if (!shown)
-		printf("\nnote: the A/A calibration %s has no %s rate for these rows\n",
-		       TXT(md, a->calib_path), multi ? "several-runs (it has fewer than 6 runs)" :
+		fprintf(out, "\nnote: the A/A calibration %s has no %s rate for these rows\n",
+		       TXT(md, vw->calib_path), multi ? "several-runs (it has fewer than 6 runs)" :
 						      "one-run-a-side");
 }
 
 /* " (A/A: 1 of 28 pairs flagged on it, 5 of 28 raw)" for @id, "" without. */
-static void figure_why(const struct compare_args *a, const struct xl_cmp_rowdata *id, bool multi,
+static void figure_why(const struct xl_cmp_view *vw, const struct xl_cmp_rowdata *id, bool multi,
 		       char *buf, size_t len)
 {
-	const struct xl_calib_row *c = a->o.calib ? xl_calib_find(a->o.calib, id) : NULL;
+	const struct xl_calib_row *c = vw->o.calib ? xl_calib_find(vw->o.calib, id) : NULL;
 	bool sp = multi && c && c->splits && c->csplits;
 
 	buf[0] = '\0';
@@ -367,10 +369,11 @@ static void figure_why(const struct compare_args *a, const struct xl_cmp_rowdata
 			 sp ? c->splits : c->pairs);
 }
 
-void xl_cmp_print_figure(const struct compare_args *a, const struct xl_cmp_rowdata *const *ids,
-			 const bool *corrected, int n, bool multi)
+static void print_figure(FILE *out, const struct xl_cmp_view *vw,
+			 const struct xl_cmp_rowdata *const *ids, const bool *corrected, int n,
+			 bool multi)
 {
-	bool md = a->markdown;
+	bool md = XL_CMP_MD(vw);
 	char why[128];
 	int i, ncorr = 0, ncmp = 0;
 
@@ -379,35 +382,35 @@ void xl_cmp_print_figure(const struct compare_args *a, const struct xl_cmp_rowda
 		ncorr += ids[i] && corrected[i];
 	}
 	/* Raw by default with nothing to choose from, or as asked: nothing to say. */
-	if (!ncmp || a->o.figure == XL_CMP_FIG_RAW ||
-	    (a->o.figure == XL_CMP_FIG_AUTO && !a->o.calib && !ncorr))
+	if (!ncmp || vw->o.figure == XL_CMP_FIG_RAW ||
+	    (vw->o.figure == XL_CMP_FIG_AUTO && !vw->o.calib && !ncorr))
 		return;
 	if (!ncorr) {
-		printf("\nfigure: raw for every row: %s\n", a->o.figure == XL_CMP_FIG_CORRECTED ?
+		fprintf(out, "\nfigure: raw for every row: %s\n", vw->o.figure == XL_CMP_FIG_CORRECTED ?
 		       "no compared row has the host-speed control on every repetition of its runs (runs from before it, AF_XDP and watch-cost rows)" :
 		       "the A/A calibration flagged no row less often on the figure corrected by the host-speed control");
 		return;
 	}
-	printf("\nfigure: %d of %d compared rows tested on the figure corrected by the host-speed control (each repetition's ns/packet times the median control of the row over its own, docs/compare.md)%s; the rest raw:\n",
-	       ncorr, ncmp, a->o.figure == XL_CMP_FIG_CORRECTED ? " as asked (--figure corrected)" :
+	fprintf(out, "\nfigure: %d of %d compared rows tested on the figure corrected by the host-speed control (each repetition's ns/packet times the median control of the row over its own, docs/compare.md)%s; the rest raw:\n",
+	       ncorr, ncmp, vw->o.figure == XL_CMP_FIG_CORRECTED ? " as asked (--figure corrected)" :
 	       ", where this host's A/A calibration flagged fewer on it");
 	for (i = 0; i < n; i++) {
 		if (!ids[i] || !corrected[i])
 			continue;
-		figure_why(a, ids[i], multi, why, sizeof(why));
-		printf("%s%s %u %s %s: corrected%s\n", md ? "- " : "  ", TXT(md, ids[i]->name),
+		figure_why(vw, ids[i], multi, why, sizeof(why));
+		fprintf(out, "%s%s %u %s %s: corrected%s\n", md ? "- " : "  ", TXT(md, ids[i]->name),
 		       ids[i]->size, TXT(md, ids[i]->mode),
 		       TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"), why);
 	}
 }
 
-json_t *xl_cmp_calib_json(const struct compare_args *a, const struct xl_cmp_rowdata *id,
-			  bool multi)
+json_t *xl_cmp_out_calib_json(const struct xl_cmp_view *vw, const struct xl_cmp_rowdata *id,
+			      bool multi)
 {
 	const struct xl_calib_row *c;
 	char buf[128];
 
-	if (!calib_rate(a, id, multi, buf, sizeof(buf)) || !(c = xl_calib_find(&a->calib, id)))
+	if (!calib_rate(vw, id, multi, buf, sizeof(buf)) || !(c = xl_calib_find(vw->calib, id)))
 		return NULL;
 	if (multi)
 		return json_pack("{s:i,s:i,s:f,s:b}", "splits", c->splits, "flags", c->split_flags,
@@ -417,19 +420,34 @@ json_t *xl_cmp_calib_json(const struct compare_args *a, const struct xl_cmp_rowd
 			 (double)c->pair_flags / c->pairs, "too_few", c->pair_too_few);
 }
 
-json_t *xl_cmp_calib_head_json(const struct compare_args *a)
+json_t *xl_cmp_out_calib_head_json(const struct xl_cmp_view *vw)
 {
-	if (!a->have_calib)
+	if (!vw->calib)
 		return NULL;
-	return json_pack("{s:s,s:i,s:f,s:b,s:s}", "path", a->calib_path, "runs", a->calib.nruns,
-			 "alpha", a->calib.alpha, "matches", a->calib_ok, "why", a->calib_why);
+	return json_pack("{s:s,s:i,s:f,s:b,s:s}", "path", vw->calib_path, "runs", vw->calib->nruns,
+			 "alpha", vw->calib->alpha, "matches", vw->calib_ok, "why", vw->calib_why);
 }
 
-void xl_cmp_print_runs(const struct xl_cmp_file *files, int nbase, int nnew,
-		       const struct xl_cmp_mresult *res, const struct compare_args *a)
+void xl_cmp_out_choices(FILE *out, const struct xl_cmp_view *vw,
+			const struct xl_cmp_rowdata *const *ids, const bool *corrected, int n,
+			bool multi)
 {
-	if (a->json)
-		print_json(files, nbase, nnew, res, a);
+	print_figure(out, vw, ids, corrected, n, multi);
+	print_calib(out, vw, ids, n, multi);
+}
+
+int xl_cmp_write_runs(FILE *out, const struct xl_cmp_file *files, int nbase, int nnew,
+		      const struct xl_cmp_mresult *res, const struct xl_cmp_view *vw)
+{
+	int ret = 0;
+
+	if (vw->format == XL_CMP_OUT_CSV)
+		return -EINVAL;
+	if (vw->format == XL_CMP_OUT_JUNIT)
+		ret = xl_cmp_out_junit_runs(out, files, nbase, nnew, res, vw);
+	else if (vw->format == XL_CMP_OUT_JSON)
+		print_json(out, files, nbase, nnew, res, vw);
 	else
-		print_text(files, nbase, nnew, res, a);
+		print_text(out, files, nbase, nnew, res, vw);
+	return ret ? ret : ferror(out) ? -EIO : 0;
 }

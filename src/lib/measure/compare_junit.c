@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * xdplab compare --format junit: the comparison as a JUnit XML report for
- * a CI job (docs/ci.md): one testcase per row, a regression a failure,
- * a row that could not be judged skipped, the rest passed. Two files,
- * several runs a side and compare --db alike. Every text from a results
+ * compare --format junit (xdplab/compare_out.h, XL_CMP_OUT_JUNIT): the
+ * comparison as a JUnit XML report for a CI job (docs/ci.md): one testcase
+ * per row, a regression a failure, a row that could not be judged skipped,
+ * the rest passed. Two files, several runs a side and compare --db alike. Every text from a results
  * file (paths, row names, reasons) goes through the one XML escaper
  * (core/escape.c). A row's outcome in one line (struct xl_cmp_case) is
  * bisect-step's too.
@@ -13,40 +13,39 @@
  * system-out); tests/e2e/junit.xsd states it and the e2e tests validate
  * the output against it with xmllint.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "compare_cli.h"
+#include "compare_out_priv.h"
 #include "xdplab/escape.h"
-#include "xdplab/log.h"
 
 /* The rows' classnames: throughput rows and latency rows. */
 #define CLS_ROWS "xdplab.compare"
 #define CLS_LAT "xdplab.compare.latency"
 
-static void put_attr(const char *name, const char *value)
+static void put_attr(FILE *out, const char *name, const char *value)
 {
-	printf(" %s=\"", name);
-	xl_xml_escape(stdout, value);
-	putchar('"');
+	fprintf(out, " %s=\"", name);
+	xl_xml_escape(out, value);
+	fputc('"', out);
 }
 
-static void put_prop(const char *name, const char *value)
+static void put_prop(FILE *out, const char *name, const char *value)
 {
-	printf("      <property");
-	put_attr("name", name);
-	put_attr("value", value);
-	printf("/>\n");
+	fprintf(out, "      <property");
+	put_attr(out, "name", name);
+	put_attr(out, "value", value);
+	fprintf(out, "/>\n");
 }
 
 /*
  * The report: one suite of @n cases under @title, with the properties
  * @props (@nprops name/value pairs) before them.
  */
-static void put_report(const char *title, const char *const (*props)[2], int nprops,
+static void put_report(FILE *out, const char *title, const char *const (*props)[2], int nprops,
 		       const struct xl_cmp_case *c, int n)
 {
 	int i, fails = 0, skips = 0;
@@ -55,43 +54,43 @@ static void put_report(const char *title, const char *const (*props)[2], int npr
 		fails += c[i].kind == XL_CASE_FAIL;
 		skips += c[i].kind == XL_CASE_SKIP;
 	}
-	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	printf("<testsuites name=\"xdplab compare\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(out, "<testsuites name=\"xdplab compare\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
 	       n, fails, skips);
-	printf("  <testsuite");
-	put_attr("name", title);
-	printf(" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", n, fails, skips);
-	printf("    <properties>\n");
+	fprintf(out, "  <testsuite");
+	put_attr(out, "name", title);
+	fprintf(out, " tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", n, fails, skips);
+	fprintf(out, "    <properties>\n");
 	for (i = 0; i < nprops; i++)
-		put_prop(props[i][0], props[i][1]);
-	printf("    </properties>\n");
+		put_prop(out, props[i][0], props[i][1]);
+	fprintf(out, "    </properties>\n");
 	for (i = 0; i < n; i++) {
-		printf("    <testcase");
-		put_attr("classname", c[i].cls);
-		put_attr("name", c[i].name);
+		fprintf(out, "    <testcase");
+		put_attr(out, "classname", c[i].cls);
+		put_attr(out, "name", c[i].name);
 		if (c[i].kind == XL_CASE_PASS && !c[i].msg[0]) {
-			printf("/>\n");
+			fprintf(out, "/>\n");
 			continue;
 		}
-		printf(">\n");
+		fprintf(out, ">\n");
 		if (c[i].kind == XL_CASE_FAIL) {
-			printf("      <failure type=\"regression\"");
-			put_attr("message", c[i].msg);
-			printf(">");
-			xl_xml_escape(stdout, c[i].msg);
-			printf("</failure>\n");
+			fprintf(out, "      <failure type=\"regression\"");
+			put_attr(out, "message", c[i].msg);
+			fprintf(out, ">");
+			xl_xml_escape(out, c[i].msg);
+			fprintf(out, "</failure>\n");
 		} else if (c[i].kind == XL_CASE_SKIP) {
-			printf("      <skipped");
-			put_attr("message", c[i].msg);
-			printf("/>\n");
+			fprintf(out, "      <skipped");
+			put_attr(out, "message", c[i].msg);
+			fprintf(out, "/>\n");
 		} else {
-			printf("      <system-out>");
-			xl_xml_escape(stdout, c[i].msg);
-			printf("</system-out>\n");
+			fprintf(out, "      <system-out>");
+			xl_xml_escape(out, c[i].msg);
+			fprintf(out, "</system-out>\n");
 		}
-		printf("    </testcase>\n");
+		fprintf(out, "    </testcase>\n");
 	}
-	printf("  </testsuite>\n</testsuites>\n");
+	fprintf(out, "  </testsuite>\n</testsuites>\n");
 }
 
 static void row_name(struct xl_cmp_case *c, const struct xl_cmp_rowdata *d)
@@ -121,7 +120,7 @@ static enum xl_cmp_case_kind verdict_kind(enum xl_cmp_verdict v)
 
 /* ---- two files ---- */
 
-void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, const struct compare_args *a)
+void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, double alpha)
 {
 	const struct xl_cmp_rowdata *d = r->base ? r->base : r->new;
 
@@ -133,7 +132,7 @@ void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, const st
 	c->kind = verdict_kind(r->verdict);
 	if (r->verdict == XL_CMP_TOO_FEW) {
 		snprintf(c->msg, sizeof(c->msg), "too few reps: %zu vs %zu repetitions can never reach p < %g (the smallest p they can give is %.3f)",
-			 r->test.n2, r->test.n1, a->o.alpha,
+			 r->test.n2, r->test.n1, alpha,
 			 xl_mann_whitney_min_p(r->test.n2, r->test.n1));
 		return;
 	}
@@ -165,9 +164,9 @@ static void lat_case(struct xl_cmp_case *c, const struct xl_cmp_latpair *p)
 	xl_cmp_lat_rose_append(c->msg + n, sizeof(c->msg) - n, p->rose);
 }
 
-void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
-			const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
-			const struct compare_args *a)
+int xl_cmp_out_junit_two(FILE *out, const struct xl_cmp_file *b, const struct xl_cmp_file *n,
+			 const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
+			 const struct xl_cmp_view *vw)
 {
 	struct xl_cmp_case *c = calloc(res->nrows + lr->npairs + 1, sizeof(*c));
 	char title[600], alpha[32], thr[32];
@@ -179,23 +178,23 @@ void xl_cmp_print_junit(const struct xl_cmp_file *b, const struct xl_cmp_file *n
 	int i;
 
 	if (!c) {
-		xl_err("compare: out of memory");
-		return;
+		return -ENOMEM;
 	}
-	snprintf(alpha, sizeof(alpha), "%g", a->o.alpha);
-	snprintf(thr, sizeof(thr), "%g", a->o.threshold_ns);
+	snprintf(alpha, sizeof(alpha), "%g", vw->o.alpha);
+	snprintf(thr, sizeof(thr), "%g", vw->o.threshold_ns);
 	snprintf(title, sizeof(title), "%s vs %s", b->path, n->path);
 	for (i = 0; i < res->nrows; i++)
-		xl_cmp_case_two(&c[i], &res->rows[i], a);
+		xl_cmp_case_two(&c[i], &res->rows[i], vw->o.alpha);
 	for (i = 0; i < lr->npairs; i++)
 		lat_case(&c[res->nrows + i], &lr->pairs[i]);
-	put_report(title, props, sizeof(props) / sizeof(props[0]), c, res->nrows + lr->npairs);
+	put_report(out, title, props, sizeof(props) / sizeof(props[0]), c, res->nrows + lr->npairs);
 	free(c);
+	return 0;
 }
 
 /* ---- several runs a side ---- */
 
-void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m, const struct compare_args *a)
+void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m, double alpha)
 {
 	char ci[64] = "";
 
@@ -207,7 +206,7 @@ void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m, const 
 	c->kind = verdict_kind(m->verdict);
 	if (m->verdict == XL_CMP_TOO_FEW) {
 		snprintf(c->msg, sizeof(c->msg), "too few runs: %d vs %d runs can never reach p < %g (the smallest p they can give is %.3f)",
-			 m->nb, m->nn, a->o.alpha, m->test.min_p);
+			 m->nb, m->nn, alpha, m->test.min_p);
 		return;
 	}
 	if (m->tested && isfinite(m->test.ci_lo) && isfinite(m->test.ci_hi))
@@ -224,8 +223,8 @@ void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m, const 
 			 m->nb, m->nn);
 }
 
-void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nnew,
-			     const struct xl_cmp_mresult *res, const struct compare_args *a)
+int xl_cmp_out_junit_runs(FILE *out, const struct xl_cmp_file *files, int nbase, int nnew,
+			  const struct xl_cmp_mresult *res, const struct xl_cmp_view *vw)
 {
 	struct xl_cmp_case *c = calloc(res->nrows + 1, sizeof(*c));
 	char title[64], alpha[32], thr[32], nb[16], nn[16];
@@ -240,11 +239,10 @@ void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nne
 	if (!c || !all) {
 		free(c);
 		free(all);
-		xl_err("compare: out of memory");
-		return;
+		return -ENOMEM;
 	}
-	snprintf(alpha, sizeof(alpha), "%g", a->o.alpha);
-	snprintf(thr, sizeof(thr), "%g", a->o.threshold_ns);
+	snprintf(alpha, sizeof(alpha), "%g", vw->o.alpha);
+	snprintf(thr, sizeof(thr), "%g", vw->o.threshold_ns);
 	snprintf(nb, sizeof(nb), "%d", nbase);
 	snprintf(nn, sizeof(nn), "%d", nnew);
 	snprintf(title, sizeof(title), "%d base runs vs %d new runs", nbase, nnew);
@@ -254,8 +252,9 @@ void xl_cmp_print_junit_runs(const struct xl_cmp_file *files, int nbase, int nne
 		all[np + i][1] = files[i].path;
 	}
 	for (i = 0; i < res->nrows; i++)
-		xl_cmp_case_runs(&c[i], &res->rows[i], a);
-	put_report(title, (const char *const(*)[2])all, np + nbase + nnew, c, res->nrows);
+		xl_cmp_case_runs(&c[i], &res->rows[i], vw->o.alpha);
+	put_report(out, title, (const char *const(*)[2])all, np + nbase + nnew, c, res->nrows);
 	free(all);
 	free(c);
+	return 0;
 }

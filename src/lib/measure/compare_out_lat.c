@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * xdplab compare's latency rows (lab run --latency), two files: the table,
- * the notes of counts that rose from 0, and their JSON (moved from
- * cmd_compare.c). docs/compare.md "Latency rows".
+ * The latency rows (lab run --latency) of two files compared, written out
+ * (xdplab/compare_out.h): the table, the notes of counts that rose from 0,
+ * and their JSON. docs/compare.md "Latency rows".
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,8 +10,7 @@
 
 #include <jansson.h>
 
-#include "cmd.h"
-#include "compare_cli.h"
+#include "compare_out_priv.h"
 
 static const struct xl_cmp_latrow *lat_ident(const struct xl_cmp_latpair *p)
 {
@@ -53,26 +52,27 @@ static void fmt_lat_verdict(char *buf, size_t len, const struct xl_cmp_latpair *
 	xl_cmp_lat_rose_append(buf, len, p->rose);
 }
 
-void xl_cmp_print_lat_table(const struct xl_cmp_latresult *lr, const struct compare_args *a)
+void xl_cmp_out_lat_table(FILE *out, const struct xl_cmp_latresult *lr,
+			  const struct xl_cmp_view *vw)
 {
 	static const char *const fig[] = { "p50", "p99", "p99.9", "max" };
-	bool md = a->markdown;
+	bool md = XL_CMP_MD(vw);
 	char c[4][3][24], bl[24], nl[24], nn[16], pp[2][16], v[320];
 	int i, f;
 
-	printf("\nlatency rows (lab run --latency): medians over the repetitions in us, d%% = new vs base;"
+	fprintf(out, "\nlatency rows (lab run --latency): medians over the repetitions in us, d%% = new vs base;"
 	       " Mann-Whitney U, two-sided, exact, over the repetitions' p50 and p99; alpha %g, threshold %g ns;"
-	       " lost = sent - distinct received (median)\n\n", a->o.alpha, a->o.threshold_ns);
+	       " lost = sent - distinct received (median)\n\n", vw->o.alpha, vw->o.threshold_ns);
 	if (md) {
-		printf("| latency row | size | wiring |");
+		fprintf(out, "| latency row | size | wiring |");
 		for (f = 0; f < 4; f++)
-			printf(" base %s | new %s | d%% |", fig[f], fig[f]);
-		printf(" base lost | new lost | n | p p50 | p p99 | verdict |\n|---|---:|---|");
+			fprintf(out, " base %s | new %s | d%% |", fig[f], fig[f]);
+		fprintf(out, " base lost | new lost | n | p p50 | p p99 | verdict |\n|---|---:|---|");
 		for (f = 0; f < 4 * 3 + 5; f++)
-			printf("---:|");
-		printf("---|\n");
+			fprintf(out, "---:|");
+		fprintf(out, "---|\n");
 	} else {
-		printf("%-20s %5s %-8s %8s %8s %7s %8s %8s %7s %8s %8s %7s %8s %8s %7s %9s %9s %5s %6s %6s  %s\n",
+		fprintf(out, "%-20s %5s %-8s %8s %8s %7s %8s %8s %7s %8s %8s %7s %8s %8s %7s %9s %9s %5s %6s %6s  %s\n",
 		       "latency row", "size", "wiring", "b p50", "n p50", "d%", "b p99", "n p99", "d%",
 		       "b p99.9", "n p99.9", "d%", "b max", "n max", "d%", "b lost", "n lost", "n",
 		       "p p50", "p p99", "verdict");
@@ -104,25 +104,25 @@ void xl_cmp_print_lat_table(const struct xl_cmp_latresult *lr, const struct comp
 		snprintf(pp[1], sizeof(pp[1]), num ? "%.3f" : "-", p->test[1].p);
 		fmt_lat_verdict(v, sizeof(v), p);
 		if (md) {
-			printf("| %s | %u | %s |", TXT(md, d->name), d->size,
+			fprintf(out, "| %s | %u | %s |", TXT(md, d->name), d->size,
 			       TXT(md, d->wiring[0] ? d->wiring : "-"));
 			for (f = 0; f < 4; f++)
-				printf(" %s | %s | %s |", c[f][0], c[f][1], c[f][2]);
-			printf(" %s | %s | %s | %s | %s | %s |\n", bl, nl, nn, pp[0], pp[1],
+				fprintf(out, " %s | %s | %s |", c[f][0], c[f][1], c[f][2]);
+			fprintf(out, " %s | %s | %s | %s | %s | %s |\n", bl, nl, nn, pp[0], pp[1],
 			       TXT(md, v));
 		} else {
-			printf("%-20s %5u %-8s", TXT(md, d->name), d->size,
+			fprintf(out, "%-20s %5u %-8s", TXT(md, d->name), d->size,
 			       TXT(md, d->wiring[0] ? d->wiring : "-"));
 			for (f = 0; f < 4; f++)
-				printf(" %8s %8s %7s", c[f][0], c[f][1], c[f][2]);
-			printf(" %9s %9s %5s %6s %6s  %s\n", bl, nl, nn, pp[0], pp[1], TXT(md, v));
+				fprintf(out, " %8s %8s %7s", c[f][0], c[f][1], c[f][2]);
+			fprintf(out, " %9s %9s %5s %6s %6s  %s\n", bl, nl, nn, pp[0], pp[1], TXT(md, v));
 		}
 	}
 }
 
 /* Every count that rose from 0, with its repetitions; the latency summary. */
-void xl_cmp_print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_file *n,
-			    const struct xl_cmp_latresult *lr, const struct compare_args *a)
+void xl_cmp_out_lat_notes(FILE *out, const struct xl_cmp_file *b, const struct xl_cmp_file *n,
+			  const struct xl_cmp_latresult *lr, const struct xl_cmp_view *vw)
 {
 	const struct xl_cmp_latpair *few = NULL;
 	int i, k, first = 1;
@@ -134,25 +134,25 @@ void xl_cmp_print_lat_notes(const struct xl_cmp_file *b, const struct xl_cmp_fil
 			few = p;
 		if (!p->rose)
 			continue;
-		printf("%snote: %s %u B:", first ? "\n" : "", TXT(a->markdown, p->base->name),
+		fprintf(out, "%snote: %s %u B:", first ? "\n" : "", TXT(XL_CMP_MD(vw), p->base->name),
 		       p->base->size);
 		first = 0;
 		for (k = 0; k < 4; k++)
 			if (p->rose & (1u << k))
-				printf("%s %s rose from 0 (%llu in %d of %d new repetitions, 0 in %d base ones)",
+				fprintf(out, "%s %s rose from 0 (%llu in %d of %d new repetitions, 0 in %d base ones)",
 				       k && (p->rose & ((1u << k) - 1)) ? ";" : "",
 				       xl_cmp_lat_book_name(k), p->new_sum[k], p->new_reps_with[k],
 				       p->new->nreps, p->base->nreps);
-		printf("\n");
+		fprintf(out, "\n");
 	}
 	if (few)
-		printf("\nnote: latency rows with %zu vs %zu repetitions can never reach p < %g: 'too few reps' there means 'cannot tell', not 'no change' (lab run --latency --reps %zu)\n",
-		       few->test[0].n1, few->test[0].n2, a->o.alpha,
-		       xl_mann_whitney_n_needed(a->o.alpha));
-	printf("latency: %d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %s%d not comparable or not measured, %d in one file only; %d with a count risen from 0\n",
+		fprintf(out, "\nnote: latency rows with %zu vs %zu repetitions can never reach p < %g: 'too few reps' there means 'cannot tell', not 'no change' (lab run --latency --reps %zu)\n",
+		       few->test[0].n1, few->test[0].n2, vw->o.alpha,
+		       xl_mann_whitney_n_needed(vw->o.alpha));
+	fprintf(out, "latency: %d rows in base, %d in new: %d paired, %d compared; %d regression(s), %d improvement(s), %d ~, %s%d not comparable or not measured, %d in one file only; %d with a count risen from 0\n",
 	       b->nlat, n->nlat, lr->paired, lr->compared, lr->regressions, lr->improvements,
 	       lr->compared - lr->regressions - lr->improvements - lr->too_few,
-	       xl_cmp_too_few_text(lr->too_few), lr->paired - lr->compared, lr->npairs - lr->paired,
+	       xl_cmp_out_too_few((char[32]){ 0 }, 32, lr->too_few), lr->paired - lr->compared, lr->npairs - lr->paired,
 	       lr->rose);
 }
 
@@ -174,7 +174,7 @@ static json_t *lat_side_json(const struct xl_cmp_latrow *d, const unsigned long 
 			 (json_int_t)sum[2], "duplicates", (json_int_t)sum[3]);
 }
 
-json_t *xl_cmp_lat_json(const struct xl_cmp_latresult *lr)
+json_t *xl_cmp_out_lat_json(const struct xl_cmp_latresult *lr)
 {
 	static const char *const mname[] = { "p50", "p99" };
 	json_t *arr = json_array();
