@@ -21,7 +21,7 @@
 #include "xdplab/log.h"
 #include "xdplab/compare.h"
 #include "xdplab/report.h"
-#include "xdplab/store.h"
+#include "xdplab/store_io.h"
 
 #define A struct compare_args
 static const char *const figures[] = { "auto", "raw", "corrected", NULL };
@@ -58,47 +58,23 @@ static const struct xl_cmd_spec compare_spec = {
 int xl_cmp_load_label(const struct xl_cmd_spec *spec, struct xl_store *s, const char *label,
 		      const char *opt, struct xl_cmp_file *f, int *nf)
 {
-	struct xl_store_run *runs;
-	char err[1024], name[320];
-	int n, k, ret = 0;
+	char err[1024];
+	int n, ret;
 
-	if (xl_store_list(s, label, &runs, &n, err, sizeof(err))) {
+	ret = xl_store_read_label(s, label, XL_CMP_MAX_RUNS, f, nf, &n, err, sizeof(err));
+	if (n > XL_CMP_MAX_RUNS)
+		fprintf(stderr, "xdplab %s: label %s has %d stored runs: the newest %d are compared (at most %d a side)\n",
+			spec->name, XL_ESC(label), n, XL_CMP_MAX_RUNS, XL_CMP_MAX_RUNS);
+	if (ret) {
 		xl_usage_error(spec, "%s", err);
-		return XL_EXIT_RUNTIME;
+		return ret == -EBADMSG ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 	}
 	if (!n) {
 		xl_usage_error(spec, "%s '%s': no stored run has this label in %s (store list shows them)",
 			       opt, label, xl_store_name(s));
-		free(runs);
 		return XL_EXIT_USAGE;
 	}
-	if (n > XL_CMP_MAX_RUNS)
-		fprintf(stderr, "xdplab %s: label %s has %d stored runs: the newest %d are compared (at most %d a side)\n",
-			spec->name, XL_ESC(label), n, XL_CMP_MAX_RUNS, XL_CMP_MAX_RUNS);
-	for (k = n > XL_CMP_MAX_RUNS ? n - XL_CMP_MAX_RUNS : 0; k < n && !ret; k++) {
-		json_t *doc = NULL;
-		size_t len;
-		char *text;
-
-		if (xl_store_doc(s, runs[k].id, &text, &len, NULL, err, sizeof(err))) {
-			xl_usage_error(spec, "%s", err);
-			ret = XL_EXIT_RUNTIME;
-			break;
-		}
-		snprintf(name, sizeof(name), "store run %lld (label %s)", runs[k].id, label);
-		doc = json_loadb(text, len, 0, NULL);
-		ret = doc ? xl_cmp_from_doc(name, doc, &f[*nf], err, sizeof(err)) : -EINVAL;
-		if (ret) {
-			xl_usage_error(spec, "%s", doc ? err : "stored document is not JSON");
-			ret = XL_EXIT_USAGE;
-		} else {
-			(*nf)++;
-		}
-		json_decref(doc);
-		free(text);
-	}
-	free(runs);
-	return ret;
+	return 0;
 }
 
 /* ---- the files ---- */

@@ -5,7 +5,6 @@
  * writes it (store, history, compare --db, lab run --store).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cmd.h"
 #include "run_opts.h"
 #include "json_cli.h"
 #include "xdplab/compare.h"
 #include "xdplab/log.h"
-#include "xdplab/store.h"
+#include "xdplab/store_io.h"
 
 struct xl_store *xl_cmd_store_open(const struct xl_cmd_spec *spec, const char *db, bool create,
 				   int *exit_status)
@@ -127,51 +124,13 @@ static int parse(const struct xl_cmd_spec *spec, int argc, char **argv, struct s
 	return -1;
 }
 
-/* A file's whole text (at most XL_STORE_MAX_DOC bytes): 0, or the exit status after one line. */
-static int read_all(const struct xl_cmd_spec *spec, const char *path, char **text, size_t *len)
-{
-	struct stat st;
-	ssize_t r;
-	size_t got = 0;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		xl_usage_error(spec, "%s: cannot open: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return XL_EXIT_USAGE;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > XL_STORE_MAX_DOC) {
-		xl_usage_error(spec, "%s: %s", path, S_ISDIR(st.st_mode) ? strerror(EISDIR) :
-				 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 64 MiB");
-		close(fd);
-		return XL_EXIT_USAGE;
-	}
-	buf = malloc(st.st_size + 1);
-	while (buf && got < (size_t)st.st_size &&
-	       (r = read(fd, buf + got, st.st_size - got)) > 0)
-		got += r;
-	close(fd);
-	if (!buf || got != (size_t)st.st_size) {
-		xl_usage_error(spec, "%s: cannot read: %s", path, buf ? "short read" : strerror(ENOMEM));
-		free(buf);
-		return XL_EXIT_RUNTIME;
-	}
-	buf[got] = 0;
-	*text = buf;
-	*len = got;
-	return 0;
-}
-
 static int store_import(int argc, char **argv)
 {
 	struct store_args a = { 0 };
 	struct xl_store *s;
+	char err[1024], *text;
 	int idx, ret, i;
 	size_t len;
-	char *text;
 
 	ret = parse(&import_spec, argc, argv, &a, 1, INT_MAX, &idx);
 	if (ret >= 0)
@@ -181,9 +140,12 @@ static int store_import(int argc, char **argv)
 		return ret;
 	ret = XL_EXIT_OK;
 	for (i = idx; i < argc && ret == XL_EXIT_OK; i++) {
-		ret = read_all(&import_spec, argv[i], &text, &len);
-		if (ret)
+		ret = xl_store_read_file(argv[i], &text, &len, err, sizeof(err));
+		if (ret) {
+			xl_usage_error(&import_spec, "%s", err);
+			ret = ret == -EIO || ret == -ENOMEM ? XL_EXIT_RUNTIME : XL_EXIT_USAGE;
 			break;
+		}
 		ret = xl_cmd_store_text(&import_spec, s, text, len, a.label, argv[i], stdout);
 		free(text);
 	}
@@ -197,7 +159,7 @@ static int store_list(int argc, char **argv)
 	struct xl_store_run *runs;
 	struct xl_store *s;
 	char err[1024];
-	int idx, ret, i, n;
+	int idx, ret, n;
 
 	ret = parse(&list_spec, argc, argv, &a, 0, 0, &idx);
 	if (ret >= 0)
@@ -210,17 +172,12 @@ static int store_list(int argc, char **argv)
 		xl_store_close(s);
 		return XL_EXIT_RUNTIME;
 	}
-	printf("%6s  %-20s  %-24s  %-12s  %-16s  %-24s  %4s  %s\n", "id", "date", "label", "commit",
-	       "host", "kernel", "rows", "source");
-	for (i = 0; i < n; i++)
-		printf("%6lld  %-20s  %-24s  %-12s  %-16s  %-24s  %4d  %s\n", runs[i].id,
-		       XL_ESC(runs[i].date), XL_ESC(runs[i].label[0] ? runs[i].label : "-"),
-		       XL_ESC(runs[i].git), XL_ESC(runs[i].host[0] ? runs[i].host : "?"),
-		       XL_ESC(runs[i].kernel), runs[i].nrows, XL_ESC(runs[i].source));
-	printf("%d run(s) in %s\n", n, XL_ESC(xl_store_name(s)));
+	ret = XL_EXIT_OK;
+	if (xl_store_write_list(stdout, runs, n, xl_store_name(s)))
+		ret = (xl_usage_error(&list_spec, "cannot write standard output"), XL_EXIT_RUNTIME);
 	free(runs);
 	xl_store_close(s);
-	return XL_EXIT_OK;
+	return ret;
 }
 
 /* ID as a run id: 0, or the exit status after one line. */
@@ -253,15 +210,12 @@ static int get_doc(const struct xl_cmd_spec *spec, struct xl_store *s, const cha
 static int store_show(int argc, char **argv)
 {
 	struct store_args a = { 0 };
-	struct xl_cmp_env_row e[64];
 	struct xl_store_run run;
-	struct xl_cmp_file f;
+	struct xl_cmp_file f = { 0 };
 	struct xl_store *s;
 	char err[1024], name[64];
-	json_t *doc;
-	size_t len;
-	char *text;
-	int idx, ret, i, ne;
+	int idx, ret;
+	long long id;
 
 	ret = parse(&show_spec, argc, argv, &a, 1, 1, &idx);
 	if (ret >= 0)
@@ -269,40 +223,20 @@ static int store_show(int argc, char **argv)
 	s = xl_cmd_store_open(&show_spec, a.db, false, &ret);
 	if (!s)
 		return ret;
-	ret = get_doc(&show_spec, s, argv[idx], &text, &len, &run);
-	if (ret)
-		goto out_store;
-	snprintf(name, sizeof(name), "store run %lld", run.id);
-	doc = json_loadb(text, len, 0, NULL);
-	if (!doc || xl_cmp_from_doc(name, doc, &f, err, sizeof(err))) {
+	if ((ret = run_id(&show_spec, argv[idx], &id)))
+		goto out;
+	snprintf(name, sizeof(name), "store run %lld", id);
+	ret = xl_store_read_run(s, id, name, &f, &run, err, sizeof(err));
+	if (ret == -EBADMSG)
 		xl_usage_error(&show_spec, "%s: stored document unreadable", name);
-		ret = XL_EXIT_RUNTIME;
-		goto out_doc;
-	}
-	printf("run %lld: label %s, stored %s from %s\n", run.id,
-	       XL_ESC(run.label[0] ? run.label : "-"), XL_ESC(run.stored), XL_ESC(run.source));
-	ne = xl_cmp_env(&f, &f, e, 64);
-	for (i = 0; i < ne; i++)
-		printf("  %-22s %s\n", XL_ESC(e[i].field), XL_ESC(e[i].base));
-	printf("\n%-24s %5s %-7s %-9s %5s %10s %10s  %s\n", "row", "size", "mode", "wiring",
-	       "reps", "Mpps", "CPU ns/p", "verdict");
-	for (i = 0; i < f.nrows; i++) {
-		const struct xl_cmp_rowdata *r = &f.rows[i];
-		double cpu[XL_MAX_REPS];
-		int k;
-
-		for (k = 0; k < r->nreps; k++)
-			cpu[k] = r->cpu_ns[k];
-		printf("%-24s %5u %-7s %-9s %5d %10.3f %10.1f  %s\n", XL_ESC(r->name), r->size,
-		       XL_ESC(r->mode), XL_ESC(r->wiring[0] ? r->wiring : "-"), r->nreps,
-		       r->mpps.median, r->nreps ? xl_summarize(cpu, r->nreps).median : 0,
-		       XL_ESC(r->verdict));
-	}
+	else if (ret)
+		xl_usage_error(&show_spec, "%s", err);
+	if (ret)
+		ret = ret == -ENOENT ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
+	if (!ret && xl_store_write_run(stdout, &run, &f))
+		ret = (xl_usage_error(&show_spec, "cannot write standard output"), XL_EXIT_RUNTIME);
+out:
 	xl_cmp_file_free(&f);
-out_doc:
-	json_decref(doc);
-	free(text);
-out_store:
 	xl_store_close(s);
 	return ret;
 }
