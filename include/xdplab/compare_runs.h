@@ -6,7 +6,8 @@
  * repetitions of the deciding figure; the sides' summaries are compared by
  * the exact permutation test over the run labels (xdplab/permtest.h), so
  * repetitions, which share their run's host state, enter only through
- * their run. Pure code; docs/compare.md "Several runs a side".
+ * their run. Pure code but xl_cmp_load_side() (compare_load.c), which
+ * reads a side's files; docs/compare.md "Several runs a side".
  */
 #ifndef XDPLAB_COMPARE_RUNS_H
 #define XDPLAB_COMPARE_RUNS_H
@@ -111,6 +112,33 @@ int xl_cmp_runs(const struct xl_cmp_file *files, int nbase, int nnew, const stru
  * Return: the summary, ns (all zero when @n is 0).
  */
 struct xl_summary xl_cmp_run_summary(const double *pps, const double *cpu_ns, int n, bool on_cpu);
+
+/**
+ * xl_cmp_load_side() - the runs of one side of a comparison, as the
+ * command line names them: each of the @n @paths a results file, or a
+ * directory of them: every "*.json" in it but calibration.json (names
+ * starting with '.' aside), in the order of their names (strcmp). Each is
+ * read with xl_cmp_load() into @f[*@nf ...] (at most @cap in all, counting
+ * the files already there), and *@nf counts it; the files read before a
+ * failure stay in @f for the caller to free (xl_cmp_file_free()).
+ * @calib: when not NULL and still "", the path of the first
+ * calibration.json (lab run --aa's A/A calibration) met in a directory, in
+ * @calib_len bytes.
+ * On error one line into @err (@errlen bytes) naming the path.
+ * Return: 0; -E2BIG (more than @cap files: "PATH: more than
+ * XL_CMP_MAX_RUNS runs a side"), -ENODATA (a directory without a results
+ * file), opendir()'s -errno, -ENOMEM, or xl_cmp_load()'s error.
+ */
+int xl_cmp_load_side(char *const *paths, int n, struct xl_cmp_file *f, int cap, int *nf,
+		     char *calib, size_t calib_len, char *err, size_t errlen);
+
+/**
+ * xl_cmp_file_keep() - keep only the rows and latency rows of @f whose
+ * name is one of the comma-separated @names (exact names: "drop/no-touch,
+ * prog/xdp_work"), in their order: bisect-step's --row.
+ * Return: the rows and latency rows kept (0: none of @names is in @f).
+ */
+int xl_cmp_file_keep(struct xl_cmp_file *f, const char *names);
 
 /** xl_cmp_mresult_free() - free @r's rows. */
 void xl_cmp_mresult_free(struct xl_cmp_mresult *r);

@@ -60,36 +60,6 @@ static const struct xl_cmd_spec bisect_spec = {
 /* lab run's options the step sets itself, or that make no run to compare. */
 static const char *const not_passed[] = { "--json", "-j", "--store", "--db", "--label", "--aa", NULL };
 
-/* Whether @name is one of the comma-separated names of @list. */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list, *e;
-
-	for (; p; p = e ? e + 1 : NULL) {
-		e = strchr(p, ',');
-		if ((e ? (size_t)(e - p) : strlen(p)) == n && !strncmp(p, name, n))
-			return true;
-	}
-	return false;
-}
-
-/* Keep the rows (and latency rows) of @f named in @list. Return: rows kept. */
-static int keep_rows(struct xl_cmp_file *f, const char *list)
-{
-	int i, k = 0;
-
-	for (i = 0; i < f->nrows; i++)
-		if (in_list(list, f->rows[i].name))
-			f->rows[k++] = f->rows[i];
-	f->nrows = k;
-	for (i = 0, k = 0; i < f->nlat; i++)
-		if (in_list(list, f->lat[i].name))
-			f->lat[k++] = f->lat[i];
-	f->nlat = k;
-	return f->nrows + f->nlat;
-}
-
 /* The @n options after "--", @args: lab run's, checked. Return: 0, -EINVAL (one line printed). */
 static int check_lab_args(int n, char **args)
 {
@@ -232,7 +202,7 @@ static int load_base(const struct bisect_args *a, struct xl_cmp_file *f, int *nb
 	if (ret)
 		return BISECT_ABORT;
 	for (i = 0; a->rows && i < *nb; i++)
-		if (!keep_rows(&f[i], a->rows)) {
+		if (!xl_cmp_file_keep(&f[i], a->rows)) {
 			xl_usage_error(&bisect_spec, "--row: no row named %s in %s", a->rows, f[i].path);
 			return BISECT_ABORT;
 		}
@@ -303,7 +273,7 @@ int cmd_bisect_step(int argc, char **argv)
 	if (ret)
 		goto out;
 	for (i = nb; a.rows && i < nf; i++)
-		if (!keep_rows(&f[i], a.rows)) {
+		if (!xl_cmp_file_keep(&f[i], a.rows)) {
 			printf("bisect-step: skip (exit %d): no row named %s in this commit's run %d\n",
 			       BISECT_SKIP, XL_ESC(a.rows), i - nb + 1);
 			ret = BISECT_SKIP;

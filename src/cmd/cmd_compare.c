@@ -4,14 +4,12 @@
  * Its options, reading the files (and directories of them), two files;
  * several runs a side (BASE.json... -- NEW.json...) in cmd_compare_runs.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -95,94 +93,14 @@ static void runs_free(struct runs *r)
 	free(r->f);
 }
 
-static int by_name(const void *a, const void *b)
+/* @paths[0..n): files, or directories of them, into @r; one line on stderr on failure. */
+static int load_side(struct runs *r, char **paths, int n)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	char err[1024];
 
-/* An A/A calibration (lab run --aa) in a directory of runs is not a run. */
-static bool is_calibration(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return !strcmp(b ? b + 1 : path, "calibration.json");
-}
-
-/* Load @path into the next slot; one line on stderr on failure. */
-static int load_one(struct runs *r, const char *path)
-{
-	char err[512];
-
-	if (r->n == 2 * XL_CMP_MAX_RUNS + 2)
-		return xl_usage_error(&compare_spec, "%s: more than %d runs a side", path,
-				      XL_CMP_MAX_RUNS);
-	if (xl_cmp_load(path, &r->f[r->n], err, sizeof(err)))
+	if (xl_cmp_load_side(paths, n, r->f, 2 * XL_CMP_MAX_RUNS + 2, &r->n, r->calib,
+			     sizeof(r->calib), err, sizeof(err)))
 		return xl_usage_error(&compare_spec, "%s", err);
-	r->n++;
-	return 0;
-}
-
-/* Every *.json in directory @dir (but calibration.json), by name. */
-static int load_dir(struct runs *r, const char *dir)
-{
-	struct dirent *de;
-	char **names = NULL, path[4096];
-	int n = 0, i, ret = 0;
-	size_t len;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return xl_usage_error(&compare_spec, "%s: cannot open: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		char **nn;
-
-		len = strlen(de->d_name);
-		if (is_calibration(de->d_name) && !r->calib[0])
-			snprintf(r->calib, sizeof(r->calib), "%s/%s", dir, de->d_name);
-		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json") ||
-		    is_calibration(de->d_name))
-			continue;
-		nn = realloc(names, (n + 1) * sizeof(*names));
-		if (!nn || !(nn[n] = strdup(de->d_name))) {
-			names = nn ? nn : names;
-			ret = xl_usage_error(&compare_spec, "%s: out of memory", dir);
-			goto out;
-		}
-		names = nn;
-		n++;
-	}
-	if (!n) {
-		ret = xl_usage_error(&compare_spec, "%s: no results file (*.json) in the directory",
-				     dir);
-		goto out;
-	}
-	qsort(names, n, sizeof(*names), by_name);
-	for (i = 0; i < n && !ret; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		ret = load_one(r, path);
-	}
-out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	closedir(d);
-	return ret;
-}
-
-/* @args[0..n): files, or directories of them. */
-static int load_side(struct runs *r, char **args, int n)
-{
-	struct stat st;
-	int i, ret;
-
-	for (i = 0; i < n; i++) {
-		if (!stat(args[i], &st) && S_ISDIR(st.st_mode))
-			ret = load_dir(r, args[i]);
-		else
-			ret = load_one(r, args[i]);
-		if (ret)
-			return ret;
-	}
 	return 0;
 }
 
