@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # Run the libFuzzer targets built by `make fuzz` (build/fuzz/fuzz_NAME), each
-# for FUZZ_SECONDS (default 600), one after the other, on its corpus in
+# for FUZZ_SECONDS (default 600; FUZZ_RUNS=N stops a target sooner, after N
+# executions), one after the other, on its corpus in
 # build/fuzz/corpus-NAME, seeded first:
 #   pcap     the project's captures (build/test-pcaps) and ../shared/corpus's
 #   parse    every frame of those captures, one file each
@@ -22,6 +23,7 @@ set -u
 cd "$(dirname "$0")/.."
 B=build/fuzz
 SECS=${FUZZ_SECONDS:-600}
+RUNS=${FUZZ_RUNS:--1}
 CORPUS_DIR=${XL_CORPUS_DIR:-../shared/corpus/tcpdump}
 [ $# -gt 0 ] || set -- pcap parse opts compare report mapfile folded
 status=0
@@ -132,11 +134,18 @@ for name in "$@"; do
 	echo "fuzz: $name for $SECS s on $(ls "$B/corpus-$name" | wc -l) seeds"
 	dict=()
 	[ -f "$B/$name.dict" ] && dict=(-dict="$B/$name.dict")
-	"$bin" "${dict[@]}" -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix="$B/$name-" \
-		-max_len=65536 -timeout=10 -rss_limit_mb=2048 "$B/corpus-$name" >"$B/$name.log" 2>&1
+	# Inputs are cut at -max_len: at least the largest seed, else the
+	# results files (80-160 KB) reach the target cut, invalid JSON all,
+	# and the whole run stays on one error path (it did: start coverage 8).
+	maxlen=$(find "$B/corpus-$name" -type f -printf '%s\n' | sort -n | tail -1)
+	[ "${maxlen:-0}" -ge 65536 ] || maxlen=65536
+	"$bin" "${dict[@]}" -max_total_time="$SECS" -runs="$RUNS" -print_final_stats=1 -artifact_prefix="$B/$name-" \
+		-max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 "$B/corpus-$name" >"$B/$name.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log" | tail -1)
-	echo "fuzz: $name: exit $rc, ${execs:-?} executions, corpus $(ls "$B/corpus-$name" | wc -l) inputs$(ls "$B/$name-"* 2>/dev/null | sed 's/^/, finding /' | tr '\n' ' ')"
+	cov0=$(sed -n 's/^#[0-9]*[[:space:]]*INITED cov: \([0-9]*\).*/\1/p' "$B/$name.log" | head -1)
+	cov1=$(sed -n 's/^#[0-9]*[[:space:]]*DONE *cov: \([0-9]*\).*/\1/p' "$B/$name.log" | tail -1)
+	echo "fuzz: $name: exit $rc, ${execs:-?} executions, max_len $maxlen, coverage ${cov0:-?} at start, ${cov1:-?} at the end, corpus $(ls "$B/corpus-$name" | wc -l) inputs$(ls "$B/$name-"* 2>/dev/null | sed 's/^/, finding /' | tr '\n' ' ')"
 	[ "$rc" -eq 0 ] || { tail -30 "$B/$name.log"; status=1; }
 done
 exit $status
