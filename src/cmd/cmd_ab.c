@@ -147,7 +147,7 @@ static int side_load(struct ab_args *a, struct ab_side *s, const char *ifname)
 			return errno == ENODEV && !cal.err ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 		xl_bench__detach(s->b);
 		if (o.extra)
-			xl_cmd_print_extra(&cal);
+			xl_extra_cal_print(stderr, &cal);
 		s->prog_fd = xl_bench__prog_fd(s->b);
 		snprintf(s->name, sizeof(s->name), "%s", s->spec);
 		return XL_EXIT_OK;
@@ -242,7 +242,7 @@ int cmd_ab(int argc, char **argv)
 			goto out;
 		}
 		/* The same identity on both rows, so xdplab compare pairs them (wiring, size below). */
-		xl_cmd_row_init(&rows[k], "ab", NULL, "xdp", "ab", NULL, xl_xdp_mode_name(a.mode),
+		xl_row_init_single(&rows[k], "ab", NULL, "xdp", "ab", NULL, xl_xdp_mode_name(a.mode),
 				NULL);
 		if (xl_abslice__arm(ab, k, sides[k].spec, sides[k].name, sides[k].prog_fd, &rows[k]))
 			goto out;

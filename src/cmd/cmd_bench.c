@@ -84,7 +84,7 @@ static void print_window(const struct xl_meter_window *w, double t, int action)
 {
 	char b1[32], b2[32], cpu[64];
 
-	xl_cmd_cpu_cell(cpu, sizeof(cpu), w);
+	xl_window_cpu_cell(cpu, sizeof(cpu), w);
 	printf("%8.3f s  %-8s rx/s %12s  err/s %s  ns/packet %.1f  %s\n", t,
 	       xl_xdp_action_name(action) + 4, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
 	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt, cpu);
@@ -181,7 +181,7 @@ int cmd_bench(int argc, char **argv)
 		goto out_prof;
 	}
 	if (a.o.extra)
-		xl_cmd_print_extra(&cal);
+		xl_extra_cal_print(stderr, &cal);
 	m.src = xl_counter_src_bench(b);
 	xl_cmd_dut_meter(&a.d, &m, ifname, xl_link_rx_queues(xl_bench__ifindex(b)), -1, NULL);
 	prog_id = xl_xdp_attached_id(xl_bench__ifindex(b), a.o.mode);
@@ -194,7 +194,7 @@ int cmd_bench(int argc, char **argv)
 		a.o.frags ? ", multi-buffer" : "", xl_pkt_op_name(a.o.op),
 		a.o.load_bytes ? " by bpf_xdp_load_bytes" : "",
 		driver ? ", counted by the driver (rx_queue_N_xdp_*)" : "");
-	xl_cmd_row_init(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
+	xl_row_init_single(&row, argv[0], a.o.action == XDP_DROP ? xl_pkt_op_name(a.o.op) : NULL, "xdp",
 			xl_xdp_action_name(a.o.action), xl_pkt_op_name(a.o.op),
 			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
 	row.counter = xl_bench__counter(b);
@@ -214,7 +214,7 @@ int cmd_bench(int argc, char **argv)
 		for (i = 0; i < XL_XDP_ACTIONS; i++)
 			printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w.actions[i]);
 		printf("\n");
-		xl_cmd_print_check(&w, m.queues);
+		xl_window_print_check(stdout, &w, m.queues);
 		if (a.o.rxq_stats && !xl_bench__read_rxq(b, rxq, XL_RXQ_MAX)) {
 			uint64_t all = 0;
 
@@ -225,7 +225,7 @@ int cmd_bench(int argc, char **argv)
 					printf("rxq %d: packets %llu share %.2f%%\n", i,
 					       (unsigned long long)rxq[i], 100.0 * rxq[i] / all);
 		}
-		xl_cmd_print_verdict(&row);
+		xl_row_print_verdict(stdout, &row);
 	}
 	ret = xl_cmd_dut_finish(&a.d, argv[0], &loop, &row, &pr, &m, ret);
 	xl_bench__destroy(b);

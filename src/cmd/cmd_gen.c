@@ -325,7 +325,7 @@ struct gen_run {
 	struct xl_gen *gen;
 	const char *ifname;
 	struct gen_sample s[XL_SAMPLER_SLOTS];
-	struct xl_cmd_records *rec;
+	struct xl_interval_recs *rec;
 	struct xl_rep_result total;
 	int stalled, status;
 };
@@ -380,7 +380,7 @@ static void gen_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 	gen_counts(a, b, &c);
 	gen_rep(&c, &r);
 	if (g->rec)
-		xl_cmd_records_add(g->rec, t_ns / 1e9, 0, &r);
+		xl_interval_recs_add(g->rec, t_ns / 1e9, 0, &r);
 	if (!g->a->quiet && !partial) {
 		char b1[32], b2[32], b3[32];
 
@@ -455,7 +455,7 @@ int cmd_gen(int argc, char **argv)
 	struct gen_args a;
 	static struct xl_row_result row;
 	static struct gen_run g;
-	struct xl_cmd_records rec = { 0 };
+	struct xl_interval_recs rec = { 0 };
 	struct gen_sample first;
 	struct xl_sampler sm;
 	const char *ifname;
@@ -526,7 +526,7 @@ int cmd_gen(int argc, char **argv)
 	if (a.json) {
 		struct gen_counts c;
 
-		xl_cmd_row_init(&row, "gen", NULL, "gen", NULL, NULL, "-", "-");
+		xl_row_init_single(&row, "gen", NULL, "gen", NULL, NULL, "-", "-");
 		row.engine = xl_gen_engine_name(xl_gen__engine(gen));
 		row.judged = "gen-cpu";
 		row.size = a.o.spec.size;

@@ -114,7 +114,7 @@ static void run_print(void *ctx, const struct xl_meter_window *w, double t)
 	char b[32], cpu[64];
 	size_t i;
 
-	xl_cmd_cpu_cell(cpu, sizeof(cpu), w);
+	xl_window_cpu_cell(cpu, sizeof(cpu), w);
 	printf("%8.3f s  rx/s %12s", t, xl_fmt_thousands((uint64_t)w->pps, b, sizeof(b)));
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		printf("  %s %s", label[i],
@@ -207,7 +207,7 @@ int cmd_run(int argc, char **argv)
 		a.count == COUNT_ETHTOOL ? "with the device's ethtool counters rx_queue_N_xdp_{packets,drops,tx,redirect} (no cost to the program; XDP_ABORTED inside XDP_DROP)" :
 		a.count == COUNT_FEXIT ? "with an fexit program on it (it costs CPU per packet: docs/own-program.md)" :
 		"with an fexit program on it (the figures) and the device's ethtool counters (a check)");
-	xl_cmd_row_init(&row, "run", xl_userprog__name(u), "xdp", "user program", NULL,
+	xl_row_init_single(&row, "run", xl_userprog__name(u), "xdp", "user program", NULL,
 			xl_xdp_mode_name(a.mode), m.napi_pid ? "threaded" : "softirq");
 	if (cnt)
 		xl_count__read(cnt, &fx0, NULL);
@@ -230,7 +230,7 @@ int cmd_run(int argc, char **argv)
 		for (i = 0; i < XL_XDP_ACTIONS; i++)
 			printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w.actions[i]);
 		printf("\n");
-		xl_cmd_print_verdict(&row);
+		xl_row_print_verdict(stdout, &row);
 	}
 	if (cnt && !xl_count__read(cnt, &fx1, NULL))
 		print_counts("count fexit", &fx0, &fx1, true);

@@ -284,7 +284,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 {
 	static struct xl_row_result row;
 	struct xsk_args a = *ap; /* a copy: the body reads as cmd_xsk()'s did */
-	struct xl_cmd_records rec = { 0 };
+	struct xl_interval_recs rec = { 0 };
 	struct xl_xsk_app *app;
 	char name[32], msg[512], rowname[40], *pace_json = NULL;
 	int r, napi_pid;
@@ -353,7 +353,7 @@ static int xsk_in_ns(struct xsk_args *ap, const char *appname)
 				a.c.sched_prio);
 	}
 	snprintf(rowname, sizeof(rowname), "xsk-%s", appname); /* the lab's row name */
-	xl_cmd_row_init(&row, rowname, NULL, "xsk", "XDP_REDIRECT", appname,
+	xl_row_init_single(&row, rowname, NULL, "xsk", "XDP_REDIRECT", appname,
 			xl_xsk_app__zerocopy(app) ? "zc" : a.c.mode == XL_MODE_SKB ? "skb" : "native",
 			napi_pid ? "threaded" : "softirq");
 	row.engine = a.c.app == XL_XSK_TXPUSH ? "xsk" : "external";

@@ -121,7 +121,7 @@ struct xsk_run {
 	int n;
 	struct xsk_sample s[XL_SAMPLER_SLOTS];
 	struct xl_row_result *row;
-	struct xl_cmd_records *rec;
+	struct xl_interval_recs *rec;
 	struct xsk_win rep;
 	int rep_no;
 	bool vanished;
@@ -226,7 +226,7 @@ static void xsk_interval(void *ctx, int from, int to, uint64_t t_ns, bool partia
 		struct xl_rep_result r;
 
 		xsk_rep(x, &w, &r);
-		xl_cmd_records_add(x->rec, t_ns / 1e9, x->rep_no, &r);
+		xl_interval_recs_add(x->rec, t_ns / 1e9, x->rep_no, &r);
 	}
 	if (partial || x->a->quiet)
 		return;
@@ -256,7 +256,7 @@ static void xsk_rep_end(void *ctx, int rep, bool complete)
 }
 
 int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_result *row,
-		   struct xl_cmd_records *rec)
+		   struct xl_interval_recs *rec)
 {
 	static struct xsk_run x;
 	static struct xl_xsk_sock_stats cur[XL_XSK_MAX_QUEUES];
@@ -369,7 +369,7 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 
 		row->size = pk ? (uint32_t)((by + pk / 2) / pk) : 0;
 		xl_row_finish(row);
-		xl_cmd_print_verdict(row);
+		xl_row_print_verdict(stdout, row);
 	}
 	if (a->c.audit) {
 		if (xl_xsk_app__audit(app, audit, sizeof(audit))) {

@@ -36,7 +36,7 @@ struct xl_cmd_dut {
 	const char *netns, *json, *prom;
 	int reps;
 	struct xl_cmd_prof prof;
-	struct xl_cmd_records rec;
+	struct xl_interval_recs rec;
 	bool own_sock;
 };
 

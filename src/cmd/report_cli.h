@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Internal to src/cmd: the report loop of the commands that watch an XDP
- * program (a line per interval on the one sampler, the repetitions into a
- * summary row), the lines it prints and its liveness checks (report_cli.c).
+ * program as the commands call it (xl_cmd_report_loop(): the library's
+ * xl_report_loop_run(), xdplab/reportloop.h, with the stop and SIGQUIT
+ * flags, --prometheus and an exit status), and the liveness checks of
+ * their program (report_cli.c). The lines they print of it, the summary
+ * row and the interval records are the library's (xdplab/reportloop.h).
  */
 #ifndef XDPLAB_REPORT_CLI_H
 #define XDPLAB_REPORT_CLI_H
@@ -10,35 +13,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "xdplab/attach.h"
 #include "xdplab/bench.h"
 #include "xdplab/meter.h"
 #include "xdplab/report.h"
-
-/**
- * xl_cmd_print_cpus() - the --extended lines: for each CPU that counted
- * packets or errors between samples @a and @b (@ns apart), its rx/s, err/s
- * and busy share.
- */
-void xl_cmd_print_cpus(const struct xl_meter_sample *a, const struct xl_meter_sample *b,
-		       uint64_t ns);
-
-/**
- * struct xl_cmd_records - the interval records of a run, for --json:
- * @v/@n/@cap: a growing array (free @v).
- */
-struct xl_cmd_records {
-	struct xl_interval_rec *v;
-	int n, cap;
-};
-
-/**
- * xl_cmd_records_add() - append the interval record @r, @t s into the run,
- * of repetition @rep. Out of memory: the record is left out.
- */
-void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
-			const struct xl_rep_result *r);
+#include "xdplab/reportloop.h"
 
 /**
  * struct xl_cmd_loop - the report loop of the commands that watch an XDP
@@ -56,7 +37,7 @@ void xl_cmd_records_add(struct xl_cmd_records *rec, double t, int rep,
  * @print: one interval's line from the window @w, @t s into the run.
  * @ctx: passed to the callbacks.
  * @row: out, NULL: none: one repetition per complete window of
- *     @duration_ns, then xl_cmd_row_finish(); the caller sets the identity
+ *     @duration_ns, then xl_row_finish_single(); the caller sets the identity
  *     (name, kind, action, op, mode, wiring, engine, judged) before.
  * @rec: out, NULL: none: every interval's record.
  * @extra_json: NULL, or the text of a JSON object whose members are added
@@ -74,7 +55,7 @@ struct xl_cmd_loop {
 	void (*print)(void *ctx, const struct xl_meter_window *w, double t);
 	void *ctx;
 	struct xl_row_result *row;
-	struct xl_cmd_records *rec;
+	struct xl_interval_recs *rec;
 	const char *extra_json;
 	/*
 	 * Optional: --prometheus FILE: @prom replaced after every interval
@@ -110,44 +91,6 @@ struct xl_cmd_loop {
 int xl_cmd_report_loop(const struct xl_cmd_loop *l, struct xl_meter_window *total);
 
 /**
- * xl_cmd_row_init() - a single command's summary row with the identity of
- * a lab row (docs/results.md): name @name, or "@name/@suffix" (the lab's
- * "drop/no-touch"), @kind, @action, @op, @mode, @wiring; the generator is
- * not ours ("external", gen_cpu -1) and the DUT's CPU is judged. The
- * strings must outlive the row.
- */
-void xl_cmd_row_init(struct xl_row_result *row, const char *name, const char *suffix,
-		     const char *kind, const char *action, const char *op, const char *mode,
-		     const char *wiring);
-
-/**
- * xl_cmd_row_finish() - a single command's summary row: the frame size (our
- * bytes / packets, rounded; 0 without packets) and the judged CPU from
- * @total, then xl_row_finish() over the repetitions.
- */
-void xl_cmd_row_finish(struct xl_row_result *row, const struct xl_meter_window *total);
-
-/**
- * xl_cmd_print_verdict() - the line "verdict: valid (cpuN busy X%, median of
- * N); median M Mpps (min-max), CPU C ns/packet" for a single command's row.
- */
-void xl_cmd_print_verdict(const struct xl_row_result *row);
-
-/**
- * xl_cmd_print_check() - the line "check: kernel rx_queue_0[..N]_xdp_packets
- * K (disagreement D%)" of window @w over @queues RX queues; nothing when
- * the kernel's count was not read.
- */
-void xl_cmd_print_check(const struct xl_meter_window *w, int queues);
-
-/**
- * xl_cmd_print_extra() - one stderr line on an --extra-ns calibration:
- * iterations, ns per iteration (median and range), the cost set and the
- * BPF_PROG_RUN check.
- */
-void xl_cmd_print_extra(const struct xl_extra_cal *cal);
-
-/**
  * xl_cmd_xdp_alive() - a report loop's liveness check for a program on
  * @ifindex (@ifname in messages): the interface still exists and, with
  * @prog_id not 0, @prog_id is still what is attached in @mode. Logs one
@@ -168,11 +111,25 @@ int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
 int xl_cmd_link_alive(int link_err, int ifindex, const char *ifname, enum xl_xdp_mode mode,
 		      unsigned int prog_id);
 
-/**
- * xl_cmd_cpu_cell() - the interval line's CPU cell into @buf (@len bytes,
- * 64 are enough): "cpuN busy X%  cpu-ns/packet Y", or dashes when the
- * window had no packets or no NAPI CPU.
+/*
+ * Until cmd_redirect.c calls the library's names (xdplab/reportloop.h):
+ * the three it uses.
  */
-void xl_cmd_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w);
+static inline void xl_cmd_row_init(struct xl_row_result *row, const char *name,
+				   const char *suffix, const char *kind, const char *action,
+				   const char *op, const char *mode, const char *wiring)
+{
+	xl_row_init_single(row, name, suffix, kind, action, op, mode, wiring);
+}
+
+static inline void xl_cmd_print_check(const struct xl_meter_window *w, int queues)
+{
+	xl_window_print_check(stdout, w, queues);
+}
+
+static inline void xl_cmd_print_verdict(const struct xl_row_result *row)
+{
+	xl_row_print_verdict(stdout, row);
+}
 
 #endif /* XDPLAB_REPORT_CLI_H */

@@ -36,6 +36,6 @@ struct xsk_args {
  * Return: XL_EXIT_OK or XL_EXIT_RUNTIME (the reason printed).
  */
 int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_result *row,
-		   struct xl_cmd_records *rec);
+		   struct xl_interval_recs *rec);
 
 #endif /* XDPLAB_XSK_CLI_H */
