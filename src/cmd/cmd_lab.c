@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * xdplab lab setup|teardown|run: the veth lab and the lab table. This file
- * owns `lab run` (the lab, the rows at each size, the table and the JSON)
- * and the subcommand dispatch; `lab run`'s options and checks are in
- * cmd_lab_opts.c, `lab setup` and `lab teardown` in cmd_lab_setup.c, the
- * --ab rows in cmd_lab_ab.c, --dut's rows in cmd_lab_dut.c, --latency's in
- * cmd_lab_lat.c, --ndr's searches are `xdplab ndr`'s (cmd_ndr.c).
+ * owns `lab run` (the lab, the table and the JSON) and the subcommand
+ * dispatch; what it measures, in order, is the library's plan
+ * (xdplab/labplan.h: the rows at each size, --ab's, --prog's,
+ * --sensitivity's and --latency's; --ndr's searches are
+ * xl_ndr_rows_search()); `lab run`'s options and checks are in
+ * cmd_lab_opts.c, `lab setup` and `lab teardown` in cmd_lab_setup.c,
+ * --dut's set-up in cmd_lab_dut.c.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -32,6 +34,7 @@
 #include "xdplab/hostrec.h"
 #include "xdplab/env.h"
 #include "xdplab/lab.h"
+#include "xdplab/labplan.h"
 #include "xdplab/labrun.h"
 #include "xdplab/labrun_redirect.h"
 #include "xdplab/labrun_xsk.h"
@@ -85,124 +88,6 @@ static int lab_open(struct run_args *a, struct xl_lab *lab, char *header, size_t
 			 ";\nredirect+perf: perf record on %s --filter '%s' (matches nothing), open for the first set, enabled in its slices only",
 			 XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
 	return 0;
-}
-
-/*
- * The rows of size @a->sizes[@s] into @rows from *@np on (*@np advanced):
- * the built-in rows asked for, then --ab's and --prog's. A failed row is
- * logged, keeps its note and sets *@ret; the run goes on.
- * Return: 0, or -EINTR when stopped.
- */
-static int measure_size(struct run_args *a, struct xl_lab *lab, int s, struct xl_row_result *rows,
-			int *np, int *ret)
-{
-	uint32_t size = a->sizes[s];
-	const struct xl_labrow *r;
-	int i, n = *np, err = 0, first, k;
-	char what[128];
-
-	for (i = 0; (r = xl_labrow(i)) && n < MAX_ROWS; i++) {
-		/* What watching costs after its row, at the first size, when they fit. */
-		struct xl_labrow_run run = { .mode = a->mode, .size = size,
-					     .watch = a->with_monitor && s == 0 &&
-						      n + xl_labrow_nrows(r, &a->o, true) <= MAX_ROWS };
-		int made = 1;
-
-		if (!a->rows[i])
-			continue;
-		if (a->d.dut && xl_labrow_skip(r, lab, size, &rows[n])) {
-			xl_cmd_progress_skip(a->progress);
-			n++;
-			continue;
-		}
-		snprintf(what, sizeof(what), "measuring %s at %u bytes", r->name, size);
-		xl_cmd_progress_step(a->progress, what);
-		first = n;
-		err = r->measure(lab, &a->o, r, &run, &rows[n], &made);
-		/* One row, one plan: what its companion recorded is its own. */
-		if (made == 1)
-			xl_hostrec__take(&a->host, &rows[n]);
-		n += made;
-		if (err == -EINTR) {
-			/* The cost rows name their own cut-short rows. */
-			if (!rows[n - 1].note[0])
-				snprintf(rows[n - 1].note, sizeof(rows[n - 1].note),
-					 "interrupted after %d of %d repetitions",
-					 rows[n - 1].nreps, a->o.reps);
-			break;
-		}
-		if (err) {
-			/* A set of rows (the watch levels): the note of the row that failed. */
-			for (k = first; k < n - 1 && !rows[k].note[0]; k++)
-				;
-			xl_err("row %s at %u bytes failed: %s", r->name, size,
-			       rows[k].note[0] ? rows[k].note : strerror(-err));
-			*ret = XL_EXIT_RUNTIME;
-			err = 0;
-		}
-	}
-	/* --ab: two programs, repetitions alternating A B / B A. */
-	if (a->ab[0] && !err && n + 2 <= MAX_ROWS) {
-		err = xl_cmd_lab_ab(lab, a, a->ab_func, size, &rows[n]);
-		n += 2;
-		if (err && err != -EINTR) {
-			*ret = XL_EXIT_RUNTIME;
-			err = 0;
-		}
-	}
-	/* --prog: the user's program after the built-in rows of this size. */
-	if (a->uo.path && !err && n < MAX_ROWS) {
-		struct xl_labrun_opts po = a->o;
-
-		po.prog_count_check = true; /* an extra repetition: run_cnt vs veth's */
-		snprintf(what, sizeof(what), "measuring prog/%s at %u bytes", a->prog_func, size);
-		xl_cmd_progress_step(a->progress, what);
-		err = xl_labrun_prog(lab, &po, &a->uo, a->prog_func, a->mode, size, &rows[n]);
-		xl_hostrec__take(&a->host, &rows[n]);
-		n++;
-		if (err && err != -EINTR) {
-			xl_err("row prog/%s at %u bytes failed: %s", a->prog_func, size,
-			       rows[n - 1].note);
-			*ret = XL_EXIT_RUNTIME;
-			err = 0;
-		}
-	}
-	*np = n;
-	return err;
-}
-
-/*
- * --sensitivity: after the rows, each drop row's smallest detected cost
- * into @sens from *@nsens on. Return: 0, or -EINTR when stopped.
- */
-static int measure_sens(struct run_args *a, struct xl_lab *lab, struct xl_sens_result *sens,
-			int *nsens, int *ret)
-{
-	const struct xl_labrow *r;
-	int s, i, err = 0;
-
-	for (s = 0; s < a->nsizes && err != -EINTR; s++)
-		for (i = 0; (r = xl_labrow(i)) && err != -EINTR; i++) {
-			char line[256];
-
-			if (!a->rows[i] || !(r->flags & XL_LABROW_DROP))
-				continue;
-			snprintf(line, sizeof(line), "sensitivity of %s at %u bytes", r->name,
-				 a->sizes[s]);
-			xl_cmd_progress_step(a->progress, line);
-			err = xl_labrun_sensitivity(lab, &a->o, r->op, a->mode, a->sizes[s],
-						    &sens[*nsens]);
-			if (err && err != -EINTR) {
-				xl_err("sensitivity of %s at %u bytes failed: %s", r->name,
-				       a->sizes[s], sens[*nsens].note);
-				*ret = XL_EXIT_RUNTIME;
-				err = 0;
-			}
-			if (err != -EINTR)
-				fprintf(stderr, "xdplab: %s\n", xl_sens_line(&sens[(*nsens)++], line,
-									     sizeof(line)));
-		}
-	return err;
 }
 
 /* The --sensitivity lines after the header (@len bytes). */
@@ -351,7 +236,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 		xl_row_finish(&rows[i]);
 	xl_report_table(stdout, rows, n, header);
 	ref = print_ctl(rows, n);
-	xl_cmd_lab_lat_print(stdout, lat, nlat, a->o.reps);
+	xl_lat_rows_print(stdout, lat, nlat, a->o.reps);
 	if (a->ndr) {
 		printf("\n");
 		xl_ndr_rows_print(stdout, ndr, nndr, &a->no);
@@ -418,29 +303,6 @@ static void host_open(struct run_args *a)
 	a->o.companion = &a->host.comp;
 }
 
-/*
- * The steps lab run will print a progress line for (or skip): each row
- * asked at each size (the redirect row with its watch-cost rows is one),
- * --ab's two sides at each repetition, --prog's row, --sensitivity's
- * searches, --latency's rows and --ndr's searches, in the order
- * measure_size(), measure_sens(), xl_cmd_lab_lat() and xl_ndr_rows_search()
- * run them.
- */
-static int lab_steps(const struct run_args *a)
-{
-	const struct xl_labrow *r;
-	int i, rows = 0, drops = 0;
-
-	for (i = 0; (r = xl_labrow(i)); i++)
-		if (a->rows[i]) {
-			rows++;
-			drops += !!(r->flags & XL_LABROW_DROP);
-		}
-	return a->nsizes * (rows + (a->ab[0] ? 2 * a->o.reps : 0) + (a->uo.path ? 1 : 0) +
-			    (a->sensitivity ? drops : 0) + (a->latency ? 2 * XL_LAT_NPATHS : 0) +
-			    (a->ndr ? xl_ndr_rows_count(a->rows) : 0));
-}
-
 static int lab_run(int argc, char **argv)
 {
 	static struct xl_row_result rows[MAX_ROWS];
@@ -451,9 +313,11 @@ static int lab_run(int argc, char **argv)
 	struct xl_labrun_source src;
 	struct xl_gen_remote *remote = NULL;
 	struct xl_cmd_progress progress;
+	struct xl_labrow_progress rp = xl_cmd_progress_rows(&progress);
+	struct xl_labplan plan;
 	struct xl_lab lab;
 	char header[3072];
-	bool lat_failed = false, ndr_failed = false;
+	bool failed = false;
 	int i, s, n = 0, nsens = 0, nlat = 0, nndr = 0, err = 0, ret;
 
 	ret = xl_cmd_lab_run_args(argc, argv, &a);
@@ -489,27 +353,29 @@ static int lab_run(int argc, char **argv)
 	/* Its lines are ours, the names in them (--func, files) data. */
 	fprintf(stderr, "%s\n", xl_term_esc((char[4 * sizeof(header)]){ 0 }, 4 * sizeof(header),
 					    header, XL_ESC_KEEP_NL));
-	xl_cmd_progress_init(&progress, lab_steps(&a));
-	a.progress = &progress;
+	plan = (struct xl_labplan){ .o = &a.o, .rows = a.rows, .sizes = a.sizes,
+				    .nsizes = a.nsizes, .mode = a.mode, .watch = a.with_monitor,
+				    .dut = a.d.dut != NULL, .ab = { a.ab[0], a.ab[1] },
+				    .ab_func = { a.ab_func[0], a.ab_func[1] }, .uo = &a.uo,
+				    .prog_func = a.prog_func, .sensitivity = a.sensitivity,
+				    .latency = a.latency, .lat_delay_ns = a.lat_delay_ns,
+				    .ndr_searches = a.ndr ? xl_ndr_rows_count(a.rows) : 0,
+				    .host = &a.host, .progress = &rp };
+	xl_cmd_progress_init(&progress, xl_labplan_steps(&plan));
 	for (s = 0; s < a.nsizes && !err; s++)
-		err = measure_size(&a, &lab, s, rows, &n, &ret);
+		err = xl_labplan_size(&plan, &lab, s, rows, MAX_ROWS, &n, &failed);
 	if (a.sensitivity && err != -EINTR)
-		err = measure_sens(&a, &lab, sens, &nsens, &ret);
+		err = xl_labplan_sens(&plan, &lab, sens, sizeof(sens) / sizeof(sens[0]), &nsens,
+				      &failed, stderr);
 	/* --latency: after the rows, the latency rows (their own table). */
-	if (a.latency && err != -EINTR) {
-		err = xl_cmd_lab_lat(&lab, &a, lat, sizeof(lat) / sizeof(lat[0]), &nlat, &lat_failed);
-		if (lat_failed)
-			ret = XL_EXIT_RUNTIME;
-	}
+	if (a.latency && err != -EINTR)
+		err = xl_labplan_lat(&plan, &lab, lat, sizeof(lat) / sizeof(lat[0]), &nlat, &failed);
 	/* --ndr: after them, the zero-loss searches (their own table). */
-	if (a.ndr && err != -EINTR) {
-		struct xl_labrow_progress rp = xl_cmd_progress_rows(a.progress);
-
+	if (a.ndr && err != -EINTR)
 		err = xl_ndr_rows_search(&lab, &a.o, &a.no, a.rows, a.sizes, a.nsizes, &rp, false,
-					 ndr, sizeof(ndr) / sizeof(ndr[0]), &nndr, &ndr_failed);
-		if (ndr_failed)
-			ret = XL_EXIT_RUNTIME;
-	}
+					 ndr, sizeof(ndr) / sizeof(ndr[0]), &nndr, &failed);
+	if (failed)
+		ret = XL_EXIT_RUNTIME;
 	/*
 	 * Each row's meter holds the softirq tracepoints while it measures
 	 * and lets go when done (struct xl_meter, XL_METER_SCOPED): none may

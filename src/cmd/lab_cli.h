@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lab_cli.h - between src/cmd/cmd_lab.c (`lab` and its dispatch, `lab run`),
- * src/cmd/cmd_lab_opts.c (`lab run`'s options and checks),
- * src/cmd/cmd_lab_setup.c (`lab setup`, `lab teardown`) and
- * src/cmd/cmd_lab_ab.c (`lab run --ab`'s rows); `lab run --ndr` is
- * `xdplab ndr`'s search (ndr_cli.h). CLI only.
+ * src/cmd/cmd_lab_opts.c (`lab run`'s options and checks) and
+ * src/cmd/cmd_lab_setup.c (`lab setup`, `lab teardown`); `lab run`'s
+ * plan is the library's (xdplab/labplan.h). CLI only.
  */
 #ifndef XDPLAB_CMD_LAB_CLI_H
 #define XDPLAB_CMD_LAB_CLI_H
@@ -54,8 +53,6 @@ struct run_args {
 	int cal;                     /* the watch-cost rows (--with-monitor), 0: none */
 	char prog_func[24];          /* --prog's function name */
 	char ab_func[2][24];         /* --ab's two function names */
-	/* Set by lab run before the rows: the progress lines (progress_cli.h). */
-	struct xl_cmd_progress *progress;
 	/* Set by lab run before the rows with --store: the store, open. */
 	struct xl_store *db_store;
 	/* Why the rows have no hardware counts ("": the PMU counts; xdplab/pmu.h). */
@@ -97,25 +94,6 @@ int xl_cmd_lab_setup(int argc, char **argv);
 int xl_cmd_lab_teardown(int argc, char **argv);
 
 /**
- * xl_cmd_lab_ab() - `lab run --ab`'s two rows at @size into @rows[0] (A)
- * and @rows[1] (B), named after @func (the programs' function names), in
- * @lab with @a's options; what @a->host recorded beside each window goes
- * into its row. Return: 0 or -errno (the failed row's note says why).
- */
-int xl_cmd_lab_ab(struct xl_lab *lab, struct run_args *a, char func[2][24], uint32_t size,
-		  struct xl_row_result *rows);
-
-/**
- * xl_cmd_lab_lat() - `lab run --latency`'s rows (src/cmd/cmd_lab_lat.c):
- * every path of enum xl_lat_path at XL_LAT_LOW_PPS and unpaced, at each of
- * @a's sizes, into @rows (room for @max; *@n set to the rows made, a
- * failed row included with its note; *@failed set when one failed).
- * Return: 0, or -EINTR when stopped.
- */
-int xl_cmd_lab_lat(struct xl_lab *lab, const struct run_args *a, struct xl_lat_row *rows,
-		   int max, int *n, bool *failed);
-
-/**
  * xl_cmd_lab_aa() - `lab run --aa N` (src/cmd/cmd_lab_aa.c): N separate
  * `lab run`s of @argv's options (@argv[0] is "run"; --aa and --json left
  * out, --json DIR/run-I.json put in), each in its own process with its own
@@ -123,8 +101,5 @@ int xl_cmd_lab_lat(struct xl_lab *lab, const struct run_args *a, struct xl_lat_r
  * and its table on stdout. Return: an exit status.
  */
 int xl_cmd_lab_aa(int argc, char **argv, const struct run_args *a);
-
-/** xl_cmd_lab_lat_print() - the latency rows' table on @out (@reps: per row, asked). */
-void xl_cmd_lab_lat_print(FILE *out, const struct xl_lat_row *rows, int n, int reps);
 
 #endif /* XDPLAB_CMD_LAB_CLI_H */
