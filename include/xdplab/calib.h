@@ -14,6 +14,7 @@
 #define XDPLAB_CALIB_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "xdplab/compare.h"
@@ -108,5 +109,13 @@ bool xl_calib_prefers_corrected(const struct xl_calib_row *r, bool runs);
 
 /** xl_calib_free() - free @c's rows. */
 void xl_calib_free(struct xl_calib *c);
+
+/**
+ * xl_calib_print() - @c as text on @out: what was compared (@dir: the
+ * runs' directory, named in the first line), a line per row (pairs and
+ * splits flagged, their rates, "too few" where the runs cannot reach the
+ * level), and the totals. Names from the files are escaped for a terminal.
+ */
+void xl_calib_print(FILE *out, const struct xl_calib *c, const char *dir);
 
 #endif /* XDPLAB_CALIB_H */

@@ -386,6 +386,14 @@ double xl_row_field_num(const struct json_t *o, enum xl_row_field_id id);
 double xl_rows_ctl_ref(const struct xl_row_result *rows, int n);
 
 /**
+ * xl_rows_print_ctl() - the host-speed control's line after lab run's
+ * table on @out: the run's reference (xl_rows_ctl_ref()), the
+ * repetitions it is the median of and their range. Return: the
+ * reference, 0 when no repetition measured it (no line).
+ */
+double xl_rows_print_ctl(FILE *out, const struct xl_row_result *rows, int n);
+
+/**
  * xl_row_part() - @r's record of kind @ops, or NULL when it has none.
  */
 void *xl_row_part(const struct xl_row_result *r, const struct xl_row_part_ops *ops);

@@ -149,30 +149,6 @@ static void results(struct run_args *a, const struct xl_report_meta *meta,
 }
 
 /*
- * The host-speed control's line after the table: the run's reference (the
- * median of every repetition's) and its range. Return: the reference, 0
- * when no repetition measured it (no line).
- */
-static double print_ctl(const struct xl_row_result *rows, int n)
-{
-	double ref = xl_rows_ctl_ref(rows, n), lo = 0, hi = 0;
-	int i, reps = 0;
-
-	if (ref <= 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (!rows[i].ctl.n)
-			continue;
-		lo = reps && lo < rows[i].ctl.min ? lo : rows[i].ctl.min;
-		hi = hi > rows[i].ctl.max ? hi : rows[i].ctl.max;
-		reps += rows[i].ctl.n;
-	}
-	printf("host-speed control (a fixed program, %d multiply-adds, on the judged CPU before each repetition): %.1f ns/run, the median of %d repetitions (%.1f-%.1f); --json has each row's figures per control run and corrected to %.1f\n",
-	       XL_HOSTCTL_ITERS, ref, reps, lo, hi, ref);
-	return ref;
-}
-
-/*
  * The lab devices' IRQs for the results' machine object into @buf (@len
  * bytes); *@note what they are or why there are none. Return: @buf, or
  * NULL when there are none.
@@ -235,7 +211,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 	for (i = 0; i < n; i++)
 		xl_row_finish(&rows[i]);
 	xl_report_table(stdout, rows, n, header);
-	ref = print_ctl(rows, n);
+	ref = xl_rows_print_ctl(stdout, rows, n);
 	xl_lat_rows_print(stdout, lat, nlat, a->o.reps);
 	if (a->ndr) {
 		printf("\n");

@@ -65,44 +65,6 @@ int xl_cmd_run_xdplab(char **v)
 	return WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128 + WTERMSIG(c.status);
 }
 
-static void print_calib(const struct xl_calib *c, const char *dir)
-{
-	int i, pf = 0, pn = 0, sf = 0, sn = 0;
-	char rate[2][32];
-
-	printf("A/A calibration: %d separate runs of the same code in %s, alpha %g: every flag is a false alarm\n",
-	       c->nruns, XL_ESC(dir), c->alpha);
-	printf("one run a side: every pair of runs compared as two files (Mann-Whitney U over the repetitions); ");
-	if (c->split_base)
-		printf("several runs a side: the balanced splits, %d vs %d, compared by the permutation test over the run labels\n\n",
-		       c->split_base, c->split_new);
-	else
-		printf("several runs a side: needs %d runs or more (balanced splits of at least 3 vs 3)\n\n",
-		       XL_CALIB_SPLIT_MIN);
-	printf("%-21s %5s %-7s %-9s %14s %7s %14s %7s\n", "benchmark", "size", "mode", "wiring",
-	       "pairs flagged", "rate", "splits flagged", "rate");
-	for (i = 0; i < c->nrows; i++) {
-		const struct xl_calib_row *r = &c->rows[i];
-
-		snprintf(rate[0], sizeof(rate[0]), !r->pairs ? "-" : r->pair_too_few ? "too few" : "%.1f%%",
-			 r->pairs ? 100.0 * r->pair_flags / r->pairs : 0);
-		snprintf(rate[1], sizeof(rate[1]), !r->splits ? "-" : r->split_too_few ? "too few" : "%.1f%%",
-			 r->splits ? 100.0 * r->split_flags / r->splits : 0);
-		printf("%-21s %5u %-7s %-9s %8d of %3d %7s %8d of %3d %7s\n", XL_ESC(r->name), r->size,
-		       XL_ESC(r->mode), XL_ESC(r->wiring[0] ? r->wiring : "-"), r->pair_flags,
-		       r->pairs, rate[0], r->split_flags, r->splits, rate[1]);
-		pf += r->pair_flags;
-		pn += r->pairs;
-		sf += r->split_flags;
-		sn += r->splits;
-	}
-	printf("\none run a side: %d of %d row comparisons flagged (%.1f%%)", pf, pn,
-	       pn ? 100.0 * pf / pn : 0);
-	if (sn)
-		printf("; several runs a side: %d of %d (%.1f%%)", sf, sn, 100.0 * sf / sn);
-	printf("\n");
-}
-
 int xl_cmd_lab_aa(int argc, char **argv, const struct run_args *a)
 {
 	struct xl_cmp_file *files;
@@ -168,7 +130,7 @@ int xl_cmd_lab_aa(int argc, char **argv, const struct run_args *a)
 	if (rc) {
 		xl_err("--aa: cannot write %s: %s", path, strerror(-rc));
 	} else {
-		print_calib(&c, a->json);
+		xl_calib_print(stdout, &c, a->json);
 		printf("written: %s (compare --calibration %s, or a directory of runs holding it)\n",
 		       XL_ESC(path), XL_ESC(path));
 		ret = XL_EXIT_OK;

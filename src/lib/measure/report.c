@@ -89,6 +89,25 @@ double xl_rows_ctl_ref(const struct xl_row_result *rows, int n)
 	}
 }
 
+double xl_rows_print_ctl(FILE *out, const struct xl_row_result *rows, int n)
+{
+	double ref = xl_rows_ctl_ref(rows, n), lo = 0, hi = 0;
+	int i, reps = 0;
+
+	if (ref <= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!rows[i].ctl.n)
+			continue;
+		lo = reps && lo < rows[i].ctl.min ? lo : rows[i].ctl.min;
+		hi = hi > rows[i].ctl.max ? hi : rows[i].ctl.max;
+		reps += rows[i].ctl.n;
+	}
+	fprintf(out, "host-speed control (a fixed program, %d multiply-adds, on the judged CPU before each repetition): %.1f ns/run, the median of %d repetitions (%.1f-%.1f); --json has each row's figures per control run and corrected to %.1f\n",
+	       XL_HOSTCTL_ITERS, ref, reps, lo, hi, ref);
+	return ref;
+}
+
 void xl_row_finish(struct xl_row_result *r)
 {
 	double v[XL_MAX_REPS];
