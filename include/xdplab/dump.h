@@ -19,6 +19,9 @@
 #include "xdplab/attach.h"
 #include "xdplab/abi/dump.h"
 
+/** Interfaces one capture takes at most (the own hook, xl_dump_opts @ifnames). */
+#define XL_DUMP_MAX_IFACES 8
+
 /** Where to capture: --hook. */
 enum xl_dump_where {
 	XL_DUMP_AUTO = 0, /**< entry if a program is attached, else own */
@@ -31,6 +34,11 @@ enum xl_dump_where {
 /**
  * struct xl_dump_opts - one capture.
  * @ifname: the interface (current netns).
+ * @ifnames/@n_ifnames: several interfaces instead (2..XL_DUMP_MAX_IFACES;
+ *          @ifname unused), captured by our program attached to each
+ *          (own hook only: -EINVAL with entry/exit or -p); records carry
+ *          the interface's index in @ifnames as the pcapng interface id
+ *          (one Interface Description Block each). NULL/0: @ifname alone.
  * @where: the hook; @mode: attach mode of our program (own hook), or which
  *         attached program to trace (entry/exit).
  * @own_action: XDP_PASS or XDP_DROP, what our program returns.
@@ -57,6 +65,8 @@ enum xl_dump_where {
  */
 struct xl_dump_opts {
 	const char *ifname;
+	const char *const *ifnames;
+	unsigned int n_ifnames;
 	enum xl_dump_where where;
 	enum xl_xdp_mode mode;
 	int own_action;
@@ -85,6 +95,8 @@ struct xl_dump_opts {
  * @after_count: records read after --count frames were written.
  * @actions: frames per XDP action at the exit or own hook.
  * @hook_seen: @seen per hook (enum xl_dump_hook).
+ * @iface_written: @written per interface, in the order of @ifnames (or
+ *   [0] alone for one interface).
  * @write_err: 0, or the negative errno of the capture file's first failed
  *   write (logged as "cannot write PATH: CAUSE"); then nothing is saved
  *   (the file is written whole or not at all) and @written and
@@ -95,6 +107,7 @@ struct xl_dump_counts {
 	uint64_t records, written, written_bytes, filtered, after_count;
 	uint64_t actions[5];
 	uint64_t hook_seen[XL_DUMP_HOOKS];
+	uint64_t iface_written[XL_DUMP_MAX_IFACES];
 	int write_err;
 };
 
@@ -154,7 +167,7 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c);
  */
 int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c);
 
-/** xl_dump__ifindex() - the interface captured on. */
+/** xl_dump__ifindex() - the (first) interface captured on. */
 int xl_dump__ifindex(const struct xl_dump *d);
 
 /**

@@ -79,6 +79,16 @@ struct xl_pcap_writer *xl_pcap_writer__open_ng(const char *path, uint32_t snaple
 					       size_t buf_bytes, const char *ifname);
 
 /**
+ * xl_pcap_writer__open_ng_ifs() - as xl_pcap_writer__open_ng(), with an
+ * Interface Description Block per name of @ifnames (@n_ifnames of them,
+ * interface ids 0..@n_ifnames-1 in order; 0: one IDB without a name): a
+ * record's struct xl_cap_meta @iface says which it was taken on.
+ */
+struct xl_pcap_writer *xl_pcap_writer__open_ng_ifs(const char *path, uint32_t snaplen, bool nano,
+						   size_t buf_bytes, const char *const *ifnames,
+						   unsigned int n_ifnames);
+
+/**
  * xl_pcap_writer__write() - append one record: @caplen bytes of a frame of
  * @len bytes, taken at @ts_ns (ns since the Unix epoch). Not thread-safe.
  */
@@ -92,11 +102,14 @@ void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void 
  * @xdp_action: the XDP action the program returned (epb_verdict type 2),
  *   -1: none (the entry hook).
  * @comment: a short text (opt_comment, up to 255 bytes used), NULL: none.
+ * @iface: the interface id (the index of its Interface Description Block,
+ *   xl_pcap_writer__open_ng_ifs()); 0 for a file of one interface.
  */
 struct xl_cap_meta {
 	int queue;
 	int xdp_action;
 	const char *comment;
+	uint32_t iface;
 };
 
 /**

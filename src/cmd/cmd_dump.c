@@ -36,6 +36,8 @@ struct dump_args {
 	bool hex;   /* -x: every frame written also on stdout, in hex */
 	bool list;  /* -D: list the interfaces and their XDP programs, no capture */
 	uint32_t ring_mib; /* --ring-size: o.ring_bytes once parsed */
+	unsigned int n_ifs; /* the IFACEs given: o.ifnames (2 or more) or o.ifname */
+	const char *const *ifs;
 };
 
 /* --ring-size: a power of two (the BPF ring buffer's rule). */
@@ -126,8 +128,8 @@ static const struct dump_args dump_defaults = {
 };
 
 static const struct xl_cmd_spec dump_spec = {
-	"dump", "IFACE",
-	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost.",
+	"dump", "IFACE...",
+	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost. Several IFACEs: our program on each, into one pcapng (an interface id per frame).",
 	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]), &dump_defaults, sizeof(dump_defaults),
 };
 
@@ -167,10 +169,27 @@ static const char *hook_name(enum xl_dump_where w)
 	return w <= XL_DUMP_BOTH ? n[w] : "?";
 }
 
-/* The kernel's count of frames through XDP on @ifname (veth: rx_queue_N_xdp_packets, summed). */
-static int kernel_xdp_packets(int sock, const char *ifname, uint64_t *out, int *queues)
+/*
+ * The kernel's count of frames through XDP on each of the @n interfaces
+ * @ifs (veth: rx_queue_N_xdp_packets, summed) into @per[], their sum in
+ * *@out; *@queues the most queues of one.
+ */
+static int kernel_xdp_packets(int sock, const char *const *ifs, unsigned int n, uint64_t *per,
+			      uint64_t *out, int *queues)
 {
-	return xl_ethtool_queue_sum(sock, ifname, "rx", "xdp_packets", 0, out, queues);
+	unsigned int i;
+	int err, q;
+
+	*out = 0;
+	*queues = 0;
+	for (i = 0; i < n; i++) {
+		err = xl_ethtool_queue_sum(sock, ifs[i], "rx", "xdp_packets", 0, &per[i], &q);
+		if (err)
+			return err;
+		*out += per[i];
+		*queues = q > *queues ? q : *queues;
+	}
+	return 0;
 }
 
 static void print_interval(FILE *out, double t, const struct xl_dump_counts *p,
@@ -189,8 +208,9 @@ static void print_interval(FILE *out, double t, const struct xl_dump_counts *p,
 }
 
 /* The summary at exit; returns the exit status it states. */
-static int print_summary(FILE *out, struct xl_dump *d, const struct xl_dump_counts *c,
-			 int stop_err, bool k_ok, uint64_t k_pkts, int k_queues)
+static int print_summary(FILE *out, struct xl_dump *d, const struct dump_args *a,
+			 const struct xl_dump_counts *c, int stop_err, bool k_ok, uint64_t k_pkts,
+			 const uint64_t *k_per, int k_queues)
 {
 	enum xl_dump_where w = xl_dump__where(d);
 	uint64_t in_flight = c->seen - c->records - c->ring_full;
@@ -212,6 +232,17 @@ static int print_summary(FILE *out, struct xl_dump *d, const struct xl_dump_coun
 		for (i = 0; i < 5; i++)
 			fprintf(out, " %s %llu", xl_xdp_action_name(i),
 				(unsigned long long)c->actions[i]);
+		fprintf(out, "\n");
+	}
+	if (a->n_ifs > 1) {
+		/* Each interface's frames written, and the kernel's count there. */
+		fprintf(out, "interfaces:");
+		for (i = 0; i < (int)a->n_ifs; i++) {
+			fprintf(out, "%s %s written %llu", i ? "," : "", XL_ESC(a->ifs[i]),
+				(unsigned long long)c->iface_written[i]);
+			if (k_ok)
+				fprintf(out, " (kernel %llu)", (unsigned long long)k_per[i]);
+		}
 		fprintf(out, "\n");
 	}
 	fprintf(out, "check: hook counter %llu = records read %llu + ring full %llu%s\n",
@@ -272,11 +303,13 @@ static int dump_sample(void *ctx, int slot)
 static int dump_alive(void *ctx)
 {
 	struct dump_run *r = ctx;
+	unsigned int i;
 
-	if (!if_indextoname(xl_dump__ifindex(r->d), (char[IF_NAMESIZE]){ 0 })) {
-		xl_err("interface %s vanished during the capture", r->a->o.ifname);
-		return -1;
-	}
+	for (i = 0; i < r->a->n_ifs; i++)
+		if (!if_nametoindex(r->a->ifs[i])) {
+			xl_err("interface %s vanished during the capture", r->a->ifs[i]);
+			return -1;
+		}
 	return xl_dump__done(r->d) ? XL_SAMPLER_DONE : XL_SAMPLER_GO;
 }
 
@@ -303,7 +336,7 @@ int cmd_dump(int argc, char **argv)
 	static struct dump_run r;
 	struct xl_dump_counts cur;
 	struct xl_sampler sm;
-	uint64_t k0 = 0, k1 = 0;
+	uint64_t k0 = 0, k1 = 0, kp0[XL_DUMP_MAX_IFACES] = { 0 }, kp1[XL_DUMP_MAX_IFACES] = { 0 };
 	int idx, ret, err = 0, sock, kq = 0;
 	bool k_ok = false;
 	struct xl_dump *d;
@@ -322,11 +355,25 @@ int cmd_dump(int argc, char **argv)
 			return ret;
 		return list_interfaces();
 	}
-	if (idx != argc - 1) {
-		xl_usage_error(&dump_spec, idx >= argc ? "missing IFACE (see --help)" : "one IFACE expected, got '%s' too", argv[argc - 1]);
+	if (idx >= argc) {
+		xl_usage_error(&dump_spec, "missing IFACE (see --help)");
+		return XL_EXIT_USAGE;
+	}
+	if (argc - idx > XL_DUMP_MAX_IFACES) {
+		xl_usage_error(&dump_spec, "%d interfaces: at most %d in one capture", argc - idx, XL_DUMP_MAX_IFACES);
 		return XL_EXIT_USAGE;
 	}
 	a.o.ifname = argv[idx];
+	a.n_ifs = (unsigned int)(argc - idx);
+	a.ifs = (const char *const *)argv + idx;
+	if (a.n_ifs > 1) {
+		a.o.ifnames = a.ifs;
+		a.o.n_ifnames = a.n_ifs;
+		if (a.o.prog_name || (a.o.where != XL_DUMP_AUTO && a.o.where != XL_DUMP_OWN)) {
+			xl_usage_error(&dump_spec, "several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both or -p");
+			return XL_EXIT_USAGE;
+		}
+	}
 	a.o.ring_bytes = a.ring_mib << 20;
 	if (!a.o.path && !a.hex) {
 		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output) or -x (the frames in hex on standard output)");
@@ -350,6 +397,10 @@ int cmd_dump(int argc, char **argv)
 		a.format = n >= 7 && !strcmp(a.o.path + n - 7, ".pcapng");
 	}
 	a.o.pcapng = a.format == 1;
+	if (a.n_ifs > 1 && a.o.path && !a.o.pcapng) {
+		xl_usage_error(&dump_spec, "several interfaces need pcapng (-F pcapng or a FILE ending in .pcapng): a pcap file cannot say which interface a frame came from");
+		return XL_EXIT_USAGE;
+	}
 	if (a.o.filter) {
 		/* A filter that does not compile is a usage error (checked
 		 * again where the capture compiles it). */
@@ -365,10 +416,11 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (a.netns && (ret = xl_cmd_enter_netns(&dump_spec, a.netns)))
 		return ret;
-	if (!if_nametoindex(a.o.ifname)) {
-		xl_usage_error(&dump_spec, "interface '%s': no such interface", a.o.ifname);
-		return XL_EXIT_USAGE;
-	}
+	for (tid = 0; tid < a.n_ifs; tid++)
+		if (!if_nametoindex(a.ifs[tid])) {
+			xl_usage_error(&dump_spec, "interface '%s': no such interface", a.ifs[tid]);
+			return XL_EXIT_USAGE;
+		}
 	/* With -w - the frames own stdout: every line goes to stderr. */
 	out = !a.o.path || strcmp(a.o.path, "-") ? stdout : stderr;
 	d = xl_dump__create(&a.o);
@@ -376,13 +428,18 @@ int cmd_dump(int argc, char **argv)
 		return errno == EINVAL ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (sock >= 0)
-		k_ok = !kernel_xdp_packets(sock, a.o.ifname, &k0, &kq);
+		k_ok = !kernel_xdp_packets(sock, a.ifs, a.n_ifs, kp0, &k0, &kq);
 	{
 		const char *tn = xl_dump__target(d, &tid);
+		char names[XL_DUMP_MAX_IFACES * (IF_NAMESIZE + 2)] = "";
+		unsigned int i;
+		size_t n = 0;
 
+		for (i = 0; i < a.n_ifs && n < sizeof(names); i++)
+			n += snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", a.ifs[i]);
 		if (xl_dump__where(d) == XL_DUMP_OWN)
 			fprintf(stderr, "xdplab: capturing on %s with our XDP program (%s, %s mode), snaplen %u, ring %u MiB%s%s%s; Ctrl-C to stop\n",
-				XL_ESC(a.o.ifname), xl_xdp_action_name(a.o.own_action),
+				XL_ESC(names), xl_xdp_action_name(a.o.own_action),
 				xl_xdp_mode_name(a.o.mode), a.o.snaplen, a.o.ring_bytes >> 20,
 				a.o.filter ? ", filter '" : "", a.o.filter ? XL_ESC(a.o.filter) : "",
 				a.o.filter ? "'" : "");
@@ -407,8 +464,10 @@ int cmd_dump(int argc, char **argv)
 	if (!ret && err)
 		ret = err;
 	if (k_ok)
-		k_ok = !kernel_xdp_packets(sock, a.o.ifname, &k1, &kq);
-	ret = print_summary(out, d, &cur, ret, k_ok, k1 - k0, kq);
+		k_ok = !kernel_xdp_packets(sock, a.ifs, a.n_ifs, kp1, &k1, &kq);
+	for (tid = 0; tid < a.n_ifs; tid++)
+		kp1[tid] -= kp0[tid];
+	ret = print_summary(out, d, &a, &cur, ret, k_ok, k1 - k0, kp1, kq);
 	if (sock >= 0)
 		close(sock);
 	xl_dump__destroy(d);

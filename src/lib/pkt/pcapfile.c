@@ -152,7 +152,8 @@ static int writer_failed(struct xl_pcap_writer *w, int err)
 }
 
 static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bool nano,
-					  size_t buf_bytes, bool ng, const char *ifname)
+					  size_t buf_bytes, bool ng, const char *const *ifnames,
+					  unsigned int n_ifnames)
 {
 	struct xl_pcap_writer *w = calloc(1, sizeof(*w));
 	int fd, err = EIO;
@@ -181,7 +182,7 @@ static struct xl_pcap_writer *writer_open(const char *path, uint32_t snaplen, bo
 	if (w->buf)
 		setvbuf(w->f, w->buf, _IOFBF, buf_bytes ? buf_bytes : 1 << 20);
 	if (ng) {
-		xl_pcapng_write_header(w->f, snaplen, nano, ifname);
+		xl_pcapng_write_header(w->f, snaplen, nano, ifnames, n_ifnames);
 		return w;
 	}
 	w->dumper = pcap_dump_fopen(w->pcap, w->f);
@@ -205,13 +206,20 @@ out_free:
 struct xl_pcap_writer *xl_pcap_writer__open(const char *path, uint32_t snaplen, bool nano,
 					    size_t buf_bytes)
 {
-	return writer_open(path, snaplen, nano, buf_bytes, false, NULL);
+	return writer_open(path, snaplen, nano, buf_bytes, false, NULL, 0);
 }
 
 struct xl_pcap_writer *xl_pcap_writer__open_ng(const char *path, uint32_t snaplen, bool nano,
 					       size_t buf_bytes, const char *ifname)
 {
-	return writer_open(path, snaplen, nano, buf_bytes, true, ifname);
+	return writer_open(path, snaplen, nano, buf_bytes, true, &ifname, ifname ? 1 : 0);
+}
+
+struct xl_pcap_writer *xl_pcap_writer__open_ng_ifs(const char *path, uint32_t snaplen, bool nano,
+						   size_t buf_bytes, const char *const *ifnames,
+						   unsigned int n_ifnames)
+{
+	return writer_open(path, snaplen, nano, buf_bytes, true, ifnames, n_ifnames);
 }
 
 void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void *data,

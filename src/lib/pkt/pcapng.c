@@ -14,10 +14,10 @@
  * - Section Header Block: byte-order magic 0x1A2B3C4D in host order (so a
  *   reader learns the file's endianness), version 1.0, section length -1
  *   (not known while writing), the option shb_userappl "xdplab".
- * - Interface Description Block: LINKTYPE_ETHERNET, the snapshot length,
+ * - Interface Description Block, one per captured interface: LINKTYPE_ETHERNET, the snapshot length,
  *   the options if_name (the captured interface) and if_tsresol (9:
  *   nanoseconds, or 6: microseconds, the format's default, written anyway).
- * - Enhanced Packet Block per frame: interface 0, the 64-bit timestamp in
+ * - Enhanced Packet Block per frame: its interface's IDB index, the 64-bit timestamp in
  *   if_tsresol units as two 32-bit halves (high first), the captured and
  *   the original length, the bytes padded to 32 bits; with the hook's
  *   metadata the options epb_flags (inbound), epb_queue (the RX queue),
@@ -87,16 +87,17 @@ static uint32_t opt_size(uint32_t len)
 }
 
 /* Assembled in one buffer with the helpers the records use, one write. */
-void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *ifname)
+void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *const *ifnames,
+			    unsigned int n_ifnames)
 {
 	static const char app[] = "xdplab";
 	uint64_t section_len = UINT64_MAX; /* -1: not given */
 	uint8_t tsresol = nano ? 9 : 6;
-	uint16_t name_len = ifname ? (uint16_t)strnlen(ifname, 255) : 0;
 	/* SHB: 28 + its option 12 + 4; IDB: 20 + if_name 4 + 256 + if_tsresol 8 + 4 */
 	uint8_t b[44 + 292];
 	size_t n = 0;
 	uint32_t len;
+	unsigned int i = 0;
 
 	/* SHB: type, length, magic, major 1, minor 0, section length, options, length. */
 	len = 28 + opt_size(sizeof(app) - 1) + 4;
@@ -111,19 +112,25 @@ void xl_pcapng_write_header(FILE *f, uint32_t snaplen, bool nano, const char *if
 	buf32(b, &n, OPT_ENDOFOPT); /* code 0, length 0 */
 	buf32(b, &n, len);
 
-	/* IDB: type, length, link type, reserved, snaplen, options, length. */
-	len = 20 + (name_len ? opt_size(name_len) : 0) + opt_size(1) + 4;
-	buf32(b, &n, IDB_TYPE);
-	buf32(b, &n, len);
-	buf16(b, &n, LINKTYPE_ETHERNET);
-	buf16(b, &n, 0);
-	buf32(b, &n, snaplen);
-	if (name_len)
-		buf_opt(b, &n, OPT_IF_NAME, ifname, name_len);
-	buf_opt(b, &n, OPT_IF_TSRESOL, &tsresol, 1);
-	buf32(b, &n, OPT_ENDOFOPT);
-	buf32(b, &n, len);
-	fwrite(b, 1, n, f);
+	/* An IDB per interface: type, length, link type, reserved, snaplen, options, length. */
+	do {
+		const char *ifname = i < n_ifnames ? ifnames[i] : NULL;
+		uint16_t name_len = ifname ? (uint16_t)strnlen(ifname, 255) : 0;
+
+		len = 20 + (name_len ? opt_size(name_len) : 0) + opt_size(1) + 4;
+		buf32(b, &n, IDB_TYPE);
+		buf32(b, &n, len);
+		buf16(b, &n, LINKTYPE_ETHERNET);
+		buf16(b, &n, 0);
+		buf32(b, &n, snaplen);
+		if (name_len)
+			buf_opt(b, &n, OPT_IF_NAME, ifname, name_len);
+		buf_opt(b, &n, OPT_IF_TSRESOL, &tsresol, 1);
+		buf32(b, &n, OPT_ENDOFOPT);
+		buf32(b, &n, len);
+		fwrite(b, 1, n, f);
+		n = 0;
+	} while (++i < n_ifnames);
 }
 
 /*
@@ -163,7 +170,7 @@ void xl_pcapng_write_epb(FILE *f, uint64_t ts_ns, bool nano, const void *data, u
 	buf32(tail, &nt, total);
 	buf32(head, &nh, EPB_TYPE);
 	buf32(head, &nh, total);
-	buf32(head, &nh, 0); /* interface 0: the one IDB */
+	buf32(head, &nh, meta ? meta->iface : 0); /* the IDB's index */
 	buf32(head, &nh, (uint32_t)(ts >> 32));
 	buf32(head, &nh, (uint32_t)ts);
 	buf32(head, &nh, caplen);

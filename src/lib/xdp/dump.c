@@ -31,12 +31,13 @@ struct xl_dump {
 	struct xl_pcap_writer *w;
 	struct xl_pcap_filter *filter;
 	struct bpf_link *links[2]; /* fentry, fexit */
-	int link_fd;		   /* own hook */
+	int link_fd[XL_DUMP_MAX_IFACES]; /* own hook, per interface */
 	int target_fd;
 	unsigned int target_id;
 	char target_name[128];
 	enum xl_dump_where where;
-	int ifindex;
+	int ifindex[XL_DUMP_MAX_IFACES];
+	unsigned int n_ifs;
 	int ncpus;
 	uint64_t count;
 	int64_t realtime_off_ns; /* CLOCK_REALTIME - the kernel's CLOCK_MONOTONIC */
@@ -45,7 +46,19 @@ struct xl_dump {
 	int write_err;
 	/* The user-space half of the books (struct xl_dump_counts). */
 	uint64_t records, written, written_bytes, filtered, after_count;
+	uint64_t iface_written[XL_DUMP_MAX_IFACES];
 };
+
+/* The index in d->ifindex[] of @ifindex (0 when not found: one interface). */
+static uint32_t iface_of(const struct xl_dump *d, uint32_t ifindex)
+{
+	uint32_t i;
+
+	for (i = 1; i < d->n_ifs; i++)
+		if ((uint32_t)d->ifindex[i] == ifindex)
+			return i;
+	return 0;
+}
 
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -69,6 +82,7 @@ static int on_record(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	{
+		uint32_t ifi = iface_of(d, h->ifindex);
 		/* pcapng keeps what the hook knew (ignored by the pcap writer). */
 		static const char *const hook[XL_DUMP_HOOKS] = { "xdp own", "xdp entry",
 								 "xdp exit" };
@@ -76,7 +90,10 @@ static int on_record(void *ctx, void *data, size_t size)
 			.queue = (int)h->rxq,
 			.xdp_action = h->action == 0xffff ? -1 : h->action,
 			.comment = h->hook < XL_DUMP_HOOKS ? hook[h->hook] : NULL,
+			.iface = ifi,
 		};
+
+		d->iface_written[ifi]++;
 
 		if (d->w)
 			xl_pcap_writer__write_meta(d->w, h->ts_ns + d->realtime_off_ns, frame,
@@ -134,15 +151,16 @@ static bool prog_named(const char *want, const char *name, unsigned int id)
 }
 
 /* The attached program to trace: its fd and name; *where resolved for auto. */
-static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
+static int find_target(struct xl_dump *d, const struct xl_dump_opts *o, int ifindex,
+		       const char *ifname)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	unsigned int id;
 	int err;
 
-	err = bpf_xdp_query(d->ifindex, 0, &q);
+	err = bpf_xdp_query(ifindex, 0, &q);
 	if (err) {
-		xl_err("%s: cannot query its XDP programs: %s", o->ifname, strerror(-err));
+		xl_err("%s: cannot query its XDP programs: %s", ifname, strerror(-err));
 		return err;
 	}
 	id = o->mode == XL_MODE_SKB ? q.skb_prog_id : (q.drv_prog_id ?: q.skb_prog_id);
@@ -157,14 +175,14 @@ static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
 	if (d->where == XL_DUMP_OWN) {
 		if (q.drv_prog_id || q.skb_prog_id) {
 			xl_err("%s: an XDP program (id %u) is attached: --hook own needs the interface free; capture at its entry or exit instead (--hook entry|exit|both)",
-			       o->ifname, q.drv_prog_id ?: q.skb_prog_id);
+			       ifname, q.drv_prog_id ?: q.skb_prog_id);
 			return -EBUSY;
 		}
 		return 0;
 	}
 	if (!id) {
 		xl_err("%s: no XDP program attached%s for --hook %s to trace: attach one first, or capture with xdplab's own program, --hook own (accepted: own, entry, exit, both)",
-		       o->ifname, o->mode == XL_MODE_SKB ? " in skb mode" : "",
+		       ifname, o->mode == XL_MODE_SKB ? " in skb mode" : "",
 		       d->where == XL_DUMP_EXIT ? "exit" : d->where == XL_DUMP_BOTH ? "both" : "entry");
 		return -ENOENT;
 	}
@@ -172,18 +190,18 @@ static int find_target(struct xl_dump *d, const struct xl_dump_opts *o)
 	d->target_fd = bpf_prog_get_fd_by_id(id);
 	if (d->target_fd < 0) {
 		err = -errno;
-		xl_err("%s: cannot open XDP program id %u: %s", o->ifname, id, strerror(-err));
+		xl_err("%s: cannot open XDP program id %u: %s", ifname, id, strerror(-err));
 		return err;
 	}
 	err = prog_func_name(d->target_fd, d->target_name, sizeof(d->target_name));
 	if (err) {
-		xl_err("%s: XDP program id %u %s (fentry/fexit need the program's BTF)", o->ifname,
+		xl_err("%s: XDP program id %u %s (fentry/fexit need the program's BTF)", ifname,
 		       id, err == -ENOTSUP ? "has no BTF" : "has no readable BTF function name");
 		return err == -ENOTSUP ? -ENOTSUP : err;
 	}
 	if (o->prog_name && !prog_named(o->prog_name, d->target_name, id)) {
 		xl_err("%s: -p %s: the XDP program attached is %s (id %u), not that one (accepted: %s, %s@%u, all)",
-		       o->ifname, XL_ESC(o->prog_name), d->target_name, id, d->target_name,
+		       ifname, XL_ESC(o->prog_name), d->target_name, id, d->target_name,
 		       d->target_name, id);
 		return -ENOENT;
 	}
@@ -221,11 +239,15 @@ static int load(struct xl_dump *d, const struct xl_dump_opts *o)
 		return err;
 	}
 	if (d->where == XL_DUMP_OWN) {
-		err = xl_xdp_attach(bpf_program__fd(s->progs.xdp_dump), d->ifindex, o->ifname,
-				    o->mode);
-		if (err < 0)
-			return err;
-		d->link_fd = err;
+		unsigned int i;
+
+		for (i = 0; i < d->n_ifs; i++) {
+			err = xl_xdp_attach(bpf_program__fd(s->progs.xdp_dump), d->ifindex[i],
+					    d->n_ifs > 1 ? o->ifnames[i] : o->ifname, o->mode);
+			if (err < 0)
+				return err; /* the ones attached: detach() */
+			d->link_fd[i] = err;
+		}
 		return 0;
 	}
 	if (entry) {
@@ -255,16 +277,36 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->link_fd = -1;
+	unsigned int i;
+
+	for (i = 0; i < XL_DUMP_MAX_IFACES; i++)
+		d->link_fd[i] = -1;
 	d->target_fd = -1;
 	d->where = o->where;
 	d->count = o->count;
 	d->ncpus = libbpf_num_possible_cpus();
-	d->ifindex = if_nametoindex(o->ifname);
-	if (!d->ifindex) {
-		xl_err("interface %s: no such interface", o->ifname);
-		err = -ENODEV;
+	d->n_ifs = o->n_ifnames > 1 ? o->n_ifnames : 1;
+	if (d->n_ifs > XL_DUMP_MAX_IFACES) {
+		xl_err("%u interfaces: at most %d in one capture", d->n_ifs, XL_DUMP_MAX_IFACES);
+		err = -EINVAL;
 		goto out_free;
+	}
+	if (d->n_ifs > 1 && (o->prog_name || (d->where != XL_DUMP_AUTO && d->where != XL_DUMP_OWN))) {
+		xl_err("several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both or -p");
+		err = -EINVAL;
+		goto out_free;
+	}
+	if (d->n_ifs > 1)
+		d->where = XL_DUMP_OWN; /* each interface must be free of XDP */
+	for (i = 0; i < d->n_ifs; i++) {
+		const char *name = d->n_ifs > 1 ? o->ifnames[i] : o->ifname;
+
+		d->ifindex[i] = if_nametoindex(name);
+		if (!d->ifindex[i]) {
+			xl_err("interface %s: no such interface", name);
+			err = -ENODEV;
+			goto out_free;
+		}
 	}
 	if (o->filter) {
 		d->filter = xl_pcap_filter__compile(o->filter, o->snaplen, ferr, sizeof(ferr));
@@ -274,9 +316,11 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 			goto out_free;
 		}
 	}
-	err = find_target(d, o);
-	if (err)
-		goto out_destroy;
+	for (i = 0; i < d->n_ifs; i++) {
+		err = find_target(d, o, d->ifindex[i], d->n_ifs > 1 ? o->ifnames[i] : o->ifname);
+		if (err)
+			goto out_destroy;
+	}
 	d->skel = dump__open();
 	if (!d->skel) {
 		err = -errno;
@@ -289,8 +333,9 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 		goto out_destroy;
 	}
 	if (o->path)
-		d->w = o->pcapng ? xl_pcap_writer__open_ng(o->path, o->snaplen, true, 1 << 20,
-							   o->ifname) :
+		d->w = o->pcapng ? xl_pcap_writer__open_ng_ifs(o->path, o->snaplen, true, 1 << 20,
+							       d->n_ifs > 1 ? o->ifnames : &o->ifname,
+							       d->n_ifs) :
 				   xl_pcap_writer__open(o->path, o->snaplen, true, 1 << 20);
 	if (o->path && !d->w) {
 		err = -errno;
@@ -332,7 +377,7 @@ const char *xl_dump__target(const struct xl_dump *d, unsigned int *prog_id)
 
 int xl_dump__ifindex(const struct xl_dump *d)
 {
-	return d->ifindex;
+	return d->ifindex[0];
 }
 
 int xl_dump__poll(struct xl_dump *d, int timeout_ms)
@@ -400,6 +445,8 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
 	c->written_bytes = d->write_err ? 0 : d->written_bytes;
 	c->filtered = d->filtered;
 	c->after_count = d->after_count;
+	for (i = 0; i < XL_DUMP_MAX_IFACES; i++)
+		c->iface_written[i] = d->write_err ? 0 : d->iface_written[i];
 	return err;
 }
 
@@ -407,8 +454,10 @@ static void detach(struct xl_dump *d)
 {
 	int i;
 
-	xl_xdp_link_close(d->link_fd); /* -1: nothing */
-	d->link_fd = -1;
+	for (i = 0; i < XL_DUMP_MAX_IFACES; i++) {
+		xl_xdp_link_close(d->link_fd[i]); /* -1: nothing */
+		d->link_fd[i] = -1;
+	}
 	for (i = 0; i < 2; i++) {
 		bpf_link__destroy(d->links[i]);
 		d->links[i] = NULL;
