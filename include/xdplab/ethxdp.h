@@ -100,6 +100,15 @@ uint64_t xl_eth_xdp_l2_add(uint64_t packets, uint64_t xmit);
  */
 int xl_eth_xdp_peer_probe(struct xl_eth_xdp *e, int ifindex);
 
+/**
+ * xl_eth_xdp_open() - @e for @ifname (@ifindex, in the current namespace):
+ * its ethtool socket made (@e->sock, the caller's to close; -1 when it
+ * could not be made), its RX queues in use (xl_link_rx_queues()), then
+ * xl_eth_xdp_probe(). Return: 0, -EOPNOTSUPP (no such counters), or
+ * -errno.
+ */
+int xl_eth_xdp_open(struct xl_eth_xdp *e, const char *ifname, int ifindex);
+
 /** xl_eth_xdp_close() - close what xl_eth_xdp_peer_probe() opened (@e->sock is the caller's). */
 void xl_eth_xdp_close(struct xl_eth_xdp *e);
 

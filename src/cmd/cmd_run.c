@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/bpf.h>
-#include <sys/socket.h>
 
 #include <bpf/libbpf.h>
 
@@ -26,7 +25,6 @@
 #include "xdplab/ethxdp.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
-#include "xdplab/netlink.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/userprog.h"
@@ -170,10 +168,7 @@ int cmd_run(int argc, char **argv)
 	if (!u)
 		return xl_userprog_usage_error(-errno) ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 	ret = XL_EXIT_RUNTIME;
-	eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	snprintf(eth.ifname, sizeof(eth.ifname), "%s", ifname);
-	eth.queues = xl_link_rx_queues(ifindex);
-	eth_ok = eth.sock >= 0 && !xl_eth_xdp_probe(&eth);
+	eth_ok = !xl_eth_xdp_open(&eth, ifname, ifindex);
 	if (a.count == COUNT_AUTO)
 		a.count = eth_ok ? COUNT_ETHTOOL : COUNT_FEXIT;
 	if (a.count == COUNT_ETHTOOL || a.count == COUNT_BOTH) {

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/socket.h>
 
 #include <jansson.h>
 
@@ -19,7 +18,6 @@
 #include "xdplab/ethxdp.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
-#include "xdplab/netlink.h"
 #include "xdplab/plan.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
@@ -66,10 +64,7 @@ struct xl_abslice *xl_abslice__open(const struct xl_abslice_opts *o)
 	ab->m = (struct xl_meter){ .napi_cpu = -1, .eth_sock = -1, .queues = 1 };
 	ab->eth = (struct xl_eth_xdp){ .sock = -1, .queues = 1 };
 	ab->link = -1;
-	ab->eth.sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	snprintf(ab->eth.ifname, sizeof(ab->eth.ifname), "%s", o->ifname);
-	ab->eth.queues = xl_link_rx_queues(o->ifindex);
-	if (ab->eth.sock < 0 || xl_eth_xdp_probe(&ab->eth)) {
+	if (xl_eth_xdp_open(&ab->eth, o->ifname, o->ifindex)) {
 		xl_err("%s has no per-action XDP counters in ethtool -S (known: veth's rx_queue_N_xdp_*): ab counts both sides with them",
 		       o->ifname);
 		err = EOPNOTSUPP;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <linux/bpf.h>
 
 #include "xdplab/ethxdp.h"
@@ -130,6 +131,16 @@ void xl_eth_xdp_close(struct xl_eth_xdp *e)
 	if (e->l2)
 		close(e->peer_sock);
 	e->l2 = false;
+}
+
+int xl_eth_xdp_open(struct xl_eth_xdp *e, const char *ifname, int ifindex)
+{
+	e->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	snprintf(e->ifname, sizeof(e->ifname), "%s", ifname);
+	e->queues = xl_link_rx_queues(ifindex);
+	if (e->sock < 0)
+		return -errno;
+	return xl_eth_xdp_probe(e);
 }
 
 int xl_eth_xdp_probe(struct xl_eth_xdp *e)
