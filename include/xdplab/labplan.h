@@ -103,6 +103,29 @@ int xl_labplan_lat(const struct xl_labplan *p, struct xl_lab *lab, struct xl_lat
 		   int max, int *n, bool *failed);
 
 /**
+ * xl_labplan_header() - the table's header of @p on the veth lab @lab
+ * into @header (@len bytes, cut to fit): the lab, the CPUs, the wiring,
+ * the generator's engine and CPU, repetitions, window and warm-up, the
+ * validity rule, the check; the watch-cost rows' and perf's method when
+ * asked. (A --dut interface's header is the command's.)
+ */
+void xl_labplan_header(const struct xl_labplan *p, const struct xl_lab *lab, char *header,
+		       size_t len);
+
+/**
+ * xl_labplan_header_extra() - with --extra-ns (@p->o->extra), its line
+ * appended to @header (@len bytes in all).
+ */
+void xl_labplan_header_extra(const struct xl_labplan *p, char *header, size_t len);
+
+/**
+ * xl_labplan_header_sens() - the --sensitivity method's line and each of
+ * @sens' (@nsens) sentences appended to @header (@len bytes in all).
+ */
+void xl_labplan_header_sens(const struct xl_labplan *p, const struct xl_sens_result *sens,
+			    int nsens, char *header, size_t len);
+
+/**
  * xl_lat_rows_print() - the latency rows' table on @out (@reps: each
  * row's repetitions asked; nothing without rows).
  */

@@ -53,58 +53,17 @@
  * The veth lab the rows run in, wired as asked, and the table's header
  * into @header (@len bytes). Return: 0, or -1 (logged).
  */
-static int lab_open(struct run_args *a, struct xl_lab *lab, char *header, size_t len)
+static int lab_open(struct run_args *a, const struct xl_labplan *p, struct xl_lab *lab,
+		    char *header, size_t len)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	/* The engine the rows' generators will get (gen falls back the same way). */
-	const char *engine = xl_gen_live_check(NULL) ? "AF_PACKET (live frames refused here)" :
-						      "live frames";
-
 	if (xl_lab__create(lab, &a->lab_opts))
 		return -1;
 	if (xl_lab__wire(lab, a->wiring, a->o.napi_cpu)) {
 		xl_warn("threaded NAPI unavailable; measuring with softirq wiring");
 		xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
 	}
-	snprintf(header, len,
-		 "xdplab lab run: lab %s, %ld CPUs; wiring %s (%s), generator: %s, 1 thread on CPU%d;\n"
-		 "%d reps x %.2g s after %.2g s warm-up, medians; 'valid' needs the judged CPU >= %.0f%% busy; "
-		 "check = our count vs the veth's rx_queue_0_xdp_packets",
-		 lab->tag, ncpu, xl_wiring_name(lab->wiring),
-		 lab->wiring == XL_WIRING_THREADED ? "DUT NAPI kthread pinned away from the generator" :
-						    "DUT NAPI in softirq on the generator's CPU",
-		 engine, a->o.gen_cpu, a->o.reps, a->o.seconds_ns / 1e9, a->o.warmup_ns / 1e9,
-		 XL_SATURATED_SHARE * 100);
-	if (a->with_monitor)
-		snprintf(header + strlen(header), len - strlen(header),
-			 ";\nredirect+... cost rows: softirq wiring, one traffic set-up, %d reps of %.2g s per level interleaved in %.0f ms slices; "
-			 "costs are medians of the paired differences (positive: slower with the monitor), with 95%% CIs",
-			 a->o.reps > XL_WATCH_MIN_REPS ? a->o.reps : XL_WATCH_MIN_REPS,
-			 (a->o.seconds_ns < XL_WATCH_MAX_WINDOW_NS ? a->o.seconds_ns :
-								   XL_WATCH_MAX_WINDOW_NS) / 1e9,
-			 XL_WATCH_SLICE_NS / 1e6);
-	if (a->o.with_perf)
-		snprintf(header + strlen(header), len - strlen(header),
-			 ";\nredirect+perf: perf record on %s --filter '%s' (matches nothing), open for the first set, enabled in its slices only",
-			 XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
+	xl_labplan_header(p, lab, header, len);
 	return 0;
-}
-
-/* The --sensitivity lines after the header (@len bytes). */
-static void header_sens(const struct run_args *a, char *header, size_t len,
-			const struct xl_sens_result *sens, int nsens)
-{
-	int i;
-
-	snprintf(header + strlen(header), len - strlen(header),
-		 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < %g) flags %d windows with it against %d interleaved without, twice in a row",
-		 XL_CMP_ALPHA_DEFAULT, a->o.reps, a->o.reps);
-	for (i = 0; i < nsens; i++) {
-		char line[256];
-
-		snprintf(header + strlen(header), len - strlen(header),
-			 "\n  %s", xl_sens_line(&sens[i], line, sizeof(line)));
-	}
 }
 
 /*
@@ -307,6 +266,14 @@ static int lab_run(int argc, char **argv)
 	if (a.store && !(a.db_store = xl_cmd_store_open(xl_cmd_lab_run_spec(), a.db, true, &ret)))
 		return ret;
 	ret = XL_EXIT_OK;
+	plan = (struct xl_labplan){ .o = &a.o, .rows = a.rows, .sizes = a.sizes,
+				    .nsizes = a.nsizes, .mode = a.mode, .watch = a.with_monitor,
+				    .dut = a.d.dut != NULL, .ab = { a.ab[0], a.ab[1] },
+				    .ab_func = { a.ab_func[0], a.ab_func[1] }, .uo = &a.uo,
+				    .prog_func = a.prog_func, .sensitivity = a.sensitivity,
+				    .latency = a.latency, .lat_delay_ns = a.lat_delay_ns,
+				    .ndr_searches = a.ndr ? xl_ndr_rows_count(a.rows) : 0,
+				    .host = &a.host, .progress = &rp };
 	xl_cmd_prof_open(&a.prof);
 	a.o.profiler = a.prof.p;
 	if (a.d.dut) {
@@ -316,27 +283,16 @@ static int lab_run(int argc, char **argv)
 			return XL_EXIT_RUNTIME;
 		}
 		a.o.src = &src;
-	} else if (lab_open(&a, &lab, header, sizeof(header))) {
+	} else if (lab_open(&a, &plan, &lab, header, sizeof(header))) {
 		xl_cmd_prof_close(&a.prof);
 		xl_store_close(a.db_store);
 		return XL_EXIT_RUNTIME;
 	}
-	if (a.extra)
-		snprintf(header + strlen(header), sizeof(header) - strlen(header),
-			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
-			 (unsigned long long)a.extra_ns);
+	xl_labplan_header_extra(&plan, header, sizeof(header));
 	host_open(&a);
 	/* Its lines are ours, the names in them (--func, files) data. */
 	fprintf(stderr, "%s\n", xl_term_esc((char[4 * sizeof(header)]){ 0 }, 4 * sizeof(header),
 					    header, XL_ESC_KEEP_NL));
-	plan = (struct xl_labplan){ .o = &a.o, .rows = a.rows, .sizes = a.sizes,
-				    .nsizes = a.nsizes, .mode = a.mode, .watch = a.with_monitor,
-				    .dut = a.d.dut != NULL, .ab = { a.ab[0], a.ab[1] },
-				    .ab_func = { a.ab_func[0], a.ab_func[1] }, .uo = &a.uo,
-				    .prog_func = a.prog_func, .sensitivity = a.sensitivity,
-				    .latency = a.latency, .lat_delay_ns = a.lat_delay_ns,
-				    .ndr_searches = a.ndr ? xl_ndr_rows_count(a.rows) : 0,
-				    .host = &a.host, .progress = &rp };
 	xl_cmd_progress_init(&progress, xl_labplan_steps(&plan));
 	for (s = 0; s < a.nsizes && !err; s++)
 		err = xl_labplan_size(&plan, &lab, s, rows, MAX_ROWS, &n, &failed);
@@ -361,7 +317,7 @@ static int lab_run(int argc, char **argv)
 		xl_warn("softirq tracepoints still held by %d meter(s) after the rows: a meter that was not done (xl_meter_done()); the rows after it ran with them (docs/lab.md)",
 			xl_sirq_users());
 	if (a.sensitivity)
-		header_sens(&a, header, sizeof(header), sens, nsens);
+		xl_labplan_header_sens(&plan, sens, nsens, header, sizeof(header));
 	if (err == -EINTR) {
 		xl_err("interrupted; partial results follow%s", a.db_store ? " (not stored)" : "");
 		ret = XL_EXIT_RUNTIME;

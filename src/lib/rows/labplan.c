@@ -7,8 +7,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "xdplab/compare.h"
+#include "xdplab/gen.h"
 #include "xdplab/labplan.h"
+#include "xdplab/labrun_redirect.h"
 #include "xdplab/log.h"
 
 static void step(const struct xl_labplan *p, const char *what)
@@ -241,6 +245,61 @@ int xl_labplan_lat(const struct xl_labplan *p, struct xl_lab *lab, struct xl_lat
 				}
 			}
 	return 0;
+}
+
+void xl_labplan_header(const struct xl_labplan *p, const struct xl_lab *lab, char *header,
+		       size_t len)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	/* The engine the rows' generators will get (gen falls back the same way). */
+	const char *engine = xl_gen_live_check(NULL) ? "AF_PACKET (live frames refused here)" :
+						      "live frames";
+
+	snprintf(header, len,
+		 "xdplab lab run: lab %s, %ld CPUs; wiring %s (%s), generator: %s, 1 thread on CPU%d;\n"
+		 "%d reps x %.2g s after %.2g s warm-up, medians; 'valid' needs the judged CPU >= %.0f%% busy; "
+		 "check = our count vs the veth's rx_queue_0_xdp_packets",
+		 lab->tag, ncpu, xl_wiring_name(lab->wiring),
+		 lab->wiring == XL_WIRING_THREADED ? "DUT NAPI kthread pinned away from the generator" :
+						    "DUT NAPI in softirq on the generator's CPU",
+		 engine, p->o->gen_cpu, p->o->reps, p->o->seconds_ns / 1e9, p->o->warmup_ns / 1e9,
+		 XL_SATURATED_SHARE * 100);
+	if (p->watch)
+		snprintf(header + strlen(header), len - strlen(header),
+			 ";\nredirect+... cost rows: softirq wiring, one traffic set-up, %d reps of %.2g s per level interleaved in %.0f ms slices; "
+			 "costs are medians of the paired differences (positive: slower with the monitor), with 95%% CIs",
+			 p->o->reps > XL_WATCH_MIN_REPS ? p->o->reps : XL_WATCH_MIN_REPS,
+			 (p->o->seconds_ns < XL_WATCH_MAX_WINDOW_NS ? p->o->seconds_ns :
+								   XL_WATCH_MAX_WINDOW_NS) / 1e9,
+			 XL_WATCH_SLICE_NS / 1e6);
+	if (p->o->with_perf)
+		snprintf(header + strlen(header), len - strlen(header),
+			 ";\nredirect+perf: perf record on %s --filter '%s' (matches nothing), open for the first set, enabled in its slices only",
+			 XL_WATCH_PERF_EVENT, XL_WATCH_PERF_FILTER);
+}
+
+void xl_labplan_header_extra(const struct xl_labplan *p, char *header, size_t len)
+{
+	if (p->o->extra)
+		snprintf(header + strlen(header), len - strlen(header),
+			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
+			 (unsigned long long)p->o->extra_ns);
+}
+
+void xl_labplan_header_sens(const struct xl_labplan *p, const struct xl_sens_result *sens,
+			    int nsens, char *header, size_t len)
+{
+	int i;
+
+	snprintf(header + strlen(header), len - strlen(header),
+		 ";\nsensitivity: extra CPU ns/packet 1, 2, 3, 5, 8, 13... until compare (Mann-Whitney, p < %g) flags %d windows with it against %d interleaved without, twice in a row",
+		 XL_CMP_ALPHA_DEFAULT, p->o->reps, p->o->reps);
+	for (i = 0; i < nsens; i++) {
+		char line[256];
+
+		snprintf(header + strlen(header), len - strlen(header),
+			 "\n  %s", xl_sens_line(&sens[i], line, sizeof(line)));
+	}
 }
 
 void xl_lat_rows_print(FILE *out, const struct xl_lat_row *rows, int n, int reps)
