@@ -29,7 +29,11 @@ enum xl_dump_where {
 	XL_DUMP_ENTRY,	  /**< fentry of the attached program */
 	XL_DUMP_EXIT,	  /**< fexit of the attached program */
 	XL_DUMP_BOTH,	  /**< fentry and fexit: two records per frame */
+	XL_DUMP_PCAP,	  /**< no XDP hook: a libpcap live capture (AF_PACKET, after XDP) */
 };
+
+/** The hook field of a record from the libpcap live capture (XL_DUMP_PCAP). */
+#define XL_DUMP_HOOK_PCAP XL_DUMP_HOOKS
 
 /**
  * struct xl_dump_opts - one capture.
@@ -117,6 +121,13 @@ struct xl_dump;
  * xl_dump__create() - compile the filter, open the file, load the hook and
  * attach it (own: bpf_link on the interface; entry/exit: fentry/fexit links
  * to the program found there). Nothing stays attached if it fails.
+ * XL_DUMP_PCAP, and XL_DUMP_AUTO when the kernel refuses the fentry
+ * program (EPERM) on the attached one (xdpdump's fallback: it captures
+ * with libpcap where it has no program to trace), capture with libpcap
+ * instead: pcap_create() on the interface, inbound only, nanosecond
+ * stamps; that fallback says so in one line (warning). Its books: seen =
+ * records read + dropped by the socket (pcap_stats ps_drop, counted as
+ * @ring_full: the loss).
  * Return: the capture (free with xl_dump__destroy()) or NULL with errno:
  * EINVAL (filter does not compile; logged), ENODEV (no interface), ENOENT
  * (entry/exit but no program attached), EBUSY (own but a program attached),

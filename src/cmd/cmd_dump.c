@@ -59,7 +59,7 @@ static int pow2_mib(const char *opt, uint64_t v, char *msg, size_t len)
 static void print_frame(void *ctx, const struct xl_dump_hdr *h, const uint8_t *f, uint32_t caplen,
 			uint64_t realtime_ns)
 {
-	static const char *const hooks[XL_DUMP_HOOKS] = { "own", "entry", "exit" };
+	static const char *const hooks[XL_DUMP_HOOKS + 1] = { "own", "entry", "exit", "pcap" };
 	FILE *o = ctx;
 	char line[96];
 	uint32_t off, k;
@@ -68,7 +68,7 @@ static void print_frame(void *ctx, const struct xl_dump_hdr *h, const uint8_t *f
 	fprintf(o, "%llu.%09llu: %u bytes, captured %u, ifindex %u, rx queue %u, @%s",
 		(unsigned long long)(realtime_ns / 1000000000ull),
 		(unsigned long long)(realtime_ns % 1000000000ull), h->len, caplen, h->ifindex,
-		h->rxq, h->hook < XL_DUMP_HOOKS ? hooks[h->hook] : "?");
+		h->rxq, h->hook <= XL_DUMP_HOOK_PCAP ? hooks[h->hook] : "?");
 	if (h->action != 0xffff)
 		fprintf(o, " %s", xl_xdp_action_name(h->action));
 	fputc('\n', o);
@@ -87,9 +87,9 @@ static void print_frame(void *ctx, const struct xl_dump_hdr *h, const uint8_t *f
 
 #define A struct dump_args
 /* "entry,exit" is xdpdump's --rx-capture spelling of both (either order). */
-static const char *const hook_words[] = { "own", "entry", "exit", "both", "entry,exit", "exit,entry", NULL };
+static const char *const hook_words[] = { "own", "entry", "exit", "both", "pcap", "entry,exit", "exit,entry", NULL };
 static const int hook_vals[] = { XL_DUMP_OWN, XL_DUMP_ENTRY, XL_DUMP_EXIT, XL_DUMP_BOTH,
-				 XL_DUMP_BOTH, XL_DUMP_BOTH };
+				 XL_DUMP_PCAP, XL_DUMP_BOTH, XL_DUMP_BOTH };
 static const char *const actions[] = { "pass", "drop", NULL };
 static const int action_vals[] = { XDP_PASS, XDP_DROP };
 static const char *const formats[] = { "pcap", "pcapng", NULL };
@@ -106,7 +106,7 @@ static const struct xl_opt dump_opts[] = {
 	  XL_UINT(A, o.count, 0, UINT64_MAX) },
 	{ "filter", 'f', "EXPR", "tcpdump-syntax filter (pcap-filter(7)), run in user space on each captured frame",
 	  XL_STR(A, o.filter) },
-	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (also entry,exit) (fentry/fexit of the attached program); default entry if a program is attached, else own",
+	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (also entry,exit) (fentry/fexit of the attached program), or pcap (libpcap, after XDP); default entry if a program is attached (pcap if the kernel refuses fentry), else own",
 	  XL_ENUM(A, o.where, hook_words, hook_vals), .alias = "rx-capture" },
 	{ "action", 'a', "ACTION", "what our program returns at the own hook: pass or drop (default pass)",
 	  XL_ENUM(A, o.own_action, actions, action_vals) },
@@ -164,9 +164,9 @@ static int list_interfaces(void)
 
 static const char *hook_name(enum xl_dump_where w)
 {
-	static const char *const n[] = { "auto", "own", "entry", "exit", "both" };
+	static const char *const n[] = { "auto", "own", "entry", "exit", "both", "pcap" };
 
-	return w <= XL_DUMP_BOTH ? n[w] : "?";
+	return w <= XL_DUMP_PCAP ? n[w] : "?";
 }
 
 /*
@@ -245,7 +245,8 @@ static int print_summary(FILE *out, struct xl_dump *d, const struct dump_args *a
 		}
 		fprintf(out, "\n");
 	}
-	fprintf(out, "check: hook counter %llu = records read %llu + ring full %llu%s\n",
+	fprintf(out, w == XL_DUMP_PCAP ? "check: libpcap frames %llu = records read %llu + dropped by the socket %llu%s\n" :
+					 "check: hook counter %llu = records read %llu + ring full %llu%s\n",
 		(unsigned long long)c->seen, (unsigned long long)c->records,
 		(unsigned long long)c->ring_full,
 		stop_err == -EPROTO ? " FAILED" : "");
@@ -270,8 +271,9 @@ static int print_summary(FILE *out, struct xl_dump *d, const struct dump_args *a
 		return XL_EXIT_RUNTIME;
 	}
 	if (c->ring_full) {
-		fprintf(out, "capture LOST %llu of %llu frames (ring buffer full): exit status %d\n",
-			(unsigned long long)c->ring_full, (unsigned long long)c->seen, XL_EXIT_LOSSY);
+		fprintf(out, "capture LOST %llu of %llu frames (%s): exit status %d\n",
+			(unsigned long long)c->ring_full, (unsigned long long)c->seen,
+			w == XL_DUMP_PCAP ? "dropped by the socket" : "ring buffer full", XL_EXIT_LOSSY);
 		return XL_EXIT_LOSSY;
 	}
 	fprintf(out, "capture complete: every frame seen was written%s\n",
@@ -370,13 +372,17 @@ int cmd_dump(int argc, char **argv)
 		a.o.ifnames = a.ifs;
 		a.o.n_ifnames = a.n_ifs;
 		if (a.o.prog_name || (a.o.where != XL_DUMP_AUTO && a.o.where != XL_DUMP_OWN)) {
-			xl_usage_error(&dump_spec, "several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both or -p");
+			xl_usage_error(&dump_spec, "several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both|pcap or -p");
 			return XL_EXIT_USAGE;
 		}
 	}
 	a.o.ring_bytes = a.ring_mib << 20;
 	if (!a.o.path && !a.hex) {
 		xl_usage_error(&dump_spec, "missing -w FILE (a pcap or pcapng file, or '-' for standard output) or -x (the frames in hex on standard output)");
+		return XL_EXIT_USAGE;
+	}
+	if (a.o.prog_name && a.o.where == XL_DUMP_PCAP) {
+		xl_usage_error(&dump_spec, "-p names the attached program to trace at its entry or exit: not with --hook pcap");
 		return XL_EXIT_USAGE;
 	}
 	if (a.o.prog_name && a.o.where == XL_DUMP_OWN) {
@@ -437,7 +443,11 @@ int cmd_dump(int argc, char **argv)
 
 		for (i = 0; i < a.n_ifs && n < sizeof(names); i++)
 			n += snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", a.ifs[i]);
-		if (xl_dump__where(d) == XL_DUMP_OWN)
+		if (xl_dump__where(d) == XL_DUMP_PCAP)
+			fprintf(stderr, "xdplab: capturing on %s with libpcap (AF_PACKET, inbound, after XDP), snaplen %u%s%s%s; Ctrl-C to stop\n",
+				XL_ESC(names), a.o.snaplen, a.o.filter ? ", filter '" : "",
+				a.o.filter ? XL_ESC(a.o.filter) : "", a.o.filter ? "'" : "");
+		else if (xl_dump__where(d) == XL_DUMP_OWN)
 			fprintf(stderr, "xdplab: capturing on %s with our XDP program (%s, %s mode), snaplen %u, ring %u MiB%s%s%s; Ctrl-C to stop\n",
 				XL_ESC(names), xl_xdp_action_name(a.o.own_action),
 				xl_xdp_mode_name(a.o.mode), a.o.snaplen, a.o.ring_bytes >> 20,

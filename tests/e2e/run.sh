@@ -116,6 +116,7 @@ TESTS=(
 	"xsk-txpush-tstamp|xsk txpush -y (xdpsock's --tstamp): 200 frames captured at the generator's end carry the pktgen header at the UDP payload (offset 42, 46 with -V), seq 0..199 in order, CLOCK_MONOTONIC times within the run and never decreasing, a valid UDP checksum, every other byte the unstamped frame's; xdplab latency there counts 1000 of 1000 stamped, none lost, with 2 sockets none lost or duplicated; -y on rxdrop, -V -y at 64 B: usage errors"
 	"xsk-txpush-vlan|xsk txpush -V/-J/-K (xdpsock's): 100 frames captured at the generator's end with the tag 8100 a064 (PCP 5, VID 100), and 8100 0001 with -V alone; -J without -V, -V on rxdrop, a VID of 4096: usage errors"
 	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
+	"dump-pcap-fallback|dump where the kernel refuses fentry on the attached program (pass): one line, then libpcap captures 1000 UDP frames exactly (the kernel's count too); --hook pcap the same; the frames equal the own hook's capture of the same traffic"
 	"dump-several-interfaces|dump IFACE1 IFACE2 -w FILE.pcapng: one pcapng, an Interface Description Block per interface, each frame under its own interface id, exact counts per interface (the kernel's too), frames byte-exact; pcap and --hook entry refused"
 	"dump-pcapng|dump -w FILE.pcapng (our writer) and -w FILE.pcap of the same traffic: tcpdump (libpcap) reads the pcapng with every record byte-exact the pcap's, lengths kept; -F pcapng to a stream"
 	"dump-stdout|dump -w - through a pipe: 3000 records in the stream, the totals on stderr"

@@ -14,6 +14,10 @@
 #include <net/if.h>
 #include <linux/if_link.h>
 
+#include <poll.h>
+#define PCAP_DONT_INCLUDE_PCAP_BPF_H
+#include <pcap/pcap.h>
+
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -30,6 +34,9 @@ struct xl_dump {
 	struct ring_buffer *rb;
 	struct xl_pcap_writer *w;
 	struct xl_pcap_filter *filter;
+	pcap_t *live;		   /* XL_DUMP_PCAP: the libpcap live capture */
+	uint64_t live_drop;	   /* its pcap_stats ps_drop at the last read */
+	uint64_t live_bytes;	   /* the frames' lengths (len) libpcap gave */
 	struct bpf_link *links[2]; /* fentry, fexit */
 	int link_fd[XL_DUMP_MAX_IFACES]; /* own hook, per interface */
 	int target_fd;
@@ -60,36 +67,28 @@ static uint32_t iface_of(const struct xl_dump *d, uint32_t ifindex)
 	return 0;
 }
 
-static int on_record(void *ctx, void *data, size_t size)
+/* One record (a header and @caplen bytes at @frame) through --count, the filter, the file. */
+static void deliver(struct xl_dump *d, const struct xl_dump_hdr *h, const uint8_t *frame,
+		    uint32_t caplen)
 {
-	struct xl_dump *d = ctx;
-	const struct xl_dump_hdr *h = data;
-	const uint8_t *frame = (const uint8_t *)(h + 1);
-	uint32_t caplen;
-
-	if (size < sizeof(*h))
-		return 0;
-	caplen = h->caplen;
-	if (caplen > size - sizeof(*h))
-		caplen = size - sizeof(*h);
 	d->records++;
 	if (d->count && d->written >= d->count) {
 		d->after_count++;
-		return 0;
+		return;
 	}
 	if (d->filter && !xl_pcap_filter__match(d->filter, frame, caplen, h->len)) {
 		d->filtered++;
-		return 0;
+		return;
 	}
 	{
 		uint32_t ifi = iface_of(d, h->ifindex);
 		/* pcapng keeps what the hook knew (ignored by the pcap writer). */
-		static const char *const hook[XL_DUMP_HOOKS] = { "xdp own", "xdp entry",
-								 "xdp exit" };
+		static const char *const hook[XL_DUMP_HOOKS + 1] = { "xdp own", "xdp entry",
+								     "xdp exit", "libpcap" };
 		struct xl_cap_meta meta = {
 			.queue = (int)h->rxq,
 			.xdp_action = h->action == 0xffff ? -1 : h->action,
-			.comment = h->hook < XL_DUMP_HOOKS ? hook[h->hook] : NULL,
+			.comment = h->hook <= XL_DUMP_HOOK_PCAP ? hook[h->hook] : NULL,
 			.iface = ifi,
 		};
 
@@ -103,7 +102,81 @@ static int on_record(void *ctx, void *data, size_t size)
 		d->on_frame(d->frame_ctx, h, frame, caplen, h->ts_ns + d->realtime_off_ns);
 	d->written++;
 	d->written_bytes += caplen;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	const struct xl_dump_hdr *h = data;
+	uint32_t caplen;
+
+	if (size < sizeof(*h))
+		return 0;
+	caplen = h->caplen;
+	if (caplen > size - sizeof(*h))
+		caplen = size - sizeof(*h);
+	deliver(ctx, h, (const uint8_t *)(h + 1), caplen);
 	return 0;
+}
+
+/* A frame from libpcap, as the hook's record would be (no queue, no action). */
+static void on_live(u_char *ctx, const struct pcap_pkthdr *ph, const u_char *bytes)
+{
+	struct xl_dump *d = (struct xl_dump *)ctx;
+	/* The stamp is ns (nano precision); records carry it on the kernel's monotonic clock. */
+	struct xl_dump_hdr h = {
+		.ts_ns = (uint64_t)ph->ts.tv_sec * 1000000000ull + (uint64_t)ph->ts.tv_usec -
+			 (uint64_t)d->realtime_off_ns,
+		.len = ph->len, .caplen = ph->caplen, .hook = XL_DUMP_HOOK_PCAP, .action = 0xffff,
+		.ifindex = (uint32_t)d->ifindex[0], .rxq = 0,
+	};
+
+	d->live_bytes += ph->len;
+	deliver(d, &h, bytes, ph->caplen);
+}
+
+/*
+ * XL_DUMP_PCAP: a libpcap live capture of @ifname, inbound frames only (the
+ * direction XDP sees), @snaplen bytes, nanosecond stamps, immediate mode,
+ * non-blocking (xl_dump__poll() waits on its fd). Return: 0 or -errno
+ * (logged with libpcap's reason).
+ */
+static int live_open(struct xl_dump *d, const char *ifname, uint32_t snaplen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p = pcap_create(ifname, ebuf);
+	int err;
+
+	if (!p) {
+		xl_err("%s: cannot open a libpcap capture: %s", ifname, ebuf);
+		return -ENODEV;
+	}
+	pcap_set_snaplen(p, (int)snaplen);
+	pcap_set_immediate_mode(p, 1);
+	pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
+	pcap_set_buffer_size(p, 8 << 20);
+	err = pcap_activate(p);
+	if (err < 0) {
+		xl_err("%s: cannot start the libpcap capture: %s", ifname, pcap_geterr(p));
+		pcap_close(p);
+		return err == PCAP_ERROR_PERM_DENIED ? -EPERM : -EIO;
+	}
+	if (pcap_setdirection(p, PCAP_D_IN) || pcap_setnonblock(p, 1, ebuf)) {
+		xl_err("%s: cannot set up the libpcap capture: %s", ifname, pcap_geterr(p));
+		pcap_close(p);
+		return -EIO;
+	}
+	d->live = p;
+	return 0;
+}
+
+/* Read what libpcap has, without waiting. Return: frames read or -EIO. */
+static int live_drain(struct xl_dump *d)
+{
+	int n, total = 0;
+
+	while ((n = pcap_dispatch(d->live, -1, on_live, (u_char *)d)) > 0)
+		total += n;
+	return n < 0 ? -EIO : total;
 }
 
 /* The name of the main function of program @fd, from its BTF func_info. */
@@ -228,6 +301,11 @@ static int load(struct xl_dump *d, const struct xl_dump_opts *o)
 	if (exit_)
 		bpf_program__set_attach_target(s->progs.dump_exit, d->target_fd, d->target_name);
 	err = dump__load(s);
+	if (err == -EPERM && d->where != XL_DUMP_OWN && o->where == XL_DUMP_AUTO && !o->prog_name) {
+		xl_warn("%s: the kernel refused the fentry program that traces %s (id %u): %s; capturing with libpcap instead (AF_PACKET, after XDP: frames the program drops or redirects are not seen)",
+			o->ifname, d->target_name, d->target_id, strerror(-err));
+		return 1; /* the caller falls back to XL_DUMP_PCAP */
+	}
 	if (err == -EPERM && d->where != XL_DUMP_OWN) {
 		xl_err("%s: the kernel refused the fentry/fexit program that traces %s (id %u): %s (some machines forbid tracing programs on functions or programs; detach it and use --hook own)",
 		       o->ifname, d->target_name, d->target_id, strerror(-err));
@@ -292,7 +370,7 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 		goto out_free;
 	}
 	if (d->n_ifs > 1 && (o->prog_name || (d->where != XL_DUMP_AUTO && d->where != XL_DUMP_OWN))) {
-		xl_err("several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both or -p");
+		xl_err("several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both|pcap or -p");
 		err = -EINVAL;
 		goto out_free;
 	}
@@ -316,7 +394,12 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 			goto out_free;
 		}
 	}
-	for (i = 0; i < d->n_ifs; i++) {
+	if (d->where == XL_DUMP_PCAP && d->n_ifs > 1) {
+		xl_err("several interfaces are captured with xdplab's own program only (--hook own): not with --hook pcap");
+		err = -EINVAL;
+		goto out_destroy;
+	}
+	for (i = 0; i < d->n_ifs && d->where != XL_DUMP_PCAP; i++) {
 		err = find_target(d, o, d->ifindex[i], d->n_ifs > 1 ? o->ifnames[i] : o->ifname);
 		if (err)
 			goto out_destroy;
@@ -343,7 +426,17 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 	}
 	/* Not namespaced, as bpf_ktime_get_ns() is not (a time namespace's offset undone). */
 	d->realtime_off_ns = xl_ktime_realtime_off_ns();
-	err = load(d, o);
+	err = d->where == XL_DUMP_PCAP ? 1 : load(d, o);
+	if (err == 1) {
+		/* No XDP hook: libpcap (asked for, or the fentry program refused). */
+		dump__destroy(d->skel);
+		d->skel = NULL;
+		d->where = XL_DUMP_PCAP;
+		err = live_open(d, o->ifname, o->snaplen);
+		if (err)
+			goto out_destroy;
+		return d;
+	}
 	if (err)
 		goto out_destroy;
 	d->rb = ring_buffer__new(bpf_map__fd(d->skel->maps.dump_ring), on_record, d, NULL);
@@ -382,7 +475,16 @@ int xl_dump__ifindex(const struct xl_dump *d)
 
 int xl_dump__poll(struct xl_dump *d, int timeout_ms)
 {
-	int n = ring_buffer__poll(d->rb, timeout_ms);
+	int n;
+
+	if (d->live) {
+		struct pollfd pfd = { .fd = pcap_get_selectable_fd(d->live), .events = POLLIN };
+
+		if (poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR)
+			return -errno;
+		return live_drain(d);
+	}
+	n = ring_buffer__poll(d->rb, timeout_ms);
 
 	if (n == -EINTR)
 		n = 0;
@@ -418,6 +520,17 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
 	int i, j, err = 0;
 
 	memset(c, 0, sizeof(*c));
+	if (d->live) {
+		struct pcap_stat ps;
+
+		/* Every frame libpcap had was read or dropped by the socket. */
+		if (!pcap_stats(d->live, &ps))
+			d->live_drop = ps.ps_drop;
+		c->ring_full = d->live_drop;
+		c->seen = d->records + c->ring_full;
+		c->seen_bytes = d->live_bytes;
+		goto user_books;
+	}
 	v = calloc(d->ncpus, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -438,6 +551,7 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
 		}
 	}
 	free(v);
+user_books:
 	c->records = d->records;
 	/* After a failed write nothing reaches the file (it is not renamed into place). */
 	c->write_err = d->write_err;
@@ -469,6 +583,12 @@ int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c)
 	int i, err = 0;
 
 	detach(d);
+	if (d->live) {
+		/* What the socket still holds, then the books. */
+		if (live_drain(d) < 0 && !d->write_err)
+			xl_err("the libpcap capture failed: %s", pcap_geterr(d->live));
+		goto close_file;
+	}
 	/* A CPU may still be inside the program (it runs under RCU): wait
 	 * until every frame counted is read or counted as not captured. */
 	for (i = 0; i < 200; i++) {
@@ -481,6 +601,7 @@ int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c)
 		xl_sleep_ns(5000000, NULL);
 	}
 	ring_buffer__consume(d->rb);
+close_file:
 	/* The file renamed into place (or, after a failed write, removed). */
 	err = xl_pcap_writer__close(d->w);
 	d->w = NULL;
@@ -499,6 +620,8 @@ void xl_dump__destroy(struct xl_dump *d)
 	detach(d);
 	ring_buffer__free(d->rb);
 	dump__destroy(d->skel);
+	if (d->live)
+		pcap_close(d->live);
 	if (d->target_fd >= 0)
 		close(d->target_fd);
 	xl_pcap_writer__abort(d->w); /* not stopped: no capture saved */
