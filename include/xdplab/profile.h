@@ -259,4 +259,14 @@ int xl_profiler__set_role(struct xl_profiler *p, int cpu, const char *role);
  */
 int xl_profiler__stop(struct xl_profiler *p, struct xl_profile *out);
 
+/**
+ * xl_profile_print() - @pr's summary on @out (src/lib/profile/summary.c):
+ * its samples, folded stacks and flame graph files, its event when not
+ * cpu-clock, why it is incomplete, the perf script lines not parsed, and
+ * the top-symbols table of each CPU (share, command, DSO, symbol; at most
+ * @max lines per CPU); each line prefixed by @indent. Names (commands,
+ * DSOs, symbols, paths) are escaped for a terminal.
+ */
+void xl_profile_print(FILE *out, const struct xl_profile *pr, const char *indent, int max);
+
 #endif /* XDPLAB_PROFILE_H */

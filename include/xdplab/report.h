@@ -399,6 +399,14 @@ double xl_rows_print_ctl(FILE *out, const struct xl_row_result *rows, int n);
 void *xl_row_part(const struct xl_row_result *r, const struct xl_row_part_ops *ops);
 
 /**
+ * xl_rows_print_profiles() - on @out, for each of @rows (@n) with a
+ * profile (xl_row_part_profile): the extra repetition perf recorded, its
+ * rate and CPU ns/packet beside the row's medians, and the profile's
+ * summary (xl_profile_print(), five symbols a CPU). Nothing without.
+ */
+void xl_rows_print_profiles(FILE *out, const struct xl_row_result *rows, int n);
+
+/**
  * xl_row_part_get() - @r's record of kind @ops, made (zeroed, @ops->size
  * bytes, owned by @r) when it has none yet. Return: the record, or NULL
  * with errno (ENOMEM; ENOSPC: XL_ROW_PARTS kinds already).

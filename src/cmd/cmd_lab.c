@@ -176,19 +176,7 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 		printf("\n");
 		xl_ndr_rows_print(stdout, ndr, nndr, &a->no);
 	}
-	for (i = 0; i < n; i++) {
-		const struct xl_profile *pr = xl_row_part(&rows[i], &xl_row_part_profile);
-
-		if (!pr)
-			continue;
-		printf("%s %uB, an extra repetition recorded by perf (not among the figures above):\n",
-		       XL_ESC(rows[i].name), rows[i].size);
-		if (pr->have_window && rows[i].nreps && rows[i].mpps.median > 0)
-			printf("  with perf recording: %.2f Mpps (%+.1f%% of the median), CPU ns/packet %.1f (median %.1f)\n",
-			       pr->pps / 1e6, (pr->pps / 1e6 / rows[i].mpps.median - 1) * 100,
-			       pr->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
-		xl_cmd_prof_print(stdout, pr, "  ", 5);
-	}
+	xl_rows_print_profiles(stdout, rows, n);
 	snprintf(lab_tag, sizeof(lab_tag), "%s%s", a->d.dut ? "dut:" : "",
 		 a->d.dut ? lab->ifname[XL_LAB_DUT] : lab->tag);
 	if (a->json || a->db_store) {

@@ -361,7 +361,7 @@ int xl_cmd_xsk_run(struct xsk_args *a, struct xl_xsk_app *app, struct xl_row_res
 		}
 	}
 	if (pr.folded[0]) /* a profile was taken (xl_cmd_prof_run_stop() clears a failed one) */
-		xl_cmd_prof_print(stdout, &pr, "", XL_PROF_TOP);
+		xl_profile_print(stdout, &pr, "", XL_PROF_TOP);
 	if (row) {
 		bool rxd = a->c.app == XL_XSK_RXDROP;
 		uint64_t pk = rxd ? tc.c.rx_packets : tc.c.tx_packets;

@@ -131,7 +131,7 @@ int xl_cmd_profiled_finish(const char *path, const char *command, const struct x
 	struct xl_profile *p = NULL;
 
 	if (pr->folded[0]) {
-		xl_cmd_prof_print(stdout, pr, "", XL_PROF_TOP);
+		xl_profile_print(stdout, pr, "", XL_PROF_TOP);
 		p = xl_row_part_get(row, &xl_row_part_profile);
 		if (p)
 			*p = *pr;

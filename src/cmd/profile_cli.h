@@ -54,11 +54,4 @@ bool xl_cmd_prof_run_start(struct xl_cmd_prof *cp, const char *name, int app_cpu
  */
 void xl_cmd_prof_run_stop(struct xl_cmd_prof *cp, int dut_cpu, struct xl_profile *pr);
 
-/**
- * xl_cmd_prof_print() - the profile's files and top-symbols table of each
- * CPU (share, command, DSO, symbol; at most @max lines per CPU) to @out,
- * each line prefixed by @indent.
- */
-void xl_cmd_prof_print(FILE *out, const struct xl_profile *pr, const char *indent, int max);
-
 #endif /* XDPLAB_PROFILE_CLI_H */

@@ -8,10 +8,12 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "xdplab/escape.h"
 #include "xdplab/profile.h"
 #include "xdplab/redirect.h"
 #include "xdplab/report.h"
@@ -194,3 +196,22 @@ const struct xl_row_part_ops xl_row_part_watch = { .key = "monitor_cost",
 const struct xl_row_part_ops xl_row_part_meter = { .key = "meter_cost",
 						   .size = sizeof(struct xl_meter_cost),
 						   .json = meter_json };
+
+void xl_rows_print_profiles(FILE *out, const struct xl_row_result *rows, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct xl_profile *pr = xl_row_part(&rows[i], &xl_row_part_profile);
+
+		if (!pr)
+			continue;
+		fprintf(out, "%s %uB, an extra repetition recorded by perf (not among the figures above):\n",
+		       XL_ESC(rows[i].name), rows[i].size);
+		if (pr->have_window && rows[i].nreps && rows[i].mpps.median > 0)
+			fprintf(out, "  with perf recording: %.2f Mpps (%+.1f%% of the median), CPU ns/packet %.1f (median %.1f)\n",
+			       pr->pps / 1e6, (pr->pps / 1e6 / rows[i].mpps.median - 1) * 100,
+			       pr->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
+		xl_profile_print(out, pr, "  ", 5);
+	}
+}
