@@ -14,10 +14,6 @@
 #include <net/if.h>
 #include <linux/if_link.h>
 
-#include <poll.h>
-#define PCAP_DONT_INCLUDE_PCAP_BPF_H
-#include <pcap/pcap.h>
-
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -27,6 +23,7 @@
 #include "xdplab/escape.h"
 #include "xdplab/log.h"
 #include "xdplab/pcapfile.h"
+#include "xdplab/pcaplive.h"
 #include "xdplab/time.h"
 
 struct xl_dump {
@@ -34,8 +31,7 @@ struct xl_dump {
 	struct ring_buffer *rb;
 	struct xl_pcap_writer *w;
 	struct xl_pcap_filter *filter;
-	pcap_t *live;		   /* XL_DUMP_PCAP: the libpcap live capture */
-	uint64_t live_drop;	   /* its pcap_stats ps_drop at the last read */
+	struct xl_pcap_live *live; /* XL_DUMP_PCAP: the libpcap live capture */
 	uint64_t live_bytes;	   /* the frames' lengths (len) libpcap gave */
 	struct bpf_link *links[2]; /* fentry, fexit */
 	int link_fd[XL_DUMP_MAX_IFACES]; /* own hook, per interface */
@@ -119,64 +115,18 @@ static int on_record(void *ctx, void *data, size_t size)
 }
 
 /* A frame from libpcap, as the hook's record would be (no queue, no action). */
-static void on_live(u_char *ctx, const struct pcap_pkthdr *ph, const u_char *bytes)
+static void on_live(void *ctx, uint64_t realtime_ns, uint32_t len, uint32_t caplen,
+		    const uint8_t *frame)
 {
-	struct xl_dump *d = (struct xl_dump *)ctx;
-	/* The stamp is ns (nano precision); records carry it on the kernel's monotonic clock. */
+	struct xl_dump *d = ctx;
+	/* Records carry the kernel's monotonic clock; deliver() adds the offset back. */
 	struct xl_dump_hdr h = {
-		.ts_ns = (uint64_t)ph->ts.tv_sec * 1000000000ull + (uint64_t)ph->ts.tv_usec -
-			 (uint64_t)d->realtime_off_ns,
-		.len = ph->len, .caplen = ph->caplen, .hook = XL_DUMP_HOOK_PCAP, .action = 0xffff,
-		.ifindex = (uint32_t)d->ifindex[0], .rxq = 0,
+		.ts_ns = realtime_ns - (uint64_t)d->realtime_off_ns, .len = len, .caplen = caplen,
+		.hook = XL_DUMP_HOOK_PCAP, .action = 0xffff, .ifindex = (uint32_t)d->ifindex[0],
 	};
 
-	d->live_bytes += ph->len;
-	deliver(d, &h, bytes, ph->caplen);
-}
-
-/*
- * XL_DUMP_PCAP: a libpcap live capture of @ifname, inbound frames only (the
- * direction XDP sees), @snaplen bytes, nanosecond stamps, immediate mode,
- * non-blocking (xl_dump__poll() waits on its fd). Return: 0 or -errno
- * (logged with libpcap's reason).
- */
-static int live_open(struct xl_dump *d, const char *ifname, uint32_t snaplen)
-{
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
-	pcap_t *p = pcap_create(ifname, ebuf);
-	int err;
-
-	if (!p) {
-		xl_err("%s: cannot open a libpcap capture: %s", ifname, ebuf);
-		return -ENODEV;
-	}
-	pcap_set_snaplen(p, (int)snaplen);
-	pcap_set_immediate_mode(p, 1);
-	pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
-	pcap_set_buffer_size(p, 8 << 20);
-	err = pcap_activate(p);
-	if (err < 0) {
-		xl_err("%s: cannot start the libpcap capture: %s", ifname, pcap_geterr(p));
-		pcap_close(p);
-		return err == PCAP_ERROR_PERM_DENIED ? -EPERM : -EIO;
-	}
-	if (pcap_setdirection(p, PCAP_D_IN) || pcap_setnonblock(p, 1, ebuf)) {
-		xl_err("%s: cannot set up the libpcap capture: %s", ifname, pcap_geterr(p));
-		pcap_close(p);
-		return -EIO;
-	}
-	d->live = p;
-	return 0;
-}
-
-/* Read what libpcap has, without waiting. Return: frames read or -EIO. */
-static int live_drain(struct xl_dump *d)
-{
-	int n, total = 0;
-
-	while ((n = pcap_dispatch(d->live, -1, on_live, (u_char *)d)) > 0)
-		total += n;
-	return n < 0 ? -EIO : total;
+	d->live_bytes += len;
+	deliver(d, &h, frame, caplen);
 }
 
 /* The name of the main function of program @fd, from its BTF func_info. */
@@ -432,9 +382,11 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 		dump__destroy(d->skel);
 		d->skel = NULL;
 		d->where = XL_DUMP_PCAP;
-		err = live_open(d, o->ifname, o->snaplen);
-		if (err)
+		d->live = xl_pcap_live__open(o->ifname, o->snaplen, on_live, d);
+		if (!d->live) {
+			err = -errno;
 			goto out_destroy;
+		}
 		return d;
 	}
 	if (err)
@@ -477,13 +429,8 @@ int xl_dump__poll(struct xl_dump *d, int timeout_ms)
 {
 	int n;
 
-	if (d->live) {
-		struct pollfd pfd = { .fd = pcap_get_selectable_fd(d->live), .events = POLLIN };
-
-		if (poll(&pfd, 1, timeout_ms) < 0 && errno != EINTR)
-			return -errno;
-		return live_drain(d);
-	}
+	if (d->live)
+		return xl_pcap_live__drain(d->live, timeout_ms);
 	n = ring_buffer__poll(d->rb, timeout_ms);
 
 	if (n == -EINTR)
@@ -521,12 +468,8 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
 
 	memset(c, 0, sizeof(*c));
 	if (d->live) {
-		struct pcap_stat ps;
-
 		/* Every frame libpcap had was read or dropped by the socket. */
-		if (!pcap_stats(d->live, &ps))
-			d->live_drop = ps.ps_drop;
-		c->ring_full = d->live_drop;
+		c->ring_full = xl_pcap_live__dropped(d->live);
 		c->seen = d->records + c->ring_full;
 		c->seen_bytes = d->live_bytes;
 		goto user_books;
@@ -585,8 +528,7 @@ int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c)
 	detach(d);
 	if (d->live) {
 		/* What the socket still holds, then the books. */
-		if (live_drain(d) < 0 && !d->write_err)
-			xl_err("the libpcap capture failed: %s", pcap_geterr(d->live));
+		xl_pcap_live__drain(d->live, 0); /* a failure is logged */
 		goto close_file;
 	}
 	/* A CPU may still be inside the program (it runs under RCU): wait
@@ -620,8 +562,7 @@ void xl_dump__destroy(struct xl_dump *d)
 	detach(d);
 	ring_buffer__free(d->rb);
 	dump__destroy(d->skel);
-	if (d->live)
-		pcap_close(d->live);
+	xl_pcap_live__close(d->live);
 	if (d->target_fd >= 0)
 		close(d->target_fd);
 	xl_pcap_writer__abort(d->w); /* not stopped: no capture saved */
