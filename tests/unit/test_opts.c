@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * test_opts.c - unit tests of the option tables (src/cmd/opts.c): exact
+ * test_opts.c - unit tests of the option tables (src/lib/core/opts.c,
+ * through src/cmd/opts.h's stdout/stderr binding, and once with FILE *s of its own): exact
  * long-option matching, duplicates, unknown options, missing values, --help,
  * the index of the first positional argument (also with GNU permutation),
  * repeated calls (getopt's global state), and the value parsers
@@ -1013,6 +1014,42 @@ static void test_choice_long_list(void **state)
 	free(msg);
 }
 
+/*
+ * The library's parser writes only to the FILE * it is given: its help to
+ * @out, its message to @errf; nothing reaches stdout or stderr.
+ */
+#define HELP_HEAD "Usage: xdplab gen [options] IFACE\nSend frames.\n\nOptions:\n  -c, --count N"
+static void test_parse_to_files(void **state)
+{
+	char *argv1[] = { "gen", "--count", "7", "--nope", "eth0", NULL };
+	char *argv2[] = { "gen", "--help", NULL };
+	struct memout mo, me;
+	struct capture co, ce;
+	struct rec r = { 0 };
+	char *out, *err, *so, *se;
+	FILE *fo, *fe;
+
+	cap_start(&co, STDOUT_FILENO);
+	cap_start(&ce, STDERR_FILENO);
+	fo = mem_start(&mo);
+	fe = mem_start(&me);
+	assert_int_equal(xl_opts_parse_to(fo, fe, &gen_spec, 5, argv1, on_opt, &r), -EINVAL);
+	assert_int_equal(r.n, 0); /* the names are checked before any value is taken */
+	assert_int_equal(xl_opts_parse_to(fo, fe, &gen_spec, 2, argv2, on_opt, &r), XL_OPTS_HELP);
+	out = mem_end(&mo);
+	err = mem_end(&me);
+	so = cap_end(&co);
+	se = cap_end(&ce);
+	assert_string_equal(err, "xdplab gen: unknown option '--nope' (see 'xdplab gen --help')\n");
+	assert_true(!strncmp(out, HELP_HEAD, strlen(HELP_HEAD)));
+	assert_string_equal(so, "");
+	assert_string_equal(se, "");
+	free(out);
+	free(err);
+	free(so);
+	free(se);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1045,6 +1082,7 @@ int main(void)
 		cmocka_unit_test(test_seconds_messages),
 		cmocka_unit_test(test_choice),
 		cmocka_unit_test(test_choice_long_list),
+		cmocka_unit_test(test_parse_to_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
