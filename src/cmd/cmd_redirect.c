@@ -466,7 +466,7 @@ int cmd_redirect(int argc, char **argv)
 			a.o.kind == XL_REDIR_IFINDEX ? "bpf_redirect by ifindex, no map" : "devmap",
 			xl_xdp_mode_name(a.o.mode), a.o.frags ? " multi-buffer" : "",
 			xl_pkt_op_name(a.o.op));
-	xl_cmd_row_init(&row, argv[0], NULL, "xdp", "XDP_REDIRECT", xl_pkt_op_name(a.o.op),
+	xl_row_init_single(&row, argv[0], NULL, "xdp", "XDP_REDIRECT", xl_pkt_op_name(a.o.op),
 			xl_xdp_mode_name(a.o.mode), m.napi_pid ? "threaded" : "softirq");
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = a.o.in, .alive = redir_alive,
 				     .sampled = redir_sampled, .print = redir_print, .ctx = &rr,
@@ -485,8 +485,8 @@ int cmd_redirect(int argc, char **argv)
 
 		if (rs)
 			xl_steer_row_add(rs, a.o.steer, NULL, NULL, targets, &miss, nt);
-		xl_cmd_print_check(&w, 1);
-		xl_cmd_print_verdict(&row);
+		xl_window_print_check(stdout, &w, 1);
+		xl_row_print_verdict(stdout, &row);
 	}
 	ret = xl_cmd_dut_finish(&a.d, argv[0], &loop, &row, &pr, &m, ret);
 	xl_redirect__destroy(r);

@@ -111,25 +111,4 @@ int xl_cmd_xdp_alive(int ifindex, const char *ifname, enum xl_xdp_mode mode,
 int xl_cmd_link_alive(int link_err, int ifindex, const char *ifname, enum xl_xdp_mode mode,
 		      unsigned int prog_id);
 
-/*
- * Until cmd_redirect.c calls the library's names (xdplab/reportloop.h):
- * the three it uses.
- */
-static inline void xl_cmd_row_init(struct xl_row_result *row, const char *name,
-				   const char *suffix, const char *kind, const char *action,
-				   const char *op, const char *mode, const char *wiring)
-{
-	xl_row_init_single(row, name, suffix, kind, action, op, mode, wiring);
-}
-
-static inline void xl_cmd_print_check(const struct xl_meter_window *w, int queues)
-{
-	xl_window_print_check(stdout, w, queues);
-}
-
-static inline void xl_cmd_print_verdict(const struct xl_row_result *row)
-{
-	xl_row_print_verdict(stdout, row);
-}
-
 #endif /* XDPLAB_REPORT_CLI_H */
