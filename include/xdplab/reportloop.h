@@ -154,4 +154,27 @@ void xl_extra_cal_print(FILE *out, const struct xl_extra_cal *cal);
  */
 void xl_window_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w);
 
+/**
+ * xl_window_print_action_line() - on @out, drop's, pass's and tx's
+ * interval line of @w, @t s into the run: the action (@action, XDP_*),
+ * rx/s, err/s, ns/packet and the CPU cell (xl_window_cpu_cell()).
+ */
+void xl_window_print_action_line(FILE *out, const struct xl_meter_window *w, double t,
+				 int action);
+
+/**
+ * xl_window_print_actions_line() - on @out, run's interval line of @w,
+ * @t s into the run: rx/s, each action's rate (drop, pass, tx, redirect,
+ * abort), ns/packet and the CPU cell.
+ */
+void xl_window_print_actions_line(FILE *out, const struct xl_meter_window *w, double t);
+
+/**
+ * xl_bench_rec_print_counts() - on @out, the line "@what: N packets;
+ * XDP_... n ..." of the counts from @a to @b; @aborted: XDP_ABORTED is
+ * counted apart (else it is said to be inside XDP_DROP).
+ */
+void xl_bench_rec_print_counts(FILE *out, const char *what, const struct xl_bench_rec *a,
+			       const struct xl_bench_rec *b, bool aborted);
+
 #endif /* XDPLAB_REPORTLOOP_H */

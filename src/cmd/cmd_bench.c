@@ -80,17 +80,6 @@ static int bench_check(const struct xl_cmd_spec *spec, const struct bench_args *
 	return 0;
 }
 
-static void print_window(const struct xl_meter_window *w, double t, int action)
-{
-	char b1[32], b2[32], cpu[64];
-
-	xl_window_cpu_cell(cpu, sizeof(cpu), w);
-	printf("%8.3f s  %-8s rx/s %12s  err/s %s  ns/packet %.1f  %s\n", t,
-	       xl_xdp_action_name(action) + 4, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
-	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt, cpu);
-}
-
-
 /* What the report loop's callbacks need. */
 struct bench_run {
 	struct xl_bench *b;
@@ -122,7 +111,7 @@ static void bench_print(void *ctx, const struct xl_meter_window *w, double t)
 	char b1[32];
 	int q;
 
-	print_window(w, t, br->action);
+	xl_window_print_action_line(stdout, w, t, br->action);
 	/* --rxq-stats: the queues that took frames in this window. */
 	if (!br->rxq || xl_bench__read_rxq(br->b, now, XL_RXQ_MAX))
 		return;

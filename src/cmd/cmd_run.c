@@ -107,31 +107,7 @@ static int run_alive(void *ctx)
 
 static void run_print(void *ctx, const struct xl_meter_window *w, double t)
 {
-	static const int order[] = { XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT, XDP_ABORTED };
-	static const char *const label[] = { "drop/s", "pass/s", "tx/s", "redir/s", "abort/s" };
-	char b[32], cpu[64];
-	size_t i;
-
-	xl_window_cpu_cell(cpu, sizeof(cpu), w);
-	printf("%8.3f s  rx/s %12s", t, xl_fmt_thousands((uint64_t)w->pps, b, sizeof(b)));
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		printf("  %s %s", label[i],
-		       xl_fmt_thousands((uint64_t)xl_rate(w->actions[order[i]], w->ns), b, sizeof(b)));
-	printf("  ns/packet %.1f  %s\n", w->ns_per_pkt, cpu);
-}
-
-static void print_counts(const char *what, const struct xl_bench_rec *a,
-			 const struct xl_bench_rec *b, bool aborted)
-{
-	int i;
-
-	printf("%s: %llu packets;", what, (unsigned long long)(b->rx_packets - a->rx_packets));
-	for (i = aborted ? 0 : 1; i < XL_XDP_ACTIONS; i++)
-		printf(" %s %llu", xl_xdp_action_name(i),
-		       (unsigned long long)(b->actions[i] - a->actions[i]));
-	if (!aborted)
-		printf(" (XDP_ABORTED counted in XDP_DROP)");
-	printf("\n");
+	xl_window_print_actions_line(stdout, w, t);
 }
 
 int cmd_run(int argc, char **argv)
@@ -228,9 +204,9 @@ int cmd_run(int argc, char **argv)
 		xl_row_print_verdict(stdout, &row);
 	}
 	if (cnt && !xl_count__read(cnt, &fx1, NULL))
-		print_counts("count fexit", &fx0, &fx1, true);
+		xl_bench_rec_print_counts(stdout, "count fexit", &fx0, &fx1, true);
 	if (eth_ok && !xl_eth_xdp_read(&eth, &eth1))
-		print_counts("count ethtool", &eth0, &eth1, false);
+		xl_bench_rec_print_counts(stdout, "count ethtool", &eth0, &eth1, false);
 	ret = xl_cmd_dut_finish(&a.d, "run", &loop, &row, NULL, &m, ret);
 out:
 	xl_xdp_link_close(link_fd); /* -1: nothing */

@@ -95,6 +95,30 @@ static void test_interval_recs(void **state)
 	free(rec.v);
 }
 
+static void test_counts_line(void **state)
+{
+	static struct xl_bench_rec a, b;
+
+	b.rx_packets = 10;
+	b.actions[0] = 1; /* XDP_ABORTED */
+	b.actions[1] = 2; /* XDP_DROP */
+	b.actions[2] = 3; /* XDP_PASS */
+	b.actions[4] = 4; /* XDP_REDIRECT */
+	assert_out("count fexit: 10 packets; XDP_ABORTED 1 XDP_DROP 2 XDP_PASS 3 XDP_TX 0 XDP_REDIRECT 4\n",
+		   xl_bench_rec_print_counts(out, "count fexit", &a, &b, true));
+	assert_out("count ethtool: 10 packets; XDP_DROP 2 XDP_PASS 3 XDP_TX 0 XDP_REDIRECT 4 (XDP_ABORTED counted in XDP_DROP)\n",
+		   xl_bench_rec_print_counts(out, "count ethtool", &a, &b, false));
+}
+
+static void test_action_line(void **state)
+{
+	struct xl_meter_window w = { .napi_cpu = -1, .pps = 1234567, .err_pps = 0,
+				     .ns_per_pkt = 810.0 };
+
+	assert_out("   1.000 s  DROP     rx/s    1,234,567  err/s 0  ns/packet 810.0  cpu - busy -  cpu-ns/packet -\n",
+		   xl_window_print_action_line(out, &w, 1.0, 1 /* XDP_DROP */));
+}
+
 static void test_extra_line(void **state)
 {
 	struct xl_extra_cal cal = { .target_ns = 10, .iters = 40, .ns_per_iter = 0.25,
@@ -156,6 +180,8 @@ int main(void)
 		cmocka_unit_test(test_check_line),
 		cmocka_unit_test(test_row_single),
 		cmocka_unit_test(test_interval_recs),
+		cmocka_unit_test(test_counts_line),
+		cmocka_unit_test(test_action_line),
 		cmocka_unit_test(test_extra_line),
 		cmocka_unit_test(test_lat_totals),
 		cmocka_unit_test(test_lat_rows_empty),

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bpf.h>
 
 #include "xdplab/escape.h"
 #include "xdplab/reportloop.h"
@@ -241,4 +242,43 @@ void xl_window_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w)
 	else
 		snprintf(buf, len, "cpu%d busy %.1f%%  cpu-ns/packet %.1f", w->napi_cpu,
 			 w->cpu_busy * 100, w->cpu_ns_per_pkt);
+}
+
+void xl_window_print_action_line(FILE *out, const struct xl_meter_window *w, double t, int action)
+{
+	char b1[32], b2[32], cpu[64];
+
+	xl_window_cpu_cell(cpu, sizeof(cpu), w);
+	fprintf(out, "%8.3f s  %-8s rx/s %12s  err/s %s  ns/packet %.1f  %s\n", t,
+	       xl_xdp_action_name(action) + 4, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
+	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt, cpu);
+}
+
+void xl_window_print_actions_line(FILE *out, const struct xl_meter_window *w, double t)
+{
+	static const int order[] = { XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT, XDP_ABORTED };
+	static const char *const label[] = { "drop/s", "pass/s", "tx/s", "redir/s", "abort/s" };
+	char b[32], cpu[64];
+	size_t i;
+
+	xl_window_cpu_cell(cpu, sizeof(cpu), w);
+	fprintf(out, "%8.3f s  rx/s %12s", t, xl_fmt_thousands((uint64_t)w->pps, b, sizeof(b)));
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		fprintf(out, "  %s %s", label[i],
+		       xl_fmt_thousands((uint64_t)xl_rate(w->actions[order[i]], w->ns), b, sizeof(b)));
+	fprintf(out, "  ns/packet %.1f  %s\n", w->ns_per_pkt, cpu);
+}
+
+void xl_bench_rec_print_counts(FILE *out, const char *what, const struct xl_bench_rec *a,
+			       const struct xl_bench_rec *b, bool aborted)
+{
+	int i;
+
+	fprintf(out, "%s: %llu packets;", what, (unsigned long long)(b->rx_packets - a->rx_packets));
+	for (i = aborted ? 0 : 1; i < XL_XDP_ACTIONS; i++)
+		fprintf(out, " %s %llu", xl_xdp_action_name(i),
+		       (unsigned long long)(b->actions[i] - a->actions[i]));
+	if (!aborted)
+		fprintf(out, " (XDP_ABORTED counted in XDP_DROP)");
+	fprintf(out, "\n");
 }
