@@ -16,6 +16,7 @@
 #define XDPLAB_LAB_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -144,6 +145,13 @@ void xl_lab__destroy(struct xl_lab *lab);
 void xl_lab__release(struct xl_lab *lab);
 
 /**
+ * xl_lab__print() - @lab's names on @out, as `lab setup` prints them: "lab
+ * TAG", then a line per end ("gen IFNAME netns NS IPV4 MAC", "dut ...")
+ * and per out pair ("outN IFNAME netns NS -> IFNAME netns NS").
+ */
+void xl_lab__print(FILE *out, const struct xl_lab *lab);
+
+/**
  * xl_lab__enter() - move the calling THREAD into the namespace of @side
  * (setns is per thread). Return: 0 or -errno.
  */
@@ -212,6 +220,14 @@ int xl_lab_sweep(void);
  * -EINVAL if @tag is not an xdplab lab tag.
  */
 int xl_lab_remove(const char *tag);
+
+/**
+ * xl_lab_tags() - the labs present, for the error of an unknown tag: the
+ * tags of the /run/netns/xl*-gen namespaces, comma-separated into @buf
+ * (@len bytes; those that do not fit are left out). Return: @buf, or
+ * "none" (static) when there are none.
+ */
+const char *xl_lab_tags(char *buf, size_t len);
 
 /**
  * xl_lab_remove_all() - remove every xdplab lab namespace, manual ones too

@@ -4,8 +4,6 @@
  * stays until it is torn down, its tag and names printed; removing one by
  * tag, or every lab with --all.
  */
-#include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,24 +49,14 @@ int xl_cmd_lab_setup(int argc, char **argv)
 {
 	struct xl_lab_opts lo = { .queues = 1, .manual = true };
 	struct xl_lab lab;
-	char ip[2][INET_ADDRSTRLEN], mac[2][18];
-	int idx, s;
+	int idx;
 
 	idx = xl_cmd_parse_none(&setup_spec, argc, argv, on_setup_opt, &lo);
 	if (idx)
 		return idx == XL_OPTS_HELP ? XL_EXIT_OK : XL_EXIT_USAGE;
 	if (xl_lab__create(&lab, &lo))
 		return XL_EXIT_RUNTIME;
-	for (s = 0; s < 2; s++) {
-		inet_ntop(AF_INET, &lab.ip4[s], ip[s], sizeof(ip[s]));
-		xl_mac_format(lab.mac[s], mac[s]);
-	}
-	printf("lab %s\n", lab.tag);
-	printf("gen %s netns %s %s %s\n", lab.ifname[0], lab.ns[0], ip[0], mac[0]);
-	printf("dut %s netns %s %s %s\n", lab.ifname[1], lab.ns[1], ip[1], mac[1]);
-	for (s = 0; s < lab.nout; s++)
-		printf("out%d %s netns %s -> %s netns %s\n", s, lab.out_ifname[s][XL_LAB_DUT],
-		       lab.ns[XL_LAB_DUT], lab.out_ifname[s][XL_LAB_GEN], lab.ns[XL_LAB_GEN]);
+	xl_lab__print(stdout, &lab);
 	xl_lab__release(&lab);
 	return XL_EXIT_OK;
 }
@@ -77,32 +65,6 @@ static int on_teardown_opt(int id, const char *arg, void *ctx)
 {
 	*(bool *)ctx = true;
 	return 0;
-}
-
-/*
- * The labs present, for the error of an unknown TAG: the tags of the
- * /run/netns/xl*-gen namespaces, comma-separated into @buf ("none" if
- * there are none).
- */
-static const char *lab_tags(char *buf, size_t len)
-{
-	DIR *d = opendir("/run/netns");
-	struct dirent *e;
-	size_t n, used = 0;
-
-	buf[0] = 0;
-	while (d && (e = readdir(d))) {
-		n = strlen(e->d_name);
-		if (strncmp(e->d_name, "xl", 2) || n < 5 || strcmp(e->d_name + n - 4, "-gen"))
-			continue;
-		if (used + n + 2 >= len)
-			break;
-		used += snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)(n - 4),
-				 e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return buf[0] ? buf : "none";
 }
 
 int xl_cmd_lab_teardown(int argc, char **argv)
@@ -126,7 +88,7 @@ int xl_cmd_lab_teardown(int argc, char **argv)
 	}
 	if (xl_lab_remove(argv[idx]) < 0) {
 		xl_usage_error(&teardown_spec, "no lab '%s' (labs here: %s)", argv[idx],
-			       lab_tags(tags, sizeof(tags)));
+			       xl_lab_tags(tags, sizeof(tags)));
 		return XL_EXIT_USAGE;
 	}
 	printf("removed lab %s\n", argv[idx]);

@@ -33,6 +33,7 @@
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
+#include "xdplab/pkt.h"
 #include "xdplab/sysstat.h"
 #include "lab_priv.h"
 
@@ -526,4 +527,21 @@ int xl_lab__wire(struct xl_lab *lab, enum xl_wiring wiring, int napi_cpu)
 	lab->wiring = XL_WIRING_SOFTIRQ;
 	lab->napi_cpu = -1;
 	return 0;
+}
+
+void xl_lab__print(FILE *out, const struct xl_lab *lab)
+{
+	char ip[2][INET_ADDRSTRLEN], mac[2][18];
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		inet_ntop(AF_INET, &lab->ip4[s], ip[s], sizeof(ip[s]));
+		xl_mac_format(lab->mac[s], mac[s]);
+	}
+	fprintf(out, "lab %s\n", lab->tag);
+	fprintf(out, "gen %s netns %s %s %s\n", lab->ifname[0], lab->ns[0], ip[0], mac[0]);
+	fprintf(out, "dut %s netns %s %s %s\n", lab->ifname[1], lab->ns[1], ip[1], mac[1]);
+	for (s = 0; s < lab->nout; s++)
+		fprintf(out, "out%d %s netns %s -> %s netns %s\n", s, lab->out_ifname[s][XL_LAB_DUT],
+			lab->ns[XL_LAB_DUT], lab->out_ifname[s][XL_LAB_GEN], lab->ns[XL_LAB_GEN]);
 }

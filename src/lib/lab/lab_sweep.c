@@ -226,3 +226,24 @@ int xl_lab_remove_all(void)
 {
 	return sweep(true);
 }
+
+const char *xl_lab_tags(char *buf, size_t len)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *e;
+	size_t n, used = 0;
+
+	buf[0] = 0;
+	while (d && (e = readdir(d))) {
+		n = strlen(e->d_name);
+		if (strncmp(e->d_name, "xl", 2) || n < 5 || strcmp(e->d_name + n - 4, "-gen"))
+			continue;
+		if (used + n + 2 >= len)
+			break;
+		used += snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)(n - 4),
+				 e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return buf[0] ? buf : "none";
+}
