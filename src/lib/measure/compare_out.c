@@ -266,33 +266,42 @@ static json_t *side_json(const struct xl_cmp_rowdata *d, double cpu)
 			 "cpu_ns_per_pkt", cpu > 0 ? json_real(cpu) : json_null());
 }
 
+void xl_cmp_out_json_head(json_t *doc, const struct xl_cmp_file *b, const struct xl_cmp_file *n,
+			  bool cross_machine, bool ceiling_moved, double ceiling_pct,
+			  const struct xl_cmp_view *vw)
+{
+	struct xl_cmp_env_row e[64];
+	json_t *env = json_array(), *fa;
+	int i, ne = xl_cmp_env(b, n, e, 64);
+
+	for (i = 0; i < ne; i++)
+		json_array_append_new(env, json_pack("{s:s,s:s,s:s,s:b}", "field", e[i].field,
+						     "base", e[i].base, "new", e[i].new,
+						     "differs", e[i].differs));
+	json_object_set_new(doc, "environment", env);
+	json_object_set_new(doc, "cross_machine", json_boolean(cross_machine));
+	json_object_set_new(doc, "ceiling_moved", json_boolean(ceiling_moved));
+	json_object_set_new(doc, "ceiling_pct", ceiling_moved ? json_real(ceiling_pct) : json_null());
+	json_object_set_new(doc, "alpha", json_real(vw->o.alpha));
+	json_object_set_new(doc, "threshold_ns", json_real(vw->o.threshold_ns));
+	json_object_set_new(doc, "figure", json_string(xl_cmp_figure_name(vw->o.figure)));
+	if ((fa = xl_cmp_out_calib_head_json(vw)))
+		json_object_set_new(doc, "calibration", fa);
+}
+
 static void print_json(FILE *out, const struct xl_cmp_file *b, const struct xl_cmp_file *n,
 		       const struct xl_cmp_result *res, const struct xl_cmp_latresult *lr,
 		       const struct xl_cmp_view *vw)
 {
-	struct xl_cmp_env_row e[64];
-	json_t *doc = json_object(), *env = json_array(), *rows = json_array(), *sum, *fa;
-	int i, ne = xl_cmp_env(b, n, e, 64);
+	json_t *doc = json_object(), *rows = json_array(), *sum, *fa;
+	int i;
 
 	json_object_set_new(doc, "schema", json_string("xdplab.compare/1"));
 	json_object_set_new(doc, "base", json_pack("{s:s,s:s,s:s}", "path", b->path, "git",
 						    b->git, "date", b->date));
 	json_object_set_new(doc, "new", json_pack("{s:s,s:s,s:s}", "path", n->path, "git",
 						   n->git, "date", n->date));
-	for (i = 0; i < ne; i++)
-		json_array_append_new(env, json_pack("{s:s,s:s,s:s,s:b}", "field", e[i].field,
-						     "base", e[i].base, "new", e[i].new,
-						     "differs", e[i].differs));
-	json_object_set_new(doc, "environment", env);
-	json_object_set_new(doc, "cross_machine", json_boolean(res->cross_machine));
-	json_object_set_new(doc, "ceiling_moved", json_boolean(res->ceiling_moved));
-	json_object_set_new(doc, "ceiling_pct", res->ceiling_moved ? json_real(res->ceiling_pct) :
-								      json_null());
-	json_object_set_new(doc, "alpha", json_real(vw->o.alpha));
-	json_object_set_new(doc, "threshold_ns", json_real(vw->o.threshold_ns));
-	json_object_set_new(doc, "figure", json_string(xl_cmp_figure_name(vw->o.figure)));
-	if ((fa = xl_cmp_out_calib_head_json(vw)))
-		json_object_set_new(doc, "calibration", fa);
+	xl_cmp_out_json_head(doc, b, n, res->cross_machine, res->ceiling_moved, res->ceiling_pct, vw);
 	for (i = 0; i < res->nrows; i++) {
 		const struct xl_cmp_row *r = &res->rows[i];
 		const struct xl_cmp_rowdata *d = ident(r);

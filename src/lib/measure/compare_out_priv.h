@@ -73,6 +73,17 @@ struct json_t *xl_cmp_out_calib_json(const struct xl_cmp_view *v, const struct x
 /** xl_cmp_out_calib_head_json() - the "calibration" member: {path, runs, alpha, matches, why}, or NULL. */
 struct json_t *xl_cmp_out_calib_head_json(const struct xl_cmp_view *v);
 
+/**
+ * xl_cmp_out_json_head() - the members compare --json's schemas /1 and /2
+ * share after "base" and "new", set in @doc: "environment" (@b's against
+ * @n's, xl_cmp_env()), "cross_machine", "ceiling_moved", "ceiling_pct"
+ * (null unless it moved), "alpha", "threshold_ns", "figure" and, with a
+ * calibration, "calibration".
+ */
+void xl_cmp_out_json_head(struct json_t *doc, const struct xl_cmp_file *b,
+			  const struct xl_cmp_file *n, bool cross_machine, bool ceiling_moved,
+			  double ceiling_pct, const struct xl_cmp_view *vw);
+
 /** xl_cmp_out_lat_table() - the latency rows' table of two files (compare_out_lat.c). */
 void xl_cmp_out_lat_table(FILE *out, const struct xl_cmp_latresult *lr,
 			  const struct xl_cmp_view *v);

@@ -213,29 +213,16 @@ static json_t *sums_json(const double *v, int n)
 static void print_json(FILE *out, const struct xl_cmp_file *files, int nbase, int nnew,
 		       const struct xl_cmp_mresult *res, const struct xl_cmp_view *vw)
 {
-	struct xl_cmp_env_row e[64];
-	json_t *doc = json_object(), *env = json_array(), *rows = json_array(), *fa;
-	int i, ne = xl_cmp_env(&files[0], &files[nbase], e, 64);
+	json_t *doc = json_object(), *rows = json_array(), *fa;
+	int i;
 	double c = xl_choose(nbase + nnew, nbase);
 	bool exact = c <= XL_PERM_EXACT_MAX;
 
 	json_object_set_new(doc, "schema", json_string("xdplab.compare/2"));
 	json_object_set_new(doc, "base", runs_json(files, 0, nbase));
 	json_object_set_new(doc, "new", runs_json(files, nbase, nbase + nnew));
-	for (i = 0; i < ne; i++)
-		json_array_append_new(env, json_pack("{s:s,s:s,s:s,s:b}", "field", e[i].field,
-						     "base", e[i].base, "new", e[i].new,
-						     "differs", e[i].differs));
-	json_object_set_new(doc, "environment", env);
-	json_object_set_new(doc, "cross_machine", json_boolean(res->cross_machine));
-	json_object_set_new(doc, "ceiling_moved", json_boolean(res->ceiling_moved));
-	json_object_set_new(doc, "ceiling_pct", res->ceiling_moved ? json_real(res->ceiling_pct) :
-								      json_null());
-	json_object_set_new(doc, "alpha", json_real(vw->o.alpha));
-	json_object_set_new(doc, "threshold_ns", json_real(vw->o.threshold_ns));
-	json_object_set_new(doc, "figure", json_string(xl_cmp_figure_name(vw->o.figure)));
-	if ((fa = xl_cmp_out_calib_head_json(vw)))
-		json_object_set_new(doc, "calibration", fa);
+	xl_cmp_out_json_head(doc, &files[0], &files[nbase], res->cross_machine, res->ceiling_moved,
+			     res->ceiling_pct, vw);
 	json_object_set_new(doc, "method", json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:f,s:o,s:s}",
 		"test", "permutation", "unit", "run", "run_summary", "median",
 		"statistic", "difference of means", "runs_base", nbase, "runs_new", nnew,
