@@ -122,4 +122,24 @@ void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, double a
 /** xl_cmp_case_runs() - @c of several runs a side's row @m, compared at @alpha. */
 void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m, double alpha);
 
+/**
+ * struct xl_cmp_tally - how a comparison's rows came out (struct
+ * xl_cmp_case @kind): @pass, @fail and @skip rows; @first_fail: the first
+ * failing row's name (raw text; "" when none failed).
+ */
+struct xl_cmp_tally {
+	int pass, fail, skip;
+	char first_fail[160];
+};
+
+/**
+ * xl_cmp_write_cases() - every row of two files' @res, or when @res is
+ * NULL of several runs a side's @mres, as its outcome in one line on @out,
+ * "NAME: MESSAGE" (xl_cmp_case_two() / xl_cmp_case_runs() at @alpha; both
+ * escaped for a terminal), counted into @t: bisect-step's lines.
+ * Return: 0, or -EIO when @out reports an error.
+ */
+int xl_cmp_write_cases(FILE *out, const struct xl_cmp_result *res,
+		       const struct xl_cmp_mresult *mres, double alpha, struct xl_cmp_tally *t);
+
 #endif /* XDPLAB_COMPARE_OUT_H */

@@ -141,9 +141,9 @@ static int decide(const struct bisect_args *a, struct xl_cmp_file *f, int nb, in
 {
 	struct xl_cmp_result res = { 0 };
 	struct xl_cmp_mresult mres = { 0 };
-	struct xl_cmp_case c;
-	char err[1024], first[160] = "";
-	int i, nrows, bad = 0, skip = 0, pass = 0, ret = BISECT_ABORT;
+	struct xl_cmp_tally t;
+	char err[1024];
+	int ret = BISECT_ABORT;
 	bool two = nb == 1 && nn == 1;
 
 	if (!two && xl_cmp_runs_check(f, nb + nn, err, sizeof(err))) {
@@ -154,34 +154,22 @@ static int decide(const struct bisect_args *a, struct xl_cmp_file *f, int nb, in
 		xl_err("bisect-step: out of memory");
 		return BISECT_ABORT;
 	}
-	nrows = two ? res.nrows : mres.nrows;
-	for (i = 0; i < nrows; i++) {
-		if (two)
-			xl_cmp_case_two(&c, &res.rows[i], a->o.alpha);
-		else
-			xl_cmp_case_runs(&c, &mres.rows[i], a->o.alpha);
-		printf("%s: %s\n", XL_ESC(c.name), XL_ESC(c.msg));
-		bad += c.kind == XL_CASE_FAIL;
-		skip += c.kind == XL_CASE_SKIP;
-		pass += c.kind == XL_CASE_PASS;
-		if (c.kind == XL_CASE_FAIL && !first[0])
-			snprintf(first, sizeof(first), "%s", c.name);
-	}
+	xl_cmp_write_cases(stdout, two ? &res : NULL, &mres, a->o.alpha, &t);
 	if (!(two ? res.paired : mres.paired)) {
 		printf("bisect-step: skip (exit %d): no row of this commit's runs is in the baseline's\n",
 		       BISECT_SKIP);
 		ret = BISECT_SKIP;
-	} else if (bad) {
+	} else if (t.fail) {
 		printf("bisect-step: bad (exit %d): %d row(s) regressed (the first: %s)\n", BISECT_BAD,
-		       bad, XL_ESC(first));
+		       t.fail, XL_ESC(t.first_fail));
 		ret = BISECT_BAD;
-	} else if (skip) {
+	} else if (t.skip) {
 		printf("bisect-step: skip (exit %d): no regression, but %d row(s) could not be judged\n",
-		       BISECT_SKIP, skip);
+		       BISECT_SKIP, t.skip);
 		ret = BISECT_SKIP;
 	} else {
 		printf("bisect-step: good (exit %d): %d row(s) compared, none regressed\n",
-		       BISECT_GOOD, pass);
+		       BISECT_GOOD, t.pass);
 		ret = BISECT_GOOD;
 	}
 	xl_cmp_result_free(&res);

@@ -3,7 +3,7 @@
  * test_compare_out.c - unit tests of the comparison's library API around
  * the statistics: a side's files read from paths and directories
  * (xl_cmp_load_side(), compare_load.c), bisect-step's row filter
- * (xl_cmp_file_keep()), the writers' contract (xdplab/compare_out.h: the
+ * (xl_cmp_file_keep()) and its lines (xl_cmp_write_cases()), the writers' contract (xdplab/compare_out.h: the
  * FILE * given, -EINVAL for CSV of several runs), and the store's
  * listings and file reading (xdplab/store_io.h). The outputs themselves
  * are held byte for byte by the e2e compare and store tests.
@@ -151,6 +151,7 @@ static void test_writers(void **state)
 	struct xl_cmp_result res;
 	struct xl_cmp_latresult lr = { 0 };
 	struct xl_cmp_mresult mres;
+	struct xl_cmp_tally t;
 	struct xl_cmp_view v = { .format = XL_CMP_OUT_JSON, .o = { .alpha = 0.05 } };
 	struct memout m;
 	char path[2][400], err[512], *text;
@@ -173,6 +174,15 @@ static void test_writers(void **state)
 				    json_array_get(json_object_get(doc, "rows"), 0), "verdict")),
 			    "too-few-reps");
 	json_decref(doc);
+	free(text);
+	/* bisect-step's lines: a row's outcome in one line, counted. */
+	assert_int_equal(xl_cmp_write_cases(mem_start(&m), &res, NULL, 0.05, &t), 0);
+	text = mem_end(&m);
+	assert_string_equal(text, "drop/no-touch 64 native threaded: too few reps: 3 vs 3 repetitions"
+				  " can never reach p < 0.05 (the smallest p they can give is 0.100)\n");
+	assert_int_equal(t.skip, 1);
+	assert_int_equal(t.pass + t.fail, 0);
+	assert_string_equal(t.first_fail, "");
 	free(text);
 	xl_cmp_result_free(&res);
 

@@ -6,7 +6,7 @@
  * the rest passed. Two files, several runs a side and compare --db alike. Every text from a results
  * file (paths, row names, reasons) goes through the one XML escaper
  * (core/escape.c). A row's outcome in one line (struct xl_cmp_case) is
- * bisect-step's too.
+ * bisect-step's too, its lines written by xl_cmp_write_cases().
  *
  * The shape is the one Jenkins, GitLab and GitHub's test-report actions
  * read (testsuites > testsuite > properties, testcase > failure | skipped,
@@ -257,4 +257,28 @@ int xl_cmp_out_junit_runs(FILE *out, const struct xl_cmp_file *files, int nbase,
 	free(all);
 	free(c);
 	return 0;
+}
+
+/* ---- a row's outcome per line ---- */
+
+int xl_cmp_write_cases(FILE *out, const struct xl_cmp_result *res,
+		       const struct xl_cmp_mresult *mres, double alpha, struct xl_cmp_tally *t)
+{
+	int i, n = res ? res->nrows : mres->nrows;
+	struct xl_cmp_case c;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < n; i++) {
+		if (res)
+			xl_cmp_case_two(&c, &res->rows[i], alpha);
+		else
+			xl_cmp_case_runs(&c, &mres->rows[i], alpha);
+		fprintf(out, "%s: %s\n", XL_ESC(c.name), XL_ESC(c.msg));
+		t->fail += c.kind == XL_CASE_FAIL;
+		t->skip += c.kind == XL_CASE_SKIP;
+		t->pass += c.kind == XL_CASE_PASS;
+		if (c.kind == XL_CASE_FAIL && !t->first_fail[0])
+			snprintf(t->first_fail, sizeof(t->first_fail), "%s", c.name);
+	}
+	return ferror(out) ? -EIO : 0;
 }
