@@ -23,7 +23,7 @@
 #include "xdplab/pkt.h"
 #include "xdplab/userprog.h"
 
-enum { R_SIZES, R_ROWS, R_SSH_CONFIG, R_AB, R_NDR_LOSS, R_NDR_PDR, R_NDR_RES };
+enum { R_SIZES, R_ROWS, R_SSH_CONFIG, R_AB };
 
 #define A struct run_args
 static const char *const wirings[] = { "softirq", "threaded", NULL };
@@ -66,9 +66,9 @@ static const struct xl_opt run_opts[] = {
 	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.3 s) per size: 32 s at the defaults)",
 	  XL_FLAG(A, latency) },
 	{ "ndr", 0, NULL, "after the rows: the zero-loss throughput search of 'xdplab ndr' on each drop and xsk-rxdrop row asked, at each size, trials of --seconds, then its latency points (docs/ndr.md; about 8 trials and 4 latency points a row)", XL_FLAG(A, ndr) },
-	{ "loss", 0, "PCT", "with --ndr: the loss the NDR allows, a percentage, 0..50 (default 0)", R_NDR_LOSS, .alias = "max-loss" },
-	{ "pdr", 0, "PCT", "with --ndr: the loss the PDR allows, a percentage, --loss..50 (default 0.1%)", R_NDR_PDR },
-	{ "resolution", 0, "PCT", "with --ndr: the search's resolution, a percentage of the upper bound, above 0..50 (default 1%)", R_NDR_RES },
+	XL_NDR_OPT(LOSS, A, pct, .help = "with --ndr: the loss the NDR allows, a percentage, 0..50 (default 0)"),
+	XL_NDR_OPT(PDR, A, pct, .help = "with --ndr: the loss the PDR allows, a percentage, --loss..50 (default 0.1%)"),
+	XL_NDR_OPT(RES, A, pct, .help = "with --ndr: the search's resolution, a percentage of the upper bound, above 0..50 (default 1%)"),
 	{ "latency-delay", 0, "NS", "with --latency: the receiver spins NS ns per frame before reading the clock, {range} (a known added delay; default 0)",
 	  XL_UINT(A, lat_delay_ns, 0, 100000000) },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq",
@@ -186,15 +186,10 @@ static int on_run_opt(int id, const char *arg, void *ctx)
 		a->ab[0] = a->ab_buf;
 		a->ab[1] = comma + 1;
 		return 0;
-	case R_NDR_LOSS:
-		a->ndr_pct_set = true;
-		return xl_cmd_ndr_pct_opt(&run_spec, "--loss", arg, &a->loss_pct);
-	case R_NDR_PDR:
-		a->ndr_pct_set = true;
-		return xl_cmd_ndr_pct_opt(&run_spec, "--pdr", arg, &a->pdr_pct);
-	case R_NDR_RES:
-		a->ndr_pct_set = true;
-		return xl_cmd_ndr_pct_opt(&run_spec, "--resolution", arg, &a->res_pct);
+	case XL_OPT_NDR_LOSS:
+	case XL_OPT_NDR_PDR:
+	case XL_OPT_NDR_RES:
+		return xl_cmd_ndr_opt(&run_spec, id, arg, &a->pct);
 	case R_SSH_CONFIG:
 		if (access(arg, R_OK))
 			return xl_usage_error(&run_spec, "--ssh-config: cannot read '%s': %s", arg,
@@ -222,7 +217,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 		       .gen_cpu = 0, .napi_cpu = (int)ncpu - 1, .stop = &xl_stop_requested },
 		.sizes = { 64, 1500 }, .nsizes = 2, .wiring = ncpu > 1 ? XL_WIRING_THREADED :
 									 XL_WIRING_SOFTIRQ,
-		.lab_opts = { .queues = 1 }, .pdr_pct = 0.1, .res_pct = 1,
+		.lab_opts = { .queues = 1 }, .pct = XL_CMD_NDR_PCTS_DEFAULT,
 	};
 	for (i = 0; (r = xl_labrow(i)); i++)
 		run_defaults.rows[i] = !(r->flags & XL_LABROW_NAMED_ONLY);
@@ -297,7 +292,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 			}
 		a->lab_opts.out_pairs = 1; /* rt-redirect's way back to the generator side */
 	}
-	if (a->ndr_pct_set && !a->ndr) {
+	if (a->pct.set && !a->ndr) {
 		xl_usage_error(&run_spec, "--loss, --pdr and --resolution go with --ndr");
 		return XL_EXIT_USAGE;
 	}
@@ -310,7 +305,7 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 			xl_usage_error(&run_spec, "--ndr searches the drop rows and xsk-rxdrop: add one to --rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs, xsk-rxdrop/skb, xsk-rxdrop/drv, xsk-rxdrop/zc)");
 			return XL_EXIT_USAGE;
 		}
-		if (xl_cmd_ndr_search_opts(&run_spec, a->loss_pct, a->pdr_pct, a->res_pct, &a->no))
+		if (xl_cmd_ndr_search_opts(&run_spec, &a->pct, &a->no))
 			return XL_EXIT_USAGE;
 		a->no.trial_ns = a->o.seconds_ns;
 		a->no.latency = true;

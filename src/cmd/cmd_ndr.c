@@ -36,10 +36,10 @@ struct ndr_args {
 	uint64_t extra_ns;
 	uint32_t size;
 	int wiring;
-	double loss_pct, pdr_pct, res_pct;
+	struct xl_cmd_ndr_pcts pct;
 };
 
-enum { O_ROWS, O_LOSS, O_PDR, O_RESOLUTION };
+enum { O_ROWS };
 
 static const char *const wirings[] = { "softirq", "threaded", NULL };
 
@@ -47,9 +47,9 @@ static const struct xl_opt ndr_opts[] = {
 	{ "rows", 0, "LIST", "rows to search, comma-separated: the drop rows (drop/no-touch, drop/read-data, drop/parse-ip, drop/swap-macs) and xsk-rxdrop/skb, /drv or /zc (default drop/no-touch)", O_ROWS },
 	{ "size", 'z', "BYTES", "frame size, {range} (default {default}; latency needs 62 or more)", XL_UINT(struct ndr_args, size, XL_PKT_MIN_SIZE, 1514), .alias = "pkt-size" },
 	{ "trial", 't', "SECONDS", "each trial's length, {range} s (default 1; RFC 2544 asks 60)", XL_SECONDS(struct ndr_args, no.trial_ns, 0.2, 60) },
-	{ "loss", 0, "PCT", "the loss the NDR allows, a percentage, 0..50 (default 0: no frame lost; e.g. 0.001%)", O_LOSS, .alias = "max-loss" },
-	{ "pdr", 0, "PCT", "the loss the PDR allows, a percentage, --loss..50 (default 0.1%, as TRex's)", O_PDR },
-	{ "resolution", 0, "PCT", "the search ends when each interval is this share of the upper bound wide, a percentage, above 0..50 (default 1%)", O_RESOLUTION },
+	XL_NDR_OPT(LOSS, struct ndr_args, pct),
+	XL_NDR_OPT(PDR, struct ndr_args, pct),
+	XL_NDR_OPT(RES, struct ndr_args, pct),
 	{ "min", 0, "PPS", "the lower bound, frames/s, {range} (default 0)", XL_UINT(struct ndr_args, no.search.min_pps, 0, 1000000000) },
 	{ "max", 0, "PPS", "the upper bound and first trial, frames/s, {range} (default 0: the generator's fastest, unpaced)", XL_UINT(struct ndr_args, no.search.max_pps, 0, 1000000000) },
 	{ "verify", 0, "SECONDS", "after the search, a fixed-rate run of this length at the NDR and one 5% above it, {range} s (default 0: none)", XL_SECONDS(struct ndr_args, no.verify_ns, 0, 60) },
@@ -64,7 +64,7 @@ static const struct xl_opt ndr_opts[] = {
 static const struct ndr_args ndr_defaults = {
 	.o = { .reps = 1, .gen_cpu = 0, .napi_cpu = -1 },
 	.no = { .trial_ns = 1000000000ull },
-	.size = 64, .wiring = -1, .pdr_pct = 0.1, .res_pct = 1,
+	.size = 64, .wiring = -1, .pct = XL_CMD_NDR_PCTS_DEFAULT,
 };
 
 static const struct xl_cmd_spec ndr_spec = {
@@ -88,17 +88,35 @@ int xl_cmd_parse_pct(const struct xl_cmd_spec *spec, const char *opt, const char
 	return xl_parse_real(spec, opt, arg, min, max, out);
 }
 
-int xl_cmd_ndr_pct_opt(const struct xl_cmd_spec *spec, const char *opt, const char *arg,
-		       double *out)
+const struct xl_opt xl_ndr_opt_table[XL_NDR_OPT_N] = {
+	[XL_NDR_OPT_LOSS] = { "loss", 0, "PCT", "the loss the NDR allows, a percentage, 0..50 (default 0: no frame lost; e.g. 0.001%)",
+			      XL_OPT_NDR_LOSS, .alias = "max-loss" },
+	[XL_NDR_OPT_PDR] = { "pdr", 0, "PCT", "the loss the PDR allows, a percentage, --loss..50 (default 0.1%, as TRex's)",
+			     XL_OPT_NDR_PDR },
+	[XL_NDR_OPT_RES] = { "resolution", 0, "PCT", "the search ends when each interval is this share of the upper bound wide, a percentage, above 0..50 (default 1%)",
+			     XL_OPT_NDR_RES },
+};
+
+int xl_cmd_ndr_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+		   struct xl_cmd_ndr_pcts *p)
 {
-	if (strcmp(opt, "--resolution"))
-		return xl_cmd_parse_pct(spec, opt, arg, 0, XL_NDR_LOSS_MAX * 100, out);
-	if (xl_cmd_parse_pct(spec, opt, arg, 0, 50, out))
-		return -EINVAL;
-	if (*out <= 0)
-		return xl_usage_error(spec, "--resolution: '%s' is out of range (accepted: above 0..50)",
-				      XL_ESC(arg));
-	return 0;
+	switch (id) {
+	case XL_OPT_NDR_LOSS:
+		p->set = true;
+		return xl_cmd_parse_pct(spec, "--loss", arg, 0, XL_NDR_LOSS_MAX * 100, &p->loss);
+	case XL_OPT_NDR_PDR:
+		p->set = true;
+		return xl_cmd_parse_pct(spec, "--pdr", arg, 0, XL_NDR_LOSS_MAX * 100, &p->pdr);
+	case XL_OPT_NDR_RES:
+		p->set = true;
+		if (xl_cmd_parse_pct(spec, "--resolution", arg, 0, 50, &p->res))
+			return -EINVAL;
+		if (p->res <= 0)
+			return xl_usage_error(spec, "--resolution: '%s' is out of range (accepted: above 0..50)",
+					      XL_ESC(arg));
+		return 0;
+	}
+	return 1;
 }
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -108,13 +126,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 	const char *const *names = xl_labrow_names();
 	int i;
 
+	if (id != O_ROWS)
+		return xl_cmd_ndr_opt(&ndr_spec, id, arg, &a->pct) ? -EINVAL : 0;
 	switch (id) {
-	case O_LOSS:
-		return xl_cmd_ndr_pct_opt(&ndr_spec, "--loss", arg, &a->loss_pct);
-	case O_PDR:
-		return xl_cmd_ndr_pct_opt(&ndr_spec, "--pdr", arg, &a->pdr_pct);
-	case O_RESOLUTION:
-		return xl_cmd_ndr_pct_opt(&ndr_spec, "--resolution", arg, &a->res_pct);
 	case O_ROWS:
 		snprintf(buf, sizeof(buf), "%s", arg);
 		memset(a->rows, 0, sizeof(a->rows));
@@ -132,19 +146,19 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return -EINVAL;
 }
 
-int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, double loss_pct, double pdr_pct,
-			   double res_pct, struct xl_ndr_row_opts *no)
+int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, const struct xl_cmd_ndr_pcts *p,
+			   struct xl_ndr_row_opts *no)
 {
 	char msg[160];
 
-	if (pdr_pct < loss_pct) {
-		xl_usage_error(spec, "--pdr %g%% is below --loss %g%% (accepted: --loss..50)", pdr_pct,
-			       loss_pct);
+	if (p->pdr < p->loss) {
+		xl_usage_error(spec, "--pdr %g%% is below --loss %g%% (accepted: --loss..50)", p->pdr,
+			       p->loss);
 		return -EINVAL;
 	}
-	no->search.ndr_loss = loss_pct / 100;
-	no->search.pdr_loss = pdr_pct / 100;
-	no->search.resolution = res_pct / 100;
+	no->search.ndr_loss = p->loss / 100;
+	no->search.pdr_loss = p->pdr / 100;
+	no->search.resolution = p->res / 100;
 	if (xl_ndr_opts_check(&no->search, msg, sizeof(msg))) {
 		xl_usage_error(spec, "%s", msg);
 		return -EINVAL;
@@ -198,7 +212,7 @@ int cmd_ndr(int argc, char **argv)
 	if (!a.rows_set)
 		for (i = 0; (r = xl_labrow(i)); i++)
 			a.rows[i] = !strcmp(r->name, "drop/no-touch");
-	if (xl_cmd_ndr_search_opts(&ndr_spec, a.loss_pct, a.pdr_pct, a.res_pct, &a.no))
+	if (xl_cmd_ndr_search_opts(&ndr_spec, &a.pct, &a.no))
 		return XL_EXIT_USAGE;
 	if (a.wiring == XL_WIRING_THREADED && a.o.napi_cpu == a.o.gen_cpu) {
 		xl_usage_error(&ndr_spec, "--napi-cpu %d equals --gen-cpu: threaded wiring needs two CPUs (or --wiring softirq)",

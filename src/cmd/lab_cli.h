@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "lab_dut.h"
+#include "ndr_cli.h"
 #include "profile_cli.h"
 #include "progress_cli.h"
 #include "xdplab/lab.h"
@@ -62,10 +63,10 @@ struct run_args {
 	/*
 	 * --ndr: after the rows, `xdplab ndr`'s search of each row asked that
 	 * has one, trials of --seconds (ndr_cli.h); --loss, --pdr, --resolution
-	 * in percent (@ndr_pct_set: one of them was given).
+	 * in percent (@pct.set: one of them was given).
 	 */
-	bool ndr, ndr_pct_set;
-	double loss_pct, pdr_pct, res_pct;
+	bool ndr;
+	struct xl_cmd_ndr_pcts pct;
 	struct xl_ndr_row_opts no;
 };
 

@@ -7,6 +7,7 @@
 #ifndef XDPLAB_CMD_NDR_CLI_H
 #define XDPLAB_CMD_NDR_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "opts.h"
@@ -21,20 +22,49 @@ int xl_cmd_parse_pct(const struct xl_cmd_spec *spec, const char *opt, const char
 		     double min, double max, double *out);
 
 /**
- * xl_cmd_ndr_pct_opt() - the search's percentage option @opt, "--loss"
- * or "--pdr" (0..XL_NDR_LOSS_MAX) or "--resolution" (above 0..50), = @arg
- * into *@out (percent; xl_cmd_parse_pct()). Return: 0 or -EINVAL (one line
- * printed).
+ * struct xl_cmd_ndr_pcts - the search's percentages as given (--loss,
+ * --pdr, --resolution), percent; @set: one of them was given.
  */
-int xl_cmd_ndr_pct_opt(const struct xl_cmd_spec *spec, const char *opt, const char *arg,
-		       double *out);
+struct xl_cmd_ndr_pcts {
+	double loss, pdr, res;
+	bool set;
+};
+
+/** Their defaults: no loss for the NDR, 0.1% for the PDR (as TRex's), 1% resolution. */
+#define XL_CMD_NDR_PCTS_DEFAULT { .loss = 0, .pdr = 0.1, .res = 1 }
+
+/** The shared entries' ids (XL_OT_CODE), past every command's own. */
+enum { XL_OPT_NDR_LOSS = 960, XL_OPT_NDR_PDR, XL_OPT_NDR_RES };
+
+/** Index of an entry in xl_ndr_opt_table[]. */
+enum xl_ndr_opt { XL_NDR_OPT_LOSS, XL_NDR_OPT_PDR, XL_NDR_OPT_RES, XL_NDR_OPT_N };
+
+/**
+ * The search's options, written once (names, alias, argument), for
+ * `xdplab ndr` and `lab run --ndr`: each command takes them with
+ * XL_NDR_OPT() into its struct xl_cmd_ndr_pcts member and passes the
+ * ids to xl_cmd_ndr_opt(); its help may be the command's own.
+ */
+extern const struct xl_opt xl_ndr_opt_table[XL_NDR_OPT_N];
+
+/** XL_NDR_OPT() - shared entry @k into member @f (struct xl_cmd_ndr_pcts) of @T. */
+#define XL_NDR_OPT(k, T, f, ...) XL_LIKE(xl_ndr_opt_table[XL_NDR_OPT_##k], T, f, __VA_ARGS__)
+
+/**
+ * xl_cmd_ndr_opt() - option @id of xl_ndr_opt_table[] = @arg into @p (set
+ * too): --loss and --pdr 0..XL_NDR_LOSS_MAX percent, --resolution above
+ * 0..50 (xl_cmd_parse_pct()). Return: 0, -EINVAL (one line printed), or 1
+ * when @id is not one of them.
+ */
+int xl_cmd_ndr_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
+		   struct xl_cmd_ndr_pcts *p);
 
 /**
  * xl_cmd_ndr_search_opts() - @no->search's loss shares and resolution
- * from percentages, checked (--pdr not below --loss, xl_ndr_opts_check()).
+ * from the percentages @p, checked (--pdr not below --loss, xl_ndr_opts_check()).
  * Return: 0 or -EINVAL (one line printed).
  */
-int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, double loss_pct, double pdr_pct,
-			   double res_pct, struct xl_ndr_row_opts *no);
+int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, const struct xl_cmd_ndr_pcts *p,
+			   struct xl_ndr_row_opts *no);
 
 #endif /* XDPLAB_CMD_NDR_CLI_H */
