@@ -10,6 +10,7 @@
 #define XDPLAB_TREND_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "xdplab/changepoint.h"
 #include "xdplab/store.h"
@@ -52,6 +53,18 @@ struct xl_trend {
  * Return: 0, -ENOMEM, -EINVAL (as xl_edivisive()).
  */
 int xl_trend_of(const struct xl_store_series *x, const struct xl_cp_opts *o, struct xl_trend *t);
+
+/**
+ * xl_trend_write() - @x's trend under @o as `xdplab history` shows it, on
+ * @out: a heading (the row's identity and its figure), a line per run
+ * (id, date, label, commit, host, repetitions, the median and its range
+ * in % of it, the verdict; text from the store escaped for a terminal),
+ * each change point with the medians around it, its size and p, then why
+ * no (further) change point was found.
+ * Return: the change points found (0 or more), -ENOMEM / -EINVAL (as
+ * xl_trend_of()), or -EIO when @out reports an error.
+ */
+int xl_trend_write(FILE *out, const struct xl_store_series *x, const struct xl_cp_opts *o);
 
 /** xl_trend_free() - free @t's arrays. */
 void xl_trend_free(struct xl_trend *t);

@@ -6,7 +6,6 @@
  * permutation test, xdplab/changepoint.h). docs/store.md.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,57 +77,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-/* One series: its table and change points. Return: change points found, or -errno. */
-static int print_series(const struct xl_store_series *x, const struct xl_cp_opts *o)
-{
-	struct xl_trend t;
-	int i, k, err = xl_trend_of(x, o, &t);
-
-	if (err)
-		return err;
-	printf("\n%s %u B (%s, %s, %s, %s): %s, each run's median over its repetitions\n",
-	       XL_ESC(x->name), x->size, XL_ESC(x->op[0] ? x->op : "-"), XL_ESC(x->mode),
-	       XL_ESC(x->wiring[0] ? x->wiring : "-"), XL_ESC(x->engine[0] ? x->engine : "-"),
-	       t.on_cpu ? "DUT CPU ns/packet" : "ns/packet (1e9/pps)");
-	printf("%6s  %-20s  %-24s  %-12s  %-16s  %4s  %10s  %9s  %s\n", "run", "date", "label",
-	       "commit", "host", "reps", "median", "range", "verdict");
-	for (i = 0; i < x->npts; i++) {
-		const struct xl_store_point *p = &x->pts[i];
-		double v = t.value[i];
-		char med[24] = "-", rng[24] = "-";
-
-		if (v == v) {
-			snprintf(med, sizeof(med), "%.2f", v);
-			snprintf(rng, sizeof(rng), isfinite(t.hi[i]) ? "%.1f%%" : "0 pps",
-				 v > 0 ? (t.hi[i] - t.lo[i]) / v * 100 : 0);
-		}
-		printf("%6lld  %-20s  %-24s  %-12s  %-16s  %4d  %10s  %9s  %s\n", p->run.id,
-		       XL_ESC(p->run.date), XL_ESC(p->run.label[0] ? p->run.label : "-"),
-		       XL_ESC(p->run.git), XL_ESC(p->run.host[0] ? p->run.host : "?"), p->nreps, med,
-		       rng, XL_ESC(p->verdict));
-	}
-	for (k = 0; k < t.ncp; k++) {
-		const struct xl_trend_cp *c = &t.cp[k];
-		const struct xl_store_point *p = &x->pts[c->point];
-
-		printf("change point at run %lld (%s, label %s, commit %s): median %.2f -> %.2f %s (%+.2f, %+.1f%%), p = %.4f\n",
-		       p->run.id, XL_ESC(p->run.date), XL_ESC(p->run.label[0] ? p->run.label : "-"),
-		       XL_ESC(p->run.git), c->before, c->after, t.on_cpu ? "CPU ns/packet" : "ns/packet",
-		       c->after - c->before,
-		       c->before > 0 ? (c->after - c->before) / c->before * 100 : 0, c->p);
-	}
-	if (!t.ncp && t.last_point < 0)
-		printf("no change point: %d run(s) with figures, too few to test (at least %d a side)\n",
-		       t.nvalues, o->min_size);
-	else if (t.last_point >= 0)
-		printf("no %schange point: the best %scandidate, at run %lld, has p = %.4f > alpha %g\n",
-		       t.ncp ? "further " : "", t.ncp ? "further " : "",
-		       x->pts[t.last_point].run.id, t.last_p, o->alpha);
-	k = t.ncp;
-	xl_trend_free(&t);
-	return k;
-}
-
 int cmd_history(int argc, char **argv)
 {
 	struct history_args a;
@@ -161,7 +109,7 @@ int cmd_history(int argc, char **argv)
 	printf("xdplab history: %s\n", XL_ESC(title));
 	ret = XL_EXIT_OK;
 	for (i = 0; i < n; i++) {
-		r = print_series(&ser[i], &a.cp);
+		r = xl_trend_write(stdout, &ser[i], &a.cp);
 		if (r < 0) {
 			xl_usage_error(&history_spec, "%s", strerror(-r));
 			ret = XL_EXIT_RUNTIME;
