@@ -152,6 +152,15 @@ void xl_lab__release(struct xl_lab *lab);
 void xl_lab__print(FILE *out, const struct xl_lab *lab);
 
 /**
+ * xl_lab__irqs() - the DUT interface's IRQs for a results file's machine
+ * object: with @dut (a --dut interface), its IRQ:CPUs list into @buf
+ * (@len bytes; xl_irq_affinity()); *@note says what they are, or why there
+ * are none (veth has none). Return: @buf, or NULL when there are none.
+ */
+const char *xl_lab__irqs(const struct xl_lab *lab, bool dut, char *buf, size_t len,
+			 const char **note);
+
+/**
  * xl_lab__enter() - move the calling THREAD into the namespace of @side
  * (setns is per thread). Return: 0 or -errno.
  */

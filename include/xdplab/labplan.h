@@ -125,6 +125,33 @@ void xl_labplan_header_extra(const struct xl_labplan *p, char *header, size_t le
 void xl_labplan_header_sens(const struct xl_labplan *p, const struct xl_sens_result *sens,
 			    int nsens, char *header, size_t len);
 
+struct xl_ndr_row;
+struct xl_ndr_row_opts;
+
+/**
+ * xl_labplan_print() - what `lab run` prints after its rows, on @out: each
+ * of @rows (@n) summarised (xl_row_finish(): an interrupted row keeps the
+ * repetitions it completed), the table under @header, the host-speed
+ * control's line, the latency rows (@lat, @nlat), the zero-loss searches
+ * (@ndr, @nndr with @no; @ndr NULL: none asked) and the profiled rows.
+ * Return: the run's reference control (xl_rows_print_ctl()), 0 without.
+ */
+double xl_labplan_print(const struct xl_labplan *p, FILE *out, struct xl_row_result *rows, int n,
+			const char *header, const struct xl_lat_row *lat, int nlat,
+			const struct xl_ndr_row *ndr, int nndr, const struct xl_ndr_row_opts *no);
+
+/**
+ * xl_labplan_extra_json() - the members `lab run` adds to its results
+ * document after the rows (struct xl_report_meta.extra_json), as one JSON
+ * object's text into *@out (free() it; NULL when there are none): the
+ * latency rows (@lat NULL: --latency not asked; xl_lat_rows_json()) and
+ * the zero-loss searches (@ndr NULL: --ndr not asked; xl_ndr_rows_json()
+ * with @no and @extra_ns, -1 without --extra-ns), joined.
+ * Return: 0, or -ENOMEM (*@out NULL).
+ */
+int xl_labplan_extra_json(const struct xl_lat_row *lat, int nlat, const struct xl_ndr_row *ndr,
+			  int nndr, const struct xl_ndr_row_opts *no, double extra_ns, char **out);
+
 /**
  * xl_lat_rows_print() - the latency rows' table on @out (@reps: each
  * row's repetitions asked; nothing without rows).

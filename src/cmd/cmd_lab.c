@@ -108,75 +108,20 @@ static void results(struct run_args *a, const struct xl_report_meta *meta,
 }
 
 /*
- * The lab devices' IRQs for the results' machine object into @buf (@len
- * bytes); *@note what they are or why there are none. Return: @buf, or
- * NULL when there are none.
- */
-static const char *lab_irqs(const struct run_args *a, const struct xl_lab *lab, char *buf,
-			    size_t len, const char **note)
-{
-	if (!a->d.dut) {
-		*note = "veth has no IRQ: its NAPI runs in a kthread or in softirq (the wiring)";
-		return NULL;
-	}
-	if (xl_irq_affinity(NULL, lab->ifname[XL_LAB_DUT], buf, len) > 0) {
-		*note = "the DUT interface's IRQs, IRQ:CPUs each (/proc/irq/N/smp_affinity_list)";
-		return buf;
-	}
-	*note = "the DUT interface has no IRQ of its own in sysfs (a virtual device)";
-	return NULL;
-}
-
-/*
- * @b's members added to @a's (each a JSON object's text; @a NULL: none),
- * @b freed. Return: the text (free() it), or NULL (@b NULL, or ENOMEM).
- */
-static char *json_join(const char *a, char *b)
-{
-	json_t *x, *y;
-	char *text;
-
-	if (!a || !b)
-		return b;
-	x = json_loads(a, 0, NULL);
-	y = json_loads(b, 0, NULL);
-	free(b);
-	if (json_object_update(x, y)) {
-		json_decref(x);
-		json_decref(y);
-		return NULL;
-	}
-	text = json_dumps(x, JSON_COMPACT);
-	json_decref(x);
-	json_decref(y);
-	return text;
-}
-
-/*
  * The table, the latency rows, the profiles and --json: what a run (or an
  * interrupted one) prints. Sets *@ret when the JSON cannot be written.
  */
-static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result *rows, int n,
-		   const char *header, struct xl_sens_result *sens, int nsens,
+static void report(struct run_args *a, const struct xl_labplan *p, struct xl_lab *lab,
+		   struct xl_row_result *rows, int n, const char *header, struct xl_sens_result *sens, int nsens,
 		   const struct xl_lat_row *lat, int nlat, const struct xl_ndr_row *ndr, int nndr,
 		   int *ret)
 {
 	struct xl_report_meta meta;
-	char lab_tag[48], *lat_json = NULL, *ndr_json = NULL, irqs[256];
+	char lab_tag[48], *extra_json = NULL, irqs[256];
 	double ref;
-	int i;
 
-	/* An interrupted row keeps the repetitions it completed, summarised. */
-	for (i = 0; i < n; i++)
-		xl_row_finish(&rows[i]);
-	xl_report_table(stdout, rows, n, header);
-	ref = xl_rows_print_ctl(stdout, rows, n);
-	xl_lat_rows_print(stdout, lat, nlat, a->o.reps);
-	if (a->ndr) {
-		printf("\n");
-		xl_ndr_rows_print(stdout, ndr, nndr, &a->no);
-	}
-	xl_rows_print_profiles(stdout, rows, n);
+	ref = xl_labplan_print(p, stdout, rows, n, header, lat, nlat, a->ndr ? ndr : NULL, nndr,
+			       &a->no);
 	snprintf(lab_tag, sizeof(lab_tag), "%s%s", a->d.dut ? "dut:" : "",
 		 a->d.dut ? lab->ifname[XL_LAB_DUT] : lab->tag);
 	if (a->json || a->db_store) {
@@ -189,21 +134,18 @@ static void report(struct run_args *a, struct xl_lab *lab, struct xl_row_result 
 						.nsens = nsens, .ctl_ref_ns = ref,
 						.ctl_on = a->host.ctl != NULL,
 						.pmu_reason = a->pmu_reason[0] ? a->pmu_reason : NULL };
-		meta.lab_irqs = lab_irqs(a, lab, irqs, sizeof(irqs), &meta.lab_irqs_note);
-		if (a->latency)
-			meta.extra_json = lat_json = xl_lat_rows_json(lat, nlat);
-		if (a->ndr)
-			meta.extra_json = ndr_json = json_join(lat_json, xl_ndr_rows_json(
-						ndr, nndr, &a->no, a->extra ? (double)a->extra_ns : -1, NULL));
-		if ((a->latency && !lat_json) || (a->ndr && !ndr_json)) {
+		meta.lab_irqs = xl_lab__irqs(lab, a->d.dut != NULL, irqs, sizeof(irqs),
+					     &meta.lab_irqs_note);
+		if (xl_labplan_extra_json(a->latency ? lat : NULL, nlat, a->ndr ? ndr : NULL, nndr,
+					  &a->no, a->extra ? (double)a->extra_ns : -1, &extra_json)) {
 			xl_err("cannot write %s: %s", a->json ? a->json : "the results", strerror(ENOMEM));
 			*ret = XL_EXIT_RUNTIME;
 		} else {
+			meta.extra_json = extra_json;
 			results(a, &meta, rows, n, ret);
 		}
 	}
-	free(lat_json);
-	free(ndr_json);
+	free(extra_json);
 }
 
 /*
@@ -312,7 +254,7 @@ static int lab_run(int argc, char **argv)
 		xl_store_close(a.db_store);
 		a.db_store = NULL;
 	}
-	report(&a, &lab, rows, n, header, sens, nsens, lat, nlat, ndr, nndr, &ret);
+	report(&a, &plan, &lab, rows, n, header, sens, nsens, lat, nlat, ndr, nndr, &ret);
 	xl_store_close(a.db_store);
 	xl_lab__destroy(&lab);
 	xl_gen_remote__free(remote);

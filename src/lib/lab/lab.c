@@ -30,6 +30,7 @@
 #include <arpa/inet.h>
 
 #include "xdplab/child.h"
+#include "xdplab/env.h"
 #include "xdplab/lab.h"
 #include "xdplab/log.h"
 #include "xdplab/netns.h"
@@ -544,4 +545,19 @@ void xl_lab__print(FILE *out, const struct xl_lab *lab)
 	for (s = 0; s < lab->nout; s++)
 		fprintf(out, "out%d %s netns %s -> %s netns %s\n", s, lab->out_ifname[s][XL_LAB_DUT],
 			lab->ns[XL_LAB_DUT], lab->out_ifname[s][XL_LAB_GEN], lab->ns[XL_LAB_GEN]);
+}
+
+const char *xl_lab__irqs(const struct xl_lab *lab, bool dut, char *buf, size_t len,
+			 const char **note)
+{
+	if (!dut) {
+		*note = "veth has no IRQ: its NAPI runs in a kthread or in softirq (the wiring)";
+		return NULL;
+	}
+	if (xl_irq_affinity(NULL, lab->ifname[XL_LAB_DUT], buf, len) > 0) {
+		*note = "the DUT interface's IRQs, IRQ:CPUs each (/proc/irq/N/smp_affinity_list)";
+		return buf;
+	}
+	*note = "the DUT interface has no IRQ of its own in sysfs (a virtual device)";
+	return NULL;
 }

@@ -6,12 +6,16 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "xdplab/compare.h"
 #include "xdplab/gen.h"
 #include "xdplab/labplan.h"
+#include "xdplab/labrun_ndr.h"
 #include "xdplab/labrun_redirect.h"
 #include "xdplab/log.h"
 
@@ -300,6 +304,78 @@ void xl_labplan_header_sens(const struct xl_labplan *p, const struct xl_sens_res
 		snprintf(header + strlen(header), len - strlen(header),
 			 "\n  %s", xl_sens_line(&sens[i], line, sizeof(line)));
 	}
+}
+
+double xl_labplan_print(const struct xl_labplan *p, FILE *out, struct xl_row_result *rows, int n,
+			const char *header, const struct xl_lat_row *lat, int nlat,
+			const struct xl_ndr_row *ndr, int nndr, const struct xl_ndr_row_opts *no)
+{
+	double ref;
+	int i;
+
+	/* An interrupted row keeps the repetitions it completed, summarised. */
+	for (i = 0; i < n; i++)
+		xl_row_finish(&rows[i]);
+	xl_report_table(out, rows, n, header);
+	ref = xl_rows_print_ctl(out, rows, n);
+	xl_lat_rows_print(out, lat, nlat, p->o->reps);
+	if (ndr) {
+		fprintf(out, "\n");
+		xl_ndr_rows_print(out, ndr, nndr, no);
+	}
+	xl_rows_print_profiles(out, rows, n);
+	return ref;
+}
+
+/*
+ * @b's members added to @a's (each a JSON object's text; @a NULL: none),
+ * @b freed. Return: the text (free() it), or NULL (@b NULL, or ENOMEM).
+ */
+static char *json_join(const char *a, char *b)
+{
+	json_t *x, *y;
+	char *text;
+
+	if (!a || !b)
+		return b;
+	x = json_loads(a, 0, NULL);
+	y = json_loads(b, 0, NULL);
+	free(b);
+	if (json_object_update(x, y)) {
+		json_decref(x);
+		json_decref(y);
+		return NULL;
+	}
+	text = json_dumps(x, JSON_COMPACT);
+	json_decref(x);
+	json_decref(y);
+	return text;
+}
+
+int xl_labplan_extra_json(const struct xl_lat_row *lat, int nlat, const struct xl_ndr_row *ndr,
+			  int nndr, const struct xl_ndr_row_opts *no, double extra_ns, char **out)
+{
+	char *lat_json = NULL, *ndr_json = NULL;
+	int err = 0;
+
+	*out = NULL;
+	if (lat) {
+		lat_json = xl_lat_rows_json(lat, nlat);
+		if (!lat_json)
+			return -ENOMEM;
+		*out = lat_json;
+	}
+	if (ndr) {
+		ndr_json = json_join(lat_json, xl_ndr_rows_json(ndr, nndr, no, extra_ns, NULL));
+		if (!ndr_json)
+			err = -ENOMEM;
+		if (lat_json && ndr_json) /* joined: the latency text is in it */
+			free(lat_json);
+		else if (lat_json && err)
+			free(lat_json);
+		*out = err ? NULL : ndr_json;
+	}
+	return err;
 }
 
 void xl_lat_rows_print(FILE *out, const struct xl_lat_row *rows, int n, int reps)
