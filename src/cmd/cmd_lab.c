@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
-#include <jansson.h>
 
 #include "cmd.h"
 #include "run_opts.h"
