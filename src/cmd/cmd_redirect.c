@@ -26,6 +26,7 @@
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
 #include "xdplab/redirect.h"
+#include "xdplab/redirect_out.h"
 #include "xdplab/stats.h"
 #include "xdplab/sysstat.h"
 
@@ -127,112 +128,6 @@ static int on_opt(const struct xl_cmd_spec *spec, int id, const char *arg, void 
 	}
 	}
 	return -EINVAL;
-}
-
-/* @ta/@tb: the @nt steering targets at the window's start and end (cpumap). */
-static void print_window(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
-			 const struct xl_redirect_stats *a, const struct xl_redirect_stats *b,
-			 const struct xl_steer_target *ta, const struct xl_steer_target *tb, int nt,
-			 double t)
-{
-	char b1[32], b2[32], b3[32], b4[32];
-	int i;
-
-	printf("%8.3f s  REDIRECT rx/s %12s  err/s %s  ns/packet %.1f  cpu%d busy %.1f%%  cpu-ns/packet %.1f",
-	       t, xl_fmt_thousands((uint64_t)w->pps, b1, sizeof(b1)),
-	       xl_fmt_thousands((uint64_t)w->err_pps, b2, sizeof(b2)), w->ns_per_pkt,
-	       w->napi_cpu, w->cpu_busy * 100, w->cpu_ns_per_pkt);
-	if (o->kind == XL_REDIR_CPUMAP && nt == 1)
-		printf("  cpu%d processed/s %s  enqueue-drops/s %s", ta[0].cpu,
-		       xl_fmt_thousands((uint64_t)xl_rate(b->cpu.processed - a->cpu.processed, w->ns),
-					b3, sizeof(b3)),
-		       xl_fmt_thousands((uint64_t)xl_rate(b->cpu.enqueue_drops - a->cpu.enqueue_drops,
-							  w->ns), b4, sizeof(b4)));
-	else if (o->kind == XL_REDIR_CPUMAP) {
-		uint64_t all = 0;
-
-		for (i = 0; i < nt; i++)
-			all += tb[i].steered - ta[i].steered;
-		/* Per target: processed/s, enqueue drops/s, share of the steered frames. */
-		for (i = 0; i < nt; i++)
-			printf("  cpu%d processed/s %s enqueue-drops/s %s share %.1f%%", tb[i].cpu,
-			       xl_fmt_thousands((uint64_t)xl_rate(tb[i].processed - ta[i].processed,
-								  w->ns), b3, sizeof(b3)),
-			       xl_fmt_thousands((uint64_t)xl_rate(tb[i].enqueue_drops -
-								  ta[i].enqueue_drops, w->ns),
-						b4, sizeof(b4)),
-			       all ? 100.0 * (tb[i].steered - ta[i].steered) / all : 0.0);
-	}
-	for (i = 0; i < o->nout && b->eth_ok; i++)
-		printf("  %s out/s %s", XL_ESC(o->out[i]),
-		       xl_fmt_thousands((uint64_t)xl_rate(b->out_xmit[i] - a->out_xmit[i], w->ns),
-					b3, sizeof(b3)));
-	printf("\n");
-}
-
-
-/*
- * @cpu_recs: each CPU's cpumap record (xl_bench_detail_ncpus() of them), or NULL:
- * the frames processed by the target CPU's own record are then not shown.
- */
-static void print_totals(const struct xl_redirect_opts *o, const struct xl_meter_window *w,
-			 const struct xl_redirect_stats *st,
-			 const struct xl_redir_cpu_rec *cpu_recs, const struct xl_steer_target *t,
-			 int nt, const struct xl_steer_miss *miss, uint64_t stress)
-{
-	uint64_t all = 0;
-	int i;
-
-	printf("totals: %llu packets, %llu bytes, %llu errors in %.3f s;",
-	       (unsigned long long)w->packets, (unsigned long long)w->bytes,
-	       (unsigned long long)w->errors, w->ns / 1e9);
-	for (i = 0; i < XL_XDP_ACTIONS; i++)
-		printf(" %s %llu", xl_xdp_action_name(i), (unsigned long long)w->actions[i]);
-	printf("\n");
-	printf("redirect: program errors %llu, kernel drops %llu%s",
-	       (unsigned long long)st->in.errors, (unsigned long long)st->kernel_drops,
-	       st->eth_ok ? "" : " (veth counters unavailable)");
-	for (i = 0; i < o->nout && st->eth_ok; i++)
-		printf("; out %s %s%llu xmit-errors %llu", XL_ESC(o->out[i]),
-		       st->out_ok[i] ? "sent " : "gone (deleted?), sent until its last read ",
-		       (unsigned long long)st->out_xmit[i],
-		       (unsigned long long)st->out_xmit_errors[i]);
-	printf("\n");
-	if (o->load_egress)
-		printf("egress: %s, processed %llu forwarded %llu dropped %llu\n",
-		       o->egress_drop ? "drop" : "forward", (unsigned long long)st->egress.processed,
-		       (unsigned long long)st->egress.forwarded,
-		       (unsigned long long)st->egress.dropped);
-	if (o->kind != XL_REDIR_CPUMAP)
-		return;
-	if (nt > 1) {
-		printf("cpumap: %d CPUs processed %llu", nt, (unsigned long long)st->cpu.processed);
-	} else {
-		printf("cpumap: cpu %d processed %llu", t[0].cpu,
-		       (unsigned long long)st->cpu.processed);
-		/* The entry program runs on the target CPU: its own record says so. */
-		if (cpu_recs && t[0].cpu < xl_bench_detail_ncpus())
-			printf(" (%llu by cpu %d itself)",
-			       (unsigned long long)t[0].processed, t[0].cpu);
-	}
-	printf(" dropped %llu passed %llu redirected %llu errors %llu enqueued %llu enqueue-drops %llu\n",
-	       (unsigned long long)st->cpu.dropped, (unsigned long long)st->cpu.passed,
-	       (unsigned long long)st->cpu.redirected, (unsigned long long)st->cpu.errors,
-	       (unsigned long long)st->cpu.enqueued, (unsigned long long)st->cpu.enqueue_drops);
-	for (i = 0; i < nt; i++)
-		all += t[i].steered;
-	printf("steer: %s over %d CPU%s; unparsed: not-ip %llu malformed %llu no-ports %llu; filtered %llu; redirect-errors %llu",
-	       xl_steer_name(o->steer), nt, nt == 1 ? "" : "s", (unsigned long long)miss->not_ip,
-	       (unsigned long long)miss->malformed, (unsigned long long)miss->no_ports,
-	       (unsigned long long)miss->filtered, (unsigned long long)miss->redirect_errors);
-	if (o->stress)
-		printf("; stress-mode entry replacements %llu", (unsigned long long)stress);
-	printf("\n");
-	for (i = 0; i < nt; i++)
-		printf("cpu %d: steered %llu processed %llu enqueue-drops %llu share %.2f%%\n",
-		       t[i].cpu, (unsigned long long)t[i].steered,
-		       (unsigned long long)t[i].processed, (unsigned long long)t[i].enqueue_drops,
-		       all ? 100.0 * t[i].steered / all : 0.0);
 }
 
 /*
@@ -363,7 +258,7 @@ static void redir_print(void *ctx, const struct xl_meter_window *w, double t)
 {
 	struct redir_run *rr = ctx;
 
-	print_window(rr->o, w, &rr->prev, &rr->cur, rr->tprev, rr->tcur, rr->nt, t);
+	xl_redirect_print_window(stdout, rr->o, w, &rr->prev, &rr->cur, rr->tprev, rr->tcur, rr->nt, t);
 	rr->prev = rr->cur;
 	memcpy(rr->tprev, rr->tcur, sizeof(rr->tprev));
 }
@@ -480,7 +375,7 @@ int cmd_redirect(int argc, char **argv)
 			XL_REDIR_DRAIN_MS, a.o.in);
 	if (w.ns && xl_redirect__read(r, &st, NULL, cpu_recs) == 0 &&
 	    (!nt || xl_redirect__read_steer(r, targets, &miss, &stress) == 0)) {
-		print_totals(&a.o, &w, &st, cpu_recs, targets, nt, &miss, stress);
+		xl_redirect_print_totals(stdout, &a.o, &w, &st, cpu_recs, targets, nt, &miss, stress);
 		struct xl_row_steer *rs = nt ? xl_row_part_get(&row, &xl_row_part_steer) : NULL;
 
 		if (rs)
