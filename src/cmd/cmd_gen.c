@@ -20,6 +20,7 @@
 #include "xdplab/gen.h"
 #include "xdplab/abi/gen.h"
 #include "xdplab/log.h"
+#include "xdplab/netdev.h"
 #include "xdplab/netlink.h"
 #include "xdplab/report.h"
 #include "xdplab/sampler.h"
@@ -234,50 +235,6 @@ static int resolve_defaults(struct gen_args *a, const char *ifname)
 }
 
 /*
- * Frames @ifname really transmitted: its TX packets counter, read from
- * /proc/thread-self/net/dev (the namespace this thread is in). The sent
- * count cannot tell: a live-frames redirect that the device refuses fails
- * before any driver counter moves (a veth whose peer has no NAPI lacks the
- * NDO_XMIT feature, so bpf_redirect drops in the core and neither
- * tx_queue_0_xdp_xmit_errors nor TX dropped counts it). Used on veth only,
- * whose TX packets include the frames its peer's NAPI took (drivers differ
- * on whether XDP transmits count there).
- * Return: 0 and *@out, or -errno.
- */
-static int dev_tx_packets(const char *ifname, uint64_t *out)
-{
-	char line[512];
-	size_t n = strlen(ifname);
-	int err = -ENODEV;
-	FILE *f;
-
-	f = fopen("/proc/thread-self/net/dev", "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v[10];
-		char *p = line;
-
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, ifname, n) || p[n] != ':')
-			continue;
-		/* rx: bytes packets errs drop fifo frame compressed multicast; tx: bytes packets */
-		if (sscanf(p + n + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
-			   &v[9]) == 10) {
-			*out = v[9];
-			err = 0;
-		} else {
-			err = -EPROTO;
-		}
-		break;
-	}
-	fclose(f);
-	return err;
-}
-
-/*
  * One sample of the generator: its sent and refused counts and, on veth,
  * the device's TX packets counter (what really left), each read stamped.
  */
@@ -343,7 +300,7 @@ static int gen_sample(void *ctx, int slot)
 	s->refused.v = st.xmit_errors;
 	s->tx.ok = false;
 	if (g->a->is_veth) {
-		bool ok = dev_tx_packets(g->ifname, &tx) == 0;
+		bool ok = xl_netdev_tx_packets(g->ifname, &tx) == 0;
 
 		s->tx = xl_read_now(tx, ok);
 	}
