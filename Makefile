@@ -188,7 +188,7 @@ FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
 # The library sources each target runs (instrumented, not the gcc archive).
 FUZZ_SRC_pcap := src/lib/pkt/pcapfile.c src/lib/pkt/pcapng.c src/lib/pkt/pkt.c src/lib/core/atomicfile.c src/lib/core/tmpdir.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_parse := src/lib/pkt/pkt.c
-FUZZ_SRC_opts := src/cmd/opts.c src/lib/core/opts.c src/lib/core/log.c src/lib/core/escape.c
+FUZZ_SRC_opts := src/cmd/opts.c src/lib/core/opts.c src/lib/core/opts_help.c src/lib/core/opts_value.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_compare := src/lib/measure/compare.c src/lib/measure/compare_fig.c src/lib/measure/calib.c src/lib/measure/compare_runs.c src/lib/measure/permtest.c src/lib/core/atomicfile.c src/lib/core/tmpdir.c src/lib/measure/rowfields.c src/lib/measure/report.c src/lib/sys/pmu.c src/lib/measure/compare_lat.c src/lib/measure/compare_rule.c src/lib/measure/utest.c src/lib/measure/stats.c src/lib/sys/env.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_mapfile := src/lib/xdp/mapfile.c src/lib/core/log.c src/lib/core/escape.c
 FUZZ_SRC_folded := src/lib/profile/folded.c src/lib/core/log.c src/lib/core/escape.c

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * test_opts.c - unit tests of the option tables (src/lib/core/opts.c,
+ * test_opts.c - unit tests of the option tables (src/lib/core/opts.c, opts_help.c, opts_value.c,
  * through src/cmd/opts.h's stdout/stderr binding, and once with FILE *s of its own): exact
  * long-option matching, duplicates, unknown options, missing values, --help,
  * the index of the first positional argument (also with GNU permutation),

@@ -1,64 +1,23 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Option tables -> getopt_long, exact matching, duplicates, --help
- * (xdplab/opts.h): the typed entries parsed into the command's args
- * struct; the help and every message written to the FILE * given.
+ * Option tables -> getopt_long, exact matching, duplicates
+ * (xdplab/opts.h): the typed entries checked and parsed into the
+ * command's args struct; every message written to the FILE * given. The
+ * help is opts_help.c's, the values' parsers opts_value.c's.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "xdplab/escape.h"
 #include "xdplab/log.h"
 #include "xdplab/opts.h"
+#include "opts_priv.h"
 
 #define MAX_OPTS 64
-
-int xl_opts_verror(FILE *errf, const struct xl_cmd_spec *spec, const char *fmt, va_list ap)
-{
-	char small[2048], *msg = NULL, *out;
-	va_list ap2;
-	int n;
-
-	/* The option's or the file's text in it is data: escaped, one line. */
-	va_copy(ap2, ap);
-	n = vasprintf(&msg, fmt, ap);
-	if (n < 0) { /* out of memory: the message cut to fit */
-		msg = NULL;
-		vsnprintf(small, sizeof(small), fmt, ap2);
-		n = strlen(small);
-	}
-	va_end(ap2);
-	out = malloc(4 * (size_t)n + 1);
-	if (out)
-		fprintf(errf, "xdplab %s: %s\n", spec->name,
-			xl_term_esc(out, 4 * (size_t)n + 1, msg ? msg : small, 0));
-	else
-		fprintf(errf, "xdplab %s: %s\n", spec->name, XL_ESC(msg ? msg : small));
-	free(out);
-	free(msg);
-	return -EINVAL;
-}
-
-/* xl_opts_verror() with the message's arguments. */
-static int __attribute__((format(printf, 3, 4)))
-opts_error(FILE *errf, const struct xl_cmd_spec *spec, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = xl_opts_verror(errf, spec, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 struct xl_opt xl_opt_resolve(const struct xl_opt *o)
 {
@@ -87,21 +46,6 @@ struct xl_opt xl_opt_resolve(const struct xl_opt *o)
 	return r;
 }
 
-/* The integer field of @size bytes at @f. */
-static int64_t get_int(const void *f, size_t size)
-{
-	switch (size) {
-	case 1:
-		return *(const uint8_t *)f;
-	case 2:
-		return *(const uint16_t *)f;
-	case 4:
-		return *(const int32_t *)f; /* enums and ints: their sign kept */
-	default:
-		return *(const int64_t *)f;
-	}
-}
-
 static void put_int(void *f, size_t size, int64_t v)
 {
 	switch (size) {
@@ -117,125 +61,6 @@ static void put_int(void *f, size_t size, int64_t v)
 	default:
 		*(uint64_t *)f = v;
 	}
-}
-
-/* XL_OT_UINT's upper bound: XL_OPT_MAX_CPU is the last online CPU, XL_OPT_NCPU their number. */
-static uint64_t uint_max(const struct xl_opt *o)
-{
-	if (o->max == XL_OPT_MAX_CPU)
-		return (uint64_t)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	if (o->max == XL_OPT_NCPU)
-		return (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-	return o->max;
-}
-
-/* "{range}", "{choices}" or "{default}" of @o into @buf. */
-static void help_word(const struct xl_opt *o, const void *defaults, const char *w, char *buf,
-		      size_t len)
-{
-	const void *f = defaults ? (const char *)defaults + o->off : NULL;
-	size_t n = 0;
-	int i;
-
-	buf[0] = '\0';
-	if (!strcmp(w, "range")) {
-		if (o->type == XL_OT_UINT)
-			snprintf(buf, len, "%llu..%llu", (unsigned long long)o->min,
-				 (unsigned long long)uint_max(o));
-		else if (o->type == XL_OT_SECONDS || o->type == XL_OT_REAL)
-			snprintf(buf, len, "%.10g..%.10g", o->rmin, o->rmax);
-	} else if (!strcmp(w, "choices") && o->choices) {
-		for (i = 0; o->choices[i] && n < len; i++)
-			n += snprintf(buf + n, len - n, "%s%s", !i ? "" : o->choices[i + 1] ? ", " : " or ",
-				      o->choices[i]);
-	} else if (!strcmp(w, "default") && f) {
-		uint64_t ns;
-		double d;
-
-		switch (o->type) {
-		case XL_OT_UINT:
-			snprintf(buf, len, "%llu", (unsigned long long)get_int(f, o->size));
-			break;
-		case XL_OT_SECONDS:
-			memcpy(&ns, f, sizeof(ns));
-			snprintf(buf, len, "%.10g", ns / 1e9);
-			break;
-		case XL_OT_REAL:
-			memcpy(&d, f, sizeof(d));
-			snprintf(buf, len, "%.10g", d);
-			break;
-		case XL_OT_ENUM:
-			for (i = 0; o->choices[i]; i++)
-				if ((o->values ? o->values[i] : i) == get_int(f, o->size)) {
-					snprintf(buf, len, "%s", o->choices[i]);
-					break;
-				}
-			break;
-		case XL_OT_STR:
-			snprintf(buf, len, "%s", *(const char *const *)f ? *(const char *const *)f : "");
-			break;
-		default:
-			break;
-		}
-	}
-}
-
-char *xl_opt_help_text(const struct xl_opt *e, const void *defaults, char *buf, size_t len)
-{
-	static const char *const words[] = { "range", "choices", "default", NULL };
-	struct xl_opt o = xl_opt_resolve(e);
-	const char *p = o.help ? o.help : "";
-	size_t n = 0;
-	int i;
-
-	buf[0] = '\0';
-	while (*p && n + 1 < len) {
-		char word[1024];
-
-		for (i = 0; words[i]; i++)
-			if (p[0] == '{' && !strncmp(p + 1, words[i], strlen(words[i])) &&
-			    p[1 + strlen(words[i])] == '}')
-				break;
-		if (!words[i]) {
-			buf[n++] = *p++;
-			continue;
-		}
-		help_word(&o, defaults, words[i], word, sizeof(word));
-		n += snprintf(buf + n, len - n, "%s", word);
-		p += strlen(words[i]) + 2;
-	}
-	if (n < len)
-		buf[n] = '\0';
-	if (o.suffix && n + 1 < len)
-		snprintf(buf + n, len - n, "%s", o.suffix);
-	return buf;
-}
-
-void xl_opts_help_to(FILE *out, const struct xl_cmd_spec *spec)
-{
-	size_t i;
-
-	fprintf(out, "Usage: xdplab %s [options]%s%s\n%s\n\nOptions:\n", spec->name,
-	       spec->args && *spec->args ? " " : "", spec->args ? spec->args : "",
-	       spec->summary);
-	for (i = 0; i < spec->n_opts; i++) {
-		const struct xl_opt o = xl_opt_resolve(&spec->opts[i]);
-		char left[64], help[2048];
-
-		if (o.short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o.short_name,
-				 o.name, o.arg ? " " : "", o.arg ? o.arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o.name,
-				 o.arg ? " " : "", o.arg ? o.arg : "");
-		xl_opt_help_text(&spec->opts[i], spec->defaults, help, sizeof(help));
-		if (o.alias)
-			fprintf(out, "  %-28s %s (also --%s)\n", left, help, o.alias);
-		else
-			fprintf(out, "  %-28s %s\n", left, help);
-	}
-	fprintf(out, "  %-28s %s\n", "-v, --verbose", "more diagnostics on stderr; twice for debug");
-	fprintf(out, "  %-28s %s\n", "-h, --help", "show this help");
 }
 
 /*
@@ -566,120 +391,4 @@ int xl_opts_parse_to(FILE *out, FILE *errf, const struct xl_cmd_spec *spec, int 
 			return err;
 	}
 	return optind;
-}
-
-int xl_opts_u64(FILE *errf, const struct xl_cmd_spec *spec, const char *opt, const char *arg,
-		uint64_t min, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!arg || !isdigit((unsigned char)arg[0]))
-		goto out_nan;
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*end)
-		goto out_nan;
-	if (errno == ERANGE || v < min || v > max)
-		return opts_error(errf, spec, "%s: '%s' is out of range (accepted: %llu..%llu)",
-				      opt, arg, (unsigned long long)min,
-				      (unsigned long long)max);
-	*out = v;
-	return 0;
-out_nan:
-	return opts_error(errf, spec, "%s: '%s' is not a whole number (accepted: %llu..%llu)",
-			      opt, arg ? arg : "", (unsigned long long)min,
-			      (unsigned long long)max);
-}
-
-/*
- * Digits with at most one point and at least one digit, then optionally
- * e or E, a sign and digits: what strtod() takes of a decimal number and
- * nothing else (no sign, blank, hex, "inf" or "nan").
- */
-static bool decimal_ok(const char *s)
-{
-	size_t d = strspn(s, "0123456789");
-
-	if (s[d] == '.')
-		d += 1 + strspn(s + d + 1, "0123456789");
-	if (!d || !strcmp(s, ".") || (s[0] == '.' && !isdigit((unsigned char)s[1])))
-		return false;
-	s += d;
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!isdigit((unsigned char)*s))
-			return false;
-		s += strspn(s, "0123456789");
-	}
-	return !*s;
-}
-
-int xl_opts_real_as(FILE *errf, const struct xl_cmd_spec *spec, const char *opt,
-		    const char *arg, const char *shown, double min, double max, double *out)
-{
-	bool neg = arg && arg[0] == '-';
-	double v;
-
-	if (!arg || !decimal_ok(arg + neg))
-		return opts_error(errf, spec, "%s: '%s' is not a number (accepted: %.10g..%.10g)", opt,
-				      shown ? shown : "", min, max);
-	errno = 0;
-	v = strtod(arg, NULL);
-	/* "-0" is no number of ours; a figure beyond a double is out of range. */
-	if (errno == ERANGE || (neg && v == 0) || v < min || v > max)
-		return opts_error(errf, spec, "%s: '%s' is out of range (accepted: %.10g..%.10g)", opt,
-				      shown, min, max);
-	*out = v;
-	return 0;
-}
-
-int xl_opts_seconds(FILE *errf, const struct xl_cmd_spec *spec, const char *opt,
-		    const char *arg, double min, double max, uint64_t *out_ns)
-{
-	char *end;
-	double v;
-
-	if (!arg || !decimal_ok(arg))
-		goto out_nan; /* decimal only: strtod would also take hex */
-	errno = 0;
-	v = strtod(arg, &end);
-	if (*end || isnan(v))
-		goto out_nan;
-	if (errno == ERANGE || !isfinite(v))
-		v = max * 2; /* reported as out of range below */
-	if (v < min || v > max)
-		return opts_error(errf, spec, "%s: '%s' is out of range (accepted: %.10g..%.10g seconds)",
-				      opt, arg, min, max);
-	*out_ns = (uint64_t)(v * 1e9 + 0.5);
-	return 0;
-out_nan:
-	return opts_error(errf, spec, "%s: '%s' is not a number of seconds (accepted: %.10g..%.10g)",
-			      opt, arg ? arg : "", min, max);
-}
-
-int xl_opts_choice(FILE *errf, const struct xl_cmd_spec *spec, const char *opt,
-		   const char *arg, const char *const choices[])
-{
-	size_t len = 1;
-	char *list;
-	int i;
-
-	for (i = 0; choices[i]; i++)
-		if (!strcmp(arg, choices[i]))
-			return i;
-	for (i = 0; choices[i]; i++)
-		len += strlen(choices[i]) + 2;
-	list = calloc(1, len);
-	for (i = 0; list && choices[i]; i++) {
-		if (i)
-			strcat(list, ", ");
-		strcat(list, choices[i]);
-	}
-	opts_error(errf, spec, "%s: '%s' is not accepted (accepted: %s)", opt, arg,
-		       list ? list : "(out of memory)");
-	free(list);
-	return -EINVAL;
 }
