@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Internal to the redirect rows (labrun_redirect.c): the watch-cost level
- * "redirect+mon-lazy", the errors-only monitor behind the lab's veths'
- * error counters (xdplab/errgate.h), as `monitor --lazy` runs it.
+ * Internal to the redirect rows (labrun_redirect.c, labrun_watch.c): the
+ * watch-cost level "redirect+mon-lazy", the errors-only monitor behind the
+ * lab's veths' error counters (xdplab/errgate.h), as `monitor --lazy` runs it.
  */
 #ifndef XDPLAB_WATCH_LAZY_H
 #define XDPLAB_WATCH_LAZY_H
