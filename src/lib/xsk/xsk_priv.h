@@ -174,7 +174,8 @@ int xl_frames_audit_text(const struct xl_frames *f, uint32_t fill_ring,
 			 char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
-/* One socket's hot path (src/lib/xsk/xsk_ring.c): rings + frames + counters.
+/* One socket's hot path (src/lib/xsk/xsk_ring.c, xsk_l2fwd.c, xsk_txpush.c):
+ * rings + frames + counters.
  * Works on real rings or on fake rings in plain memory (unit tests). */
 
 struct xl_xsk_dump;
