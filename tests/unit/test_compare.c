@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * test_compare.c - unit tests of `xdplab compare`'s library
- * (src/lib/measure/utest.c, src/lib/measure/compare.c): the netdev
+ * (src/lib/measure/utest.c, src/lib/measure/compare.c, compare_read.c, compare_env.c): the netdev
  * ns/packet arithmetic, the exact Mann-Whitney U test, reading results
  * files (and rejecting bad ones with one line), pairing rows, verdicts and
  * the environments side by side.
