@@ -2,7 +2,7 @@
 /*
  * The rows of `lab run` (xdplab/labrows.h): one entry per row in table
  * order, and the measure functions that call the row families
- * (labrun.c, labrun_redirect.c, labrun_xsk.c).
+ * (labrun_xdp.c, labrun_redirect.c, labrun_xsk.c).
  */
 #include <stdio.h>
 #include <string.h>

@@ -27,7 +27,7 @@ enum xl_labrun_dut_kind {
  * @create: called with the thread in the DUT's netns, once per repetition:
  *     load and attach; Return: a handle, or NULL with errno.
  * @read: its counters, as struct xl_counter_src.read (@h the handle; the
- *     source is named after @kind, labrun.c).
+ *     source is named after @kind, labrun_xdp.c).
  * @destroy: detach and free the handle.
  * @arg: passed to @create.
  */
@@ -147,6 +147,15 @@ int xl_labrun_traffic_stop(const struct xl_labrun_opts *o, struct xl_gen *gen);
  * Return: as xl_meter_sample().
  */
 int xl_labrun_sample_edge(struct xl_meter *m, struct xl_meter_sample *s, bool flowing);
+
+/**
+ * xl_labrun_bench_create() - xl_bench__create() of the struct
+ * xl_bench_opts at @arg, in the calling thread's namespace: multi-buffer
+ * (xdp.frags) when the interface's MTU is above one buffer (said once per
+ * run on stderr). The create hook of a benchmark DUT (struct
+ * xl_labrun_dut). Return: as xl_bench__create() (NULL with errno).
+ */
+void *xl_labrun_bench_create(const void *arg);
 
 /**
  * xl_labrun_bench() - xl_bench__create(@bo) in the namespace of @side (the

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Redirect rows (the price of watching them: labrun_watch.c). Same method as labrun.c
- * (warm-up, one window per repetition, medians), but the frames are counted
- * where they arrive: an XDP_DROP sink on the far end of out pair 0 (its
- * NAPI runs on the DUT's NAPI CPU, so that CPU is judged), or the program
- * on the cpumap entry (its CPU is judged). The monitor, when asked for, is
+ * Redirect rows (the price of watching them: labrun_watch.c). Same method
+ * as labrun_xdp.c (warm-up, one window per repetition, medians), but the
+ * frames are counted where they arrive: an XDP_DROP sink on the far end of
+ * out pair 0 (its NAPI runs on the DUT's NAPI CPU, so that CPU is judged),
+ * or the program on the cpumap entry (its CPU is judged). The monitor, when asked for, is
  * loaded before the generator starts and stays for the whole window.
  */
 #include <errno.h>

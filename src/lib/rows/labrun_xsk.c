@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Lab rows of the AF_XDP applications: the method of labrun.c (warm-up,
+ * Lab rows of the AF_XDP applications: the method of labrun_xdp.c (warm-up,
  * repetitions of a fixed window, medians), with the counting point of each
  * application as in the AF_XDP paper's table: rxdrop at the application,
  * txpush where the frames arrive (the peer), l2fwd where they come back
@@ -149,7 +149,7 @@ static void cpu_reads(int cpu, struct xl_read *busy, struct xl_read *total)
  * both edges, so the wait is the only thing between them. The
  * cross-check with the kernel's count spans the whole repetition, from
  * before the first frame to after the last one was processed, as the XDP
- * rows do (src/lib/rows/labrun.c): at window edges while traffic flows the
+ * rows do (src/lib/rows/labrun_xdp.c): at window edges while traffic flows the
  * two counters would be read microseconds apart, a visible error at Mpps,
  * and the ethtool round trip would sit inside the rate window.
  */
