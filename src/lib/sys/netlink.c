@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* RTM_GETLINK through libmnl: the facts gen, probe and the lab check. */
+/*
+ * RTM_GETLINK through libmnl: the facts gen, probe and the lab check; a
+ * device's ethtool flags, queues and MACs, and which process holds an
+ * AF_XDP queue (sock_diag). A veth peer's facts from its namespace are
+ * netlink_peer.c's, the netdev generic-netlink family netlink_netdev.c's.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,13 +23,11 @@
 #include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
-#include <linux/genetlink.h>
 #include <linux/sock_diag.h>
 #include <linux/xdp_diag.h>
 
 #include "xdplab/log.h"
 #include "xdplab/netlink.h"
-#include "xdplab/netns.h"
 #include "xdplab/sysstat.h"
 #include "procfd.h"
 
@@ -270,113 +273,6 @@ int xl_link_real_queues(const char *ifname, uint32_t *rx, uint32_t *tx)
 	return 0;
 }
 
-/*
- * GRO state of the veth peer @peer. A peer in another namespace is found
- * by visiting the named namespaces (/run/netns) for a device with its
- * ifindex, name and MAC; the thread returns after each visit (checked).
- * Return: 1 on, 0 off, -1 unknown.
- */
-/*
- * @fn(@peer's name, @ctx) run where @peer is: here when @peer_netnsid < 0,
- * else in the named namespace (/run/netns) that has a device of its
- * ifindex, name and MAC. Return: @fn's return, or -1 when not found.
- */
-static int in_peer_ns(const struct xl_link_info *peer, int peer_netnsid,
-		      int (*fn)(const char *ifname, void *ctx), void *ctx)
-{
-	struct dirent *d;
-	int ret = -1;
-	bool found = false;
-	DIR *dir;
-
-	if (peer_netnsid < 0)
-		return fn(peer->name, ctx);
-	dir = opendir("/run/netns");
-	if (!dir)
-		return -1;
-	while (!found && (d = readdir(dir))) {
-		struct xl_netns_saved saved;
-		struct xl_link_info li;
-		char path[300];
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/run/netns/%s", d->d_name);
-		if (xl_netns_enter_path(path, &saved))
-			continue;
-		if (!xl_link_get(peer->ifindex, -1, &li) && !strcmp(li.name, peer->name) &&
-		    !memcmp(li.mac, peer->mac, 6)) {
-			found = true;
-			ret = fn(peer->name, ctx);
-		}
-		if (xl_netns_restore(&saved)) {
-			/* Stranded in another namespace (logged): stop. */
-			xl_err("(after visiting namespace %s)", d->d_name);
-			ret = -1;
-			break;
-		}
-	}
-	closedir(dir);
-	return ret;
-}
-
-static int gro_fn(const char *ifname, void *ctx)
-{
-	return xl_link_gro(ifname);
-}
-
-int xl_link_peer_gro(const struct xl_link_info *peer, int peer_netnsid)
-{
-	return in_peer_ns(peer, peer_netnsid, gro_fn, NULL);
-}
-
-struct features_args {
-	const char *const *names;
-	int n;
-	int *on;
-};
-
-/* xl_ethtool_features() of @ifname here, through a socket of this namespace. */
-static int features_fn(const char *ifname, void *ctx)
-{
-	struct features_args *a = ctx;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err;
-
-	if (fd < 0)
-		return -1;
-	err = xl_ethtool_features(fd, ifname, a->names, a->n, a->on);
-	close(fd);
-	return err ? -1 : 0;
-}
-
-int xl_link_features(const char *ifname, const char *const names[], int n, int on[])
-{
-	struct features_args a = { names, n, on };
-
-	return features_fn(ifname, &a);
-}
-
-int xl_link_peer_features(const struct xl_link_info *peer, int peer_netnsid,
-			  const char *const names[], int n, int on[])
-{
-	struct features_args a = { names, n, on };
-
-	return in_peer_ns(peer, peer_netnsid, features_fn, &a);
-}
-
-/* A socket of the namespace this runs in (@ifname, @ctx unused). */
-static int socket_fn(const char *ifname, void *ctx)
-{
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	return fd < 0 ? -1 : fd;
-}
-
-int xl_link_peer_socket(const struct xl_link_info *peer, int peer_netnsid)
-{
-	return in_peer_ns(peer, peer_netnsid, socket_fn, NULL);
-}
-
 /* The socket inode that xsk_diag_cb found bound to (ifindex, queue). */
 struct xsk_find {
 	uint32_t ifindex, queue, ino;
@@ -450,157 +346,6 @@ int xl_xsk_queue_holder(int ifindex, uint32_t queue, int *pid, char *comm, size_
 		return 0;
 	*pid = socket_owner(f.ino, comm, len);
 	return 1;
-}
-
-/*
- * The netdev generic-netlink family (kernel 6.3+, Documentation/netlink/
- * specs/netdev.yaml); its constants are here because the build host's
- * UAPI headers may predate it.
- */
-#define XL_NETDEV_CMD_DEV_GET 1
-#define XL_NETDEV_CMD_NAPI_GET 11 /* kernel 6.8+ */
-#define XL_NETDEV_A_DEV_IFINDEX 1
-#define XL_NETDEV_A_DEV_XDP_FEATURES 3
-#define XL_NETDEV_A_NAPI_IFINDEX 1
-#define XL_NETDEV_A_NAPI_PID 4
-
-static int genl_family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(a);
-	return MNL_CB_OK;
-}
-
-static int dev_get_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == XL_NETDEV_A_DEV_XDP_FEATURES)
-			*(uint64_t *)data = mnl_attr_get_u64(a);
-	return MNL_CB_OK;
-}
-
-/* One generic-netlink request (@flags besides NLM_F_REQUEST) on @nl and its answers through @cb. */
-static int genl_call_flags(struct mnl_socket *nl, uint16_t type, uint8_t cmd, uint16_t flags,
-			   int attr, const void *val, size_t len, mnl_cb_t cb, void *data)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	unsigned int seq = time(NULL), portid = mnl_socket_get_portid(nl);
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
-	int ret;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = 1;
-	mnl_attr_put(nlh, attr, len, val);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	while ((ret = mnl_socket_recvfrom(nl, buf, sizeof(buf))) > 0) {
-		ret = mnl_cb_run(buf, ret, seq, portid, cb, data);
-		if (ret <= 0)
-			break;
-	}
-	return ret < 0 ? -errno : 0;
-}
-
-static int genl_call(struct mnl_socket *nl, uint16_t type, uint8_t cmd, int attr, const void *val,
-		     size_t len, mnl_cb_t cb, void *data)
-{
-	return genl_call_flags(nl, type, cmd, NLM_F_ACK, attr, val, len, cb, data);
-}
-
-/* A netdev-family socket (bound) and the family's id; -EOPNOTSUPP: none (before 6.3). */
-static int netdev_open(struct mnl_socket **nlp, uint16_t *family)
-{
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
-	int err;
-
-	*family = 0;
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		err = -errno;
-		mnl_socket_close(nl);
-		return err;
-	}
-	err = genl_call(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, "netdev",
-			sizeof("netdev"), genl_family_cb, family);
-	if (err || !*family) {
-		mnl_socket_close(nl);
-		return -EOPNOTSUPP;
-	}
-	*nlp = nl;
-	return 0;
-}
-
-/* What napi_cb found: NAPI instances of the device and the first kthread's pid. */
-struct napi_find {
-	int napis, pid;
-};
-
-static int napi_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct napi_find *f = data;
-	struct nlattr *a;
-
-	f->napis++;
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == XL_NETDEV_A_NAPI_PID && !f->pid)
-			f->pid = (int)mnl_attr_get_u32(a);
-	return MNL_CB_OK;
-}
-
-int xl_napi_pid_netlink(int ifindex)
-{
-	struct napi_find f = { 0 };
-	struct mnl_socket *nl;
-	uint32_t idx = ifindex;
-	uint16_t family;
-	int err;
-
-	err = netdev_open(&nl, &family);
-	if (err)
-		return err;
-	/* A dump filtered by ifindex: every NAPI instance of the device. */
-	err = genl_call_flags(nl, family, XL_NETDEV_CMD_NAPI_GET, NLM_F_DUMP,
-			      XL_NETDEV_A_NAPI_IFINDEX, &idx, sizeof(idx), napi_cb, &f);
-	mnl_socket_close(nl);
-	/* No such command (before 6.8): the kernel says EOPNOTSUPP or EINVAL. */
-	if (err == -EOPNOTSUPP || err == -EINVAL)
-		return -EOPNOTSUPP;
-	if (err)
-		return err;
-	return f.pid;
-}
-
-int xl_link_xdp_features(int ifindex, uint64_t *features)
-{
-	struct mnl_socket *nl;
-	uint16_t family;
-	uint32_t idx = ifindex;
-	int err;
-
-	*features = 0;
-	err = netdev_open(&nl, &family);
-	if (err)
-		return err; /* -EOPNOTSUPP: no netdev family, a kernel before 6.3 */
-	*features = UINT64_MAX; /* not reported yet */
-	err = genl_call(nl, family, XL_NETDEV_CMD_DEV_GET, XL_NETDEV_A_DEV_IFINDEX, &idx,
-			sizeof(idx), dev_get_cb, features);
-	if (!err && *features == UINT64_MAX)
-		err = -EOPNOTSUPP;
-	mnl_socket_close(nl);
-	if (err)
-		*features = 0;
-	return err;
 }
 
 int xl_link_macs(const char *ifname, uint8_t src[6], uint8_t dst[6], struct xl_link_info *li)
