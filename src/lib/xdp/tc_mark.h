@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The marks of the clsact qdiscs a tc-drop benchmark made (bench.c): a
+ * The marks of the clsact qdiscs a tc-drop benchmark made (bench_tc.c): a
  * qdisc is no bpf_link, so a SIGKILLed row leaves it; its mark, a file
  * XL_RUN_STATE_DIR/clsact.NETNS.IFINDEX.PID (NETNS: the inode of the
  * network namespace), tells `xdplab cleanup IFACE` and the next tc-drop
