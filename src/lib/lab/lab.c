@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * src/lib/lab/ owns the veth lab: namespaces, veths and wiring (lab.c),
- * removing labs whose owner died (lab_sweep.c) and the rows of the lab
- * table (labrun.c for XDP, labrun_redirect.c, labrun_xsk.c). See
- * docs/architecture.md.
+ * src/lib/lab/ owns the veth lab: namespaces, veths and wiring (lab.c)
+ * and removing labs whose owner died (lab_sweep.c). The rows of the lab
+ * table are a layer above, in src/lib/rows/ (labrun_xdp.c for XDP,
+ * labrun_redirect.c, labrun_xsk.c...). See docs/architecture.md.
  */
 /*
  * The veth lab: namespaces and a veth pair made with iproute2, removed on
