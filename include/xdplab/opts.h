@@ -72,7 +72,8 @@ enum xl_opt_type {
  * @name: long name without "--"; @short_name: one letter or 0.
  * @arg: metavar when the option takes a value ("BYTES"), NULL for a flag.
  * @help: one line; include the accepted range and the default. In it
- *   "{range}" is the entry's range ("0.1..60", "1..32"), "{choices}" its
+ *   "{range}" is the entry's range ("0.1..60", "1..32"), "{max}" its upper
+ *   bound alone (a range whose lower bound is another option's), "{choices}" its
  *   @choices as "a, b or c", "{default}" the field's value in the
  *   command's default struct (struct xl_cmd_spec @defaults): written once,
  *   in the entry, they cannot drift from what the parser takes.
@@ -84,7 +85,9 @@ enum xl_opt_type {
  * @type: enum xl_opt_type. @off/@size: the field's offset in the command's
  *   args struct (the handler's ctx) and its size in bytes (XL_FIELD()).
  * @min/@max: XL_OT_UINT's range (@max XL_OPT_MAX_CPU: a CPU number);
- *   XL_OT_SET's value in @min. @rmin/@rmax: XL_OT_SECONDS' and XL_OT_REAL's.
+ *   XL_OT_SET's value in @min. @rmin/@rmax: XL_OT_SECONDS' and XL_OT_REAL's,
+ *   and an XL_OT_CODE entry's when @rmax > @rmin (its help's "{range}" and
+ *   "{max}"; its handler reads them from the entry, so they are written once).
  * @choices/@values: XL_OT_ENUM's NULL-terminated words and their values.
  * @has_seen/@seen_off: when set, a bool field at @seen_off is set true when
  *   the option is given (for a command's check of combinations).
@@ -210,7 +213,7 @@ int xl_opts_check_to(FILE *errf, const struct xl_cmd_spec *spec);
 struct xl_opt xl_opt_resolve(const struct xl_opt *o);
 
 /**
- * xl_opt_help_text() - @o's help line (resolved) with "{range}",
+ * xl_opt_help_text() - @o's help line (resolved) with "{range}", "{max}",
  * "{choices}" and "{default}" (from @defaults, NULL: "") filled in, into
  * @buf (@len bytes; cut to fit). Return: @buf.
  */

@@ -89,13 +89,24 @@ int xl_cmd_parse_pct(const struct xl_cmd_spec *spec, const char *opt, const char
 }
 
 const struct xl_opt xl_ndr_opt_table[XL_NDR_OPT_N] = {
-	[XL_NDR_OPT_LOSS] = { "loss", 0, "PCT", "the loss the NDR allows, a percentage, 0..50 (default 0: no frame lost; e.g. 0.001%)",
-			      XL_OPT_NDR_LOSS, .alias = "max-loss" },
-	[XL_NDR_OPT_PDR] = { "pdr", 0, "PCT", "the loss the PDR allows, a percentage, --loss..50 (default 0.1%, as TRex's)",
-			     XL_OPT_NDR_PDR },
-	[XL_NDR_OPT_RES] = { "resolution", 0, "PCT", "the search ends when each interval is this share of the upper bound wide, a percentage, above 0..50 (default 1%)",
-			     XL_OPT_NDR_RES },
+	[XL_NDR_OPT_LOSS] = { "loss", 0, "PCT", "the loss the NDR allows, a percentage, {range} (default 0: no frame lost; e.g. 0.001%)",
+			      XL_OPT_NDR_LOSS, .alias = "max-loss", .rmin = 0, .rmax = XL_NDR_LOSS_MAX * 100 },
+	[XL_NDR_OPT_PDR] = { "pdr", 0, "PCT", "the loss the PDR allows, a percentage, --loss..{max} (default 0.1%, as TRex's)",
+			     XL_OPT_NDR_PDR, .rmin = 0, .rmax = XL_NDR_LOSS_MAX * 100 },
+	/* Its lower bound excluded: 0 is refused by xl_cmd_ndr_opt(). */
+	[XL_NDR_OPT_RES] = { "resolution", 0, "PCT", "the search ends when each interval is this share of the upper bound wide, a percentage, above {range} (default 1%)",
+			     XL_OPT_NDR_RES, .rmin = 0, .rmax = 50 },
 };
+
+/* The percentage @arg of entry @k of xl_ndr_opt_table[] into *@out, in the entry's range. */
+static int ndr_pct(const struct xl_cmd_spec *spec, enum xl_ndr_opt k, const char *arg, double *out)
+{
+	const struct xl_opt *o = &xl_ndr_opt_table[k];
+	char opt[32];
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	return xl_cmd_parse_pct(spec, opt, arg, o->rmin, o->rmax, out);
+}
 
 int xl_cmd_ndr_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 		   struct xl_cmd_ndr_pcts *p)
@@ -103,17 +114,19 @@ int xl_cmd_ndr_opt(const struct xl_cmd_spec *spec, int id, const char *arg,
 	switch (id) {
 	case XL_OPT_NDR_LOSS:
 		p->set = true;
-		return xl_cmd_parse_pct(spec, "--loss", arg, 0, XL_NDR_LOSS_MAX * 100, &p->loss);
+		return ndr_pct(spec, XL_NDR_OPT_LOSS, arg, &p->loss);
 	case XL_OPT_NDR_PDR:
 		p->set = true;
-		return xl_cmd_parse_pct(spec, "--pdr", arg, 0, XL_NDR_LOSS_MAX * 100, &p->pdr);
+		return ndr_pct(spec, XL_NDR_OPT_PDR, arg, &p->pdr);
 	case XL_OPT_NDR_RES:
 		p->set = true;
-		if (xl_cmd_parse_pct(spec, "--resolution", arg, 0, 50, &p->res))
+		if (ndr_pct(spec, XL_NDR_OPT_RES, arg, &p->res))
 			return -EINVAL;
-		if (p->res <= 0)
-			return xl_usage_error(spec, "--resolution: '%s' is out of range (accepted: above 0..50)",
-					      XL_ESC(arg));
+		if (p->res <= xl_ndr_opt_table[XL_NDR_OPT_RES].rmin)
+			return xl_usage_error(spec, "--%s: '%s' is out of range (accepted: above %.10g..%.10g)",
+					      xl_ndr_opt_table[XL_NDR_OPT_RES].name, XL_ESC(arg),
+					      xl_ndr_opt_table[XL_NDR_OPT_RES].rmin,
+					      xl_ndr_opt_table[XL_NDR_OPT_RES].rmax);
 		return 0;
 	}
 	return 1;
@@ -152,8 +165,8 @@ int xl_cmd_ndr_search_opts(const struct xl_cmd_spec *spec, const struct xl_cmd_n
 	char msg[160];
 
 	if (p->pdr < p->loss) {
-		xl_usage_error(spec, "--pdr %g%% is below --loss %g%% (accepted: --loss..50)", p->pdr,
-			       p->loss);
+		xl_usage_error(spec, "--pdr %g%% is below --loss %g%% (accepted: --loss..%.10g)", p->pdr,
+			       p->loss, xl_ndr_opt_table[XL_NDR_OPT_PDR].rmax);
 		return -EINVAL;
 	}
 	no->search.ndr_loss = p->loss / 100;

@@ -52,8 +52,9 @@ extern const struct xl_opt xl_ndr_opt_table[XL_NDR_OPT_N];
 
 /**
  * xl_cmd_ndr_opt() - option @id of xl_ndr_opt_table[] = @arg into @p (set
- * too): --loss and --pdr 0..XL_NDR_LOSS_MAX percent, --resolution above
- * 0..50 (xl_cmd_parse_pct()). Return: 0, -EINVAL (one line printed), or 1
+ * too), in its entry's range (@rmin..@rmax percent; --loss and --pdr
+ * 0..XL_NDR_LOSS_MAX, --resolution above 0..50), read by
+ * xl_cmd_parse_pct(). Return: 0, -EINVAL (one line printed), or 1
  * when @id is not one of them.
  */
 int xl_cmd_ndr_opt(const struct xl_cmd_spec *spec, int id, const char *arg,

@@ -1015,6 +1015,42 @@ static void test_choice_long_list(void **state)
 }
 
 /*
+ * A help line's "{range}" and "{max}": a whole number's, a real's, and an
+ * XL_OT_CODE entry's when it has a range (ndr's percentages: written once,
+ * in xl_ndr_opt_table[], for their help and their parser); none without.
+ */
+static void test_help_range_and_max(void **state)
+{
+	struct ho {
+		unsigned int n;
+		double d, pct;
+	};
+	static const struct xl_opt ents[] = {
+		{ "n", 0, "N", "n in {range}, at most {max}", .type = XL_OT_UINT,
+		  XL_FIELD(struct ho, n), .min = 2, .max = 9 },
+		{ "d", 0, "D", "d in {range}, at most {max}", XL_REAL(struct ho, d, 0.5, 60) },
+		{ "p", 0, "PCT", "p in {range}, at most {max}", 1, .rmin = 0, .rmax = 12.5 },
+		{ "q", 0, "PCT", "q in '{range}', '{max}'", 2 },
+	};
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(xl_opt_help_text(&ents[0], NULL, buf, sizeof(buf)),
+			    "n in 2..9, at most 9");
+	assert_string_equal(xl_opt_help_text(&ents[1], NULL, buf, sizeof(buf)),
+			    "d in 0.5..60, at most 60");
+	assert_string_equal(xl_opt_help_text(&ents[2], NULL, buf, sizeof(buf)),
+			    "p in 0..12.5, at most 12.5");
+	assert_string_equal(xl_opt_help_text(&ents[3], NULL, buf, sizeof(buf)), "q in '', ''");
+	assert_string_equal(xl_opt_help_text(&xl_ndr_opt_table[XL_NDR_OPT_PDR], NULL, buf,
+					     sizeof(buf)),
+			    "the loss the PDR allows, a percentage, --loss..50 (default 0.1%, as TRex's)");
+	assert_string_equal(xl_opt_help_text(&xl_ndr_opt_table[XL_NDR_OPT_RES], NULL, buf,
+					     sizeof(buf)),
+			    "the search ends when each interval is this share of the upper bound wide, a percentage, above 0..50 (default 1%)");
+}
+
+/*
  * The library's parser writes only to the FILE * it is given: its help to
  * @out, its message to @errf; nothing reaches stdout or stderr.
  */
@@ -1083,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_choice),
 		cmocka_unit_test(test_choice_long_list),
 		cmocka_unit_test(test_parse_to_files),
+		cmocka_unit_test(test_help_range_and_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

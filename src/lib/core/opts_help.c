@@ -10,7 +10,7 @@
 #include "xdplab/opts.h"
 #include "opts_priv.h"
 
-/* "{range}", "{choices}" or "{default}" of @o into @buf. */
+/* "{range}", "{max}", "{choices}" or "{default}" of @o into @buf. */
 static void help_word(const struct xl_opt *o, const void *defaults, const char *w, char *buf,
 		      size_t len)
 {
@@ -23,8 +23,15 @@ static void help_word(const struct xl_opt *o, const void *defaults, const char *
 		if (o->type == XL_OT_UINT)
 			snprintf(buf, len, "%llu..%llu", (unsigned long long)o->min,
 				 (unsigned long long)uint_max(o));
-		else if (o->type == XL_OT_SECONDS || o->type == XL_OT_REAL)
+		else if (o->type == XL_OT_SECONDS || o->type == XL_OT_REAL ||
+			 (o->type == XL_OT_CODE && o->rmax > o->rmin))
 			snprintf(buf, len, "%.10g..%.10g", o->rmin, o->rmax);
+	} else if (!strcmp(w, "max")) {
+		if (o->type == XL_OT_UINT)
+			snprintf(buf, len, "%llu", (unsigned long long)uint_max(o));
+		else if (o->type == XL_OT_SECONDS || o->type == XL_OT_REAL ||
+			 (o->type == XL_OT_CODE && o->rmax > o->rmin))
+			snprintf(buf, len, "%.10g", o->rmax);
 	} else if (!strcmp(w, "choices") && o->choices) {
 		for (i = 0; o->choices[i] && n < len; i++)
 			n += snprintf(buf + n, len - n, "%s%s", !i ? "" : o->choices[i + 1] ? ", " : " or ",
@@ -63,7 +70,7 @@ static void help_word(const struct xl_opt *o, const void *defaults, const char *
 
 char *xl_opt_help_text(const struct xl_opt *e, const void *defaults, char *buf, size_t len)
 {
-	static const char *const words[] = { "range", "choices", "default", NULL };
+	static const char *const words[] = { "range", "max", "choices", "default", NULL };
 	struct xl_opt o = xl_opt_resolve(e);
 	const char *p = o.help ? o.help : "";
 	size_t n = 0;
