@@ -138,7 +138,8 @@ void xl_ndr_trial_judge(const struct xl_ndr_opts *o, struct xl_ndr_trial *t);
  * rate counts at the rate sent, and the rate asked becomes the top the
  * generator can test; when an earlier trial had sent faster than that
  * rate, the trial is run once more first (a pacer's hiccup on a busy
- * host) and only a second short one counts. When every rate down to the resolution failed, a
+ * host; both trials count, each at its rate) and only a second short one
+ * makes the rate the generator's top. When every rate down to the resolution failed, a
  * last trial at @o->min_pps (when above 0) says whether the NDR is below it.
  * Return: 0 (@r filled), -EINVAL (@o out of range: xl_ndr_opts_check(),
  * or no @o->trial),

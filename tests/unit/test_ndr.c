@@ -23,6 +23,7 @@ struct sim {
 	uint64_t capacity, gen_max, paced_max, paced_short;
 	int fail_at; /* the trial (1-based) that fails with -EIO; 0: none */
 	int hiccup_at; /* the trial (1-based) whose pacer sends 97% of its rate; 0: none */
+	uint64_t sent_at[4]; /* frames sent by trials 1..4 when not 0 (a pacer's shortfall) */
 	volatile sig_atomic_t stop;
 	int stop_after;
 	int n;
@@ -45,6 +46,8 @@ static int sim_trial(void *ctx, uint64_t rate, struct xl_ndr_trial *t)
 		sent = rate < s->gen_max ? rate : s->gen_max;
 	if (s->n == s->hiccup_at)
 		sent = sent * 97 / 100;
+	if (s->n <= 4 && s->sent_at[s->n - 1])
+		sent = s->sent_at[s->n - 1];
 	t->sent = sent;
 	t->received = sent < s->capacity ? sent : s->capacity;
 	t->ns = 1000000000ull;
@@ -128,6 +131,30 @@ static void test_ndr_paced_hiccup_retried(void **state)
 	assert_int_equal(r.ndr_fail_pps, 406250);
 	assert_false(r.gen_limited);
 	assert_true(r.converged);
+}
+
+/*
+ * Short twice at 250000, the retry lower (240000, then 230000), both
+ * passing: each counts at the rate it sent, so the NDR is 240000, the
+ * higher (the retry's 230000 alone made the NDR, below a rate that had
+ * passed: CI's ndr-rows, "trial 4 passed at 479028 pps, above the NDR
+ * 423004"); the search then ends at the generator.
+ */
+static void test_ndr_retry_keeps_first(void **state)
+{
+	static const uint64_t want[] = { 0, 500000, 250000, 250000 };
+	struct sim s = { .capacity = 400000, .gen_max = 1000000,
+			 .sent_at = { 0, 0, 240000, 230000 } };
+	struct xl_ndr_opts o = opts(&s);
+	struct xl_ndr_result r;
+
+	(void)state;
+	assert_int_equal(xl_ndr_search(&o, &r), 0);
+	expect_asked(&s, &r, want, 4);
+	assert_true(r.trials[2].short_of_rate && r.trials[3].short_of_rate);
+	assert_int_equal(r.ndr_pps, 240000);
+	assert_int_equal(r.ndr_fail_pps, 500000);
+	assert_true(r.gen_limited);
 }
 
 /* PDR at 2%: 406250 (1.54%) passes it; the PDR's interval is searched on after the NDR's. */
@@ -376,6 +403,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ndr_search_path),
 		cmocka_unit_test(test_ndr_paced_hiccup_retried),
+		cmocka_unit_test(test_ndr_retry_keeps_first),
 		cmocka_unit_test(test_ndr_pdr_shares_trials),
 		cmocka_unit_test(test_ndr_generator_limited),
 		cmocka_unit_test(test_ndr_paced_short),

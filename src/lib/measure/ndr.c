@@ -192,10 +192,13 @@ int xl_ndr_search(const struct xl_ndr_opts *o, struct xl_ndr_result *r)
 		/*
 		 * Short of a rate the generator has already sent faster than:
 		 * a pacer's hiccup (a busy host) is tried once more before
-		 * the rate becomes the generator's top.
+		 * the rate becomes the generator's top. The short trial still
+		 * counts, at the rate it sent.
 		 */
-		if (!err && t->short_of_rate && rate <= reached)
+		if (!err && t->short_of_rate && rate <= reached) {
+			apply(&n, &p, t);
 			err = run_trial(o, r, rate, &t);
+		}
 		if (err)
 			break;
 		if (t->short_of_rate && rate < gen_cap)
