@@ -75,6 +75,12 @@ struct xl_labrun_source {
  *           that counts with the kernel's run_cnt of the program and checks
  *           it against veth's counter (the row's note); false: none (the
  *           --ab rows, which call it per window).
+ * @prog_time: the XDP rows (ours and a user's program) run one extra
+ *           repetition, not counted, with the kernel's BPF run-time stats on
+ *           (BPF_ENABLE_STATS), and keep the program's own time per run
+ *           (struct xl_row_result.prog_ns). The stats cost two clock reads
+ *           per run, so the counted repetitions run without them. With
+ *           @profiler the two share that repetition.
  * @companion: measurements beside every row's repetitions (a control
  *           workload, noise readings), run by the rows' plans
  *           (struct xl_plan.companion, xdplab/plan.h); NULL: none.
@@ -93,6 +99,7 @@ struct xl_labrun_opts {
 	double extra_ns;
 	const struct xl_labrun_source *src;
 	bool prog_count_check;
+	bool prog_time;
 	const struct xl_plan_companion *companion;
 };
 

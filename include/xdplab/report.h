@@ -266,6 +266,12 @@ struct xl_row_part {
  * reference control (struct xl_report_meta.ctl_ref_ns). @nsteal_high:
  * repetitions whose window had steal above XL_STEAL_HIGH_SHARE. @pmu: each
  * counter's median per packet over the repetitions that had it.
+ * @prog_ns: the XDP program's own time per run, ns (the kernel's
+ * run_time_ns / run_cnt of it, BPF_ENABLE_STATS on), measured in one extra
+ * repetition after the counted ones (`lab run --prog-time`); 0: not
+ * measured. It leaves out the driver, the stack and the generator, so it
+ * shows a change in the program's cost that the host's drift hides in
+ * ns/packet (compare --figure prog, docs/compare.md).
  */
 struct xl_row_result {
 	char name[32];
@@ -287,6 +293,7 @@ struct xl_row_result {
 	double rel_ns_per_pkt, rel_cpu_ns_per_pkt;
 	int nsteal_high;
 	struct xl_pmu_pkt pmu;
+	double prog_ns;
 };
 
 /**
@@ -320,6 +327,7 @@ enum xl_row_field_id {
 	XL_ROW_F_RING_DROP_SHARE,
 	XL_ROW_F_DISAGREEMENT,
 	XL_ROW_F_MISMATCH,
+	XL_ROW_F_PROG_NS,
 	XL_ROW_F__COUNT
 };
 
@@ -331,7 +339,8 @@ enum xl_row_field_id {
  * @XL_ROW_T_NAME_NULL: a const char *, NULL written as null.
  * @XL_ROW_T_NAME_OPT: a const char *, NULL not written.
  * @XL_ROW_T_U32/@XL_ROW_T_INT/@XL_ROW_T_U64: integers.
- * @XL_ROW_T_REAL: a double. @XL_ROW_T_BOOL: a bool.
+ * @XL_ROW_T_REAL: a double. @XL_ROW_T_REAL_POS: a double, written only
+ * when above 0 (0: not measured). @XL_ROW_T_BOOL: a bool.
  * @XL_ROW_T_VERDICT: not held: xl_row_verdict() of the row.
  */
 enum xl_row_field_type {
@@ -343,6 +352,7 @@ enum xl_row_field_type {
 	XL_ROW_T_INT,
 	XL_ROW_T_U64,
 	XL_ROW_T_REAL,
+	XL_ROW_T_REAL_POS,
 	XL_ROW_T_BOOL,
 	XL_ROW_T_VERDICT,
 };
@@ -365,7 +375,8 @@ extern const struct xl_row_field xl_row_fields[XL_ROW_F__COUNT];
 
 /**
  * xl_row_field_json() - member @f of @r as a new JSON value (jansson's),
- * or NULL when it is not written (XL_ROW_T_NAME_OPT's NULL).
+ * or NULL when it is not written (XL_ROW_T_NAME_OPT's NULL,
+ * XL_ROW_T_REAL_POS's 0).
  */
 struct json_t *xl_row_field_json(const struct xl_row_result *r, const struct xl_row_field *f);
 
@@ -405,6 +416,13 @@ void *xl_row_part(const struct xl_row_result *r, const struct xl_row_part_ops *o
  * summary (xl_profile_print(), five symbols a CPU). Nothing without.
  */
 void xl_rows_print_profiles(FILE *out, const struct xl_row_result *rows, int n);
+
+/**
+ * xl_rows_print_prog_time() - on @out, a heading and a line per row of
+ * @rows (@n) with a program time (struct xl_row_result.prog_ns > 0): its
+ * name, size and ns per run. Nothing when no row has one.
+ */
+void xl_rows_print_prog_time(FILE *out, const struct xl_row_result *rows, int n);
 
 /**
  * xl_row_part_get() - @r's record of kind @ops, made (zeroed, @ops->size

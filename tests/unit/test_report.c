@@ -574,6 +574,7 @@ static void test_row_fields(void **state)
 	make_rows(rows);
 	rows[ROW_VALID].counter = "program";
 	rows[ROW_VALID].cpu_source = "proc-stat";
+	rows[ROW_VALID].prog_ns = 26.5;
 	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
 	doc = load(tmp_path);
 	row = json_array_get(get(doc, "rows"), ROW_VALID);
@@ -598,6 +599,14 @@ static void test_row_fields(void **state)
 		    (rows[ROW_NA].op == NULL));
 	assert_string_equal(xl_row_field_str(na, XL_ROW_F_WIRING), ""); /* NULL written as "" */
 	assert_dbl_equal(xl_row_field_num(na, XL_ROW_F_NS_PER_PKT), 0); /* absent */
+	assert_dbl_equal(xl_row_field_num(row, XL_ROW_F_PROG_NS), 26.5);
+	json_decref(doc);
+	/* The program's time is written only when measured (> 0). */
+	rows[ROW_VALID].prog_ns = 0;
+	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
+	doc = load(tmp_path);
+	assert_null(json_object_get(json_array_get(get(doc, "rows"), ROW_VALID),
+				    xl_row_fields[XL_ROW_F_PROG_NS].key));
 	json_decref(doc);
 }
 

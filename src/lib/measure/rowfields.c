@@ -38,6 +38,7 @@ const struct xl_row_field xl_row_fields[XL_ROW_F__COUNT] = {
 	F(XL_ROW_F_RING_DROP_SHARE, "ring_drop_share", XL_ROW_T_REAL, ring_drop_share, true),
 	F(XL_ROW_F_DISAGREEMENT, "counter_disagreement", XL_ROW_T_REAL, disagreement, true),
 	F(XL_ROW_F_MISMATCH, "counter_mismatch", XL_ROW_T_BOOL, mismatch, true),
+	F(XL_ROW_F_PROG_NS, "prog_ns_per_run", XL_ROW_T_REAL_POS, prog_ns, true),
 };
 
 #undef F
@@ -69,6 +70,8 @@ json_t *xl_row_field_json(const struct xl_row_result *r, const struct xl_row_fie
 		return json_integer((json_int_t)AT(uint64_t, r, f->off));
 	case XL_ROW_T_REAL:
 		return json_real(AT(double, r, f->off));
+	case XL_ROW_T_REAL_POS:
+		return AT(double, r, f->off) > 0 ? json_real(AT(double, r, f->off)) : NULL;
 	case XL_ROW_T_BOOL:
 		return json_boolean(AT(bool, r, f->off));
 	case XL_ROW_T_VERDICT:

@@ -215,3 +215,17 @@ void xl_rows_print_profiles(FILE *out, const struct xl_row_result *rows, int n)
 		xl_profile_print(out, pr, "  ", 5);
 	}
 }
+
+void xl_rows_print_prog_time(FILE *out, const struct xl_row_result *rows, int n)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!(rows[i].prog_ns > 0))
+			continue;
+		if (!k++)
+			fprintf(out, "program time per run (the kernel's run_time_ns / run_cnt in an extra repetition with BPF stats on; not among the figures above):\n");
+		fprintf(out, "  %-24s %5uB %9.1f ns\n", XL_ESC(rows[i].name), rows[i].size,
+			rows[i].prog_ns);
+	}
+}

@@ -318,6 +318,7 @@ double xl_labplan_print(const struct xl_labplan *p, FILE *out, struct xl_row_res
 		xl_row_finish(&rows[i]);
 	xl_report_table(out, rows, n, header);
 	ref = xl_rows_print_ctl(out, rows, n);
+	xl_rows_print_prog_time(out, rows, n);
 	xl_lat_rows_print(out, lat, nlat, p->o->reps);
 	if (ndr) {
 		fprintf(out, "\n");

@@ -30,6 +30,9 @@ enum xl_labrun_dut_kind {
  *     source is named after @kind, labrun_xdp.c).
  * @destroy: detach and free the handle.
  * @arg: passed to @create.
+ * @prog_fd: the fd of the XDP program the handle @h attached (owned by
+ *     @h), for its run time (`lab run --prog-time`); NULL: the DUT is no
+ *     one XDP program of ours (nft).
  */
 struct xl_labrun_dut {
 	enum xl_labrun_dut_kind kind;
@@ -37,6 +40,7 @@ struct xl_labrun_dut {
 	xl_counter_read_fn *read;
 	void (*destroy)(void *h);
 	const void *arg;
+	int (*prog_fd)(void *h);
 };
 
 /**

@@ -61,6 +61,11 @@ static void prog_destroy(void *h)
 	free(d);
 }
 
+static int prog_fd(void *h)
+{
+	return xl_userprog__fd(((struct prog_dut *)h)->u);
+}
+
 static int prog_read(void *h, struct xl_bench_rec *total, struct xl_bench_rec *per_cpu)
 {
 	struct prog_dut *d = h;
@@ -136,7 +141,8 @@ int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	int no_run_cnt = 0, err;
 	struct prog_arg pa = { uo, lab->ifname[XL_LAB_DUT], mode, false, &no_run_cnt };
 	struct xl_labrun_dut dut = { .kind = XL_LABRUN_DUT_CUSTOM, .create = prog_create,
-				    .read = prog_read, .destroy = prog_destroy, .arg = &pa };
+				    .read = prog_read, .destroy = prog_destroy, .arg = &pa,
+				    .prog_fd = prog_fd };
 	struct xl_labrun_opts c;
 	struct xl_row_result *chk;
 	const struct xl_rep_result *r;
@@ -153,6 +159,7 @@ int xl_labrun_prog(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	c = *o;
 	c.reps = 1;
 	c.profiler = NULL;
+	c.prog_time = false;
 	c.companion = NULL; /* not a measured repetition: nothing recorded beside it */
 	pa.run_cnt = true;
 	err = xl_labrun_custom(lab, &c, &dut, name, "user program", mode, size, chk);
@@ -194,7 +201,7 @@ int xl_labrun_prog_ab(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		u[k].path = path[k];
 		d[k] = (struct xl_labrun_dut){ .kind = XL_LABRUN_DUT_CUSTOM, .create = prog_create,
 					       .read = prog_read, .destroy = prog_destroy,
-					       .arg = &pa[k] };
+					       .arg = &pa[k], .prog_fd = prog_fd };
 		snprintf(name[k], sizeof(name[k]), "ab-%c/%s", 'a' + k, func[k]);
 	}
 	err = xl_labrun_custom_ab(lab, o, duts, names, "user program", mode, size, rows, window,

@@ -25,6 +25,7 @@
 #include "xdplab/netlink.h"
 #include "xdplab/nft.h"
 #include "xdplab/plan.h"
+#include "xdplab/progtime.h"
 #include "xdplab/sysstat.h"
 #include "xdplab/time.h"
 
@@ -75,6 +76,11 @@ static void bench_destroy(void *h)
 	xl_bench__destroy(h);
 }
 
+static int bench_prog_fd(void *h)
+{
+	return xl_bench__prog_fd(h);
+}
+
 static void *nft_create(const void *arg)
 {
 	return xl_nft_drop__create(*(const uint16_t *)arg);
@@ -90,7 +96,8 @@ static struct xl_labrun_dut bench_dut(const struct xl_bench_opts *bo)
 {
 	return (struct xl_labrun_dut){ .kind = XL_LABRUN_DUT_BENCH,
 				       .create = xl_labrun_bench_create, .read = bench_read,
-				       .destroy = bench_destroy, .arg = bo };
+				       .destroy = bench_destroy, .arg = bo,
+				       .prog_fd = bench_prog_fd };
 }
 
 /* The --extra-ns loop of a drop row as the first repetition calibrated it. */
@@ -118,6 +125,8 @@ static int sample_edge(const struct xl_labrun_opts *o, struct xl_meter *m,
  * failure keeps the repetitions that completed (xl_row_finish());
  * @rec: each arm's record of the repetition, made at its tear-down;
  * @window/@window_ctx: called before each --ab window's set-up.
+ * @pt: the program's run time while the extra repetition measures it
+ * (--prog-time); @pt_ns: its time per run over the window, ns (0: none).
  */
 struct xdp_run {
 	struct xl_lab *lab;
@@ -137,7 +146,25 @@ struct xdp_run {
 	struct xl_rep_result rec[2];
 	void (*window)(void *ctx, int arm, int rep);
 	void *window_ctx;
+	struct xl_prog_time pt;
+	double pt_ns;
 };
+
+/*
+ * --prog-time, at the extra repetition's window start: the program's own
+ * time (xdplab/progtime.h). A failure is said once and leaves the row
+ * without the figure (the repetition goes on).
+ */
+static void prog_time_begin(struct xdp_run *x, const struct xl_labrun_dut *dut)
+{
+	static bool said;
+	int err = xl_prog_time_begin(&x->pt, dut->prog_fd(x->h));
+
+	if (err && !said)
+		xl_warn("lab run --prog-time: no run time of the program (BPF_ENABLE_STATS: %s): the rows have no prog_ns_per_run",
+			strerror(-err));
+	said |= err != 0;
+}
 
 /* The name of each kind's counter source (struct xl_counter_src.name). */
 static const char *const dut_src_names[] = {
@@ -251,6 +278,9 @@ static int xdp_open(void *ctx, const struct xl_plan_step *st)
 	x->profiled = false;
 	if (!err && st->profiled)
 		x->profiled = xl_labrun_prof_begin(x->o, row, x->cpus, x->ncpus_prof);
+	x->pt_ns = 0;
+	if (!err && st->profiled && x->o->prog_time && x->duts[st->arm]->prog_fd && !x->ceiling)
+		prog_time_begin(x, x->duts[st->arm]);
 	if (!err)
 		err = xl_meter_sample(m, &a);
 	if (err && x->profiled)
@@ -264,6 +294,8 @@ static int xdp_close(void *ctx, const struct xl_plan_step *st)
 	struct xdp_run *x = ctx;
 	int err = xl_meter_sample(x->m, &b);
 
+	if (x->pt.stats_fd >= 0)
+		x->pt_ns = xl_prog_time_end(&x->pt, x->duts[st->arm]->prog_fd(x->h));
 	if (x->profiled)
 		xl_labrun_prof_end(x->o, x->rows[st->arm]);
 	x->own_err = err != 0;
@@ -279,6 +311,8 @@ static void xdp_record(struct xdp_run *x, const struct xl_plan_step *st)
 	struct xl_meter_window w;
 
 	if (st->profiled) {
+		if (x->pt_ns > 0)
+			row->prog_ns = x->pt_ns;
 		/* The profiled one: its figures only to show perf's cost. */
 		if (xl_row_part(row, &xl_row_part_profile) && !x->ceiling) {
 			xl_meter_window(x->m, &a, &b, &w);
@@ -343,6 +377,7 @@ static int xdp_teardown(void *ctx, const struct xl_plan_step *st, int err)
 		if (!err)
 			err = sample_edge(x->o, m, &z1);
 	}
+	xl_prog_time_drop(&x->pt); /* the window failed before its end */
 	if (m->eth_sock >= 0)
 		close(m->eth_sock);
 	m->eth_sock = -1;
@@ -401,10 +436,12 @@ static int measure_arms(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			     .rows = { rows[0], rows[1] }, .size = size, .ceiling = ceiling,
 			     .extra = bo && bo->extra && !ceiling, .m = &m,
 			     .cpus = { { row->napi_cpu, "dut" }, { o->gen_cpu, "gen" } },
-			     .ncpus_prof = 2, .window = window, .window_ctx = window_ctx };
-	/* With a profiler, one more repetition: recorded, not counted. */
+			     .ncpus_prof = 2, .window = window, .window_ctx = window_ctx,
+			     .pt = XL_PROG_TIME_INIT };
+	/* With a profiler or --prog-time, one more repetition: recorded, not counted. */
 	struct xl_plan p = { .reps = o->reps, .arms = rows[1] ? 2 : 1,
-			     .profile = o->profiler != NULL,
+			     .profile = o->profiler != NULL ||
+					(o->prog_time && duts[0]->prog_fd && !ceiling),
 			     .scope = rows[1] ? XL_PLAN_PER_WINDOW : XL_PLAN_PER_REP,
 			     .warmup_ns = o->warmup_ns, .window_ns = o->seconds_ns,
 			     .stop = o->stop, .cpu = ceiling ? o->gen_cpu : row->napi_cpu,
