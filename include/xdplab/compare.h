@@ -97,6 +97,7 @@ struct xl_cmp_rowdata {
 	int nreps;
 	double pps[XL_MAX_REPS], cpu_ns[XL_MAX_REPS], ctl_ns[XL_MAX_REPS];
 	struct xl_summary mpps;
+	double prog_ns;
 };
 
 /**
@@ -217,6 +218,7 @@ enum xl_cmp_figure {
 	XL_CMP_FIG_AUTO,      /**< raw, but corrected for the rows whose A/A calibration (@calib) flagged fewer on it */
 	XL_CMP_FIG_RAW,       /**< raw everywhere */
 	XL_CMP_FIG_CORRECTED, /**< corrected wherever every repetition of the row has the control */
+	XL_CMP_FIG_PROG,      /**< the program's own time per run (@prog_ns of struct xl_cmp_rowdata) wherever every run of the row has it, one value a run; the rest raw */
 };
 
 struct xl_calib;
@@ -241,7 +243,7 @@ struct xl_cmp_opts {
 };
 
 /**
- * xl_cmp_figure_name() - "auto", "raw", "corrected" (compare --figure's
+ * xl_cmp_figure_name() - "auto", "raw", "corrected", "prog" (compare --figure's
  * words); "" for a value out of range.
  */
 const char *xl_cmp_figure_name(enum xl_cmp_figure f);
@@ -270,6 +272,8 @@ const char *xl_cmp_figure_name(enum xl_cmp_figure f);
  * @corrected: the figures above (deltas, medians, test) are the corrected
  *   ones (enum xl_cmp_figure), at the reference @ctl_ref_ns (ns per run of
  *   the control); false: raw, @ctl_ref_ns 0.
+ * @prog: the figures above are the program's own time per run
+ *   (XL_CMP_FIG_PROG; one value a side: @too_few), @on_cpu set.
  */
 struct xl_cmp_row {
 	const struct xl_cmp_rowdata *base, *new;
@@ -277,7 +281,7 @@ struct xl_cmp_row {
 	char reason[160];
 	double delta_mpps, delta_pct, delta_ns;
 	double base_cpu, new_cpu, delta_cpu_ns, delta, ctl_ref_ns;
-	bool on_cpu, too_few, corrected;
+	bool on_cpu, too_few, corrected, prog;
 	struct xl_utest test;
 	enum xl_cmp_verdict verdict;
 };

@@ -49,6 +49,9 @@
  * @corrected/@ctl_ref_ns: as struct xl_cmp_row's: every figure above is
  *   relative to the host-speed control, scaled to the median of the row's
  *   controls in every run of both sides.
+ * @prog: every figure above is the program's own time per run, ns
+ *   (XL_CMP_FIG_PROG: every measured run of the row has it; one value a run,
+ *   so @sd_within is NAN); @on_cpu is then set.
  */
 struct xl_cmp_mrow {
 	const struct xl_cmp_rowdata *id;
@@ -59,7 +62,7 @@ struct xl_cmp_mrow {
 	double bsum[XL_CMP_MAX_RUNS], nsum[XL_CMP_MAX_RUNS];
 	double base_mpps, new_mpps, base_ns, new_ns;
 	double sd_between, sd_within, mdd, ctl_ref_ns;
-	bool corrected;
+	bool corrected, prog;
 	struct xl_perm_result test;
 	enum xl_cmp_verdict verdict;
 };

@@ -22,8 +22,9 @@
 #include "xdplab/store_io.h"
 
 #define A struct compare_args
-static const char *const figures[] = { "auto", "raw", "corrected", NULL };
-static const int figure_vals[] = { XL_CMP_FIG_AUTO, XL_CMP_FIG_RAW, XL_CMP_FIG_CORRECTED };
+static const char *const figures[] = { "auto", "raw", "corrected", "prog", NULL };
+static const int figure_vals[] = { XL_CMP_FIG_AUTO, XL_CMP_FIG_RAW, XL_CMP_FIG_CORRECTED,
+				   XL_CMP_FIG_PROG };
 
 static const struct xl_opt compare_opts[] = {
 	{ "alpha", 'a', "P", "significance level of the Mann-Whitney U test, {range} (default " XL_CMP_ALPHA_DEFAULT_TEXT ")",
@@ -39,7 +40,7 @@ static const struct xl_opt compare_opts[] = {
 	{ "new-label", 0, "LABEL", "with --db: NEW is the stored runs of this label (several runs a side; the newest 32)", XL_STR(A, label[1]) },
 	{ "calibration", 'c', "FILE", "an A/A calibration (lab run --aa's calibration.json; default: one in a directory of runs given): show each row's false-alarm rate measured on this host, when it is from the same host and set-up",
 	  XL_STR(A, v.calib_path) },
-	{ "figure", 0, "FIG", "the figure rows are tested on: raw (the repetitions' ns/packet), corrected (relative to the host-speed control measured before each repetition, docs/compare.md) or auto (default: raw, corrected for the rows whose A/A calibration flagged fewer on it)",
+	{ "figure", 0, "FIG", "the figure rows are tested on: raw (the repetitions' ns/packet), corrected (relative to the host-speed control measured before each repetition, docs/compare.md), prog (the XDP program's own time per run, where every run has it: lab run --prog-time; one value a run, so several runs a side) or auto (default: raw, corrected for the rows whose A/A calibration flagged fewer on it)",
 	  XL_ENUM(A, v.o.figure, figures, figure_vals) },
 };
 #undef A

@@ -21,7 +21,7 @@ trap 'exit 130' INT TERM HUP
 
 TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_files compare_latency_bench
        compare_zero_rate compare_duplicates
-       compare_lab_runs extra_ns_bad extra_ns_lab_row extra_ns_single_json sensitivity_too_few
+       compare_lab_runs extra_ns_bad extra_ns_lab_row prog_time_lab_row extra_ns_single_json sensitivity_too_few
        sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name
        compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs lab_aa_bad lab_aa
        compare_junit compare_junit_runs compare_junit_untrusted compare_markdown_pr compare_figure
@@ -340,7 +340,7 @@ EOF
 	grep -q '^figure: raw for every row: no compared row has the host-speed control on every repetition of its runs (runs from before it, AF_XDP and watch-cost rows)$' "$TMP/out" ||
 		fail "no raw line: $(cat "$TMP/out")" || return 1
 	bad --figure fast "$TMP/a-1.json" "$TMP/b-1.json" -- \
-		"xdplab compare: --figure: 'fast' is not accepted (accepted: auto, raw, corrected)"
+		"xdplab compare: --figure: 'fast' is not accepted (accepted: auto, raw, corrected, prog)"
 }
 
 # badr ARGS... ++ WANT: as bad(), for ARGS with a -- of their own.
@@ -747,6 +747,33 @@ t_extra_ns_lab_row() {
 	expect_eq "drop row count check" "$(jq -r '.rows[0].counter_mismatch' "$j")" false || return 1
 	grep -Eq '^drop/no-touch +64 .*; extra 10 ns: [0-9]+ x [0-9.]+ ns = [0-9.]+ ns$' "$TMP/out" ||
 		fail "no extra note in the table: $(cat "$TMP/out")"
+}
+
+# lab run --prog-time: each XDP row's program's own time per run, from an
+# extra repetition not among its reps; a 100 ns busy loop shows in it; a
+# run without the option has none; two files on --figure prog: too few.
+t_prog_time_lab_row() {
+	local j=$TMP/p.json k=$TMP/k.json
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
+	"$X" lab run --rows drop/no-touch,drop/parse-ip --sizes 64 --reps 2 --seconds 0.3 --prog-time \
+		--json "$j" >"$TMP/out" 2>&1 || fail "lab run --prog-time failed: $(cat "$TMP/out")" || return 1
+	./scripts/validate-results.py "$j" >"$TMP/v" 2>&1 || fail "schema: $(cat "$TMP/v")" || return 1
+	expect_eq "repetitions kept" "$(jq -r '[.rows[].reps | length] | map(tostring) | join(",")' "$j")" 2,2 || return 1
+	jq -e '[.rows[].prog_ns_per_run | . > 0 and . < 1000] | all' "$j" >/dev/null ||
+		fail "prog_ns_per_run: $(jq -c '[.rows[].prog_ns_per_run]' "$j")" || return 1
+	grep -q "^program time per run (the kernel's run_time_ns / run_cnt in an extra repetition with BPF stats on; not among the figures above):$" "$TMP/out" ||
+		fail "no heading: $(cat "$TMP/out")" || return 1
+	grep -Eq '^  drop/parse-ip +64B +[0-9]+\.[0-9] ns$' "$TMP/out" || fail "no parse-ip line: $(cat "$TMP/out")" || return 1
+	"$X" lab run --rows drop/parse-ip --sizes 64 --reps 2 --seconds 0.3 --prog-time --extra-ns 100 \
+		--json "$k" >"$TMP/out2" 2>&1 || fail "lab run --extra-ns 100 failed: $(cat "$TMP/out2")" || return 1
+	jq -en --slurpfile a "$j" --slurpfile b "$k" '$b[0].rows[0].prog_ns_per_run - $a[0].rows[1].prog_ns_per_run > 50' >/dev/null ||
+		fail "a 100 ns loop not in the program's time: $(jq '.rows[1].prog_ns_per_run' "$j") -> $(jq '.rows[0].prog_ns_per_run' "$k")" || return 1
+	"$X" compare --figure prog --json "$j" "$k" >"$TMP/c.json" 2>/dev/null
+	expect_eq "figure prog, one run a side" "$(jq -r '.rows[] | select(.name == "drop/parse-ip") | "\(.figure) \(.metric) \(.verdict)"' "$TMP/c.json")" \
+		"prog prog_ns_per_run too-few-reps" || return 1
+	"$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 --json "$k" >"$TMP/out3" 2>&1 ||
+		fail "lab run failed: $(cat "$TMP/out3")" || return 1
+	expect_eq "no --prog-time: no figure" "$(jq -r '.rows[0].prog_ns_per_run' "$k")" null
 }
 
 # drop --extra-ns --json on the loopback of a namespace of our own (no

@@ -546,6 +546,64 @@ static void test_calib_corrected(void **state)
 	xl_calib_free(&c);
 }
 
+/*
+ * --figure prog: 4 vs 4 runs whose ns/packet moves with the host (no
+ * change) while the program's own time per run goes 26.0.. -> 36.0..: raw
+ * says ~ (p 1), prog flags +10 at 2/70 with sd_within NAN (one value a run);
+ * a run without the time keeps the row raw; two files: too few.
+ */
+static void test_runs_prog(void **state)
+{
+	struct xl_cmp_rowdata rows[8];
+	struct xl_cmp_file f[8];
+	struct xl_cmp_mresult res;
+	struct xl_cmp_result r2;
+	char path[8][16];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		double ns = 600 + 40 * (i % 2);
+		double pps[3] = { 1e9 / ns, 1e9 / ns, 1e9 / ns }, cpu[3] = { 500, 500, 500 };
+
+		mkrow(&rows[i], "drop/no-touch", "generator-bound", pps, cpu, 3);
+		rows[i].prog_ns = (i < 4 ? 26 : 36) + 0.25 * (i % 4);
+		snprintf(path[i], sizeof(path[i]), "r%d.json", i);
+		mkfile(&f[i], path[i], &rows[i], 1);
+	}
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05 }, &res), 0);
+	assert_false(res.rows[0].prog);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_SAME);
+	xl_cmp_mresult_free(&res);
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_PROG }, &res), 0);
+	assert_true(res.rows[0].prog);
+	assert_true(res.rows[0].on_cpu);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_REGRESSION);
+	assert_near(res.rows[0].test.p, 2.0 / 70, 1e-12);
+	assert_near(res.rows[0].test.estimate, 10, 1e-9);
+	assert_near(res.rows[0].base_ns, 26.375, 1e-9);
+	assert_true(isnan(res.rows[0].sd_within));
+	/* the rate shown stays the row's */
+	assert_near(res.rows[0].base_mpps, (1e3 / 600 + 1e3 / 640) / 2, 1e-9);
+	xl_cmp_mresult_free(&res);
+	rows[5].prog_ns = 0;
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_PROG }, &res), 0);
+	assert_false(res.rows[0].prog);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_SAME);
+	xl_cmp_mresult_free(&res);
+	/* Two files: one value a side, shown, never decided. */
+	memset(&r2, 0, sizeof(r2));
+	r2.rows = calloc(1, sizeof(*r2.rows));
+	assert_non_null(r2.rows);
+	r2.rows[0].base = &rows[0];
+	r2.rows[0].new = &rows[4];
+	xl_cmp_row_compare(&r2.rows[0], &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_PROG });
+	assert_true(r2.rows[0].prog);
+	assert_int_equal(r2.rows[0].verdict, XL_CMP_TOO_FEW);
+	assert_near(r2.rows[0].delta, 10, 1e-9);
+	free(r2.rows);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_runs_check),
 		cmocka_unit_test(test_calib),
 		cmocka_unit_test(test_calib_corrected),
+		cmocka_unit_test(test_runs_prog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,14 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 		b = &bc;
 		n = &nc;
 	}
+	r->prog = o->figure == XL_CMP_FIG_PROG && xl_cmp_has_prog(b) && xl_cmp_has_prog(n);
+	if (r->prog) {
+		/* One value a side: shown, never decided (too few). */
+		xl_cmp_prog_figure(b, &bc);
+		xl_cmp_prog_figure(n, &nc);
+		b = &bc;
+		n = &nc;
+	}
 	r->delta_mpps = n->mpps.median - b->mpps.median;
 	r->delta_pct = b->mpps.median > 0 ? 100 * r->delta_mpps / b->mpps.median : 0;
 	r->delta_ns = xl_delta_ns_per_pkt(b->mpps.median * 1e6, n->mpps.median * 1e6);
@@ -77,9 +85,11 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	 * A generator-bound row's rate is the generator's, not the DUT's;
 	 * its DUT CPU time per packet is the DUT's cost either way.
 	 */
-	r->on_cpu = (!strcmp(b->verdict, "generator-bound") ||
-		     !strcmp(n->verdict, "generator-bound")) &&
-		    xl_cmp_all_positive(b->cpu_ns, b->nreps) && xl_cmp_all_positive(n->cpu_ns, n->nreps);
+	r->on_cpu = ((!strcmp(b->verdict, "generator-bound") ||
+		      !strcmp(n->verdict, "generator-bound")) &&
+		     xl_cmp_all_positive(b->cpu_ns, b->nreps) &&
+		     xl_cmp_all_positive(n->cpu_ns, n->nreps)) ||
+		    r->prog;
 	if (r->on_cpu) {
 		bs = b->cpu_ns;
 		ns = n->cpu_ns;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The corrected figure (issue 19 item 2; compare_priv.h, docs/compare.md
- * "Raw or corrected figure"): a repetition's ns/packet relative to the
+ * "Raw or corrected figure"), and the program's own time (--figure prog,
+ * "The program's own time"): a repetition's ns/packet relative to the
  * host-speed control measured just before it (bpf/hostctl.bpf.c), scaled
  * to one reference for the whole comparison, and the per-row choice
  * between it and the raw figure, which an A/A calibration of the host
@@ -25,6 +26,8 @@ const char *xl_cmp_figure_name(enum xl_cmp_figure f)
 		return "raw";
 	case XL_CMP_FIG_CORRECTED:
 		return "corrected";
+	case XL_CMP_FIG_PROG:
+		return "prog";
 	default:
 		return "";
 	}
@@ -79,4 +82,18 @@ void xl_cmp_correct(const struct xl_cmp_rowdata *r, double ref_ns, struct xl_cmp
 		v[i] = out->pps[i] / 1e6;
 	if (out->nreps)
 		out->mpps = xl_summarize(v, out->nreps);
+}
+
+bool xl_cmp_has_prog(const struct xl_cmp_rowdata *r)
+{
+	return r->prog_ns > 0;
+}
+
+void xl_cmp_prog_figure(const struct xl_cmp_rowdata *r, struct xl_cmp_rowdata *out)
+{
+	*out = *r; /* @mpps stays the row's: the rate shown is the real one */
+	out->nreps = 1;
+	out->cpu_ns[0] = r->prog_ns;
+	out->pps[0] = 1e9 / r->prog_ns;
+	out->ctl_ns[0] = 0;
 }

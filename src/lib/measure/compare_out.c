@@ -46,7 +46,10 @@ static void fmt_verdict(char *buf, size_t len, const struct xl_cmp_row *r)
 		return;
 	}
 	snprintf(buf, len, "%s", status_text(r));
-	if (r->status == XL_CMP_PAIRED && r->on_cpu)
+	if (r->status == XL_CMP_PAIRED && r->prog)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (on the program's own time per run)");
+	else if (r->status == XL_CMP_PAIRED && r->on_cpu)
 		snprintf(buf + strlen(buf), len - strlen(buf),
 			 " (generator-bound: on DUT CPU ns/packet)");
 	if (r->reason[0])
@@ -319,9 +322,12 @@ static void print_json(FILE *out, const struct xl_cmp_file *b, const struct xl_c
 			json_object_set_new(o, "delta_cpu_ns_per_pkt",
 					    r->base_cpu > 0 && r->new_cpu > 0 ?
 					    json_real(r->delta_cpu_ns) : json_null());
-			json_object_set_new(o, "metric", json_string(r->on_cpu ? "cpu_ns_per_pkt" :
-									       "ns_per_pkt"));
-			json_object_set_new(o, "figure", json_string(r->corrected ? "corrected" : "raw"));
+			json_object_set_new(o, "metric", json_string(r->prog	 ? "prog_ns_per_run" :
+								     r->on_cpu ? "cpu_ns_per_pkt" :
+										 "ns_per_pkt"));
+			json_object_set_new(o, "figure", json_string(r->prog	  ? "prog" :
+								     r->corrected ? "corrected" :
+										    "raw"));
 			json_object_set_new(o, "ctl_ref_ns", r->corrected ? json_real(r->ctl_ref_ns) :
 									   json_null());
 			/* The test over one run a side's repetitions (docs/compare.md). */
@@ -375,7 +381,7 @@ static int choices_two(FILE *out, const struct xl_cmp_result *res, const struct 
 	}
 	for (i = 0; i < res->nrows; i++) {
 		ids[i] = res->rows[i].status == XL_CMP_PAIRED ? res->rows[i].base : NULL;
-		corr[i] = res->rows[i].corrected;
+		corr[i] = res->rows[i].corrected || res->rows[i].prog;
 	}
 	xl_cmp_out_choices(out, vw, ids, corr, res->nrows, false);
 	free(ids);

@@ -144,6 +144,7 @@ static void print_text(FILE *out, const struct xl_cmp_file *files, int nbase, in
 			snprintf(v, sizeof(v), "%s", m->reason);
 		else
 			snprintf(v, sizeof(v), "%s%s%s%s", mverdict_text(m),
+				 num && m->prog ? " (on the program's own time per run)" :
 				 num && m->on_cpu ? " (generator-bound: on DUT CPU ns/packet)" : "",
 				 m->reason[0] ? ": " : "", m->reason);
 		if (md)
@@ -163,7 +164,7 @@ static void print_text(FILE *out, const struct xl_cmp_file *files, int nbase, in
 
 		for (i = 0; ids && corr && i < res->nrows; i++) {
 			ids[i] = res->rows[i].status == XL_CMP_PAIRED ? res->rows[i].id : NULL;
-			corr[i] = res->rows[i].corrected;
+			corr[i] = res->rows[i].corrected || res->rows[i].prog;
 		}
 		if (ids && corr)
 			xl_cmp_out_choices(out, vw, ids, corr, res->nrows, true);
@@ -241,8 +242,9 @@ static void print_json(FILE *out, const struct xl_cmp_file *files, int nbase, in
 
 		if (m->status == XL_CMP_PAIRED) {
 			json_object_set_new(o, "method", json_string("permutation-runs"));
-			json_object_set_new(o, "metric", json_string(m->on_cpu ? "cpu_ns_per_pkt" :
-									       "ns_per_pkt"));
+			json_object_set_new(o, "metric", json_string(m->prog	 ? "prog_ns_per_run" :
+								     m->on_cpu ? "cpu_ns_per_pkt" :
+										 "ns_per_pkt"));
 			json_object_set_new(o, "runs_base", json_integer(m->nb));
 			json_object_set_new(o, "runs_new", json_integer(m->nn));
 			json_object_set_new(o, "base", json_pack("{s:o,s:o,s:o}", "mpps_median",
@@ -263,7 +265,9 @@ static void print_json(FILE *out, const struct xl_cmp_file *files, int nbase, in
 			json_object_set_new(o, "relabelings", json_integer((json_int_t)m->test.relabelings));
 			json_object_set_new(o, "too_few", json_boolean(m->too_few));
 			json_object_set_new(o, "verdict", json_string(mverdict_json(m)));
-			json_object_set_new(o, "figure", json_string(m->corrected ? "corrected" : "raw"));
+			json_object_set_new(o, "figure", json_string(m->prog	  ? "prog" :
+								     m->corrected ? "corrected" :
+										    "raw"));
 			json_object_set_new(o, "ctl_ref_ns", m->corrected ? json_real(m->ctl_ref_ns) :
 									   json_null());
 			if ((fa = xl_cmp_out_calib_json(vw, m->id, true)))
@@ -367,6 +371,20 @@ static void print_figure(FILE *out, const struct xl_cmp_view *vw,
 	for (i = 0; i < n; i++) {
 		ncmp += ids[i] != NULL;
 		ncorr += ids[i] && corrected[i];
+	}
+	if (vw->o.figure == XL_CMP_FIG_PROG) {
+		if (!ncorr) {
+			fprintf(out, "\nfigure: raw for every row: no compared row has the program's own time in every run (lab run --prog-time)\n");
+			return;
+		}
+		fprintf(out, "\nfigure: %d of %d compared rows tested on the program's own time per run as asked (--figure prog: the kernel's run_time_ns / run_cnt in an extra repetition of lab run --prog-time, one value a run, docs/compare.md); the rest raw:\n",
+			ncorr, ncmp);
+		for (i = 0; i < n; i++)
+			if (ids[i] && corrected[i])
+				fprintf(out, "%s%s %u %s %s: prog\n", md ? "- " : "  ",
+					TXT(md, ids[i]->name), ids[i]->size, TXT(md, ids[i]->mode),
+					TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"));
+		return;
 	}
 	/* Raw by default with nothing to choose from, or as asked: nothing to say. */
 	if (!ncmp || vw->o.figure == XL_CMP_FIG_RAW ||

@@ -143,4 +143,15 @@ double xl_cmp_ctl_ref(const struct xl_cmp_rowdata *const *rows, int n);
  */
 void xl_cmp_correct(const struct xl_cmp_rowdata *r, double ref_ns, struct xl_cmp_rowdata *out);
 
+/** xl_cmp_has_prog() - @r has the program's own time per run (@r->prog_ns > 0). */
+bool xl_cmp_has_prog(const struct xl_cmp_rowdata *r);
+
+/**
+ * xl_cmp_prog_figure() - @r as one repetition whose figure is the
+ * program's own time per run (--figure prog): DUT CPU ns/packet @prog_ns,
+ * pps 1e9 / @prog_ns, no control; @mpps kept (the rate shown stays the
+ * row's). Callers check xl_cmp_has_prog() first.
+ */
+void xl_cmp_prog_figure(const struct xl_cmp_rowdata *r, struct xl_cmp_rowdata *out);
+
 #endif /* XDPLAB_COMPARE_PRIV_H */

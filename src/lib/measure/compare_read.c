@@ -118,6 +118,9 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		snprintf((char *)r + texts[i].off, texts[i].len, "%s",
 			 xl_row_field_str(o, texts[i].id));
+	r->prog_ns = xl_row_field_num(o, XL_ROW_F_PROG_NS);
+	if (!(r->prog_ns > 0 && r->prog_ns < 1e9)) /* absent, or not a time a program run takes */
+		r->prog_ns = 0;
 	if (!r->name[0])
 		copy_str(r->name, sizeof(r->name), o, "benchmark"); /* older files' name */
 	r->size = (unsigned int)get_clamped(o, xl_row_fields[XL_ROW_F_SIZE].key, 0, 0, UINT_MAX);

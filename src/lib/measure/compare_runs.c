@@ -265,6 +265,16 @@ static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struc
 		xl_cmp_correct(rows[k], m->ctl_ref_ns, &cv[k]);
 		rows[k] = &cv[k];
 	}
+	/* The program's own time where asked for and every measured run has it: one value a run. */
+	m->prog = o->figure == XL_CMP_FIG_PROG;
+	for (k = 0; k < n && m->prog; k++)
+		m->prog = !rows[k]->nreps || xl_cmp_has_prog(rows[k]);
+	for (k = 0; k < n && m->prog; k++) {
+		if (!rows[k]->nreps)
+			continue;
+		xl_cmp_prog_figure(rows[k], &cv[k]);
+		rows[k] = &cv[k];
+	}
 	for (k = 0; k < n; k++) {
 		d = rows[k];
 		if (e[k].f < nbase) {
@@ -292,7 +302,7 @@ static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struc
 		return;
 	}
 	m->status = XL_CMP_PAIRED;
-	m->on_cpu = gb && cpu_all;
+	m->on_cpu = (gb && cpu_all) || m->prog;
 	off[0] = 0;
 	for (k = 0; k < n; k++) {
 		bool base;
