@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "xdplab/fields.h"
 #include "xdplab/pmu.h"
 #include "xdplab/profile.h"
 #include "xdplab/redirect.h"
@@ -332,53 +333,12 @@ enum xl_row_field_id {
 };
 
 /**
- * enum xl_row_field_type - how a member is held in struct xl_row_result
- * and written.
- * @XL_ROW_T_TEXT: a char array, written as a string.
- * @XL_ROW_T_NAME: a const char *, written as a string ("" for NULL).
- * @XL_ROW_T_NAME_NULL: a const char *, NULL written as null.
- * @XL_ROW_T_NAME_OPT: a const char *, NULL not written.
- * @XL_ROW_T_U32/@XL_ROW_T_INT/@XL_ROW_T_U64: integers.
- * @XL_ROW_T_REAL: a double. @XL_ROW_T_REAL_POS: a double, written only
- * when above 0 (0: not measured). @XL_ROW_T_BOOL: a bool.
- * @XL_ROW_T_VERDICT: not held: xl_row_verdict() of the row.
+ * xl_row_fields[] - the field table of a results row (struct
+ * xl_row_result; src/lib/measure/rowfields.c), indexed by enum
+ * xl_row_field_id; "verdict" is XL_FT_FUNC (xl_row_verdict()), the figures
+ * are marked measured (written for a row with repetitions only).
  */
-enum xl_row_field_type {
-	XL_ROW_T_TEXT,
-	XL_ROW_T_NAME,
-	XL_ROW_T_NAME_NULL,
-	XL_ROW_T_NAME_OPT,
-	XL_ROW_T_U32,
-	XL_ROW_T_INT,
-	XL_ROW_T_U64,
-	XL_ROW_T_REAL,
-	XL_ROW_T_REAL_POS,
-	XL_ROW_T_BOOL,
-	XL_ROW_T_VERDICT,
-};
-
-/**
- * struct xl_row_field - one member of a results row.
- * @key: its JSON name. @type: how it is held and written.
- * @off: its offset in struct xl_row_result (unused for XL_ROW_T_VERDICT).
- * @measured: written only for a row with repetitions.
- */
-struct xl_row_field {
-	const char *key;
-	enum xl_row_field_type type;
-	size_t off;
-	bool measured;
-};
-
-/** The field table (src/lib/measure/rowfields.c), indexed by enum xl_row_field_id. */
-extern const struct xl_row_field xl_row_fields[XL_ROW_F__COUNT];
-
-/**
- * xl_row_field_json() - member @f of @r as a new JSON value (jansson's),
- * or NULL when it is not written (XL_ROW_T_NAME_OPT's NULL,
- * XL_ROW_T_REAL_POS's 0).
- */
-struct json_t *xl_row_field_json(const struct xl_row_result *r, const struct xl_row_field *f);
+extern const struct xl_field xl_row_fields[XL_ROW_F__COUNT];
 
 /**
  * xl_row_field_str() - member @id of the JSON row object @o as text: its

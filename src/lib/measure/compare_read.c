@@ -5,9 +5,7 @@
  * checked and clamped; a file with two rows of one identity refused.
  */
 #include <errno.h>
-#include <float.h>
 #include <limits.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,36 +28,6 @@ static void copy_str(char *dst, size_t len, json_t *o, const char *key)
 	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
-static double get_num(json_t *o, const char *key, double dflt)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : dflt;
-}
-
-/*
- * An integer field: @dflt when absent or NaN, else truncated toward zero
- * and clamped to [@lo, @hi], the range of the caller's type (a double
- * outside it has no defined conversion, C11 6.3.1.4). One helper for every
- * range read here, int's to uint64_t's: a long double holds all of them
- * exactly (64 mantissa bits), so the caller's conversion of the result is
- * always defined and a uint64_t field keeps every double below 2^64.
- */
-_Static_assert(LDBL_MANT_DIG >= 64, "get_clamped() needs a uint64_t exact in a long double");
-static long double get_clamped(json_t *o, const char *key, long double dflt, long double lo,
-			       long double hi)
-{
-	double v = get_num(o, key, (double)dflt);
-
-	if (v != v)
-		return dflt;
-	if (v <= lo)
-		return lo;
-	if (v >= hi)
-		return hi;
-	return truncl(v);
-}
-
 static void load_env(json_t *m, struct xl_cmp_file *f)
 {
 	struct xl_env *e = &f->env;
@@ -73,9 +41,9 @@ static void load_env(json_t *m, struct xl_cmp_file *f)
 	copy_str(e->cpu_model, sizeof(e->cpu_model), m, "cpu_model");
 	copy_str(e->cmdline_mitigations, sizeof(e->cmdline_mitigations), m,
 		 "cmdline_mitigations");
-	e->cpus = (int)get_clamped(m, "cpus", 0, 0, INT_MAX);
-	e->jit_enable = (int)get_clamped(m, "bpf_jit_enable", -1, INT_MIN, INT_MAX);
-	e->jit_harden = (int)get_clamped(m, "bpf_jit_harden", -1, INT_MIN, INT_MAX);
+	e->cpus = (int)xl_json_clamped(m, "cpus", 0, 0, INT_MAX);
+	e->jit_enable = (int)xl_json_clamped(m, "bpf_jit_enable", -1, INT_MIN, INT_MAX);
+	e->jit_harden = (int)xl_json_clamped(m, "bpf_jit_harden", -1, INT_MIN, INT_MAX);
 	copy_str(e->governor, sizeof(e->governor), m, "governor");
 	copy_str(e->smt, sizeof(e->smt), m, "smt");
 	v = json_object_get(m, "boost");
@@ -123,13 +91,13 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 		r->prog_ns = 0;
 	if (!r->name[0])
 		copy_str(r->name, sizeof(r->name), o, "benchmark"); /* older files' name */
-	r->size = (unsigned int)get_clamped(o, xl_row_fields[XL_ROW_F_SIZE].key, 0, 0, UINT_MAX);
+	r->size = (unsigned int)xl_json_clamped(o, xl_row_fields[XL_ROW_F_SIZE].key, 0, 0, UINT_MAX);
 	json_array_foreach(reps, i, rep) {
 		if (r->nreps == XL_MAX_REPS || !json_is_number(json_object_get(rep, "pps")))
 			continue;
-		r->pps[r->nreps] = get_num(rep, "pps", 0);
-		r->cpu_ns[r->nreps] = get_num(rep, "cpu_ns_per_pkt", 0);
-		r->ctl_ns[r->nreps] = get_num(rep, "host_ctl_ns", 0);
+		r->pps[r->nreps] = xl_json_num(rep, "pps", 0);
+		r->cpu_ns[r->nreps] = xl_json_num(rep, "cpu_ns_per_pkt", 0);
+		r->ctl_ns[r->nreps] = xl_json_num(rep, "host_ctl_ns", 0);
 		r->nreps++;
 	}
 	for (i = 0; i < (size_t)r->nreps; i++)
@@ -138,9 +106,9 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	/* A summary without repetitions (a single command's total). */
 	mpps = json_object_get(o, "mpps");
 	if (!r->nreps && json_is_object(mpps)) {
-		r->mpps.median = get_num(mpps, "median", 0);
-		r->mpps.min = get_num(mpps, "min", r->mpps.median);
-		r->mpps.max = get_num(mpps, "max", r->mpps.median);
+		r->mpps.median = xl_json_num(mpps, "median", 0);
+		r->mpps.min = xl_json_num(mpps, "min", r->mpps.median);
+		r->mpps.max = xl_json_num(mpps, "max", r->mpps.median);
 	}
 }
 
@@ -160,8 +128,8 @@ static void load_lat_rep(json_t *o, struct xl_lat_rep *r)
 
 	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
 		*(uint64_t *)((char *)r + u64s[i].off) =
-			(uint64_t)get_clamped(o, u64s[i].key, 0, 0, UINT64_MAX);
-	r->mean_ns = get_num(o, "mean_ns", 0);
+			(uint64_t)xl_json_clamped(o, u64s[i].key, 0, 0, UINT64_MAX);
+	r->mean_ns = xl_json_num(o, "mean_ns", 0);
 }
 
 /* One object of the "latency" array (docs/results.md). */
@@ -175,11 +143,11 @@ static void load_lat(json_t *o, struct xl_cmp_latrow *r)
 	copy_str(r->path, sizeof(r->path), o, "path");
 	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
 	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)get_clamped(o, "size", 0, 0, UINT_MAX);
-	r->batch = (unsigned int)get_clamped(o, "batch", 0, 0, UINT_MAX);
-	r->rate_pps = get_num(o, "rate_pps", 0);
-	r->seconds = get_num(o, "seconds", 0);
-	r->delay_ns = get_num(o, "delay_ns", 0);
+	r->size = (unsigned int)xl_json_clamped(o, "size", 0, 0, UINT_MAX);
+	r->batch = (unsigned int)xl_json_clamped(o, "batch", 0, 0, UINT_MAX);
+	r->rate_pps = xl_json_num(o, "rate_pps", 0);
+	r->seconds = xl_json_num(o, "seconds", 0);
+	r->delay_ns = xl_json_num(o, "delay_ns", 0);
 	json_array_foreach(reps, i, rep)
 		if (r->nreps < XL_MAX_REPS && json_is_object(rep))
 			load_lat_rep(rep, &r->reps[r->nreps++]);
@@ -292,9 +260,9 @@ int xl_cmp_from_doc(const char *path, struct json_t *doc, struct xl_cmp_file *f,
 	copy_str(f->git, sizeof(f->git), doc, "git");
 	load_env(json_object_get(doc, "machine"), f);
 	cfg = json_object_get(doc, "config");
-	f->reps = (int)get_clamped(cfg, "reps", 0, 0, INT_MAX);
-	f->seconds = get_num(cfg, "seconds", 0);
-	f->warmup = get_num(cfg, "warmup", 0);
+	f->reps = (int)xl_json_clamped(cfg, "reps", 0, 0, INT_MAX);
+	f->seconds = xl_json_num(cfg, "seconds", 0);
+	f->warmup = xl_json_num(cfg, "warmup", 0);
 	copy_str(f->wiring, sizeof(f->wiring), cfg, "wiring");
 	f->rows = calloc(json_array_size(rows) + 1, sizeof(*f->rows));
 	if (!f->rows) {

@@ -283,13 +283,7 @@ static json_t *row_json(const struct xl_row_result *r, double ref)
 	int i;
 
 	/* The members of the field table; a row without repetitions has no figures. */
-	for (i = 0; i < XL_ROW_F__COUNT; i++) {
-		const struct xl_row_field *f = &xl_row_fields[i];
-		json_t *v = f->measured && !r->nreps ? NULL : xl_row_field_json(r, f);
-
-		if (v)
-			json_object_set_new(o, f->key, v);
-	}
+	xl_fields_to_json(o, xl_row_fields, XL_ROW_F__COUNT, r, r->nreps != 0);
 	if (r->nreps) {
 		json_object_set_new(o, "mpps", json_pack("{s:f,s:f,s:f}", "median", r->mpps.median,
 							 "min", r->mpps.min, "max", r->mpps.max));

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/**
+ * @file fields.h
+ * Field tables: the members of a record written to and read from a results
+ * file (docs/results.md), each named and typed once, as key, type and
+ * offset into the record. One writer and one reader walk any table, so the
+ * JSON writer and the readers (compare's, the report's) of a record cannot
+ * drift apart. The tables: xl_row_fields[] (a results row, report.h),
+ * xl_lat_rec_fields[] and xl_lat_rep_fields[] (a latency row and one of its
+ * repetitions, report.h).
+ * The idea is xdp-tools' option tables (DEFINE_OPTION: type, struct, field)
+ * applied to a file's members instead of a command's options.
+ */
+#ifndef XDPLAB_FIELDS_H
+#define XDPLAB_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_t;
+
+/**
+ * enum xl_field_type - how a member is held in its record and written.
+ * @XL_FT_TEXT: a char array of struct xl_field.len bytes, a string.
+ * @XL_FT_NAME: a const char *, written as a string ("" for NULL).
+ * @XL_FT_NAME_NULL: a const char *, NULL written as null.
+ * @XL_FT_NAME_OPT: a const char *, NULL not written.
+ * @XL_FT_U32/@XL_FT_INT/@XL_FT_U64: uint32_t, int, uint64_t; a uint64_t
+ *   above INT64_MAX is written as jansson's json_int_t holds it (negative).
+ * @XL_FT_REAL: a double. @XL_FT_REAL_POS: a double, written only when
+ *   above 0 (0: not measured; read as @XL_FT_REAL). @XL_FT_BOOL: a bool.
+ * @XL_FT_FUNC: not held: struct xl_field.str() of the record, a string.
+ * @XL_FT_OBJ: a record at the offset, its members in struct xl_field.sub:
+ *   a JSON object.
+ * @XL_FT_ARRAY: struct xl_field.max records of struct xl_field.len bytes
+ *   at the offset, as many as the int at struct xl_field.count_off says,
+ *   each with the members of struct xl_field.sub: a JSON array of objects.
+ * The pointer types (NAME*) and FUNC are written only: a reader has no
+ * storage for them and leaves them as they are.
+ */
+enum xl_field_type {
+	XL_FT_TEXT,
+	XL_FT_NAME,
+	XL_FT_NAME_NULL,
+	XL_FT_NAME_OPT,
+	XL_FT_U32,
+	XL_FT_INT,
+	XL_FT_U64,
+	XL_FT_REAL,
+	XL_FT_REAL_POS,
+	XL_FT_BOOL,
+	XL_FT_FUNC,
+	XL_FT_OBJ,
+	XL_FT_ARRAY,
+};
+
+/**
+ * struct xl_field - one member of a record.
+ * @key: its JSON name. @type: how it is held and written.
+ * @off: its offset in the record, bytes (unused for XL_FT_FUNC).
+ * @len: XL_FT_TEXT: the char array's size; XL_FT_ARRAY: one element's size.
+ * @measured: written only when the writer is asked for the measured
+ *   members (a results row with repetitions: xl_fields_to_json()).
+ * @str: XL_FT_FUNC: the string written for the record (static or owned by
+ *   the record).
+ * @sub/@nsub: XL_FT_OBJ, XL_FT_ARRAY: the table of the nested record.
+ * @count_off/@max: XL_FT_ARRAY: the offset of the int holding how many
+ *   elements are set, and how many the record has room for.
+ */
+struct xl_field {
+	const char *key;
+	enum xl_field_type type;
+	size_t off, len;
+	bool measured;
+	const char *(*str)(const void *rec);
+	const struct xl_field *sub;
+	size_t nsub;
+	size_t count_off;
+	int max;
+};
+
+/**
+ * xl_field_json() - member @f of the record @rec as a new JSON value
+ * (jansson's; the caller owns it), or NULL when it is not written
+ * (XL_FT_NAME_OPT's NULL, XL_FT_REAL_POS's 0) or on ENOMEM.
+ */
+struct json_t *xl_field_json(const void *rec, const struct xl_field *f);
+
+/**
+ * xl_fields_to_json() - set @o's members from the @n members of table @t
+ * of the record @rec, in the table's order (jansson keeps insertion order,
+ * so the file's order is the table's). The members marked measured are
+ * written only when @measured. Return: 0, -ENOMEM.
+ */
+int xl_fields_to_json(struct json_t *o, const struct xl_field *t, size_t n, const void *rec,
+		      bool measured);
+
+/**
+ * xl_fields_from_json() - fill the record @rec from the JSON object @o by
+ * the @n members of table @t (the written-only types left as they are).
+ * A member absent or of the wrong JSON type reads as "" / 0 / false; an
+ * integer is truncated toward zero and clamped to its type's range (NaN:
+ * 0); an array keeps its first struct xl_field.max objects, skipping any
+ * element that is not an object, and sets the count (after every other
+ * member: an int member at the same offset cannot set it). @o may be NULL (every
+ * member absent). Untrusted input: nothing is read past a record's bounds.
+ */
+void xl_fields_from_json(const struct json_t *o, const struct xl_field *t, size_t n, void *rec);
+
+/**
+ * xl_json_num() - member @key of the JSON object @o as a number, @dflt when
+ * absent or not a number (@o may be NULL).
+ */
+double xl_json_num(const struct json_t *o, const char *key, double dflt);
+
+/**
+ * xl_json_clamped() - member @key of @o as an integer: @dflt when absent,
+ * not a number or NaN, else truncated toward zero and clamped to [@lo, @hi],
+ * the range of the caller's type (a double outside it has no defined
+ * conversion, C11 6.3.1.4). A long double holds every int64_t and uint64_t
+ * exactly, so the caller's conversion of the result is always defined.
+ */
+long double xl_json_clamped(const struct json_t *o, const char *key, long double dflt,
+			    long double lo, long double hi);
+
+#endif /* XDPLAB_FIELDS_H */
