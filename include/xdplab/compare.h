@@ -101,23 +101,6 @@ struct xl_cmp_rowdata {
 };
 
 /**
- * struct xl_cmp_latrow - one latency row of a results file (the "latency"
- * array of `lab run --latency`, docs/results.md), as compare needs it.
- * Identity: @name ("lat/one-way/low": path and level), @size (bytes),
- * @wiring. Set-up: @rate_pps (0 unpaced), @seconds, @batch, @delay_ns.
- * @reps/@nreps: each repetition's figures (ns, frames); @med: the file's
- * "median" object (each field's median over the repetitions). @note.
- */
-struct xl_cmp_latrow {
-	char name[48], path[24], wiring[16];
-	char note[160];
-	unsigned int size, batch;
-	double rate_pps, seconds, delay_ns;
-	int nreps;
-	struct xl_lat_rep reps[XL_MAX_REPS], med;
-};
-
-/**
  * struct xl_cmp_file - a results file read by xl_cmp_load().
  * @path: as given. @schema/@date/@git: the top-level fields ("" absent).
  * @env: the "machine" object (fields absent in older files are "" / -1;
@@ -125,7 +108,8 @@ struct xl_cmp_latrow {
  * @reps/@seconds/@warmup: the "config" object (0 absent); @wiring its
  *   "wiring" ("" absent).
  * @rows/@nrows: the rows (allocated; xl_cmp_file_free()).
- * @lat/@nlat: the latency rows (allocated; NULL/0 when the file has none).
+ * @lat/@nlat: the latency rows, read by their field table (struct
+ *   xl_lat_rowrec, xdplab/report.h; allocated; NULL/0 when the file has none).
  */
 struct xl_cmp_file {
 	char path[256], schema[64], date[32], git[48], wiring[16];
@@ -135,7 +119,7 @@ struct xl_cmp_file {
 	double seconds, warmup;
 	struct xl_cmp_rowdata *rows;
 	int nrows;
-	struct xl_cmp_latrow *lat;
+	struct xl_lat_rowrec *lat;
 	int nlat;
 };
 
@@ -441,7 +425,7 @@ enum {
  *   @new_reps_with: in how many new repetitions each was above 0.
  */
 struct xl_cmp_latpair {
-	const struct xl_cmp_latrow *base, *new;
+	const struct xl_lat_rowrec *base, *new;
 	enum xl_cmp_status status;
 	char reason[160];
 	double pct_p50, pct_p99, pct_p999, pct_max;

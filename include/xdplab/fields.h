@@ -6,7 +6,7 @@
  * offset into the record. One writer and one reader walk any table, so the
  * JSON writer and the readers (compare's, the report's) of a record cannot
  * drift apart. The tables: xl_row_fields[] (a results row, report.h),
- * xl_lat_rec_fields[] and xl_lat_rep_fields[] (a latency row and one of its
+ * xl_lat_row_fields[] and xl_lat_rep_fields[] (a latency row and one of its
  * repetitions, report.h).
  * The idea is xdp-tools' option tables (DEFINE_OPTION: type, struct, field)
  * applied to a file's members instead of a command's options.

@@ -37,14 +37,13 @@ const char *xl_lat_path_name(enum xl_lat_path p);
 
 /**
  * struct xl_lat_row - one latency row.
- * @name: "lat/one-way/low" ...; @path: its path; @round_trip: the figure
- *   is the round trip (gen -> DUT -> generator side).
- * @size: frame bytes; @rate_pps: the generator's rate (0: unpaced, "load");
- * @seconds: each repetition's generator run, s; @batch: the generator's
- *   live-frames batch; @wiring: the DUT NAPI placement of the row.
- * @delay_ns: the receiver's busy wait per frame (a known added delay; 0).
- * @reps/@nreps: each repetition; @med: per field, the median over the
- *   repetitions (rounded down to whole ns and frames).
+ * @rec: what its results file holds (struct xl_lat_rowrec, written by its
+ *   field table: name, path's name, round trip, size, rate, seconds, batch,
+ *   wiring, added delay, repetitions, their medians, note). Its @rec.note:
+ *   empty, or why the row has fewer repetitions than asked, then rt-l2fwd's
+ *   socket thread's share of waiting for its CPU, then the stamps not timed
+ *   (xl_lat_notes() of @all).
+ * @path: its path (@rec.path is this path's name).
  * @all: every repetition's histogram summed (the JSON's buckets),
  *   with @all.min_ns/@all.max_ns over all of them, and their stamped,
  *   timed, negative and unset counts.
@@ -52,26 +51,12 @@ const char *xl_lat_path_name(enum xl_lat_path p);
  *   thread's run delay (runnable, waiting for its CPU; xl_xsk_app__wait_ns())
  *   over the repetitions' generator runs and drains, and those runs' length,
  *   ns, summed over the repetitions read.
- * @note: empty, or why the row has fewer repetitions than asked, then
- *   rt-l2fwd's socket thread's share of waiting for its CPU, then
- *   the stamps not timed (xl_lat_notes() of @all).
  */
 struct xl_lat_row {
-	char name[40];
+	struct xl_lat_rowrec rec;
 	enum xl_lat_path path;
-	bool round_trip;
-	uint32_t size;
-	uint64_t rate_pps;
-	double seconds;
-	uint32_t batch;
-	const char *wiring;
-	uint64_t delay_ns;
-	int nreps;
-	struct xl_lat_rep reps[XL_MAX_REPS];
-	struct xl_lat_rep med;
 	struct xl_lat_totals all;
 	uint64_t app_wait_ns, app_window_ns;
-	char note[320];
 };
 
 /**

@@ -96,6 +96,37 @@ struct xl_lat_rep {
 };
 
 /**
+ * struct xl_lat_rowrec - one latency row as a results file holds it (an
+ * element of the "latency" array of lab run --latency, docs/results.md):
+ * written from it (xl_lat_row_json(), struct xl_lat_row.rec) and read back
+ * into it (compare's xl_cmp_load(), which the report reads too) through one
+ * field table, xl_lat_row_fields[].
+ * Identity: @name ("lat/one-way/low": path and level), @size (frame
+ * bytes), @wiring (the DUT NAPI placement of the row). @path: the path's
+ * name ("one-way", "rt-tx", ...); @round_trip: the figure is the round trip
+ * (gen -> DUT -> generator side). Set-up: @rate_pps (the generator's rate;
+ * 0 unpaced, "load"), @seconds (each repetition's generator run, s),
+ * @batch (the generator's live-frames batch), @delay_ns (the receiver's
+ * busy wait per frame; 0). @reps/@nreps: each repetition; @med: per field,
+ * the median over the repetitions (rounded down to whole ns and frames).
+ * @note: empty, or why the row has fewer repetitions than asked, and what
+ * else a reader should know (struct xl_lat_row).
+ */
+struct xl_lat_rowrec {
+	char name[48], path[24];
+	bool round_trip;
+	uint32_t size;
+	uint64_t rate_pps;
+	double seconds;
+	uint32_t batch;
+	char wiring[16];
+	uint64_t delay_ns;
+	int nreps;
+	char note[320];
+	struct xl_lat_rep med, reps[XL_MAX_REPS];
+};
+
+/**
  * struct xl_watch_est - what the errors-only monitor costs, two ways
  * (xl_watch_estimate(), docs/monitor.md "What watching costs").
  * @cost_ns: measured: paired median of 1e9/pps_with - 1e9/pps_without, ns
@@ -339,6 +370,17 @@ enum xl_row_field_id {
  * are marked measured (written for a row with repetitions only).
  */
 extern const struct xl_field xl_row_fields[XL_ROW_F__COUNT];
+
+/**
+ * xl_lat_row_fields[] - the field table of a latency row, struct
+ * xl_lat_rowrec (src/lib/measure/rowfields.c), in the file's order; its
+ * "median" and "reps" are records of xl_lat_rep_fields[], struct
+ * xl_lat_rep. @xl_lat_row_nfields/@xl_lat_rep_nfields: their lengths.
+ * The row's "buckets" are not a member: the writer adds them from the
+ * summed histogram (xl_lat_row_json()).
+ */
+extern const struct xl_field xl_lat_row_fields[], xl_lat_rep_fields[];
+extern const size_t xl_lat_row_nfields, xl_lat_rep_nfields;
 
 /**
  * xl_row_field_str() - member @id of the JSON row object @o as text: its

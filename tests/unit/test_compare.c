@@ -757,7 +757,7 @@ static void lat_load_both(struct xl_cmp_file *b, struct xl_cmp_file *n)
 static void test_lat_load(void **state)
 {
 	struct xl_cmp_file b, n;
-	const struct xl_cmp_latrow *r;
+	const struct xl_lat_rowrec *r;
 
 	lat_load_both(&b, &n);
 	assert_int_equal(b.nrows, 1);

@@ -414,9 +414,9 @@ static void test_row_compare_zero_rate(void **state)
 }
 
 /* A latency row "lat/one-way/low" of @nreps repetitions at p50 = p99 = @ns. */
-static struct xl_cmp_latrow lat_row(int nreps, uint64_t ns, const char *note)
+static struct xl_lat_rowrec lat_row(int nreps, uint64_t ns, const char *note)
 {
-	struct xl_cmp_latrow r = { .nreps = nreps, .size = 64 };
+	struct xl_lat_rowrec r = { .nreps = nreps, .size = 64 };
 	int i;
 
 	snprintf(r.name, sizeof(r.name), "lat/one-way/low");
@@ -429,8 +429,8 @@ static struct xl_cmp_latrow lat_row(int nreps, uint64_t ns, const char *note)
 
 static void test_lat_compare_edges(void **state)
 {
-	struct xl_cmp_latrow bl[] = { lat_row(4, 10000, ""), lat_row(4, 10000, "") };
-	struct xl_cmp_latrow nl[] = { lat_row(4, 10500, ""), lat_row(0, 0, "no receiver") };
+	struct xl_lat_rowrec bl[] = { lat_row(4, 10000, ""), lat_row(4, 10000, "") };
+	struct xl_lat_rowrec nl[] = { lat_row(4, 10500, ""), lat_row(0, 0, "no receiver") };
 	struct xl_cmp_file b = { .lat = bl, .nlat = 1 }, n = { .lat = nl, .nlat = 1 };
 	struct xl_cmp_latresult lr;
 	struct xl_cmp_opts o;

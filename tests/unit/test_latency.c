@@ -3,7 +3,9 @@
  * test_latency.c - unit tests of the latency histogram (abi/latency.h's
  * xl_lat_bucket(), shared with BPF, and src/lib/xdp/latency.c): buckets are
  * contiguous, each value falls inside its bucket's bounds, widths stay
- * within 1/8 of the lower bound, and percentiles pick the right bucket.
+ * within 1/8 of the lower bound, and percentiles pick the right bucket;
+ * a latency row's medians and notes, and its field table (the results
+ * file's writer and compare's reader through xl_lat_row_fields[]).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "xdplab/compare.h"
 #include "xdplab/labrun_lat.h"
 #include "xdplab/latency.h"
 
@@ -210,28 +217,28 @@ static void test_row_notes(void **state)
 	row = (struct xl_lat_row){ .path = XL_LAT_L2FWD, .app_wait_ns = 1500000000ull,
 				   .app_window_ns = 2000000000ull };
 	xl_lat_row_notes(&row, 1);
-	assert_string_equal(row.note, wait_note);
-	snprintf(row.note, sizeof(row.note), "interrupted after 1 of 3 repetitions");
+	assert_string_equal(row.rec.note, wait_note);
+	snprintf(row.rec.note, sizeof(row.rec.note), "interrupted after 1 of 3 repetitions");
 	row.all.negative = 2;
 	xl_lat_row_notes(&row, 1);
-	assert_string_equal(row.note,
+	assert_string_equal(row.rec.note,
 			    "interrupted after 1 of 3 repetitions; socket thread waited 75% of 2.00 s for CPU 1 (run delay: frames wait in its RX ring meanwhile); "
 			    "2 stamps from another clock (negative delta), not in the percentiles");
 	/* The longest: every part at its widest, nothing cut. */
-	snprintf(row.note, sizeof(row.note), "interrupted after 10 of 10 repetitions");
+	snprintf(row.rec.note, sizeof(row.rec.note), "interrupted after 10 of 10 repetitions");
 	row.app_wait_ns = row.app_window_ns = 99999990000000000ull;
 	row.all.negative = row.all.unset = 18446744073709551615ull;
 	xl_lat_row_notes(&row, 4095);
-	assert_string_equal(row.note,
+	assert_string_equal(row.rec.note,
 			    "interrupted after 10 of 10 repetitions; socket thread waited 100% of 99999990.00 s for CPU 4095 (run delay: frames wait in its RX ring meanwhile); "
 			    "18446744073709551615 stamps from another clock (negative delta), not in the percentiles; "
 			    "18446744073709551615 stamps of time 0 (unset), not in the percentiles");
 	row = (struct xl_lat_row){ .path = XL_LAT_L2FWD };
 	xl_lat_row_notes(&row, 1);
-	assert_string_equal(row.note, "");
+	assert_string_equal(row.rec.note, "");
 	row = (struct xl_lat_row){ .path = XL_LAT_TX, .app_wait_ns = 1, .app_window_ns = 2 };
 	xl_lat_row_notes(&row, 1);
-	assert_string_equal(row.note, "");
+	assert_string_equal(row.rec.note, "");
 }
 
 /* A row's medians over its repetitions: odd count the middle, even the mean floored. */
@@ -241,23 +248,120 @@ static void test_row_medians(void **state)
 
 	(void)state;
 	memset(&row, 0, sizeof(row));
-	row.nreps = 3;
-	row.reps[0] = (struct xl_lat_rep){ .sent = 10, .lost = 5, .p50_ns = 900, .max_ns = 1, .mean_ns = 3 };
-	row.reps[1] = (struct xl_lat_rep){ .sent = 10, .lost = 0, .p50_ns = 100, .max_ns = 7, .mean_ns = 1 };
-	row.reps[2] = (struct xl_lat_rep){ .sent = 12, .lost = 1, .p50_ns = 300, .max_ns = 4, .mean_ns = 2 };
+	row.rec.nreps = 3;
+	row.rec.reps[0] = (struct xl_lat_rep){ .sent = 10, .lost = 5, .p50_ns = 900, .max_ns = 1, .mean_ns = 3 };
+	row.rec.reps[1] = (struct xl_lat_rep){ .sent = 10, .lost = 0, .p50_ns = 100, .max_ns = 7, .mean_ns = 1 };
+	row.rec.reps[2] = (struct xl_lat_rep){ .sent = 12, .lost = 1, .p50_ns = 300, .max_ns = 4, .mean_ns = 2 };
 	xl_lat_row_finish(&row);
-	assert_int_equal(row.med.sent, 10);
-	assert_int_equal(row.med.lost, 1);
-	assert_int_equal(row.med.p50_ns, 300);
-	assert_int_equal(row.med.max_ns, 4);
-	assert_true(row.med.mean_ns == 2);
-	row.nreps = 2;
+	assert_int_equal(row.rec.med.sent, 10);
+	assert_int_equal(row.rec.med.lost, 1);
+	assert_int_equal(row.rec.med.p50_ns, 300);
+	assert_int_equal(row.rec.med.max_ns, 4);
+	assert_true(row.rec.med.mean_ns == 2);
+	row.rec.nreps = 2;
 	xl_lat_row_finish(&row);
-	assert_int_equal(row.med.p50_ns, 500);
-	assert_int_equal(row.med.lost, 2); /* 2.5 floored */
-	row.nreps = 0;
+	assert_int_equal(row.rec.med.p50_ns, 500);
+	assert_int_equal(row.rec.med.lost, 2); /* 2.5 floored */
+	row.rec.nreps = 0;
 	xl_lat_row_finish(&row);
-	assert_int_equal(row.med.p50_ns, 0);
+	assert_int_equal(row.rec.med.p50_ns, 0);
+}
+
+
+/*
+ * A latency row whose every member, and every repetition's every figure,
+ * holds a value of its own (so a table entry with another member's offset
+ * or type shows: the uint32_t members above INT_MAX), finished with its
+ * medians.
+ */
+static void fill_row(struct xl_lat_row *row, int nreps)
+{
+	size_t k;
+	int i;
+
+	memset(row, 0, sizeof(*row));
+	row->path = XL_LAT_TX;
+	snprintf(row->rec.name, sizeof(row->rec.name), "lat/rt-tx/low");
+	snprintf(row->rec.path, sizeof(row->rec.path), "%s", xl_lat_path_name(row->path));
+	row->rec.round_trip = true;
+	row->rec.size = 3000001500u; /* above INT_MAX: a uint32_t written as an int shows */
+	row->rec.rate_pps = 10000;
+	row->rec.seconds = 0.375;
+	row->rec.batch = 3000000017u;
+	snprintf(row->rec.wiring, sizeof(row->rec.wiring), "threaded");
+	row->rec.delay_ns = 200000;
+	row->rec.nreps = nreps;
+	snprintf(row->rec.note, sizeof(row->rec.note), "why \"not\"\n");
+	for (i = 0; i < nreps; i++)
+		for (k = 0; k < xl_lat_rep_nfields; k++) {
+			char *at = (char *)&row->rec.reps[i] + xl_lat_rep_fields[k].off;
+
+			if (xl_lat_rep_fields[k].type == XL_FT_REAL)
+				*(double *)at = 1000.25 * (i + 1) + k;
+			else
+				*(uint64_t *)at = 100000ull * (i + 1) + k + 1;
+		}
+	row->all.hist[9] = 5;
+	xl_lat_row_finish(row);
+}
+
+/*
+ * The latency row's field table: the writer's JSON of a row, key by key in
+ * the file's order with each number's form (docs/results.md; committed files
+ * are read by it), and back through compare's reader (xl_cmp_from_doc(),
+ * which the report reads with too) into the same record, every member
+ * exactly. A wrong key, type or offset in xl_lat_row_fields[] or
+ * xl_lat_rep_fields[] fails one or the other.
+ */
+static void test_row_fields_round_trip(void **state)
+{
+	static struct xl_lat_row row;
+	static const char want[] =
+		"{\"name\":\"lat/rt-tx/low\",\"path\":\"rt-tx\",\"round_trip\":true,\"size\":3000001500,"
+		"\"rate_pps\":10000,\"seconds\":0.375,\"batch\":3000000017,\"wiring\":\"threaded\","
+		"\"delay_ns\":200000,\"nreps\":1,\"note\":\"why \\\"not\\\"\\n\","
+		"\"median\":{\"sent\":100001,\"xmit_errors\":100002,\"received\":100003,\"lost\":100004,"
+		"\"gaps\":100005,\"reordered\":100006,\"duplicates\":100007,\"min_ns\":100008,"
+		"\"p50_ns\":100009,\"p90_ns\":100010,\"p99_ns\":100011,\"p999_ns\":100012,"
+		"\"max_ns\":100013,\"mean_ns\":1013.25,\"negative\":100015,\"unset\":100016},"
+		"\"reps\":[{\"sent\":100001,\"xmit_errors\":100002,\"received\":100003,\"lost\":100004,"
+		"\"gaps\":100005,\"reordered\":100006,\"duplicates\":100007,\"min_ns\":100008,"
+		"\"p50_ns\":100009,\"p90_ns\":100010,\"p99_ns\":100011,\"p999_ns\":100012,"
+		"\"max_ns\":100013,\"mean_ns\":1013.25,\"negative\":100015,\"unset\":100016}],"
+		"\"buckets\":[{\"lo_ns\":9,\"hi_ns\":9,\"count\":5}]}";
+	struct xl_cmp_file f;
+	json_t *o, *doc;
+	char err[256], *s;
+	int i;
+
+	(void)state;
+	fill_row(&row, 1);
+	o = xl_lat_row_json(&row);
+	assert_non_null(o);
+	s = json_dumps(o, JSON_COMPACT);
+	assert_non_null(s);
+	assert_string_equal(s, want);
+	free(s);
+	json_decref(o);
+
+	fill_row(&row, 3);
+	doc = json_pack("{s:s,s:[],s:[o]}", "schema", XL_RESULTS_SCHEMA, "rows", "latency",
+			xl_lat_row_json(&row));
+	assert_non_null(doc);
+	assert_int_equal(xl_cmp_from_doc("t.json", doc, &f, err, sizeof(err)), 0);
+	json_decref(doc);
+	assert_int_equal(f.nlat, 1);
+	assert_string_equal(f.lat[0].name, "lat/rt-tx/low");
+	assert_string_equal(f.lat[0].path, "rt-tx");
+	assert_string_equal(f.lat[0].wiring, "threaded");
+	assert_int_equal(f.lat[0].nreps, 3);
+	assert_true(f.lat[0].seconds == 0.375);
+	for (i = 0; i < 3; i++)
+		assert_memory_equal(&f.lat[0].reps[i], &row.rec.reps[i], sizeof(row.rec.reps[i]));
+	assert_memory_equal(&f.lat[0].med, &row.rec.med, sizeof(row.rec.med));
+	/* Every member, the padding included (both records start zeroed). */
+	assert_memory_equal(&f.lat[0], &row.rec, sizeof(row.rec));
+	xl_cmp_file_free(&f);
 }
 
 int main(void)
@@ -270,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_sum_untimed),
 		cmocka_unit_test(test_row_medians),
 		cmocka_unit_test(test_row_notes),
+		cmocka_unit_test(test_row_fields_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The report's latency section (html_priv.h): the rows of `lab run
- * --latency` as read by xl_cmp_load() (struct xl_cmp_latrow), charted with
+ * --latency` as read by xl_cmp_load() (struct xl_lat_rowrec), charted with
  * svgchart.c on a log axis (one-way rows are microseconds, rt-l2fwd under
  * load tens of milliseconds), tabled, and compared with BASE's through
  * xl_cmp_lat_run().
@@ -28,7 +28,7 @@ static uint64_t fig(const struct xl_lat_rep *r, int f)
 }
 
 /* "lat/rt-tx/low 64 B softirq" */
-static void lat_label(char *buf, size_t len, const struct xl_cmp_latrow *r)
+static void lat_label(char *buf, size_t len, const struct xl_lat_rowrec *r)
 {
 	snprintf(buf, len, "%s %u B %s", r->name, r->size, r->wiring);
 }
@@ -43,7 +43,7 @@ static int lat_chart(FILE *o, const struct xl_cmp_file *run)
 	if (!bars || !groups || !notes)
 		goto out;
 	for (i = 0; i < run->nlat; i++) {
-		const struct xl_cmp_latrow *r = &run->lat[i];
+		const struct xl_lat_rowrec *r = &run->lat[i];
 
 		lat_label(groups[i], sizeof(groups[i]), r);
 		if (!r->nreps) { /* the note in full on hover, and in the table */
@@ -87,7 +87,7 @@ static void lat_table(FILE *o, const struct xl_cmp_file *run)
 	      "<th>p50 us</th><th>p90 us</th><th>p99 us</th><th>p99.9 us</th><th>max us</th><th>note</th></tr>\n",
 	      o);
 	for (i = 0; i < run->nlat; i++) {
-		const struct xl_cmp_latrow *r = &run->lat[i];
+		const struct xl_lat_rowrec *r = &run->lat[i];
 		const struct xl_lat_rep *m = &r->med;
 		char b[48];
 
@@ -139,7 +139,7 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 	      "<th>d%</th><th>p</th><th>verdict</th></tr>\n", o);
 	for (i = 0; i < lr.npairs; i++) {
 		const struct xl_cmp_latpair *p = &lr.pairs[i];
-		const struct xl_cmp_latrow *d = p->base ? p->base : p->new;
+		const struct xl_lat_rowrec *d = p->base ? p->base : p->new;
 		char v[256];
 
 		fprintf(o, "<tr class=\"%s\">",
@@ -148,7 +148,7 @@ static int lat_compare(FILE *o, const struct xl_cmp_file *base, const struct xl_
 		xl_html_num_cell(o, "%.0f", d->size);
 		xl_html_cell(o, d->wiring, false);
 		for (k = 0; k < XL_CMP_LAT_NTESTS; k++) {
-			const struct xl_cmp_latrow *sides[2] = { p->base, p->new };
+			const struct xl_lat_rowrec *sides[2] = { p->base, p->new };
 			int s;
 
 			for (s = 0; s < 2; s++)

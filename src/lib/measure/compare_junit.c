@@ -145,7 +145,7 @@ void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, double a
 
 static void lat_case(struct xl_cmp_case *c, const struct xl_cmp_latpair *p)
 {
-	const struct xl_cmp_latrow *d = p->base ? p->base : p->new;
+	const struct xl_lat_rowrec *d = p->base ? p->base : p->new;
 	size_t n;
 
 	snprintf(c->name, sizeof(c->name), "%s %u %s", d->name, d->size,

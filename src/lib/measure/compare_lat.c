@@ -86,7 +86,7 @@ static void books(struct xl_cmp_latpair *p)
 
 static void lat_compare(struct xl_cmp_latpair *p, const struct xl_cmp_opts *o)
 {
-	const struct xl_cmp_latrow *b = p->base, *n = p->new;
+	const struct xl_lat_rowrec *b = p->base, *n = p->new;
 	double bv[XL_MAX_REPS], nv[XL_MAX_REPS], d;
 	bool up = false, down = false;
 	int m, k;
@@ -121,20 +121,22 @@ static void lat_compare(struct xl_cmp_latpair *p, const struct xl_cmp_opts *o)
 }
 
 /* Why a pair cannot be compared; "" when it can. */
-static void lat_set_up_differs(const struct xl_cmp_latrow *b, const struct xl_cmp_latrow *n,
+static void lat_set_up_differs(const struct xl_lat_rowrec *b, const struct xl_lat_rowrec *n,
 			       char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (xl_cmp_text_differs(buf, len, "wiring", b->wiring, n->wiring))
 		return;
 	if (b->rate_pps != n->rate_pps)
-		snprintf(buf, len, "rate differs: %.0f vs %.0f pps", b->rate_pps, n->rate_pps);
+		snprintf(buf, len, "rate differs: %llu vs %llu pps", (unsigned long long)b->rate_pps,
+			 (unsigned long long)n->rate_pps);
 	else if (b->seconds != n->seconds)
 		snprintf(buf, len, "window differs: %g s vs %g s", b->seconds, n->seconds);
 	else if (b->batch != n->batch)
 		snprintf(buf, len, "generator batch differs: %u vs %u", b->batch, n->batch);
 	else if (b->delay_ns != n->delay_ns)
-		snprintf(buf, len, "added delay differs: %.0f vs %.0f ns", b->delay_ns, n->delay_ns);
+		snprintf(buf, len, "added delay differs: %llu vs %llu ns",
+			 (unsigned long long)b->delay_ns, (unsigned long long)n->delay_ns);
 	else
 		xl_cmp_row_reps_differ(buf, len, b->nreps, n->nreps);
 }
@@ -142,7 +144,7 @@ static void lat_set_up_differs(const struct xl_cmp_latrow *b, const struct xl_cm
 int xl_cmp_lat_order(const struct xl_cmp_file *af, int i, const struct xl_cmp_file *bf, int j,
 		     bool exact)
 {
-	const struct xl_cmp_latrow *a = &af->lat[i], *b = &bf->lat[j];
+	const struct xl_lat_rowrec *a = &af->lat[i], *b = &bf->lat[j];
 	int d = strcmp(a->name, b->name);
 
 	if (d)

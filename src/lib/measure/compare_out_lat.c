@@ -12,13 +12,13 @@
 
 #include "compare_out_priv.h"
 
-static const struct xl_cmp_latrow *lat_ident(const struct xl_cmp_latpair *p)
+static const struct xl_lat_rowrec *lat_ident(const struct xl_cmp_latpair *p)
 {
 	return p->base ? p->base : p->new;
 }
 
 /* "0.0" style microseconds of a median, "-" without it. */
-static void fmt_us(char *buf, size_t len, const struct xl_cmp_latrow *d, uint64_t ns)
+static void fmt_us(char *buf, size_t len, const struct xl_lat_rowrec *d, uint64_t ns)
 {
 	if (!d || !d->nreps)
 		snprintf(buf, len, "-");
@@ -79,7 +79,7 @@ void xl_cmp_out_lat_table(FILE *out, const struct xl_cmp_latresult *lr,
 	}
 	for (i = 0; i < lr->npairs; i++) {
 		const struct xl_cmp_latpair *p = &lr->pairs[i];
-		const struct xl_cmp_latrow *d = lat_ident(p);
+		const struct xl_lat_rowrec *d = lat_ident(p);
 		const struct xl_lat_rep *bm = p->base ? &p->base->med : NULL;
 		const struct xl_lat_rep *nm = p->new ? &p->new->med : NULL;
 		bool num = p->status == XL_CMP_PAIRED;
@@ -156,7 +156,7 @@ void xl_cmp_out_lat_notes(FILE *out, const struct xl_cmp_file *b, const struct x
 	       lr->rose);
 }
 
-static json_t *lat_side_json(const struct xl_cmp_latrow *d, const unsigned long long *sum)
+static json_t *lat_side_json(const struct xl_lat_rowrec *d, const unsigned long long *sum)
 {
 	const struct xl_lat_rep *m;
 
@@ -182,11 +182,11 @@ json_t *xl_cmp_out_lat_json(const struct xl_cmp_latresult *lr)
 
 	for (i = 0; i < lr->npairs; i++) {
 		const struct xl_cmp_latpair *p = &lr->pairs[i];
-		const struct xl_cmp_latrow *d = lat_ident(p);
+		const struct xl_lat_rowrec *d = lat_ident(p);
 		json_t *rose = json_array();
 		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:s,s:s,s:o,s:o}", "name", d->name,
 				      "path", d->path, "size", d->size, "wiring", d->wiring,
-				      "rate_pps", d->rate_pps, "status", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_JSON),
+				      "rate_pps", (double)d->rate_pps, "status", xl_cmp_status_word(p->status, p->verdict, XL_CMP_WORDS_JSON),
 				      "reason", p->reason, "base", lat_side_json(p->base, p->base_sum),
 				      "new", lat_side_json(p->new, p->new_sum));
 

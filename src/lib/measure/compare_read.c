@@ -112,46 +112,15 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	}
 }
 
-/* Counts and ns figures: negative or NaN is 0, 2^64 or above UINT64_MAX. */
-static void load_lat_rep(json_t *o, struct xl_lat_rep *r)
+/*
+ * One object of the "latency" array (docs/results.md), by the latency row's
+ * field table: counts and ns figures negative or NaN are 0, 2^64 or above
+ * UINT64_MAX.
+ */
+static void load_lat(json_t *o, struct xl_lat_rowrec *r)
 {
-#define LAT_U64(f) { #f, offsetof(struct xl_lat_rep, f) }
-	static const struct {
-		const char *key;
-		size_t off;
-	} u64s[] = { LAT_U64(sent),	LAT_U64(xmit_errors), LAT_U64(received), LAT_U64(lost),
-		     LAT_U64(gaps),	LAT_U64(reordered),   LAT_U64(duplicates), LAT_U64(min_ns),
-		     LAT_U64(p50_ns),	LAT_U64(p90_ns),      LAT_U64(p99_ns),	   LAT_U64(p999_ns),
-		     LAT_U64(max_ns) };
-#undef LAT_U64
-	size_t i;
-
-	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
-		*(uint64_t *)((char *)r + u64s[i].off) =
-			(uint64_t)xl_json_clamped(o, u64s[i].key, 0, 0, UINT64_MAX);
-	r->mean_ns = xl_json_num(o, "mean_ns", 0);
-}
-
-/* One object of the "latency" array (docs/results.md). */
-static void load_lat(json_t *o, struct xl_cmp_latrow *r)
-{
-	json_t *reps = json_object_get(o, "reps"), *rep;
-	size_t i;
-
 	memset(r, 0, sizeof(*r));
-	copy_str(r->name, sizeof(r->name), o, "name");
-	copy_str(r->path, sizeof(r->path), o, "path");
-	copy_str(r->wiring, sizeof(r->wiring), o, "wiring");
-	copy_str(r->note, sizeof(r->note), o, "note");
-	r->size = (unsigned int)xl_json_clamped(o, "size", 0, 0, UINT_MAX);
-	r->batch = (unsigned int)xl_json_clamped(o, "batch", 0, 0, UINT_MAX);
-	r->rate_pps = xl_json_num(o, "rate_pps", 0);
-	r->seconds = xl_json_num(o, "seconds", 0);
-	r->delay_ns = xl_json_num(o, "delay_ns", 0);
-	json_array_foreach(reps, i, rep)
-		if (r->nreps < XL_MAX_REPS && json_is_object(rep))
-			load_lat_rep(rep, &r->reps[r->nreps++]);
-	load_lat_rep(json_object_get(o, "median"), &r->med);
+	xl_fields_from_json(o, xl_lat_row_fields, xl_lat_row_nfields, r);
 }
 
 /*
@@ -162,7 +131,7 @@ static void load_lat(json_t *o, struct xl_cmp_latrow *r)
 static int check_dups(const struct xl_cmp_file *f, char *err, size_t errlen)
 {
 	const struct xl_cmp_rowdata *r;
-	const struct xl_cmp_latrow *l;
+	const struct xl_lat_rowrec *l;
 	int a, b, ret;
 
 	ret = xl_cmp_find_dup(f, f->nrows, xl_cmp_row_order, &a, &b);

@@ -50,6 +50,52 @@ const struct xl_field xl_row_fields[XL_ROW_F__COUNT] = {
 
 #undef F
 
+/*
+ * A latency repetition (struct xl_lat_rep) and a latency row (struct
+ * xl_lat_rowrec): each JSON key is the member's own name. What a latency row's
+ * object has besides is written by hand, for a reason: "buckets" (the
+ * non-empty buckets of the row's summed histogram, struct xl_lat_totals,
+ * with their bounds computed: not a member of the record, and no reader
+ * reads them back) in xl_lat_row_json(), and the document's
+ * "latency_clock"/"latency_resolution" (constants, not a row's) in
+ * xl_lat_clock_json().
+ */
+#define LREP(m, t) { .key = #m, .type = XL_FT_##t, .off = offsetof(struct xl_lat_rep, m) }
+const struct xl_field xl_lat_rep_fields[] = {
+	LREP(sent, U64),    LREP(xmit_errors, U64), LREP(received, U64), LREP(lost, U64),
+	LREP(gaps, U64),    LREP(reordered, U64),   LREP(duplicates, U64), LREP(min_ns, U64),
+	LREP(p50_ns, U64),  LREP(p90_ns, U64),	    LREP(p99_ns, U64),	 LREP(p999_ns, U64),
+	LREP(max_ns, U64),  LREP(mean_ns, REAL),    LREP(negative, U64), LREP(unset, U64),
+};
+#undef LREP
+const size_t xl_lat_rep_nfields = sizeof(xl_lat_rep_fields) / sizeof(xl_lat_rep_fields[0]);
+
+#define LREC(m, t)                                                                   \
+	{ .key = #m, .type = XL_FT_##t, .off = offsetof(struct xl_lat_rowrec, m), \
+	  .len = sizeof(((struct xl_lat_rowrec *)0)->m) }
+const struct xl_field xl_lat_row_fields[] = {
+	LREC(name, TEXT),
+	LREC(path, TEXT),
+	LREC(round_trip, BOOL),
+	LREC(size, U32),
+	LREC(rate_pps, U64),
+	LREC(seconds, REAL),
+	LREC(batch, U32),
+	LREC(wiring, TEXT),
+	LREC(delay_ns, U64),
+	LREC(nreps, INT),
+	LREC(note, TEXT),
+	{ .key = "median", .type = XL_FT_OBJ, .off = offsetof(struct xl_lat_rowrec, med),
+	  .sub = xl_lat_rep_fields,
+	  .nsub = sizeof(xl_lat_rep_fields) / sizeof(xl_lat_rep_fields[0]) },
+	{ .key = "reps", .type = XL_FT_ARRAY, .off = offsetof(struct xl_lat_rowrec, reps),
+	  .len = sizeof(struct xl_lat_rep), .sub = xl_lat_rep_fields,
+	  .nsub = sizeof(xl_lat_rep_fields) / sizeof(xl_lat_rep_fields[0]),
+	  .count_off = offsetof(struct xl_lat_rowrec, nreps), .max = XL_MAX_REPS },
+};
+#undef LREC
+const size_t xl_lat_row_nfields = sizeof(xl_lat_row_fields) / sizeof(xl_lat_row_fields[0]);
+
 const char *xl_row_field_str(const json_t *o, enum xl_row_field_id id)
 {
 	const char *s = json_string_value(json_object_get(o, xl_row_fields[id].key));

@@ -243,8 +243,8 @@ int xl_labplan_lat(const struct xl_labplan *p, struct xl_lab *lab, struct xl_lat
 				if (err == -EINTR)
 					return err;
 				if (err) {
-					xl_err("row %s at %u bytes failed: %s", rows[*n - 1].name,
-					       p->sizes[s], rows[*n - 1].note);
+					xl_err("row %s at %u bytes failed: %s", rows[*n - 1].rec.name,
+					       p->sizes[s], rows[*n - 1].rec.note);
 					*failed = true;
 				}
 			}
@@ -392,7 +392,7 @@ void xl_lat_rows_print(FILE *out, const struct xl_lat_row *rows, int n, int reps
 	fprintf(out, "%-22s %5s %9s %9s %8s %6s %5s %8s %8s %8s %8s %8s  %s\n", "row", "size", "rate",
 		"sent", "lost", "reord", "dup", "p50", "p90", "p99", "p99.9", "max", "note");
 	for (i = 0; i < n; i++) {
-		const struct xl_lat_row *r = &rows[i];
+		const struct xl_lat_rowrec *r = &rows[i].rec;
 		const struct xl_lat_rep *m = &r->med;
 
 		if (r->rate_pps)
@@ -403,7 +403,7 @@ void xl_lat_rows_print(FILE *out, const struct xl_lat_row *rows, int n, int reps
 			r->name, r->size, rate, (unsigned long long)m->sent,
 			(unsigned long long)m->lost, (unsigned long long)m->reordered,
 			(unsigned long long)m->duplicates, m->p50_ns / 1e3, m->p90_ns / 1e3,
-			m->p99_ns / 1e3, m->p999_ns / 1e3, m->max_ns / 1e3, r->wiring ? r->wiring : "",
+			m->p99_ns / 1e3, m->p999_ns / 1e3, m->max_ns / 1e3, r->wiring,
 			r->delay_ns ? ", receiver busy wait" : "", r->note[0] ? "; " : "", r->note);
 	}
 }

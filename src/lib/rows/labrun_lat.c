@@ -62,41 +62,34 @@ void xl_lat_rep_from(const struct xl_lat_totals *t, uint64_t sent, uint64_t xmit
 	r->mean_ns = (double)t->sum_ns / t->timed;
 }
 
-/* The median over @n repetitions of the uint64_t at @off in struct xl_lat_rep. */
-static uint64_t med_u64(const struct xl_lat_rep *reps, int n, size_t off)
+/* The median of member @f (a U64 or REAL of xl_lat_rep_fields[]) over @n repetitions. */
+static void med_field(struct xl_lat_rep *med, const struct xl_lat_rep *reps, int n,
+		      const struct xl_field *f)
 {
 	double v[XL_MAX_REPS];
 	int i;
 
-	for (i = 0; i < n; i++)
-		v[i] = (double)*(const uint64_t *)((const char *)&reps[i] + off);
-	return (uint64_t)xl_summarize(v, n).median;
+	for (i = 0; i < n; i++) {
+		const char *at = (const char *)&reps[i] + f->off;
+
+		v[i] = f->type == XL_FT_U64 ? (double)*(const uint64_t *)at : *(const double *)at;
+	}
+	if (f->type == XL_FT_U64)
+		*(uint64_t *)((char *)med + f->off) = (uint64_t)xl_summarize(v, n).median;
+	else
+		*(double *)((char *)med + f->off) = xl_summarize(v, n).median;
 }
 
+/* Each member of the repetition's field table: every figure has its median. */
 void xl_lat_row_finish(struct xl_lat_row *row)
 {
-	static const size_t offs[] = {
-		offsetof(struct xl_lat_rep, sent), offsetof(struct xl_lat_rep, xmit_errors),
-		offsetof(struct xl_lat_rep, received), offsetof(struct xl_lat_rep, lost),
-		offsetof(struct xl_lat_rep, gaps), offsetof(struct xl_lat_rep, reordered),
-		offsetof(struct xl_lat_rep, duplicates), offsetof(struct xl_lat_rep, min_ns),
-		offsetof(struct xl_lat_rep, p50_ns), offsetof(struct xl_lat_rep, p90_ns),
-		offsetof(struct xl_lat_rep, p99_ns), offsetof(struct xl_lat_rep, p999_ns),
-		offsetof(struct xl_lat_rep, max_ns), offsetof(struct xl_lat_rep, negative),
-		offsetof(struct xl_lat_rep, unset),
-	};
-	double v[XL_MAX_REPS];
 	size_t k;
-	int i;
 
-	memset(&row->med, 0, sizeof(row->med));
-	if (row->nreps <= 0)
+	memset(&row->rec.med, 0, sizeof(row->rec.med));
+	if (row->rec.nreps <= 0)
 		return;
-	for (k = 0; k < sizeof(offs) / sizeof(offs[0]); k++)
-		*(uint64_t *)((char *)&row->med + offs[k]) = med_u64(row->reps, row->nreps, offs[k]);
-	for (i = 0; i < row->nreps; i++)
-		v[i] = row->reps[i].mean_ns;
-	row->med.mean_ns = xl_summarize(v, row->nreps).median;
+	for (k = 0; k < xl_lat_rep_nfields; k++)
+		med_field(&row->rec.med, row->rec.reps, row->rec.nreps, &xl_lat_rep_fields[k]);
 }
 
 /* ---- one repetition ---- */
@@ -236,29 +229,29 @@ static int lat_setup(void *ctx, const struct xl_plan_step *st)
 	struct xl_lat_row *row = x->row;
 	struct xl_lab *lab = x->lab;
 	struct xl_latency_opts lo = { .mode = XL_MODE_NATIVE, .action = XDP_DROP,
-				      .busy_wait_ns = row->delay_ns };
-	enum xl_lab_side side = row->round_trip ? XL_LAB_GEN : XL_LAB_DUT;
+				      .busy_wait_ns = row->rec.delay_ns };
+	enum xl_lab_side side = row->rec.round_trip ? XL_LAB_GEN : XL_LAB_DUT;
 	int err;
 
 	lo.ifname = row->path == XL_LAT_ONEWAY ? lab->ifname[XL_LAB_DUT] :
 		    row->path == XL_LAT_REDIRECT ? lab->out_ifname[0][XL_LAB_GEN] :
 						   lab->ifname[XL_LAB_GEN];
-	err = dut_create(lab, row->path, x->app_cpu, row->size, &x->g);
+	err = dut_create(lab, row->path, x->app_cpu, row->rec.size, &x->g);
 	if (err) {
-		snprintf(row->note, sizeof(row->note), "DUT program failed: %s", strerror(-err));
+		snprintf(row->rec.note, sizeof(row->rec.note), "DUT program failed: %s", strerror(-err));
 		return err;
 	}
 	x->g.rx = xl_lab__create_in(lab, side, lat_create, &lo);
 	if (!x->g.rx) {
 		err = -errno;
-		snprintf(row->note, sizeof(row->note), "latency receiver failed: %s",
+		snprintf(row->rec.note, sizeof(row->rec.note), "latency receiver failed: %s",
 			 strerror(-err));
 		return err;
 	}
-	x->g.gen = lat_gen(lab, x->o, row->rate_pps, row->delay_ns, row->size);
+	x->g.gen = lat_gen(lab, x->o, row->rec.rate_pps, row->rec.delay_ns, row->rec.size);
 	if (!x->g.gen) {
 		err = -errno;
-		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+		snprintf(row->rec.note, sizeof(row->rec.note), "generator failed: %s", strerror(-err));
 		return err;
 	}
 	/* Where frames wait on rt-l2fwd: its socket thread's run delay, from here to the drain's end. */
@@ -268,7 +261,7 @@ static int lat_setup(void *ctx, const struct xl_plan_step *st)
 	x->t0 = xl_now_ns();
 	err = xl_gen__start(x->g.gen);
 	if (err)
-		snprintf(row->note, sizeof(row->note), "generator failed: %s", strerror(-err));
+		snprintf(row->rec.note, sizeof(row->rec.note), "generator failed: %s", strerror(-err));
 	return err;
 }
 
@@ -299,16 +292,16 @@ static int lat_close(void *ctx, const struct xl_plan_step *st)
 		return 0; /* the plan ends with -EINTR */
 	if (err) {
 		if (err != -EINTR)
-			snprintf(row->note, sizeof(row->note), "generator failed: %s",
+			snprintf(row->rec.note, sizeof(row->rec.note), "generator failed: %s",
 				 strerror(-err));
 		return err;
 	}
 	/* The frames in flight: up to two rings' (2 x 256) worth, each spinning. */
-	xl_sleep_ns(LAT_DRAIN_NS + 512 * row->delay_ns, NULL);
+	xl_sleep_ns(LAT_DRAIN_NS + 512 * row->rec.delay_ns, NULL);
 	xl_gen__read(x->g.gen, &gs);
 	err = xl_latency__read(x->g.rx, x->t);
 	if (err) {
-		snprintf(row->note, sizeof(row->note), "reading the receiver failed: %s",
+		snprintf(row->rec.note, sizeof(row->rec.note), "reading the receiver failed: %s",
 			 strerror(-err));
 		return err;
 	}
@@ -336,7 +329,7 @@ static int lat_rep_done(void *ctx, const struct xl_plan_step *st)
 	const struct xl_lat_totals *t = x->t;
 	int i, rep = st->rep;
 
-	row->reps[rep] = x->rep;
+	row->rec.reps[rep] = x->rep;
 	for (i = 0; i < XL_LAT_BUCKETS; i++)
 		row->all.hist[i] += t->hist[i];
 	if (t->timed && (!row->all.timed || t->min_ns < row->all.min_ns))
@@ -349,12 +342,12 @@ static int lat_rep_done(void *ctx, const struct xl_plan_step *st)
 	row->all.unset += t->unset;
 	row->all.frames += t->frames;
 	row->all.sum_ns += t->sum_ns;
-	row->nreps = rep + 1;
-	xl_dbg("%s %uB rep %d: sent %llu received %llu p50 %llu ns p99 %llu ns", row->name,
-	       row->size, rep, (unsigned long long)row->reps[rep].sent,
-	       (unsigned long long)row->reps[rep].received,
-	       (unsigned long long)row->reps[rep].p50_ns,
-	       (unsigned long long)row->reps[rep].p99_ns);
+	row->rec.nreps = rep + 1;
+	xl_dbg("%s %uB rep %d: sent %llu received %llu p50 %llu ns p99 %llu ns", row->rec.name,
+	       row->rec.size, rep, (unsigned long long)row->rec.reps[rep].sent,
+	       (unsigned long long)row->rec.reps[rep].received,
+	       (unsigned long long)row->rec.reps[rep].p50_ns,
+	       (unsigned long long)row->rec.reps[rep].p99_ns);
 	return 0;
 }
 
@@ -371,18 +364,18 @@ static const struct xl_plan_ops lat_ops = { .setup = lat_setup, .teardown = lat_
  */
 void xl_lat_row_notes(struct xl_lat_row *row, int app_cpu)
 {
-	size_t n = strlen(row->note);
+	size_t n = strlen(row->rec.note);
 	char untimed[160];
 
 	if (row->path == XL_LAT_L2FWD && row->app_window_ns) {
-		snprintf(row->note + n, sizeof(row->note) - n,
+		snprintf(row->rec.note + n, sizeof(row->rec.note) - n,
 			 "%ssocket thread waited %.0f%% of %.2f s for CPU %d (run delay: frames wait in its RX ring meanwhile)",
 			 n ? "; " : "", 100.0 * row->app_wait_ns / row->app_window_ns,
 			 row->app_window_ns / 1e9, app_cpu);
-		n = strlen(row->note);
+		n = strlen(row->rec.note);
 	}
 	if (xl_lat_notes(&row->all, untimed, sizeof(untimed))[0])
-		snprintf(row->note + n, sizeof(row->note) - n, "%s%s", n ? "; " : "", untimed);
+		snprintf(row->rec.note + n, sizeof(row->rec.note) - n, "%s%s", n ? "; " : "", untimed);
 }
 
 int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum xl_lat_path path,
@@ -395,18 +388,19 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 	struct xl_lat_totals *t;
 
 	memset(row, 0, sizeof(*row));
-	snprintf(row->name, sizeof(row->name), "lat/%s/%s", xl_lat_path_name(path),
+	snprintf(row->rec.name, sizeof(row->rec.name), "lat/%s/%s", xl_lat_path_name(path),
 		 rate_pps ? "low" : "load");
 	row->path = path;
-	row->round_trip = path != XL_LAT_ONEWAY;
-	row->size = size;
-	row->rate_pps = rate_pps;
-	row->seconds = o->seconds_ns / 1e9;
-	row->batch = o->gen_batch ? o->gen_batch : XL_GEN_DEFAULT_BATCH;
-	row->delay_ns = delay_ns;
+	snprintf(row->rec.path, sizeof(row->rec.path), "%s", xl_lat_path_name(path));
+	row->rec.round_trip = path != XL_LAT_ONEWAY;
+	row->rec.size = size;
+	row->rec.rate_pps = rate_pps;
+	row->rec.seconds = o->seconds_ns / 1e9;
+	row->rec.batch = o->gen_batch ? o->gen_batch : XL_GEN_DEFAULT_BATCH;
+	row->rec.delay_ns = delay_ns;
 	if (path >= XL_LAT_NPATHS || (path == XL_LAT_REDIRECT && lab->nout < 1) ||
 	    lab->wiring == XL_WIRING_DEVICE) {
-		snprintf(row->note, sizeof(row->note), "needs the veth lab%s",
+		snprintf(row->rec.note, sizeof(row->rec.note), "needs the veth lab%s",
 			 path == XL_LAT_REDIRECT ? " with an out pair" : "");
 		return -EINVAL;
 	}
@@ -416,13 +410,13 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 	if (path == XL_LAT_L2FWD && lab->wiring != XL_WIRING_SOFTIRQ) {
 		err = xl_lab__wire(lab, XL_WIRING_SOFTIRQ, -1);
 		if (err) {
-			snprintf(row->note, sizeof(row->note), "softirq wiring for AF_XDP failed: %s",
+			snprintf(row->rec.note, sizeof(row->rec.note), "softirq wiring for AF_XDP failed: %s",
 				 strerror(-err));
 			free(t);
 			return err;
 		}
 	}
-	row->wiring = xl_wiring_name(lab->wiring);
+	snprintf(row->rec.wiring, sizeof(row->rec.wiring), "%s", xl_wiring_name(lab->wiring));
 	{
 		struct lat_run x = { .lab = lab, .o = o, .row = row, .app_cpu = app_cpu, .t = t };
 		struct xl_plan p = { .reps = o->reps < XL_MAX_REPS ? o->reps : XL_MAX_REPS,
@@ -432,9 +426,9 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 
 		err = xl_plan_run(&p);
 	}
-	if (err == -EINTR && !row->note[0])
-		snprintf(row->note, sizeof(row->note), "interrupted after %d of %d repetitions",
-			 row->nreps, o->reps);
+	if (err == -EINTR && !row->rec.note[0])
+		snprintf(row->rec.note, sizeof(row->rec.note), "interrupted after %d of %d repetitions",
+			 row->rec.nreps, o->reps);
 	xl_lat_row_notes(row, app_cpu);
 	if (path == XL_LAT_L2FWD && old_wiring != XL_WIRING_SOFTIRQ) {
 		int werr = xl_lab__wire(lab, old_wiring, old_napi);
@@ -442,7 +436,7 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 		if (werr) {
 			/* The rows after this one would run in the wrong wiring. */
 			xl_err("lab: restoring %s wiring after %s failed: %s",
-			       xl_wiring_name(old_wiring), row->name, strerror(-werr));
+			       xl_wiring_name(old_wiring), row->rec.name, strerror(-werr));
 			if (!err)
 				err = werr;
 		}
@@ -454,44 +448,37 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
 
 /* ---- JSON ---- */
 
-static json_t *rep_json(const struct xl_lat_rep *r)
-{
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I}",
-			 "sent", (json_int_t)r->sent, "xmit_errors", (json_int_t)r->xmit_errors,
-			 "received", (json_int_t)r->received, "lost", (json_int_t)r->lost,
-			 "gaps", (json_int_t)r->gaps, "reordered", (json_int_t)r->reordered,
-			 "duplicates", (json_int_t)r->duplicates, "min_ns", (json_int_t)r->min_ns,
-			 "p50_ns", (json_int_t)r->p50_ns, "p90_ns", (json_int_t)r->p90_ns,
-			 "p99_ns", (json_int_t)r->p99_ns, "p999_ns", (json_int_t)r->p999_ns,
-			 "max_ns", (json_int_t)r->max_ns, "mean_ns", r->mean_ns,
-			 "negative", (json_int_t)r->negative, "unset", (json_int_t)r->unset);
-}
-
+/*
+ * The row's members by its field table (xl_lat_row_fields[]), then, by
+ * hand, its "buckets": the non-empty buckets of the summed histogram with
+ * their bounds, which the record does not hold and no reader reads back.
+ */
 json_t *xl_lat_row_json(const struct xl_lat_row *row)
 {
-	json_t *o, *reps = json_array(), *b = json_array();
+	json_t *o = json_object(), *b = json_array();
 	uint64_t lo, hi;
 	int i;
 
-	for (i = 0; i < row->nreps; i++)
-		json_array_append_new(reps, rep_json(&row->reps[i]));
+	if (!o || !b || xl_fields_to_json(o, xl_lat_row_fields, xl_lat_row_nfields, &row->rec, true))
+		goto out_free;
 	for (i = 0; i < XL_LAT_BUCKETS; i++) {
 		if (!row->all.hist[i])
 			continue;
 		xl_lat_bucket_bounds(i, &lo, &hi);
-		json_array_append_new(b, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo,
-						   "hi_ns", (json_int_t)hi, "count",
-						   (json_int_t)row->all.hist[i]));
+		if (json_array_append_new(b, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo,
+						       "hi_ns", (json_int_t)hi, "count",
+						       (json_int_t)row->all.hist[i])))
+			goto out_free;
 	}
-	o = json_pack("{s:s,s:s,s:b,s:i,s:I,s:f,s:i,s:s,s:I,s:i,s:s,s:o,s:o,s:o}",
-		      "name", row->name, "path", xl_lat_path_name(row->path),
-		      "round_trip", row->round_trip, "size", (int)row->size,
-		      "rate_pps", (json_int_t)row->rate_pps, "seconds", row->seconds,
-		      "batch", (int)row->batch, "wiring", row->wiring ? row->wiring : "",
-		      "delay_ns", (json_int_t)row->delay_ns, "nreps", row->nreps,
-		      "note", row->note, "median", rep_json(&row->med), "reps", reps,
-		      "buckets", b);
+	if (json_object_set_new(o, "buckets", b))
+		goto out_free_o;
 	return o;
+
+out_free:
+	json_decref(b);
+out_free_o:
+	json_decref(o);
+	return NULL;
 }
 
 void xl_lat_clock_json(json_t *doc)

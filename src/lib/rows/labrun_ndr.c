@@ -255,7 +255,7 @@ static int ndr_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, uint6
 		if (err) {
 			/* Every point would fail alike (the same generator and receiver). */
 			snprintf(row->lat_note, sizeof(row->lat_note), "not measured: %s",
-				 row->lat[i].note);
+				 row->lat[i].rec.note);
 			return 0;
 		}
 	}

@@ -135,14 +135,14 @@ void xl_ndr_rows_print(FILE *out, const struct xl_ndr_row *rows, int n,
 		for (k = 0; k < r->nlat; k++) {
 			const struct xl_lat_row *l = &r->lat[k];
 
-			if (l->nreps)
+			if (l->rec.nreps)
 				fprintf(out, "  %s %uB latency at %d%% of NDR (%llu pps, one-way): p50 %llu ns, p90 %llu ns, p99 %llu ns, max %llu ns; lost %llu\n",
 					r->name, r->size, pct[k], (unsigned long long)r->lat_pps[k],
-					(unsigned long long)l->med.p50_ns,
-					(unsigned long long)l->med.p90_ns,
-					(unsigned long long)l->med.p99_ns,
-					(unsigned long long)l->med.max_ns,
-					(unsigned long long)l->med.lost);
+					(unsigned long long)l->rec.med.p50_ns,
+					(unsigned long long)l->rec.med.p90_ns,
+					(unsigned long long)l->rec.med.p99_ns,
+					(unsigned long long)l->rec.med.max_ns,
+					(unsigned long long)l->rec.med.lost);
 		}
 		if (r->lat_note[0])
 			fprintf(out, "  %s %uB latency: %s\n", r->name, r->size, XL_ESC(r->lat_note));
