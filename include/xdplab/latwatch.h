@@ -64,4 +64,15 @@ void xl_lat_totals_print(FILE *out, const struct xl_lat_totals *t, double secs);
  */
 int xl_lat_totals_json(FILE *out, const struct xl_lat_totals *t, double secs);
 
+struct json_t;
+
+/**
+ * xl_lat_buckets_json() - the non-empty buckets of histogram @hist
+ * (XL_LAT_BUCKETS counts) as a JSON array of {"lo_ns", "hi_ns" (inclusive),
+ * "count"}: `xdplab latency --json`'s and a latency row's "buckets"
+ * (docs/results.md). Return: a new reference (json_decref() it), NULL on
+ * ENOMEM.
+ */
+struct json_t *xl_lat_buckets_json(const uint64_t *hist);
+
 #endif /* XDPLAB_LATWATCH_H */

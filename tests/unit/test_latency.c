@@ -21,6 +21,7 @@
 #include "xdplab/compare.h"
 #include "xdplab/labrun_lat.h"
 #include "xdplab/latency.h"
+#include "xdplab/latwatch.h"
 
 static void test_bucket_bounds_contiguous(void **state)
 {
@@ -364,6 +365,36 @@ static void test_row_fields_round_trip(void **state)
 	xl_cmp_file_free(&f);
 }
 
+/*
+ * The one writer of a histogram's "buckets" (a latency row's and `xdplab
+ * latency --json`'s): the non-empty buckets only, in order, each with its
+ * inclusive bounds; none: an empty array.
+ */
+static void test_buckets_json(void **state)
+{
+	static uint64_t hist[XL_LAT_BUCKETS];
+	json_t *b;
+	char *s;
+
+	(void)state;
+	b = xl_lat_buckets_json(hist);
+	assert_non_null(b);
+	s = json_dumps(b, JSON_COMPACT);
+	assert_string_equal(s, "[]");
+	free(s);
+	json_decref(b);
+	hist[0] = 1;
+	hist[5] = 2;
+	hist[60] = 4;
+	b = xl_lat_buckets_json(hist);
+	assert_non_null(b);
+	s = json_dumps(b, JSON_COMPACT);
+	assert_string_equal(s, "[{\"lo_ns\":0,\"hi_ns\":0,\"count\":1},{\"lo_ns\":5,\"hi_ns\":5,\"count\":2},"
+			       "{\"lo_ns\":768,\"hi_ns\":831,\"count\":4}]");
+	free(s);
+	json_decref(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_row_medians),
 		cmocka_unit_test(test_row_notes),
 		cmocka_unit_test(test_row_fields_round_trip),
+		cmocka_unit_test(test_buckets_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,25 +62,36 @@ void xl_lat_totals_print(FILE *out, const struct xl_lat_totals *t, double secs)
 	       (unsigned long long)t->reordered, (unsigned long long)t->duplicates);
 }
 
+json_t *xl_lat_buckets_json(const uint64_t *hist)
+{
+	json_t *b = json_array();
+	uint64_t lo, hi;
+	uint32_t i;
+
+	for (i = 0; b && i < XL_LAT_BUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		xl_lat_bucket_bounds(i, &lo, &hi);
+		if (json_array_append_new(b, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo,
+						       "hi_ns", (json_int_t)hi, "count",
+						       (json_int_t)hist[i]))) {
+			json_decref(b);
+			return NULL;
+		}
+	}
+	return b;
+}
+
 int xl_lat_totals_json(FILE *out, const struct xl_lat_totals *t, double secs)
 {
-	json_t *o = json_object(), *b = json_array(), *p = json_object();
+	json_t *o = json_object(), *b = xl_lat_buckets_json(t->hist), *p = json_object();
 	char note[192];
-	uint64_t lo, hi;
 	uint32_t i;
 	int err = 0;
 
 	if (!o || !b || !p) {
 		err = -ENOMEM;
 		goto out;
-	}
-	for (i = 0; i < XL_LAT_BUCKETS; i++) {
-		if (!t->hist[i])
-			continue;
-		xl_lat_bucket_bounds(i, &lo, &hi);
-		json_array_append_new(b, json_pack("{s:I, s:I, s:I}", "lo_ns", (json_int_t)lo,
-						   "hi_ns", (json_int_t)hi, "count",
-						   (json_int_t)t->hist[i]));
 	}
 	for (i = 0; i < 4; i++)
 		json_object_set_new(p, qnames[i], json_integer(xl_lat_percentile(t->hist,

@@ -18,6 +18,7 @@
 #include "xdplab/bench.h"
 #include "xdplab/gen.h"
 #include "xdplab/labrun_lat.h"
+#include "xdplab/latwatch.h"
 #include "xdplab/log.h"
 #include "xdplab/plan.h"
 #include "xdplab/redirect.h"
@@ -455,28 +456,16 @@ int xl_labrun_latency(struct xl_lab *lab, const struct xl_labrun_opts *o, enum x
  */
 json_t *xl_lat_row_json(const struct xl_lat_row *row)
 {
-	json_t *o = json_object(), *b = json_array();
-	uint64_t lo, hi;
-	int i;
+	json_t *o = json_object(), *b;
 
-	if (!o || !b || xl_fields_to_json(o, xl_lat_row_fields, xl_lat_row_nfields, &row->rec, true))
+	if (!o || xl_fields_to_json(o, xl_lat_row_fields, xl_lat_row_nfields, &row->rec, true))
 		goto out_free;
-	for (i = 0; i < XL_LAT_BUCKETS; i++) {
-		if (!row->all.hist[i])
-			continue;
-		xl_lat_bucket_bounds(i, &lo, &hi);
-		if (json_array_append_new(b, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo,
-						       "hi_ns", (json_int_t)hi, "count",
-						       (json_int_t)row->all.hist[i])))
-			goto out_free;
-	}
-	if (json_object_set_new(o, "buckets", b))
-		goto out_free_o;
+	b = xl_lat_buckets_json(row->all.hist);
+	if (!b || json_object_set_new(o, "buckets", b))
+		goto out_free;
 	return o;
 
 out_free:
-	json_decref(b);
-out_free_o:
 	json_decref(o);
 	return NULL;
 }
