@@ -786,7 +786,8 @@ static void test_lat_load(void **state)
 /*
  * `make fuzz` (fuzz_compare) found it: a latency figure that does not fit
  * a uint64_t (negative, 1e30) was converted from double unchecked (UB). It
- * is clamped: 0 below, UINT64_MAX above; in range, it is exact.
+ * is clamped: 0 below, UINT64_MAX above; in range, it is exact. The row's
+ * field table reads the set-up the same way, and a bool only from a bool.
  */
 static void test_lat_load_clamped(void **state)
 {
@@ -794,14 +795,19 @@ static void test_lat_load_clamped(void **state)
 
 	load_ok(write_file("lat-odd.json",
 		"{\"schema\": \"xdplab.lab-results/1\", \"rows\": [], \"latency\": [{\"name\": \"lat/one-way/low\","
-		" \"size\": -64, \"batch\": 1e12, \"reps\": [{\"sent\": -1, \"p50_ns\": 1e30, \"p99_ns\": 12.9,"
+		" \"size\": -64, \"batch\": 1e12, \"rate_pps\": -5, \"delay_ns\": 1e30, \"nreps\": 99,"
+		" \"round_trip\": \"yes\", \"reps\": [7, {\"sent\": -1, \"p50_ns\": 1e30, \"p99_ns\": 12.9,"
 		" \"lost\": \"x\", \"p90_ns\": 1e19, \"min_ns\": 18446744073709549568.0,"
 		" \"p999_ns\": 18446744073709551616.0}], \"median\": {\"max_ns\": -0.5,"
 		" \"p50_ns\": 9223372036854775808.0}}]}\n"), &f);
 	assert_int_equal(f.nlat, 1);
 	assert_int_equal(f.lat[0].size, 0);
 	assert_int_equal(f.lat[0].batch, UINT32_MAX);
+	/* The repetitions held (objects only), whatever "nreps" says. */
 	assert_int_equal(f.lat[0].nreps, 1);
+	assert_int_equal(f.lat[0].rate_pps, 0);
+	assert_true(f.lat[0].delay_ns == UINT64_MAX);
+	assert_false(f.lat[0].round_trip);
 	assert_int_equal(f.lat[0].reps[0].sent, 0);
 	assert_true(f.lat[0].reps[0].p50_ns == UINT64_MAX);
 	assert_int_equal(f.lat[0].reps[0].p99_ns, 12);
