@@ -87,7 +87,8 @@ enum xl_opt_type {
  * @min/@max: XL_OT_UINT's range (@max XL_OPT_MAX_CPU: a CPU number);
  *   XL_OT_SET's value in @min. @rmin/@rmax: XL_OT_SECONDS' and XL_OT_REAL's,
  *   and an XL_OT_CODE entry's when @rmax > @rmin (its help's "{range}" and
- *   "{max}"; its handler reads them from the entry, so they are written once).
+ *   "{max}"; its handler reads them from the entry, so they are written once;
+ *   such an entry's field is a double, its help's "{default}").
  * @choices/@values: XL_OT_ENUM's NULL-terminated words and their values.
  * @has_seen/@seen_off: when set, a bool field at @seen_off is set true when
  *   the option is given (for a command's check of combinations).

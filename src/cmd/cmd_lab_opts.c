@@ -68,9 +68,9 @@ static const struct xl_opt run_opts[] = {
 	{ "latency", 0, NULL, "after the rows: latency rows of stamped frames, one-way (gen -> DUT) and round trips back to the generator side (rt-tx, rt-redirect, rt-l2fwd), at 10 kpps and unpaced, at each size: p50..max, loss, reorder, duplicates (docs/latency.md; about 8 x reps x (seconds + 0.3 s) per size: 32 s at the defaults)",
 	  XL_FLAG(A, latency) },
 	{ "ndr", 0, NULL, "after the rows: the zero-loss throughput search of 'xdplab ndr' on each drop and xsk-rxdrop row asked, at each size, trials of --seconds, then its latency points (docs/ndr.md; about 8 trials and 4 latency points a row)", XL_FLAG(A, ndr) },
-	XL_NDR_OPT(LOSS, A, pct, .help = "with --ndr: the loss the NDR allows, a percentage, {range} (default 0)"),
-	XL_NDR_OPT(PDR, A, pct, .help = "with --ndr: the loss the PDR allows, a percentage, --loss..{max} (default 0.1%)"),
-	XL_NDR_OPT(RES, A, pct, .help = "with --ndr: the search's resolution, a percentage of the upper bound, above {range} (default 1%)"),
+	XL_NDR_OPT(LOSS, A, pct, .help = "with --ndr: the loss the NDR allows, a percentage, {range} (default {default})"),
+	XL_NDR_OPT(PDR, A, pct, .help = "with --ndr: the loss the PDR allows, a percentage, --loss..{max} (default {default}%)"),
+	XL_NDR_OPT(RES, A, pct, .help = "with --ndr: the search's resolution, a percentage of the upper bound, above {range} (default {default}%)"),
 	{ "latency-delay", 0, "NS", "with --latency: the receiver spins NS ns per frame before reading the clock, {range} (a known added delay; default 0)",
 	  XL_UINT(A, lat_delay_ns, 0, 100000000) },
 	{ "wiring", 0, "WIRING", "NAPI placement for XDP rows: threaded (default with 2+ CPUs) or softirq",
@@ -295,7 +295,10 @@ int xl_cmd_lab_run_args(int argc, char **argv, struct run_args *a)
 		a->lab_opts.out_pairs = 1; /* rt-redirect's way back to the generator side */
 	}
 	if (a->pct.set && !a->ndr) {
-		xl_usage_error(&run_spec, "--loss, --pdr and --resolution go with --ndr");
+		xl_usage_error(&run_spec, "--%s, --%s and --%s go with --ndr",
+			       xl_ndr_opt_table[XL_NDR_OPT_LOSS].name,
+			       xl_ndr_opt_table[XL_NDR_OPT_PDR].name,
+			       xl_ndr_opt_table[XL_NDR_OPT_RES].name);
 		return XL_EXIT_USAGE;
 	}
 	if (a->ndr) {

@@ -89,12 +89,12 @@ int xl_cmd_parse_pct(const struct xl_cmd_spec *spec, const char *opt, const char
 }
 
 const struct xl_opt xl_ndr_opt_table[XL_NDR_OPT_N] = {
-	[XL_NDR_OPT_LOSS] = { "loss", 0, "PCT", "the loss the NDR allows, a percentage, {range} (default 0: no frame lost; e.g. 0.001%)",
+	[XL_NDR_OPT_LOSS] = { "loss", 0, "PCT", "the loss the NDR allows, a percentage, {range} (default {default}: no frame lost; e.g. 0.001%)",
 			      XL_OPT_NDR_LOSS, .alias = "max-loss", .rmin = 0, .rmax = XL_NDR_LOSS_MAX * 100 },
-	[XL_NDR_OPT_PDR] = { "pdr", 0, "PCT", "the loss the PDR allows, a percentage, --loss..{max} (default 0.1%, as TRex's)",
+	[XL_NDR_OPT_PDR] = { "pdr", 0, "PCT", "the loss the PDR allows, a percentage, --loss..{max} (default {default}%, as TRex's)",
 			     XL_OPT_NDR_PDR, .rmin = 0, .rmax = XL_NDR_LOSS_MAX * 100 },
 	/* Its lower bound excluded: 0 is refused by xl_cmd_ndr_opt(). */
-	[XL_NDR_OPT_RES] = { "resolution", 0, "PCT", "the search ends when each interval is this share of the upper bound wide, a percentage, above {range} (default 1%)",
+	[XL_NDR_OPT_RES] = { "resolution", 0, "PCT", "the search ends when each interval is this share of the upper bound wide, a percentage, above {range} (default {default}%)",
 			     XL_OPT_NDR_RES, .rmin = 0, .rmax = 50 },
 };
 

@@ -47,8 +47,19 @@ enum xl_ndr_opt { XL_NDR_OPT_LOSS, XL_NDR_OPT_PDR, XL_NDR_OPT_RES, XL_NDR_OPT_N 
  */
 extern const struct xl_opt xl_ndr_opt_table[XL_NDR_OPT_N];
 
-/** XL_NDR_OPT() - shared entry @k into member @f (struct xl_cmd_ndr_pcts) of @T. */
-#define XL_NDR_OPT(k, T, f, ...) XL_LIKE(xl_ndr_opt_table[XL_NDR_OPT_##k], T, f, __VA_ARGS__)
+/* The member of struct xl_cmd_ndr_pcts each entry sets (its help's {default}). */
+#define XL_NDR_MEMBER_LOSS loss
+#define XL_NDR_MEMBER_PDR pdr
+#define XL_NDR_MEMBER_RES res
+#define XL_NDR_MEMBER_(k) XL_NDR_MEMBER_##k
+
+/**
+ * XL_NDR_OPT() - shared entry @k into member @f (struct xl_cmd_ndr_pcts) of
+ * @T; the entry's field is the percentage it sets, so its help's
+ * "{default}" reads the command's default of it.
+ */
+#define XL_NDR_OPT(k, T, f, ...) \
+	XL_LIKE(xl_ndr_opt_table[XL_NDR_OPT_##k], T, f.XL_NDR_MEMBER_(k), __VA_ARGS__)
 
 /**
  * xl_cmd_ndr_opt() - option @id of xl_ndr_opt_table[] = @arg into @p (set

@@ -1042,12 +1042,24 @@ static void test_help_range_and_max(void **state)
 	assert_string_equal(xl_opt_help_text(&ents[2], NULL, buf, sizeof(buf)),
 			    "p in 0..12.5, at most 12.5");
 	assert_string_equal(xl_opt_help_text(&ents[3], NULL, buf, sizeof(buf)), "q in '', ''");
-	assert_string_equal(xl_opt_help_text(&xl_ndr_opt_table[XL_NDR_OPT_PDR], NULL, buf,
-					     sizeof(buf)),
-			    "the loss the PDR allows, a percentage, --loss..50 (default 0.1%, as TRex's)");
-	assert_string_equal(xl_opt_help_text(&xl_ndr_opt_table[XL_NDR_OPT_RES], NULL, buf,
-					     sizeof(buf)),
-			    "the search ends when each interval is this share of the upper bound wide, a percentage, above 0..50 (default 1%)");
+	{
+		/* ndr's percentages: the default from the command's default struct, written once. */
+		struct nd {
+			int x;
+			struct xl_cmd_ndr_pcts pct;
+		} defs = { .pct = XL_CMD_NDR_PCTS_DEFAULT };
+		const struct xl_opt pdr = XL_NDR_OPT(PDR, struct nd, pct),
+				    res = XL_NDR_OPT(RES, struct nd, pct),
+				    loss = XL_NDR_OPT(LOSS, struct nd, pct);
+
+		assert_string_equal(xl_opt_help_text(&pdr, &defs, buf, sizeof(buf)),
+				    "the loss the PDR allows, a percentage, --loss..50 (default 0.1%, as TRex's)");
+		assert_string_equal(xl_opt_help_text(&res, &defs, buf, sizeof(buf)),
+				    "the search ends when each interval is this share of the upper bound wide, a percentage, above 0..50 (default 1%)");
+		defs.pct.loss = 0.25;
+		assert_string_equal(xl_opt_help_text(&loss, &defs, buf, sizeof(buf)),
+				    "the loss the NDR allows, a percentage, 0..50 (default 0.25: no frame lost; e.g. 0.001%)");
+	}
 }
 
 /*

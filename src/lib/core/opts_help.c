@@ -62,6 +62,13 @@ static void help_word(const struct xl_opt *o, const void *defaults, const char *
 		case XL_OT_STR:
 			snprintf(buf, len, "%s", *(const char *const *)f ? *(const char *const *)f : "");
 			break;
+		case XL_OT_CODE:
+			/* One with a real range sets a double (ndr's percentages). */
+			if (o->rmax > o->rmin && o->size == sizeof(double)) {
+				memcpy(&d, f, sizeof(d));
+				snprintf(buf, len, "%.10g", d);
+			}
+			break;
 		default:
 			break;
 		}
