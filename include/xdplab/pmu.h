@@ -15,12 +15,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/**
+ * XL_PMU_EVENTS() - the counters, X(ID, name) each: the enum's XL_PMU_ID
+ * and the name (xl_pmu_event_name(), the results file's "name_per_pkt",
+ * the hardware counts' field table, src/lib/measure/rowfields.c) written once.
+ */
+#define XL_PMU_EVENTS(X)              \
+	X(INSTRUCTIONS, instructions) \
+	X(CYCLES, cycles)             \
+	X(CACHE_MISSES, cache_misses) \
+	X(BRANCH_MISSES, branch_misses)
+
 /** The counters opened, in this order (struct xl_pmu_read.c[]). */
 enum xl_pmu_event {
-	XL_PMU_INSTRUCTIONS,
-	XL_PMU_CYCLES,
-	XL_PMU_CACHE_MISSES,
-	XL_PMU_BRANCH_MISSES,
+#define XL_PMU_ENUM(id, name) XL_PMU_##id,
+	XL_PMU_EVENTS(XL_PMU_ENUM)
+#undef XL_PMU_ENUM
 	XL_PMU_NEVENTS
 };
 

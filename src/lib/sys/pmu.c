@@ -8,19 +8,20 @@
 
 #include "xdplab/pmu.h"
 
-static const struct {
-	const char *name;
-	uint64_t config;
-} events[XL_PMU_NEVENTS] = {
-	[XL_PMU_INSTRUCTIONS] = { "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-	[XL_PMU_CYCLES] = { "cycles", PERF_COUNT_HW_CPU_CYCLES },
-	[XL_PMU_CACHE_MISSES] = { "cache_misses", PERF_COUNT_HW_CACHE_MISSES },
-	[XL_PMU_BRANCH_MISSES] = { "branch_misses", PERF_COUNT_HW_BRANCH_MISSES },
+static const uint64_t events[XL_PMU_NEVENTS] = {
+	[XL_PMU_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
+	[XL_PMU_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+	[XL_PMU_CACHE_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
+	[XL_PMU_BRANCH_MISSES] = PERF_COUNT_HW_BRANCH_MISSES,
 };
 
 const char *xl_pmu_event_name(int ev)
 {
-	return ev >= 0 && ev < XL_PMU_NEVENTS ? events[ev].name : NULL;
+#define NAME(id, name) [XL_PMU_##id] = #name,
+	static const char *const names[XL_PMU_NEVENTS] = { XL_PMU_EVENTS(NAME) };
+#undef NAME
+
+	return ev >= 0 && ev < XL_PMU_NEVENTS ? names[ev] : NULL;
 }
 
 /* One counting event @ev on @cpu, enabled at once; its fd or -errno. */
@@ -32,7 +33,7 @@ static int open_event(int ev, int cpu)
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_HARDWARE;
-	a.config = events[ev].config;
+	a.config = events[ev];
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
