@@ -16,6 +16,7 @@
 #include "xdplab/pmu.h"
 #include "xdplab/profile.h"
 #include "xdplab/redirect.h"
+#include "xdplab/rowfields.h"
 #include "xdplab/stats.h"
 
 /** Most repetitions per row. */
@@ -327,69 +328,6 @@ struct xl_row_result {
 	struct xl_pmu_pkt pmu;
 	double prog_ns;
 };
-
-/**
- * enum xl_row_field_id - the members of a results row's JSON object
- * (docs/results.md) that the writer (xl_report_json_write()) and the
- * readers (compare's, the report's) share, each an index of
- * xl_row_fields[]: a member is named and typed there once.
- */
-enum xl_row_field_id {
-	XL_ROW_F_NAME,
-	XL_ROW_F_KIND,
-	XL_ROW_F_ACTION,
-	XL_ROW_F_OP,
-	XL_ROW_F_MODE,
-	XL_ROW_F_SIZE,
-	XL_ROW_F_WIRING,
-	XL_ROW_F_NAPI_CPU,
-	XL_ROW_F_GEN_CPU,
-	XL_ROW_F_ENGINE,
-	XL_ROW_F_JUDGED,
-	XL_ROW_F_COUNTER,
-	XL_ROW_F_VERDICT,
-	XL_ROW_F_NOTE,
-	/* written for a row with repetitions only */
-	XL_ROW_F_NS_PER_PKT,
-	XL_ROW_F_CPU_BUSY,
-	XL_ROW_F_CPU_NS_PER_PKT,
-	XL_ROW_F_CPU_SOURCE,
-	XL_ROW_F_GEN_MPPS,
-	XL_ROW_F_XMIT_ERRORS,
-	XL_ROW_F_RING_DROP_SHARE,
-	XL_ROW_F_DISAGREEMENT,
-	XL_ROW_F_MISMATCH,
-	XL_ROW_F_PROG_NS,
-	XL_ROW_F__COUNT
-};
-
-/**
- * xl_row_fields[] - the field table of a results row (struct
- * xl_row_result; src/lib/measure/rowfields.c), indexed by enum
- * xl_row_field_id; "verdict" is XL_FT_FUNC (xl_row_verdict()), the figures
- * are marked measured (written for a row with repetitions only).
- */
-extern const struct xl_field xl_row_fields[XL_ROW_F__COUNT];
-
-/**
- * xl_lat_row_fields[] - the field table of a latency row, struct
- * xl_lat_rowrec (src/lib/measure/rowfields.c), in the file's order; its
- * "median" and "reps" are records of xl_lat_rep_fields[], struct
- * xl_lat_rep. @xl_lat_row_nfields/@xl_lat_rep_nfields: their lengths.
- * The row's "buckets" are not a member: the writer adds them from the
- * summed histogram (xl_lat_row_json()).
- */
-extern const struct xl_field xl_lat_row_fields[], xl_lat_rep_fields[];
-extern const size_t xl_lat_row_nfields, xl_lat_rep_nfields;
-
-/**
- * xl_row_field_str() - member @id of the JSON row object @o as text: its
- * string (owned by @o), "" when absent or not a string. For the readers.
- */
-const char *xl_row_field_str(const struct json_t *o, enum xl_row_field_id id);
-
-/** xl_row_field_num() - member @id of @o as a number: 0 when absent or not a number. */
-double xl_row_field_num(const struct json_t *o, enum xl_row_field_id id);
 
 /**
  * xl_rows_ctl_ref() - the run's reference control: the median of every

@@ -575,6 +575,7 @@ static void test_row_fields(void **state)
 	rows[ROW_VALID].counter = "program";
 	rows[ROW_VALID].cpu_source = "proc-stat";
 	rows[ROW_VALID].prog_ns = 26.5;
+	rows[ROW_VALID].extra.on = true;
 	assert_int_equal(xl_report_json(tmp_path, &meta, rows, N_ROWS), 0);
 	doc = load(tmp_path);
 	row = json_array_get(get(doc, "rows"), ROW_VALID);
@@ -582,7 +583,8 @@ static void test_row_fields(void **state)
 	for (i = 0; i < XL_ROW_F__COUNT; i++) {
 		assert_non_null(xl_row_fields[i].key);
 		assert_non_null(json_object_get(row, xl_row_fields[i].key));
-		assert_true(!xl_row_fields[i].measured ||
+		assert_true(xl_row_fields[i].known != XL_FK_COUNT ||
+			    xl_row_fields[i].unknown != XL_FU_OMIT ||
 			    !json_object_get(na, xl_row_fields[i].key));
 	}
 	assert_string_equal(xl_row_field_str(row, XL_ROW_F_NAME), r->name);

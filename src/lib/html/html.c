@@ -73,8 +73,12 @@ static int load_rows(json_t *doc, struct hrow **out, int *n)
 		return -ENOMEM;
 	json_array_foreach(rows, i, o) {
 		struct hrow *r = &v[i];
-		json_t *mpps = json_object_get(o, "mpps"), *reps = json_object_get(o, "reps"), *p;
+		const struct xl_field *mf = &xl_row_fields[XL_ROW_F_MPPS];
+		json_t *mpps = json_object_get(o, mf->key), *p;
+		json_t *reps = json_object_get(o, xl_row_fields[XL_ROW_F_REPS].key);
 		json_t *prof = json_object_get(o, "profile");
+		struct xl_rep_result rep;
+		struct xl_summary sum;
 		size_t k;
 
 		snprintf(r->name, sizeof(r->name), "%s", xl_row_field_str(o, XL_ROW_F_NAME));
@@ -86,20 +90,22 @@ static int load_rows(json_t *doc, struct hrow **out, int *n)
 		r->size = json_integer_value(json_object_get(o, xl_row_fields[XL_ROW_F_SIZE].key));
 		row_label(r->label, sizeof(r->label), r->name, r->size, r->mode);
 		if (json_is_object(mpps)) {
-			r->med = jnum(mpps, "median");
-			r->min = jnum(mpps, "min");
-			r->max = jnum(mpps, "max");
+			memset(&sum, 0, sizeof(sum));
+			xl_fields_from_json(mpps, mf->sub, mf->nsub, &sum);
+			r->med = sum.median;
+			r->min = sum.min;
+			r->max = sum.max;
 		}
 		r->ns_per_pkt = xl_row_field_num(o, XL_ROW_F_NS_PER_PKT);
 		r->cpu_busy = xl_row_field_num(o, XL_ROW_F_CPU_BUSY);
 		r->cpu_ns = xl_row_field_num(o, XL_ROW_F_CPU_NS_PER_PKT);
 		r->gen_mpps = xl_row_field_num(o, XL_ROW_F_GEN_MPPS);
 		json_array_foreach(reps, k, p) {
-			double c = jnum(p, "chain_ns_per_pkt");
-
 			if (k >= 64)
 				break;
-			r->cost[k] = c > 0 ? c : jnum(p, "cpu_ns_per_pkt");
+			memset(&rep, 0, sizeof(rep));
+			xl_fields_from_json(p, xl_rep_fields, XL_REP_F__COUNT, &rep);
+			r->cost[k] = rep.chain_ns_per_pkt > 0 ? rep.chain_ns_per_pkt : rep.cpu_ns_per_pkt;
 			r->nreps = k + 1;
 		}
 		if (!json_is_object(mpps))

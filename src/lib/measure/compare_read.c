@@ -67,7 +67,8 @@ static void load_env(json_t *m, struct xl_cmp_file *f)
 
 static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 {
-	json_t *reps = json_object_get(o, "reps"), *rep, *mpps;
+	json_t *reps = json_object_get(o, xl_row_fields[XL_ROW_F_REPS].key), *rep, *mpps;
+	struct xl_rep_result p;
 	double v[XL_MAX_REPS];
 	size_t i;
 
@@ -92,19 +93,26 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 	if (!r->name[0])
 		copy_str(r->name, sizeof(r->name), o, "benchmark"); /* older files' name */
 	r->size = (unsigned int)xl_json_clamped(o, xl_row_fields[XL_ROW_F_SIZE].key, 0, 0, UINT_MAX);
+	/* A repetition counts when it has a rate; its members by the repetition's field table. */
 	json_array_foreach(reps, i, rep) {
-		if (r->nreps == XL_MAX_REPS || !json_is_number(json_object_get(rep, "pps")))
+		if (r->nreps == XL_MAX_REPS ||
+		    !json_is_number(json_object_get(rep, xl_rep_fields[XL_REP_F_PPS].key)))
 			continue;
-		r->pps[r->nreps] = xl_json_num(rep, "pps", 0);
-		r->cpu_ns[r->nreps] = xl_json_num(rep, "cpu_ns_per_pkt", 0);
-		r->ctl_ns[r->nreps] = xl_json_num(rep, "host_ctl_ns", 0);
+		memset(&p, 0, sizeof(p));
+		xl_fields_from_json(rep, xl_rep_fields, XL_REP_F__COUNT, &p);
+		r->pps[r->nreps] = p.pps;
+		r->cpu_ns[r->nreps] = p.cpu_ns_per_pkt;
+		r->ctl_ns[r->nreps] = p.ctl_ns;
 		r->nreps++;
 	}
 	for (i = 0; i < (size_t)r->nreps; i++)
 		v[i] = r->pps[i] / 1e6;
 	r->mpps = xl_summarize(v, r->nreps);
-	/* A summary without repetitions (a single command's total). */
-	mpps = json_object_get(o, "mpps");
+	/*
+	 * A summary without repetitions (a single command's total), by hand: a
+	 * bound it lacks is its median, not the field table's 0.
+	 */
+	mpps = json_object_get(o, xl_row_fields[XL_ROW_F_MPPS].key);
 	if (!r->nreps && json_is_object(mpps)) {
 		r->mpps.median = xl_json_num(mpps, "median", 0);
 		r->mpps.min = xl_json_num(mpps, "min", r->mpps.median);

@@ -18,7 +18,33 @@
 #define AT(T, r, off) (*(const T *)((const char *)(r) + (off)))
 #define AT_W(T, r, off) (*(T *)((char *)(r) + (off)))
 
-json_t *xl_field_json(const void *rec, const struct xl_field *f)
+/* Whether @f's value in @rec is known (enum xl_field_known; a CALC's: not NaN). */
+static bool field_known(const void *rec, const struct xl_field *f)
+{
+	double d;
+
+	if (f->type == XL_FT_CALC) {
+		d = f->num(rec);
+		return d == d;
+	}
+	switch (f->known) {
+	case XL_FK_ALWAYS:
+		return true;
+	case XL_FK_FLAG:
+		return AT(bool, rec, f->ok_off);
+	case XL_FK_COUNT:
+		return f->ok_len == sizeof(uint64_t) ? AT(uint64_t, rec, f->ok_off) != 0 :
+						       AT(uint32_t, rec, f->ok_off) != 0;
+	case XL_FK_POS:
+		return AT(double, rec, f->ok_off) > 0;
+	case XL_FK_NONNEG:
+		return AT(int64_t, rec, f->ok_off) >= 0;
+	}
+	return true;
+}
+
+/* @f's value in @rec as a new JSON value, known or not. */
+static json_t *field_value(const void *rec, const struct xl_field *f)
 {
 	const char *s;
 	json_t *v;
@@ -41,17 +67,19 @@ json_t *xl_field_json(const void *rec, const struct xl_field *f)
 		return json_integer(AT(int, rec, f->off));
 	case XL_FT_U64:
 		return json_integer((json_int_t)AT(uint64_t, rec, f->off));
+	case XL_FT_I64:
+		return json_integer(AT(int64_t, rec, f->off));
 	case XL_FT_REAL:
 		return json_real(AT(double, rec, f->off));
-	case XL_FT_REAL_POS:
-		return AT(double, rec, f->off) > 0 ? json_real(AT(double, rec, f->off)) : NULL;
 	case XL_FT_BOOL:
 		return json_boolean(AT(bool, rec, f->off));
 	case XL_FT_FUNC:
 		return json_string(f->str(rec));
+	case XL_FT_CALC:
+		return json_real(f->num(rec));
 	case XL_FT_OBJ:
 		v = json_object();
-		if (v && xl_fields_to_json(v, f->sub, f->nsub, (const char *)rec + f->off, true)) {
+		if (v && xl_fields_to_json(v, f->sub, f->nsub, (const char *)rec + f->off)) {
 			json_decref(v);
 			return NULL;
 		}
@@ -63,8 +91,8 @@ json_t *xl_field_json(const void *rec, const struct xl_field *f)
 		v = json_array();
 		for (i = 0; v && i < n && i < f->max; i++) {
 			e = json_object();
-			if (!e || xl_fields_to_json(e, f->sub, f->nsub,
-						    (const char *)rec + f->off + i * f->len, true) ||
+			if (!e ||
+			    xl_fields_to_json(e, f->sub, f->nsub, (const char *)rec + f->off + i * f->len) ||
 			    json_array_append_new(v, e)) {
 				json_decref(e);
 				json_decref(v);
@@ -77,20 +105,26 @@ json_t *xl_field_json(const void *rec, const struct xl_field *f)
 	return NULL;
 }
 
-int xl_fields_to_json(json_t *o, const struct xl_field *t, size_t n, const void *rec,
-		      bool measured)
+json_t *xl_field_json(const void *rec, const struct xl_field *f)
+{
+	if (field_known(rec, f))
+		return field_value(rec, f);
+	if (f->unknown == XL_FU_OMIT)
+		return NULL;
+	return f->unknown == XL_FU_FALSE ? json_false() : json_null();
+}
+
+int xl_fields_to_json(json_t *o, const struct xl_field *t, size_t n, const void *rec)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		json_t *v;
+		json_t *v = xl_field_json(rec, &t[i]);
 
-		if (t[i].measured && !measured)
-			continue;
-		v = xl_field_json(rec, &t[i]);
 		if (!v) {
-			if (t[i].type == XL_FT_NAME_OPT || t[i].type == XL_FT_REAL_POS)
-				continue;
+			if (t[i].type == XL_FT_NAME_OPT ||
+			    (t[i].unknown == XL_FU_OMIT && !field_known(rec, &t[i])))
+				continue; /* not written */
 			return -ENOMEM;
 		}
 		if (json_object_set_new(o, t[i].key, v))
@@ -121,6 +155,23 @@ long double xl_json_clamped(const json_t *o, const char *key, long double dflt, 
 	return truncl(v);
 }
 
+/* Whether @v is of the JSON kind that @f's type is written as. */
+static bool field_kind(const json_t *v, const struct xl_field *f)
+{
+	switch (f->type) {
+	case XL_FT_TEXT:
+		return json_is_string(v);
+	case XL_FT_BOOL:
+		return json_is_boolean(v);
+	case XL_FT_OBJ:
+		return json_is_object(v);
+	case XL_FT_ARRAY:
+		return json_is_array(v);
+	default:
+		return json_is_number(v);
+	}
+}
+
 static void field_from_json(const json_t *o, const struct xl_field *f, void *rec)
 {
 	json_t *v = json_object_get(o, f->key), *e;
@@ -136,7 +187,8 @@ static void field_from_json(const json_t *o, const struct xl_field *f, void *rec
 	case XL_FT_NAME_NULL:
 	case XL_FT_NAME_OPT:
 	case XL_FT_FUNC:
-		break; /* written only */
+	case XL_FT_CALC:
+		return; /* written only */
 	case XL_FT_U32:
 		AT_W(uint32_t, rec, f->off) = (uint32_t)xl_json_clamped(o, f->key, 0, 0, UINT32_MAX);
 		break;
@@ -146,8 +198,11 @@ static void field_from_json(const json_t *o, const struct xl_field *f, void *rec
 	case XL_FT_U64:
 		AT_W(uint64_t, rec, f->off) = (uint64_t)xl_json_clamped(o, f->key, 0, 0, UINT64_MAX);
 		break;
+	case XL_FT_I64:
+		AT_W(int64_t, rec, f->off) = (int64_t)xl_json_clamped(o, f->key, 0, INT64_MIN,
+								      INT64_MAX);
+		break;
 	case XL_FT_REAL:
-	case XL_FT_REAL_POS:
 		AT_W(double, rec, f->off) = xl_json_num(o, f->key, 0);
 		break;
 	case XL_FT_BOOL:
@@ -166,6 +221,11 @@ static void field_from_json(const json_t *o, const struct xl_field *f, void *rec
 						    (char *)rec + f->off + (*count)++ * f->len);
 		break;
 	}
+	/* What an unknown value says of the record (enum xl_field_unknown). */
+	if (f->known == XL_FK_FLAG && f->unknown != XL_FU_FALSE)
+		AT_W(bool, rec, f->ok_off) = field_kind(v, f);
+	else if (f->known == XL_FK_NONNEG && !field_kind(v, f))
+		AT_W(int64_t, rec, f->ok_off) = -1;
 }
 
 void xl_fields_from_json(const json_t *o, const struct xl_field *t, size_t n, void *rec)

@@ -228,91 +228,32 @@ static json_t *num_or_null(bool known, double v)
 	return known ? json_real(v) : json_null();
 }
 
-/* Hardware counts per packet (xdplab/pmu.h): each null when not counted. */
-static json_t *pmu_json(const struct xl_pmu_pkt *p)
-{
-	json_t *o = json_object();
-	char key[48];
-	int ev;
-
-	for (ev = 0; ev < XL_PMU_NEVENTS; ev++) {
-		snprintf(key, sizeof(key), "%s_per_pkt", xl_pmu_event_name(ev));
-		json_object_set_new(o, key, num_or_null(p->ok[ev], p->per_pkt[ev]));
-	}
-	json_object_set_new(o, "ipc", num_or_null(p->ipc_ok, p->ipc));
-	return o;
-}
-
-/* One repetition (or one interval of a single command): its figures. */
+/* One repetition (or one interval of a single command): its figures, by its field table. */
 static json_t *rep_json(const struct xl_rep_result *p)
 {
-	json_t *o = json_pack("{s:I,s:I,s:I,s:f,s:f,s:I,s:f,s:f,s:f,s:o,s:I,s:o,s:f}",
-		"ns", (json_int_t)p->ns, "packets", (json_int_t)p->packets,
-		"run_packets", (json_int_t)p->run_packets,
-		"pps", p->pps, "gen_pps", p->gen_pps, "gen_sent", (json_int_t)p->gen_sent,
-		"cpu_busy", p->cpu_busy,
-		"cpu_ns_per_pkt", p->cpu_ns_per_pkt,
-		"chain_ns_per_pkt", p->chain_ns_per_pkt,
-		"xmit_events", p->xmit_events >= 0 ? json_integer(p->xmit_events) : json_null(),
-		"gen_xmit_errors", (json_int_t)p->gen_xmit_errors,
-		"eth_packets", p->eth_ok ? json_integer(p->eth_packets) : json_null(),
-		"counter_disagreement", p->disagreement);
+	json_t *o = json_object();
 
-	/* The tracepoint source's runs: packets per pair of tracepoint hits. */
-	if (o && p->softirq_runs)
-		json_object_set_new(o, "softirq_runs", json_integer(p->softirq_runs));
-	if (!o)
-		return o;
-	json_object_set_new(o, "host_ctl_ns", num_or_null(p->ctl_ns > 0, p->ctl_ns));
-	json_object_set_new(o, "ns_per_pkt_per_ctl",
-			    num_or_null(p->ctl_ns > 0 && p->pps > 0,
-					xl_ns_per_pkt(p->pps) / (p->ctl_ns > 0 ? p->ctl_ns : 1)));
-	json_object_set_new(o, "cpu_ns_per_pkt_per_ctl",
-			    num_or_null(p->ctl_ns > 0 && p->cpu_ns_per_pkt > 0,
-					p->cpu_ns_per_pkt / (p->ctl_ns > 0 ? p->ctl_ns : 1)));
-	json_object_set_new(o, "steal_share", num_or_null(p->steal_ok, p->steal_share));
-	json_object_set_new(o, "steal_high", json_boolean(p->steal_ok && p->steal_high));
-	json_object_set_new(o, "load", num_or_null(p->load_ok, p->load));
-	json_object_set_new(o, "pmu", pmu_json(&p->pmu));
+	if (o && xl_fields_to_json(o, xl_rep_fields, XL_REP_F__COUNT, p)) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
 static json_t *row_json(const struct xl_row_result *r, double ref)
 {
-	json_t *o = json_object(), *reps = json_array();
+	json_t *o = json_object();
 	int i;
 
-	/* The members of the field table; a row without repetitions has no figures. */
-	xl_fields_to_json(o, xl_row_fields, XL_ROW_F__COUNT, r, r->nreps != 0);
-	if (r->nreps) {
-		json_object_set_new(o, "mpps", json_pack("{s:f,s:f,s:f}", "median", r->mpps.median,
-							 "min", r->mpps.min, "max", r->mpps.max));
-		json_object_set_new(o, "valid", json_boolean(r->valid));
-	} else {
-		json_object_set_new(o, "mpps", json_null());
-		json_object_set_new(o, "valid", json_false());
-	}
-	for (i = 0; i < r->nreps; i++)
-		json_array_append_new(reps, rep_json(&r->reps[i]));
-	json_object_set_new(o, "reps", reps);
-	json_object_set_new(o, "host_ctl", r->ctl.n ? json_pack("{s:f,s:f,s:f}", "median",
-		r->ctl.median, "min", r->ctl.min, "max", r->ctl.max) : json_null());
-	json_object_set_new(o, "ns_per_pkt_per_ctl",
-			    num_or_null(r->rel_ns_per_pkt > 0, r->rel_ns_per_pkt));
-	json_object_set_new(o, "cpu_ns_per_pkt_per_ctl",
-			    num_or_null(r->rel_cpu_ns_per_pkt > 0, r->rel_cpu_ns_per_pkt));
+	/* The members of the field table, its repetitions with it. */
+	xl_fields_to_json(o, xl_row_fields, XL_ROW_F__COUNT, r);
+	/* Not the row's: scaled by the run's reference control. */
 	json_object_set_new(o, "ns_per_pkt_corrected",
 			    num_or_null(r->rel_ns_per_pkt > 0 && ref > 0, r->rel_ns_per_pkt * ref));
 	json_object_set_new(o, "cpu_ns_per_pkt_corrected",
 			    num_or_null(r->rel_cpu_ns_per_pkt > 0 && ref > 0,
 					r->rel_cpu_ns_per_pkt * ref));
-	json_object_set_new(o, "steal_high_reps", json_integer(r->nsteal_high));
-	json_object_set_new(o, "pmu", pmu_json(&r->pmu));
-	if (r->extra.on)
-		json_object_set_new(o, "extra_ns", json_pack("{s:f,s:i,s:f,s:f,s:f}",
-			"target", r->extra.target_ns, "iters", (int)r->extra.iters,
-			"ns_per_iter", r->extra.ns_per_iter, "set", r->extra.set_ns,
-			"check", r->extra.check_ns));
+	/* Each family's part, by its own writer (struct xl_row_part_ops). */
 	for (i = 0; i < XL_ROW_PARTS && r->parts[i].ops; i++) {
 		json_t *v = r->parts[i].ops->json(r->parts[i].data);
 

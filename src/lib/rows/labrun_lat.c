@@ -458,7 +458,7 @@ json_t *xl_lat_row_json(const struct xl_lat_row *row)
 {
 	json_t *o = json_object(), *b;
 
-	if (!o || xl_fields_to_json(o, xl_lat_row_fields, xl_lat_row_nfields, &row->rec, true))
+	if (!o || xl_fields_to_json(o, xl_lat_row_fields, xl_lat_row_nfields, &row->rec))
 		goto out_free;
 	b = xl_lat_buckets_json(row->all.hist);
 	if (!b || json_object_set_new(o, "buckets", b))
