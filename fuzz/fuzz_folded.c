@@ -23,7 +23,7 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	xl_log_set_level(XL_LOG_ERROR - 1);
+	xl_log_set_level(XL_LOG_SILENT);
 	return 0;
 }
 

@@ -54,7 +54,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	unsigned int i;
 
-	xl_log_set_level(XL_LOG_ERROR - 1); /* its one-line diagnostics: silent */
+	xl_log_set_level(XL_LOG_SILENT); /* its one-line diagnostics: silent */
 	for (i = 0; i < NMAPS; i++)
 		if (make_map(i) < 0) {
 			fprintf(stderr, "fuzz_mapfile: bpf_map_create %u: %s (run as root)\n", i,

@@ -32,7 +32,7 @@ static void rt_cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	xl_log_set_level(XL_LOG_ERROR - 1); /* its one-line diagnostics: silent */
+	xl_log_set_level(XL_LOG_SILENT); /* its one-line diagnostics: silent */
 	snprintf(rt_dir, sizeof(rt_dir), "%s/fuzz_pcap.XXXXXX",
 		 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
 	if (!mkdtemp(rt_dir))

@@ -99,7 +99,7 @@ static void check_page(const char *s, size_t len)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	xl_log_set_level(XL_LOG_ERROR - 1);
+	xl_log_set_level(XL_LOG_SILENT);
 	return 0;
 }
 

@@ -9,8 +9,14 @@
 
 #include "xdplab/escape.h" /* xl_term_esc(), XL_ESC(): what every printer of names uses */
 
-/** Verbosity levels; a message is printed when its level <= the current one. */
+/**
+ * Verbosity levels; a message is printed when its level <= the current one.
+ * XL_LOG_SILENT prints nothing (the fuzz targets): a level of its own, so
+ * the enum is signed; "XL_LOG_ERROR - 1" in an unsigned enum was the
+ * largest level and printed everything.
+ */
 enum xl_log_level {
+	XL_LOG_SILENT = -1,
 	XL_LOG_ERROR = 0,
 	XL_LOG_WARN = 1,
 	XL_LOG_INFO = 2,

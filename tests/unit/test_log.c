@@ -197,6 +197,24 @@ static void test_log_escapes_args(void **state)
 	assert_string_equal(buf, "xdplab: trailing newlines dropped, once added\n");
 }
 
+/*
+ * XL_LOG_SILENT: nothing at all, errors included (the fuzz targets set it;
+ * before it, "XL_LOG_ERROR - 1" wrapped to the largest level in the
+ * unsigned enum and every warning of every input reached stderr).
+ */
+static void test_log_silent(void **state)
+{
+	char buf[512];
+	enum xl_log_level old = xl_log_get_level();
+
+	xl_log_set_level(XL_LOG_SILENT);
+	log_one("%s", "an error nobody should see", buf, sizeof(buf));
+	xl_log_set_level(old);
+	assert_string_equal(buf, "");
+	log_one("%s", "seen again", buf, sizeof(buf));
+	assert_string_equal(buf, "xdplab: seen again\n");
+}
+
 /* libbpf's messages: a name with ESC in it escaped, the line's newline kept. */
 static void test_libbpf_escaped(void **state)
 {
@@ -228,6 +246,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_libbpf_prefix_once),
+		cmocka_unit_test(test_log_silent),
 		cmocka_unit_test(test_esc_controls),
 		cmocka_unit_test(test_esc_utf8),
 		cmocka_unit_test(test_esc_flags),
