@@ -53,13 +53,13 @@ static json_t *field_value(const void *rec, const struct xl_field *f)
 	case XL_FT_TEXT:
 		return json_string((const char *)rec + f->off);
 	case XL_FT_NAME:
-		s = AT(const char *, rec, f->off);
+		s = AT(char *, rec, f->off);
 		return json_string(s ? s : "");
 	case XL_FT_NAME_NULL:
-		s = AT(const char *, rec, f->off);
+		s = AT(char *, rec, f->off);
 		return s ? json_string(s) : json_null();
 	case XL_FT_NAME_OPT:
-		s = AT(const char *, rec, f->off);
+		s = AT(char *, rec, f->off);
 		return s ? json_string(s) : NULL;
 	case XL_FT_U32:
 		return json_integer(AT(uint32_t, rec, f->off));
