@@ -185,7 +185,11 @@ uint32_t xl_extra_iters(double ns, double ns_per_iter);
  */
 int xl_bench__attach(struct xl_bench *b);
 
-/** xl_bench__prog_fd() - the XDP program's fd (owned by @b), to attach it elsewhere (ab). */
+/**
+ * xl_bench__prog_fd() - the fd of the program @b loaded (owned by @b): the
+ * XDP program, to attach it elsewhere (ab), or a tc benchmark's tc program
+ * (its run time, lab run --prog-time).
+ */
 int xl_bench__prog_fd(const struct xl_bench *b);
 
 /**

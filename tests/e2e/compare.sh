@@ -757,12 +757,16 @@ t_extra_ns_lab_row() {
 t_prog_time_lab_row() {
 	local j=$TMP/p.json k=$TMP/k.json
 	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; return 77; }
-	"$X" lab run --rows drop/no-touch,drop/parse-ip --sizes 64 --reps 2 --seconds 0.3 --prog-time \
+	# tc-drop: the tc baseline's program has its time too (it had none: its XDP program's fd)
+	"$X" lab run --rows drop/no-touch,drop/parse-ip,tc-drop --sizes 64 --reps 2 --seconds 0.3 --prog-time \
 		--json "$j" >"$TMP/out" 2>&1 || fail "lab run --prog-time failed: $(cat "$TMP/out")" || return 1
 	./scripts/validate-results.py "$j" >"$TMP/v" 2>&1 || fail "schema: $(cat "$TMP/v")" || return 1
-	expect_eq "repetitions kept" "$(jq -r '[.rows[].reps | length] | map(tostring) | join(",")' "$j")" 2,2 || return 1
+	expect_eq "rows" "$(jq -r '[.rows[].name] | join(",")' "$j")" drop/no-touch,drop/parse-ip,tc-drop || return 1
+	expect_eq "repetitions kept" "$(jq -r '[.rows[].reps | length] | map(tostring) | join(",")' "$j")" 2,2,2 || return 1
 	jq -e '[.rows[].prog_ns_per_run | . > 0 and . < 1000] | all' "$j" >/dev/null ||
 		fail "prog_ns_per_run: $(jq -c '[.rows[].prog_ns_per_run]' "$j")" || return 1
+	! grep -q 'no run time' "$TMP/out" || fail "a row without its time: $(cat "$TMP/out")" || return 1
+	grep -Eq '^  tc-drop +64B +[0-9]+\.[0-9] ns$' "$TMP/out" || fail "no tc-drop line: $(cat "$TMP/out")" || return 1
 	grep -q "^program time per run (the kernel's run_time_ns / run_cnt in an extra repetition with BPF stats on; not among the figures above):$" "$TMP/out" ||
 		fail "no heading: $(cat "$TMP/out")" || return 1
 	grep -Eq '^  drop/parse-ip +64B +[0-9]+\.[0-9] ns$' "$TMP/out" || fail "no parse-ip line: $(cat "$TMP/out")" || return 1

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include "xdplab/bench.h"
+#include "xdplab/escape.h"
 #include "xdplab/gen.h"
 #include "xdplab/labrun.h"
 #include "labrun_priv.h"
@@ -152,17 +153,17 @@ struct xdp_run {
 
 /*
  * --prog-time, at the extra repetition's window start: the program's own
- * time (xdplab/progtime.h). A failure is said once and leaves the row
- * without the figure (the repetition goes on).
+ * time (xdplab/progtime.h). A failure is said once, naming the first row
+ * it hit, and leaves the row without the figure (the repetition goes on).
  */
-static void prog_time_begin(struct xdp_run *x, const struct xl_labrun_dut *dut)
+static void prog_time_begin(struct xdp_run *x, const struct xl_labrun_dut *dut, const char *row)
 {
 	static bool said;
 	int err = xl_prog_time_begin(&x->pt, dut->prog_fd(x->h));
 
 	if (err && !said)
-		xl_warn("lab run --prog-time: no run time of the program (BPF_ENABLE_STATS: %s): the rows have no prog_ns_per_run",
-			strerror(-err));
+		xl_warn("lab run --prog-time: %s: no run time of its program (BPF_ENABLE_STATS or the program's info: %s): rows where this fails have no prog_ns_per_run",
+			XL_ESC(row), strerror(-err));
 	said |= err != 0;
 }
 
@@ -280,7 +281,7 @@ static int xdp_open(void *ctx, const struct xl_plan_step *st)
 		x->profiled = xl_labrun_prof_begin(x->o, row, x->cpus, x->ncpus_prof);
 	x->pt_ns = 0;
 	if (!err && st->profiled && x->o->prog_time && x->duts[st->arm]->prog_fd && !x->ceiling)
-		prog_time_begin(x, x->duts[st->arm]);
+		prog_time_begin(x, x->duts[st->arm], row->name);
 	if (!err)
 		err = xl_meter_sample(m, &a);
 	if (err && x->profiled)

@@ -413,7 +413,8 @@ out_zero:
 
 int xl_bench__prog_fd(const struct xl_bench *b)
 {
-	return bpf_program__fd(b->prog);
+	/* A tc benchmark's XDP program is not loaded (autoload off): its tc program runs. */
+	return bpf_program__fd(b->tc ? b->skel->progs.tc_bench_drop : b->prog);
 }
 
 void xl_bench__detach(struct xl_bench *b)
