@@ -61,7 +61,7 @@ static const struct xl_opt run_opts[] = {
 	  XL_ENUM(A, o.program_counts, lab_counters, NULL) },
 	{ "extra-ns", 0, "NS", "drop rows run with a busy loop of NS ns of CPU per packet, {range}, calibrated with BPF_PROG_RUN (docs/compare.md)",
 	  XL_UINT(A, extra_ns, 0, XL_EXTRA_NS_MAX), XL_SEEN(A, extra) },
-	{ "prog-time", 0, NULL, "each XDP row runs one more repetition, not counted, with the kernel's BPF run-time stats on, and keeps the program's own ns per run (prog_ns_per_run; compare --figure prog decides on it across runs, docs/compare.md)",
+	{ "prog-time", 0, NULL, "the drop, pass, tx, tc-drop, --prog and --ab rows run one more repetition, not counted, with the kernel's BPF run-time stats on, and keeps the program's own ns per run (prog_ns_per_run; compare --figure prog decides on it across runs, docs/compare.md)",
 	  XL_FLAG(A, o.prog_time) },
 	{ "sensitivity", 0, NULL, "after the rows, for each drop row: the smallest extra ns/packet (1, 2, 3, 5, 8, 13...) that a compare of --reps windows with it against --reps without flags (2 x reps x seconds per cost tried)",
 	  XL_FLAG(A, sensitivity) },

@@ -612,6 +612,44 @@ static void test_row_fields(void **state)
 	json_decref(doc);
 }
 
+/*
+ * The profiled repetition's line: with --prog-time sharing it (the row has
+ * a program time) it says the BPF stats' clock reads were on too, not
+ * perf's cost alone.
+ */
+static void test_print_profile_prog_time(void **state)
+{
+	struct xl_row_result rows[N_ROWS];
+	struct xl_profile *pr;
+	char want[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int k;
+
+	(void)state;
+	make_rows(rows);
+	pr = xl_row_part_get(&rows[ROW_VALID], &xl_row_part_profile);
+	assert_non_null(pr);
+	strcpy(pr->event, "cpu-clock");
+	pr->have_window = true;
+	pr->pps = rows[ROW_VALID].mpps.median * 1e6 / 2;
+	pr->cpu_ns_per_pkt = 650;
+	for (k = 0; k < 2; k++) {
+		rows[ROW_VALID].prog_ns = k ? 25 : 0;
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		xl_rows_print_profiles(f, &rows[ROW_VALID], 1);
+		fclose(f);
+		snprintf(want, sizeof(want), "\n  with perf recording%s: %.2f Mpps (-50.0%% of the median), CPU ns/packet 650.0 (median %.1f)\n",
+			 k ? " and BPF run-time stats on (--prog-time)" : "", pr->pps / 1e6,
+			 rows[ROW_VALID].cpu_ns_per_pkt);
+		assert_non_null(strstr(buf, want));
+		free(buf);
+		buf = NULL;
+	}
+	xl_row_free_parts(&rows[ROW_VALID]);
+}
+
 static void test_json_other_rows(void **state)
 {
 	struct xl_row_result rows[N_ROWS];
@@ -1071,6 +1109,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_monitor_cost, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_row_parts, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_row_fields, setup_tmp, teardown_tmp),
+		cmocka_unit_test(test_print_profile_prog_time),
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_table_lines),
 		cmocka_unit_test(test_table_verdict_words),

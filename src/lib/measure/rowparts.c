@@ -209,7 +209,9 @@ void xl_rows_print_profiles(FILE *out, const struct xl_row_result *rows, int n)
 		fprintf(out, "%s %uB, an extra repetition recorded by perf (not among the figures above):\n",
 		       XL_ESC(rows[i].name), rows[i].size);
 		if (pr->have_window && rows[i].nreps && rows[i].mpps.median > 0)
-			fprintf(out, "  with perf recording: %.2f Mpps (%+.1f%% of the median), CPU ns/packet %.1f (median %.1f)\n",
+			/* --prog-time shares the repetition: its clock reads count too. */
+			fprintf(out, "  with perf recording%s: %.2f Mpps (%+.1f%% of the median), CPU ns/packet %.1f (median %.1f)\n",
+			       rows[i].prog_ns > 0 ? " and BPF run-time stats on (--prog-time)" : "",
 			       pr->pps / 1e6, (pr->pps / 1e6 / rows[i].mpps.median - 1) * 100,
 			       pr->cpu_ns_per_pkt, rows[i].cpu_ns_per_pkt);
 		xl_profile_print(out, pr, "  ", 5);
