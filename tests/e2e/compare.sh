@@ -25,6 +25,7 @@ TESTS=(compare_bad_inputs compare_regression_exit compare_formats compare_bench_
        sensitivity_search softirq_cpu_source softirq_tp_scoped compare_long_name
        compare_untrusted_text compare_runs compare_runs_bad compare_runs_dirs lab_aa_bad lab_aa
        compare_junit compare_junit_runs compare_junit_untrusted compare_markdown_pr compare_figure
+       compare_figure_prog
        compare_geomean_csv)
 
 fail() { echo "$*"; return 1; }
@@ -540,6 +541,40 @@ t_compare_junit() {
 
 # Several runs a side as JUnit: 4 vs 4 runs, drop 10 ns/packet slower in
 # every new run: the permutation test's failure; pass the same.
+# --figure prog on hand-made runs: its unit in JUnit (it said 'DUT CPU ns/packet
+# (generator-bound)'), and one run a side says more runs, not more reps, would decide.
+t_compare_figure_prog() {
+	local i
+	runs a 4 100 0
+	runs b 4 100 0
+	for i in 1 2 3 4; do
+		jq --argjson p "$(awk -v i="$i" 'BEGIN { print 26 + (i - 1) / 4 }')" '.rows[0].prog_ns_per_run = $p' \
+			"$TMP/a-$i.json" >"$TMP/p.tmp" && mv "$TMP/p.tmp" "$TMP/a-$i.json" || return 1
+		jq --argjson p "$(awk -v i="$i" 'BEGIN { print 36 + (i - 1) / 4 }')" '.rows[0].prog_ns_per_run = $p' \
+			"$TMP/b-$i.json" >"$TMP/p.tmp" && mv "$TMP/p.tmp" "$TMP/b-$i.json" || return 1
+	done
+	"$X" compare --figure prog "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,3,4}.json >"$TMP/out" 2>&1
+	expect_eq "exit status, 4 vs 4" "$?" 1 || return 1
+	grep -Eq '^drop/no-touch +64 native +threaded +4/4 .* 26\.38 +36\.38 +\+10\.00 .*  regression \(on the program.s own time per run\)$' "$TMP/out" ||
+		fail "no prog regression: $(cat "$TMP/out")" || return 1
+	grep -q '; all in ns/packet (ns per program run on the rows the figure lines list as prog), positive = slower$' "$TMP/out" ||
+		fail "no unit line: $(cat "$TMP/out")" || return 1
+	"$X" compare --figure prog --format junit "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,3,4}.json >"$TMP/out.xml" 2>/dev/null
+	grep -q 'message="regression: +10.00 ns per program run (the program.s own time) (26.38 -&gt; 36.38), 95% CI \[+9.25, +10.75\], p = 0.029, 4 vs 4 runs (permutation test over the runs)"' "$TMP/out.xml" ||
+		fail "JUnit message: $(grep message "$TMP/out.xml")" || return 1
+	# One run a side: shown, not decided, and the way out is more runs.
+	"$X" compare --figure prog "$TMP/a-1.json" "$TMP/b-1.json" >"$TMP/out" 2>&1
+	expect_eq "exit status, two files" "$?" 2 || return 1
+	grep -Eq "^drop/no-touch .* too few reps \(on the program's own time per run\): one run a side: the program's own time is one value a run; several runs a side decide on it \(BASE\.json\.\.\. -- NEW\.json\.\.\.\)$" "$TMP/out" ||
+		fail "no one-run reason: $(cat "$TMP/out")" || return 1
+	! grep -q '1 vs 1 repetitions' "$TMP/out" || fail "a --reps note for a prog row: $(cat "$TMP/out")" || return 1
+	grep -q '^d ns/p = 1e9/new - 1e9/base of the median rates; d CPU = new - base median DUT CPU ns/packet (base CPU, new CPU and d CPU: ns per program run on the rows the figure lines list as prog); positive = slower$' "$TMP/out" ||
+		fail "no unit line, two files: $(cat "$TMP/out")" || return 1
+	"$X" compare --figure prog --format junit "$TMP/a-1.json" "$TMP/b-1.json" >"$TMP/out.xml" 2>/dev/null
+	junit_valid "$TMP/out.xml" || return 1
+	grep -q "<skipped message=\"too few reps: one run a side: the program.s own time is one value a run; several runs a side decide on it (BASE.json... -- NEW.json...)\"/>" "$TMP/out.xml" ||
+		fail "JUnit two files: $(grep skipped "$TMP/out.xml")" || return 1
+}
 t_compare_junit_runs() {
 	local i
 	for i in 1 2 3 4; do

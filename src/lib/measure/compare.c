@@ -107,6 +107,8 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	xl_mann_whitney(ns, n->nreps, bs, b->nreps, &r->test);
 	r->too_few = xl_mann_whitney_min_p(n->nreps, b->nreps) >= o->alpha;
 	r->verdict = r->too_few ? XL_CMP_TOO_FEW : xl_cmp_decide(r->test.p, r->delta, o);
+	if (r->prog && r->too_few) /* more repetitions would not help: more runs would */
+		snprintf(r->reason, sizeof(r->reason), "%s", XL_CMP_PROG_ONE_RUN);
 	/*
 	 * A rate of 0 is the row broken (or mended), not a statistic: it
 	 * would otherwise read as 0 ns/packet and a delta of 0.

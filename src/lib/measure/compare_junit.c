@@ -118,6 +118,13 @@ static enum xl_cmp_case_kind verdict_kind(enum xl_cmp_verdict v)
 	return v == XL_CMP_REGRESSION ? XL_CASE_FAIL : v == XL_CMP_TOO_FEW ? XL_CASE_SKIP : XL_CASE_PASS;
 }
 
+/* The unit of a row's figures: the program's own time, DUT CPU or ns/packet. */
+static const char *metric_text(bool prog, bool on_cpu)
+{
+	return prog ? "ns per program run (the program's own time)" :
+	       on_cpu ? "DUT CPU ns/packet (generator-bound)" : "ns/packet";
+}
+
 /* ---- two files ---- */
 
 void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, double alpha)
@@ -130,6 +137,10 @@ void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, double a
 		return;
 	}
 	c->kind = verdict_kind(r->verdict);
+	if (r->verdict == XL_CMP_TOO_FEW && r->prog) {
+		snprintf(c->msg, sizeof(c->msg), "too few reps: %s", r->reason);
+		return;
+	}
 	if (r->verdict == XL_CMP_TOO_FEW) {
 		snprintf(c->msg, sizeof(c->msg), "too few reps: %zu vs %zu repetitions can never reach p < %g (the smallest p they can give is %.3f)",
 			 r->test.n2, r->test.n1, alpha,
@@ -138,8 +149,7 @@ void xl_cmp_case_two(struct xl_cmp_case *c, const struct xl_cmp_row *r, double a
 	}
 	snprintf(c->msg, sizeof(c->msg), "%s: %+.2f %s (%.3f -> %.3f Mpps, %+.1f%%), p = %.3f, %zu vs %zu repetitions (Mann-Whitney U)%s%s",
 		 xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_TEXT), r->delta,
-		 r->on_cpu ? "DUT CPU ns/packet (generator-bound)" : "ns/packet",
-		 r->base->mpps.median, r->new->mpps.median, r->delta_pct, r->test.p, r->test.n2,
+		 metric_text(r->prog, r->on_cpu), r->base->mpps.median, r->new->mpps.median, r->delta_pct, r->test.p, r->test.n2,
 		 r->test.n1, r->reason[0] ? ": " : "", r->reason);
 }
 
@@ -215,7 +225,7 @@ void xl_cmp_case_runs(struct xl_cmp_case *c, const struct xl_cmp_mrow *m, double
 		snprintf(c->msg, sizeof(c->msg), "%s: %+.2f %s (%.2f -> %.2f)%s, p = %.3f, %d vs %d runs (permutation test over the runs)%s%s",
 			 xl_cmp_status_word(m->status, m->verdict, XL_CMP_WORDS_TEXT),
 			 m->test.estimate,
-			 m->on_cpu ? "DUT CPU ns/packet (generator-bound)" : "ns/packet", m->base_ns,
+			 metric_text(m->prog, m->on_cpu), m->base_ns,
 			 m->new_ns, ci, m->test.p, m->nb, m->nn, m->reason[0] ? ": " : "", m->reason);
 	else
 		snprintf(c->msg, sizeof(c->msg), "%s: %s, %d vs %d runs",

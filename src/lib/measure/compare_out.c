@@ -182,7 +182,9 @@ static void print_table(FILE *out, const struct xl_cmp_file *b, const struct xl_
 	       vw->o.alpha, vw->o.threshold_ns, md ? "\n" : "");
 	fprintf(out, "note: one run a side cannot separate the patch from the host: the repetitions of one run share its host's state, so this test compares two runs, not two codes; for a decision alternate several runs a side (xdplab compare BASE.json... -- NEW.json..., docs/compare.md)\n%s",
 	       md ? "\n" : "");
-	fprintf(out, "d ns/p = 1e9/new - 1e9/base of the median rates; d CPU = new - base median DUT CPU ns/packet; positive = slower\n\n");
+	fprintf(out, "d ns/p = 1e9/new - 1e9/base of the median rates; d CPU = new - base median DUT CPU ns/packet%s; positive = slower\n\n",
+	       vw->o.figure == XL_CMP_FIG_PROG ?
+	       " (base CPU, new CPU and d CPU: ns per program run on the rows the figure lines list as prog)" : "");
 	if (md)
 		fprintf(out, "| benchmark | size | mode | wiring | base Mpps (min-max) | new Mpps (min-max) | delta Mpps | d ns/p | base CPU ns/p | new CPU ns/p | d CPU | n | p | verdict |\n"
 		       "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
@@ -239,7 +241,8 @@ static void print_notes(FILE *out, const struct xl_cmp_file *b, const struct xl_
 	for (i = 0; i < res->nrows; i++) {
 		const struct xl_cmp_row *r = &res->rows[i];
 
-		if (r->status != XL_CMP_PAIRED || r->verdict != XL_CMP_TOO_FEW ||
+		/* --figure prog's rows: their reason says it (--reps would not help). */
+		if (r->status != XL_CMP_PAIRED || r->verdict != XL_CMP_TOO_FEW || r->prog ||
 		    seen[r->test.n2][r->test.n1]++)
 			continue;
 		fprintf(out, "\nnote: %zu vs %zu repetitions can never reach p < %g (the smallest two-sided p they can give is %.3f):"

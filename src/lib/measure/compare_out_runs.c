@@ -113,7 +113,9 @@ static void print_text(FILE *out, const struct xl_cmp_file *files, int nbase, in
 	       nnew, minp, minp >= vw->o.alpha ? ", not below alpha: no verdict is possible ('too few runs')" : "",
 	       md ? "\n" : "");
 	fprintf(out, "s betw = pooled SD of the run medians within each side; s within = pooled SD of the repetitions within their runs;"
-	       " mdd = the smallest difference these runs can detect at 80%% power, (t(1-alpha/2, df) + t(0.8, df)) * s betw * sqrt(1/Rb + 1/Rn), df = Rb + Rn - 2 (the t-test's approximation); all in ns/packet, positive = slower\n\n");
+	       " mdd = the smallest difference these runs can detect at 80%% power, (t(1-alpha/2, df) + t(0.8, df)) * s betw * sqrt(1/Rb + 1/Rn), df = Rb + Rn - 2 (the t-test's approximation); all in ns/packet%s, positive = slower\n\n",
+	       vw->o.figure == XL_CMP_FIG_PROG ?
+	       " (ns per program run on the rows the figure lines list as prog)" : "");
 	if (md)
 		fprintf(out, "| benchmark | size | mode | wiring | runs b/n | base Mpps | new Mpps | base ns/p | new ns/p | delta | 95%% CI | s betw | s within | mdd | p | verdict |\n"
 		       "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n");

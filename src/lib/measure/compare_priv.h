@@ -143,6 +143,14 @@ double xl_cmp_ctl_ref(const struct xl_cmp_rowdata *const *rows, int n);
  */
 void xl_cmp_correct(const struct xl_cmp_rowdata *r, double ref_ns, struct xl_cmp_rowdata *out);
 
+/*
+ * XL_CMP_PROG_ONE_RUN - the reason of a --figure prog row of one run a
+ * side (struct xl_cmp_row.reason): its figure is one value a run, so
+ * --reps cannot help; several runs a side can.
+ */
+#define XL_CMP_PROG_ONE_RUN \
+	"one run a side: the program's own time is one value a run; several runs a side decide on it (BASE.json... -- NEW.json...)"
+
 /** xl_cmp_has_prog() - @r has the program's own time per run (@r->prog_ns > 0). */
 bool xl_cmp_has_prog(const struct xl_cmp_rowdata *r);
 
