@@ -559,6 +559,14 @@ t_compare_figure_prog() {
 		fail "no prog regression: $(cat "$TMP/out")" || return 1
 	grep -q '; all in ns/packet (ns per program run on the rows the figure lines list as prog), positive = slower$' "$TMP/out" ||
 		fail "no unit line: $(cat "$TMP/out")" || return 1
+	expect_eq "figure lines" "$(sed -n '/^figure:/,/^$/p' "$TMP/out" | tail -n +2)" \
+		"$(printf '  drop/no-touch 64 native threaded: prog\n  tx 64 native threaded: raw (a run of it has no prog_ns_per_run)\n')" || return 1
+	# A run without the field (an older or hand-edited file): that row raw, and said so.
+	jq 'del(.rows[0].prog_ns_per_run)' "$TMP/b-3.json" >"$TMP/b-x.json" || return 1
+	"$X" compare --figure prog "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,x,4}.json >"$TMP/out" 2>&1
+	expect_eq "exit status, a run without it" "$?" 0 || return 1
+	grep -q '^figure: raw for every row: no compared row has the program.s own time in every run (lab run --prog-time)$' "$TMP/out" ||
+		fail "no raw figure line: $(cat "$TMP/out")" || return 1
 	"$X" compare --figure prog --format junit "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,3,4}.json >"$TMP/out.xml" 2>/dev/null
 	grep -q 'message="regression: +10.00 ns per program run (the program.s own time) (26.38 -&gt; 36.38), 95% CI \[+9.25, +10.75\], p = 0.029, 4 vs 4 runs (permutation test over the runs)"' "$TMP/out.xml" ||
 		fail "JUnit message: $(grep message "$TMP/out.xml")" || return 1

@@ -381,11 +381,15 @@ static void print_figure(FILE *out, const struct xl_cmp_view *vw,
 		}
 		fprintf(out, "\nfigure: %d of %d compared rows tested on the program's own time per run as asked (--figure prog: the kernel's run_time_ns / run_cnt in an extra repetition of lab run --prog-time, one value a run, docs/compare.md); the rest raw:\n",
 			ncorr, ncmp);
+		/* The rows left raw say why: else a hand-edited or partial run goes unseen. */
 		for (i = 0; i < n; i++)
-			if (ids[i] && corrected[i])
-				fprintf(out, "%s%s %u %s %s: prog\n", md ? "- " : "  ",
+			if (ids[i])
+				fprintf(out, "%s%s %u %s %s: %s\n", md ? "- " : "  ",
 					TXT(md, ids[i]->name), ids[i]->size, TXT(md, ids[i]->mode),
-					TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"));
+					TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"),
+					corrected[i] ? "prog" :
+					multi ? "raw (a run of it has no prog_ns_per_run)" :
+						"raw (a side has no prog_ns_per_run)");
 		return;
 	}
 	/* Raw by default with nothing to choose from, or as asked: nothing to say. */
