@@ -601,7 +601,22 @@ static void test_runs_prog(void **state)
 	assert_true(r2.rows[0].prog);
 	assert_int_equal(r2.rows[0].verdict, XL_CMP_TOO_FEW);
 	assert_near(r2.rows[0].delta, 10, 1e-9);
+	/* A new side whose measured rate fell to 0: a regression on either figure. */
+	for (i = 4; i < 8; i++)
+		memset(rows[i].pps, 0, sizeof(rows[i].pps));
+	memset(&r2.rows[0], 0, sizeof(r2.rows[0]));
+	r2.rows[0].base = &rows[0];
+	r2.rows[0].new = &rows[4];
+	xl_cmp_row_compare(&r2.rows[0], &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_PROG });
+	assert_int_equal(r2.rows[0].verdict, XL_CMP_REGRESSION);
+	assert_string_equal(r2.rows[0].reason, "rate fell to 0 pps in 3 of 3 new repetitions");
 	free(r2.rows);
+	rows[5].prog_ns = 36.25;
+	assert_int_equal(xl_cmp_runs(f, 4, 4, &(struct xl_cmp_opts){ .alpha = 0.05, .figure = XL_CMP_FIG_PROG }, &res), 0);
+	assert_true(res.rows[0].prog);
+	assert_int_equal(res.rows[0].verdict, XL_CMP_REGRESSION);
+	assert_string_equal(res.rows[0].reason, "rate fell to 0 pps in 12 of 12 new repetitions");
+	xl_cmp_mresult_free(&res);
 }
 
 int main(void)

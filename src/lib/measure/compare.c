@@ -113,19 +113,20 @@ void xl_cmp_row_compare(struct xl_cmp_row *r, const struct xl_cmp_opts *o)
 	 * A rate of 0 is the row broken (or mended), not a statistic: it
 	 * would otherwise read as 0 ns/packet and a delta of 0.
 	 */
-	zb = xl_cmp_zero_rates(b->pps, b->nreps);
-	zn = xl_cmp_zero_rates(n->pps, n->nreps);
+	/* The measured rates: --figure prog's stand-in rate is never 0. */
+	zb = xl_cmp_zero_rates(r->base->pps, r->base->nreps);
+	zn = xl_cmp_zero_rates(r->new->pps, r->new->nreps);
 	if (zn && !zb) {
 		r->verdict = XL_CMP_REGRESSION;
 		snprintf(r->reason, sizeof(r->reason), "rate fell to 0 pps in %d of %d new repetitions",
-			 zn, n->nreps);
+			 zn, r->new->nreps);
 	} else if (zb && !zn) {
 		r->verdict = XL_CMP_IMPROVEMENT;
 		snprintf(r->reason, sizeof(r->reason), "rate rose from 0 pps (0 in %d of %d base repetitions)",
-			 zb, b->nreps);
+			 zb, r->base->nreps);
 	} else if (zb) {
 		snprintf(r->reason, sizeof(r->reason), "rate 0 pps in %d of %d base and %d of %d new repetitions",
-			 zb, b->nreps, zn, n->nreps);
+			 zb, r->base->nreps, zn, r->new->nreps);
 	}
 }
 

@@ -317,16 +317,17 @@ static void mrow_compare(const struct xl_cmp_file *files, int nbase, const struc
 		}
 		off[ng + 1] = off[ng] + d->nreps;
 		ng++;
+		/* The zeros from the measured rates: --figure prog's stand-in is never 0. */
 		if (base) {
 			m->bsum[m->nb] = xl_cmp_run_summary(d->pps, d->cpu_ns, d->nreps, m->on_cpu).median;
 			bm[m->nb++] = d->mpps.median;
-			zb += xl_cmp_zero_rates(d->pps, d->nreps);
-			nrep_b += d->nreps;
+			zb += xl_cmp_zero_rates(row_of(files, e[k])->pps, row_of(files, e[k])->nreps);
+			nrep_b += row_of(files, e[k])->nreps;
 		} else {
 			m->nsum[m->nn] = xl_cmp_run_summary(d->pps, d->cpu_ns, d->nreps, m->on_cpu).median;
 			nm[m->nn++] = d->mpps.median;
-			zn += xl_cmp_zero_rates(d->pps, d->nreps);
-			nrep_n += d->nreps;
+			zn += xl_cmp_zero_rates(row_of(files, e[k])->pps, row_of(files, e[k])->nreps);
+			nrep_n += row_of(files, e[k])->nreps;
 		}
 	}
 	m->base_mpps = median_of(bm, m->nb);
