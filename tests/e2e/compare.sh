@@ -561,6 +561,21 @@ t_compare_figure_prog() {
 		fail "no unit line: $(cat "$TMP/out")" || return 1
 	expect_eq "figure lines" "$(sed -n '/^figure:/,/^$/p' "$TMP/out" | tail -n +2)" \
 		"$(printf '  drop/no-touch 64 native threaded: prog\n  tx 64 native threaded: raw (a run of it has no prog_ns_per_run)\n')" || return 1
+	# An A/A calibration measures the raw figure: beside prog verdicts it says so.
+	cat >"$TMP/calib.json" <<'EOF'
+{"schema": "xdplab.calibration/1", "date": "2026-12-01T00:00:00Z",
+ "machine": {"host": "", "cpu_model": "", "kernel": "k", "cpus": 2},
+ "config": {"reps": 5, "seconds": 1, "warmup": 0.25, "wiring": ""}, "alpha": 0.05, "runs": 8,
+ "split_base": 4, "split_new": 4,
+ "rows": [{"name": "drop/no-touch", "packet_operation": "no-touch", "size": 64, "mode": "native",
+           "wiring": "threaded", "gen_engine": "live", "pairs": 28, "pair_flags": 5, "pair_too_few": false,
+           "splits": 35, "split_flags": 3, "split_too_few": false}]}
+EOF
+	"$X" compare --figure prog --calibration "$TMP/calib.json" "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,3,4}.json >"$TMP/out" 2>&1
+	expect_eq "exit status, with a calibration" "$?" 1 || return 1
+	expect_eq "calibration lines" "$(grep -A1 "^this host's measured false-alarm rate" "$TMP/out")" \
+		"this host's measured false-alarm rate (A/A calibration $TMP/calib.json: 8 runs of the same code, 2026-12-01T00:00:00Z, alpha 0.05), several runs a side (its balanced splits, 4 vs 4), on the raw figure (the calibration has none of the program's own time):
+  drop/no-touch 64 native threaded: 3 of 35 splits (8.6%)" || return 1
 	# A run without the field (an older or hand-edited file): that row raw, and said so.
 	jq 'del(.rows[0].prog_ns_per_run)' "$TMP/b-3.json" >"$TMP/b-x.json" || return 1
 	"$X" compare --figure prog "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,x,4}.json >"$TMP/out" 2>&1

@@ -333,10 +333,13 @@ static void print_calib(FILE *out, const struct xl_cmp_view *vw,
 			       TXT(md, vw->calib_path), vw->calib->nruns,
 			       TXT(md, vw->calib->date[0] ? vw->calib->date : "?"), vw->calib->alpha);
 			if (multi)
-				fprintf(out, "several runs a side (its balanced splits, %d vs %d):\n",
+				fprintf(out, "several runs a side (its balanced splits, %d vs %d)",
 				       vw->calib->split_base, vw->calib->split_new);
 			else
-				fprintf(out, "one run a side (every pair of its runs):\n");
+				fprintf(out, "one run a side (every pair of its runs)");
+			/* It measured ns/packet: beside a prog verdict it is not that verdict's rate. */
+			fprintf(out, "%s:\n", vw->o.figure == XL_CMP_FIG_PROG ?
+				", on the raw figure (the calibration has none of the program's own time)" : "");
 		}
 		fprintf(out, "%s%s %u %s %s: %s\n", md ? "- " : "  ", TXT(md, ids[i]->name), ids[i]->size,
 		       TXT(md, ids[i]->mode), TXT(md, ids[i]->wiring[0] ? ids[i]->wiring : "-"), buf);
