@@ -283,6 +283,15 @@ t_compare_runs() {
 }
 
 # ctl PRE N NS: each repetition of runs PRE-1..N gets the host-speed control NS.
+# progt PRE N NS: the first row of PRE-1..N gets prog_ns_per_run NS, NS + 0.25...
+progt() {
+	local i
+	for i in $(seq 1 "$2"); do
+		jq --argjson p "$(awk -v i="$i" -v ns="$3" 'BEGIN { print ns + (i - 1) / 4 }')" \
+			'.rows[0].prog_ns_per_run = $p' "$TMP/$1-$i.json" >"$TMP/p.tmp" &&
+			mv "$TMP/p.tmp" "$TMP/$1-$i.json" || return 1
+	done
+}
 ctl() {
 	local i
 	for i in $(seq 1 "$2"); do
@@ -544,15 +553,9 @@ t_compare_junit() {
 # --figure prog on hand-made runs: its unit in JUnit (it said 'DUT CPU ns/packet
 # (generator-bound)'), and one run a side says more runs, not more reps, would decide.
 t_compare_figure_prog() {
-	local i
 	runs a 4 100 0
 	runs b 4 100 0
-	for i in 1 2 3 4; do
-		jq --argjson p "$(awk -v i="$i" 'BEGIN { print 26 + (i - 1) / 4 }')" '.rows[0].prog_ns_per_run = $p' \
-			"$TMP/a-$i.json" >"$TMP/p.tmp" && mv "$TMP/p.tmp" "$TMP/a-$i.json" || return 1
-		jq --argjson p "$(awk -v i="$i" 'BEGIN { print 36 + (i - 1) / 4 }')" '.rows[0].prog_ns_per_run = $p' \
-			"$TMP/b-$i.json" >"$TMP/p.tmp" && mv "$TMP/p.tmp" "$TMP/b-$i.json" || return 1
-	done
+	progt a 4 26 && progt b 4 36 || return 1
 	"$X" compare --figure prog "$TMP"/a-{1,2,3,4}.json -- "$TMP"/b-{1,2,3,4}.json >"$TMP/out" 2>&1
 	expect_eq "exit status, 4 vs 4" "$?" 1 || return 1
 	grep -Eq '^drop/no-touch +64 native +threaded +4/4 .* 26\.38 +36\.38 +\+10\.00 .*  regression \(on the program.s own time per run\)$' "$TMP/out" ||
