@@ -107,7 +107,9 @@ static void print_text(FILE *out, const struct xl_cmp_file *files, int nbase, in
 	fprintf(out, "\nenvironment: the first base run against the first new run\n%s", md ? "\n" : "");
 	xl_cmp_out_env(out, &files[0], &files[nbase], md);
 	fmt_relabelings(how, sizeof(how), nbase, nnew);
-	fprintf(out, "\nmethod: permutation test over the run labels (the run is the unit: each run's median of its repetitions' ns/packet, 1e9/pps, or DUT CPU ns/packet for generator-bound rows, is one value; Kalibera and Jones 2013), two-sided, statistic the difference of the sides' means of run medians, %s; 95%% interval by inverting the test over shifts; alpha %g, threshold %g ns/packet\n%s",
+	fprintf(out, "\nmethod: permutation test over the run labels (the run is the unit: each run's median of its repetitions' ns/packet, 1e9/pps, or DUT CPU ns/packet for generator-bound rows%s, is one value; Kalibera and Jones 2013), two-sided, statistic the difference of the sides' means of run medians, %s; 95%% interval by inverting the test over shifts; alpha %g, threshold %g ns/packet\n%s",
+	       vw->o.figure == XL_CMP_FIG_PROG ?
+	       ", or on the rows the figure lines list as prog the program's own time per run" : "",
 	       how, vw->o.alpha, vw->o.threshold_ns, md ? "\n" : "");
 	fprintf(out, "runs a side: %d base, %d new: the smallest p they can give is %.3f%s\n%s", nbase,
 	       nnew, minp, minp >= vw->o.alpha ? ", not below alpha: no verdict is possible ('too few runs')" : "",

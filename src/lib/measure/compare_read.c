@@ -88,7 +88,8 @@ static void load_row(json_t *o, struct xl_cmp_rowdata *r)
 		snprintf((char *)r + texts[i].off, texts[i].len, "%s",
 			 xl_row_field_str(o, texts[i].id));
 	r->prog_ns = xl_row_field_num(o, XL_ROW_F_PROG_NS);
-	if (!(r->prog_ns > 0 && r->prog_ns < 1e9)) /* absent, or not a time a program run takes */
+	/* Absent, or not a time a program run takes (below 0.01 ns its rate, 1e9 / ns, is infinite). */
+	if (!(r->prog_ns >= 0.01 && r->prog_ns < 1e9))
 		r->prog_ns = 0;
 	if (!r->name[0])
 		copy_str(r->name, sizeof(r->name), o, "benchmark"); /* older files' name */
