@@ -21,6 +21,14 @@
 	" (SELECT COUNT(*) FROM run_rows w WHERE w.run_id = r.id)"
 #define NRUN_COLS 10
 
+/* A failed query's one line into @err: "STORE: why" (ENOMEM said as such). */
+static void exec_err(struct xl_store *s, int ret, char *err, size_t errlen)
+{
+	if (ret == -ENOMEM)
+		snprintf(s->err, sizeof(s->err), "out of memory");
+	snprintf(err, errlen, "%s: %s", s->name, s->err);
+}
+
 static void cpy(char *dst, size_t len, const char *v)
 {
 	snprintf(dst, len, "%s", v ? v : "");
@@ -76,9 +84,7 @@ int xl_store_list(struct xl_store *s, const char *label, struct xl_store_run **r
 			      " ORDER BY r.date, r.id",
 			   p, 2, list_row, &c);
 	if (ret) {
-		if (ret == -ENOMEM)
-			snprintf(s->err, sizeof(s->err), "out of memory");
-		snprintf(err, errlen, "%s: %s", s->name, s->err);
+		exec_err(s, ret, err, errlen);
 		free(c.runs);
 		return ret;
 	}
@@ -122,9 +128,7 @@ int xl_store_doc(struct xl_store *s, long long id, char **text, size_t *len,
 	}
 	if (ret) {
 		free(c.text);
-		if (ret == -ENOMEM)
-			snprintf(s->err, sizeof(s->err), "out of memory");
-		snprintf(err, errlen, "%s: %s", s->name, s->err);
+		exec_err(s, ret, err, errlen);
 		return ret;
 	}
 	*text = c.text;
@@ -225,9 +229,7 @@ int xl_store_history(struct xl_store *s, const char *row, const char *label, con
 			      " ORDER BY r.date, r.id, w.idx, p.rep",
 			   p, 5, hist_row, &c);
 	if (ret) {
-		if (ret == -ENOMEM)
-			snprintf(s->err, sizeof(s->err), "out of memory");
-		snprintf(err, errlen, "%s: %s", s->name, s->err);
+		exec_err(s, ret, err, errlen);
 		xl_store_series_free(c.ser, c.n);
 		return ret;
 	}
