@@ -89,7 +89,7 @@ if [ "$only" != power ]; then
 		nprog=$(jq -r '[.rows[] | select(.figure == "prog")] | length' "$out/aa/compare$sfx.json")
 		jq -r '.rows[] | select(.verdict == "regression" or .verdict == "improvement") |
 			def r2: if . == null then "none" else (. * 100 | round / 100 | tostring) end;
-			"  flagged: \(.name) \(.size) \(.mode) \(.wiring): \(.verdict), \(.estimate | r2) ns/packet (\(.metric)), p \(.p | r2)"' \
+			"  flagged: \(.name) \(.size) \(.mode) \(.wiring): \(.verdict), \(.estimate | r2) \(if .metric == "prog_ns_per_run" then "ns per program run" else "ns/packet" end) (\(.metric)), p \(.p | r2)"' \
 			"$out/aa/compare$sfx.json" | tee -a "$summary"
 		# At most 5%: flagged * 20 <= compared; none decidable is no pass.
 		if [ "$compared" -gt "$toofew" ] && [ $((flagged * 20)) -le "$compared" ]; then ok=PASS; else ok=FAIL aa_ok=FAIL; fi
@@ -114,7 +114,7 @@ if [ "$only" != aa ]; then
 		n=$(jq -r '[.rows[] | select(.name | startswith("drop/"))] | length' "$f")
 		jq -r '.rows[] | select(.name | startswith("drop/")) |
 			def r2: if . == null then "none" else (. * 1000 | round / 1000 | tostring) end;
-			"  \(.name) \(.size): \(.verdict), estimate \(.estimate | r2) ns/packet (\(.metric)), 95% CI \(.ci_lo | r2)..\(.ci_hi | r2), p \(.p | r2)"' \
+			"  \(.name) \(.size): \(.verdict), estimate \(.estimate | r2) \(if .metric == "prog_ns_per_run" then "ns per program run" else "ns/packet" end) (\(.metric)), 95% CI \(.ci_lo | r2)..\(.ci_hi | r2), p \(.p | r2)"' \
 			"$f" | tee -a "$summary"
 		if [ "$n" -gt 0 ] && [ "$bad" = 0 ]; then ok=PASS power_ok=PASS; else ok=FAIL; fi
 		say "power ($fig figure): $ok: $((n - bad)) of $n drop rows flagged slower within $extra +- 3 ns/packet ($slower of $n flagged slower)"
