@@ -12,6 +12,12 @@
 #            key of docs/results.schema.json and of those files, made here
 #   report   the same seeds and dictionary (build/fuzz/report.dict), and the
 #            hand-made latency runs (tests/unit/data/lat-*.json)
+#            FUZZ_SMALL=1 (these two only): the results files with every
+#            array cut to its first 5 members instead (rows, repetitions,
+#            buckets; bench/*.json and bench/*/*/*/*.json, so the newer
+#            members too), in build/fuzz/corpus-NAME-small: the same
+#            structure and paths in ~12 KB, about ten times the executions
+#            a second of the whole 80-160 KB files (each input is parsed whole)
 #   mapfile  the example map files (examples/*.txt) and a few lines of every
 #            accepted form, each behind every map selector byte (0..7)
 #   folded   the perf script texts of tests/unit/data (behind '0') and
@@ -29,7 +35,7 @@ CORPUS_DIR=${XL_CORPUS_DIR:-../shared/corpus/tcpdump}
 status=0
 
 seed() {
-	local name=$1 dir=$B/corpus-$1
+	local name=$1 dir=$2
 	mkdir -p "$dir"
 	case $name in
 	pcap)
@@ -93,11 +99,30 @@ PY
 	compare | report)
 		local f
 		[ "$name" = report ] && cp tests/unit/data/lat-*.json "$dir/"
+		if [ "${FUZZ_SMALL:-0}" = 1 ]; then
+			python3 - "$dir" bench/*.json bench/*/*/*/*.json <<'PY'
+import json, os, sys
+def cut(o):
+    if isinstance(o, dict):
+        return {k: cut(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [cut(v) for v in o[:5]]
+    return o
+for path in sys.argv[2:]:
+    try:
+        d = json.load(open(path))
+    except ValueError:
+        continue
+    name = path.replace('/', '_')
+    open(os.path.join(sys.argv[1], name), 'w').write(json.dumps(cut(d), indent=1))
+PY
+		else
 		for f in bench/*.json; do
 			[ -f "$f" ] || continue
 			cp "$f" "$dir/"
 			head -c 2000 "$f" >"$dir/$(basename "$f").cut"
 		done
+		fi
 		python3 - docs/results.schema.json bench/*.json >"$B/$name.dict" <<'PY'
 import json, sys
 keys = set()
@@ -130,22 +155,30 @@ PY
 for name in "$@"; do
 	bin=$B/fuzz_$name
 	[ -x "$bin" ] || { echo "fuzz: $bin is not built (make fuzz)"; status=1; continue; }
-	seed "$name"
-	echo "fuzz: $name for $SECS s on $(ls "$B/corpus-$name" | wc -l) seeds"
+	corpus=$B/corpus-$name
+	case "$name:${FUZZ_SMALL:-0}" in
+	compare:1 | report:1) corpus=$B/corpus-$name-small ;;
+	*:0 | *:1) ;;
+	*) echo "fuzz: FUZZ_SMALL='${FUZZ_SMALL}' is not accepted (accepted: 0, 1)"; exit 2 ;;
+	esac
+	seed "$name" "$corpus"
+	echo "fuzz: $name for $SECS s on $(ls "$corpus" | wc -l) seeds"
 	dict=()
 	[ -f "$B/$name.dict" ] && dict=(-dict="$B/$name.dict")
 	# Inputs are cut at -max_len: at least the largest seed, else the
 	# results files (80-160 KB) reach the target cut, invalid JSON all,
 	# and the whole run stays on one error path (it did: start coverage 8).
-	maxlen=$(find "$B/corpus-$name" -type f -printf '%s\n' | sort -n | tail -1)
-	[ "${maxlen:-0}" -ge 65536 ] || maxlen=65536
+	maxlen=$(find "$corpus" -type f -printf '%s\n' | sort -n | tail -1)
+	floor=65536
+	[ "$corpus" = "$B/corpus-$name" ] || floor=16384 # FUZZ_SMALL: ~12 KB seeds
+	[ "${maxlen:-0}" -ge "$floor" ] || maxlen=$floor
 	"$bin" "${dict[@]}" -max_total_time="$SECS" -runs="$RUNS" -print_final_stats=1 -artifact_prefix="$B/$name-" \
-		-max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 "$B/corpus-$name" >"$B/$name.log" 2>&1
+		-max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 "$corpus" >"$B/$name.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log" | tail -1)
 	cov0=$(sed -n 's/^#[0-9]*[[:space:]]*INITED cov: \([0-9]*\).*/\1/p' "$B/$name.log" | head -1)
 	cov1=$(sed -n 's/^#[0-9]*[[:space:]]*DONE *cov: \([0-9]*\).*/\1/p' "$B/$name.log" | tail -1)
-	echo "fuzz: $name: exit $rc, ${execs:-?} executions, max_len $maxlen, coverage ${cov0:-?} at start, ${cov1:-?} at the end, corpus $(ls "$B/corpus-$name" | wc -l) inputs$(ls "$B/$name-"* 2>/dev/null | sed 's/^/, finding /' | tr '\n' ' ')"
+	echo "fuzz: $name: exit $rc, ${execs:-?} executions, max_len $maxlen, coverage ${cov0:-?} at start, ${cov1:-?} at the end, corpus $(ls "$corpus" | wc -l) inputs$(ls "$B/$name-"* 2>/dev/null | sed 's/^/, finding /' | tr '\n' ' ')"
 	[ "$rc" -eq 0 ] || { tail -30 "$B/$name.log"; status=1; }
 done
 exit $status
