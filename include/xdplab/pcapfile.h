@@ -104,12 +104,17 @@ void xl_pcap_writer__write(struct xl_pcap_writer *w, uint64_t ts_ns, const void 
  * @comment: a short text (opt_comment, up to 255 bytes used), NULL: none.
  * @iface: the interface id (the index of its Interface Description Block,
  *   xl_pcap_writer__open_ng_ifs()); 0 for a file of one interface.
+ * @dir: the frame's direction, epb_flags bits 0-1 (pcapng draft, section
+ *   "Enhanced Packet Block Flags Word"): XL_CAP_IN (0, the default: what
+ *   an XDP hook sees) inbound, XL_CAP_OUT outbound, XL_CAP_DIR_UNKNOWN no
+ *   epb_flags written.
  */
 struct xl_cap_meta {
 	int queue;
 	int xdp_action;
 	const char *comment;
 	uint32_t iface;
+	enum { XL_CAP_IN = 0, XL_CAP_OUT, XL_CAP_DIR_UNKNOWN } dir;
 };
 
 /**

@@ -253,7 +253,8 @@ static void test_pcapng_meta(void **state)
 {
 	char pn[320], err[PCAP_ERRBUF_SIZE];
 	struct xl_cap_meta m1 = { .queue = 3, .xdp_action = 1, .comment = "xdp exit" },
-			   m2 = { .queue = -1, .xdp_action = -1 };
+			   m2 = { .queue = -1, .xdp_action = -1, .dir = XL_CAP_OUT },
+			   m3 = { .queue = -1, .xdp_action = -1, .dir = XL_CAP_DIR_UNKNOWN };
 	uint8_t fr[64], file[1024], *e;
 	struct xl_pcap_writer *w;
 	struct pcap_pkthdr *h;
@@ -270,14 +271,16 @@ static void test_pcapng_meta(void **state)
 	assert_non_null(w);
 	xl_pcap_writer__write_meta(w, 1000, fr, 64, 64, &m1);
 	xl_pcap_writer__write_meta(w, 2000, fr, 64, 64, &m2);
+	xl_pcap_writer__write_meta(w, 3000, fr, 64, 64, &m3);
 	assert_int_equal(xl_pcap_writer__close(w), 0);
 	fd = open(pn, O_RDONLY);
 	assert_true(fd >= 0);
 	n = read(fd, file, sizeof(file));
 	close(fd);
 	/* SHB 44, IDB without if_name 32; EPB 1: 32 + 64 + flags 8 + queue 8 +
-	 * verdict 16 + comment 12 + end 4; EPB 2: 32 + 64 + flags 8 + end 4. */
-	assert_int_equal(n, 44 + 32 + 144 + 108);
+	 * verdict 16 + comment 12 + end 4; EPB 2: 32 + 64 + flags 8 + end 4;
+	 * EPB 3 (direction not known): 32 + 64 + end 4. */
+	assert_int_equal(n, 44 + 32 + 144 + 108 + 100);
 	e = file + 76;
 	assert_int_equal(u32_at(e + 4), 144);
 	assert_int_equal(u32_at(e + 92), 2 | 4 << 16);	 /* epb_flags, 4 bytes */
@@ -296,11 +299,16 @@ static void test_pcapng_meta(void **state)
 	e += 144;
 	assert_int_equal(u32_at(e + 4), 108);
 	assert_int_equal(u32_at(e + 92), 2 | 4 << 16);
+	assert_int_equal(u32_at(e + 96), 2);		 /* outbound */
 	assert_int_equal(u32_at(e + 100), 0);
 	assert_int_equal(u32_at(e + 104), 108);
+	e += 108;
+	assert_int_equal(u32_at(e + 4), 100);
+	assert_int_equal(u32_at(e + 92), 0);		 /* opt_endofopt: no epb_flags */
+	assert_int_equal(u32_at(e + 96), 100);
 	p = pcap_open_offline_with_tstamp_precision(pn, PCAP_TSTAMP_PRECISION_NANO, err);
 	assert_non_null(p);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		assert_int_equal(pcap_next_ex(p, &h, &d), 1);
 		assert_int_equal(h->caplen, 64);
 		assert_int_equal(h->ts.tv_usec, 1000 * (i + 1));

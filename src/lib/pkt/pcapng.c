@@ -20,7 +20,7 @@
  * - Enhanced Packet Block per frame: its interface's IDB index, the 64-bit timestamp in
  *   if_tsresol units as two 32-bit halves (high first), the captured and
  *   the original length, the bytes padded to 32 bits; with the hook's
- *   metadata the options epb_flags (inbound), epb_queue (the RX queue),
+ *   metadata the options epb_flags (inbound or outbound), epb_queue (the RX queue),
  *   epb_verdict (type 2, Linux eBPF XDP: the action as 64 bits; queue and
  *   verdict came into the format with pcapng/pcapng pull request 91) and
  *   opt_comment (the hook).
@@ -148,10 +148,12 @@ void xl_pcapng_write_epb(FILE *f, uint64_t ts_ns, bool nano, const void *data, u
 	uint32_t total;
 
 	if (meta) {
-		uint32_t inbound = 1, queue = (uint32_t)meta->queue;
+		/* epb_flags bits 0-1: 1 inbound, 2 outbound. */
+		uint32_t flags = meta->dir == XL_CAP_OUT ? 2 : 1, queue = (uint32_t)meta->queue;
 		uint16_t clen = meta->comment ? (uint16_t)strnlen(meta->comment, 255) : 0;
 
-		buf_opt(tail, &nt, OPT_EPB_FLAGS, &inbound, 4);
+		if (meta->dir != XL_CAP_DIR_UNKNOWN)
+			buf_opt(tail, &nt, OPT_EPB_FLAGS, &flags, 4);
 		if (meta->queue >= 0)
 			buf_opt(tail, &nt, OPT_EPB_QUEUE, &queue, 4);
 		if (meta->xdp_action >= 0) {
