@@ -18,6 +18,7 @@
 
 #include "xdplab/attach.h"
 #include "xdplab/abi/dump.h"
+#include "xdplab/pcaplive.h"
 
 /** Interfaces one capture takes at most (the own hook, xl_dump_opts @ifnames). */
 #define XL_DUMP_MAX_IFACES 8
@@ -39,10 +40,17 @@ enum xl_dump_where {
  * struct xl_dump_opts - one capture.
  * @ifname: the interface (current netns).
  * @ifnames/@n_ifnames: several interfaces instead (2..XL_DUMP_MAX_IFACES;
- *          @ifname unused), captured by our program attached to each
- *          (own hook only: -EINVAL with entry/exit or -p); records carry
+ *          @ifname unused), captured by our program attached to each, or
+ *          by a libpcap capture on each (XL_DUMP_PCAP; -EINVAL with
+ *          entry/exit or -p); records carry
  *          the interface's index in @ifnames as the pcapng interface id
  *          (one Interface Description Block each). NULL/0: @ifname alone.
+ * @dir: the direction (tcpdump -Q): XL_LIVE_IN (0) what the interface
+ *        receives, at any hook; XL_LIVE_OUT what it sends, XL_LIVE_INOUT
+ *        both: with libpcap only (XL_DUMP_AUTO becomes XL_DUMP_PCAP; another
+ *        hook or @prog_name: -EINVAL, logged). In pcapng, epb_flags says
+ *        inbound or outbound, and is left out for XL_LIVE_INOUT (libpcap
+ *        does not say which way a frame went).
  * @where: the hook; @mode: attach mode of our program (own hook), or which
  *         attached program to trace (entry/exit).
  * @own_action: XDP_PASS or XDP_DROP, what our program returns.
@@ -71,6 +79,7 @@ struct xl_dump_opts {
 	const char *ifname;
 	const char *const *ifnames;
 	unsigned int n_ifnames;
+	enum xl_live_dir dir;
 	enum xl_dump_where where;
 	enum xl_xdp_mode mode;
 	int own_action;
@@ -124,7 +133,7 @@ struct xl_dump;
  * XL_DUMP_PCAP, and XL_DUMP_AUTO when the kernel refuses the fentry
  * program (EPERM) on the attached one (xdpdump's fallback: it captures
  * with libpcap where it has no program to trace), capture with libpcap
- * instead: pcap_create() on the interface, inbound only, nanosecond
+ * instead: pcap_create() on each interface, direction @dir, nanosecond
  * stamps; that fallback says so in one line (warning). Its books: seen =
  * records read + dropped by the socket (pcap_stats ps_drop, counted as
  * @ring_full: the loss).

@@ -4,8 +4,9 @@
  * A libpcap live capture of one interface (AF_PACKET): what `xdplab dump`
  * uses where it has no XDP hook (--hook pcap, or the kernel refused the
  * fentry program: docs/dump.md), as xdp-tools' xdpdump falls back to
- * libpcap where it has no program to trace. Inbound frames only (the
- * direction XDP sees), nanosecond stamps, immediate mode, non-blocking.
+ * libpcap where it has no program to trace. Inbound frames (the
+ * direction XDP sees), outbound ones or both (pcap_setdirection(), as
+ * tcpdump -Q), nanosecond stamps, immediate mode, non-blocking.
  */
 #ifndef XDPLAB_PCAPLIVE_H
 #define XDPLAB_PCAPLIVE_H
@@ -13,6 +14,17 @@
 #include <stdint.h>
 
 struct xl_pcap_live;
+
+/**
+ * enum xl_live_dir - the frames a live capture takes (tcpdump -Q): what the
+ * interface receives (PCAP_D_IN), sends (PCAP_D_OUT) or both (PCAP_D_INOUT:
+ * libpcap does not say which way a frame went).
+ */
+enum xl_live_dir {
+	XL_LIVE_IN = 0,
+	XL_LIVE_OUT,
+	XL_LIVE_INOUT,
+};
 
 /**
  * xl_live_frame_fn - one frame: @caplen bytes at @frame (valid during the
@@ -23,14 +35,17 @@ typedef void (*xl_live_frame_fn)(void *ctx, uint64_t realtime_ns, uint32_t len, 
 				 const uint8_t *frame);
 
 /**
- * xl_pcap_live__open() - start capturing @ifname (current netns), @snaplen
- * bytes a frame, into an 8 MiB socket buffer; frames go to @fn with @ctx
- * from xl_pcap_live__drain(). Return: the capture (xl_pcap_live__close())
- * or NULL with errno (EPERM: not allowed; ENODEV, EIO), logged with
- * libpcap's reason in one line.
+ * xl_pcap_live__open() - start capturing the frames of direction @dir on
+ * @ifname (current netns), @snaplen bytes a frame, into an 8 MiB socket
+ * buffer; frames go to @fn with @ctx from xl_pcap_live__drain().
+ * Return: the capture (xl_pcap_live__close()) or NULL with errno (EPERM:
+ * not allowed; ENODEV, EIO), logged with libpcap's reason in one line.
  */
-struct xl_pcap_live *xl_pcap_live__open(const char *ifname, uint32_t snaplen, xl_live_frame_fn fn,
-					void *ctx);
+struct xl_pcap_live *xl_pcap_live__open(const char *ifname, uint32_t snaplen, enum xl_live_dir dir,
+					xl_live_frame_fn fn, void *ctx);
+
+/** xl_pcap_live__fd() - the descriptor to poll(2) for frames (POLLIN). */
+int xl_pcap_live__fd(struct xl_pcap_live *l);
 
 /**
  * xl_pcap_live__drain() - wait up to @timeout_ms (0: not at all) for

@@ -93,6 +93,8 @@ static const int hook_vals[] = { XL_DUMP_OWN, XL_DUMP_ENTRY, XL_DUMP_EXIT, XL_DU
 static const char *const actions[] = { "pass", "drop", NULL };
 static const int action_vals[] = { XDP_PASS, XDP_DROP };
 static const char *const formats[] = { "pcap", "pcapng", NULL };
+static const char *const dirs[] = { "in", "out", "inout", NULL };
+static const int dir_vals[] = { XL_LIVE_IN, XL_LIVE_OUT, XL_LIVE_INOUT };
 
 static const struct xl_opt dump_opts[] = {
 	{ "write", 'w', "FILE", "capture file to write, '-' for standard output (required without -x)", XL_STR(A, o.path) },
@@ -108,6 +110,8 @@ static const struct xl_opt dump_opts[] = {
 	  XL_STR(A, o.filter) },
 	{ "hook", 0, "WHERE", "own (our XDP program), entry, exit or both (also entry,exit) (fentry/fexit of the attached program), or pcap (libpcap, after XDP); default entry if a program is attached (pcap if the kernel refuses fentry), else own",
 	  XL_ENUM(A, o.where, hook_words, hook_vals), .alias = "rx-capture" },
+	{ "direction", 'Q', "DIR", "in (what IFACE receives, the default), out (what it sends) or inout (both); out and inout capture with libpcap (--hook pcap, as tcpdump -Q): XDP_TX and redirected frames are not among them",
+	  XL_ENUM(A, o.dir, dirs, dir_vals) },
 	{ "action", 'a', "ACTION", "what our program returns at the own hook: pass or drop (default pass)",
 	  XL_ENUM(A, o.own_action, actions, action_vals) },
 	{ "ring-size", 0, "MIB", "ring buffer size in MiB, a power of two {range} (default {default})",
@@ -129,7 +133,7 @@ static const struct dump_args dump_defaults = {
 
 static const struct xl_cmd_spec dump_spec = {
 	"dump", "IFACE...",
-	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost. Several IFACEs: our program on each, into one pcapng (an interface id per frame).",
+	"Write the frames an XDP hook on IFACE sees to a pcap or pcapng file; count every frame seen, written, filtered or lost. Several IFACEs: our program (or libpcap: --hook pcap, -Q out) on each, into one pcapng (an interface id per frame).",
 	dump_opts, sizeof(dump_opts) / sizeof(dump_opts[0]), &dump_defaults, sizeof(dump_defaults),
 };
 
@@ -368,11 +372,20 @@ int cmd_dump(int argc, char **argv)
 	a.o.ifname = argv[idx];
 	a.n_ifs = (unsigned int)(argc - idx);
 	a.ifs = (const char *const *)argv + idx;
+	if (a.o.dir != XL_LIVE_IN &&
+	    (a.o.prog_name || (a.o.where != XL_DUMP_AUTO && a.o.where != XL_DUMP_PCAP))) {
+		xl_usage_error(&dump_spec, "-Q %s captures with libpcap: not with %s (accepted: -Q in with any hook; -Q out|inout alone or with --hook pcap)",
+			       dirs[a.o.dir], a.o.prog_name ? "-p" : "--hook own|entry|exit|both");
+		return XL_EXIT_USAGE;
+	}
+	if (a.o.dir != XL_LIVE_IN)
+		a.o.where = XL_DUMP_PCAP;
 	if (a.n_ifs > 1) {
 		a.o.ifnames = a.ifs;
 		a.o.n_ifnames = a.n_ifs;
-		if (a.o.prog_name || (a.o.where != XL_DUMP_AUTO && a.o.where != XL_DUMP_OWN)) {
-			xl_usage_error(&dump_spec, "several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both|pcap or -p");
+		if (a.o.prog_name || (a.o.where != XL_DUMP_AUTO && a.o.where != XL_DUMP_OWN &&
+				      a.o.where != XL_DUMP_PCAP)) {
+			xl_usage_error(&dump_spec, "several interfaces are captured with xdplab's own program or libpcap only (--hook own|pcap): not with --hook entry|exit|both or -p");
 			return XL_EXIT_USAGE;
 		}
 	}
@@ -444,8 +457,12 @@ int cmd_dump(int argc, char **argv)
 		for (i = 0; i < a.n_ifs && n < sizeof(names); i++)
 			n += snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", a.ifs[i]);
 		if (xl_dump__where(d) == XL_DUMP_PCAP)
-			fprintf(stderr, "xdplab: capturing on %s with libpcap (AF_PACKET, inbound, after XDP), snaplen %u%s%s%s; Ctrl-C to stop\n",
-				XL_ESC(names), a.o.snaplen, a.o.filter ? ", filter '" : "",
+			fprintf(stderr, "xdplab: capturing on %s with libpcap (AF_PACKET, %s), snaplen %u%s%s%s; Ctrl-C to stop\n",
+				XL_ESC(names),
+				a.o.dir == XL_LIVE_OUT	 ? "outbound" :
+				a.o.dir == XL_LIVE_INOUT ? "inbound after XDP and outbound" :
+							   "inbound, after XDP",
+				a.o.snaplen, a.o.filter ? ", filter '" : "",
 				a.o.filter ? XL_ESC(a.o.filter) : "", a.o.filter ? "'" : "");
 		else if (xl_dump__where(d) == XL_DUMP_OWN)
 			fprintf(stderr, "xdplab: capturing on %s with our XDP program (%s, %s mode), snaplen %u, ring %u MiB%s%s%s; Ctrl-C to stop\n",

@@ -117,6 +117,7 @@ TESTS=(
 	"xsk-txpush-vlan|xsk txpush -V/-J/-K (xdpsock's): 100 frames captured at the generator's end with the tag 8100 a064 (PCP 5, VID 100), and 8100 0001 with -V alone; -J without -V, -V on rxdrop, a VID of 4096: usage errors"
 	"dump-bad-inputs|dump usage errors: exit 2, one line, nothing attached"
 	"dump-pcap-fallback|dump where the kernel refuses fentry on the attached program (pass): one line, then libpcap captures 1000 UDP frames exactly (the kernel's count too); --hook pcap the same; the frames equal the own hook's capture of the same traffic"
+	"dump-direction|dump -Q out|in|inout (tcpdump's): exactly the 25 frames the DUT end sent, the 40 it received, or all 65, byte-exact, epb_flags outbound/inbound/none; -Q out with no --hook goes to libpcap without a warning; two interfaces in one pcapng; XDP_TX frames not at the DUT's TX taps but at the peer's RX; -Q out with an XDP hook or -p: usage errors"
 	"dump-several-interfaces|dump IFACE1 IFACE2 -w FILE.pcapng: one pcapng, an Interface Description Block per interface, each frame under its own interface id, exact counts per interface (the kernel's too), frames byte-exact; pcap and --hook entry refused"
 	"dump-pcapng|dump -w FILE.pcapng (our writer) and -w FILE.pcap of the same traffic: tcpdump (libpcap) reads the pcapng with every record byte-exact the pcap's, lengths kept; -F pcapng to a stream"
 	"dump-stdout|dump -w - through a pipe: 3000 records in the stream, the totals on stderr"

@@ -129,6 +129,15 @@ static void test_short_letters(void **state)
 	/* xdpdump's --rx-capture is --hook (its entry,exit is both). */
 	expect(ARGV("dump", "--hook", "both", "--rx-capture", "entry,exit", "lo"), 2,
 	       "xdplab dump: option --hook given twice\n");
+	/* tcpdump's -Q: out and inout with libpcap only. */
+	expect(ARGV("dump", "-Q", "out", "--direction", "inout", "lo"), 2,
+	       "xdplab dump: option --direction given twice\n");
+	expect(ARGV("dump", "-Q", "sideways", "lo"), 2,
+	       "xdplab dump: --direction: 'sideways' is not accepted (accepted: in, out, inout)\n");
+	expect(ARGV("dump", "-w", "/dev/null", "-Q", "out", "--hook", "exit", "lo"), 2,
+	       "xdplab dump: -Q out captures with libpcap: not with --hook own|entry|exit|both (accepted: -Q in with any hook; -Q out|inout alone or with --hook pcap)\n");
+	expect(ARGV("dump", "-w", "/dev/null", "-Q", "inout", "-p", "all", "lo"), 2,
+	       "xdplab dump: -Q inout captures with libpcap: not with -p (accepted: -Q in with any hook; -Q out|inout alone or with --hook pcap)\n");
 	/* xdp-monitor's -e. */
 	expect(ARGV("monitor", "-e", "--extended"), 2, "xdplab monitor: option --extended given twice\n");
 	/* redirect-cpu: -q is --qsize as in xdp-bench, quiet is -Q. */

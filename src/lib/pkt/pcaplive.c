@@ -29,9 +29,10 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *ph, const u_char *b
 	      ph->caplen, bytes);
 }
 
-struct xl_pcap_live *xl_pcap_live__open(const char *ifname, uint32_t snaplen, xl_live_frame_fn fn,
-					void *ctx)
+struct xl_pcap_live *xl_pcap_live__open(const char *ifname, uint32_t snaplen, enum xl_live_dir dir,
+					xl_live_frame_fn fn, void *ctx)
 {
+	static const pcap_direction_t dirs[] = { PCAP_D_IN, PCAP_D_OUT, PCAP_D_INOUT };
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	struct xl_pcap_live *l = calloc(1, sizeof(*l));
 	int err = EIO, rc;
@@ -56,7 +57,7 @@ struct xl_pcap_live *xl_pcap_live__open(const char *ifname, uint32_t snaplen, xl
 		err = rc == PCAP_ERROR_PERM_DENIED ? EPERM : rc == PCAP_ERROR_NO_SUCH_DEVICE ? ENODEV : EIO;
 		goto out_close;
 	}
-	if (pcap_setdirection(l->p, PCAP_D_IN) || pcap_setnonblock(l->p, 1, ebuf)) {
+	if (pcap_setdirection(l->p, dirs[dir <= XL_LIVE_INOUT ? dir : XL_LIVE_IN]) || pcap_setnonblock(l->p, 1, ebuf)) {
 		xl_err("%s: cannot set up the libpcap capture: %s", ifname, pcap_geterr(l->p));
 		goto out_close;
 	}
@@ -83,6 +84,11 @@ int xl_pcap_live__drain(struct xl_pcap_live *l, int timeout_ms)
 		return -EIO;
 	}
 	return total;
+}
+
+int xl_pcap_live__fd(struct xl_pcap_live *l)
+{
+	return pcap_get_selectable_fd(l->p);
 }
 
 uint64_t xl_pcap_live__dropped(struct xl_pcap_live *l)

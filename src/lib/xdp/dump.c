@@ -7,6 +7,7 @@
  * command say exactly how many frames the hook saw and where each went.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,13 +27,24 @@
 #include "xdplab/pcaplive.h"
 #include "xdplab/time.h"
 
+struct xl_dump;
+
+/* One libpcap capture's interface: the callback's context. */
+struct live_src {
+	struct xl_dump *d;
+	uint32_t iface; /* the index in d->ifindex[] */
+};
+
 struct xl_dump {
 	struct dump *skel;
 	struct ring_buffer *rb;
 	struct xl_pcap_writer *w;
 	struct xl_pcap_filter *filter;
-	struct xl_pcap_live *live; /* XL_DUMP_PCAP: the libpcap live capture */
-	uint64_t live_bytes;	   /* the frames' lengths (len) libpcap gave */
+	/* XL_DUMP_PCAP: a libpcap live capture per interface, of direction @dir */
+	struct xl_pcap_live *live[XL_DUMP_MAX_IFACES];
+	struct live_src src[XL_DUMP_MAX_IFACES];
+	enum xl_live_dir dir;
+	uint64_t live_bytes; /* the frames' lengths (len) libpcap gave */
 	struct bpf_link *links[2]; /* fentry, fexit */
 	int link_fd[XL_DUMP_MAX_IFACES]; /* own hook, per interface */
 	int target_fd;
@@ -81,7 +93,10 @@ static void deliver(struct xl_dump *d, const struct xl_dump_hdr *h, const uint8_
 		/* pcapng keeps what the hook knew (ignored by the pcap writer). */
 		static const char *const hook[XL_DUMP_HOOKS + 1] = { "xdp own", "xdp entry",
 								     "xdp exit", "libpcap" };
+		/* libpcap tells a frame's direction only by the one asked for. */
 		struct xl_cap_meta meta = {
+			.dir = h->hook != XL_DUMP_HOOK_PCAP || d->dir == XL_LIVE_IN ? XL_CAP_IN :
+			       d->dir == XL_LIVE_OUT ? XL_CAP_OUT : XL_CAP_DIR_UNKNOWN,
 			.queue = (int)h->rxq,
 			.xdp_action = h->action == 0xffff ? -1 : h->action,
 			.comment = h->hook <= XL_DUMP_HOOK_PCAP ? hook[h->hook] : NULL,
@@ -118,11 +133,13 @@ static int on_record(void *ctx, void *data, size_t size)
 static void on_live(void *ctx, uint64_t realtime_ns, uint32_t len, uint32_t caplen,
 		    const uint8_t *frame)
 {
-	struct xl_dump *d = ctx;
+	const struct live_src *src = ctx;
+	struct xl_dump *d = src->d;
 	/* Records carry the kernel's monotonic clock; deliver() adds the offset back. */
 	struct xl_dump_hdr h = {
 		.ts_ns = realtime_ns - (uint64_t)d->realtime_off_ns, .len = len, .caplen = caplen,
-		.hook = XL_DUMP_HOOK_PCAP, .action = 0xffff, .ifindex = (uint32_t)d->ifindex[0],
+		.hook = XL_DUMP_HOOK_PCAP, .action = 0xffff,
+		.ifindex = (uint32_t)d->ifindex[src->iface],
 	};
 
 	d->live_bytes += len;
@@ -314,17 +331,28 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 	d->count = o->count;
 	d->ncpus = libbpf_num_possible_cpus();
 	d->n_ifs = o->n_ifnames > 1 ? o->n_ifnames : 1;
+	d->dir = o->dir;
 	if (d->n_ifs > XL_DUMP_MAX_IFACES) {
 		xl_err("%u interfaces: at most %d in one capture", d->n_ifs, XL_DUMP_MAX_IFACES);
 		err = -EINVAL;
 		goto out_free;
 	}
-	if (d->n_ifs > 1 && (o->prog_name || (d->where != XL_DUMP_AUTO && d->where != XL_DUMP_OWN))) {
-		xl_err("several interfaces are captured with xdplab's own program only (--hook own): not with --hook entry|exit|both|pcap or -p");
+	if (d->dir != XL_LIVE_IN) {
+		/* Only libpcap sees what an interface sends (tcpdump -Q). */
+		if (o->prog_name || (d->where != XL_DUMP_AUTO && d->where != XL_DUMP_PCAP)) {
+			xl_err("-Q out|inout captures with libpcap: not with --hook own|entry|exit|both or -p (accepted: -Q in with any hook; -Q out|inout alone or with --hook pcap)");
+			err = -EINVAL;
+			goto out_free;
+		}
+		d->where = XL_DUMP_PCAP;
+	}
+	if (d->n_ifs > 1 && (o->prog_name || (d->where != XL_DUMP_AUTO && d->where != XL_DUMP_OWN &&
+					      d->where != XL_DUMP_PCAP))) {
+		xl_err("several interfaces are captured with xdplab's own program or libpcap only (--hook own|pcap): not with --hook entry|exit|both or -p");
 		err = -EINVAL;
 		goto out_free;
 	}
-	if (d->n_ifs > 1)
+	if (d->n_ifs > 1 && d->where == XL_DUMP_AUTO)
 		d->where = XL_DUMP_OWN; /* each interface must be free of XDP */
 	for (i = 0; i < d->n_ifs; i++) {
 		const char *name = d->n_ifs > 1 ? o->ifnames[i] : o->ifname;
@@ -343,11 +371,6 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 			err = -EINVAL;
 			goto out_free;
 		}
-	}
-	if (d->where == XL_DUMP_PCAP && d->n_ifs > 1) {
-		xl_err("several interfaces are captured with xdplab's own program only (--hook own): not with --hook pcap");
-		err = -EINVAL;
-		goto out_destroy;
 	}
 	for (i = 0; i < d->n_ifs && d->where != XL_DUMP_PCAP; i++) {
 		err = find_target(d, o, d->ifindex[i], d->n_ifs > 1 ? o->ifnames[i] : o->ifname);
@@ -382,10 +405,14 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 		dump__destroy(d->skel);
 		d->skel = NULL;
 		d->where = XL_DUMP_PCAP;
-		d->live = xl_pcap_live__open(o->ifname, o->snaplen, on_live, d);
-		if (!d->live) {
-			err = -errno;
-			goto out_destroy;
+		for (i = 0; i < d->n_ifs; i++) {
+			d->src[i] = (struct live_src){ .d = d, .iface = i };
+			d->live[i] = xl_pcap_live__open(d->n_ifs > 1 ? o->ifnames[i] : o->ifname,
+							o->snaplen, d->dir, on_live, &d->src[i]);
+			if (!d->live[i]) {
+				err = -errno;
+				goto out_destroy;
+			}
 		}
 		return d;
 	}
@@ -425,12 +452,32 @@ int xl_dump__ifindex(const struct xl_dump *d)
 	return d->ifindex[0];
 }
 
+/* XL_DUMP_PCAP: wait up to @timeout_ms on every interface's socket, then drain each. */
+static int live_poll(struct xl_dump *d, int timeout_ms)
+{
+	struct pollfd pfd[XL_DUMP_MAX_IFACES];
+	unsigned int i;
+	int n, total = 0;
+
+	for (i = 0; i < d->n_ifs; i++)
+		pfd[i] = (struct pollfd){ .fd = xl_pcap_live__fd(d->live[i]), .events = POLLIN };
+	if (timeout_ms > 0 && poll(pfd, d->n_ifs, timeout_ms) < 0 && errno != EINTR)
+		return -errno;
+	for (i = 0; i < d->n_ifs; i++) {
+		n = xl_pcap_live__drain(d->live[i], 0);
+		if (n < 0)
+			return n;
+		total += n;
+	}
+	return total;
+}
+
 int xl_dump__poll(struct xl_dump *d, int timeout_ms)
 {
 	int n;
 
-	if (d->live)
-		return xl_pcap_live__drain(d->live, timeout_ms);
+	if (d->live[0])
+		return live_poll(d, timeout_ms);
 	n = ring_buffer__poll(d->rb, timeout_ms);
 
 	if (n == -EINTR)
@@ -467,9 +514,10 @@ int xl_dump__read(struct xl_dump *d, struct xl_dump_counts *c)
 	int i, j, err = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (d->live) {
+	if (d->live[0]) {
 		/* Every frame libpcap had was read or dropped by the socket. */
-		c->ring_full = xl_pcap_live__dropped(d->live);
+		for (key = 0; key < d->n_ifs; key++)
+			c->ring_full += xl_pcap_live__dropped(d->live[key]);
 		c->seen = d->records + c->ring_full;
 		c->seen_bytes = d->live_bytes;
 		goto user_books;
@@ -526,9 +574,9 @@ int xl_dump__stop(struct xl_dump *d, struct xl_dump_counts *c)
 	int i, err = 0;
 
 	detach(d);
-	if (d->live) {
-		/* What the socket still holds, then the books. */
-		xl_pcap_live__drain(d->live, 0); /* a failure is logged */
+	if (d->live[0]) {
+		/* What the sockets still hold, then the books. */
+		live_poll(d, 0); /* a failure is logged */
 		goto close_file;
 	}
 	/* A CPU may still be inside the program (it runs under RCU): wait
@@ -562,7 +610,8 @@ void xl_dump__destroy(struct xl_dump *d)
 	detach(d);
 	ring_buffer__free(d->rb);
 	dump__destroy(d->skel);
-	xl_pcap_live__close(d->live);
+	for (unsigned int i = 0; i < d->n_ifs; i++)
+		xl_pcap_live__close(d->live[i]);
 	if (d->target_fd >= 0)
 		close(d->target_fd);
 	xl_pcap_writer__abort(d->w); /* not stopped: no capture saved */
