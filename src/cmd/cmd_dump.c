@@ -50,25 +50,37 @@ static int pow2_mib(const char *opt, uint64_t v, char *msg, size_t len)
 	return -EINVAL;
 }
 
+/* -x's context: where it prints, and the libpcap capture's direction. */
+struct hex_out {
+	FILE *o;
+	enum xl_live_dir dir;
+};
+
 /*
  * -x: one frame on stdout, "SEC.NSEC: LEN bytes, captured CAPLEN, ifindex
- * I, rx queue Q, @HOOK[ ACTION]", then its bytes 16 a line: offset, hex,
+ * I, rx queue Q, @HOOK[ ACTION]" ("ifindex I, @pcap in|out|inout" from
+ * libpcap, which knows no queue), then its bytes 16 a line: offset, hex,
  * and the printable ASCII ('.' for the rest: a frame's bytes never reach
  * the terminal raw). The layout of tcpdump -X and xdpdump -x.
  */
 static void print_frame(void *ctx, const struct xl_dump_hdr *h, const uint8_t *f, uint32_t caplen,
 			uint64_t realtime_ns)
 {
-	static const char *const hooks[XL_DUMP_HOOKS + 1] = { "own", "entry", "exit", "pcap" };
-	FILE *o = ctx;
+	static const char *const hooks[XL_DUMP_HOOKS] = { "own", "entry", "exit" };
+	static const char *const dir[] = { "in", "out", "inout" };
+	const struct hex_out *x = ctx;
+	FILE *o = x->o;
 	char line[96];
 	uint32_t off, k;
 	int n;
 
-	fprintf(o, "%llu.%09llu: %u bytes, captured %u, ifindex %u, rx queue %u, @%s",
+	fprintf(o, "%llu.%09llu: %u bytes, captured %u, ifindex %u, ",
 		(unsigned long long)(realtime_ns / 1000000000ull),
-		(unsigned long long)(realtime_ns % 1000000000ull), h->len, caplen, h->ifindex,
-		h->rxq, h->hook <= XL_DUMP_HOOK_PCAP ? hooks[h->hook] : "?");
+		(unsigned long long)(realtime_ns % 1000000000ull), h->len, caplen, h->ifindex);
+	if (h->hook == XL_DUMP_HOOK_PCAP)
+		fprintf(o, "@pcap %s", dir[x->dir <= XL_LIVE_INOUT ? x->dir : XL_LIVE_IN]);
+	else
+		fprintf(o, "rx queue %u, @%s", h->rxq, h->hook < XL_DUMP_HOOKS ? hooks[h->hook] : "?");
 	if (h->action != 0xffff)
 		fprintf(o, " %s", xl_xdp_action_name(h->action));
 	fputc('\n', o);
@@ -340,6 +352,7 @@ int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a;
 	static struct dump_run r;
+	static struct hex_out hx;
 	struct xl_dump_counts cur;
 	struct xl_sampler sm;
 	uint64_t k0 = 0, k1 = 0, kp0[XL_DUMP_MAX_IFACES] = { 0 }, kp1[XL_DUMP_MAX_IFACES] = { 0 };
@@ -407,8 +420,9 @@ int cmd_dump(int argc, char **argv)
 		return XL_EXIT_USAGE;
 	}
 	if (a.hex) {
+		hx = (struct hex_out){ .o = stdout, .dir = a.o.dir };
 		a.o.on_frame = print_frame;
-		a.o.frame_ctx = stdout;
+		a.o.frame_ctx = &hx;
 	}
 	if (a.format < 0 && a.o.path) {
 		size_t n = strlen(a.o.path);
