@@ -53,9 +53,13 @@ struct {
 	__type(value, struct xl_mon_slot);
 } mon_fast SEC(".maps");
 
-/* The slow path: the hash, for keys without a fast slot. */
+/*
+ * The slow path: the hash, for keys without a fast slot. @sched: 1 when
+ * the event is a cpumap kthread loop that slept (struct xl_mon_val), else
+ * 0; a constant 0 at every other call, so that add is compiled away there.
+ */
 static __always_inline void count_hash(__u32 ev, __u32 act, int ifindex, __u32 err, __u64 packets,
-				  __u64 drops)
+				  __u64 drops, __u64 sched)
 {
 	struct xl_mon_key k = { .event = ev, .action = act, .ifindex = ifindex, .err = err };
 	struct xl_mon_val *v, zero = {};
@@ -70,6 +74,7 @@ static __always_inline void count_hash(__u32 ev, __u32 act, int ifindex, __u32 e
 	v->events++;
 	v->packets += packets;
 	v->drops += drops;
+	v->sched += sched;
 }
 
 /* The redirect target's ifindex, as the tracepoint itself computes it. */
@@ -101,7 +106,7 @@ static __always_inline int redirect_target(const void *tgt, int map_type, __u32 
  * one loaded machine, the two copies passed 4 and this form 5.
  */
 static __always_inline void count_slot(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
-				       __u64 drops, const int by_map, const void *tgt,
+				       __u64 drops, __u64 sched, const int by_map, const void *tgt,
 				       int map_type, __u32 map_id, __u32 index)
 {
 	__u32 e = err < 0 ? -err : err, base, idx, w;
@@ -140,17 +145,18 @@ hit:
 	s->val.events++;
 	s->val.packets += packets;
 	s->val.drops += drops;
+	s->val.sched += sched;
 	return;
 slow:
 	if (by_map)
 		ifindex = redirect_target(tgt, map_type, map_id, index);
-	count_hash(ev, act, ifindex, e, packets, drops);
+	count_hash(ev, act, ifindex, e, packets, drops, sched);
 }
 
 static __always_inline void count(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
-				  __u64 drops)
+				  __u64 drops, __u64 sched)
 {
-	count_slot(ev, act, ifindex, err, packets, drops, 0, NULL, 0, 0, 0);
+	count_slot(ev, act, ifindex, err, packets, drops, sched, 0, NULL, 0, 0, 0);
 }
 
 /* A bulk event is counted with --all, or when it reports drops or an error. */
@@ -160,10 +166,10 @@ static __always_inline int bulk_counted(__u64 drops, int err)
 }
 
 static __always_inline void bulk(__u32 ev, __u32 act, int ifindex, int err, __u64 packets,
-				 __u64 drops)
+				 __u64 drops, __u64 sched)
 {
 	if (bulk_counted(drops, err))
-		count(ev, act, ifindex, err, packets, drops);
+		count(ev, act, ifindex, err, packets, drops, sched);
 }
 
 /* ---- tp_btf: kernels with BTF ---- */
@@ -190,7 +196,7 @@ int BPF_PROG(xl_mon_exc, const struct net_device *dev, const struct bpf_prog *xd
 {
 	if (!wanted(dev))
 		return 0;
-	count_hash(XL_EV_EXCEPTION, act, dev->ifindex, 0, 1, 1);
+	count_hash(XL_EV_EXCEPTION, act, dev->ifindex, 0, 1, 1, 0);
 	return 0;
 }
 
@@ -198,7 +204,7 @@ int BPF_PROG(xl_mon_exc, const struct net_device *dev, const struct bpf_prog *xd
 static __always_inline void count_redirect(__u32 ev, const void *tgt, int err, int map_type,
 					   __u32 map_id, __u32 index)
 {
-	count_slot(ev, XDP_REDIRECT, 0, err, 1, err ? 1 : 0, 1, tgt, map_type, map_id, index);
+	count_slot(ev, XDP_REDIRECT, 0, err, 1, err ? 1 : 0, 0, 1, tgt, map_type, map_id, index);
 }
 
 #define REDIRECT_BTF(name, ev, is_err)                                                        \
@@ -220,14 +226,16 @@ REDIRECT_BTF(xl_mon_rme, xdp_redirect_map_err, XL_EV_REDIRECT_MAP_ERR)
 /*
  * The cpumap events read no device, so their tp_btf and raw_tp programs
  * have one body: CPUMAP_PROGS(kind, suffix) makes both of a kind
- * (xl_mon_enq, xl_mon_kth; with _raw for raw_tp).
+ * (xl_mon_enq, xl_mon_kth; with _raw for raw_tp). The kthread's @sched
+ * (0 or 1 in the kernel; any nonzero value counted once) is its loop's
+ * "slept or was rescheduled before this batch" (struct xl_mon_val).
  */
 #define CPUMAP_PROGS(kind, sfx)                                                               \
 	SEC(kind "/xdp_cpumap_enqueue")                                                       \
 	int BPF_PROG(xl_mon_enq##sfx, int map_id, unsigned int processed, unsigned int drops, \
 		     int to_cpu)                                                              \
 	{                                                                                     \
-		bulk(XL_EV_CPUMAP_ENQUEUE, XDP_REDIRECT, 0, 0, processed, drops);             \
+		bulk(XL_EV_CPUMAP_ENQUEUE, XDP_REDIRECT, 0, 0, processed, drops, 0);          \
 		return 0;                                                                     \
 	}                                                                                     \
                                                                                               \
@@ -235,7 +243,8 @@ REDIRECT_BTF(xl_mon_rme, xdp_redirect_map_err, XL_EV_REDIRECT_MAP_ERR)
 	int BPF_PROG(xl_mon_kth##sfx, int map_id, unsigned int processed, unsigned int drops, \
 		     int sched)                                                               \
 	{                                                                                     \
-		bulk(XL_EV_CPUMAP_KTHREAD, XL_MON_ACT_NONE, 0, 0, processed, drops);          \
+		bulk(XL_EV_CPUMAP_KTHREAD, XL_MON_ACT_NONE, 0, 0, processed, drops,           \
+		     sched != 0);                                                             \
 		return 0;                                                                     \
 	}
 
@@ -256,7 +265,7 @@ int BPF_PROG(xl_mon_xmit, const struct net_device *from_dev, const struct net_de
 	asm volatile("" ::: "memory");
 	if (!wanted(to_dev))
 		return 0;
-	count(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, to_dev->ifindex, err, sent, drops);
+	count(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, to_dev->ifindex, err, sent, drops, 0);
 	return 0;
 }
 
@@ -279,7 +288,7 @@ int BPF_PROG(xl_mon_floor, const struct net_device *from_dev, const struct net_d
 SEC("raw_tp/xdp_exception")
 int BPF_PROG(xl_mon_exc_raw, void *dev, void *xdp, __u32 act)
 {
-	count_hash(XL_EV_EXCEPTION, act, 0, 0, 1, 1);
+	count_hash(XL_EV_EXCEPTION, act, 0, 0, 1, 1, 0);
 	return 0;
 }
 
@@ -290,7 +299,7 @@ int BPF_PROG(xl_mon_exc_raw, void *dev, void *xdp, __u32 act)
 	{                                                                                     \
 		int ifx = map_type == BPF_MAP_TYPE_UNSPEC && map_id == INT_MAX ? index : 0;   \
                                                                                               \
-		count(is_err, XDP_REDIRECT, ifx, err, 1, err ? 1 : 0);                        \
+		count(is_err, XDP_REDIRECT, ifx, err, 1, err ? 1 : 0, 0);                     \
 		return 0;                                                                     \
 	}
 
@@ -304,7 +313,7 @@ CPUMAP_PROGS("raw_tp", _raw)
 SEC("raw_tp/xdp_devmap_xmit")
 int BPF_PROG(xl_mon_xmit_raw, void *from_dev, void *to_dev, int sent, int drops, int err)
 {
-	bulk(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, 0, err, sent, drops);
+	bulk(XL_EV_DEVMAP_XMIT, XDP_REDIRECT, 0, err, sent, drops, 0);
 	return 0;
 }
 

@@ -69,11 +69,18 @@ struct xl_mon_key {
  *          events; the bulk's processed/sent count otherwise).
  * @drops: frames lost (exception and redirect_err: every frame; bulk
  *          events: their drops argument).
+ * @sched: xdp_cpumap_kthread only (0 for the other events): the hits whose
+ *          sched argument was set, i.e. the kthread's loop had slept
+ *          (ring empty, schedule()) or been rescheduled by cond_resched()
+ *          before it took its batch (kernel/bpf/cpumap.c,
+ *          cpu_map_kthread_run()); what xdp-tools' xdp_sample counts and
+ *          xdp-monitor -e prints as "sched" (lib/util/xdp_sample.bpf.c).
  */
 struct xl_mon_val {
 	__u64 events;
 	__u64 packets;
 	__u64 drops;
+	__u64 sched;
 };
 
 /*
@@ -153,8 +160,8 @@ struct xl_mon_slot {
 #ifndef __bpf__
 /* The layout is an ABI between the BPF program and user space. */
 _Static_assert(sizeof(struct xl_mon_key) == 16, "struct xl_mon_key changed size");
-_Static_assert(sizeof(struct xl_mon_val) == 24, "struct xl_mon_val changed size");
-_Static_assert(sizeof(struct xl_mon_slot) == 56, "struct xl_mon_slot changed size");
+_Static_assert(sizeof(struct xl_mon_val) == 32, "struct xl_mon_val changed size");
+_Static_assert(sizeof(struct xl_mon_slot) == 64, "struct xl_mon_slot changed size");
 #endif
 
 #endif /* XDPLAB_MONITOR_SHARED_H */

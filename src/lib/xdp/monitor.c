@@ -144,6 +144,7 @@ int xl_mon_add(struct xl_mon_snapshot *s, const struct xl_mon_key *key,
 	r->val.events += val->events;
 	r->val.packets += val->packets;
 	r->val.drops += val->drops;
+	r->val.sched += val->sched;
 	return 0;
 }
 
@@ -157,6 +158,7 @@ void xl_mon_delta(const struct xl_mon_snapshot *prev, const struct xl_mon_row *r
 		out->events -= p->val.events;
 		out->packets -= p->val.packets;
 		out->drops -= p->val.drops;
+		out->sched -= p->val.sched;
 	}
 }
 
@@ -384,6 +386,7 @@ int xl_monitor__read_cpus(struct xl_monitor *m, struct xl_mon_snapshot *s,
 			sum.events += vals[i].events;
 			sum.packets += vals[i].packets;
 			sum.drops += vals[i].drops;
+			sum.sched += vals[i].sched;
 			err = add_cpu(cpus, ncpus, i, &key, &vals[i]);
 			if (err)
 				return err;
