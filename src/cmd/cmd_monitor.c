@@ -55,7 +55,7 @@ static const struct xl_opt mon_opts[] = {
 	  XL_FLAG(A, lazy) },
 	XL_RUN(QUIET, A, quiet),
 	XL_RUN(EXTENDED, A, extended,
-	       .help = "also a row per CPU under each key, and packets per event (the bulks' average size) (xdp-monitor's -e)"),
+	       .help = "also a row per CPU under each key, packets per event (the bulks' average size) and the cpumap kthread's sched count (xdp-monitor's -e)"),
 	XL_RUN(PROMETHEUS, A, prom),
 };
 #undef A
@@ -453,7 +453,7 @@ int cmd_monitor(int argc, char **argv)
 	if (!a.quiet)
 		printf("%8s    %-21s %-10s %7s  %-11s %12s %12s %12s %14s%s\n", "time", "event",
 		       "action", "ifindex", "errno", "events/s", "packets/s", "drops/s",
-		       "total-events", a.extended ? " pkts/event" : "");
+		       "total-events", a.extended ? " pkts/event    sched/s" : "");
 	/* The first window starts from nothing: the counts since the programs loaded. */
 	r.s[0].n = 0;
 	r.t[0] = xl_now_ns();

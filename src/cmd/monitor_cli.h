@@ -28,16 +28,19 @@ struct xl_mon_cpus {
  * xl_mon_cli_json() - one record of the --json file (@what "interval" or
  * "totals", at @t s): the keys that moved between @prev and @cur over @ns
  * (every key, without rates, when @prev is NULL); with -e each row's
- * "per_cpu" array from @pc. Return: a new reference (the caller's).
+ * "per_cpu" array from @pc, and on xdp_cpumap_kthread's rows and their
+ * CPUs "sched" (and "sched_per_s" with rates). Return: a new reference (the caller's).
  */
 json_t *xl_mon_cli_json(const char *what, double t, const struct xl_mon_snapshot *prev,
 			const struct xl_mon_snapshot *cur, uint64_t ns, const struct xl_mon_cpus *pc);
 
-/* xl_mon_cli_print() - an interval's table rows at @t s (with -e the CPUs' rows under each). */
+/* xl_mon_cli_print() - an interval's table rows at @t s (with -e the CPUs' rows under each,
+ * and the columns pkts/event and sched/s, "-" but on xdp_cpumap_kthread's rows). */
 void xl_mon_cli_print(double t, const struct xl_mon_snapshot *prev,
 		      const struct xl_mon_snapshot *cur, uint64_t ns, const struct xl_mon_cpus *pc);
 
-/* xl_mon_cli_totals() - the totals after @secs s (with -e each key's CPUs). */
+/* xl_mon_cli_totals() - the totals after @secs s (with -e each key's CPUs, and
+ * xdp_cpumap_kthread's lines end with "sched N"). */
 void xl_mon_cli_totals(const struct xl_mon_snapshot *s, double secs, const struct xl_mon_cpus *pc);
 
 #endif /* XDPLAB_CMD_MONITOR_CLI_H */
