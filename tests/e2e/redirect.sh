@@ -24,7 +24,7 @@ TMP=$(mktemp -d /tmp/xdplab-e2e.XXXXXX)
 PIDS=()
 
 TESTS=(redirect_exact redirect_cpu_drop redirect_cpu_redirect redirect_multi_exact
-       out_down_midrun out_deleted_midrun monitor_down monitor_extended monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
+       out_down_midrun out_deleted_midrun monitor_down monitor_extended monitor_kthread_sched monitor_no_napi monitor_exception monitor_dev monitor_raw_tp monitor_json monitor_all_exact
        monitor_lazy_quiet monitor_lazy_down
        kill_leaves_nothing watch_cost_rows bad_inputs redirect_off_napi_cpu redirect_cpu_stress_off_napi redirect_wakeups redirect_stop_prompt
        redirect_detached_by_cleanup)
@@ -335,7 +335,7 @@ t_monitor_down() {
 # CPU. gen is pinned to CPU 0 and veth runs the DUT's NAPI on the sender's
 # CPU, so all N xdp_redirect_err ENETDOWN events are CPU 0's, in the totals
 # (one cpu line, exact counts, 1.00 packets per event) and in the JSON's
-# per_cpu; the header has the pkts/event column.
+# per_cpu; the header has the pkts/event and sched/s columns.
 t_monitor_extended() {
 	napi_on_sx || return 1
 	ip -n "$D" link set xlt$$ox down
@@ -346,7 +346,7 @@ t_monitor_extended() {
 	stop_all
 	ip -n "$D" link set xlt$$ox up
 	expect "header" "$(grep -m1 "^ *time " "$TMP/mon" | tr -s ' ')" \
-		" time event action ifindex errno events/s packets/s drops/s total-events pkts/event" || return 1
+		" time event action ifindex errno events/s packets/s drops/s total-events pkts/event sched/s" || return 1
 	expect "the key's totals and its CPUs" "$(sed -n '/^totals in/,$p' "$TMP/mon" |
 		grep -A3 "^  xdp_redirect_err .* ifindex $OX .*ENETDOWN" | sed -n '1p;2,${/^    cpu/!q;p}' | wc -l)" 2 || return 1
 	expect "CPU 0's totals" "$(sed -n '/^totals in/,$p' "$TMP/mon" |
@@ -363,6 +363,73 @@ for r in d["totals"]["rows"]:
         print(json.dumps(r["per_cpu"], sort_keys=True))
 PY
 )" "[{\"cpu\": 0, \"drops\": $N, \"events\": $N, \"packets\": $N}]"
+}
+
+# -e's sched count of the cpumap kthread (xdp_cpumap_kthread's sched: the
+# loop slept, ring empty -> schedule(), or cond_resched() rescheduled it,
+# before it took its batch; kernel/bpf/cpumap.c cpu_map_kthread_run()).
+# $n frames 5 ms apart (gen --rate 200) are redirected to CPU 1: the
+# kthread takes each within microseconds and finds its ring empty again,
+# so every loop sleeps: sched == events in every interval and in the
+# totals, packets n on CPU 1. Events are n or a few fewer (a loaded
+# machine can delay the kthread until a second frame is queued: seen
+# 299..300 of 300, one loop taking both, asleep before it all the same)
+# plus one: redirect-cpu exits while the monitor still runs, and freeing
+# the cpumap entry stops the kthread, whose sleep ends with a last loop
+# that takes nothing (processed 0, sched 1), alone in an interval of its
+# own (the frames ended 0.5 s and 2 intervals before). The tracepoint is
+# global and a kthread key carries no map: another cpumap on the machine
+# adds its loops (seen: 8 idle loops on CPUs 0 and 1 from maps freed
+# meanwhile, each sched 1 and no frame), which keep these relations, so
+# the test asserts them rather than exact event counts: every interval
+# sched == events, an interval of idle loops only (sched == events > 0),
+# CPU 1's frames exactly n. Seen so on this kernel (6.18) in 10 of 10
+# runs on a loaded machine. Reading processed instead of sched fails the
+# idle interval (sched 0), drops every interval (0), map_id the equalities.
+t_monitor_kthread_sched() {
+	[ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; return 77; }
+	local n=300 mon red i
+	bg "$TMP/mon" $X monitor --all -e --interval 0.2 --json "$TMP/mon.json"
+	mon=$LASTPID
+	wait_line "$TMP/mon" "all events" || return 1
+	bg "$TMP/red" $X redirect-cpu --netns "$D" xlt$$in --cpu 1 --qsize 16384
+	red=$LASTPID
+	wait_xdp "$D" xlt$$in || return 1
+	$X gen --netns "$G" xlt$$ga --count $n --rate 200 --cpu 0 -q >"$TMP/gen" 2>&1 ||
+		{ echo "gen failed: $(cat "$TMP/gen")"; return 1; }
+	sleep 0.5
+	kill -INT $red
+	wait $red
+	# The kthread's last loop: the map is freed after an RCU grace period,
+	# so wait until no cpumap kthread of CPU 1 is left (5 s at most).
+	for i in $(seq 50); do
+		grep -qs '^cpumap/1/' /proc/[0-9]*/comm || break
+		sleep 0.1
+	done
+	sleep 0.3 # an interval boundary after it
+	kill -INT $mon
+	wait $mon
+	PIDS=()
+	expect "header" "$(grep -m1 "^ *time " "$TMP/mon" | tr -s ' ')" \
+		" time event action ifindex errno events/s packets/s drops/s total-events pkts/event sched/s" || return 1
+	expect "kthread rows with a sched/s figure" "$(grep -c " s  xdp_cpumap_kthread  .* [0-9][0-9,]*$" "$TMP/mon")" \
+		"$(grep -c " s  xdp_cpumap_kthread " "$TMP/mon")" || return 1
+	./scripts/validate-results.py "$TMP/mon.json" >"$TMP/schema.out" 2>&1 ||
+		{ echo "schema: $(cat "$TMP/schema.out")"; return 1; }
+	expect "kthread totals and intervals" "$(python3 - "$TMP/mon.json" $n <<'PY'
+import json, sys
+d, n = json.load(open(sys.argv[1])), int(sys.argv[2])
+k = [r for r in d["totals"]["rows"] if r["event"] == "xdp_cpumap_kthread"][0]
+c1 = [c for c in k["per_cpu"] if c["cpu"] == 1][0]
+print("totals:", k["sched"] == k["events"], "cpu 1:", c1["packets"], c1["drops"],
+      c1["sched"] == c1["events"], n // 2 < c1["events"])
+iv = [r for i in d["intervals"] for r in i["rows"] if r["event"] == "xdp_cpumap_kthread"]
+idle = [r for r in iv if not r["packets"]]
+print("intervals: sched == events", all(r["sched"] == r["events"] for r in iv),
+      "idle ones", len(idle) > 0 and all(r["sched"] == r["events"] > 0 for r in idle))
+PY
+)" "totals: True cpu 1: $n 0 True True
+intervals: sched == events True idle ones True"
 }
 
 t_monitor_no_napi() {
