@@ -106,18 +106,38 @@ static __always_inline void bench_options(struct xdp_md *ctx, struct xl_bench_re
 	}
 	if (extra_on) {
 		__u32 i, n = extra_iters;
-		__u64 acc = 0;
+		__u64 a = 0, b = 0, c = 0, d = 0;
 
 		/*
 		 * Open-coded, so one iteration is a few instructions (a
 		 * bpf_loop() callback costs ~7 ns: too coarse for 10 ns); the
 		 * empty asm keeps clang from folding the loop away.
+		 * Four independent chains of two operations: the loop is bound
+		 * by the CPU's issue width, not by one chain's latency, so its
+		 * cost adds to the work around it wherever it runs. A single
+		 * chain's latency overlaps with the independent work around it
+		 * (BPF_PROG_RUN's next run, the driver's work), by an amount
+		 * that differs between the two: with one chain, BPF_PROG_RUN
+		 * read 9 ns for both 12 and 22 iterations where the live
+		 * program cost 9 and 20 ns more (2026-12-07). Eight operations
+		 * an iteration also keep 10 ns at ~15 iterations, where the
+		 * exit branch is predicted; one operation needed ~34, where its
+		 * prediction came and went from one load to the next (the
+		 * check read +10 ns in some loads, +24 in others).
 		 */
 		for (i = 0; i < XL_EXTRA_MAX_ITERS; i++) {
 			if (i >= n)
 				break;
-			asm volatile("" : "+r"(acc));
-			acc += i;
+			asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+			a += i;
+			b += i;
+			c += i;
+			d += i;
+			asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+			a ^= i;
+			b ^= i;
+			c ^= i;
+			d ^= i;
 		}
 	}
 }

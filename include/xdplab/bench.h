@@ -128,12 +128,19 @@ int xl_bench__read(struct xl_bench *b, struct xl_bench_rec *total,
  *   0) / XL_EXTRA_CAL_ITERS, each duration the kernel's own average per run
  *   of BPF_PROG_RUN in repeat mode (bpf_prog_test_run_opts.duration, ns);
  *   @ns_per_iter_min/@ns_per_iter_max: the extremes of the rounds.
- * @iters: iterations set: round(@target_ns / @ns_per_iter).
- * @set_ns: @iters x @ns_per_iter: what the loop costs by the calibration
- *   (differs from @target_ns by at most half an iteration).
+ * @iters: iterations set: the count whose check came nearest @target_ns,
+ *   starting from round(@target_ns / @ns_per_iter) and corrected at most
+ *   XL_EXTRA_CAL_STEPS - 1 times (xl_extra_next_iters()). The slope of a
+ *   long loop leaves out what a short loop costs once (its exit, when
+ *   mispredicted: +10..14 ns on this host) and what it overlaps with the
+ *   program around it (a 14-iteration loop: slope 9.8 ns, check 8-9 ns,
+ *   live program time +7..9 ns; 2026-12-07); the check sees both.
+ * @set_ns: @iters x @ns_per_iter: what the loop costs by the slope alone.
  * @base_ns: the program's duration per run with 0 iterations (BPF_PROG_RUN).
- * @check_ns: measured after setting @iters: duration with @iters minus
- *   @base_ns (integer ns from the kernel: +-1 ns resolution).
+ * @check_ns: measured for @iters: the mean of the middle three of five
+ *   interleaved (duration with @iters - duration with 0), each duration
+ *   the kernel's integer ns per run.
+ * @steps: checks made (1..XL_EXTRA_CAL_STEPS).
  * @err: 0, or the calibration's -errno when xl_bench__create() failed on
  *   it (struct xl_bench_opts.extra_cal).
  */
@@ -141,12 +148,14 @@ struct xl_extra_cal {
 	double target_ns, ns_per_iter, ns_per_iter_min, ns_per_iter_max;
 	uint32_t iters;
 	double set_ns, base_ns, check_ns;
-	int rounds;
+	int rounds, steps;
 	int err;
 };
 
 /** Iterations of the calibration's long runs. */
-#define XL_EXTRA_CAL_ITERS 4096
+#define XL_EXTRA_CAL_ITERS 1024
+/** Most checks of the iteration count (the first guess and its corrections). */
+#define XL_EXTRA_CAL_STEPS 4
 
 /**
  * xl_bench__calibrate_extra() - calibrate the busy loop of a benchmark
@@ -172,10 +181,21 @@ int xl_bench__set_extra_iters(struct xl_bench *b, uint32_t iters);
 
 /**
  * xl_extra_iters() - iterations for @ns CPU ns per packet at @ns_per_iter:
- * round(@ns / @ns_per_iter), 0 when either is <= 0, at most 1 << 23
- * (bpf_loop()'s limit).
+ * round(@ns / @ns_per_iter), 0 when either is <= 0, at most
+ * XL_EXTRA_MAX_ITERS.
  */
 uint32_t xl_extra_iters(double ns, double ns_per_iter);
+
+/**
+ * xl_extra_next_iters() - the calibration's next count: @n iterations
+ * were checked to add @check_ns CPU ns per run against the target @ns.
+ * Return: @n when the check is within 0.5 ns or 3% of @ns (done);
+ * otherwise @n + round((@ns - @check_ns) / per), per the check's own ns
+ * per iteration (@check_ns / @n; @ns_per_iter while @n or @check_ns is
+ * <= 0), moved by at least one iteration towards @ns, within
+ * 0..XL_EXTRA_MAX_ITERS (so @n again at a bound: done).
+ */
+uint32_t xl_extra_next_iters(uint32_t n, double check_ns, double ns, double ns_per_iter);
 
 /**
  * xl_bench__attach() - attach the XDP program again after

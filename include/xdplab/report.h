@@ -184,13 +184,15 @@ struct xl_watch_est {
  * struct xl_row_extra - the --extra-ns busy loop of a row (struct
  * xl_extra_cal in xdplab/bench.h, as measured on the row's first
  * repetition). @on: the row ran with it. @target_ns: asked for, CPU ns per
- * packet; @iters/@ns_per_iter: iterations set and their calibrated cost;
- * @set_ns: @iters x @ns_per_iter; @check_ns: measured with BPF_PROG_RUN.
+ * packet; @iters/@ns_per_iter: iterations set and a long loop's cost
+ * per iteration; @set_ns: @iters x @ns_per_iter; @check_ns: what @iters
+ * add, measured with BPF_PROG_RUN (the figure the calibration aims at);
+ * @steps: checks made, 1..XL_EXTRA_CAL_STEPS (0: not recorded).
  */
 struct xl_row_extra {
 	bool on;
 	double target_ns, ns_per_iter, set_ns, check_ns;
-	uint32_t iters;
+	uint32_t iters, steps;
 };
 
 /**

@@ -142,8 +142,9 @@ void xl_meter_print_cpus(FILE *out, const struct xl_meter_sample *a,
 
 /**
  * xl_extra_cal_print() - on @out, one line "xdplab: --extra-ns ..." of an
- * --extra-ns calibration @cal: iterations, ns per iteration (median and
- * range), the cost set and the BPF_PROG_RUN check.
+ * --extra-ns calibration @cal: iterations, the BPF_PROG_RUN check (what
+ * they add) over the program's own duration, checks made, and a long
+ * loop's ns per iteration (median and range) with the cost it predicts.
  */
 void xl_extra_cal_print(FILE *out, const struct xl_extra_cal *cal);
 

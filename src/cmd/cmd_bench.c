@@ -190,7 +190,8 @@ int cmd_bench(int argc, char **argv)
 	if (a.o.extra) /* the --json row says what the loop was set to */
 		row.extra = (struct xl_row_extra){ .on = true, .target_ns = cal.target_ns,
 						   .ns_per_iter = cal.ns_per_iter, .set_ns = cal.set_ns,
-						   .check_ns = cal.check_ns, .iters = cal.iters };
+						   .check_ns = cal.check_ns, .iters = cal.iters,
+						   .steps = (uint32_t)cal.steps };
 	br = (struct bench_run){ b, ifname, a.o.mode, a.o.action, prog_id, a.o.rxq_stats };
 	loop = (struct xl_cmd_loop){ .m = &m, .ifname = ifname, .alive = bench_alive,
 				     .print = bench_print, .ctx = &br, .start_line = start,

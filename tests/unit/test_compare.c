@@ -638,6 +638,33 @@ static void test_env_side_by_side(void **state)
 
 /* ---- --extra-ns and --sensitivity ---- */
 
+/* The calibration's closed loop, step by step (bench.c). */
+static void test_extra_next_iters(void **state)
+{
+	/* Near enough: 0.5 ns, or 3% of the target. */
+	assert_int_equal(xl_extra_next_iters(15, 9.6, 10, 0.7), 15);
+	assert_int_equal(xl_extra_next_iters(15, 10.5, 10, 0.7), 15);
+	assert_int_equal(xl_extra_next_iters(140, 102.9, 100, 0.6), 140);
+	/* At the check's own cost per iteration, not the long loop's:
+	 * 15 iterations checked 7 ns (0.467 each), 3 ns short: +6.4 -> 21
+	 * (the slope 0.7 would give +4). */
+	assert_int_equal(xl_extra_next_iters(15, 7, 10, 0.7), 21);
+	/* A short loop's mispredicted exit: 34 checked 24 ns -> 34 - 14/0.706 = 14. */
+	assert_int_equal(xl_extra_next_iters(34, 24, 10, 0.29), 14);
+	/* A correction under one iteration still moves one, towards the target. */
+	assert_int_equal(xl_extra_next_iters(10, 9.2, 10, 2), 11);
+	assert_int_equal(xl_extra_next_iters(10, 10.8, 10, 2), 9);
+	/* No iterations yet, or a check of nothing: the slope. */
+	assert_int_equal(xl_extra_next_iters(0, 0, 10, 0.5), 20);
+	assert_int_equal(xl_extra_next_iters(4, -1, 10, 0.5), 26);
+	/* The bounds. */
+	assert_int_equal(xl_extra_next_iters(1, 30, 1, 0.3), 0);
+	assert_int_equal(xl_extra_next_iters(0, 5, 1, 0.3), 0);
+	assert_int_equal(xl_extra_next_iters(XL_EXTRA_MAX_ITERS, 500, 1000, 0.1), XL_EXTRA_MAX_ITERS);
+	assert_int_equal(xl_extra_next_iters(4000, 500, 1000, 0.1), XL_EXTRA_MAX_ITERS);
+	assert_int_equal(xl_extra_next_iters(0, 0, 10, 0), 0); /* no cost known: stay */
+}
+
 static void test_extra_iters(void **state)
 {
 	assert_int_equal(xl_extra_iters(10, 0.272), 37);   /* 36.76 rounds up */
@@ -1090,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_compare_cpu_source),
 		cmocka_unit_test(test_env_side_by_side),
 		cmocka_unit_test(test_extra_iters),
+		cmocka_unit_test(test_extra_next_iters),
 		cmocka_unit_test(test_sens_line_and_json),
 		cmocka_unit_test(test_lat_load),
 		cmocka_unit_test(test_lat_load_clamped),

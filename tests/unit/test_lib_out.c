@@ -123,9 +123,12 @@ static void test_extra_line(void **state)
 {
 	struct xl_extra_cal cal = { .target_ns = 10, .iters = 40, .ns_per_iter = 0.25,
 				    .ns_per_iter_min = 0.24, .ns_per_iter_max = 0.26, .set_ns = 10,
-				    .check_ns = 9, .base_ns = 30 };
+				    .check_ns = 9.333, .base_ns = 30, .steps = 2 };
 
-	assert_out("xdplab: --extra-ns 10: 40 busy-loop iterations x 0.250 ns (calibration rounds 0.240..0.260) = 10.0 ns per packet; BPF_PROG_RUN check: +9 ns over the program's 30 ns\n",
+	assert_out("xdplab: --extra-ns 10: 40 busy-loop iterations, BPF_PROG_RUN check +9.3 ns per packet over the program's 30 ns (2 checks; a long loop's slope 0.250 ns each, rounds 0.240..0.260: 10.0 ns)\n",
+		   xl_extra_cal_print(out, &cal));
+	cal.steps = 1;
+	assert_out("xdplab: --extra-ns 10: 40 busy-loop iterations, BPF_PROG_RUN check +9.3 ns per packet over the program's 30 ns (1 check; a long loop's slope 0.250 ns each, rounds 0.240..0.260: 10.0 ns)\n",
 		   xl_extra_cal_print(out, &cal));
 }
 

@@ -229,9 +229,10 @@ void xl_meter_print_cpus(FILE *out, const struct xl_meter_sample *a,
 
 void xl_extra_cal_print(FILE *out, const struct xl_extra_cal *cal)
 {
-	fprintf(out, "xdplab: --extra-ns %.0f: %u busy-loop iterations x %.3f ns (calibration rounds %.3f..%.3f) = %.1f ns per packet; BPF_PROG_RUN check: %+.0f ns over the program's %.0f ns\n",
-		cal->target_ns, cal->iters, cal->ns_per_iter, cal->ns_per_iter_min,
-		cal->ns_per_iter_max, cal->set_ns, cal->check_ns, cal->base_ns);
+	fprintf(out, "xdplab: --extra-ns %.0f: %u busy-loop iterations, BPF_PROG_RUN check %+.1f ns per packet over the program's %.0f ns (%d check%s; a long loop's slope %.3f ns each, rounds %.3f..%.3f: %.1f ns)\n",
+		cal->target_ns, cal->iters, cal->check_ns, cal->base_ns, cal->steps,
+		cal->steps == 1 ? "" : "s", cal->ns_per_iter, cal->ns_per_iter_min,
+		cal->ns_per_iter_max, cal->set_ns);
 }
 
 void xl_window_cpu_cell(char *buf, size_t len, const struct xl_meter_window *w)

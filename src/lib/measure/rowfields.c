@@ -65,7 +65,7 @@ static const struct xl_field summary_fields[] = {
 static const struct xl_field extra_fields[] = {
 	EXTRA_F("target", REAL, target_ns), EXTRA_F("iters", U32, iters),
 	EXTRA_F("ns_per_iter", REAL, ns_per_iter), EXTRA_F("set", REAL, set_ns),
-	EXTRA_F("check", REAL, check_ns),
+	EXTRA_F("check", REAL, check_ns), EXTRA_F("steps", U32, steps),
 };
 #undef EXTRA_F
 

@@ -415,10 +415,10 @@ static json_t *row_json(const struct xl_ndr_row *r)
 			 s->gen_limited, "pdr_gen_limited", s->pdr_gen_limited, "converged",
 			 s->converged, "below_min", s->below_min, "trials", trials, "verify",
 			 verify, "latency", lat, "latency_note", r->lat_note, "extra_ns",
-			 r->extra ? json_pack("{s:f,s:i,s:f,s:f,s:f}", "target", r->cal.target_ns,
+			 r->extra ? json_pack("{s:f,s:i,s:f,s:f,s:f,s:i}", "target", r->cal.target_ns,
 					      "iters", (int)r->cal.iters, "ns_per_iter",
 					      r->cal.ns_per_iter, "set", r->cal.set_ns, "check",
-					      r->cal.check_ns) :
+					      r->cal.check_ns, "steps", r->cal.steps) :
 				    json_null());
 }
 

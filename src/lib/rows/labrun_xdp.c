@@ -106,9 +106,10 @@ static void set_extra(const struct xl_extra_cal *cal, struct xl_row_result *row)
 {
 	row->extra = (struct xl_row_extra){ .on = true, .target_ns = cal->target_ns,
 					    .ns_per_iter = cal->ns_per_iter, .set_ns = cal->set_ns,
-					    .check_ns = cal->check_ns, .iters = cal->iters };
-	snprintf(row->note, sizeof(row->note), "extra %.0f ns: %u x %.3f ns = %.1f ns",
-		 cal->target_ns, cal->iters, cal->ns_per_iter, cal->set_ns);
+					    .check_ns = cal->check_ns, .iters = cal->iters,
+					    .steps = (uint32_t)cal->steps };
+	snprintf(row->note, sizeof(row->note), "extra %.0f ns: %u iterations, check %+.1f ns",
+		 cal->target_ns, cal->iters, cal->check_ns);
 }
 static int sample_edge(const struct xl_labrun_opts *o, struct xl_meter *m,
 		       struct xl_meter_sample *s)

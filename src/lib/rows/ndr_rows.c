@@ -117,9 +117,9 @@ void xl_ndr_rows_print(FILE *out, const struct xl_ndr_row *rows, int n,
 				t->pass_ndr ? "pass" : t->pass_pdr ? "pass PDR only" : "fail");
 		}
 		if (r->extra)
-			fprintf(out, "  %s %uB --extra-ns %.0f: %u busy-loop iterations x %.3f ns = %.1f ns per packet (BPF_PROG_RUN check: %+.0f ns), in every trial\n",
-				r->name, r->size, r->cal.target_ns, r->cal.iters, r->cal.ns_per_iter,
-				r->cal.set_ns, r->cal.check_ns);
+			fprintf(out, "  %s %uB --extra-ns %.0f: %u busy-loop iterations, BPF_PROG_RUN check %+.1f ns per packet (a long loop's slope %.3f ns each: %.1f ns), in every trial\n",
+				r->name, r->size, r->cal.target_ns, r->cal.iters, r->cal.check_ns,
+				r->cal.ns_per_iter, r->cal.set_ns);
 		for (k = 0; k < r->nverify; k++) {
 			const struct xl_ndr_trial *t = &r->verify[k];
 

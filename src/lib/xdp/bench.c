@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +350,47 @@ static int cmp_dbl(const void *x, const void *y)
 #define CAL_BASE_REPEAT 200000
 #define CAL_LONG_REPEAT 2000
 
+/*
+ * What @iters iterations add per run: the median of three interleaved
+ * (duration with @iters - duration with none), so a drift of the host
+ * falls on both sides of each difference.
+ */
+static int check_iters(struct xl_bench *b, const void *frame, size_t len, uint32_t iters,
+		       double *ns)
+{
+	double d[5], base, with;
+	int i, err;
+
+	for (i = 0; i < 5; i++) {
+		err = test_run(b, frame, len, 0, CAL_BASE_REPEAT, &base);
+		if (!err)
+			err = test_run(b, frame, len, iters, CAL_BASE_REPEAT / (1 + iters / 16), &with);
+		if (err)
+			return err;
+		d[i] = with - base;
+	}
+	qsort(d, 5, sizeof(d[0]), cmp_dbl);
+	*ns = (d[1] + d[2] + d[3]) / 3;
+	return 0;
+}
+
+uint32_t xl_extra_next_iters(uint32_t n, double check_ns, double ns, double ns_per_iter)
+{
+	double per = n > 0 && check_ns > 0 ? check_ns / n : ns_per_iter, d = ns - check_ns;
+	long next;
+
+	if (fabs(d) <= 0.5 || fabs(d) <= 0.03 * ns || per <= 0)
+		return n;
+	next = (long)n + lround(d / per);
+	if (next == (long)n)
+		next += d > 0 ? 1 : -1;
+	if (next < 0)
+		next = 0;
+	if (next > XL_EXTRA_MAX_ITERS)
+		next = XL_EXTRA_MAX_ITERS;
+	return (uint32_t)next;
+}
+
 int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal *cal)
 {
 	struct xl_pkt_spec spec = { .size = 64, .src_port = 1024, .dst_port = 9,
@@ -356,7 +398,8 @@ int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal
 	double base[CAL_ROUNDS], per[CAL_ROUNDS], lng, chk;
 	uint8_t frame[64];
 	__u32 key = 0;
-	int i, err, len;
+	uint32_t n;
+	int i, step, err, len;
 
 	if (!b->extra)
 		return -EOPNOTSUPP;
@@ -389,12 +432,30 @@ int xl_bench__calibrate_extra(struct xl_bench *b, double ns, struct xl_extra_cal
 		err = -ERANGE; /* the loop cannot spin that long on this CPU */
 		goto out_zero;
 	}
-	cal->iters = xl_extra_iters(ns, cal->ns_per_iter);
+	/*
+	 * Closed loop on the check: the slope's guess, then corrections by
+	 * the check's distance from @ns, keeping the nearest count.
+	 */
+	n = xl_extra_iters(ns, cal->ns_per_iter);
+	for (step = 0; step < XL_EXTRA_CAL_STEPS; step++) {
+		uint32_t next;
+
+		err = check_iters(b, frame, len, n, &chk);
+		if (err)
+			goto out_zero;
+		cal->steps = step + 1;
+		xl_dbg("--extra-ns %.0f: check %d: %u iterations add %.2f ns (slope %.3f ns each)",
+		       ns, step + 1, n, chk, cal->ns_per_iter);
+		if (step == 0 || fabs(chk - ns) < fabs(cal->check_ns - ns)) {
+			cal->iters = n;
+			cal->check_ns = chk;
+		}
+		next = xl_extra_next_iters(n, chk, ns, cal->ns_per_iter);
+		if (next == n)
+			break;
+		n = next;
+	}
 	cal->set_ns = cal->iters * cal->ns_per_iter;
-	err = test_run(b, frame, len, cal->iters, CAL_BASE_REPEAT / (1 + cal->iters / 64), &chk);
-	if (err)
-		goto out_zero;
-	cal->check_ns = chk - cal->base_ns;
 	b->skel->bss->extra_iters = cal->iters;
 out_zero:
 	/* The calibration's frames are not the measurement's: neither in the
