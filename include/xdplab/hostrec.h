@@ -64,4 +64,12 @@ void xl_hostrec__done(struct xl_hostrec *h);
  */
 void xl_hostrec__take(struct xl_hostrec *h, struct xl_row_result *row);
 
+/**
+ * xl_hostrec__take_set() - xl_hostrec__take() into each of @n rows
+ * measured on one plan, interleaved (levels or arms of a set): each gets
+ * the same records, since the control before repetition i ran before
+ * every row's repetition i; then forget them. @rows: @n pointers, not NULL.
+ */
+void xl_hostrec__take_set(struct xl_hostrec *h, struct xl_row_result *const *rows, int n);
+
 #endif /* XDPLAB_HOSTREC_H */

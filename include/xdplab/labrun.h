@@ -84,7 +84,15 @@ struct xl_labrun_source {
  * @companion: measurements beside every row's repetitions (a control
  *           workload, noise readings), run by the rows' plans
  *           (struct xl_plan.companion, xdplab/plan.h); NULL: none.
+ * @host:    the host recorder whose companion @companion is
+ *           (xdplab/hostrec.h), or NULL. A measurement of one row leaves
+ *           its records to the caller; the measurements of several rows
+ *           on one plan (the watch-cost sets, the meter-cost row) move
+ *           them into each of their rows themselves
+ *           (xl_hostrec__take_set()), since a later plan forgets them.
  */
+struct xl_hostrec;
+
 struct xl_labrun_opts {
 	int reps;
 	uint64_t seconds_ns, warmup_ns;
@@ -101,6 +109,7 @@ struct xl_labrun_opts {
 	bool prog_count_check;
 	bool prog_time;
 	const struct xl_plan_companion *companion;
+	struct xl_hostrec *host;
 };
 
 /** The UDP destination port of the lab's frames (discard), which stack-drop drops. */

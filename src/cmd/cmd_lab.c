@@ -165,6 +165,7 @@ static void host_open(struct run_args *a)
 	}
 	xl_hostrec__init(&a->host, !err);
 	a->o.companion = &a->host.comp;
+	a->o.host = &a->host;
 }
 
 static int lab_run(int argc, char **argv)
@@ -260,6 +261,7 @@ static int lab_run(int argc, char **argv)
 	xl_cmd_prof_close(&a.prof);
 	xl_hostrec__done(&a.host);
 	a.o.companion = NULL;
+	a.o.host = NULL;
 	for (i = 0; i < n; i++)
 		xl_row_free_parts(&rows[i]);
 	return ret;

@@ -676,6 +676,14 @@ t_watch_cost_rows() {
 	expect "other traffic redirected meanwhile" "$(totals "$TMP/red" | awk '{print ($1 > 10000)}')" 1 ||
 		return 1
 	./scripts/validate-results.py "$TMP/w.json" >/dev/null || return 1
+	# The host-speed control before every repetition of every row: the
+	# plain row's own plan, and each set's one plan into each of its levels
+	# (the set's rows had none, and the plain row lost its: issue 19 item 2).
+	expect "the control in every repetition of every row" \
+		"$(jq -c '[.rows[] | (.reps | length > 0) and ([.reps[].host_ctl_ns > 0] | all) and .host_ctl.median > 0]' "$TMP/w.json")" \
+		"[true,true,true,true,true,true,true,true]" || return 1
+	expect "a set's levels share their repetitions' controls" \
+		"$(jq -c '[.rows[1:4][] | .reps | map(.host_ctl_ns)] | unique | length' "$TMP/w.json")" 1 || return 1
 	expect "rows" "$(python3 - "$TMP/w.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -101,6 +101,26 @@ void xl_hostrec__done(struct xl_hostrec *h)
 	h->pmu_cpu = -1;
 }
 
+void xl_hostrec__take_set(struct xl_hostrec *h, struct xl_row_result *const *rows, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		struct xl_hostrec copy;
+
+		if (k == n - 1) {
+			xl_hostrec__take(h, rows[k]);
+			break;
+		}
+		/* The records only: take() forgets its argument's. */
+		memcpy(copy.ctl_ns, h->ctl_ns, sizeof(copy.ctl_ns));
+		memcpy(copy.pa, h->pa, sizeof(copy.pa));
+		memcpy(copy.pb, h->pb, sizeof(copy.pb));
+		memcpy(copy.counted, h->counted, sizeof(copy.counted));
+		xl_hostrec__take(&copy, rows[k]);
+	}
+}
+
 void xl_hostrec__take(struct xl_hostrec *h, struct xl_row_result *row)
 {
 	int i;

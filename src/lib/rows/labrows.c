@@ -9,6 +9,7 @@
 
 #include <linux/bpf.h>
 
+#include "xdplab/hostrec.h"
 #include "xdplab/labrows.h"
 #include "xdplab/labrun_meter.h"
 #include "xdplab/labrun_redirect.h"
@@ -37,6 +38,9 @@ static int m_redirect(struct xl_lab *lab, const struct xl_labrun_opts *o,
 	*made = 1;
 	if (err || xl_labrow_nrows(r, o, run->watch) == 1)
 		return err;
+	/* The row's records before the watch-cost sets' plans forget them. */
+	if (o->host)
+		xl_hostrec__take(o->host, rows);
 	*made = xl_labrow_nrows(r, o, run->watch);
 	return xl_labrun_watch_cost(lab, o, run->size, rows + 1);
 }

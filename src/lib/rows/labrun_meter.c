@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 #include <sys/socket.h>
 
+#include "xdplab/hostrec.h"
 #include "xdplab/labrun_meter.h"
 #include "xdplab/labrun_redirect.h"
 #include "labrun_priv.h"
@@ -289,6 +290,13 @@ int xl_labrun_meter_cost(struct xl_lab *lab, const struct xl_labrun_opts *lo, ui
 	p.window_ns = wo.seconds_ns / nslices;
 	p.cpu = rows[ARM_NONE].napi_cpu;
 	err = xl_plan_run(&p);
+	if (lo->host) {
+		struct xl_row_result *set[XL_METER_COST_ROWS];
+
+		for (k = 0; k < XL_METER_COST_ROWS; k++)
+			set[k] = &rows[k];
+		xl_hostrec__take_set(lo->host, set, XL_METER_COST_ROWS);
+	}
 	if (err == -EINTR)
 		for (k = 0; k < XL_METER_COST_ROWS; k++)
 			if (!rows[k].note[0])

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "xdplab/gen.h"
+#include "xdplab/hostrec.h"
 #include "xdplab/labrun_redirect.h"
 #include "xdplab/log.h"
 #include "xdplab/meter.h"
@@ -545,6 +546,10 @@ int xl_labrun_redir_set(struct xl_lab *lab, const struct xl_labrun_opts *o,
 			     .ctx = &x, .companion = o->companion };
 	int err = xl_plan_run(&p);
 
+	/* A set of levels on one plan: the host's records go to each now
+	 * (a plain row's plan leaves them to its caller, xdplab/labrun.h). */
+	if (!per_rep && o->host)
+		xl_hostrec__take_set(o->host, rows, nlevels);
 	*failed_profiled = p.failed_profiled;
 	return err;
 }
