@@ -316,7 +316,9 @@ void xl_cmp_result_free(struct xl_cmp_result *r);
  *   sides. @base_mpps/@new_mpps: their medians' geometric means (Mpps).
  * @delta_pct: 100 * (@new_mpps / @base_mpps - 1).
  * @base_cpu/@new_cpu: the geometric means of their DUT CPU ns/packet when
- *   each of the @n rows has it on both sides, else 0.
+ *   each of the @n rows has it on both sides, else 0 (a row tested on the
+ *   program's own time, struct xl_cmp_row.prog, has none: it would mix
+ *   program times into a mean of whole-path costs).
  */
 struct xl_cmp_geomean {
 	int n;

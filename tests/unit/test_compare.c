@@ -1079,6 +1079,14 @@ static void test_geomean(void **state)
 	assert_float_equal(g.delta_pct, 0, 1e-12);
 	assert_float_equal(g.base_cpu, sqrt(200), 1e-9);
 	assert_float_equal(g.new_cpu, sqrt(3200), 1e-9);
+	/* A row tested on the program's own time: its base_cpu/new_cpu are
+	 * program times, not DUT CPU ns/packet, so no CPU means (they mixed). */
+	rows[1].prog = true;
+	assert_int_equal(xl_cmp_geomean(&res, &g), 0);
+	assert_int_equal(g.n, 2);
+	assert_float_equal(g.base_cpu, 0, 0);
+	assert_float_equal(g.new_cpu, 0, 0);
+	rows[1].prog = false;
 	/* A row in without CPU: no CPU means. */
 	rows[1].new_cpu = 0;
 	assert_int_equal(xl_cmp_geomean(&res, &g), 0);

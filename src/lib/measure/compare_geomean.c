@@ -27,7 +27,8 @@ int xl_cmp_geomean(const struct xl_cmp_result *res, struct xl_cmp_geomean *g)
 		g->n++;
 		lb += log(r->base->mpps.median);
 		ln += log(r->new->mpps.median);
-		if (r->base_cpu > 0 && r->new_cpu > 0) {
+		/* A row on the program's own time holds that in base_cpu/new_cpu. */
+		if (!r->prog && r->base_cpu > 0 && r->new_cpu > 0) {
 			ncpu++;
 			cb += log(r->base_cpu);
 			cn += log(r->new_cpu);
