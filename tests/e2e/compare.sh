@@ -848,6 +848,13 @@ t_prog_time_lab_row() {
 	"$X" compare --figure prog --json "$j" "$k" >"$TMP/c.json" 2>/dev/null
 	expect_eq "figure prog, one run a side" "$(jq -r '.rows[] | select(.name == "drop/parse-ip") | "\(.figure) \(.metric) \(.verdict)"' "$TMP/c.json")" \
 		"prog prog_ns_per_run too-few-reps" || return 1
+	# The program's time under its own name, never under cpu_ns_per_pkt
+	# (it was there, the row's metric alone saying what it was).
+	expect_eq "prog row's keys" "$(jq --slurpfile a "$j" --slurpfile b "$k" -c '.rows[] | select(.name == "drop/parse-ip") |
+		[.base.cpu_ns_per_pkt, .new.cpu_ns_per_pkt, .delta_cpu_ns_per_pkt,
+		 .base.prog_ns_per_run == $a[0].rows[1].prog_ns_per_run, .new.prog_ns_per_run == $b[0].rows[0].prog_ns_per_run,
+		 ((.delta_prog_ns_per_run - (.new.prog_ns_per_run - .base.prog_ns_per_run)) | fabs) < 1e-6]' "$TMP/c.json")" \
+		"[null,null,null,true,true,true]" || return 1
 	"$X" lab run --rows drop/no-touch --sizes 64 --reps 1 --seconds 0.3 --json "$k" >"$TMP/out3" 2>&1 ||
 		fail "lab run failed: $(cat "$TMP/out3")" || return 1
 	expect_eq "no --prog-time: no figure" "$(jq -r '.rows[0].prog_ns_per_run' "$k")" null

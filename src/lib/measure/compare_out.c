@@ -261,15 +261,26 @@ static void print_notes(FILE *out, const struct xl_cmp_file *b, const struct xl_
 
 /* ---- JSON ---- */
 
-static json_t *side_json(const struct xl_cmp_rowdata *d, double cpu)
+/*
+ * A side of a row; @cpu its DUT CPU ns/packet, or with @prog (the row was
+ * tested on the program's own time) the program's ns per run, written
+ * under prog_ns_per_run with cpu_ns_per_pkt null: a reader of
+ * cpu_ns_per_pkt must not get a program time.
+ */
+static json_t *side_json(const struct xl_cmp_rowdata *d, double cpu, bool prog)
 {
+	json_t *o;
+
 	if (!d)
 		return json_null();
-	return json_pack("{s:i,s:o,s:s,s:o}", "n", d->nreps, "mpps",
-			 d->nreps ? json_pack("{s:f,s:f,s:f}", "median", d->mpps.median, "min",
-					      d->mpps.min, "max", d->mpps.max) : json_null(),
-			 "verdict", d->verdict,
-			 "cpu_ns_per_pkt", cpu > 0 ? json_real(cpu) : json_null());
+	o = json_pack("{s:i,s:o,s:s,s:o}", "n", d->nreps, "mpps",
+		      d->nreps ? json_pack("{s:f,s:f,s:f}", "median", d->mpps.median, "min",
+					   d->mpps.min, "max", d->mpps.max) : json_null(),
+		      "verdict", d->verdict,
+		      "cpu_ns_per_pkt", cpu > 0 && !prog ? json_real(cpu) : json_null());
+	if (prog)
+		json_object_set_new(o, "prog_ns_per_run", cpu > 0 ? json_real(cpu) : json_null());
+	return o;
 }
 
 void xl_cmp_out_json_head(json_t *doc, const struct xl_cmp_file *b, const struct xl_cmp_file *n,
@@ -315,16 +326,20 @@ static void print_json(FILE *out, const struct xl_cmp_file *b, const struct xl_c
 				      "packet_operation", d->op, "size", d->size, "mode", d->mode,
 				      "wiring", d->wiring, "gen_engine", d->engine,
 				      "status", xl_cmp_status_word(r->status, r->verdict, XL_CMP_WORDS_JSON), "reason", r->reason,
-				      "base", side_json(r->base, r->base_cpu),
-				      "new", side_json(r->new, r->new_cpu));
+				      "base", side_json(r->base, r->base_cpu, r->prog),
+				      "new", side_json(r->new, r->new_cpu, r->prog));
 
 		if (r->status == XL_CMP_PAIRED) {
 			json_object_set_new(o, "delta_mpps", json_real(r->delta_mpps));
 			json_object_set_new(o, "delta_pct", json_real(r->delta_pct));
 			json_object_set_new(o, "delta_ns_per_pkt", json_real(r->delta_ns));
 			json_object_set_new(o, "delta_cpu_ns_per_pkt",
-					    r->base_cpu > 0 && r->new_cpu > 0 ?
+					    r->base_cpu > 0 && r->new_cpu > 0 && !r->prog ?
 					    json_real(r->delta_cpu_ns) : json_null());
+			if (r->prog)
+				json_object_set_new(o, "delta_prog_ns_per_run",
+						    r->base_cpu > 0 && r->new_cpu > 0 ?
+						    json_real(r->delta_cpu_ns) : json_null());
 			json_object_set_new(o, "metric", json_string(r->prog	 ? "prog_ns_per_run" :
 								     r->on_cpu ? "cpu_ns_per_pkt" :
 										 "ns_per_pkt"));
