@@ -97,7 +97,7 @@ static void deliver(struct xl_dump *d, const struct xl_dump_hdr *h, const uint8_
 		struct xl_cap_meta meta = {
 			.dir = h->hook != XL_DUMP_HOOK_PCAP || d->dir == XL_LIVE_IN ? XL_CAP_IN :
 			       d->dir == XL_LIVE_OUT ? XL_CAP_OUT : XL_CAP_DIR_UNKNOWN,
-			.queue = (int)h->rxq,
+			.queue = h->hook == XL_DUMP_HOOK_PCAP ? -1 : (int)h->rxq, /* libpcap: none */
 			.xdp_action = h->action == 0xffff ? -1 : h->action,
 			.comment = h->hook <= XL_DUMP_HOOK_PCAP ? hook[h->hook] : NULL,
 			.iface = ifi,
