@@ -351,7 +351,7 @@ static int cmp_dbl(const void *x, const void *y)
 #define CAL_LONG_REPEAT 2000
 
 /*
- * What @iters iterations add per run: the median of three interleaved
+ * What @iters iterations add per run: the mean of the middle three of five interleaved
  * (duration with @iters - duration with none), so a drift of the host
  * falls on both sides of each difference.
  */
