@@ -460,7 +460,8 @@ int cmd_dump(int argc, char **argv)
 	if (!d)
 		return errno == EINVAL ? XL_EXIT_USAGE : XL_EXIT_RUNTIME;
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (sock >= 0)
+	/* The kernel counts frames received through XDP: none that -Q out captures. */
+	if (sock >= 0 && a.o.dir != XL_LIVE_OUT)
 		k_ok = !kernel_xdp_packets(sock, a.ifs, a.n_ifs, kp0, &k0, &kq);
 	{
 		const char *tn = xl_dump__target(d, &tid);
