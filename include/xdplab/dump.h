@@ -41,7 +41,8 @@ enum xl_dump_where {
  * @ifname: the interface (current netns).
  * @ifnames/@n_ifnames: several interfaces instead (2..XL_DUMP_MAX_IFACES;
  *          @ifname unused), captured by our program attached to each, or
- *          by a libpcap capture on each (XL_DUMP_PCAP; -EINVAL with
+ *          by a libpcap capture on each (XL_DUMP_PCAP; each once: -EINVAL if
+ *          one is named twice, or with
  *          entry/exit or -p); records carry
  *          the interface's index in @ifnames as the pcapng interface id
  *          (one Interface Description Block each). NULL/0: @ifname alone.

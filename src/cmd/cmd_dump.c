@@ -393,6 +393,13 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (a.o.dir != XL_LIVE_IN)
 		a.o.where = XL_DUMP_PCAP;
+	for (tid = 1; tid < a.n_ifs; tid++)
+		for (unsigned int j = 0; j < tid; j++)
+			if (!strcmp(a.ifs[j], a.ifs[tid])) {
+				xl_usage_error(&dump_spec, "interface '%s' named twice (each IFACE once)",
+					       a.ifs[tid]);
+				return XL_EXIT_USAGE;
+			}
 	if (a.n_ifs > 1) {
 		a.o.ifnames = a.ifs;
 		a.o.n_ifnames = a.n_ifs;

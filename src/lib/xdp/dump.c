@@ -363,6 +363,12 @@ struct xl_dump *xl_dump__create(const struct xl_dump_opts *o)
 			err = -ENODEV;
 			goto out_free;
 		}
+		for (unsigned int j = 0; j < i; j++)
+			if (d->ifindex[j] == d->ifindex[i]) {
+				xl_err("interface %s named twice (each interface once)", name);
+				err = -EINVAL;
+				goto out_free;
+			}
 	}
 	if (o->filter) {
 		d->filter = xl_pcap_filter__compile(o->filter, o->snaplen, ferr, sizeof(ferr));
