@@ -132,6 +132,17 @@ static void test_extra_line(void **state)
 		   xl_extra_cal_print(out, &cal));
 }
 
+/* lab run's header names what the drop rows' note gives (set_extra(), labrun_xdp.c). */
+static void test_header_extra(void **state)
+{
+	struct xl_labrun_opts o = { .extra = true, .extra_ns = 10 };
+	struct xl_labplan p = { .o = &o };
+	char h[512] = "rows";
+
+	xl_labplan_header_extra(&p, h, sizeof(h));
+	assert_string_equal(h, "rows;\ndrop rows with --extra-ns 10: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives the iterations and what they add by the BPF_PROG_RUN check)");
+}
+
 static void test_lat_totals(void **state)
 {
 	static struct xl_lat_totals t;
@@ -186,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_counts_line),
 		cmocka_unit_test(test_action_line),
 		cmocka_unit_test(test_extra_line),
+		cmocka_unit_test(test_header_extra),
 		cmocka_unit_test(test_lat_totals),
 		cmocka_unit_test(test_lat_rows_empty),
 		cmocka_unit_test(test_ndr_rows_table),

@@ -286,7 +286,7 @@ void xl_labplan_header_extra(const struct xl_labplan *p, char *header, size_t le
 {
 	if (p->o->extra)
 		snprintf(header + strlen(header), len - strlen(header),
-			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives iterations x ns)",
+			 ";\ndrop rows with --extra-ns %llu: a busy loop of that many CPU ns per packet, calibrated with BPF_PROG_RUN (the note gives the iterations and what they add by the BPF_PROG_RUN check)",
 			 (unsigned long long)p->o->extra_ns);
 }
 
