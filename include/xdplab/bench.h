@@ -189,7 +189,8 @@ uint32_t xl_extra_iters(double ns, double ns_per_iter);
 /**
  * xl_extra_next_iters() - the calibration's next count: @n iterations
  * were checked to add @check_ns CPU ns per run against the target @ns.
- * Return: @n when the check is within 0.5 ns or 3% of @ns (done);
+ * Return: 0 when @ns <= 0 (--extra-ns 0: no iterations, whatever the
+ * check's noise read); @n when the check is within 0.5 ns or 3% of @ns (done);
  * otherwise @n + round((@ns - @check_ns) / per), per the check's own ns
  * per iteration (@check_ns / @n; @ns_per_iter while @n or @check_ns is
  * <= 0), moved by at least one iteration towards @ns, within

@@ -663,6 +663,11 @@ static void test_extra_next_iters(void **state)
 	assert_int_equal(xl_extra_next_iters(XL_EXTRA_MAX_ITERS, 500, 1000, 0.1), XL_EXTRA_MAX_ITERS);
 	assert_int_equal(xl_extra_next_iters(4000, 500, 1000, 0.1), XL_EXTRA_MAX_ITERS);
 	assert_int_equal(xl_extra_next_iters(0, 0, 10, 0), 0); /* no cost known: stay */
+	/* --extra-ns 0: 0 iterations, whatever the check's noise says (both
+	 * sides of its differences run the same 0 iterations). */
+	assert_int_equal(xl_extra_next_iters(0, -0.7, 0, 0.7), 0);
+	assert_int_equal(xl_extra_next_iters(0, -1.3, 0, 0.7), 0);
+	assert_int_equal(xl_extra_next_iters(0, 1.0, 0, 0.7), 0);
 }
 
 static void test_extra_iters(void **state)

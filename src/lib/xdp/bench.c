@@ -379,6 +379,8 @@ uint32_t xl_extra_next_iters(uint32_t n, double check_ns, double ns, double ns_p
 	double per = n > 0 && check_ns > 0 ? check_ns / n : ns_per_iter, d = ns - check_ns;
 	long next;
 
+	if (ns <= 0)
+		return 0; /* nothing to add: a check of 0 iterations is noise alone */
 	if (fabs(d) <= 0.5 || fabs(d) <= 0.03 * ns || per <= 0)
 		return n;
 	next = (long)n + lround(d / per);
