@@ -404,9 +404,10 @@ void xl_report_table(FILE *out, const struct xl_row_result *rows, int n,
 
 /**
  * struct xl_sens_try - one cost tried by `lab run --sensitivity`: @reps
- * windows with @extra_ns CPU ns per packet (@set_ns by the calibration)
- * interleaved with @reps without, the loop calibrated just before
- * (@ns_per_iter). @p: the Mann-Whitney p-value of the
+ * windows with @extra_ns CPU ns per packet interleaved with @reps without,
+ * the loop calibrated for it just before (@set_ns: what the count set adds
+ * by the calibration's BPF_PROG_RUN check, struct xl_extra_cal.check_ns;
+ * @ns_per_iter: a long loop's cost per iteration). @p: the Mann-Whitney p-value of the
  * compare; @delta_ns: its deciding difference (median with - without, CPU
  * ns/packet when @on_cpu, else ns/packet); @regression: compare flagged it.
  * @confirmation: the second try of a cost flagged by the try before.

@@ -913,6 +913,11 @@ t_sensitivity_search() {
 		(if $s.detected_ns == null then ([$t[] | select(.confirmation and .regression)] | length == 0)
 		 else $t[-1].regression and $t[-1].confirmation and $t[-1].extra_ns == $s.detected_ns end)' "$j" >/dev/null ||
 		fail "sensitivity search: $(jq -c '.sensitivity' "$j")" || return 1
+	# Each cost's loop is sized by its own BPF_PROG_RUN check, whose figure
+	# is the mean of three integer-ns differences: a whole number of thirds
+	# (it was iterations x slope, sized from a calibration for 0 ns).
+	jq -e '[.sensitivity[0].tries[] | (.set_ns * 3 - (.set_ns * 3 | round) | fabs) < 1e-9] | all' "$j" >/dev/null ||
+		fail "a try's set_ns is not its check: $(jq -c '[.sensitivity[0].tries[] | [.extra_ns, .set_ns]]' "$j")" || return 1
 	grep -Eq '^  (this lab detects >= [0-9]+ ns/packet on drop/no-touch at 64 B with 4 reps|drop/no-touch at 64 B with 4 reps: no cost up to 1000 ns/packet was detected)$' "$TMP/out" ||
 		fail "no sensitivity line in the header: $(cat "$TMP/out")"
 }

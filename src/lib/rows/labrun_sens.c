@@ -87,16 +87,19 @@ static void finish_side(struct xl_cmp_rowdata *d, const char *name, uint32_t siz
 }
 
 /*
- * Calibrate @bench's loop again between windows: detached (the
- * generator's frames meanwhile go to the stack, not into the calibration's
- * loops or zeroed counters), then attached again in the DUT's netns.
+ * Calibrate @bench's loop again between windows, for @ns CPU ns per packet
+ * (its count checked with BPF_PROG_RUN, xl_bench__calibrate_extra()):
+ * detached (the generator's frames meanwhile go to the stack, not into the
+ * calibration's loops or zeroed counters), then attached again in the
+ * DUT's netns.
  */
-static int recalibrate(struct xl_lab *lab, struct xl_bench *bench, struct xl_extra_cal *cal)
+static int recalibrate(struct xl_lab *lab, struct xl_bench *bench, double ns,
+		       struct xl_extra_cal *cal)
 {
 	int err, e;
 
 	xl_bench__detach(bench);
-	err = xl_bench__calibrate_extra(bench, 0, cal);
+	err = xl_bench__calibrate_extra(bench, ns, cal);
 	e = xl_lab__enter(lab, XL_LAB_DUT);
 	if (e)
 		return e;
@@ -105,8 +108,8 @@ static int recalibrate(struct xl_lab *lab, struct xl_bench *bench, struct xl_ext
 	return err ? err : e;
 }
 
-/* Measure one cost @t->extra_ns against none and compare the two. */
-static int try_cost(struct xl_meter *m, struct xl_bench *bench, double ns_per_iter,
+/* Measure one cost @t->extra_ns (@cal's loop) against none and compare the two. */
+static int try_cost(struct xl_meter *m, struct xl_bench *bench, const struct xl_extra_cal *cal,
 		    const struct xl_labrun_opts *o, const struct xl_sens_result *res,
 		    struct xl_sens_try *t)
 {
@@ -114,13 +117,13 @@ static int try_cost(struct xl_meter *m, struct xl_bench *bench, double ns_per_it
 	double bz[XL_MAX_REPS], bw[XL_MAX_REPS];
 	const struct xl_cmp_opts co = { .alpha = XL_CMP_ALPHA_DEFAULT, .threshold_ns = 0 };
 	struct xl_cmp_row r = { .base = &zero, .new = &with };
-	uint32_t iters = xl_extra_iters(t->extra_ns, ns_per_iter);
+	uint32_t iters = cal->iters;
 	int err;
 
 	memset(&zero, 0, sizeof(zero));
 	memset(&with, 0, sizeof(with));
-	t->set_ns = iters * ns_per_iter;
-	t->ns_per_iter = ns_per_iter;
+	t->set_ns = cal->check_ns;
+	t->ns_per_iter = cal->ns_per_iter;
 	{
 		struct sens_run x = { .m = m, .bench = bench, .iters = iters, .o = o,
 				      .side = { &with, &zero }, .busy = { bw, bz } };
@@ -221,10 +224,9 @@ int xl_labrun_sensitivity(struct xl_lab *lab, const struct xl_labrun_opts *o,
 		 * Calibrated again for each try, between windows: this host's
 		 * vCPU was seen to change speed 2x for minutes at a time.
 		 */
-		if (res->ntries)
-			err = recalibrate(lab, bench, &cal);
+		err = recalibrate(lab, bench, t->extra_ns, &cal);
 		if (!err)
-			err = try_cost(&m, bench, cal.ns_per_iter, o, res, t);
+			err = try_cost(&m, bench, &cal, o, res, t);
 		if (err)
 			break;
 		res->ntries++;
