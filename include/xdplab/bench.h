@@ -194,7 +194,8 @@ uint32_t xl_extra_iters(double ns, double ns_per_iter);
  * otherwise @n + round((@ns - @check_ns) / per), per the check's own ns
  * per iteration (@check_ns / @n; @ns_per_iter while @n or @check_ns is
  * <= 0), moved by at least one iteration towards @ns, within
- * 0..XL_EXTRA_MAX_ITERS (so @n again at a bound: done).
+ * 0..XL_EXTRA_MAX_ITERS (so @n again at a bound: done); @n when no cost
+ * per iteration is known (<= 0 or NaN) or @check_ns is NaN.
  */
 uint32_t xl_extra_next_iters(uint32_t n, double check_ns, double ns, double ns_per_iter);
 

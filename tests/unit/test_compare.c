@@ -668,6 +668,12 @@ static void test_extra_next_iters(void **state)
 	assert_int_equal(xl_extra_next_iters(0, -0.7, 0, 0.7), 0);
 	assert_int_equal(xl_extra_next_iters(0, -1.3, 0, 0.7), 0);
 	assert_int_equal(xl_extra_next_iters(0, 1.0, 0, 0.7), 0);
+	/* A check of next to nothing: the correction is capped, never past
+	 * a long's range (lround() of 1e303 is undefined: LONG_MIN here). */
+	assert_int_equal(xl_extra_next_iters(1, 1e-300, 1000, 0.7), XL_EXTRA_MAX_ITERS);
+	assert_int_equal(xl_extra_next_iters(XL_EXTRA_MAX_ITERS, 1e300, 10, 0.7), 0);
+	assert_int_equal(xl_extra_next_iters(10, NAN, 10, 0.7), 10); /* nothing to go by */
+	assert_int_equal(xl_extra_next_iters(0, 0, 10, NAN), 0);
 }
 
 static void test_extra_iters(void **state)

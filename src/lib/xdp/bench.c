@@ -376,14 +376,19 @@ static int check_iters(struct xl_bench *b, const void *frame, size_t len, uint32
 
 uint32_t xl_extra_next_iters(uint32_t n, double check_ns, double ns, double ns_per_iter)
 {
-	double per = n > 0 && check_ns > 0 ? check_ns / n : ns_per_iter, d = ns - check_ns;
+	double per = n > 0 && check_ns > 0 ? check_ns / n : ns_per_iter, d = ns - check_ns, step;
 	long next;
 
 	if (ns <= 0)
 		return 0; /* nothing to add: a check of 0 iterations is noise alone */
-	if (fabs(d) <= 0.5 || fabs(d) <= 0.03 * ns || per <= 0)
-		return n;
-	next = (long)n + lround(d / per);
+	if (fabs(d) <= 0.5 || fabs(d) <= 0.03 * ns || !(per > 0) || isnan(d))
+		return n; /* near enough, or nothing to go by (no cost, a NaN) */
+	step = d / per; /* capped: lround() of what a long cannot hold is undefined */
+	if (step > XL_EXTRA_MAX_ITERS)
+		step = XL_EXTRA_MAX_ITERS;
+	if (step < -XL_EXTRA_MAX_ITERS)
+		step = -XL_EXTRA_MAX_ITERS;
+	next = (long)n + lround(step);
 	if (next == (long)n)
 		next += d > 0 ? 1 : -1;
 	if (next < 0)
