@@ -1079,6 +1079,9 @@ t_lab_run_ab() {
 		[ $run = 2 ] && { echo "B (200 iterations more) not found slower in two runs"; return 1; }
 	done
 	python3 scripts/validate-results.py "$TMP/lab.json" >/dev/null || return 1
+	# A's and B's rows share one plan: the same control before each repetition.
+	expect "ab rows' controls" "$(jq -c '[(.rows[1:][] | [.reps[].host_ctl_ns > 0] | all), (.rows[1].reps | map(.host_ctl_ns)) == (.rows[2].reps | map(.host_ctl_ns))]' "$TMP/lab.json")" \
+		"[true,true,true]" || return 1
 	$X lab run --ab "$TMP/loop0.o" >/dev/null 2>"$TMP/e"
 	expect "--ab one object: exit" $? 2 || return 1
 	expect "--ab one object: message" "$(cat "$TMP/e")" \

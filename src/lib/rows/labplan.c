@@ -87,16 +87,10 @@ static int ab_rows(const struct xl_labplan *p, struct xl_lab *lab, uint32_t size
 	err = xl_labrun_prog_ab(lab, p->o, p->uo, p->ab, p->ab_func, p->mode, size, rows,
 				ab_window, &ap);
 	if (p->host) {
-		/*
-		 * One plan for both rows: what its companion recorded before
-		 * each repetition (A's and B's windows) goes into both; the
-		 * copy is only read (xl_hostrec__take() forgets its records).
-		 */
-		static struct xl_hostrec h0;
+		/* One plan for both rows (A's and B's windows): the same records. */
+		struct xl_row_result *set[2] = { &rows[0], &rows[1] };
 
-		h0 = *p->host;
-		xl_hostrec__take(&h0, &rows[0]);
-		xl_hostrec__take(p->host, &rows[1]);
+		xl_hostrec__take_set(p->host, set, 2);
 	}
 	if (!err)
 		return 0;
