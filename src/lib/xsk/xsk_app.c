@@ -129,6 +129,7 @@ static int build(struct xl_xsk_app *a, uint16_t bind_flags)
 		q->busy_poll = c->busy_poll;
 		q->starve_fill = c->starve_fill;
 		q->verify = c->verify;
+		q->frags = c->frags;
 		q->dump = a->dump;
 		q->budget = UINT64_MAX;
 		if (c->app == XL_XSK_TXPUSH) {

@@ -188,7 +188,9 @@ struct xl_xsk_dump;
  * @fd: the socket (-1 on fake rings: kicks then fail harmlessly).
  * @batch: descriptors per peek/reserve. @need_wakeup: kick only when the
  * ring's flag asks. @poll: poll() when idle. @busy_poll: kick every loop.
- * @starve_fill: never refill. @verify/@dump: rxdrop extras.
+ * @starve_fill: never refill. @verify/@dump: rxdrop extras. @frags: bound
+ * with XDP_USE_SG (frames may take several descriptors; l2fwd then always
+ * takes its checked path).
  * @pkt_len: txpush frame length (bytes). @budget: txpush frames left to
  * send (UINT64_MAX: unlimited). @rate_pps: this socket's rate, 0: no limit.
  * @pace: with a rate, its schedule (xdplab/pace.h: the catch-up after a
@@ -208,7 +210,7 @@ struct xl_xsk_q {
 	void *area;
 	int fd;
 	uint32_t batch;
-	bool need_wakeup, poll, busy_poll, starve_fill, verify;
+	bool need_wakeup, poll, busy_poll, starve_fill, verify, frags;
 	struct xl_xsk_dump *dump;
 	uint32_t pkt_len;
 	/* txpush --tstamp: stamp_off/stamp_csum_off in each frame (the UDP

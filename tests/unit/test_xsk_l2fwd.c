@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_xsk_l2fwd.c - l2fwd's plain loop (forward_plain(): the descriptor
+ * check folded into the forwarding loop, every frame swapped, a packet per
+ * descriptor) against the checked path's rules, on the unit tests' fake
+ * rings: random batches of good and bad descriptors on a socket's share of
+ * a shared UMEM forward exactly what xl_frames_in_range() passes, each
+ * frame of at least 12 bytes swapped exactly once and nothing else
+ * touched; a continued frame (XDP_PKT_CONTD) sends the batch down the
+ * checked path, whether or not the socket was bound with XDP_USE_SG.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xsk_priv.h"
+
+#include "xsk_rig.h"
+
+#define NFRAMES 64u  /* the UMEM's frames; the socket owns 16..47 */
+#define OWN_FIRST 16u
+#define OWN_N 32u
+#define BEYOND 16u   /* frame numbers past the UMEM that descriptors may name */
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* The MACs' pattern: destination 0x11, source 0x22, at @p (in the area). */
+static void mark(uint8_t *p)
+{
+	memset(p, 0x11, 6);
+	memset(p + 6, 0x22, 6);
+}
+
+/*
+ * 3000 random batches of 1-8 descriptors, each naming its own frame (so
+ * that no frame is swapped twice), of the socket's share, the
+ * other socket's, or past the UMEM, at any offset that leaves the MACs in
+ * the frame (its first and last such place among them), with lengths at
+ * every edge: to the frame's last byte, one past it, around 12. Stepped until
+ * RX is empty: TX holds exactly the descriptors xl_frames_in_range()
+ * passes, in order; bad_descs counts the others; a forwarded frame of at
+ * least 12 bytes has its MACs swapped once, every other frame its pattern
+ * unchanged; rx_packets and rx_bytes are the forwarded ones'.
+ */
+static void test_l2fwd_plain_agrees_with_check(void **state)
+{
+	struct rig *r = rig_new(NFRAMES, 64, 64, 0, false);
+	uint32_t seed = 0x9e3779b9u, round, rmask = r->q.rx.size - 1, tmask = r->q.tx.size - 1;
+	uint64_t want_pkts = 0, want_bytes = 0, want_bad = 0;
+
+	/* The second socket of a shared UMEM: frames 16..47 of 64. */
+	xl_frames_fini(&r->q.frames);
+	assert_int_equal(xl_frames_init(&r->q.frames, (uint64_t)OWN_FIRST * FS, OWN_N, FS,
+					(uint64_t)NFRAMES * FS, false, false), 0);
+	for (round = 0; round < 3000; round++) {
+		struct xdp_desc want[8];
+		uint32_t n = 1 + rnd(&seed) % 8, i, nw = 0, t, frame[8];
+		bool good[8], used[NFRAMES + BEYOND];
+
+		memset(used, 0, sizeof(used));
+		for (i = 0; i < n; i++) { /* n distinct frames */
+			do /* mostly the socket's own, so that batches pass */
+				switch (rnd(&seed) % 8) {
+				case 0: /* the frames either side of the share */
+					frame[i] = rnd(&seed) % 2 ? OWN_FIRST - 1 : OWN_FIRST + OWN_N;
+					break;
+				case 1:
+					frame[i] = rnd(&seed) % (NFRAMES + BEYOND);
+					break;
+				default:
+					frame[i] = OWN_FIRST + rnd(&seed) % OWN_N;
+				}
+			while (used[frame[i]]);
+			used[frame[i]] = true;
+		}
+		for (i = 0; i < n; i++) {
+			struct xdp_desc *d = &r->rx_m.desc[r->rx_m.prod & rmask];
+			uint32_t off = rnd(&seed) % (FS - 12 + 1), room;
+
+			if (rnd(&seed) % 8 == 0) /* a frame's first or last place for the MACs */
+				off = rnd(&seed) % 2 ? 0 : FS - 12;
+			room = FS - off;
+
+			d->addr = (uint64_t)frame[i] * FS + off;
+			switch (rnd(&seed) % 8) { /* lengths at every edge */
+			case 0: d->len = room; break;         /* to the frame's last byte */
+			case 1: d->len = room + 1; break;     /* one past it */
+			case 2: d->len = rnd(&seed) % 13; break; /* around the MACs' 12 */
+			case 3: d->len = rnd(&seed) % (room + 5); break;
+			default: d->len = 12 + rnd(&seed) % (room - 11); break;
+			}
+			d->options = 0;
+			if (frame[i] < NFRAMES)
+				mark(r->area + d->addr);
+			good[i] = xl_frames_in_range(&r->q.frames, d->addr, d->len);
+			if (good[i]) {
+				want[nw++] = *d;
+				want_pkts++;
+				want_bytes += d->len;
+			} else {
+				want_bad++;
+			}
+			r->rx_m.prod++;
+		}
+		for (t = 0; r->rx_m.cons != r->rx_m.prod && t < 16; t++)
+			xl_xsk_l2fwd_step(&r->q, 0);
+		assert_int_equal(r->rx_m.cons, r->rx_m.prod);
+		assert_int_equal(r->tx_m.prod - r->tx_m.cons, nw);
+		for (i = 0; i < nw; i++) {
+			const struct xdp_desc *s = &r->tx_m.desc[(r->tx_m.cons + i) & tmask];
+
+			assert_int_equal(s->addr, want[i].addr);
+			assert_int_equal(s->len, want[i].len);
+		}
+		for (i = 0; i < n; i++) {
+			const struct xdp_desc *d = &r->rx_m.desc[(r->rx_m.prod - n + i) & rmask];
+			const uint8_t *p = r->area + d->addr;
+			bool swapped = good[i] && d->len >= 12;
+
+			if (d->addr >= (uint64_t)NFRAMES * FS)
+				continue;
+			assert_int_equal(p[0], swapped ? 0x22 : 0x11);
+			assert_int_equal(p[5], swapped ? 0x22 : 0x11);
+			assert_int_equal(p[6], swapped ? 0x11 : 0x22);
+			assert_int_equal(p[11], swapped ? 0x11 : 0x22);
+		}
+		r->tx_m.cons = r->tx_m.prod; /* the kernel took them */
+	}
+	assert_int_equal(r->q.c.rx_packets, want_pkts);
+	assert_int_equal(r->q.c.rx_bytes, want_bytes);
+	assert_int_equal(r->q.c.bad_descs, want_bad);
+	assert_true(want_bad > 500 && want_pkts > 5000); /* both kinds were tried */
+	rig_free(r);
+}
+
+/* Frames [0 1] [2] (descriptor 0 continues): forwarded whole, the first
+ * buffers swapped, the continuation not, two packets, the options kept. */
+static void contd_batch(bool frags)
+{
+	struct rig *r = rig_new(64, 32, 32, 0, false);
+	uint32_t i;
+
+	r->q.frags = frags;
+	xl_xsk_refill(&r->q, 32);
+	assert_int_equal(kernel_rx(r, 3, 60), 3);
+	for (i = 0; i < 3; i++)
+		mark(r->area + r->rx_m.desc[i].addr);
+	r->rx_m.desc[0].options = XDP_PKT_CONTD;
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 3);
+	assert_int_equal(r->q.c.rx_packets, 2);
+	assert_int_equal(r->q.c.rx_bytes, 180);
+	assert_int_equal(r->q.c.bad_descs, 0);
+	for (i = 0; i < 3; i++) {
+		const uint8_t *p = r->area + r->rx_m.desc[i].addr;
+
+		assert_int_equal(r->tx_m.desc[i].addr, r->rx_m.desc[i].addr);
+		assert_int_equal(r->tx_m.desc[i].options, i == 0 ? XDP_PKT_CONTD : 0);
+		assert_int_equal(p[0], i == 1 ? 0x11 : 0x22);
+		assert_int_equal(p[11], i == 1 ? 0x22 : 0x11);
+	}
+	rig_free(r);
+}
+
+/* Bound without XDP_USE_SG, a continued descriptor all the same: the plain
+ * loop finds it after the loop, undoes its swaps, the checked path sends. */
+static void test_l2fwd_plain_contd_falls_back(void **state)
+{
+	contd_batch(false);
+}
+
+/* Bound with XDP_USE_SG: the checked path from the start, the same result. */
+static void test_l2fwd_frags_checked_path(void **state)
+{
+	contd_batch(true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_l2fwd_plain_agrees_with_check),
+		cmocka_unit_test(test_l2fwd_plain_contd_falls_back),
+		cmocka_unit_test(test_l2fwd_frags_checked_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
