@@ -7,7 +7,9 @@
  * a shared UMEM forward exactly what xl_frames_in_range() passes, each
  * frame of at least 12 bytes swapped exactly once and nothing else
  * touched; a continued frame (XDP_PKT_CONTD) sends the batch down the
- * checked path, whether or not the socket was bound with XDP_USE_SG.
+ * checked path, whether or not the socket was bound with XDP_USE_SG; and
+ * completions recycled into a fill ring with room for part of them, and
+ * the free list's top-up leaving the fill ring 1/64 of slack.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -184,12 +186,79 @@ static void test_l2fwd_frags_checked_path(void **state)
 	contd_batch(true);
 }
 
+/*
+ * The fill ring has room for 3 of 8 completions (a saturated socket): the
+ * first 3 go straight back into it in order, the other 5 to the free list;
+ * the completion ring is emptied and the ledger stays whole. (Before, the
+ * whole batch went through the free list and the fill ring got the last
+ * three, c7 c6 c5.)
+ */
+static void test_l2fwd_recycle_partial(void **state)
+{
+	struct rig *r = rig_new(16, 8, 8, 0, false);
+	uint64_t done[8];
+	uint32_t i;
+
+	r->q.busy_poll = false;
+	assert_int_equal(xl_xsk_refill(&r->q, 8), 8);
+	assert_int_equal(kernel_rx(r, 8, 60), 8);
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 8); /* fill topped up from the free list */
+	assert_int_equal(r->q.frames.n_free, 0);
+	assert_int_equal(r->fill_m.prod - r->fill_m.cons, 8);
+	assert_int_equal(kernel_tx(r, 8), 8);
+	for (i = 0; i < 8; i++)
+		done[i] = r->comp_m.addr[(r->comp_m.cons + i) & 7] & ~(uint64_t)(FS - 1); /* bases */
+	assert_int_equal(kernel_rx(r, 3, 60), 3); /* room for 3 in the fill ring */
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 3);
+	assert_int_equal(r->comp_m.cons, r->comp_m.prod);
+	assert_int_equal(r->fill_m.prod - r->fill_m.cons, 8);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(r->fill_m.addr[(r->fill_m.prod - 3 + i) & 7], done[i]);
+	assert_int_equal(r->q.frames.n_free, 5);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(r->q.frames.free[i], done[3 + i]);
+	assert_int_equal(r->q.c.tx_packets, 8);
+	assert_int_equal(r->q.frames.in_fill, 8);
+	assert_int_equal(r->q.frames.in_tx, 3);
+	assert_int_equal(r->q.frames.violations, 0);
+	rig_free(r);
+}
+
+/*
+ * With completions gone straight back, the free list tops the fill ring up
+ * to its size less 1/64 (here 128 - 2): 64 completions into a ring with
+ * room for 74, then 8 free frames, not 10. (Before, the top-up filled the
+ * ring, and the next batch of completions found less room than it needed.)
+ */
+static void test_l2fwd_fill_slack(void **state)
+{
+	struct rig *r = rig_new(512, 128, 128, 0, false);
+	uint32_t free0;
+
+	r->q.busy_poll = false;
+	assert_int_equal(xl_xsk_refill(&r->q, 128), 128);
+	assert_int_equal(kernel_rx(r, 64, 60), 64);
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 64); /* nothing in TX yet: a full refill */
+	assert_int_equal(r->fill_m.prod - r->fill_m.cons, 128);
+	assert_int_equal(kernel_tx(r, 64), 64);
+	assert_int_equal(kernel_rx(r, 74, 60), 74);
+	free0 = r->q.frames.n_free;
+	assert_int_equal(xl_xsk_l2fwd_step(&r->q, 0), 64);
+	assert_int_equal(r->fill_m.prod - r->fill_m.cons, 126);
+	assert_int_equal(r->q.frames.n_free, free0 - 8);
+	assert_int_equal(r->q.frames.in_fill, 136); /* the fill ring and RX: 126 + 10 */
+	assert_int_equal(r->comp_m.cons, r->comp_m.prod);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_l2fwd_plain_agrees_with_check),
 		cmocka_unit_test(test_l2fwd_plain_contd_falls_back),
 		cmocka_unit_test(test_l2fwd_frags_checked_path),
+		cmocka_unit_test(test_l2fwd_recycle_partial),
+		cmocka_unit_test(test_l2fwd_fill_slack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

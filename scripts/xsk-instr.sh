@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# scripts/xsk-instr.sh - the AF_XDP applications' own work in the veth lab,
+# xdplab against xdpsock: user-space instructions per frame under
+# valgrind --tool=callgrind (docs/performance.md, issue 20 item 4).
+#
+#   scripts/xsk-instr.sh [l2fwd] [txpush]      (root; default both)
+#
+# Instructions, not time: a count the machine's load does not move, so one
+# run a side compares. Each application is pinned to the last CPU under
+# callgrind, collecting only inside its per-iteration function (xdplab
+# xl_xsk_l2fwd_step / xl_xsk_txpush_step, xdpsock l2fwd / tx_only and
+# complete_tx_only_all, each with the completions it reaps); the
+# instructions of the libc syscall wrappers called from there (sendto,
+# recvfrom, poll) are taken out, the kernel's are never in. Frames are the
+# DUT veth's tx_packets over the application's life.
+#   l2fwd: XDP_DRV copy, 64 B from `xdplab gen` unpaced on CPU0 for the
+#          whole run: under callgrind the application is ~50x slower than
+#          the generator, so its RX ring is full at every look (no empty
+#          polls: the per-frame figure is the loop's, for both tools).
+#   txpush: XDP_DRV copy, 64 B, COUNT frames (default 1000000).
+# Environment: XDPSOCK (an xdpsock binary, default the one scripts/peers.sh
+# builds; built with -fno-inline-functions-called-once its per-iteration
+# functions keep their names: `scripts/xsk-instr.sh build-xdpsock` makes
+# one beside it), XDPLAB (default build/xdplab), SECS (l2fwd's run, default
+# 8), COUNT, OUT (default bench/xsk-instr-DATE-COMMIT). Writes OUT/ROW-TOOL.cg
+# (callgrind's files), OUT/summary.txt: per row and tool the frames, the
+# instructions per frame; then xdplab / xdpsock.
+# Exit 0, 1 on a failed run, 2 on usage.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+X=${XDPLAB:-$ROOT/build/xdplab}
+PEERS=${PEERS:-/tmp/xdplab-peers}
+XDPSOCK=${XDPSOCK:-$PEERS/bpf-examples/AF_XDP-cg/xdpsock}
+SECS=${SECS:-8}
+COUNT=${COUNT:-1000000}
+LAST=$(($(nproc) - 1))
+
+usage() { echo "xsk-instr: $* (accepted: l2fwd, txpush, build-xdpsock)" >&2; exit 2; }
+die() { echo "xsk-instr: $*" >&2; exit 1; }
+
+if [ "${1:-}" = build-xdpsock ]; then
+	src=$PEERS/bpf-examples/AF_XDP-example
+	[ -d "$src" ] || die "no $src: run 'scripts/peers.sh build' first"
+	rm -rf "$PEERS/bpf-examples/AF_XDP-cg"
+	cp -r "$src" "$PEERS/bpf-examples/AF_XDP-cg"
+	make -s -C "$PEERS/bpf-examples/AF_XDP-cg" clean >/dev/null 2>&1 || true
+	CFLAGS="-include stdbool.h -O2 -g -Wno-error -fno-inline-functions-called-once" \
+		BPF_CFLAGS="-include stdbool.h" EXTRA_CFLAGS=-Wno-error FORCE_SUBDIR_LIBBPF=1 \
+		make -s -C "$PEERS/bpf-examples/AF_XDP-cg"
+	ls -l "$PEERS/bpf-examples/AF_XDP-cg/xdpsock"
+	exit 0
+fi
+rows=("$@")
+[ ${#rows[@]} -gt 0 ] || rows=(l2fwd txpush)
+for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known" ;; esac; done
+case "$SECS" in ''|*[!0-9]*) usage "SECS='$SECS' is not a whole number of seconds" ;; esac
+case "$COUNT" in ''|*[!0-9]*) usage "COUNT='$COUNT' is not a whole number of frames" ;; esac
+[ "$(id -u)" -eq 0 ] || die "needs root (a veth lab and XDP)"
+command -v valgrind >/dev/null || die "no valgrind (scripts/deps.sh --test installs it)"
+[ -x "$X" ] || die "no $X: run make"
+have_peer=1
+[ -x "$XDPSOCK" ] || { have_peer=0; echo "xsk-instr: no $XDPSOCK: xdplab alone (scripts/peers.sh build, then scripts/xsk-instr.sh build-xdpsock)" >&2; }
+commit=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+out=${OUT:-$ROOT/bench/xsk-instr-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
+mkdir -p "$out"
+
+LAB="" GNS="" DNS="" GEN="" DUT="" GPID=""
+cleanup() {
+	[ -z "$GPID" ] || kill -INT "$GPID" 2>/dev/null || true
+	[ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+lab=$("$X" lab setup --out-pairs 1) || die "lab setup failed"
+LAB=$(awk '$1=="lab"{print $2}' <<<"$lab")
+GEN=$(awk '$1=="gen"{print $2}' <<<"$lab"); GNS=$(awk '$1=="gen"{print $4}' <<<"$lab")
+DUT=$(awk '$1=="dut"{print $2}' <<<"$lab"); DNS=$(awk '$1=="dut"{print $4}' <<<"$lab")
+txp() { ip netns exec "$DNS" cat "/sys/class/net/$DUT/statistics/tx_packets"; }
+
+# measure ROW TOOL FN[,FN] CMD...: CMD in the DUT namespace on the last CPU
+# under callgrind collecting in the FNs; prints "frames Ir".
+measure() {
+	local row=$1 tool=$2 fn f0 f1 cg tog=()
+	IFS=, read -ra fn <<<"$3"
+	for f in "${fn[@]}"; do tog+=(--toggle-collect="$f"); done
+	shift 3
+	cg=$out/$row-$tool.cg
+	f0=$(txp)
+	ip netns exec "$DNS" taskset -c "$LAST" valgrind --tool=callgrind -q \
+		"${tog[@]}" --callgrind-out-file="$cg" "$@" >"$out/$row-$tool.log" 2>&1 ||
+		die "$row $tool failed: $(tail -1 "$out/$row-$tool.log")"
+	f1=$(txp)
+	# Ir inside FN less the libc wrappers it called (exclusive counts of
+	# the functions in libc).
+	callgrind_annotate --inclusive=no "$cg" 2>/dev/null | awk -v fr=$((f1 - f0)) '
+		/PROGRAM TOTALS/ { gsub(",", "", $1); tot = $1 }
+		/libc\.so/ { c = $1; gsub(",", "", c); libc += c }
+		END { printf "%d %d\n", fr, tot - libc }'
+}
+
+say() { echo "$*" | tee -a "$out/summary.txt"; }
+: >"$out/summary.txt"
+say "# xsk-instr: commit $commit, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ); xdpsock: $XDPSOCK"
+for row in "${rows[@]}"; do
+	declare -A per=()
+	for tool in xdplab xdpsock; do
+		[ "$tool" = xdpsock ] && [ $have_peer = 0 ] && continue
+		if [ "$row" = l2fwd ]; then
+			ip netns exec "$GNS" "$X" gen "$GEN" --cpu 0 -q >/dev/null 2>&1 &
+			GPID=$!
+			sleep 1
+			if [ "$tool" = xdplab ]; then
+				r=$(measure l2fwd xdplab xl_xsk_l2fwd_step "$X" xsk l2fwd "$DUT" --copy --quiet -d "$SECS")
+			else
+				r=$(measure l2fwd xdpsock l2fwd "$XDPSOCK" -l -i "$DUT" -q 0 -N -c -d "$SECS")
+			fi
+			kill -INT "$GPID" 2>/dev/null || true
+			wait "$GPID" 2>/dev/null || true
+			GPID=""
+		else
+			if [ "$tool" = xdplab ]; then
+				r=$(measure txpush xdplab xl_xsk_txpush_step "$X" xsk txpush "$DUT" --copy --quiet --count "$COUNT")
+			else
+				r=$(measure txpush xdpsock tx_only,complete_tx_only_all "$XDPSOCK" -t -i "$DUT" -q 0 -N -c -C "$COUNT")
+			fi
+		fi
+		read -r fr ir _ <<<"$r"
+		[ "$fr" -gt 0 ] || die "$row $tool: no frame left the DUT"
+		per[$tool]=$(awk -v i="$ir" -v f="$fr" 'BEGIN{printf "%.1f", i / f}')
+		say "$row $tool: $fr frames, ${per[$tool]} instructions per frame (user space, libc wrappers out)"
+	done
+	if [ -n "${per[xdpsock]:-}" ]; then
+		say "$row xdplab / xdpsock: $(awk -v a="${per[xdplab]}" -v b="${per[xdpsock]}" 'BEGIN{printf "%.2f", a / b}') (goal at most 0.90)"
+	fi
+	unset per
+done
