@@ -6,6 +6,7 @@
 #                                  xdp-monitor, xdp-trafficgen) and
 #                                  bpf-examples (xdpsock) in DIR
 #                                  (default /tmp/xdplab-peers); never in the tree
+#                                  (sources: build() below)
 #   scripts/peers.sh run ROW...    measure ROWs, peer and xdplab alternating
 #
 # Rows: drop-floor (no peer: xdplab drop no-touch counted by the driver and
@@ -45,16 +46,40 @@ need() {
 	done
 }
 
+# submodules REPO NAME=URL...: REPO's submodules at the commits it records,
+# submodule NAME (as .gitmodules names it) cloned from URL.
+submodules() {
+	local r=$1 kv
+	shift
+	git -C "$r" submodule -q init
+	for kv in "$@"; do git -C "$r" config "submodule.${kv%%=*}.url" "${kv#*=}"; done
+	git -C "$r" -c protocol.file.allow=always submodule -q update
+}
+
 build() {
 	local d=${1:-$PEERS}
 	mkdir -p "$d"
 	# bpf-examples needs libcap-dev and libmnl-dev; xdp-tools needs m4.
 	apt-get install -y -qq --no-install-recommends libcap-dev libmnl-dev m4 >/dev/null
-	[ -d "$d/xdp-tools" ] || git clone -q --recurse-submodules https://github.com/xdp-project/xdp-tools "$d/xdp-tools"
-	[ -d "$d/bpf-examples" ] || git clone -q --recurse-submodules https://github.com/xdp-project/bpf-examples "$d/bpf-examples"
+	# Sources: GitHub, or local copies (a host without the network:
+	# XDP_TOOLS_GIT, BPF_EXAMPLES_GIT and LIBBPF_GIT name git repositories,
+	# e.g. the fetch tool's /work/.mirror/OWNER+NAME/repo). The submodules
+	# (libbpf, and bpf-examples' xdp-tools) at the commits each repository
+	# records, from the same places.
+	local xt=${XDP_TOOLS_GIT:-https://github.com/xdp-project/xdp-tools}
+	local be=${BPF_EXAMPLES_GIT:-https://github.com/xdp-project/bpf-examples}
+	local lb=${LIBBPF_GIT:-https://github.com/libbpf/libbpf}
+	[ -d "$d/xdp-tools" ] || { git clone -q "$xt" "$d/xdp-tools" &&
+		submodules "$d/xdp-tools" libbpf="$lb"; }
+	[ -d "$d/bpf-examples" ] || { git clone -q "$be" "$d/bpf-examples" &&
+		submodules "$d/bpf-examples" lib/libbpf="$lb" lib/xdp-tools="$xt" &&
+		submodules "$d/bpf-examples/lib/xdp-tools" libbpf="$lb"; }
 	# Debian's libbpf 1.1 is too old: the bundled one (FORCE_SUBDIR_LIBBPF);
-	# some of their sources use bool without stdbool.h with this clang.
-	export CFLAGS="-include stdbool.h -O2 -g" BPF_CFLAGS="-include stdbool.h" FORCE_SUBDIR_LIBBPF=1
+	# some of their sources use bool without stdbool.h with this clang, and
+	# their -Werror meets gcc 12's sign-compare and missing-initializer
+	# warnings in libbpf (EXTRA_CFLAGS comes last on its command line).
+	export CFLAGS="-include stdbool.h -O2 -g -Wno-error" BPF_CFLAGS="-include stdbool.h" \
+		EXTRA_CFLAGS=-Wno-error FORCE_SUBDIR_LIBBPF=1
 	(cd "$d/xdp-tools" && ./configure >/dev/null &&
 		for t in xdp-bench xdp-monitor xdp-trafficgen; do make -s -C "$t"; done)
 	# xdpsock exits when setrlimit(RLIMIT_MEMLOCK) fails with EPERM (no
