@@ -35,7 +35,7 @@ SECS=${SECS:-8}
 COUNT=${COUNT:-1000000}
 LAST=$(($(nproc) - 1))
 
-usage() { echo "xsk-instr: $* (accepted: l2fwd, txpush, build-xdpsock)" >&2; exit 2; }
+usage() { echo "xsk-instr: $*" >&2; exit 2; }
 die() { echo "xsk-instr: $*" >&2; exit 1; }
 
 if [ "${1:-}" = build-xdpsock ]; then
@@ -52,9 +52,9 @@ if [ "${1:-}" = build-xdpsock ]; then
 fi
 rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=(l2fwd txpush)
-for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known" ;; esac; done
-case "$SECS" in ''|*[!0-9]*) usage "SECS='$SECS' is not a whole number of seconds" ;; esac
-case "$COUNT" in ''|*[!0-9]*) usage "COUNT='$COUNT' is not a whole number of frames" ;; esac
+for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known (accepted: l2fwd, txpush, build-xdpsock)" ;; esac; done
+case "$SECS" in ''|*[!0-9]*|0) usage "SECS='$SECS' is not a whole number (accepted: seconds, 1 or more)" ;; esac
+case "$COUNT" in ''|*[!0-9]*|0) usage "COUNT='$COUNT' is not a whole number (accepted: frames, 1 or more)" ;; esac
 [ "$(id -u)" -eq 0 ] || die "needs root (a veth lab and XDP)"
 command -v valgrind >/dev/null || die "no valgrind (scripts/deps.sh --test installs it)"
 [ -x "$X" ] || die "no $X: run make"
