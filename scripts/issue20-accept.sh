@@ -17,6 +17,12 @@
 #          the peers are built (PEERS, scripts/peers.sh build), read-data,
 #          parse-ip and swap-macs each at or below xdp-bench's DUT CPU
 #          ns/packet in at least 4 of 5 pairs (peers.sh drop-* rows).
+#   xsk    the AF_XDP applications against xdpsock (where the peers are
+#          built): l2fwd's and txpush's user-space instructions per frame
+#          at most 0.90 of xdpsock's (scripts/xsk-instr.sh, callgrind:
+#          a count the load does not move), and l2fwd's, txpush's and
+#          rxdrop's rates at least 1.0 of xdpsock's by the median of the
+#          PAIRS pairwise ratios (peers.sh run l2fwd txpush rxdrop).
 #   meter  the meter's own cost in softirq and threaded wiring (the lab's
 #          meter-cost row, `lab run --rows meter-cost --wiring W --sizes
 #          64 --reps REPS`): where the lab's rows load the softirq hook
@@ -29,12 +35,13 @@
 # default 32; at least 9 are taken), WINDOW (seconds per level and repetition, default
 # lab run's, at most 0.3 for these rows), PAIRS and SECS (peers.sh's
 # repetitions, default 5, and window, default 5 s), PEERS (built peers,
-# peers.sh's default), ONLY (watch, down, drop or meter), XDPLAB
+# peers.sh's default), ONLY (watch, down, drop, xsk or meter), XDPLAB
 # (the binary, default build/xdplab), OUT (default
 # bench/issue20-DATE-COMMIT).
 # Writes OUT/watch.{txt,json}, OUT/down.txt, OUT/drop-floor.txt,
 # OUT/meter-{softirq,threaded}.{txt,json},
-# OUT/drop-peers.txt (with the peers) and OUT/summary.txt, whose
+# OUT/drop-peers.txt and OUT/xsk-instr{.txt,/}, OUT/xsk-rates.txt (with
+# the peers) and OUT/summary.txt, whose
 # lines end "PASS" or "FAIL" with the figures, the first line the
 # machine's load. Exit 0 when every check run passed, 1 when one failed,
 # 2 on bad knobs.
@@ -45,7 +52,7 @@ reps=${REPS:-32}
 only=${ONLY:-}
 case "$reps" in ''|*[!0-9]*) echo "issue20-accept: REPS='$reps' is not a whole number (accepted: 1..1000)" >&2; exit 2 ;; esac
 [ "$reps" -ge 1 ] && [ "$reps" -le 1000 ] || { echo "issue20-accept: REPS=$reps is out of range (accepted: 1..1000)" >&2; exit 2; }
-case "$only" in ''|watch|down|drop|meter) ;; *) echo "issue20-accept: ONLY='$only' is not accepted (accepted: watch, down, drop, meter)" >&2; exit 2 ;; esac
+case "$only" in ''|watch|down|drop|xsk|meter) ;; *) echo "issue20-accept: ONLY='$only' is not accepted (accepted: watch, down, drop, xsk, meter)" >&2; exit 2 ;; esac
 [ "$(id -u)" -eq 0 ] || { echo "issue20-accept: needs root (lab run makes namespaces and attaches XDP)" >&2; exit 2; }
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 out=${OUT:-bench/issue20-$(date -u +%Y%m%dT%H%M%SZ)-$commit}
@@ -127,6 +134,48 @@ if [ -z "$only" ] || [ "$only" = drop ]; then
 		done
 	else
 		say "drop: read-data, parse-ip, swap-macs against xdp-bench: not measured (no peers: scripts/peers.sh build)"
+	fi
+fi
+if [ -z "$only" ] || [ "$only" = xsk ]; then
+	# The AF_XDP applications against xdpsock: user-space instructions per
+	# frame (scripts/xsk-instr.sh: a count, one run a side), then the rates
+	# side by side (peers.sh: PAIRS alternating windows, medians of ratios).
+	peers=${PEERS:-/tmp/xdplab-peers}
+	if [ -x "$peers/bpf-examples/AF_XDP-example/xdpsock" ]; then
+		[ -x "$peers/bpf-examples/AF_XDP-cg/xdpsock" ] ||
+			PEERS=$peers scripts/xsk-instr.sh build-xdpsock >/dev/null 2>&1 || true
+		echo "issue20-accept: $(date -u +%H:%M:%S) scripts/xsk-instr.sh l2fwd txpush" >&2
+		if PEERS=$peers XDPLAB=$X OUT=$out/xsk-instr scripts/xsk-instr.sh l2fwd txpush >"$out/xsk-instr.txt" 2>&1; then
+			for row in l2fwd txpush; do
+				r=$(sed -n "s|^$row xdplab / xdpsock: \([0-9.]*\) .*|\1|p" "$out/xsk-instr.txt")
+				a=$(sed -n "s|^$row xdplab: .*, \([0-9.]*\) instructions per frame.*|\1|p" "$out/xsk-instr.txt")
+				b=$(sed -n "s|^$row xdpsock: .*, \([0-9.]*\) instructions per frame.*|\1|p" "$out/xsk-instr.txt")
+				if [ -n "$r" ] && awk -v r="$r" 'BEGIN{exit !(r <= 0.90)}'; then
+					say "xsk: $row's user-space instructions per frame $a against xdpsock's $b: ${r}x (goal at most 0.90) PASS"
+				else
+					say "xsk: $row's user-space instructions per frame ${a:-?} against xdpsock's ${b:-?}: ${r:-?}x (goal at most 0.90) FAIL"
+					failed=1
+				fi
+			done
+		else
+			say "xsk: scripts/xsk-instr.sh failed: $(tail -1 "$out/xsk-instr.txt") FAIL"
+			failed=1
+		fi
+		export PAIRS=${PAIRS:-5} SECS=${SECS:-5} XDPLAB=$X PEERS=$peers
+		echo "issue20-accept: $(date -u +%H:%M:%S) scripts/peers.sh run l2fwd txpush rxdrop (PAIRS=$PAIRS SECS=$SECS)" >&2
+		scripts/peers.sh run l2fwd txpush rxdrop >"$out/xsk-rates.txt" 2>&1 || true
+		for row in l2fwd txpush rxdrop; do
+			line=$(grep -m1 "^AF_XDP $row XDP_DRV copy, defaults" "$out/xsk-rates.txt" || true)
+			r=$(sed -n 's|.*: xdplab / xdpsock = \([0-9.e+-]*\) .*|\1|p' <<<"$line")
+			if [ -n "$r" ] && awk -v r="$r" 'BEGIN{exit !(r >= 1.0)}'; then
+				say "xsk: $row rate ${line#*: } (goal at least 1.0) PASS"
+			else
+				say "xsk: $row rate ${line#*: }${line:+ }(goal at least 1.0) FAIL"
+				failed=1
+			fi
+		done
+	else
+		say "xsk: l2fwd, txpush, rxdrop against xdpsock: not measured (no peers: scripts/peers.sh build)"
 	fi
 fi
 if [ -z "$only" ] || [ "$only" = meter ]; then
