@@ -30,6 +30,7 @@ TEST_PKGS=(
 	postgresql                            # the store's PostgreSQL tests: a server started in a temporary directory (tests/e2e/store.sh)
 	libxml2-utils                         # xmllint: compare --format junit validated against tests/e2e/junit.xsd
 	prometheus                            # promtool check metrics on --prometheus's files (its server is not started: policy-rc.d below)
+	valgrind                              # callgrind: scripts/xsk-instr.sh's instructions per frame (issue20-accept.sh ONLY=xsk)
 )
 
 [ "${1:-}" = --test ] && PKGS+=("${TEST_PKGS[@]}")
