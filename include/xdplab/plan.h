@@ -11,10 +11,15 @@
  *
  * A repetition is made of windows: @arms x @slices of them. Each arm is one
  * thing measured (a program, a monitor level, a cost): with 2 arms A and B
- * the repetitions go A B, B A, A B...; with more, and with slices, the
- * order rotates per window and per repetition, window w of repetition r
- * measuring arm (w + r + w / arms) % arms, so a drift of the host falls on
- * every arm alike.
+ * the repetitions go A B, B A, A B...; with more, and with slices, each
+ * round of @arms windows is a row of a Williams square (xl_plan_arm()),
+ * the row moving on per round and per repetition, so a drift of the host
+ * falls on every arm alike and every arm follows every other equally often
+ * (a slice's after-effects on the next, e.g. a backlog left by a slow arm,
+ * fall on all arms alike too: with a plain rotation arm k always followed
+ * arm k-1, and the lazy monitor's level, measured after the heaviest one,
+ * read -10.6 CPU ns/packet against the no-monitor level although it
+ * attaches nothing).
  *
  * Companion measurements (struct xl_plan_companion): something measured
  * beside every repetition of every row, e.g. a control workload that says
@@ -160,7 +165,12 @@ struct xl_plan {
  */
 int xl_plan_run(struct xl_plan *p);
 
-/** xl_plan_arm() - the arm window @window of repetition @rep measures in a plan of @arms arms. */
+/**
+ * xl_plan_arm() - the arm window @window of repetition @rep measures in a
+ * plan of @arms arms: position @window % @arms of row (@rep + @window /
+ * @arms) of a Williams square (@arms rows; 2 x @arms with the mirrored
+ * rows when @arms is odd). With 2 arms: A B, B A, ... as before.
+ */
 int xl_plan_arm(int arms, int rep, int window);
 
 #endif /* XDPLAB_PLAN_H */

@@ -164,17 +164,55 @@ static void test_two_arms_alternate(void **state)
 	assert_int_equal(p.done, 3);
 }
 
-/* More arms and slices: the order rotates per window and per repetition. */
+/* More arms and slices: the order moves on per round of arms and per
+ * repetition; 3 arms take the mirrored rows too (rep 1's third round). */
 static void test_arms_rotate(void **state)
 {
-	static const int want[2][8] = { { 0, 1, 2, 1, 2, 0, 2, 0 }, { 1, 2, 0, 2, 0, 1, 0, 1 } };
+	static const int want[2][8] = { { 0, 1, 2, 1, 2, 0, 2, 0 }, { 1, 2, 0, 2, 0, 1, 2, 1 } };
+	static const int want4[8] = { 0, 1, 3, 2, 1, 2, 0, 3 };
 	int rep, w;
 
 	(void)state;
 	for (rep = 0; rep < 2; rep++)
 		for (w = 0; w < 8; w++)
 			assert_int_equal(xl_plan_arm(3, rep, w), want[rep][w]);
+	for (w = 0; w < 8; w++)
+		assert_int_equal(xl_plan_arm(4, 0, w), want4[w]);
 	assert_int_equal(xl_plan_arm(1, 5, 3), 0);
+}
+
+/*
+ * Carry-over balance, 2 to 9 arms: over the square's rows (one round of
+ * each repetition 0..rows-1) every round measures each arm once, and every
+ * ordered pair of different arms is consecutive equally often: once per
+ * square with an even number of arms, twice with an odd one. With 2 arms
+ * the order is A B, B A, ... as it always was.
+ */
+static void test_arms_carryover_balanced(void **state)
+{
+	int n, t, j, a, b;
+
+	(void)state;
+	for (n = 2; n <= 9; n++) {
+		int rows = n % 2 ? 2 * n : n, pairs[9][9] = { { 0 } };
+
+		for (t = 0; t < rows; t++) {
+			int seen = 0;
+
+			for (j = 0; j < n; j++) {
+				seen |= 1 << xl_plan_arm(n, t, j);
+				if (j)
+					pairs[xl_plan_arm(n, t, j - 1)][xl_plan_arm(n, t, j)]++;
+			}
+			assert_int_equal(seen, (1 << n) - 1);
+		}
+		for (a = 0; a < n; a++)
+			for (b = 0; b < n; b++)
+				assert_int_equal(pairs[a][b], a == b ? 0 : (n % 2 ? 2 : 1));
+	}
+	for (t = 0; t < 4; t++)
+		for (j = 0; j < 6; j++)
+			assert_int_equal(xl_plan_arm(2, t, j), (t + j / 2 + j) % 2);
 }
 
 /* Per window: each window its own set-up and tear-down, the record after the repetition. */
@@ -268,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_companion_once),
 		cmocka_unit_test(test_two_arms_alternate),
 		cmocka_unit_test(test_arms_rotate),
+		cmocka_unit_test(test_arms_carryover_balanced),
 		cmocka_unit_test(test_per_window),
 		cmocka_unit_test(test_setup_fails),
 		cmocka_unit_test(test_stop_in_window),

@@ -14,9 +14,31 @@ static bool stopped(const struct xl_plan *p)
 	return p->stop && *p->stop;
 }
 
+/*
+ * Williams's sequence: position @j of 0, 1, n-1, 2, n-2, 3, ... (@n arms).
+ * Its n shifts (each arm + i mod n) are a Latin square in which every arm
+ * follows every other exactly once (n even); with the n mirrored rows as
+ * well, exactly twice (n odd). E. J. Williams, "Experimental designs
+ * balanced for the estimation of residual effects of treatments", Aust.
+ * J. Sci. Res. 2 (1949) 149-168.
+ */
+static int williams(int n, int j)
+{
+	return j % 2 ? (j + 1) / 2 : (n - j / 2) % n;
+}
+
 int xl_plan_arm(int arms, int rep, int window)
 {
-	return arms > 1 ? (window + rep + window / arms) % arms : 0;
+	int j, t, row;
+
+	if (arms < 2)
+		return 0;
+	j = window % arms;      /* the position in this round of the arms */
+	t = rep + window / arms; /* the round's row: shifted per round and repetition */
+	row = t % (arms % 2 ? 2 * arms : arms);
+	if (row >= arms)        /* odd: the mirrored rows */
+		j = arms - 1 - j;
+	return (williams(arms, j) + row) % arms;
 }
 
 /* The companion's measurement before repetition @rep (== reps: after the last). */
