@@ -112,7 +112,7 @@ lab_up() { # lab_up threaded|softirq
 	ip netns exec "$GNS" ethtool -K "$SINK" gro on >/dev/null # the sink needs a NAPI
 }
 lab_down() { [ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true; LAB=""; }
-trap 'sink_down; lab_down' EXIT
+trap 'sink_down; lab_down; stats_off' EXIT
 
 # ctr NAME: the DUT veth's ethtool -S counter NAME; gen:NAME the generator end's.
 ctr() {
@@ -129,7 +129,7 @@ now() { date +%s%N; }
 # thread on CPU0) for SECS + 2 s, and print "pps ns_per_pkt" over SECS s.
 GENCMD=""
 window() {
-	local counter=$1 pid gpid c0 c1 t0 t1 n0 n1
+	local counter=$1 pid gpid c0 c1 t0 t1 n0 n1 p0 p1
 	shift
 	ip netns exec "$DNS" "$@" >/dev/null 2>&1 &
 	pid=$!
@@ -139,16 +139,40 @@ window() {
 		${GENCMD:-$X gen $GEN --cpu 0 -q} >/dev/null 2>&1 &
 	gpid=$!
 	sleep 1
-	c0=$(ctr "$counter"); n0=$(napi_ns); t0=$(now)
+	c0=$(ctr "$counter"); n0=$(napi_ns); p0=$(prog_stats); t0=$(now)
 	sleep "$SECS"
-	c1=$(ctr "$counter"); n1=$(napi_ns); t1=$(now)
+	c1=$(ctr "$counter"); n1=$(napi_ns); p1=$(prog_stats); t1=$(now)
 	wait "$gpid" || true
 	kill -INT "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	sleep 0.5
-	awk -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v n=$((n1 - n0)) \
-		'BEGIN{printf "%.0f %.1f\n", c / (t / 1e9), c ? n / c : 0}'
+	awk -v c=$((c1 - c0)) -v t=$((t1 - t0)) -v n=$((n1 - n0)) -v p0="$p0" -v p1="$p1" -v ps="$PROGSTATS" \
+		'BEGIN{printf "%.0f %.1f", c / (t / 1e9), c ? n / c : 0
+		       split(p0, a); split(p1, b)
+		       if (ps && a[3] != "" && a[3] == b[3] && b[2] > a[2]) printf " %.2f", (b[1] - a[1]) / (b[2] - a[2])
+		       printf "\n"}'
 }
+
+# With PROGSTATS=1 (the drop rows): the program's own time per run from the
+# kernel's BPF statistics of the XDP program attached to the DUT (with
+# kernel.bpf_stats_enabled, set for the row and restored after): prints
+# "run_time_ns run_cnt id", or nothing. The rest of the path (veth, the
+# generator, the stack) is the same for both tools in a drop row, so the
+# difference in DUT CPU ns/packet between them is their programs'; the
+# program's own time measures that difference without the path's noise.
+PROGSTATS=""
+BPF_STATS0=""
+prog_stats() {
+	local id
+	[ -n "$PROGSTATS" ] || return 0
+	id=$(ip -n "$DNS" -d -j link show "$DUT" 2>/dev/null |
+		python3 -c 'import json,sys; l=json.load(sys.stdin)[0]; print(l.get("xdp",{}).get("prog",{}).get("id",""))' 2>/dev/null)
+	[ -n "$id" ] || return 0
+	bpftool -j prog show id "$id" 2>/dev/null |
+		python3 -c 'import json,sys; p=json.load(sys.stdin); print(p.get("run_time_ns", 0), p.get("run_cnt", 0), p["id"])' 2>/dev/null || true
+}
+stats_on() { BPF_STATS0=$(sysctl -n kernel.bpf_stats_enabled); sysctl -qw kernel.bpf_stats_enabled=1; PROGSTATS=1; }
+stats_off() { [ -z "$BPF_STATS0" ] || sysctl -qw kernel.bpf_stats_enabled="$BPF_STATS0"; BPF_STATS0=""; PROGSTATS=""; }
 
 # A background watcher (the monitors) around a redirect window.
 with_bg() { # with_bg "WATCHER..." COUNTER CMD...
@@ -172,7 +196,7 @@ range() { sort -g | awk 'NR==1{lo=$1} {hi=$1} END{print lo ".." hi}'; }
 
 # run_variants ROW FIELD "name|counter|watcher|cmd" ...: PAIRS repetitions,
 # each variant once per repetition in rotating order; prints every window
-# and keeps "name rep pps ns" lines in $RES.
+# and keeps "name rep pps ns [prog_ns]" lines in $RES.
 RES=""
 run_variants() {
 	local row=$1 n=$(( $# - 1 )) rep i j v name counter watcher cmd r
@@ -186,7 +210,7 @@ run_variants() {
 			IFS='|' read -r name counter watcher cmd GENCMD <<<"$v"
 			# shellcheck disable=SC2086
 			r=$(with_bg "$watcher" "$counter" $cmd)
-			echo "$row rep $rep $name: $(awk '{printf "%.3f Mpps, DUT %s ns/packet", $1/1e6, $2}' <<<"$r")  (load $(cut -d' ' -f1 /proc/loadavg))"
+			echo "$row rep $rep $name: $(awk '{printf "%.3f Mpps, DUT %s ns/packet", $1/1e6, $2; if (NF > 2) printf ", program %s ns/run", $3}' <<<"$r")  (load $(cut -d' ' -f1 /proc/loadavg))"
 			echo "$name $rep $r" >>"$RES"
 		done
 	done
@@ -229,11 +253,14 @@ row_drop() { # row_drop OP
 	local op=$1 xb=$PEERS/xdp-tools/xdp-bench/xdp-bench
 	need "$xb"
 	lab_up threaded
+	stats_on
 	run_variants "drop-$op" \
 		"xdp-bench|rx_queue_0_xdp_packets||$xb drop -p $op -m native $DUT" \
 		"xdplab|rx_queue_0_xdp_packets||$X drop -p $op --count ethtool -q $DUT"
+	stats_off
 	summary xdp-bench xdplab 3 "drop $op rate (higher is better)"
 	summary xdp-bench xdplab 4 "drop $op DUT CPU ns/packet (lower is better)"
+	summary xdp-bench xdplab 5 "drop $op program ns/run (lower is better)"
 	lab_down
 }
 
