@@ -53,8 +53,14 @@ fi
 rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=(l2fwd txpush)
 for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known (accepted: l2fwd, txpush, build-xdpsock)" ;; esac; done
-case "$SECS" in ''|*[!0-9]*|0) usage "SECS='$SECS' is not a whole number (accepted: seconds, 1 or more)" ;; esac
-case "$COUNT" in ''|*[!0-9]*|0) usage "COUNT='$COUNT' is not a whole number (accepted: frames, 1 or more)" ;; esac
+# Whole numbers of 1 or more, written without leading zeros ("00" would
+# reach xdplab and xdpsock as -d 00: no time limit, a run without end).
+case "$SECS" in [1-9]|[1-9]*[0-9]) case "$SECS" in *[!0-9]*) usage "SECS='$SECS' is not a whole number (accepted: seconds, 1..3600)" ;; esac ;;
+	*) usage "SECS='$SECS' is not a whole number (accepted: seconds, 1..3600)" ;; esac
+[ ${#SECS} -le 4 ] && [ "$SECS" -le 3600 ] || usage "SECS='$SECS' is out of range (accepted: seconds, 1..3600)"
+case "$COUNT" in [1-9]|[1-9]*[0-9]) case "$COUNT" in *[!0-9]*) usage "COUNT='$COUNT' is not a whole number (accepted: frames, 1..1000000000)" ;; esac ;;
+	*) usage "COUNT='$COUNT' is not a whole number (accepted: frames, 1..1000000000)" ;; esac
+[ ${#COUNT} -le 10 ] && [ "$COUNT" -le 1000000000 ] || usage "COUNT='$COUNT' is out of range (accepted: frames, 1..1000000000)"
 [ "$(id -u)" -eq 0 ] || die "needs root (a veth lab and XDP)"
 command -v valgrind >/dev/null || die "no valgrind (scripts/deps.sh --test installs it)"
 [ -x "$X" ] || die "no $X: run make"
@@ -70,6 +76,8 @@ cleanup() {
 	[ -z "$LAB" ] || "$X" lab teardown "$LAB" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 lab=$("$X" lab setup --out-pairs 1) || die "lab setup failed"
 LAB=$(awk '$1=="lab"{print $2}' <<<"$lab")
 GEN=$(awk '$1=="gen"{print $2}' <<<"$lab"); GNS=$(awk '$1=="gen"{print $4}' <<<"$lab")
