@@ -107,7 +107,7 @@ measure() {
 
 say() { echo "$*" | tee -a "$out/summary.txt"; }
 : >"$out/summary.txt"
-say "# xsk-instr: commit $commit, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ); xdpsock: $XDPSOCK"
+say "# xsk-instr: commit $commit, $("$X" --version 2>/dev/null || echo "$X: no --version"), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ); xdpsock: $XDPSOCK"
 for row in "${rows[@]}"; do
 	declare -A per=()
 	for tool in xdplab xdpsock; do
