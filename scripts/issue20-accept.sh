@@ -66,6 +66,16 @@ mkdir -p "$out"
 summary=$out/summary.txt
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
+# judge VALUE 'OP LIMIT' TEXT: TEXT and PASS when VALUE (a number) meets
+# the test, else TEXT and FAIL (also for no VALUE), and the run fails.
+judge() {
+	if [ -n "$1" ] && awk -v v="$1" "BEGIN{exit !(v $2)}"; then
+		say "$3 PASS"
+	else
+		say "$3 FAIL"
+		failed=1
+	fi
+}
 failed=0
 
 # floor_identity: in a lab of its own, the tag and JIT size of the program
@@ -211,12 +221,7 @@ if [ -z "$only" ] || [ "$only" = xsk ]; then
 				r=$(sed -n "s|^$row xdplab / xdpsock: \([0-9.]*\) .*|\1|p" "$out/xsk-instr.txt")
 				a=$(sed -n "s|^$row xdplab: .*, \([0-9.]*\) instructions per frame.*|\1|p" "$out/xsk-instr.txt")
 				b=$(sed -n "s|^$row xdpsock: .*, \([0-9.]*\) instructions per frame.*|\1|p" "$out/xsk-instr.txt")
-				if [ -n "$r" ] && awk -v r="$r" 'BEGIN{exit !(r <= 0.90)}'; then
-					say "xsk: $row's user-space instructions per frame $a against xdpsock's $b: ${r}x (goal at most 0.90) PASS"
-				else
-					say "xsk: $row's user-space instructions per frame ${a:-?} against xdpsock's ${b:-?}: ${r:-?}x (goal at most 0.90) FAIL"
-					failed=1
-				fi
+				judge "$r" '<= 0.90' "xsk: $row's user-space instructions per frame ${a:-?} against xdpsock's ${b:-?}: ${r:-?}x (goal at most 0.90)"
 			done
 		else
 			say "xsk: scripts/xsk-instr.sh failed: $(tail -1 "$out/xsk-instr.txt") FAIL"
@@ -228,12 +233,7 @@ if [ -z "$only" ] || [ "$only" = xsk ]; then
 		for row in l2fwd txpush rxdrop; do
 			line=$(grep -m1 "^AF_XDP $row XDP_DRV copy, defaults" "$out/xsk-rates.txt" || true)
 			r=$(sed -n 's|.*: xdplab / xdpsock = \([0-9.e+-]*\) .*|\1|p' <<<"$line")
-			if [ -n "$r" ] && awk -v r="$r" 'BEGIN{exit !(r >= 1.0)}'; then
-				say "xsk: $row rate ${line#*: } (goal at least 1.0) PASS"
-			else
-				say "xsk: $row rate ${line#*: }${line:+ }(goal at least 1.0) FAIL"
-				failed=1
-			fi
+			judge "$r" '>= 1.0' "xsk: $row rate ${line#*: }${line:+ }(goal at least 1.0)"
 		done
 	else
 		say "xsk: l2fwd, txpush, rxdrop against xdpsock: not measured (no peers: scripts/peers.sh build)"
