@@ -4,6 +4,8 @@
 # valgrind --tool=callgrind (docs/performance.md, issue 20 item 4).
 #
 #   scripts/xsk-instr.sh [l2fwd] [txpush]      (root; default both)
+#   scripts/xsk-instr.sh ir FILE.cg             (a saved callgrind file's
+#                                                instructions less libc's)
 #
 # Instructions, not time: a count the machine's load does not move, so one
 # run a side compares. Each application is pinned to the last CPU under
@@ -50,9 +52,24 @@ if [ "${1:-}" = build-xdpsock ]; then
 	ls -l "$PEERS/bpf-examples/AF_XDP-cg/xdpsock"
 	exit 0
 fi
+# ir CG: the instructions callgrind counted in CG (inside the collected
+# functions) less those of libc's functions called from there (exclusive
+# counts: the syscall wrappers). %.0f: mawk's %d stops at 2^31 - 1, and a
+# run of 10.2 G instructions printed 2147483647 (17.4 per frame, not 74.3).
+ir() {
+	callgrind_annotate --inclusive=no --auto=no "$1" 2>/dev/null | awk '
+		/PROGRAM TOTALS/ { gsub(",", "", $1); tot = $1 }
+		/libc\.so/ { c = $1; gsub(",", "", c); libc += c }
+		END { if (tot == "") exit 1; printf "%.0f\n", tot - libc }'
+}
+if [ "${1:-}" = ir ]; then
+	[ $# -eq 2 ] && [ -f "$2" ] || usage "ir takes one callgrind file (accepted: scripts/xsk-instr.sh ir FILE.cg)"
+	ir "$2" || die "$2: callgrind_annotate found no totals in it"
+	exit 0
+fi
 rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=(l2fwd txpush)
-for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known (accepted: l2fwd, txpush, build-xdpsock)" ;; esac; done
+for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known (accepted: l2fwd, txpush, build-xdpsock, ir FILE.cg)" ;; esac; done
 # Whole numbers of 1 or more, written without leading zeros ("00" would
 # reach xdplab and xdpsock as -d 00: no time limit, a run without end).
 case "$SECS" in [1-9]|[1-9]*[0-9]) case "$SECS" in *[!0-9]*) usage "SECS='$SECS' is not a whole number (accepted: seconds, 1..3600)" ;; esac ;;
@@ -87,7 +104,7 @@ txp() { ip netns exec "$DNS" cat "/sys/class/net/$DUT/statistics/tx_packets"; }
 # measure ROW TOOL FN[,FN] CMD...: CMD in the DUT namespace on the last CPU
 # under callgrind collecting in the FNs; prints "frames Ir".
 measure() {
-	local row=$1 tool=$2 fn f0 f1 cg tog=()
+	local row=$1 tool=$2 fn f0 f1 cg i tog=()
 	IFS=, read -ra fn <<<"$3"
 	for f in "${fn[@]}"; do tog+=(--toggle-collect="$f"); done
 	shift 3
@@ -97,12 +114,8 @@ measure() {
 		"${tog[@]}" --callgrind-out-file="$cg" "$@" >"$out/$row-$tool.log" 2>&1 ||
 		die "$row $tool failed: $(tail -1 "$out/$row-$tool.log")"
 	f1=$(txp)
-	# Ir inside FN less the libc wrappers it called (exclusive counts of
-	# the functions in libc).
-	callgrind_annotate --inclusive=no "$cg" 2>/dev/null | awk -v fr=$((f1 - f0)) '
-		/PROGRAM TOTALS/ { gsub(",", "", $1); tot = $1 }
-		/libc\.so/ { c = $1; gsub(",", "", c); libc += c }
-		END { printf "%d %d\n", fr, tot - libc }'
+	i=$(ir "$cg") || die "$row $tool: callgrind_annotate found no totals in $cg"
+	echo "$((f1 - f0)) $i"
 }
 
 say() { echo "$*" | tee -a "$out/summary.txt"; }
