@@ -16,9 +16,13 @@
 # recvfrom, poll) are taken out, the kernel's are never in. Frames are the
 # DUT veth's tx_packets over the application's life.
 #   l2fwd: XDP_DRV copy, 64 B from `xdplab gen` unpaced on CPU0 for the
-#          whole run: under callgrind the application is ~50x slower than
-#          the generator, so its RX ring is full at every look (no empty
-#          polls: the per-frame figure is the loop's, for both tools).
+#          whole run: under callgrind the application is slower than the
+#          generator, so its RX ring is full at every look (no empty polls:
+#          the per-frame figure is the loop's, for both tools). Each line
+#          says whether that held: "saturated" at 16 frames or more per
+#          call of the loop's function; on a loaded machine, where the
+#          generator gets less CPU, it may not hold, and then the count
+#          has empty polls in it and the ratio is not comparable (said).
 #   txpush: XDP_DRV copy, 64 B, COUNT frames (default 1000000).
 # Environment: XDPSOCK (an xdpsock binary, default the one scripts/peers.sh
 # builds; built with -fno-inline-functions-called-once its per-iteration
@@ -62,6 +66,26 @@ ir() {
 		/libc\.so/ { c = $1; gsub(",", "", c); libc += c }
 		END { if (tot == "") exit 1; printf "%.0f\n", tot - libc }'
 }
+# calls FILE.cg FN[,FN]: how many times the FNs were called (the call arcs'
+# counts; callgrind records them whatever collection is on).
+calls() {
+	awk -v fns="$2" '
+		BEGIN { n = split(fns, a, ","); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		/^c?fn=\(/ {
+			match($0, /\([0-9]+\)/); id = substr($0, RSTART, RLENGTH)
+			rest = substr($0, RSTART + RLENGTH); sub(/^ /, "", rest)
+			if (rest != "") name[id] = rest
+			if ($0 ~ /^cfn=/) pend = (id in name) && (name[id] in want)
+			next
+		}
+		/^calls=/ { if (pend) { split(substr($0, 7), c, " "); total += c[1] } pend = 0; next }
+		END { printf "%.0f\n", total }' "$1"
+}
+if [ "${1:-}" = calls ]; then
+	[ $# -eq 3 ] && [ -f "$2" ] || usage "calls takes one callgrind file and the functions (accepted: scripts/xsk-instr.sh calls FILE.cg FN[,FN])"
+	calls "$2" "$3"
+	exit 0
+fi
 if [ "${1:-}" = ir ]; then
 	[ $# -eq 2 ] && [ -f "$2" ] || usage "ir takes one callgrind file (accepted: scripts/xsk-instr.sh ir FILE.cg)"
 	ir "$2" || die "$2: callgrind_annotate found no totals in it"
@@ -69,7 +93,7 @@ if [ "${1:-}" = ir ]; then
 fi
 rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=(l2fwd txpush)
-for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known (accepted: l2fwd, txpush, build-xdpsock, ir FILE.cg)" ;; esac; done
+for r in "${rows[@]}"; do case $r in l2fwd|txpush) ;; *) usage "row '$r' is not known (accepted: l2fwd, txpush, build-xdpsock, ir FILE.cg, calls FILE.cg FN)" ;; esac; done
 # Whole numbers of 1 or more, written without leading zeros ("00" would
 # reach xdplab and xdpsock as -d 00: no time limit, a run without end).
 case "$SECS" in [1-9]|[1-9]*[0-9]) case "$SECS" in *[!0-9]*) usage "SECS='$SECS' is not a whole number (accepted: seconds, 1..3600)" ;; esac ;;
@@ -102,10 +126,11 @@ DUT=$(awk '$1=="dut"{print $2}' <<<"$lab"); DNS=$(awk '$1=="dut"{print $4}' <<<"
 txp() { ip netns exec "$DNS" cat "/sys/class/net/$DUT/statistics/tx_packets"; }
 
 # measure ROW TOOL FN[,FN] CMD...: CMD in the DUT namespace on the last CPU
-# under callgrind collecting in the FNs; prints "frames Ir".
+# under callgrind collecting in the FNs; prints "frames Ir calls" (calls: of
+# the FNs).
 measure() {
-	local row=$1 tool=$2 fn f0 f1 cg i tog=()
-	IFS=, read -ra fn <<<"$3"
+	local row=$1 tool=$2 fns=$3 fn f0 f1 cg i tog=()
+	IFS=, read -ra fn <<<"$fns"
 	for f in "${fn[@]}"; do tog+=(--toggle-collect="$f"); done
 	shift 3
 	cg=$out/$row-$tool.cg
@@ -115,7 +140,7 @@ measure() {
 		die "$row $tool failed: $(tail -1 "$out/$row-$tool.log")"
 	f1=$(txp)
 	i=$(ir "$cg") || die "$row $tool: callgrind_annotate found no totals in $cg"
-	echo "$((f1 - f0)) $i"
+	echo "$((f1 - f0)) $i $(calls "$cg" "$fns")"
 }
 
 say() { echo "$*" | tee -a "$out/summary.txt"; }
@@ -144,13 +169,25 @@ for row in "${rows[@]}"; do
 				r=$(measure txpush xdpsock tx_only,complete_tx_only_all "$XDPSOCK" -t -i "$DUT" -q 0 -N -c -C "$COUNT")
 			fi
 		fi
-		read -r fr ir _ <<<"$r"
+		read -r fr ir ncalls <<<"$r"
 		[ "$fr" -gt 0 ] || die "$row $tool: no frame left the DUT"
 		per[$tool]=$(awk -v i="$ir" -v f="$fr" 'BEGIN{printf "%.1f", i / f}')
-		say "$row $tool: $fr frames, ${per[$tool]} instructions per frame (user space, libc wrappers out)"
+		sat=""
+		if [ "$row" = l2fwd ]; then
+			# Saturated: at least 16 frames per call of the loop's
+			# function (a quarter of the batch of 64; 32 and 63 in the
+			# quiet lab, 0.03-0.23 on a loaded one), so RX was full at
+			# the looks and empty polls are not what was counted.
+			sat=$(awk -v f="$fr" -v c="$ncalls" 'BEGIN{ p = c ? f / c : 0
+				if (p >= 16) printf ", saturated (%.1f frames per call)", p
+				else printf ", NOT saturated (%.2f frames per call: empty polls are in the count, not the loop alone)", p }')
+			case $sat in *"NOT saturated"*) unsat=1 ;; esac
+		fi
+		say "$row $tool: $fr frames, ${per[$tool]} instructions per frame (user space, libc wrappers out)$sat"
 	done
 	if [ -n "${per[xdpsock]:-}" ]; then
-		say "$row xdplab / xdpsock: $(awk -v a="${per[xdplab]}" -v b="${per[xdpsock]}" 'BEGIN{printf "%.2f", a / b}') (goal at most 0.90)"
+		say "$row xdplab / xdpsock: $(awk -v a="${per[xdplab]}" -v b="${per[xdpsock]}" 'BEGIN{printf "%.2f", a / b}') (goal at most 0.90)${unsat:+; a run was NOT saturated: not comparable}"
 	fi
+	unset unsat
 	unset per
 done

@@ -159,7 +159,7 @@ TESTS=(
 	"no-command-usage|xdplab with no command: a short usage on stderr (synopsis, every command name, 'xdplab help'), exit 2; xdplab help the long one"
 	"validate-results-errors|scripts/validate-results.py: a missing file is one line and exit 2 (was a traceback), a non-JSON file one line and exit 1, a committed run valid"
 	"xsk-instr-usage|scripts/xsk-instr.sh: SECS and COUNT of 0 in any spelling (00 reached xdplab and xdpsock as no limit), out of range, and an unknown row are usage errors, one line naming the accepted values, exit 2"
-	"xsk-instr-ir|scripts/xsk-instr.sh ir: a callgrind file's 10.2 G instructions less libc's 1.0 G exactly (mawk's %d printed 2147483647), a file without totals exit 1, none exit 2"
+	"xsk-instr-ir|scripts/xsk-instr.sh ir: a callgrind file's 10.2 G instructions less libc's 1.0 G exactly (mawk's %d printed 2147483647), a file without totals exit 1, none exit 2; calls: the call arcs into one function from two callers (its name given once, then its number), and into two"
 	"dump-hook-no-prog|dump --hook entry/exit/both with no program on the interface: one line naming it, the hook, what to do and the accepted hooks; exit 1, no file"
 	"full-disk-outputs|report -o and --json on a full disk (a 64 KiB tmpfs): exit 1, 'cannot write FILE: No space left on device', the earlier file byte-for-byte, no temporary left; report -o an input is a usage error"
 	"full-disk-captures|dump -w and xsk rxdrop --dump to /dev/full: written 0, the file named, exit 1; dump -w on a full disk keeps the earlier capture; run --json NODIR/FILE fails before the run"
