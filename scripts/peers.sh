@@ -15,6 +15,8 @@
 # ns/packet and rate, threaded NAPI pinned to the last CPU; xdplab counted
 # by the driver, --count ethtool), rxdrop (xdpsock's defaults against
 # xdplab's), rxdrop-modes (xdplab spin / poll / busy-poll against xdpsock),
+# rxdrop-rings (xdplab pinned with its rings (2048), with xdpsock's fill
+# ring of 4096, that and 8192 frames, and the deep rings, against xdpsock),
 # l2fwd (xdpsock -l against xdplab's l2fwd, frames counted back at the
 # generator end; l2fwd-rings adds xdplab pinned with the deep rings), txpush (xdpsock -t against xdplab txpush, the frames
 # counted at the generator end, no generator running), gen-1 / gen-2 (xdp-trafficgen against xdplab gen, 1
@@ -272,15 +274,15 @@ row_rxdrop() { # row_rxdrop [xdplab wait options...]: softirq NAPI with the gene
 	if [ $# -eq 0 ]; then
 		vs+=("xdplab|rx_queue_0_xdp_redirect||$X xsk rxdrop $DUT --copy --cpu $LAST --quiet")
 	fi
-	for m in "$@"; do
-		vs+=("xdplab$m|rx_queue_0_xdp_redirect||$X xsk rxdrop $DUT --copy --cpu $LAST --quiet $m")
+	for m in "$@"; do # a variant's name is its options without blanks
+		vs+=("xdplab${m// /}|rx_queue_0_xdp_redirect||$X xsk rxdrop $DUT --copy --cpu $LAST --quiet $m")
 	done
 	run_variants rxdrop "${vs[@]}"
 	if [ $# -eq 0 ]; then
 		summary xdpsock xdplab 3 "AF_XDP rxdrop XDP_DRV copy, defaults (higher is better)"
 	fi
 	for m in "$@"; do
-		summary xdpsock "xdplab$m" 3 "AF_XDP rxdrop XDP_DRV copy, xdplab $m (higher is better)"
+		summary xdpsock "xdplab${m// /}" 3 "AF_XDP rxdrop XDP_DRV copy, xdplab $m (higher is better)"
 	done
 	lab_down
 }
@@ -390,7 +392,7 @@ case "${1:-}" in
 build) shift; build "$@" ;;
 run)
 	shift
-	ROWS="drop-floor drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all"
+	ROWS="drop-floor drop-no-touch drop-read-data drop-parse-ip drop-swap-macs rxdrop rxdrop-modes rxdrop-rings l2fwd l2fwd-rings txpush gen-1 gen-2 gen-1-softirq gen-2-threaded monitor-all"
 	[ $# -gt 0 ] || { echo "peers.sh: run: name rows ($ROWS)" >&2; exit 2; }
 	for row in "$@"; do # a usage error before any lab is made
 		[[ " $ROWS " == *" $row "* ]] || { echo "peers.sh: unknown row '$row' (accepted: $ROWS)" >&2; exit 2; }
@@ -403,6 +405,7 @@ run)
 		drop-no-touch | drop-read-data | drop-parse-ip | drop-swap-macs) row_drop "${row#drop-}" ;;
 		rxdrop) row_rxdrop ;;
 		rxdrop-modes) row_rxdrop --spin --poll --busy-poll ;;
+		rxdrop-rings) row_rxdrop "--rx-size 2048" "--fill-size 4096" "--fill-size 4096 --frames 8192" "--rx-size 8192 --fill-size 8192 --frames 16384" ;;
 		monitor-all) row_monitor ;;
 		l2fwd) row_l2fwd ;;
 		l2fwd-rings) row_l2fwd rings ;;
