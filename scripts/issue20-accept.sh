@@ -82,23 +82,28 @@ failed=0
 # `run --func xdp_bare_drop` attaches (the floor) and of the one `drop -p
 # no-touch --count ethtool` attaches; one line ending PASS when they are the
 # same program, FAIL (and status 1) otherwise.
+# It runs in a command substitution's subshell: its EXIT trap (the lab torn
+# down, the attaching process stopped) covers Ctrl-C and kill there.
 floor_identity() {
-	local lab name dns dut a b
+	local lab name="" dns dut a b pid=""
+	trap '[ -z "$pid" ] || kill -INT "$pid" 2>/dev/null; [ -z "$name" ] || "$X" lab teardown "$name" >/dev/null 2>&1' EXIT
 	lab=$("$X" lab setup --out-pairs 0) || { echo "drop: floor identity: lab setup failed FAIL"; return 1; }
 	name=$(awk '$1=="lab"{print $2}' <<<"$lab")
 	dut=$(awk '$1=="dut"{print $2}' <<<"$lab"); dns=$(awk '$1=="dut"{print $4}' <<<"$lab")
 	prog_of() { # prog_of CMD...: the tag and JIT size of what CMD attaches to the DUT
-		local pid id
+		local id
 		ip netns exec "$dns" "$@" >/dev/null 2>&1 &
 		pid=$!
 		sleep 1.5
 		id=$(ip -n "$dns" -d -j link show "$dut" | python3 -c 'import json,sys; l=json.load(sys.stdin)[0]; print(l.get("xdp",{}).get("prog",{}).get("id",""))')
 		[ -n "$id" ] && bpftool -j prog show id "$id" | python3 -c 'import json,sys; p=json.load(sys.stdin); print(p["tag"], p.get("bytes_jited", "-"), p["bytes_xlated"])'
 		kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+		pid=""
 	}
 	a=$(prog_of "$X" run --prog build/bench.bpf.o --func xdp_bare_drop --count ethtool -q "$dut")
 	b=$(prog_of "$X" drop -p no-touch --count ethtool -q "$dut")
 	"$X" lab teardown "$name" >/dev/null 2>&1 || true
+	name=""
 	if [ -n "$a" ] && [ "$a" = "$b" ]; then
 		echo "drop: no-touch (--count ethtool) attaches the floor's program itself: tag, JIT bytes, xlated bytes $a for both: the same instructions per packet by construction PASS"
 	else
